@@ -1,0 +1,17 @@
+import { HTML_LANG, type Locale } from "./i18n/locale.ts";
+
+const dateFormats = new Map<Locale, Intl.DateTimeFormat>();
+
+/**
+ * A calendar date in the reader's language. Formatted in UTC so the server's HTML
+ * and the browser's hydration agree.
+ */
+export function formatDate(iso: string, locale: Locale): string {
+  let fmt = dateFormats.get(locale);
+  if (!fmt) {
+    fmt = new Intl.DateTimeFormat(HTML_LANG[locale], { dateStyle: "long", timeZone: "UTC" });
+    dateFormats.set(locale, fmt);
+  }
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? "" : fmt.format(date);
+}

@@ -1,0 +1,161 @@
+import { randomUUID } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import compression from "compression";
+import express, { type NextFunction, type Request, type Response } from "express";
+import { type Logger, pino } from "pino";
+import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
+import { appContext } from "./context.server.ts";
+import { type OpenDatabase, openDatabase, pingDatabase } from "./db/db.server.ts";
+import { migrateToLatest } from "./db/migrate.server.ts";
+import { type Env, parseEnv } from "./env.server.ts";
+import { sendFetchResponse, toFetchRequest } from "./http/adapter.server.ts";
+import { newNonce, securityHeaders } from "./security.server.ts";
+
+export const APP_VERSION: string = process.env.npm_package_version ?? "0.1.0";
+
+export interface InkwellServer {
+  app: express.Express;
+  env: Env;
+  log: Logger;
+  database: OpenDatabase;
+  buildId: string;
+  /** Closes the database; the HTTP server is closed by its owner first. */
+  close(): Promise<void>;
+}
+
+export interface CreateServerOptions {
+  env?: Env;
+  /** Development: Vite serves assets and HMR, and errors show details. */
+  dev?: boolean;
+  /** Development: mounted before the app (Vite's middlewares). */
+  devMiddleware?: express.RequestHandler;
+}
+
+const loadBuild = async (): Promise<ServerBuild> =>
+  (await import("virtual:react-router/server-build")) as unknown as ServerBuild;
+
+function requestId(req: Request, trustProxy: boolean | number): string {
+  const given = req.get("x-request-id");
+  if (trustProxy && given && /^[\w.-]{1,64}$/.test(given)) return given;
+  return randomUUID();
+}
+
+/**
+ * Parses the environment, opens the database, applies migrations and returns the
+ * Express app that serves the blog. `server.ts` owns the listening socket.
+ */
+export async function createServer(options: CreateServerOptions = {}): Promise<InkwellServer> {
+  const env = options.env ?? parseEnv();
+  const dev = options.dev ?? env.nodeEnv === "development";
+  const log = pino({ level: env.logLevel, base: { app: "inkwell" } });
+
+  const database = openDatabase(env.database);
+  try {
+    const applied = await migrateToLatest(database.db);
+    if (applied.length > 0) log.info({ applied }, "applied database migrations");
+  } catch (error) {
+    await database.close().catch(() => {});
+    throw error;
+  }
+
+  const build = await loadBuild();
+  const buildId = build.assets.version;
+  const handle = createRequestHandler(dev ? loadBuild : build, dev ? "development" : "production");
+  const https = env.publicUrl.startsWith("https://");
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", env.trustProxy);
+
+  // Request id, security headers and the request log come first, for every response.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const id = requestId(req, env.trustProxy);
+    const nonce = newNonce();
+    res.locals.requestId = id;
+    res.locals.nonce = nonce;
+    res.setHeader("X-Request-Id", id);
+    for (const [name, value] of Object.entries(securityHeaders(nonce, { dev, https }))) {
+      res.setHeader(name, value);
+    }
+    if (env.logRequests) {
+      const started = process.hrtime.bigint();
+      res.on("finish", () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        log.info(
+          { reqId: id, method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+          "request",
+        );
+      });
+    }
+    next();
+  });
+
+  app.use(compression({ threshold: 1024 }));
+
+  app.get("/healthz", async (_req: Request, res: Response) => {
+    const ok = await pingDatabase(database.db);
+    res.setHeader("Cache-Control", "no-store");
+    res
+      .status(ok ? 200 : 503)
+      .json({ status: ok ? "ok" : "unavailable", db: ok ? "ok" : "down", version: APP_VERSION, buildId });
+  });
+
+  if (options.devMiddleware) {
+    app.use(options.devMiddleware);
+  } else {
+    const clientDir = fileURLToPath(new URL("../client", import.meta.url));
+    app.use(
+      "/assets",
+      express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y", index: false, fallthrough: true }),
+    );
+    app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+  }
+
+  app.use(async (req: Request, res: Response, next: NextFunction) => {
+    const declared = Number(req.get("content-length") ?? 0);
+    if (declared > env.bodyLimitBytes) {
+      res.status(413).type("text/plain").send("Request body too large");
+      req.resume();
+      return;
+    }
+    try {
+      const { request, body } = toFetchRequest(req, res, { bodyLimit: env.bodyLimitBytes });
+      const context = new RouterContextProvider();
+      context.set(appContext, {
+        db: database.db,
+        dialect: database.dialect,
+        env,
+        log: log.child({ reqId: res.locals.requestId as string }),
+        requestId: res.locals.requestId as string,
+        nonce: res.locals.nonce as string,
+        buildId,
+      });
+      const response = await handle(request, context);
+      if (body.tooLarge) {
+        if (!res.headersSent) res.status(413).type("text/plain").send("Request body too large");
+        return;
+      }
+      await sendFetchResponse(res, response);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    log.error({ err: error, reqId: res.locals.requestId, url: req.originalUrl }, "unhandled request error");
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.status(500).type("text/plain").send("Internal server error");
+  });
+
+  return {
+    app,
+    env,
+    log,
+    database,
+    buildId,
+    close: () => database.close(),
+  };
+}

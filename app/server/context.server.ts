@@ -1,0 +1,22 @@
+import type { Logger } from "pino";
+import { createContext, type RouterContextProvider } from "react-router";
+import type { DB, Dialect } from "./db/db.server.ts";
+import type { Env } from "./env.server.ts";
+
+/** What every loader, action and middleware gets from the server for one request. */
+export interface AppContext {
+  db: DB;
+  dialect: Dialect;
+  env: Env;
+  log: Logger;
+  requestId: string;
+  /** The per-request CSP nonce for inline scripts. */
+  nonce: string;
+  buildId: string;
+}
+
+export const appContext = createContext<AppContext>();
+
+export function getApp(context: Readonly<RouterContextProvider>): AppContext {
+  return context.get(appContext);
+}

@@ -1,0 +1,65 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import pg from "pg";
+import type { DatabaseConfig } from "../env.server.ts";
+import type { Database } from "./schema.server.ts";
+
+export type DB = Kysely<Database>;
+export type Dialect = DatabaseConfig["dialect"];
+
+export interface OpenDatabase {
+  db: DB;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database named by the configuration. SQLite runs in WAL mode with
+ * foreign keys on, a busy timeout so concurrent writers wait instead of failing,
+ * and synchronous=FULL so an acknowledged write survives a crash or power loss.
+ */
+export function openDatabase(config: DatabaseConfig, options: { poolMax?: number } = {}): OpenDatabase {
+  if (config.dialect === "sqlite") {
+    if (config.file !== ":memory:") mkdirSync(path.dirname(config.file), { recursive: true });
+    const database = new SQLite(config.file);
+    database.pragma("journal_mode = WAL");
+    database.pragma("foreign_keys = ON");
+    database.pragma("busy_timeout = 5000");
+    database.pragma("synchronous = FULL");
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+    return { db, dialect: "sqlite", close: () => db.destroy() };
+  }
+  const pool = new pg.Pool({
+    connectionString: config.connectionString,
+    max: options.poolMax ?? 10,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its connection (database restart) must not crash the process.
+  pool.on("error", () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: "postgres", close: () => db.destroy() };
+}
+
+/** True when the database answers a trivial query within the time limit. */
+export async function pingDatabase(db: DB, timeoutMs = 2000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("database ping timed out")), timeoutMs);
+    });
+    await Promise.race([sql`select 1`.execute(db), timeout]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The one way timestamps are written: ISO-8601 UTC with milliseconds. */
+export function nowIso(date: Date = new Date()): string {
+  return date.toISOString();
+}

@@ -1,0 +1,56 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+
+/**
+ * The whole database, one interface (DESIGN.md §4.5). Column names are camelCase
+ * on both dialects. Timestamps are ISO-8601 UTC strings (`2026-11-22T17:00:00.000Z`)
+ * on both dialects, set by the server; booleans are integers 0/1 on both.
+ */
+export interface Database {
+  posts: PostsTable;
+  postTranslations: PostTranslationsTable;
+}
+
+export type Locale = "en" | "zh";
+export type PostStatus = "draft" | "published" | "scheduled";
+
+/** Stored as text; always written with `nowIso()`. */
+export type Timestamp = string;
+
+export interface PostsTable {
+  id: string;
+  slug: string;
+  authorId: string | null;
+  status: PostStatus;
+  publishedAt: Timestamp | null;
+  categoryId: string | null;
+  coverImageId: string | null;
+  featured: ColumnType<number, number | undefined, number>;
+  viewCount: ColumnType<number, number | undefined, number>;
+  version: ColumnType<number, number | undefined, number>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface PostTranslationsTable {
+  postId: string;
+  locale: Locale;
+  title: string;
+  summary: string;
+  bodyMarkdown: string;
+  bodyHtml: string;
+  tocJson: ColumnType<string, string | undefined, string>;
+  readingMinutes: ColumnType<number, number | undefined, number>;
+  seoTitle: string | null;
+  seoDescription: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export type PostRow = Selectable<PostsTable>;
+export type NewPostRow = Insertable<PostsTable>;
+export type PostRowUpdate = Updateable<PostsTable>;
+export type PostTranslationRow = Selectable<PostTranslationsTable>;
+export type NewPostTranslationRow = Insertable<PostTranslationsTable>;
+
+// Re-exported so callers needing generated columns later have one import site.
+export type { Generated };

@@ -1,0 +1,125 @@
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The process environment, parsed once at start. Every variable is documented in
+ * `.env.example`; an invalid value stops start-up with one line naming it.
+ */
+const booleanish = z
+  .enum(["true", "false", "1", "0", "yes", "no", "on", "off", ""])
+  .transform((v) => v === "true" || v === "1" || v === "yes" || v === "on");
+
+const trustProxy = z
+  .string()
+  .regex(/^(true|false|\d{1,2})$/, "must be true, false or a number of proxy hops")
+  .transform((v): boolean | number => (v === "true" ? true : v === "false" ? false : Number(v)));
+
+const schema = z.object({
+  NODE_ENV: z.enum(["production", "development", "test"]).default("production"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  PUBLIC_URL: z
+    .string()
+    .url()
+    .refine((v) => /^https?:\/\//.test(v), "must start with http:// or https://")
+    .optional(),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z.string().min(1).optional(),
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  TRUST_PROXY: trustProxy.default(false),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(50 * 1024 * 1024)
+    .default(1024 * 1024),
+  LOG_REQUESTS: booleanish.default(true),
+});
+
+export type DatabaseConfig = { dialect: "sqlite"; file: string } | { dialect: "postgres"; connectionString: string };
+
+export interface Env {
+  nodeEnv: "production" | "development" | "test";
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  database: DatabaseConfig;
+  authSecret: string;
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  trustProxy: boolean | number;
+  bodyLimitBytes: number;
+  logRequests: boolean;
+}
+
+export class EnvError extends Error {
+  override name = "EnvError";
+}
+
+/** Turns a DATABASE_URL (or its absence) into a dialect choice. */
+export function parseDatabaseUrl(url: string | undefined, dataDir: string): DatabaseConfig {
+  if (!url) return { dialect: "sqlite", file: path.resolve(dataDir, "inkwell.db") };
+  if (/^postgres(ql)?:\/\//i.test(url)) return { dialect: "postgres", connectionString: url };
+  const file = url.replace(/^(sqlite|file):(\/\/)?/i, "");
+  if (file === ":memory:") return { dialect: "sqlite", file };
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
+    throw new EnvError(
+      "DATABASE_URL: unsupported scheme (use postgres://…, or a SQLite file path such as ./data/inkwell.db)",
+    );
+  }
+  return { dialect: "sqlite", file: path.resolve(file) };
+}
+
+/**
+ * Reads AUTH_SECRET, or the one generated earlier into the data directory, or
+ * generates one and keeps it there (mode 0600). The secret is never logged.
+ */
+function resolveAuthSecret(given: string | undefined, dataDir: string): string {
+  if (given) return given;
+  const file = path.join(dataDir, "auth-secret");
+  if (existsSync(file)) {
+    const stored = readFileSync(file, "utf8").trim();
+    if (stored.length >= 32) return stored;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  // Empty strings mean "unset", as in most .env files.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const result = schema.safeParse(cleaned);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const name = issue?.path.join(".") ?? "environment";
+    throw new EnvError(`${name}: ${issue?.message ?? "invalid value"}`);
+  }
+  const v = result.data;
+  const dataDir = path.resolve(v.DATA_DIR);
+  const database = parseDatabaseUrl(v.DATABASE_URL, dataDir);
+  const publicUrl = (v.PUBLIC_URL ?? `http://localhost:${v.PORT}`).replace(/\/+$/, "");
+  return {
+    nodeEnv: v.NODE_ENV,
+    port: v.PORT,
+    host: v.HOST,
+    publicUrl,
+    dataDir,
+    database,
+    authSecret: resolveAuthSecret(v.AUTH_SECRET, dataDir),
+    logLevel: v.LOG_LEVEL,
+    trustProxy: v.TRUST_PROXY,
+    bodyLimitBytes: v.BODY_LIMIT_BYTES,
+    logRequests: v.LOG_REQUESTS,
+  };
+}
+
+/** What the browser may see. Nothing secret goes here, ever. */
+export function clientEnv(env: Env): { publicUrl: string } {
+  return { publicUrl: env.publicUrl };
+}

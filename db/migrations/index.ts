@@ -1,0 +1,10 @@
+import type { Migration } from "kysely/migration";
+import * as createPosts from "./20261122T170000_create_posts.ts";
+
+/**
+ * Every migration, in order. Listed explicitly so the same history runs in the
+ * server bundle, the CLI and the tests; a test checks this list against the folder.
+ */
+export const migrations: Record<string, Migration> = {
+  "20261122T170000_create_posts": createPosts,
+};

@@ -1,0 +1,90 @@
+// The production (and development) HTTP server: owns the socket, timeouts and
+// graceful shutdown. The app itself is built by Vite from app/server/app.server.ts.
+import { createServer as createHttpServer, type Server } from "node:http";
+import type { CreateServerOptions, InkwellServer } from "./app/server/app.server.ts";
+
+type CreateServer = (options?: CreateServerOptions) => Promise<InkwellServer>;
+
+const SHUTDOWN_GRACE_MS = 8_000;
+
+async function loadApp(dev: boolean): Promise<InkwellServer> {
+  if (!dev) {
+    const buildEntry = new URL("./build/server/index.js", import.meta.url).href;
+    const mod = (await import(buildEntry)) as { createServer: CreateServer };
+    return mod.createServer();
+  }
+  const { createServer: createVite } = await import("vite");
+  const vite = await createVite({ server: { middlewareMode: true }, appType: "custom" });
+  const mod = (await vite.ssrLoadModule("./app/server/app.server.ts")) as { createServer: CreateServer };
+  const server = await mod.createServer({ dev: true, devMiddleware: vite.middlewares });
+  const close = server.close;
+  server.close = async () => {
+    await vite.close();
+    await close();
+  };
+  return server;
+}
+
+export async function start(): Promise<{ http: Server; app: InkwellServer }> {
+  const dev = process.argv.includes("--dev") || process.env.NODE_ENV === "development";
+  let inkwell: InkwellServer;
+  try {
+    inkwell = await loadApp(dev);
+  } catch (error) {
+    // Configuration and migration errors: one clear line, no stack.
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`inkwell: cannot start: ${message}`);
+    process.exit(1);
+  }
+  const { env, log } = inkwell;
+
+  const http = createHttpServer(inkwell.app);
+  http.headersTimeout = 15_000;
+  http.requestTimeout = 60_000;
+  http.keepAliveTimeout = 5_000;
+  http.maxHeadersCount = 100;
+
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(env.port, env.host, () => {
+      http.off("error", reject);
+      resolve();
+    });
+  });
+  const address = http.address();
+  const port = typeof address === "object" && address ? address.port : env.port;
+  log.info({ port, host: env.host, db: env.database.dialect, buildId: inkwell.buildId }, "inkwell is listening");
+  console.log(`Inkwell is serving ${env.publicUrl.replace(`:${env.port}`, `:${port}`)}`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "shutting down: no new connections, finishing in-flight requests");
+    const force = setTimeout(() => {
+      log.warn("in-flight requests did not finish in time; closing their connections");
+      http.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    await new Promise<void>((resolve) => {
+      http.close(() => resolve());
+      http.closeIdleConnections();
+    });
+    clearTimeout(force);
+    try {
+      await inkwell.close();
+    } catch (error) {
+      log.error({ err: error }, "error while closing the database");
+    }
+    log.info("stopped");
+    log.flush?.();
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+  return { http, app: inkwell };
+}
+
+if (import.meta.main) {
+  await start();
+}
