@@ -1,0 +1,55 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { createI18n, NAMESPACES } from "./i18n.ts";
+
+const localesDir = path.resolve(import.meta.dirname, "../../../locales");
+
+type Tree = { [key: string]: string | Tree };
+
+function flatten(tree: Tree, prefix = ""): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    const full = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === "string") out.set(full, value);
+    else for (const [k, v] of flatten(value, full)) out.set(k, v);
+  }
+  return out;
+}
+
+const variables = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
+const load = (locale: string, ns: string) =>
+  flatten(JSON.parse(readFileSync(path.join(localesDir, locale, `${ns}.json`), "utf8")) as Tree);
+
+describe("locale files", () => {
+  it("have the same namespaces in both languages, all registered", () => {
+    const en = readdirSync(path.join(localesDir, "en")).sort();
+    const zh = readdirSync(path.join(localesDir, "zh")).sort();
+    expect(zh).toEqual(en);
+    expect(en.map((f) => f.replace(/\.json$/, ""))).toEqual([...NAMESPACES].sort());
+  });
+
+  for (const ns of NAMESPACES) {
+    it(`${ns}: same keys and the same {{variables}} in en and zh`, () => {
+      const en = load("en", ns);
+      const zh = load("zh", ns);
+      expect([...zh.keys()].sort()).toEqual([...en.keys()].sort());
+      for (const [key, value] of en) {
+        expect(variables(zh.get(key) ?? ""), `${ns}:${key}`).toEqual(variables(value));
+        expect(value.trim(), `${ns}:${key} (en) is empty`).not.toBe("");
+        expect((zh.get(key) ?? "").trim(), `${ns}:${key} (zh) is empty`).not.toBe("");
+      }
+    });
+  }
+});
+
+describe("createI18n", () => {
+  it("translates with interpolation in each language", () => {
+    expect(createI18n("en").t("errors.notFound", { path: "/x" })).toBe("Page not found: /x");
+    expect(createI18n("zh").t("errors.notFound", { path: "/x" })).toBe("页面不存在：/x");
+  });
+
+  it("does not HTML-escape (React escapes when rendering)", () => {
+    expect(createI18n("en").t("errors.notFound", { path: "/<b>" })).toBe("Page not found: /<b>");
+  });
+});

@@ -1,0 +1,85 @@
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { EnvError, parseDatabaseUrl, parseEnv } from "./env.server.ts";
+
+const tmp = () => mkdtempSync(path.join(tmpdir(), "inkwell-env-"));
+
+describe("parseEnv", () => {
+  it("gives working defaults with nothing set but a data directory", () => {
+    const dir = tmp();
+    const env = parseEnv({ DATA_DIR: dir });
+    expect(env.port).toBe(3000);
+    expect(env.publicUrl).toBe("http://localhost:3000");
+    expect(env.database).toEqual({ dialect: "sqlite", file: path.join(dir, "inkwell.db") });
+    expect(env.trustProxy).toBe(false);
+    expect(env.nodeEnv).toBe("production");
+  });
+
+  it("generates an auth secret once, keeps it private, and reuses it", () => {
+    const dir = tmp();
+    const first = parseEnv({ DATA_DIR: dir }).authSecret;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    const file = path.join(dir, "auth-secret");
+    expect(readFileSync(file, "utf8").trim()).toBe(first);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(parseEnv({ DATA_DIR: dir }).authSecret).toBe(first);
+  });
+
+  it("prefers AUTH_SECRET when set", () => {
+    const secret = "s".repeat(40);
+    expect(parseEnv({ DATA_DIR: tmp(), AUTH_SECRET: secret }).authSecret).toBe(secret);
+  });
+
+  it.each([
+    [{ PORT: "seventy" }, /^PORT: /],
+    [{ PORT: "70000" }, /^PORT: /],
+    [{ PUBLIC_URL: "ftp://example.com" }, /^PUBLIC_URL: /],
+    [{ LOG_LEVEL: "loud" }, /^LOG_LEVEL: /],
+    [{ TRUST_PROXY: "maybe" }, /^TRUST_PROXY: must be true, false or a number/],
+    [{ AUTH_SECRET: "short" }, /^AUTH_SECRET: must be at least 32 characters/],
+    [{ DATABASE_URL: "mysql://root@localhost/x" }, /^DATABASE_URL: unsupported scheme/],
+  ])("refuses %o with one line naming the variable", (vars, message) => {
+    let error: unknown;
+    try {
+      parseEnv({ DATA_DIR: tmp(), ...vars });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(EnvError);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).not.toContain("\n");
+  });
+
+  it("treats empty strings as unset", () => {
+    expect(parseEnv({ DATA_DIR: tmp(), PORT: "", PUBLIC_URL: "" }).port).toBe(3000);
+  });
+
+  it("reads TRUST_PROXY as a boolean or a hop count", () => {
+    expect(parseEnv({ DATA_DIR: tmp(), TRUST_PROXY: "true" }).trustProxy).toBe(true);
+    expect(parseEnv({ DATA_DIR: tmp(), TRUST_PROXY: "2" }).trustProxy).toBe(2);
+  });
+
+  it("strips a trailing slash from PUBLIC_URL", () => {
+    expect(parseEnv({ DATA_DIR: tmp(), PUBLIC_URL: "https://blog.example.com/" }).publicUrl).toBe(
+      "https://blog.example.com",
+    );
+  });
+});
+
+describe("parseDatabaseUrl", () => {
+  it("switches to PostgreSQL for postgres:// and postgresql:// URLs", () => {
+    expect(parseDatabaseUrl("postgres://u@h/db", "/d")).toEqual({
+      dialect: "postgres",
+      connectionString: "postgres://u@h/db",
+    });
+    expect(parseDatabaseUrl("postgresql://u@h/db", "/d").dialect).toBe("postgres");
+  });
+
+  it("takes file paths, file: and sqlite: URLs as SQLite", () => {
+    expect(parseDatabaseUrl("./x.db", "/d")).toEqual({ dialect: "sqlite", file: path.resolve("./x.db") });
+    expect(parseDatabaseUrl("file:/var/lib/blog.db", "/d")).toEqual({ dialect: "sqlite", file: "/var/lib/blog.db" });
+    expect(parseDatabaseUrl("sqlite::memory:", "/d")).toEqual({ dialect: "sqlite", file: ":memory:" });
+  });
+});

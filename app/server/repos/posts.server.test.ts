@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
+import { createPost, listPublishedPosts } from "./posts.server.ts";
+
+let database: TestDatabase;
+
+const day = (n: number) => new Date(Date.UTC(2026, 0, n)).toISOString();
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const { db } = database;
+  // 12 published bilingual posts, one English-only, one Chinese-only, one draft, one scheduled.
+  for (let i = 1; i <= 12; i++) {
+    await createPost(db, {
+      slug: `post-${i}`,
+      authorId: null,
+      status: "published",
+      publishedAt: day(i),
+      translations: [
+        { locale: "en", title: `Post ${i}`, summary: `Summary ${i}` },
+        { locale: "zh", title: `文章 ${i}`, summary: `摘要 ${i}` },
+      ],
+    });
+  }
+  await createPost(db, {
+    slug: "english-only",
+    authorId: null,
+    status: "published",
+    publishedAt: day(20),
+    translations: [{ locale: "en", title: "English only" }],
+  });
+  await createPost(db, {
+    slug: "chinese-only",
+    authorId: null,
+    status: "published",
+    publishedAt: day(21),
+    translations: [{ locale: "zh", title: "只有中文" }],
+  });
+  await createPost(db, {
+    slug: "draft",
+    authorId: null,
+    status: "draft",
+    publishedAt: null,
+    translations: [{ locale: "en", title: "Secret draft" }],
+  });
+  await createPost(db, {
+    slug: "scheduled",
+    authorId: null,
+    status: "scheduled",
+    publishedAt: day(30),
+    translations: [{ locale: "en", title: "Scheduled" }],
+  });
+});
+
+afterAll(async () => {
+  await database.cleanup();
+});
+
+describe("listPublishedPosts", () => {
+  it("lists only published posts, newest first, with the total", async () => {
+    const page = await listPublishedPosts(database.db, { locale: "en", page: 1, pageSize: 10 });
+    expect(page.total).toBe(14);
+    expect(page.pageCount).toBe(2);
+    expect(page.items).toHaveLength(10);
+    expect(page.items.map((p) => p.slug).slice(0, 3)).toEqual(["chinese-only", "english-only", "post-12"]);
+    const titles = page.items.map((p) => p.title);
+    expect(titles).not.toContain("Secret draft");
+    expect(titles).not.toContain("Scheduled");
+  });
+
+  it("shows the visitor's language and falls back to the other with a flag", async () => {
+    const en = await listPublishedPosts(database.db, { locale: "en", page: 1, pageSize: 3 });
+    expect(en.items.map((p) => [p.title, p.locale, p.isFallback])).toEqual([
+      ["只有中文", "zh", true],
+      ["English only", "en", false],
+      ["Post 12", "en", false],
+    ]);
+    const zh = await listPublishedPosts(database.db, { locale: "zh", page: 1, pageSize: 3 });
+    expect(zh.items.map((p) => [p.title, p.locale, p.isFallback])).toEqual([
+      ["只有中文", "zh", false],
+      ["English only", "en", true],
+      ["文章 12", "zh", false],
+    ]);
+    expect(zh.items[2]?.summary).toBe("摘要 12");
+  });
+
+  it("pages through without overlap or gaps", async () => {
+    const first = await listPublishedPosts(database.db, { locale: "en", page: 1, pageSize: 5 });
+    const second = await listPublishedPosts(database.db, { locale: "en", page: 2, pageSize: 5 });
+    const third = await listPublishedPosts(database.db, { locale: "en", page: 3, pageSize: 5 });
+    const ids = [...first.items, ...second.items, ...third.items].map((p) => p.id);
+    expect(new Set(ids).size).toBe(14);
+    expect(third.items).toHaveLength(4);
+  });
+
+  it("returns an empty page past the end (the route decides the 404)", async () => {
+    const page = await listPublishedPosts(database.db, { locale: "en", page: 1_000_000_000, pageSize: 10 });
+    expect(page.items).toEqual([]);
+    expect(page.total).toBe(14);
+  });
+});
+
+describe("createPost", () => {
+  it("writes nothing when a translation is invalid (one transaction)", async () => {
+    const before = await listPublishedPosts(database.db, { locale: "en", page: 1, pageSize: 100 });
+    await expect(
+      createPost(database.db, {
+        slug: "half-written",
+        authorId: null,
+        status: "published",
+        publishedAt: day(25),
+        translations: [
+          { locale: "en", title: "First" },
+          { locale: "en", title: "Duplicate locale violates the primary key" },
+        ],
+      }),
+    ).rejects.toThrow();
+    const after = await listPublishedPosts(database.db, { locale: "en", page: 1, pageSize: 100 });
+    expect(after.total).toBe(before.total);
+    const row = await database.db.selectFrom("posts").where("slug", "=", "half-written").selectAll().executeTakeFirst();
+    expect(row).toBeUndefined();
+  });
+
+  it("refuses a duplicate slug", async () => {
+    await expect(
+      createPost(database.db, {
+        slug: "post-1",
+        authorId: null,
+        status: "draft",
+        publishedAt: null,
+        translations: [{ locale: "en", title: "Again" }],
+      }),
+    ).rejects.toThrow();
+  });
+
+  it("refuses a post with no translation", async () => {
+    await expect(
+      createPost(database.db, { slug: "empty", authorId: null, status: "draft", publishedAt: null, translations: [] }),
+    ).rejects.toThrow(/at least one translation/);
+  });
+});

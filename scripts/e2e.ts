@@ -1,0 +1,79 @@
+// `npm run test:e2e`: the browser tests against the production build in Chromium.
+// Chromium comes from CHROMIUM_PATH, then /usr/bin/chromium, then Playwright's own
+// browser, which is installed (and said so) when none is found. Never skipped.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { ensureBuild } from "./build-if-stale.ts";
+
+const root = path.resolve(import.meta.dirname, "..");
+
+async function playwrightChromium(): Promise<string | null> {
+  try {
+    const { chromium } = await import("@playwright/test");
+    const p = chromium.executablePath();
+    return p && existsSync(p) ? p : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function findChromium(): Promise<string> {
+  const fromEnv = process.env.CHROMIUM_PATH;
+  if (fromEnv) {
+    if (!existsSync(fromEnv)) throw new Error(`CHROMIUM_PATH points at ${fromEnv}, which does not exist`);
+    return fromEnv;
+  }
+  if (existsSync("/usr/bin/chromium")) return "/usr/bin/chromium";
+  const own = await playwrightChromium();
+  if (own) return own;
+  console.log("e2e: no Chromium found (CHROMIUM_PATH, /usr/bin/chromium); installing Playwright's Chromium…");
+  const install = spawnSync(path.join(root, "node_modules", ".bin", "playwright"), ["install", "chromium"], {
+    stdio: "inherit",
+  });
+  const installed = install.status === 0 ? await playwrightChromium() : null;
+  if (!installed) {
+    throw new Error(
+      "no Chromium available and Playwright could not install one: install Debian's chromium or set CHROMIUM_PATH",
+    );
+  }
+  return installed;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function main(): Promise<number> {
+  ensureBuild({ quiet: true });
+  const chromium = await findChromium();
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), "inkwell-e2e-"));
+  console.log(`e2e: Chromium ${chromium}, server on 127.0.0.1:${port}, data in ${dataDir}`);
+  try {
+    const result = spawnSync(
+      path.join(root, "node_modules", ".bin", "playwright"),
+      ["test", ...process.argv.slice(2)],
+      {
+        cwd: root,
+        stdio: "inherit",
+        env: { ...process.env, E2E_CHROMIUM: chromium, E2E_PORT: String(port), E2E_DATA_DIR: dataDir },
+      },
+    );
+    return result.status ?? 1;
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) process.exitCode = await main();

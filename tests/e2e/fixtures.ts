@@ -1,0 +1,38 @@
+import path from "node:path";
+import { test as base, expect } from "@playwright/test";
+import { type OpenDatabase, openDatabase } from "../../app/server/db/db.server.ts";
+
+export interface Fixtures {
+  /** Console errors matching one of these are expected by the test (e.g. a 404 document). */
+  expectedConsoleErrors: RegExp[];
+  /** Fails the test on any console.error or uncaught page error. */
+  consoleGuard: undefined;
+  /** The e2e server's own database (the same SQLite file it serves from). */
+  serverDb: OpenDatabase;
+}
+
+export const test = base.extend<Fixtures>({
+  expectedConsoleErrors: [[], { option: true }],
+  consoleGuard: [
+    async ({ page, expectedConsoleErrors }, use) => {
+      const problems: string[] = [];
+      page.on("console", (msg) => {
+        if (msg.type() !== "error") return;
+        const text = msg.text();
+        if (!expectedConsoleErrors.some((re) => re.test(text))) problems.push(`console.error: ${text}`);
+      });
+      page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+      await use(undefined);
+      expect(problems, "the browser reported errors").toEqual([]);
+    },
+    { auto: true },
+  ],
+  serverDb: async ({ browserName: _ }, use) => {
+    const dataDir = process.env.E2E_DATA_DIR ?? "./data/e2e";
+    const database = openDatabase({ dialect: "sqlite", file: path.resolve(dataDir, "inkwell.db") });
+    await use(database);
+    await database.close();
+  },
+});
+
+export { expect };

@@ -1,0 +1,96 @@
+import { createPost } from "../../app/server/repos/posts.server.ts";
+import { expect, test } from "./fixtures.ts";
+
+// These tests share the server's database: the empty state must be seen before
+// any post exists, so the file runs in order.
+test.describe.configure({ mode: "serial" });
+
+test("the home page shows an empty state in English on a fresh blog", async ({ page }) => {
+  const response = await page.goto("/");
+  expect(response?.status()).toBe(200);
+  await expect(page.locator("html")).toHaveAttribute("lang", "en-US");
+  await expect(page).toHaveTitle("Inkwell");
+  await expect(page.getByRole("heading", { level: 1, name: "Latest posts" })).toBeVisible();
+  await expect(page.getByText("No posts have been published yet.")).toBeVisible();
+});
+
+test("the home page is in Chinese when the locale cookie says zh", async ({ page, context, baseURL }) => {
+  await context.addCookies([{ name: "locale", value: "zh", url: baseURL ?? "" }]);
+  await page.goto("/");
+  await expect(page.locator("html")).toHaveAttribute("lang", "zh-CN");
+  await expect(page).toHaveTitle("墨水博客");
+  await expect(page.getByRole("heading", { level: 1, name: "最新文章" })).toBeVisible();
+  await expect(page.getByText("还没有发布任何文章。")).toBeVisible();
+});
+
+test("published posts appear on / and /posts in the reader's language, drafts never", async ({
+  page,
+  context,
+  baseURL,
+  serverDb,
+}) => {
+  await createPost(serverDb.db, {
+    slug: "hello-inkwell",
+    authorId: null,
+    status: "published",
+    publishedAt: "2026-11-20T08:00:00.000Z",
+    translations: [
+      { locale: "en", title: "Hello, Inkwell", summary: "The first post." },
+      { locale: "zh", title: "你好，墨水", summary: "第一篇文章。" },
+    ],
+  });
+  await createPost(serverDb.db, {
+    slug: "only-english",
+    authorId: null,
+    status: "published",
+    publishedAt: "2026-11-21T08:00:00.000Z",
+    translations: [{ locale: "en", title: "Only in English" }],
+  });
+  await createPost(serverDb.db, {
+    slug: "a-draft",
+    authorId: null,
+    status: "draft",
+    publishedAt: null,
+    translations: [{ locale: "en", title: "Unfinished draft" }],
+  });
+
+  for (const path of ["/", "/posts"]) {
+    await page.goto(path);
+    const items = page.getByRole("listitem").filter({ has: page.getByRole("article") });
+    await expect(items).toHaveCount(2);
+    await expect(items.nth(0).getByRole("heading")).toHaveText("Only in English");
+    await expect(items.nth(1).getByRole("heading")).toHaveText("Hello, Inkwell");
+    await expect(items.nth(1)).toContainText("The first post.");
+    await expect(items.nth(1).locator("time")).toHaveAttribute("datetime", "2026-11-20T08:00:00.000Z");
+    await expect(page.getByText("Unfinished draft")).toHaveCount(0);
+  }
+
+  await context.addCookies([{ name: "locale", value: "zh", url: baseURL ?? "" }]);
+  await page.goto("/");
+  const items = page.getByRole("listitem").filter({ has: page.getByRole("article") });
+  await expect(items.nth(1).getByRole("heading")).toHaveText("你好，墨水");
+  // The English-only post is shown with a language label and its own lang attribute.
+  await expect(items.nth(0)).toContainText("英文");
+  await expect(items.nth(0).getByRole("article")).toHaveAttribute("lang", "en-US");
+});
+
+test("navigation works after hydration without a full reload", async ({ page }) => {
+  await page.goto("/");
+  await page.evaluate(() => {
+    (window as unknown as { __marker: number }).__marker = 42;
+  });
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "All blogs" }).click();
+  await expect(page).toHaveURL(/\/posts$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Latest posts" })).toBeVisible();
+  // Same document: the marker set before the click survives client-side navigation.
+  expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBe(42);
+});
+
+test("the skip link moves keyboard focus to the main content", async ({ page }) => {
+  await page.goto("/");
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/#main$/);
+});
