@@ -2,6 +2,7 @@
 // graceful shutdown. The app itself is built by Vite from app/server/app.server.ts.
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { CreateServerOptions, InkwellServer } from "./app/server/app.server.ts";
+import { trackForShutdown } from "./app/server/http/shutdown.server.ts";
 
 type CreateServer = (options?: CreateServerOptions) => Promise<InkwellServer>;
 
@@ -56,21 +57,12 @@ export async function start(): Promise<{ http: Server; app: InkwellServer }> {
   log.info({ port, host: env.host, db: env.database.dialect, buildId: inkwell.buildId }, "inkwell is listening");
   console.log(`Inkwell is serving ${env.publicUrl.replace(`:${env.port}`, `:${port}`)}`);
 
-  let stopping = false;
+  const closer = trackForShutdown(http, SHUTDOWN_GRACE_MS);
   const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+    if (closer.stopping) return;
     log.info({ signal }, "shutting down: no new connections, finishing in-flight requests");
-    const force = setTimeout(() => {
-      log.warn("in-flight requests did not finish in time; closing their connections");
-      http.closeAllConnections();
-    }, SHUTDOWN_GRACE_MS);
-    force.unref();
-    await new Promise<void>((resolve) => {
-      http.close(() => resolve());
-      http.closeIdleConnections();
-    });
-    clearTimeout(force);
+    const { forced } = await closer.close();
+    if (forced) log.warn("in-flight requests did not finish in time; their connections were cut");
     try {
       await inkwell.close();
     } catch (error) {

@@ -6,6 +6,7 @@ export default defineConfig({
     include: ["app/**/*.test.{ts,tsx}", "scripts/**/*.test.ts", "db/**/*.test.ts", "tests/integration/**/*.test.ts"],
     exclude: ["tests/e2e/**", "node_modules/**", "build/**"],
     environment: "node",
+    globalSetup: ["tests/setup/global-build.ts"],
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

@@ -114,8 +114,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
   app.use(async (req: Request, res: Response, next: NextFunction) => {
     const declared = Number(req.get("content-length") ?? 0);
     if (declared > env.bodyLimitBytes) {
+      // Answer at once and drop the connection rather than read the body.
+      res.setHeader("Connection", "close");
       res.status(413).type("text/plain").send("Request body too large");
-      req.resume();
       return;
     }
     try {
@@ -132,7 +133,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
       });
       const response = await handle(request, context);
       if (body.tooLarge) {
-        if (!res.headersSent) res.status(413).type("text/plain").send("Request body too large");
+        await response.body?.cancel();
+        if (!res.headersSent) {
+          res.setHeader("Connection", "close");
+          res.status(413).type("text/plain").send("Request body too large");
+        }
         return;
       }
       await sendFetchResponse(res, response);

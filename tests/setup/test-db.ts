@@ -45,3 +45,33 @@ export async function createTestDatabase(opts: { migrate?: boolean } = {}): Prom
     },
   };
 }
+
+/**
+ * A database for a server process under test: a SQLite file in `dataDir`, or a
+ * fresh PostgreSQL database when TEST_DATABASE_URL is set. Not migrated: the
+ * server migrates it at start.
+ */
+export async function createServerDatabaseUrl(
+  dataDir: string,
+): Promise<{ url: string; dialect: "sqlite" | "postgres"; cleanup(): Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    return { url: `${dataDir}/inkwell.db`, dialect: "sqlite", cleanup: async () => {} };
+  }
+  const name = `inkwell_s_${randomBytes(6).toString("hex")}`;
+  await adminQuery(adminUrl, `create database "${name}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    dialect: "postgres",
+    cleanup: () => adminQuery(adminUrl, `drop database if exists "${name}" with (force)`),
+  };
+}
+
+export async function dropServerDatabase(url: string): Promise<void> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error("only for PostgreSQL");
+  const name = new URL(url).pathname.slice(1);
+  await adminQuery(adminUrl, `drop database if exists "${name}" with (force)`);
+}

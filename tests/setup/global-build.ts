@@ -1,0 +1,6 @@
+import { ensureBuild } from "../../scripts/build-if-stale.ts";
+
+// The server-process integration tests run the production build.
+export default function setup(): void {
+  ensureBuild({ quiet: true });
+}

@@ -1,0 +1,91 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+export const repoRoot = path.resolve(import.meta.dirname, "../..");
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export function tempDataDir(): string {
+  return mkdtempSync(path.join(tmpdir(), "inkwell-it-"));
+}
+
+export interface ServerProcess {
+  url: string;
+  port: number;
+  proc: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code (or signal) and how long it took after `stop()` was called. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; ms: number }>;
+}
+
+/** Starts the production server (`node server.ts`) and waits until /healthz answers. */
+export async function startServer(env: Record<string, string>, opts: { waitReady?: boolean } = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const proc = spawn(process.execPath, ["server.ts"], {
+    cwd: repoRoot,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      LOG_LEVEL: "warn",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  proc.stdout?.on("data", (d: Buffer) => {
+    out += d.toString();
+  });
+  proc.stderr?.on("data", (d: Buffer) => {
+    out += d.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    proc.once("exit", (code, signal) => resolve({ code, signal }));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const server: ServerProcess = {
+    url,
+    port,
+    proc,
+    output: () => out,
+    exited,
+    async stop(signal: NodeJS.Signals = "SIGTERM") {
+      const started = Date.now();
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+      const { code } = await exited;
+      return { code, ms: Date.now() - started };
+    },
+  };
+  if (opts.waitReady === false) return server;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`server exited early (${proc.exitCode}):\n${out}`);
+    try {
+      const res = await fetch(`${url}/healthz`);
+      if (res.status === 200) return server;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      proc.kill("SIGKILL");
+      throw new Error(`server did not become ready:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
