@@ -33,7 +33,10 @@ export interface ServerProcess {
 }
 
 /** Starts the production server (`node server.ts`) and waits until /healthz answers. */
-export async function startServer(env: Record<string, string>, opts: { waitReady?: boolean } = {}): Promise<ServerProcess> {
+export async function startServer(
+  env: Record<string, string>,
+  opts: { waitReady?: boolean } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const proc = spawn(process.execPath, ["server.ts"], {
     cwd: repoRoot,
