@@ -46,6 +46,10 @@ export default defineConfig({
       NODE_ENV: "production",
       LOG_LEVEL: "warn",
       PUBLIC_URL: `http://127.0.0.1:${port}`,
+      SMTP_URL: process.env.E2E_SMTP_URL ?? "",
+      MAIL_FROM: "Inkwell <blog@example.test>",
+      ADMIN_EMAILS: "admin@example.test",
+      LOG_REQUESTS: "false",
     },
   },
 });

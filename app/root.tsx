@@ -1,6 +1,7 @@
 import { type ReactNode, useMemo } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import {
+  Form,
   isRouteErrorResponse,
   Link,
   Links,
@@ -16,10 +17,15 @@ import "./app.css";
 import { useNonce } from "./components/nonce.tsx";
 import { createI18n } from "./lib/i18n/i18n.ts";
 import { DEFAULT_LOCALE, HTML_LANG, type Locale, localeFromRequest } from "./lib/i18n/locale.ts";
+import { getUser } from "./server/auth/session.server.ts";
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const locale = localeFromRequest(request);
-  return { locale };
+  const user = await getUser(context, request);
+  return {
+    locale,
+    user: user ? { id: user.id, email: user.email, isAdmin: user.isAdmin, emailVerified: user.emailVerified } : null,
+  };
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
@@ -39,6 +45,7 @@ function useRootLocale(): Locale {
 
 function SiteHeader() {
   const { t } = useTranslation();
+  const user = useRouteLoaderData<typeof loader>("root")?.user ?? null;
   return (
     <header className="border-b border-zinc-200 dark:border-zinc-800">
       <nav aria-label={t("nav.label")} className="mx-auto flex max-w-4xl items-center gap-6 px-4 py-3">
@@ -57,6 +64,32 @@ function SiteHeader() {
             </Link>
           </li>
         </ul>
+        <div className="ml-auto flex items-center gap-4 text-sm">
+          {user ? (
+            <>
+              <span data-testid="nav-user" title={t("nav.signedInAs", { email: user.email })}>
+                {user.email}
+              </span>
+              <Form method="post" action="/logout">
+                <button
+                  type="submit"
+                  className="rounded border border-zinc-300 px-2 py-1 hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-900"
+                >
+                  {t("nav.logout")}
+                </button>
+              </Form>
+            </>
+          ) : (
+            <>
+              <Link to="/login" className="hover:underline">
+                {t("nav.login")}
+              </Link>
+              <Link to="/register" className="hover:underline">
+                {t("nav.register")}
+              </Link>
+            </>
+          )}
+        </div>
       </nav>
     </header>
   );
@@ -80,6 +113,7 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
         <Links />
       </head>

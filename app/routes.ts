@@ -1,8 +1,30 @@
 import { index, type RouteConfig, route } from "@react-router/dev/routes";
 
-// Every route, listed explicitly (DESIGN.md §3).
+/** A page under its plain path and under /en/… and /zh/…, each with its own id. */
+function localized(path: string, file: string, id: string) {
+  return [
+    route(path, file, { id }),
+    route(`en/${path}`, file, { id: `${id}-en` }),
+    route(`zh/${path}`, file, { id: `${id}-zh` }),
+  ];
+}
+
+// Every route, listed explicitly (DESIGN.md §3). Path matching is case-insensitive,
+// so /Login and /Register (the spec's spelling) reach the same pages.
 export default [
   index("routes/blog/home.tsx", { id: "home" }),
   route("posts", "routes/blog/home.tsx", { id: "posts-home" }),
+
+  ...localized("login", "routes/auth/login.tsx", "login"),
+  ...localized("register", "routes/auth/register.tsx", "register"),
+  ...localized("forgot-password", "routes/auth/forgot-password.tsx", "forgot-password"),
+  ...localized("reset-password", "routes/auth/reset-password.tsx", "reset-password"),
+  ...localized("verify-email", "routes/auth/verify-email.tsx", "verify-email"),
+  route("logout", "routes/auth/logout.tsx"),
+  route("setup", "routes/auth/setup.tsx"),
+
+  route("api/auth/password-policy", "routes/api/password-policy.ts"),
+  route("api/auth/*", "routes/api/auth.ts"),
+
   route("*", "routes/pages/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -1,11 +1,12 @@
 // `npm run test:e2e`: the browser tests against the production build in Chromium.
 // Chromium comes from CHROMIUM_PATH, then /usr/bin/chromium, then Playwright's own
 // browser, which is installed (and said so) when none is found. Never skipped.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { startMailCapture } from "../tests/setup/mail-capture.ts";
 import { ensureBuild } from "./build-if-stale.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -59,19 +60,25 @@ async function main(): Promise<number> {
   const chromium = await findChromium();
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), "inkwell-e2e-"));
-  console.log(`e2e: Chromium ${chromium}, server on 127.0.0.1:${port}, data in ${dataDir}`);
+  // Mail from the server under test goes to a local SMTP server the tests can read.
+  const mail = await startMailCapture();
+  console.log(`e2e: Chromium ${chromium}, server on 127.0.0.1:${port}, data in ${dataDir}, mail at ${mail.smtpUrl}`);
   try {
-    const result = spawnSync(
-      path.join(root, "node_modules", ".bin", "playwright"),
-      ["test", ...process.argv.slice(2)],
-      {
-        cwd: root,
-        stdio: "inherit",
-        env: { ...process.env, E2E_CHROMIUM: chromium, E2E_PORT: String(port), E2E_DATA_DIR: dataDir },
+    const child = spawn(path.join(root, "node_modules", ".bin", "playwright"), ["test", ...process.argv.slice(2)], {
+      cwd: root,
+      stdio: "inherit",
+      env: {
+        ...process.env,
+        E2E_CHROMIUM: chromium,
+        E2E_PORT: String(port),
+        E2E_DATA_DIR: dataDir,
+        E2E_SMTP_URL: mail.smtpUrl,
+        E2E_MAIL_API: mail.apiUrl,
       },
-    );
-    return result.status ?? 1;
+    });
+    return await new Promise<number>((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
   } finally {
+    await mail.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -4,11 +4,17 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { type Logger, pino } from "pino";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
+import { localeFromRequest } from "../lib/i18n/locale.ts";
+import { CLIENT_IP_HEADER, createAuth } from "./auth/auth.server.ts";
+import { announceSetup } from "./auth/setup.server.ts";
 import { appContext } from "./context.server.ts";
 import { type OpenDatabase, openDatabase, pingDatabase } from "./db/db.server.ts";
 import { migrateToLatest } from "./db/migrate.server.ts";
 import { type Env, parseEnv } from "./env.server.ts";
 import { sendFetchResponse, toFetchRequest } from "./http/adapter.server.ts";
+import { createMailer } from "./mail.server.ts";
+import { addAdmins } from "./repos/admins.server.ts";
+import { withRequestLocale } from "./request-locale.server.ts";
 import { newNonce, securityHeaders } from "./security.server.ts";
 
 export const APP_VERSION: string = process.env.npm_package_version ?? "0.1.0";
@@ -57,6 +63,14 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
     await database.close().catch(() => {});
     throw error;
   }
+
+  if (env.adminEmails.length > 0) {
+    const added = await addAdmins(database.db, env.adminEmails, "env");
+    if (added.length > 0) log.info({ added }, "added admins from ADMIN_EMAILS");
+  }
+  const mailer = createMailer(env, log);
+  const auth = createAuth({ db: database.db, env, mailer, log });
+  await announceSetup(database.db, env, log);
 
   const build = await loadBuild();
   const buildId = build.assets.version;
@@ -120,7 +134,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
       return;
     }
     try {
-      const { request, body } = toFetchRequest(req, res, { bodyLimit: env.bodyLimitBytes });
+      const { request, body } = toFetchRequest(req, res, {
+        bodyLimit: env.bodyLimitBytes,
+        clientIpHeader: CLIENT_IP_HEADER,
+      });
       const context = new RouterContextProvider();
       context.set(appContext, {
         db: database.db,
@@ -130,8 +147,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
         requestId: res.locals.requestId as string,
         nonce: res.locals.nonce as string,
         buildId,
+        auth,
+        mailer,
+        clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
       });
-      const response = await handle(request, context);
+      const response = await withRequestLocale(localeFromRequest(request), () => handle(request, context));
       if (body.tooLarge) {
         await response.body?.cancel();
         if (!res.headersSent) {

@@ -1,7 +1,9 @@
 import type { Logger } from "pino";
 import { createContext, type RouterContextProvider } from "react-router";
+import type { Auth } from "./auth/auth.server.ts";
 import type { DB, Dialect } from "./db/db.server.ts";
 import type { Env } from "./env.server.ts";
+import type { Mailer } from "./mail.server.ts";
 
 /** What every loader, action and middleware gets from the server for one request. */
 export interface AppContext {
@@ -13,6 +15,10 @@ export interface AppContext {
   /** The per-request CSP nonce for inline scripts. */
   nonce: string;
   buildId: string;
+  auth: Auth;
+  mailer: Mailer;
+  /** The client's address: the socket's, or the proxy's word when TRUST_PROXY says so. */
+  clientIp: string;
 }
 
 export const appContext = createContext<AppContext>();

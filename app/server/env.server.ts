@@ -37,7 +37,26 @@ const schema = z.object({
     .max(50 * 1024 * 1024)
     .default(1024 * 1024),
   LOG_REQUESTS: booleanish.default(true),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/.+/, "must be an smtp:// or smtps:// URL")
+    .optional(),
+  MAIL_FROM: z.string().min(3).max(200).optional(),
+  ADMIN_EMAILS: z.string().max(10_000).optional(),
+  PASSWORD_MIN_LENGTH: z.coerce.number().int().min(6).max(128).default(8),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  GITHUB_CLIENT_ID: z.string().optional(),
+  GITHUB_CLIENT_SECRET: z.string().optional(),
+  TWITTER_CLIENT_ID: z.string().optional(),
+  TWITTER_CLIENT_SECRET: z.string().optional(),
+  /** Tests only: a generic OpenID Connect provider (discovery URL, id, secret). */
+  OIDC_TEST_DISCOVERY_URL: z.string().url().optional(),
+  OIDC_TEST_CLIENT_ID: z.string().optional(),
+  OIDC_TEST_CLIENT_SECRET: z.string().optional(),
 });
+
+export type OAuthProviderId = "google" | "github" | "twitter";
 
 export type DatabaseConfig = { dialect: "sqlite"; file: string } | { dialect: "postgres"; connectionString: string };
 
@@ -53,6 +72,12 @@ export interface Env {
   trustProxy: boolean | number;
   bodyLimitBytes: number;
   logRequests: boolean;
+  smtpUrl: string | null;
+  mailFrom: string;
+  adminEmails: string[];
+  passwordMinLength: number;
+  oauth: Partial<Record<OAuthProviderId, { clientId: string; clientSecret: string }>>;
+  oidcTest: { discoveryUrl: string; clientId: string; clientSecret: string } | null;
 }
 
 export class EnvError extends Error {
@@ -91,6 +116,39 @@ function resolveAuthSecret(given: string | undefined, dataDir: string): string {
   return secret;
 }
 
+/** Trimmed, lower-cased e-mail: the form admins and look-ups use. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function parseEmailList(list: string | undefined): string[] {
+  if (!list) return [];
+  const emails = list
+    .split(",")
+    .map(normalizeEmail)
+    .filter((e) => e.length > 0);
+  for (const email of emails) {
+    if (!z.email().safeParse(email).success) throw new EnvError(`ADMIN_EMAILS: "${email}" is not an e-mail address`);
+  }
+  return [...new Set(emails)];
+}
+
+function oauthPairs(v: z.infer<typeof schema>): Env["oauth"] {
+  const out: Env["oauth"] = {};
+  const pairs: Array<[OAuthProviderId, string | undefined, string | undefined]> = [
+    ["google", v.GOOGLE_CLIENT_ID, v.GOOGLE_CLIENT_SECRET],
+    ["github", v.GITHUB_CLIENT_ID, v.GITHUB_CLIENT_SECRET],
+    ["twitter", v.TWITTER_CLIENT_ID, v.TWITTER_CLIENT_SECRET],
+  ];
+  for (const [id, clientId, clientSecret] of pairs) {
+    if (clientId && clientSecret) out[id] = { clientId, clientSecret };
+    else if (clientId || clientSecret) {
+      throw new EnvError(`${id.toUpperCase()}_CLIENT_ID and ${id.toUpperCase()}_CLIENT_SECRET must be set together`);
+    }
+  }
+  return out;
+}
+
 export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   // Empty strings mean "unset", as in most .env files.
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
@@ -116,6 +174,19 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     trustProxy: v.TRUST_PROXY,
     bodyLimitBytes: v.BODY_LIMIT_BYTES,
     logRequests: v.LOG_REQUESTS,
+    smtpUrl: v.SMTP_URL ?? null,
+    mailFrom: v.MAIL_FROM ?? `Inkwell <no-reply@${new URL(publicUrl).hostname}>`,
+    adminEmails: parseEmailList(v.ADMIN_EMAILS),
+    passwordMinLength: v.PASSWORD_MIN_LENGTH,
+    oauth: oauthPairs(v),
+    oidcTest:
+      v.OIDC_TEST_DISCOVERY_URL && v.OIDC_TEST_CLIENT_ID && v.OIDC_TEST_CLIENT_SECRET
+        ? {
+            discoveryUrl: v.OIDC_TEST_DISCOVERY_URL,
+            clientId: v.OIDC_TEST_CLIENT_ID,
+            clientSecret: v.OIDC_TEST_CLIENT_SECRET,
+          }
+        : null,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Migration } from "kysely/migration";
 import * as createPosts from "./20261122T170000_create_posts.ts";
+import * as createAuth from "./20261122T180000_create_auth.ts";
 
 /**
  * Every migration, in order. Listed explicitly so the same history runs in the
@@ -7,4 +8,5 @@ import * as createPosts from "./20261122T170000_create_posts.ts";
  */
 export const migrations: Record<string, Migration> = {
   "20261122T170000_create_posts": createPosts,
+  "20261122T180000_create_auth": createAuth,
 };

@@ -1,8 +1,5 @@
 import { expect, test } from "./fixtures.ts";
 
-// The browser logs the document's own 404 status as a console error.
-test.use({ expectedConsoleErrors: [/status of 404/] });
-
 test("an unknown path answers 404 with the spec's message inside the layout", async ({ page }) => {
   const response = await page.goto("/no/such/page");
   expect(response?.status()).toBe(404);

@@ -1,16 +1,18 @@
 import { createInstance, type i18n } from "i18next";
+import enAuth from "../../../locales/en/auth.json";
 import enBlog from "../../../locales/en/blog.json";
 import enCommon from "../../../locales/en/common.json";
+import zhAuth from "../../../locales/zh/auth.json";
 import zhBlog from "../../../locales/zh/blog.json";
 import zhCommon from "../../../locales/zh/common.json";
 import type { Locale } from "./locale.ts";
 
 export const resources = {
-  en: { common: enCommon, blog: enBlog },
-  zh: { common: zhCommon, blog: zhBlog },
+  en: { common: enCommon, blog: enBlog, auth: enAuth },
+  zh: { common: zhCommon, blog: zhBlog, auth: zhAuth },
 } as const;
 
-export const NAMESPACES = ["common", "blog"] as const;
+export const NAMESPACES = ["common", "blog", "auth"] as const;
 
 declare module "i18next" {
   interface CustomTypeOptions {

@@ -8,6 +8,13 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "
 export interface Database {
   posts: PostsTable;
   postTranslations: PostTranslationsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  accounts: AccountsTable;
+  verifications: VerificationsTable;
+  admins: AdminsTable;
+  rateLimits: RateLimitsTable;
+  setupTokens: SetupTokensTable;
 }
 
 export type Locale = "en" | "zh";
@@ -42,6 +49,76 @@ export interface PostTranslationsTable {
   readingMinutes: ColumnType<number, number | undefined, number>;
   seoTitle: string | null;
   seoDescription: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface UsersTable {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: number;
+  image: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface SessionsTable {
+  id: string;
+  expiresAt: Timestamp;
+  token: string;
+  ipAddress: string | null;
+  userAgent: string | null;
+  userId: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface AccountsTable {
+  id: string;
+  accountId: string;
+  providerId: string;
+  userId: string;
+  accessToken: string | null;
+  refreshToken: string | null;
+  idToken: string | null;
+  accessTokenExpiresAt: Timestamp | null;
+  refreshTokenExpiresAt: Timestamp | null;
+  scope: string | null;
+  password: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface VerificationsTable {
+  id: string;
+  identifier: string;
+  value: string;
+  expiresAt: Timestamp;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface AdminsTable {
+  /** Normalised: trimmed, lower-case. */
+  email: string;
+  source: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  count: number;
+  /** Milliseconds since the epoch (bigint: pg returns it as a string). */
+  windowStart: ColumnType<string | number, number, number>;
+  expiresAt: ColumnType<string | number, number, number>;
+}
+
+export interface SetupTokensTable {
+  tokenHash: string;
+  expiresAt: Timestamp;
+  usedAt: Timestamp | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

@@ -38,7 +38,7 @@ function limitBody(req: ExpressRequest, limit: number, state: BodyState): Readab
 export function toFetchRequest(
   req: ExpressRequest,
   res: ExpressResponse,
-  opts: { bodyLimit: number },
+  opts: { bodyLimit: number; clientIpHeader?: string },
 ): { request: Request; body: BodyState } {
   const url = new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`);
   const controller = new AbortController();
@@ -46,10 +46,13 @@ export function toFetchRequest(
 
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
+    if (value === undefined || name === opts.clientIpHeader) continue;
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);
     else headers.set(name, value);
   }
+
+  // The client address as Express decided it (TRUST_PROXY), never as the client claims.
+  if (opts.clientIpHeader) headers.set(opts.clientIpHeader, req.ip ?? req.socket.remoteAddress ?? "");
 
   const body: BodyState = { tooLarge: false };
   const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };

@@ -1,0 +1,73 @@
+import { useId } from "react";
+
+export interface FieldProps {
+  label: string;
+  name: string;
+  type?: "email" | "password" | "text";
+  autoComplete?: string;
+  defaultValue?: string;
+  required?: boolean;
+  minLength?: number;
+  maxLength?: number;
+  /** A translated message, shown under the field and announced with it. */
+  error?: string | null;
+  hint?: string;
+}
+
+/** A labelled input with its error message tied to it for screen readers. */
+export function Field({ label, name, type = "text", error, hint, ...rest }: FieldProps) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="block text-sm font-medium">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={name}
+        type={type}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-zinc-900 shadow-sm focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/40 aria-[invalid]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+        {...rest}
+      />
+      {hint && (
+        <p id={hintId} className="text-sm text-zinc-600 dark:text-zinc-400">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={errorId} className="text-sm text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function FormAlert({ tone = "error", children }: { tone?: "error" | "success"; children: React.ReactNode }) {
+  const styles =
+    tone === "error"
+      ? "border-red-300 bg-red-50 text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
+      : "border-green-300 bg-green-50 text-green-800 dark:border-green-800 dark:bg-green-950 dark:text-green-200";
+  return (
+    <div role={tone === "error" ? "alert" : "status"} className={`rounded-md border px-4 py-3 text-sm ${styles}`}>
+      {children}
+    </div>
+  );
+}
+
+export function SubmitButton({ children, busy }: { children: React.ReactNode; busy?: boolean }) {
+  return (
+    <button
+      type="submit"
+      disabled={busy}
+      className="w-full rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 focus:outline-none focus:ring-2 focus:ring-blue-600/50 disabled:opacity-60"
+    >
+      {children}
+    </button>
+  );
+}

@@ -1,0 +1,41 @@
+import { z } from "zod";
+
+export interface PasswordPolicy {
+  minLength: number;
+  maxLength: number;
+}
+
+export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = { minLength: 8, maxLength: 128 };
+
+const email = z
+  .string({ error: "auth:errors.emailRequired" })
+  .trim()
+  .min(1, "auth:errors.emailRequired")
+  .max(254, "auth:errors.emailInvalid")
+  .pipe(z.email("auth:errors.emailInvalid"));
+
+const password = (policy: PasswordPolicy) =>
+  z
+    .string({ error: "auth:errors.passwordRequired" })
+    .min(1, "auth:errors.passwordRequired")
+    .min(policy.minLength, "auth:errors.passwordTooShort")
+    .max(policy.maxLength, "auth:errors.passwordTooLong");
+
+/** Login never reveals the policy; it only refuses absurd input before hashing. */
+export const loginSchema = z.object({
+  email,
+  password: z
+    .string({ error: "auth:errors.passwordRequired" })
+    .min(1, "auth:errors.passwordRequired")
+    .max(DEFAULT_PASSWORD_POLICY.maxLength, "auth:errors.invalidCredentials"),
+  redirectTo: z.string().max(2000).optional(),
+});
+
+export const registerSchema = (policy: PasswordPolicy) => z.object({ email, password: password(policy) });
+
+export const emailOnlySchema = z.object({ email });
+
+export const resetSchema = (policy: PasswordPolicy) =>
+  z.object({ token: z.string().min(1).max(500), password: password(policy) });
+
+export const tokenSchema = z.object({ token: z.string().min(1).max(500) });

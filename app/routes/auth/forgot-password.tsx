@@ -1,0 +1,71 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, useNavigation } from "react-router";
+import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
+import { useClientValidation } from "../../components/ui/use-client-validation.ts";
+import { validate } from "../../lib/forms.ts";
+import { useMessage } from "../../lib/i18n/use-message.ts";
+import { emailOnlySchema } from "../../lib/schemas/auth.ts";
+import { callAuth, enforceFormLimits, type FormFailure } from "../../server/auth/guard.server.ts";
+import { getApp } from "../../server/context.server.ts";
+import type { Route } from "./+types/forgot-password";
+
+type ForgotResult = FormFailure & { sentTo?: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const app = getApp(context);
+  const parsed = validate(emailOnlySchema, await request.formData());
+  if (!parsed.ok) return data<ForgotResult>({ fieldErrors: parsed.errors }, { status: 400 });
+  const { email } = parsed.data;
+  await enforceFormLimits(app, "mail", email);
+  const result = await callAuth(() =>
+    app.auth.api.requestPasswordReset({
+      body: { email, redirectTo: "/reset-password" },
+      headers: request.headers,
+      asResponse: true,
+    }),
+  );
+  if (!result.ok) app.log.warn({ code: result.code, status: result.status }, "password reset request failed");
+  // The same answer whether or not the account exists.
+  return data<ForgotResult>({ sentTo: email });
+}
+
+export function meta() {
+  return [{ name: "robots", content: "noindex" }];
+}
+
+export default function ForgotPassword({ actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("auth");
+  const m = useMessage();
+  const navigation = useNavigation();
+  const { clientErrors, onSubmit } = useClientValidation(emailOnlySchema);
+  const errors = clientErrors ?? actionData?.fieldErrors ?? {};
+  return (
+    <section aria-labelledby="forgot-title" className="mx-auto max-w-sm">
+      <h1 id="forgot-title" className="text-2xl font-bold">
+        {t("forgot.title")}
+      </h1>
+      {actionData?.sentTo ? (
+        <div className="mt-6">
+          <FormAlert tone="success">{t("forgot.sent", { email: actionData.sentTo })}</FormAlert>
+        </div>
+      ) : (
+        <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-4">
+          <p>{t("forgot.intro")}</p>
+          {actionData?.formError && (
+            <FormAlert>{m(actionData.formError, { seconds: actionData.retryAfter ?? 60 })}</FormAlert>
+          )}
+          <Field
+            label={t("email")}
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            maxLength={254}
+            error={errors.email ? m(errors.email) : null}
+          />
+          <SubmitButton busy={navigation.state === "submitting"}>{t("forgot.submit")}</SubmitButton>
+        </Form>
+      )}
+    </section>
+  );
+}

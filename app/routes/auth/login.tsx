@@ -1,0 +1,141 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
+import { useClientValidation } from "../../components/ui/use-client-validation.ts";
+import { OIDC_TEST_PROVIDER, PROVIDER_NAMES } from "../../lib/auth-providers.ts";
+import { validate } from "../../lib/forms.ts";
+import { useMessage } from "../../lib/i18n/use-message.ts";
+import { loginSchema } from "../../lib/schemas/auth.ts";
+import {
+  callAuth,
+  cookieHeaders,
+  enforceFormLimits,
+  type FormFailure,
+  messageFor,
+} from "../../server/auth/guard.server.ts";
+import { getUser, safeRedirectPath } from "../../server/auth/session.server.ts";
+import { getApp } from "../../server/context.server.ts";
+import type { Route } from "./+types/login";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const app = getApp(context);
+  const url = new URL(request.url);
+  const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"));
+  if (await getUser(context, request)) throw redirect(redirectTo);
+  const providers = [...Object.keys(app.env.oauth), ...(app.env.oidcTest ? [OIDC_TEST_PROVIDER] : [])];
+  return { redirectTo, providers, oauthError: url.searchParams.has("oauthError") };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const app = getApp(context);
+  const form = await request.formData();
+  const redirectTo = safeRedirectPath(String(form.get("redirectTo") ?? ""));
+
+  if (form.get("intent") === "social") {
+    const provider = String(form.get("provider") ?? "");
+    await enforceFormLimits(app, "signIn");
+    const isGeneric = provider === OIDC_TEST_PROVIDER && app.env.oidcTest;
+    const known = provider in app.env.oauth || isGeneric;
+    if (!known) return data<FormFailure>({ formError: "auth:errors.oauthFailed" }, { status: 400 });
+    const errorCallbackURL = `/login?oauthError=1&redirectTo=${encodeURIComponent(redirectTo)}`;
+    // Generic OpenID providers are registered as social providers too.
+    const result = await callAuth(() =>
+      app.auth.api.signInSocial({
+        body: { provider, callbackURL: redirectTo, errorCallbackURL },
+        headers: request.headers,
+        asResponse: true,
+      }),
+    );
+    const url = result.body && typeof result.body === "object" && "url" in result.body ? String(result.body.url) : null;
+    if (!result.ok || !url) return data<FormFailure>({ formError: "auth:errors.oauthFailed" }, { status: 502 });
+    throw redirect(url, { headers: cookieHeaders(result.headers) });
+  }
+
+  const parsed = validate(loginSchema, form);
+  if (!parsed.ok) return data<FormFailure>({ fieldErrors: parsed.errors }, { status: 400 });
+  const { email, password } = parsed.data;
+  await enforceFormLimits(app, "signIn", email);
+
+  const result = await callAuth(() =>
+    app.auth.api.signInEmail({
+      body: { email, password, rememberMe: true },
+      headers: request.headers,
+      asResponse: true,
+    }),
+  );
+  if (result.ok) throw redirect(redirectTo, { headers: cookieHeaders(result.headers) });
+  const status = result.status === 403 ? 403 : result.status >= 500 ? 500 : 400;
+  if (status === 500) app.log.error({ code: result.code }, "sign-in failed on the server");
+  return data<FormFailure>({ formError: messageFor(result.code) }, { status });
+}
+
+export function meta() {
+  return [{ name: "robots", content: "noindex" }];
+}
+
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("auth");
+  const m = useMessage();
+  const navigation = useNavigation();
+  const { clientErrors, onSubmit } = useClientValidation(loginSchema);
+  const errors = clientErrors ?? actionData?.fieldErrors ?? {};
+  const formError = actionData?.formError ?? (loaderData.oauthError ? "auth:errors.oauthFailed" : null);
+  return (
+    <section aria-labelledby="login-title" className="mx-auto max-w-sm">
+      <h1 id="login-title" className="text-2xl font-bold">
+        {t("login.title")}
+      </h1>
+      <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-4">
+        {formError && <FormAlert>{m(formError, { seconds: actionData?.retryAfter ?? 60 })}</FormAlert>}
+        <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
+        <Field
+          label={t("email")}
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          maxLength={254}
+          error={errors.email ? m(errors.email) : null}
+        />
+        <Field
+          label={t("password")}
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          error={errors.password ? m(errors.password) : null}
+        />
+        <SubmitButton busy={navigation.state === "submitting"}>{t("login.submit")}</SubmitButton>
+      </Form>
+      <p className="mt-4 text-sm">
+        <Link to="/forgot-password" className="text-blue-700 underline dark:text-blue-400">
+          {t("login.forgot")}
+        </Link>
+      </p>
+      {loaderData.providers.length > 0 && (
+        <div className="mt-6 space-y-2">
+          <p className="text-center text-sm text-zinc-600 dark:text-zinc-400">{t("login.or")}</p>
+          {loaderData.providers.map((provider) => (
+            <Form method="post" key={provider}>
+              <input type="hidden" name="intent" value="social" />
+              <input type="hidden" name="provider" value={provider} />
+              <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
+              <button
+                type="submit"
+                className="w-full rounded-md border border-zinc-300 px-4 py-2 font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-900"
+              >
+                {t("login.withProvider", { provider: PROVIDER_NAMES[provider] ?? provider })}
+              </button>
+            </Form>
+          ))}
+        </div>
+      )}
+      <p className="mt-6 text-sm">
+        {t("login.noAccount")}{" "}
+        <Link to="/register" className="text-blue-700 underline dark:text-blue-400">
+          {t("login.register")}
+        </Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,17 @@
+import { redirect } from "react-router";
+import { callAuth, cookieHeaders } from "../../server/auth/guard.server.ts";
+import { getApp } from "../../server/context.server.ts";
+import type { Route } from "./+types/logout";
+
+// Signing out is a POST only: it revokes the session on the server and clears the
+// cookie. A GET changes nothing and goes home.
+export async function loader() {
+  throw redirect("/");
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const app = getApp(context);
+  const result = await callAuth(() => app.auth.api.signOut({ headers: request.headers, asResponse: true }));
+  if (!result.ok && result.status >= 500) app.log.error({ code: result.code }, "sign-out failed");
+  throw redirect("/", { headers: cookieHeaders(result.headers) });
+}

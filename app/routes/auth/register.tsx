@@ -1,0 +1,110 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
+import { useClientValidation } from "../../components/ui/use-client-validation.ts";
+import { validate } from "../../lib/forms.ts";
+import { useMessage } from "../../lib/i18n/use-message.ts";
+import { registerSchema } from "../../lib/schemas/auth.ts";
+import {
+  callAuth,
+  enforceFormLimits,
+  type FormFailure,
+  messageFor,
+  passwordPolicy,
+} from "../../server/auth/guard.server.ts";
+import { getUser } from "../../server/auth/session.server.ts";
+import { getApp } from "../../server/context.server.ts";
+import type { Route } from "./+types/register";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  if (await getUser(context, request)) throw redirect("/");
+  // Read on every load, so a policy rejection re-reads the current rules (spec §5).
+  return { policy: passwordPolicy(getApp(context).env) };
+}
+
+type RegisterResult = FormFailure & { sentTo?: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const app = getApp(context);
+  const policy = passwordPolicy(app.env);
+  const parsed = validate(registerSchema(policy), await request.formData());
+  if (!parsed.ok) return data<RegisterResult>({ fieldErrors: parsed.errors }, { status: 400 });
+  const { email, password } = parsed.data;
+  await enforceFormLimits(app, "signUp", email);
+
+  const name = email.split("@")[0]?.slice(0, 100) ?? "";
+  const result = await callAuth(() =>
+    app.auth.api.signUpEmail({ body: { email, password, name }, headers: request.headers, asResponse: true }),
+  );
+  if (result.ok) return data<RegisterResult>({ sentTo: email });
+  if (result.code === "PASSWORD_TOO_SHORT" || result.code === "PASSWORD_TOO_LONG") {
+    return data<RegisterResult>({ fieldErrors: { password: messageFor(result.code) } }, { status: 400 });
+  }
+  app.log.error({ code: result.code, status: result.status }, "sign-up failed");
+  return data<RegisterResult>({ formError: messageFor(result.code) }, { status: result.status >= 500 ? 500 : 400 });
+}
+
+export function meta() {
+  return [{ name: "robots", content: "noindex" }];
+}
+
+export default function Register({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("auth");
+  const m = useMessage();
+  const navigation = useNavigation();
+  const { policy } = loaderData;
+  const { clientErrors, onSubmit } = useClientValidation(registerSchema(policy));
+  const errors = clientErrors ?? actionData?.fieldErrors ?? {};
+  const vars = { min: policy.minLength, max: policy.maxLength, seconds: actionData?.retryAfter ?? 60 };
+
+  if (actionData?.sentTo) {
+    return (
+      <section aria-labelledby="register-title" className="mx-auto max-w-sm">
+        <h1 id="register-title" className="text-2xl font-bold">
+          {t("register.title")}
+        </h1>
+        <div className="mt-6">
+          <FormAlert tone="success">{t("register.checkInbox", { email: actionData.sentTo })}</FormAlert>
+        </div>
+      </section>
+    );
+  }
+
+  return (
+    <section aria-labelledby="register-title" className="mx-auto max-w-sm">
+      <h1 id="register-title" className="text-2xl font-bold">
+        {t("register.title")}
+      </h1>
+      <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-4">
+        {actionData?.formError && <FormAlert>{m(actionData.formError, vars)}</FormAlert>}
+        <Field
+          label={t("email")}
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          maxLength={254}
+          error={errors.email ? m(errors.email, vars) : null}
+        />
+        <Field
+          label={t("password")}
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={policy.minLength}
+          maxLength={policy.maxLength}
+          hint={t("register.policy", { min: policy.minLength })}
+          error={errors.password ? m(errors.password, vars) : null}
+        />
+        <SubmitButton busy={navigation.state === "submitting"}>{t("register.submit")}</SubmitButton>
+      </Form>
+      <p className="mt-6 text-sm">
+        {t("register.haveAccount")}{" "}
+        <Link to="/login" className="text-blue-700 underline dark:text-blue-400">
+          {t("register.login")}
+        </Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,92 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, useNavigation } from "react-router";
+import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
+import { useClientValidation } from "../../components/ui/use-client-validation.ts";
+import { validate } from "../../lib/forms.ts";
+import { useMessage } from "../../lib/i18n/use-message.ts";
+import { resetSchema } from "../../lib/schemas/auth.ts";
+import { callAuth, enforceFormLimits, type FormFailure, passwordPolicy } from "../../server/auth/guard.server.ts";
+import { getApp } from "../../server/context.server.ts";
+import type { Route } from "./+types/reset-password";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const token = (new URL(request.url).searchParams.get("token") ?? "").slice(0, 500);
+  return { token, policy: passwordPolicy(getApp(context).env) };
+}
+
+type ResetResult = FormFailure & { done?: boolean; invalid?: boolean };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const app = getApp(context);
+  const parsed = validate(resetSchema(passwordPolicy(app.env)), await request.formData());
+  if (!parsed.ok) {
+    if (parsed.errors.token) return data<ResetResult>({ invalid: true }, { status: 400 });
+    return data<ResetResult>({ fieldErrors: parsed.errors }, { status: 400 });
+  }
+  await enforceFormLimits(app, "other");
+  const result = await callAuth(() =>
+    app.auth.api.resetPassword({
+      body: { token: parsed.data.token, newPassword: parsed.data.password },
+      headers: request.headers,
+      asResponse: true,
+    }),
+  );
+  if (result.ok) return data<ResetResult>({ done: true });
+  if (result.code === "PASSWORD_TOO_SHORT" || result.code === "PASSWORD_TOO_LONG") {
+    return data<ResetResult>({ fieldErrors: { password: "auth:errors.passwordPolicy" } }, { status: 400 });
+  }
+  return data<ResetResult>({ invalid: true }, { status: 400 });
+}
+
+export function meta() {
+  return [{ name: "robots", content: "noindex" }];
+}
+
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("auth");
+  const m = useMessage();
+  const navigation = useNavigation();
+  const { policy } = loaderData;
+  const { clientErrors, onSubmit } = useClientValidation(resetSchema(policy));
+  const errors = clientErrors ?? actionData?.fieldErrors ?? {};
+  const vars = { min: policy.minLength, max: policy.maxLength, seconds: actionData?.retryAfter ?? 60 };
+  return (
+    <section aria-labelledby="reset-title" className="mx-auto max-w-sm">
+      <h1 id="reset-title" className="text-2xl font-bold">
+        {t("reset.title")}
+      </h1>
+      {actionData?.done ? (
+        <div className="mt-6 space-y-4">
+          <FormAlert tone="success">{t("reset.done")}</FormAlert>
+          <Link to="/login" className="text-blue-700 underline dark:text-blue-400">
+            {t("login.title")}
+          </Link>
+        </div>
+      ) : actionData?.invalid || !loaderData.token ? (
+        <div className="mt-6 space-y-4">
+          <FormAlert>{t("reset.invalid")}</FormAlert>
+          <Link to="/forgot-password" className="text-blue-700 underline dark:text-blue-400">
+            {t("forgot.title")}
+          </Link>
+        </div>
+      ) : (
+        <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-4">
+          {actionData?.formError && <FormAlert>{m(actionData.formError, vars)}</FormAlert>}
+          <input type="hidden" name="token" value={loaderData.token} />
+          <Field
+            label={t("newPassword")}
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={policy.minLength}
+            maxLength={policy.maxLength}
+            hint={t("register.policy", { min: policy.minLength })}
+            error={errors.password ? m(errors.password, vars) : null}
+          />
+          <SubmitButton busy={navigation.state === "submitting"}>{t("reset.submit")}</SubmitButton>
+        </Form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,112 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
+import { useClientValidation } from "../../components/ui/use-client-validation.ts";
+import { validate } from "../../lib/forms.ts";
+import { useMessage } from "../../lib/i18n/use-message.ts";
+import { registerSchema } from "../../lib/schemas/auth.ts";
+import { callAuth, cookieHeaders, type FormFailure, passwordPolicy } from "../../server/auth/guard.server.ts";
+import { consumeSetupToken, releaseSetupToken, setupTokenIsValid } from "../../server/auth/setup.server.ts";
+import { getApp } from "../../server/context.server.ts";
+import { nowIso } from "../../server/db/db.server.ts";
+import { normalizeEmail } from "../../server/env.server.ts";
+import { addAdmins } from "../../server/repos/admins.server.ts";
+import type { Route } from "./+types/setup";
+
+// The first-run link printed at start while no admin exists: creates the first
+// admin account (verified, since the link proves control of the server).
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const app = getApp(context);
+  const token = (new URL(request.url).searchParams.get("token") ?? "").slice(0, 200);
+  const valid = await setupTokenIsValid(app.db, token);
+  return data({ token: valid ? token : "", policy: passwordPolicy(app.env) }, { status: valid ? 200 : 404 });
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const app = getApp(context);
+  const form = await request.formData();
+  const token = String(form.get("token") ?? "").slice(0, 200);
+  const parsed = validate(registerSchema(passwordPolicy(app.env)), form);
+  if (!parsed.ok) return data<FormFailure>({ fieldErrors: parsed.errors }, { status: 400 });
+  const email = normalizeEmail(parsed.data.email);
+  const existing = await app.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
+  if (existing) return data<FormFailure>({ formError: "auth:setup.exists" }, { status: 409 });
+  if (!(await consumeSetupToken(app.db, token))) {
+    return data<FormFailure>({ formError: "auth:setup.invalid" }, { status: 404 });
+  }
+  const signUp = await callAuth(() =>
+    app.auth.api.signUpEmail({
+      body: { email, password: parsed.data.password, name: email.split("@")[0] ?? "" },
+      asResponse: true,
+    }),
+  );
+  const user = await app.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
+  if (!signUp.ok || !user) {
+    await releaseSetupToken(app.db, token);
+    app.log.error({ code: signUp.code }, "setup could not create the admin account");
+    return data<FormFailure>({ formError: "auth:errors.internalError" }, { status: 500 });
+  }
+  await app.db.updateTable("users").set({ emailVerified: 1, updatedAt: nowIso() }).where("id", "=", user.id).execute();
+  await addAdmins(app.db, [email], "setup");
+  app.log.info({ email }, "created the first admin through the setup link");
+  const signIn = await callAuth(() =>
+    app.auth.api.signInEmail({
+      body: { email, password: parsed.data.password },
+      headers: request.headers,
+      asResponse: true,
+    }),
+  );
+  throw redirect("/", { headers: cookieHeaders(signIn.headers) });
+}
+
+export function meta() {
+  return [{ name: "robots", content: "noindex" }];
+}
+
+export default function Setup({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("auth");
+  const m = useMessage();
+  const navigation = useNavigation();
+  const { policy } = loaderData;
+  const { clientErrors, onSubmit } = useClientValidation(registerSchema(policy));
+  const errors = clientErrors ?? actionData?.fieldErrors ?? {};
+  const vars = { min: policy.minLength, max: policy.maxLength };
+  return (
+    <section aria-labelledby="setup-title" className="mx-auto max-w-sm">
+      <h1 id="setup-title" className="text-2xl font-bold">
+        {t("setup.title")}
+      </h1>
+      {!loaderData.token ? (
+        <div className="mt-6">
+          <FormAlert>{t("setup.invalid")}</FormAlert>
+        </div>
+      ) : (
+        <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-4">
+          <p>{t("setup.intro")}</p>
+          {actionData?.formError && <FormAlert>{m(actionData.formError)}</FormAlert>}
+          <input type="hidden" name="token" value={loaderData.token} />
+          <Field
+            label={t("email")}
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            error={errors.email ? m(errors.email) : null}
+          />
+          <Field
+            label={t("password")}
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={policy.minLength}
+            hint={t("register.policy", { min: policy.minLength })}
+            error={errors.password ? m(errors.password, vars) : null}
+          />
+          <SubmitButton busy={navigation.state === "submitting"}>{t("setup.submit")}</SubmitButton>
+        </Form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,156 @@
+import { betterAuth } from "better-auth";
+import { genericOAuth } from "better-auth/plugins/generic-oauth";
+import type { Logger } from "pino";
+import { OIDC_TEST_PROVIDER } from "../../lib/auth-providers.ts";
+import { DEFAULT_LOCALE, type Locale, localeFromRequest } from "../../lib/i18n/locale.ts";
+import type { DB } from "../db/db.server.ts";
+import type { Env } from "../env.server.ts";
+import { newId } from "../ids.server.ts";
+import type { Mailer } from "../mail.server.ts";
+import { requestLocale } from "../request-locale.server.ts";
+import { authMail } from "./mail-templates.server.ts";
+
+export const PASSWORD_MAX_LENGTH = 128;
+/** The header our adapter fills with the client address (after TRUST_PROXY). */
+export const CLIENT_IP_HEADER = "x-inkwell-client-ip";
+
+export interface AuthDeps {
+  db: DB;
+  env: Env;
+  mailer: Mailer;
+  log: Logger;
+}
+
+/** The reader's language: of the request being served, else of better-auth's request. */
+const localeOf = (request: Request | undefined): Locale =>
+  requestLocale() ?? (request ? localeFromRequest(request) : DEFAULT_LOCALE);
+
+/**
+ * better-auth on our own database. It stores values the way the rest of our
+ * schema does on both dialects (ISO text timestamps, 0/1 booleans), which is
+ * better-auth's SQLite encoding: so it is told "sqlite" whatever the dialect
+ * (docs/decisions/004-accounts.md).
+ */
+export function createAuth({ db, env, mailer, log }: AuthDeps) {
+  const https = env.publicUrl.startsWith("https://");
+  const link = (path: string, token: string) => `${env.publicUrl}${path}?token=${encodeURIComponent(token)}`;
+
+  const socialProviders: Parameters<typeof betterAuth>[0]["socialProviders"] = {};
+  if (env.oauth.google) socialProviders.google = { ...env.oauth.google, scope: ["openid", "email", "profile"] };
+  if (env.oauth.github) socialProviders.github = { ...env.oauth.github, scope: ["read:user", "user:email"] };
+  if (env.oauth.twitter)
+    socialProviders.twitter = {
+      ...env.oauth.twitter,
+      scope: ["users.read", "tweet.read", "offline.access", "users.email"],
+    };
+
+  return betterAuth({
+    appName: "Inkwell",
+    baseURL: env.publicUrl,
+    basePath: "/api/auth",
+    secret: env.authSecret,
+    trustedOrigins: [env.publicUrl],
+    database: { db, type: "sqlite", transaction: true },
+    logger: {
+      log: (level, message, ...args) => {
+        const method = level === "error" ? "error" : level === "warn" ? "warn" : "debug";
+        log[method]({ args }, `better-auth: ${message}`);
+      },
+    },
+    user: {
+      modelName: "users",
+      changeEmail: {
+        enabled: true,
+        sendChangeEmailConfirmation: async ({ user, newEmail, token }, request) => {
+          await mailer.send(
+            authMail("changeEmailConfirm", localeOf(request), {
+              to: user.email,
+              url: link("/verify-email", token),
+              email: newEmail,
+            }),
+          );
+        },
+      },
+      deleteUser: { enabled: true },
+    },
+    session: {
+      modelName: "sessions",
+      expiresIn: 30 * 24 * 3600,
+      updateAge: 24 * 3600,
+      freshAge: 10 * 60,
+    },
+    account: {
+      modelName: "accounts",
+      accountLinking: {
+        enabled: true,
+        requireLocalEmailVerified: true,
+        trustedProviders: [],
+        allowDifferentEmails: false,
+        allowUnlinkingAll: false,
+      },
+      encryptOAuthTokens: true,
+    },
+    verification: { modelName: "verifications" },
+    emailAndPassword: {
+      enabled: true,
+      requireEmailVerification: true,
+      autoSignIn: false,
+      minPasswordLength: env.passwordMinLength,
+      maxPasswordLength: PASSWORD_MAX_LENGTH,
+      revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: 3600,
+      sendResetPassword: async ({ user, token }, request) => {
+        await mailer.send(
+          authMail("resetPassword", localeOf(request), { to: user.email, url: link("/reset-password", token) }),
+        );
+      },
+      onExistingUserSignUp: async ({ user }, request) => {
+        await mailer.send(
+          authMail("existingAccount", localeOf(request), { to: user.email, url: `${env.publicUrl}/forgot-password` }),
+        );
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      sendOnSignIn: true,
+      autoSignInAfterVerification: false,
+      expiresIn: 24 * 3600,
+      sendVerificationEmail: async ({ user, token }, request) => {
+        await mailer.send(
+          authMail("verifyEmail", localeOf(request), { to: user.email, url: link("/verify-email", token) }),
+        );
+      },
+    },
+    socialProviders,
+    // The generic OpenID Connect plugin carries only the test provider (when configured).
+    plugins: [
+      genericOAuth({
+        config: env.oidcTest
+          ? [
+              {
+                providerId: OIDC_TEST_PROVIDER,
+                discoveryUrl: env.oidcTest.discoveryUrl,
+                clientId: env.oidcTest.clientId,
+                clientSecret: env.oidcTest.clientSecret,
+                scopes: ["openid", "email", "profile"],
+                pkce: true,
+              },
+            ]
+          : [],
+      }),
+    ],
+    // Our own limiter (app/server/rate-limit.server.ts) guards every entry point,
+    // including our actions that call auth.api directly.
+    rateLimit: { enabled: false },
+    advanced: {
+      useSecureCookies: https,
+      cookiePrefix: "inkwell",
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: https, path: "/" },
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      database: { generateId: () => newId() },
+    },
+    telemetry: { enabled: false },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

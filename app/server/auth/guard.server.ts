@@ -1,0 +1,104 @@
+import { data } from "react-router";
+import type { PasswordPolicy } from "../../lib/schemas/auth.ts";
+import type { AppContext } from "../context.server.ts";
+import type { Env } from "../env.server.ts";
+import { normalizeEmail } from "../env.server.ts";
+import { hitAll, LIMITS, type Limit } from "../rate-limit.server.ts";
+import { PASSWORD_MAX_LENGTH } from "./auth.server.ts";
+
+export function passwordPolicy(env: Env): PasswordPolicy {
+  return { minLength: env.passwordMinLength, maxLength: PASSWORD_MAX_LENGTH };
+}
+
+export type AuthEndpoint = "signIn" | "signUp" | "mail" | "other";
+
+/** The rate-limit keys for one auth attempt: per client address and, when known, per account. */
+export function limitChecks(endpoint: AuthEndpoint, ip: string, email?: string): Array<{ key: string; limit: Limit }> {
+  const account = email ? normalizeEmail(email) : null;
+  const checks: Array<{ key: string; limit: Limit }> = [{ key: `auth:ip:${ip}`, limit: LIMITS.authPostPerIp }];
+  if (endpoint === "signIn") {
+    checks.push({ key: `signin:ip:${ip}`, limit: LIMITS.signInPerIp });
+    if (account) checks.push({ key: `signin:acct:${account}`, limit: LIMITS.signInPerAccount });
+  } else if (endpoint === "signUp") {
+    checks.push({ key: `signup:ip:${ip}`, limit: LIMITS.signUpPerIp });
+  } else if (endpoint === "mail") {
+    checks.push({ key: `mail:ip:${ip}`, limit: LIMITS.mailPerIp });
+    if (account) checks.push({ key: `mail:acct:${account}`, limit: LIMITS.mailPerAccount });
+  }
+  return checks;
+}
+
+export interface FormFailure {
+  formError?: string;
+  fieldErrors?: Record<string, string>;
+  retryAfter?: number;
+}
+
+/** Throws a 429 carrying a form error when any limit is exceeded. */
+export async function enforceFormLimits(app: AppContext, endpoint: AuthEndpoint, email?: string): Promise<void> {
+  const result = await hitAll(app.db, limitChecks(endpoint, app.clientIp, email));
+  if (!result.allowed) {
+    throw data<FormFailure>(
+      { formError: "auth:errors.tooManyRequests", retryAfter: result.retryAfterSeconds },
+      { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
+    );
+  }
+}
+
+export interface AuthCallResult {
+  ok: boolean;
+  status: number;
+  code: string | null;
+  headers: Headers;
+  body: unknown;
+}
+
+/** Calls a better-auth endpoint as a Response and reads its outcome. */
+export async function callAuth(run: () => Promise<Response>): Promise<AuthCallResult> {
+  let response: Response;
+  try {
+    response = await run();
+  } catch (error) {
+    const status = typeof error === "object" && error && "statusCode" in error ? Number(error.statusCode) : 500;
+    const body = typeof error === "object" && error && "body" in error ? (error.body as { code?: string }) : null;
+    return { ok: false, status, code: body?.code ?? null, headers: new Headers(), body };
+  }
+  let body: unknown = null;
+  const text = await response.text();
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = text;
+  }
+  const code = body && typeof body === "object" && "code" in body && typeof body.code === "string" ? body.code : null;
+  return { ok: response.ok, status: response.status, code, headers: response.headers, body };
+}
+
+/** Headers to send on with a redirect: every Set-Cookie of the auth response. */
+export function cookieHeaders(from: Headers): Headers {
+  const headers = new Headers();
+  for (const cookie of from.getSetCookie()) headers.append("Set-Cookie", cookie);
+  return headers;
+}
+
+/** Error codes of better-auth mapped to our translated messages. */
+export function messageFor(code: string | null): string {
+  switch (code) {
+    case "INVALID_EMAIL_OR_PASSWORD":
+    case "INVALID_PASSWORD":
+    case "USER_NOT_FOUND":
+    case "CREDENTIAL_ACCOUNT_NOT_FOUND":
+      return "auth:errors.invalidCredentials";
+    case "EMAIL_NOT_VERIFIED":
+      return "auth:errors.emailNotVerified";
+    case "PASSWORD_TOO_SHORT":
+    case "PASSWORD_TOO_LONG":
+      return "auth:errors.passwordPolicy";
+    case "INVALID_ORIGIN":
+    case "INVALID_CALLBACKURL":
+    case "INVALID_CALLBACK_URL":
+      return "auth:errors.unauthorizedDomain";
+    default:
+      return "auth:errors.internalError";
+  }
+}

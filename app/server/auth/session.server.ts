@@ -1,0 +1,65 @@
+import { data, type RouterContextProvider, redirect } from "react-router";
+import { type AppContext, getApp } from "../context.server.ts";
+import { isAdminEmail } from "../repos/admins.server.ts";
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string;
+  emailVerified: boolean;
+  /** Computed on the server for every request: verified e-mail listed in `admins`. */
+  isAdmin: boolean;
+}
+
+const cache = new WeakMap<AppContext, Promise<SessionUser | null>>();
+
+async function loadUser(app: AppContext, request: Request): Promise<SessionUser | null> {
+  const session = await app.auth.api.getSession({ headers: request.headers });
+  if (!session) return null;
+  const { user } = session;
+  const emailVerified = Boolean(user.emailVerified);
+  const isAdmin = emailVerified && user.email.length > 0 && (await isAdminEmail(app.db, user.email));
+  return { id: user.id, email: user.email, name: user.name, emailVerified, isAdmin };
+}
+
+/** The signed-in user of this request, or null (looked up once per request). */
+export function getUser(context: Readonly<RouterContextProvider>, request: Request): Promise<SessionUser | null> {
+  const app = getApp(context);
+  let pending = cache.get(app);
+  if (!pending) {
+    pending = loadUser(app, request);
+    cache.set(app, pending);
+  }
+  return pending;
+}
+
+/** A same-origin relative path to return to, or "/" (never `//host`, `/\host` or a scheme). */
+export function safeRedirectPath(target: string | null | undefined, fallback = "/"): string {
+  if (!target || typeof target !== "string") return fallback;
+  let decoded = target;
+  try {
+    decoded = decodeURIComponent(target);
+  } catch {
+    return fallback;
+  }
+  if (!target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) return fallback;
+  if (decoded.startsWith("//") || decoded.startsWith("/\\") || /[\r\n\t]/.test(decoded)) return fallback;
+  if (/^\/[^/]*:/.test(decoded) && /^[a-z][a-z0-9+.-]*:/i.test(decoded.slice(1))) return fallback;
+  return target;
+}
+
+export async function requireUser(context: Readonly<RouterContextProvider>, request: Request): Promise<SessionUser> {
+  const user = await getUser(context, request);
+  if (!user) {
+    const url = new URL(request.url);
+    const back = safeRedirectPath(`${url.pathname.replace(/\.data$/, "")}${url.search}`);
+    throw redirect(`/login?redirectTo=${encodeURIComponent(back)}`);
+  }
+  return user;
+}
+
+export async function requireAdmin(context: Readonly<RouterContextProvider>, request: Request): Promise<SessionUser> {
+  const user = await requireUser(context, request);
+  if (!user.isAdmin) throw data(null, { status: 403 });
+  return user;
+}

@@ -1,0 +1,74 @@
+import { sql } from "kysely";
+import type { DB } from "./db/db.server.ts";
+
+export interface Limit {
+  max: number;
+  windowMs: number;
+}
+
+export interface LimitResult {
+  allowed: boolean;
+  count: number;
+  retryAfterSeconds: number;
+}
+
+/**
+ * Counts one hit against `key` in a fixed window stored in the database, so every
+ * instance shares the count. One atomic upsert per hit on both dialects.
+ */
+export async function hit(db: DB, key: string, limit: Limit, now = Date.now()): Promise<LimitResult> {
+  const windowEnd = now + limit.windowMs;
+  const row = await db
+    .insertInto("rateLimits")
+    .values({ key, count: 1, windowStart: now, expiresAt: windowEnd })
+    .onConflict((oc) =>
+      oc.column("key").doUpdateSet({
+        count: sql<number>`case when "rateLimits"."expiresAt" <= ${now} then 1 else "rateLimits"."count" + 1 end`,
+        windowStart: sql<number>`case when "rateLimits"."expiresAt" <= ${now} then ${now} else "rateLimits"."windowStart" end`,
+        expiresAt: sql<number>`case when "rateLimits"."expiresAt" <= ${now} then ${windowEnd} else "rateLimits"."expiresAt" end`,
+      }),
+    )
+    .returning(["count", "expiresAt"])
+    .executeTakeFirstOrThrow();
+  const count = Number(row.count);
+  const expiresAt = Number(row.expiresAt);
+  // Now and then, forget windows that ended long ago.
+  if (Math.random() < 0.01) {
+    await db
+      .deleteFrom("rateLimits")
+      .where("expiresAt", "<", now - 24 * 3600 * 1000)
+      .execute();
+  }
+  return {
+    allowed: count <= limit.max,
+    count,
+    retryAfterSeconds: Math.max(1, Math.ceil((expiresAt - now) / 1000)),
+  };
+}
+
+/** Hits every key; the request is allowed only when all of them allow it. */
+export async function hitAll(
+  db: DB,
+  checks: Array<{ key: string; limit: Limit }>,
+  now = Date.now(),
+): Promise<LimitResult> {
+  let worst: LimitResult = { allowed: true, count: 0, retryAfterSeconds: 0 };
+  for (const { key, limit } of checks) {
+    const result = await hit(db, key, limit, now);
+    if (!result.allowed && (worst.allowed || result.retryAfterSeconds > worst.retryAfterSeconds)) worst = result;
+  }
+  return worst;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** The limits on every public write that can be abused. */
+export const LIMITS = {
+  signInPerIp: { max: 10, windowMs: MINUTE },
+  signInPerAccount: { max: 10, windowMs: 15 * MINUTE },
+  signUpPerIp: { max: 20, windowMs: HOUR },
+  mailPerAccount: { max: 3, windowMs: HOUR },
+  mailPerIp: { max: 10, windowMs: HOUR },
+  authPostPerIp: { max: 60, windowMs: MINUTE },
+} satisfies Record<string, Limit>;
