@@ -48,6 +48,29 @@ describe("npm run cli", () => {
     expect(out).toContain("--yes");
   });
 
+  it("adds, lists and removes admins by normalised e-mail, keeping the last one", () => {
+    expect(cli("admin", "add", "  Boss@Example.TEST ")).toEqual({ code: 0, out: "added admin boss@example.test\n" });
+    expect(cli("admin", "add", "boss@example.test").out).toBe("boss@example.test is already an admin\n");
+    expect(cli("admin", "add", "second@example.test").code).toBe(0);
+    const list = cli("admin", "list");
+    expect(list.out).toMatch(/^boss@example\.test\tcli\t\d{4}-/m);
+    expect(list.out).toMatch(/^second@example\.test\tcli\t/m);
+    expect(cli("admin", "remove", "SECOND@example.test")).toEqual({
+      code: 0,
+      out: "removed admin second@example.test\n",
+    });
+    const last = cli("admin", "remove", "boss@example.test");
+    expect(last.code).toBe(2);
+    expect(last.out).toContain("last admin");
+    expect(cli("admin", "remove", "boss@example.test", "--force").code).toBe(0);
+    expect(cli("admin", "list").out).toBe("no admins yet\n");
+  });
+
+  it("refuses an admin command without a valid e-mail", () => {
+    expect(cli("admin", "add", "not-an-email").code).toBe(2);
+    expect(cli("admin", "frob").code).toBe(2);
+  });
+
   it("rejects an unknown command with the help text", () => {
     const { code, out } = cli("frobnicate");
     expect(code).toBe(2);
