@@ -50,6 +50,9 @@ export default defineConfig({
       MAIL_FROM: "Inkwell <blog@example.test>",
       ADMIN_EMAILS: "admin@example.test",
       LOG_REQUESTS: "false",
+      // Every browser test signs in from 127.0.0.1; the limits themselves are tested
+      // against a server with the default limits (tests/integration).
+      RATE_LIMIT_MULTIPLIER: "50",
     },
   },
 });

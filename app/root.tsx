@@ -67,9 +67,14 @@ function SiteHeader() {
         <div className="ml-auto flex items-center gap-4 text-sm">
           {user ? (
             <>
-              <span data-testid="nav-user" title={t("nav.signedInAs", { email: user.email })}>
+              <Link
+                to="/account"
+                data-testid="nav-user"
+                title={t("nav.signedInAs", { email: user.email })}
+                className="hover:underline"
+              >
                 {user.email}
-              </span>
+              </Link>
               <Form method="post" action="/logout">
                 <button
                   type="submit"

@@ -20,6 +20,7 @@ export default [
   ...localized("forgot-password", "routes/auth/forgot-password.tsx", "forgot-password"),
   ...localized("reset-password", "routes/auth/reset-password.tsx", "reset-password"),
   ...localized("verify-email", "routes/auth/verify-email.tsx", "verify-email"),
+  ...localized("account", "routes/auth/account.tsx", "account"),
   route("logout", "routes/auth/logout.tsx"),
   route("setup", "routes/auth/setup.tsx"),
 

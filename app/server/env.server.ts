@@ -43,6 +43,8 @@ const schema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).max(200).optional(),
   ADMIN_EMAILS: z.string().max(10_000).optional(),
+  /** Multiplies every rate limit; for test environments where one address does everything. */
+  RATE_LIMIT_MULTIPLIER: z.coerce.number().int().min(1).max(1000).default(1),
   PASSWORD_MIN_LENGTH: z.coerce.number().int().min(6).max(128).default(8),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
@@ -76,6 +78,7 @@ export interface Env {
   mailFrom: string;
   adminEmails: string[];
   passwordMinLength: number;
+  rateLimitMultiplier: number;
   oauth: Partial<Record<OAuthProviderId, { clientId: string; clientSecret: string }>>;
   oidcTest: { discoveryUrl: string; clientId: string; clientSecret: string } | null;
 }
@@ -178,6 +181,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     mailFrom: v.MAIL_FROM ?? `Inkwell <no-reply@${new URL(publicUrl).hostname}>`,
     adminEmails: parseEmailList(v.ADMIN_EMAILS),
     passwordMinLength: v.PASSWORD_MIN_LENGTH,
+    rateLimitMultiplier: v.RATE_LIMIT_MULTIPLIER,
     oauth: oauthPairs(v),
     oidcTest:
       v.OIDC_TEST_DISCOVERY_URL && v.OIDC_TEST_CLIENT_ID && v.OIDC_TEST_CLIENT_SECRET

@@ -1,30 +1,6 @@
-import type { Page } from "@playwright/test";
+import { login, PASSWORD, register, verifyFromMail } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 import { linkIn, mailTo, uniqueEmail } from "./mail.ts";
-
-const PASSWORD = "correct horse battery";
-
-async function register(page: Page, email: string, password = PASSWORD) {
-  await page.goto("/register");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByRole("status")).toContainText(`we sent a link to ${email}`);
-}
-
-async function verifyFromMail(page: Page, email: string) {
-  const mail = await mailTo(email, /Verify your e-mail/);
-  await page.goto(linkIn(mail, "/verify-email"));
-  await page.getByRole("button", { name: "Verify my e-mail" }).click();
-  await expect(page.getByRole("status")).toHaveText("Your e-mail is verified. You can log in now.");
-}
-
-async function login(page: Page, email: string, password = PASSWORD) {
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Log in" }).click();
-}
 
 test("register, verify by mail, log in, log out", async ({ page }) => {
   const email = uniqueEmail("alice");

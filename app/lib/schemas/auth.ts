@@ -39,3 +39,19 @@ export const resetSchema = (policy: PasswordPolicy) =>
   z.object({ token: z.string().min(1).max(500), password: password(policy) });
 
 export const tokenSchema = z.object({ token: z.string().min(1).max(500) });
+
+export const changePasswordSchema = (policy: PasswordPolicy) =>
+  z.object({
+    currentPassword: z
+      .string({ error: "auth:errors.passwordRequired" })
+      .min(1, "auth:errors.passwordRequired")
+      .max(policy.maxLength, "auth:account.wrongPassword"),
+    password: password(policy),
+  });
+
+export const changeEmailSchema = z.object({ newEmail: email });
+
+export const deleteAccountSchema = z.object({
+  password: z.string().max(DEFAULT_PASSWORD_POLICY.maxLength, "auth:account.wrongPassword").optional(),
+  confirm: z.literal("DELETE", { error: "auth:account.deleteConfirmError" }),
+});

@@ -27,7 +27,10 @@ async function handle(request: Request, context: Route.LoaderArgs["context"]): P
   if (request.method !== "GET" && request.method !== "HEAD") {
     const path = new URL(request.url).pathname.replace(/^\/api\/auth/, "");
     const endpoint = ENDPOINTS.find(([re]) => re.test(path))?.[1] ?? "other";
-    const result = await hitAll(app.db, limitChecks(endpoint, app.clientIp, await emailFrom(request)));
+    const result = await hitAll(
+      app.db,
+      limitChecks(endpoint, app.clientIp, await emailFrom(request), app.env.rateLimitMultiplier),
+    );
     if (!result.allowed) {
       return Response.json(
         { code: "TOO_MANY_REQUESTS", message: "Too many requests" },

@@ -13,7 +13,12 @@ export function passwordPolicy(env: Env): PasswordPolicy {
 export type AuthEndpoint = "signIn" | "signUp" | "mail" | "other";
 
 /** The rate-limit keys for one auth attempt: per client address and, when known, per account. */
-export function limitChecks(endpoint: AuthEndpoint, ip: string, email?: string): Array<{ key: string; limit: Limit }> {
+export function limitChecks(
+  endpoint: AuthEndpoint,
+  ip: string,
+  email?: string,
+  multiplier = 1,
+): Array<{ key: string; limit: Limit }> {
   const account = email ? normalizeEmail(email) : null;
   const checks: Array<{ key: string; limit: Limit }> = [{ key: `auth:ip:${ip}`, limit: LIMITS.authPostPerIp }];
   if (endpoint === "signIn") {
@@ -25,7 +30,7 @@ export function limitChecks(endpoint: AuthEndpoint, ip: string, email?: string):
     checks.push({ key: `mail:ip:${ip}`, limit: LIMITS.mailPerIp });
     if (account) checks.push({ key: `mail:acct:${account}`, limit: LIMITS.mailPerAccount });
   }
-  return checks;
+  return checks.map((c) => ({ key: c.key, limit: { ...c.limit, max: c.limit.max * multiplier } }));
 }
 
 export interface FormFailure {
@@ -36,7 +41,7 @@ export interface FormFailure {
 
 /** Throws a 429 carrying a form error when any limit is exceeded. */
 export async function enforceFormLimits(app: AppContext, endpoint: AuthEndpoint, email?: string): Promise<void> {
-  const result = await hitAll(app.db, limitChecks(endpoint, app.clientIp, email));
+  const result = await hitAll(app.db, limitChecks(endpoint, app.clientIp, email, app.env.rateLimitMultiplier));
   if (!result.allowed) {
     throw data<FormFailure>(
       { formError: "auth:errors.tooManyRequests", retryAfter: result.retryAfterSeconds },

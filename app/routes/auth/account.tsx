@@ -1,0 +1,313 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
+import { useClientValidation } from "../../components/ui/use-client-validation.ts";
+import { OIDC_TEST_PROVIDER, PROVIDER_NAMES } from "../../lib/auth-providers.ts";
+import { validate } from "../../lib/forms.ts";
+import { useMessage } from "../../lib/i18n/use-message.ts";
+import { changeEmailSchema, changePasswordSchema, deleteAccountSchema } from "../../lib/schemas/auth.ts";
+import {
+  callAuth,
+  cookieHeaders,
+  enforceFormLimits,
+  type FormFailure,
+  messageFor,
+  passwordPolicy,
+} from "../../server/auth/guard.server.ts";
+import { requireUser } from "../../server/auth/session.server.ts";
+import { getApp } from "../../server/context.server.ts";
+import type { Route } from "./+types/account";
+
+type Intent = "password" | "email" | "link" | "unlink" | "revokeOthers" | "delete";
+
+interface AccountResult extends FormFailure {
+  intent?: Intent;
+  done?: string;
+  email?: string;
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const app = getApp(context);
+  const user = await requireUser(context, request);
+  const [accounts, sessions] = await Promise.all([
+    app.auth.api.listUserAccounts({ headers: request.headers }),
+    app.auth.api.listSessions({ headers: request.headers }),
+  ]);
+  const configured = [...Object.keys(app.env.oauth), ...(app.env.oidcTest ? [OIDC_TEST_PROVIDER] : [])];
+  return {
+    email: user.email,
+    methods: accounts.map((a) => ({ providerId: a.providerId, accountId: a.accountId })),
+    linkable: configured.filter((p) => !accounts.some((a) => a.providerId === p)),
+    sessionCount: sessions.length,
+    policy: passwordPolicy(app.env),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const app = getApp(context);
+  const user = await requireUser(context, request);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "") as Intent;
+  const fail = (failure: AccountResult, status = 400) => data<AccountResult>({ intent, ...failure }, { status });
+  const headers = request.headers;
+
+  switch (intent) {
+    case "password": {
+      const parsed = validate(changePasswordSchema(passwordPolicy(app.env)), form);
+      if (!parsed.ok) return fail({ fieldErrors: parsed.errors });
+      await enforceFormLimits(app, "signIn", user.email);
+      const result = await callAuth(() =>
+        app.auth.api.changePassword({
+          body: {
+            currentPassword: parsed.data.currentPassword,
+            newPassword: parsed.data.password,
+            revokeOtherSessions: true,
+          },
+          headers,
+          asResponse: true,
+        }),
+      );
+      if (result.code === "INVALID_PASSWORD")
+        return fail({ fieldErrors: { currentPassword: "auth:account.wrongPassword" } });
+      if (!result.ok) return fail({ formError: messageFor(result.code) }, result.status >= 500 ? 500 : 400);
+      // The session token is renewed with the password: keep this browser signed in.
+      return data<AccountResult>(
+        { intent, done: "auth:account.passwordDone" },
+        { headers: cookieHeaders(result.headers) },
+      );
+    }
+    case "email": {
+      const parsed = validate(changeEmailSchema, form);
+      if (!parsed.ok) return fail({ fieldErrors: parsed.errors });
+      await enforceFormLimits(app, "mail", user.email);
+      const result = await callAuth(() =>
+        app.auth.api.changeEmail({
+          body: { newEmail: parsed.data.newEmail, callbackURL: "/account" },
+          headers,
+          asResponse: true,
+        }),
+      );
+      // Same answer whether or not the new address is taken (no enumeration).
+      if (!result.ok && result.status >= 500) return fail({ formError: messageFor(result.code) }, 500);
+      return data<AccountResult>({ intent, done: "auth:account.emailSent", email: user.email });
+    }
+    case "link": {
+      const provider = String(form.get("provider") ?? "");
+      const known = provider in app.env.oauth || (provider === OIDC_TEST_PROVIDER && app.env.oidcTest);
+      if (!known) return fail({ formError: "auth:errors.oauthFailed" });
+      const result = await callAuth(() =>
+        app.auth.api.linkSocialAccount({ body: { provider, callbackURL: "/account" }, headers, asResponse: true }),
+      );
+      const url =
+        result.body && typeof result.body === "object" && "url" in result.body ? String(result.body.url) : null;
+      if (!result.ok || !url) return fail({ formError: "auth:errors.oauthFailed" }, 502);
+      throw redirect(url, { headers: cookieHeaders(result.headers) });
+    }
+    case "unlink": {
+      const accountId = String(form.get("accountId") ?? "");
+      const accounts = await app.auth.api.listUserAccounts({ headers });
+      if (accounts.length <= 1) return fail({ formError: "auth:account.unlinkLast" });
+      const result = await callAuth(() =>
+        app.auth.api.unlinkAccount({ body: { accountId }, headers, asResponse: true }),
+      );
+      if (!result.ok) return fail({ formError: messageFor(result.code) });
+      return data<AccountResult>({ intent, done: "auth:account.unlinked" });
+    }
+    case "revokeOthers": {
+      const result = await callAuth(() => app.auth.api.revokeOtherSessions({ headers, asResponse: true }));
+      if (!result.ok) return fail({ formError: messageFor(result.code) }, 500);
+      return data<AccountResult>({ intent, done: "auth:account.revoked" });
+    }
+    case "delete": {
+      const parsed = validate(deleteAccountSchema, form);
+      if (!parsed.ok) return fail({ fieldErrors: parsed.errors });
+      await enforceFormLimits(app, "signIn", user.email);
+      const hasPassword = (await app.auth.api.listUserAccounts({ headers })).some((a) => a.providerId === "credential");
+      if (hasPassword && !parsed.data.password)
+        return fail({ fieldErrors: { password: "auth:errors.passwordRequired" } });
+      const result = await callAuth(() =>
+        app.auth.api.deleteUser({
+          body: hasPassword ? { password: parsed.data.password } : {},
+          headers,
+          asResponse: true,
+        }),
+      );
+      if (result.code === "INVALID_PASSWORD") return fail({ fieldErrors: { password: "auth:account.wrongPassword" } });
+      if (!result.ok) return fail({ formError: messageFor(result.code) }, result.status >= 500 ? 500 : 400);
+      app.log.info({ userId: user.id }, "account deleted by its owner");
+      throw redirect("/", { headers: cookieHeaders(result.headers) });
+    }
+    default:
+      return fail({ formError: "auth:errors.internalError" });
+  }
+}
+
+export function meta() {
+  return [{ name: "robots", content: "noindex" }];
+}
+
+function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="rounded-lg border border-zinc-200 p-5 dark:border-zinc-800">
+      <h2 id={id} className="text-lg font-semibold">
+        {title}
+      </h2>
+      <div className="mt-4 space-y-4">{children}</div>
+    </section>
+  );
+}
+
+export default function Account({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("auth");
+  const m = useMessage();
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const { policy } = loaderData;
+  const vars = { min: policy.minLength, max: policy.maxLength, seconds: actionData?.retryAfter ?? 60 };
+  const deleteValidation = useClientValidation(deleteAccountSchema);
+  const errorsFor = (intent: Intent) => {
+    if (intent === "delete" && deleteValidation.clientErrors) return deleteValidation.clientErrors;
+    return actionData?.intent === intent ? (actionData.fieldErrors ?? {}) : {};
+  };
+  const notice = (intent: Intent) =>
+    actionData?.intent === intent ? (
+      actionData.done ? (
+        <FormAlert tone="success">{m(actionData.done, { email: actionData.email ?? "" })}</FormAlert>
+      ) : actionData.formError ? (
+        <FormAlert>{m(actionData.formError, vars)}</FormAlert>
+      ) : null
+    ) : null;
+  const providerName = (id: string) => (id === "credential" ? t("account.methodPassword") : (PROVIDER_NAMES[id] ?? id));
+
+  return (
+    <div className="mx-auto max-w-xl space-y-8">
+      <header>
+        <h1 className="text-2xl font-bold">{t("account.title")}</h1>
+        <p className="mt-1 text-zinc-600 dark:text-zinc-400">{t("account.signedInAs", { email: loaderData.email })}</p>
+      </header>
+
+      <Section id="password-title" title={t("account.passwordTitle")}>
+        {notice("password")}
+        <Form method="post" className="space-y-4">
+          <input type="hidden" name="intent" value="password" />
+          <Field
+            label={t("account.currentPassword")}
+            name="currentPassword"
+            type="password"
+            autoComplete="current-password"
+            required
+            error={errorsFor("password").currentPassword ? m(errorsFor("password").currentPassword ?? "", vars) : null}
+          />
+          <Field
+            label={t("newPassword")}
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={policy.minLength}
+            maxLength={policy.maxLength}
+            hint={t("register.policy", { min: policy.minLength })}
+            error={errorsFor("password").password ? m(errorsFor("password").password ?? "", vars) : null}
+          />
+          <SubmitButton busy={busy}>{t("account.passwordSubmit")}</SubmitButton>
+        </Form>
+      </Section>
+
+      <Section id="email-title" title={t("account.emailTitle")}>
+        {notice("email")}
+        <Form method="post" className="space-y-4">
+          <input type="hidden" name="intent" value="email" />
+          <Field
+            label={t("account.newEmail")}
+            name="newEmail"
+            type="email"
+            autoComplete="email"
+            required
+            error={errorsFor("email").newEmail ? m(errorsFor("email").newEmail ?? "") : null}
+          />
+          <SubmitButton busy={busy}>{t("account.emailSubmit")}</SubmitButton>
+        </Form>
+      </Section>
+
+      <Section id="methods-title" title={t("account.methodsTitle")}>
+        {notice("unlink")}
+        {notice("link")}
+        <ul className="space-y-2">
+          {loaderData.methods.map((method) => (
+            <li key={`${method.providerId}:${method.accountId}`} className="flex items-center justify-between gap-4">
+              <span>{providerName(method.providerId)}</span>
+              {loaderData.methods.length > 1 ? (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="unlink" />
+                  <input type="hidden" name="accountId" value={method.accountId} />
+                  <button type="submit" className="text-sm text-red-700 underline dark:text-red-400">
+                    {t("account.unlink", { provider: providerName(method.providerId) })}
+                  </button>
+                </Form>
+              ) : (
+                <span className="text-sm text-zinc-600 dark:text-zinc-400">{t("account.unlinkLast")}</span>
+              )}
+            </li>
+          ))}
+        </ul>
+        {loaderData.linkable.map((provider) => (
+          <Form method="post" key={provider}>
+            <input type="hidden" name="intent" value="link" />
+            <input type="hidden" name="provider" value={provider} />
+            <button
+              type="submit"
+              className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-900"
+            >
+              {t("account.link", { provider: providerName(provider) })}
+            </button>
+          </Form>
+        ))}
+      </Section>
+
+      <Section id="sessions-title" title={t("account.sessionsTitle")}>
+        {notice("revokeOthers")}
+        <p>{t("account.sessionsCount", { count: loaderData.sessionCount })}</p>
+        <Form method="post">
+          <input type="hidden" name="intent" value="revokeOthers" />
+          <button
+            type="submit"
+            className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-900"
+          >
+            {t("account.revokeOthers")}
+          </button>
+        </Form>
+      </Section>
+
+      <Section id="delete-title" title={t("account.deleteTitle")}>
+        {notice("delete")}
+        <p className="text-sm">{t("account.deleteIntro")}</p>
+        <Form method="post" noValidate onSubmit={deleteValidation.onSubmit} className="space-y-4">
+          <input type="hidden" name="intent" value="delete" />
+          {loaderData.methods.some((mth) => mth.providerId === "credential") && (
+            <Field
+              label={t("password")}
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              error={errorsFor("delete").password ? m(errorsFor("delete").password ?? "", vars) : null}
+            />
+          )}
+          <Field
+            label={t("account.deleteConfirm")}
+            name="confirm"
+            required
+            error={errorsFor("delete").confirm ? m(errorsFor("delete").confirm ?? "") : null}
+          />
+          <button
+            type="submit"
+            disabled={busy}
+            className="w-full rounded-md bg-red-700 px-4 py-2 font-medium text-white hover:bg-red-800 disabled:opacity-60"
+          >
+            {t("account.deleteSubmit")}
+          </button>
+        </Form>
+      </Section>
+    </div>
+  );
+}

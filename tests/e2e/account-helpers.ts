@@ -1,0 +1,37 @@
+import type { Page } from "@playwright/test";
+import { expect } from "./fixtures.ts";
+import { linkIn, mailTo, uniqueEmail } from "./mail.ts";
+
+export const PASSWORD = "correct horse battery";
+
+export async function register(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await page.goto("/register");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("status")).toContainText(`we sent a link to ${email}`);
+}
+
+export async function verifyFromMail(page: Page, email: string, after?: number): Promise<void> {
+  const mail = await mailTo(email, /Verify your e-mail/, after);
+  await page.goto(linkIn(mail, "/verify-email"));
+  await page.getByRole("button", { name: "Verify my e-mail" }).click();
+  await expect(page.getByRole("status")).toHaveText("Your e-mail is verified. You can log in now.");
+}
+
+export async function login(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Log in" }).click();
+}
+
+/** A registered, verified and signed-in account; returns its e-mail. */
+export async function signedInUser(page: Page, tag: string): Promise<string> {
+  const email = uniqueEmail(tag);
+  await register(page, email);
+  await verifyFromMail(page, email);
+  await login(page, email);
+  await expect(page.getByTestId("nav-user")).toHaveText(email);
+  return email;
+}
