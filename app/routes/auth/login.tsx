@@ -11,6 +11,7 @@ import {
   cookieHeaders,
   enforceFormLimits,
   type FormFailure,
+  mailAllowed,
   messageFor,
 } from "../../server/auth/guard.server.ts";
 import { getUser, safeRedirectPath } from "../../server/auth/session.server.ts";
@@ -64,6 +65,20 @@ export async function action({ request, context }: Route.ActionArgs) {
     }),
   );
   if (result.ok) throw redirect(redirectTo, { headers: cookieHeaders(result.headers) });
+  if (result.code === "EMAIL_NOT_VERIFIED") {
+    // The password was right: send a fresh verification link, within the mail limits.
+    const allowed = await mailAllowed(app, email);
+    if (allowed) {
+      await callAuth(() =>
+        app.auth.api.sendVerificationEmail({
+          body: { email, callbackURL: "/login" },
+          headers: request.headers,
+          asResponse: true,
+        }),
+      );
+    }
+    return data<FormFailure>({ formError: "auth:errors.emailNotVerified" }, { status: 403 });
+  }
   const status = result.status === 403 ? 403 : result.status >= 500 ? 500 : 400;
   if (status === 500) app.log.error({ code: result.code }, "sign-in failed on the server");
   return data<FormFailure>({ formError: messageFor(result.code) }, { status });

@@ -112,7 +112,8 @@ export function createAuth({ db, env, mailer, log }: AuthDeps) {
     },
     emailVerification: {
       sendOnSignUp: true,
-      sendOnSignIn: true,
+      // Our login action resends, behind the mail rate limit (see routes/auth/login.tsx).
+      sendOnSignIn: false,
       autoSignInAfterVerification: false,
       expiresIn: 24 * 3600,
       sendVerificationEmail: async ({ user, token }, request) => {

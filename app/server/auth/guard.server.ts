@@ -50,6 +50,12 @@ export async function enforceFormLimits(app: AppContext, endpoint: AuthEndpoint,
   }
 }
 
+/** Counts a mail-sending attempt; false when the address or account is over its mail limit. */
+export async function mailAllowed(app: AppContext, email: string): Promise<boolean> {
+  const result = await hitAll(app.db, limitChecks("mail", app.clientIp, email, app.env.rateLimitMultiplier));
+  return result.allowed;
+}
+
 export interface AuthCallResult {
   ok: boolean;
   status: number;
