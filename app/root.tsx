@@ -1,7 +1,6 @@
 import { type ReactNode, useMemo } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import {
-  Form,
   isRouteErrorResponse,
   Link,
   Links,
@@ -14,110 +13,87 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
+import { SiteFooter } from "./components/layout/site-footer.tsx";
+import { SiteHeader } from "./components/layout/site-header.tsx";
+import { THEME_BOOT_SCRIPT } from "./components/layout/theme.tsx";
 import { useNonce } from "./components/nonce.tsx";
 import { createI18n } from "./lib/i18n/i18n.ts";
 import { DEFAULT_LOCALE, HTML_LANG, type Locale, localeFromRequest } from "./lib/i18n/locale.ts";
 import { getUser } from "./server/auth/session.server.ts";
+import { getApp } from "./server/context.server.ts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
+  const { env } = getApp(context);
+  const url = new URL(request.url);
   const locale = localeFromRequest(request);
   const user = await getUser(context, request);
+  const path = url.pathname.replace(/\.data$/, "");
   return {
     locale,
     user: user ? { id: user.id, email: user.email, isAdmin: user.isAdmin, emailVerified: user.emailVerified } : null,
+    // Admins always see the language buttons (spec); a site setting will open them to everyone.
+    showLanguageSwitch: user?.isAdmin ?? false,
+    publicUrl: env.publicUrl,
+    path,
+  };
+}
+
+/** Canonical URL and the alternates of this page in each language (spec: hreflang). */
+function alternates(publicUrl: string, path: string) {
+  const plain = path.replace(/^\/(en|zh)(?=\/|$)/, "") || "/";
+  const inLocale = (l: Locale) => `${publicUrl}/${l}${plain === "/" ? "" : plain}`;
+  return {
+    canonical: `${publicUrl}${path}`,
+    links: [
+      { tagName: "link", rel: "alternate", hrefLang: "en", href: inLocale("en") },
+      { tagName: "link", rel: "alternate", hrefLang: "zh", href: inLocale("zh") },
+      { tagName: "link", rel: "alternate", hrefLang: "x-default", href: `${publicUrl}${plain}` },
+    ],
   };
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
   const locale: Locale = loaderData?.locale ?? DEFAULT_LOCALE;
   const t = createI18n(locale).t;
-  return [
+  const base = [
     { title: t("siteName") },
     { name: "description", content: t("siteDescription") },
     { property: "og:site_name", content: t("siteName") },
+    { property: "og:title", content: t("siteName") },
+    { property: "og:description", content: t("siteDescription") },
+    { property: "og:type", content: "website" },
+    { property: "og:locale", content: locale === "en" ? "en_US" : "zh_CN" },
+    { name: "twitter:card", content: "summary_large_image" },
+  ];
+  if (!loaderData) return base;
+  const { canonical, links } = alternates(loaderData.publicUrl, loaderData.path);
+  return [
+    ...base,
+    { property: "og:url", content: canonical },
+    { property: "og:image", content: `${loaderData.publicUrl}/social.jpg` },
+    { tagName: "link", rel: "canonical", href: canonical },
+    ...links,
   ];
 }
 
-function useRootLocale(): Locale {
-  const data = useRouteLoaderData<typeof loader>("root");
-  return data?.locale ?? DEFAULT_LOCALE;
-}
-
-function SiteHeader() {
-  const { t } = useTranslation();
-  const user = useRouteLoaderData<typeof loader>("root")?.user ?? null;
-  return (
-    <header className="border-b border-zinc-200 dark:border-zinc-800">
-      <nav aria-label={t("nav.label")} className="mx-auto flex max-w-4xl items-center gap-6 px-4 py-3">
-        <Link to="/" className="text-lg font-semibold">
-          {t("siteName")}
-        </Link>
-        <ul className="flex gap-4 text-sm">
-          <li>
-            <Link to="/" className="hover:underline">
-              {t("nav.home")}
-            </Link>
-          </li>
-          <li>
-            <Link to="/posts" className="hover:underline">
-              {t("nav.allBlogs")}
-            </Link>
-          </li>
-        </ul>
-        <div className="ml-auto flex items-center gap-4 text-sm">
-          {user ? (
-            <>
-              <Link
-                to="/account"
-                data-testid="nav-user"
-                title={t("nav.signedInAs", { email: user.email })}
-                className="hover:underline"
-              >
-                {user.email}
-              </Link>
-              <Form method="post" action="/logout">
-                <button
-                  type="submit"
-                  className="rounded border border-zinc-300 px-2 py-1 hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-900"
-                >
-                  {t("nav.logout")}
-                </button>
-              </Form>
-            </>
-          ) : (
-            <>
-              <Link to="/login" className="hover:underline">
-                {t("nav.login")}
-              </Link>
-              <Link to="/register" className="hover:underline">
-                {t("nav.register")}
-              </Link>
-            </>
-          )}
-        </div>
-      </nav>
-    </header>
-  );
-}
-
-function SiteFooter() {
-  const { t } = useTranslation();
-  return (
-    <footer className="mt-16 border-t border-zinc-200 py-6 text-center text-sm text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">
-      <p>{t("footer.copyright", { year: new Date().getUTCFullYear(), siteName: t("siteName") })}</p>
-    </footer>
-  );
+function useRootData() {
+  return useRouteLoaderData<typeof loader>("root");
 }
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
-  const locale = useRootLocale();
+  const root = useRootData();
+  const locale = root?.locale ?? DEFAULT_LOCALE;
   const i18n = useMemo(() => createI18n(locale), [locale]);
   return (
-    <html lang={HTML_LANG[locale]}>
+    // The theme script sets the `dark` class before hydration; React must not undo it.
+    <html lang={HTML_LANG[locale]} suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <script nonce={nonce} suppressHydrationWarning>
+          {THEME_BOOT_SCRIPT}
+        </script>
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
         <Links />
@@ -126,12 +102,16 @@ export function Layout({ children }: { children: ReactNode }) {
         <I18nextProvider i18n={i18n}>
           <a
             href="#main"
-            className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-zinc-900"
+            className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-zinc-900"
           >
             {i18n.t("skipToContent")}
           </a>
-          <SiteHeader />
-          <main id="main" className="mx-auto max-w-4xl px-4 py-8">
+          <SiteHeader
+            user={root?.user ?? null}
+            locale={locale}
+            showLanguageSwitch={root?.showLanguageSwitch ?? false}
+          />
+          <main id="main" tabIndex={-1} className="mx-auto max-w-4xl px-4 py-8 focus:outline-none">
             {children}
           </main>
           <SiteFooter />

@@ -13,7 +13,10 @@ function localized(path: string, file: string, id: string) {
 // so /Login and /Register (the spec's spelling) reach the same pages.
 export default [
   index("routes/blog/home.tsx", { id: "home" }),
-  route("posts", "routes/blog/home.tsx", { id: "posts-home" }),
+  route("en", "routes/blog/home.tsx", { id: "home-en" }),
+  route("zh", "routes/blog/home.tsx", { id: "home-zh" }),
+  ...localized("posts", "routes/blog/home.tsx", "posts-home"),
+  ...localized("posts/page/:page", "routes/blog/home.tsx", "posts-page"),
 
   ...localized("login", "routes/auth/login.tsx", "login"),
   ...localized("register", "routes/auth/register.tsx", "register"),
@@ -23,6 +26,7 @@ export default [
   ...localized("account", "routes/auth/account.tsx", "account"),
   route("logout", "routes/auth/logout.tsx"),
   route("setup", "routes/auth/setup.tsx"),
+  route("locale", "routes/pages/locale.tsx"),
 
   route("api/auth/password-policy", "routes/api/password-policy.ts"),
   route("api/auth/*", "routes/api/auth.ts"),

@@ -5,6 +5,7 @@ import { useClientValidation } from "../../components/ui/use-client-validation.t
 import { OIDC_TEST_PROVIDER, PROVIDER_NAMES } from "../../lib/auth-providers.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
+import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { changeEmailSchema, changePasswordSchema, deleteAccountSchema } from "../../lib/schemas/auth.ts";
 import {
   callAuth,
@@ -142,8 +143,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-export function meta() {
-  return [{ name: "robots", content: "noindex" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "auth:account.title", [NOINDEX]);
 }
 
 function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {

@@ -4,6 +4,7 @@ import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
+import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { emailOnlySchema } from "../../lib/schemas/auth.ts";
 import { callAuth, enforceFormLimits, type FormFailure } from "../../server/auth/guard.server.ts";
 import { getApp } from "../../server/context.server.ts";
@@ -29,8 +30,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data<ForgotResult>({ sentTo: email });
 }
 
-export function meta() {
-  return [{ name: "robots", content: "noindex" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "auth:forgot.title", [NOINDEX]);
 }
 
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {

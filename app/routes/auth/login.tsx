@@ -5,6 +5,7 @@ import { useClientValidation } from "../../components/ui/use-client-validation.t
 import { OIDC_TEST_PROVIDER, PROVIDER_NAMES } from "../../lib/auth-providers.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
+import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { loginSchema } from "../../lib/schemas/auth.ts";
 import {
   callAuth,
@@ -84,8 +85,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data<FormFailure>({ formError: messageFor(result.code) }, { status });
 }
 
-export function meta() {
-  return [{ name: "robots", content: "noindex" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "auth:login.title", [NOINDEX]);
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {

@@ -4,6 +4,7 @@ import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
+import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { registerSchema } from "../../lib/schemas/auth.ts";
 import {
   callAuth,
@@ -44,8 +45,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data<RegisterResult>({ formError: messageFor(result.code) }, { status: result.status >= 500 ? 500 : 400 });
 }
 
-export function meta() {
-  return [{ name: "robots", content: "noindex" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "auth:register.title", [NOINDEX]);
 }
 
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {

@@ -4,6 +4,7 @@ import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
+import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { resetSchema } from "../../lib/schemas/auth.ts";
 import { callAuth, enforceFormLimits, type FormFailure, passwordPolicy } from "../../server/auth/guard.server.ts";
 import { getApp } from "../../server/context.server.ts";
@@ -38,8 +39,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data<ResetResult>({ invalid: true }, { status: 400 });
 }
 
-export function meta() {
-  return [{ name: "robots", content: "noindex" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "auth:reset.title", [NOINDEX]);
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {

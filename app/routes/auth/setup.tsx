@@ -4,6 +4,7 @@ import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
+import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { registerSchema } from "../../lib/schemas/auth.ts";
 import { callAuth, cookieHeaders, type FormFailure, passwordPolicy } from "../../server/auth/guard.server.ts";
 import { consumeSetupToken, releaseSetupToken, setupTokenIsValid } from "../../server/auth/setup.server.ts";
@@ -60,8 +61,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   throw redirect("/", { headers: cookieHeaders(signIn.headers) });
 }
 
-export function meta() {
-  return [{ name: "robots", content: "noindex" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "auth:setup.title", [NOINDEX]);
 }
 
 export default function Setup({ loaderData, actionData }: Route.ComponentProps) {

@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link } from "react-router";
 import { FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { validate } from "../../lib/forms.ts";
+import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { tokenSchema } from "../../lib/schemas/auth.ts";
 import { callAuth } from "../../server/auth/guard.server.ts";
 import { getApp } from "../../server/context.server.ts";
@@ -26,8 +27,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data({ verified }, { status: verified ? 200 : 400 });
 }
 
-export function meta() {
-  return [{ name: "robots", content: "noindex" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "auth:verify.title", [NOINDEX]);
 }
 
 export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {

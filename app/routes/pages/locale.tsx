@@ -1,0 +1,31 @@
+import { data, redirect } from "react-router";
+import { isLocale, LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, type Locale } from "../../lib/i18n/locale.ts";
+import { safeRedirectPath } from "../../server/auth/session.server.ts";
+import type { Route } from "./+types/locale";
+
+/** The same page in the other language: swap an /en or /zh prefix, keep anything else. */
+export function pathInLocale(path: string, locale: Locale): string {
+  const m = /^\/(en|zh)(\/.*|$)/.exec(path);
+  if (!m) return path;
+  const rest = m[2] || "/";
+  return rest === "/" ? `/${locale}` : `/${locale}${rest}`;
+}
+
+// POST /locale: remembers the reader's language (cookie, 365 days) and returns to
+// the page they were on, in that language. Works without JavaScript.
+export async function action({ request }: Route.ActionArgs) {
+  const form = await request.formData();
+  const locale = form.get("locale");
+  if (!isLocale(locale)) return data({ error: "unknown locale" }, { status: 400 });
+  const back = pathInLocale(safeRedirectPath(String(form.get("redirectTo") ?? "/")), locale);
+  const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
+  throw redirect(back, {
+    headers: {
+      "Set-Cookie": `${LOCALE_COOKIE}=${locale}; Max-Age=${LOCALE_COOKIE_MAX_AGE}; Path=/; SameSite=Lax${secure}`,
+    },
+  });
+}
+
+export async function loader() {
+  throw redirect("/");
+}
