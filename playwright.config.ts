@@ -50,6 +50,9 @@ export default defineConfig({
       MAIL_FROM: "Inkwell <blog@example.test>",
       ADMIN_EMAILS: "admin@example.test",
       LOG_REQUESTS: "false",
+      OIDC_TEST_DISCOVERY_URL: process.env.E2E_OIDC_DISCOVERY_URL ?? "",
+      OIDC_TEST_CLIENT_ID: process.env.E2E_OIDC_CLIENT_ID ?? "",
+      OIDC_TEST_CLIENT_SECRET: process.env.E2E_OIDC_CLIENT_SECRET ?? "",
     },
   },
 });
