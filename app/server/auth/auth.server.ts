@@ -35,12 +35,17 @@ export function createAuth({ db, env, mailer, log }: AuthDeps) {
   const https = env.publicUrl.startsWith("https://");
   const link = (path: string, token: string) => `${env.publicUrl}${path}?token=${encodeURIComponent(token)}`;
 
+  // Each provider asks for exactly these scopes: better-auth would add its own
+  // defaults in front of them, so every scope would be requested twice.
   const socialProviders: Parameters<typeof betterAuth>[0]["socialProviders"] = {};
-  if (env.oauth.google) socialProviders.google = { ...env.oauth.google, scope: ["openid", "email", "profile"] };
-  if (env.oauth.github) socialProviders.github = { ...env.oauth.github, scope: ["read:user", "user:email"] };
+  if (env.oauth.google)
+    socialProviders.google = { ...env.oauth.google, disableDefaultScope: true, scope: ["openid", "email", "profile"] };
+  if (env.oauth.github)
+    socialProviders.github = { ...env.oauth.github, disableDefaultScope: true, scope: ["read:user", "user:email"] };
   if (env.oauth.twitter)
     socialProviders.twitter = {
       ...env.oauth.twitter,
+      disableDefaultScope: true,
       scope: ["users.read", "tweet.read", "offline.access", "users.email"],
     };
 
