@@ -16,6 +16,7 @@ export default [
   route("posts", "routes/blog/home.tsx", { id: "posts-home" }),
 
   ...localized("login", "routes/auth/login.tsx", "login"),
+  ...localized("login/provider/:provider", "routes/auth/login-provider.ts", "login-provider"),
   ...localized("register", "routes/auth/register.tsx", "register"),
   ...localized("forgot-password", "routes/auth/forgot-password.tsx", "forgot-password"),
   ...localized("reset-password", "routes/auth/reset-password.tsx", "reset-password"),

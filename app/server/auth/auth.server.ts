@@ -21,6 +21,15 @@ export interface AuthDeps {
   log: Logger;
 }
 
+/**
+ * The sign-in providers this server has credentials for, in button order: the
+ * social providers from the environment, then the test OpenID provider.
+ */
+export function configuredProviders(env: Env): string[] {
+  const social = (["google", "github", "twitter"] as const).filter((id) => env.oauth[id]);
+  return [...social, ...(env.oidcTest ? [OIDC_TEST_PROVIDER] : [])];
+}
+
 /** The reader's language: of the request being served, else of better-auth's request. */
 const localeOf = (request: Request | undefined): Locale =>
   requestLocale() ?? (request ? localeFromRequest(request) : DEFAULT_LOCALE);
@@ -144,6 +153,9 @@ export function createAuth({ db, env, mailer, log }: AuthDeps) {
           : [],
       }),
     ],
+    // OAuth callbacks that fail before they know the sign-in's own error page
+    // (no state, a state this browser did not start) land on our login page too.
+    onAPIError: { errorURL: `${env.publicUrl}/login` },
     // Our own limiter (app/server/rate-limit.server.ts) guards every entry point,
     // including our actions that call auth.api directly.
     rateLimit: { enabled: false },
