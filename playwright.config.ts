@@ -53,6 +53,9 @@ export default defineConfig({
       // Every browser test signs in from 127.0.0.1; the limits themselves are tested
       // against a server with the default limits (tests/integration).
       RATE_LIMIT_MULTIPLIER: "50",
+      OIDC_TEST_DISCOVERY_URL: process.env.E2E_OIDC_DISCOVERY_URL ?? "",
+      OIDC_TEST_CLIENT_ID: process.env.E2E_OIDC_CLIENT_ID ?? "",
+      OIDC_TEST_CLIENT_SECRET: process.env.E2E_OIDC_CLIENT_SECRET ?? "",
     },
   },
 });

@@ -19,6 +19,7 @@ export default [
   ...localized("posts/page/:page", "routes/blog/home.tsx", "posts-page"),
 
   ...localized("login", "routes/auth/login.tsx", "login"),
+  ...localized("login/provider/:provider", "routes/auth/login-provider.ts", "login-provider"),
   ...localized("register", "routes/auth/register.tsx", "register"),
   ...localized("forgot-password", "routes/auth/forgot-password.tsx", "forgot-password"),
   ...localized("reset-password", "routes/auth/reset-password.tsx", "reset-password"),

@@ -7,6 +7,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startMailCapture } from "../tests/setup/mail-capture.ts";
+import { startOidcProvider } from "../tests/setup/oidc-provider.ts";
 import { ensureBuild } from "./build-if-stale.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -62,7 +63,17 @@ async function main(): Promise<number> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "inkwell-e2e-"));
   // Mail from the server under test goes to a local SMTP server the tests can read.
   const mail = await startMailCapture();
-  console.log(`e2e: Chromium ${chromium}, server on 127.0.0.1:${port}, data in ${dataDir}, mail at ${mail.smtpUrl}`);
+  // "Test OpenID" sign-in goes to a local OpenID Connect provider; better-auth's
+  // callback for a generic provider is the core /callback/:id endpoint.
+  const oidc = await startOidcProvider({
+    redirectUris: [`http://127.0.0.1:${port}/api/auth/callback/oidc-test`],
+  }).catch(async (error: unknown) => {
+    await mail.close();
+    throw error;
+  });
+  console.log(
+    `e2e: Chromium ${chromium}, server on 127.0.0.1:${port}, data in ${dataDir}, mail at ${mail.smtpUrl}, OpenID provider at ${oidc.issuer}`,
+  );
   try {
     const child = spawn(path.join(root, "node_modules", ".bin", "playwright"), ["test", ...process.argv.slice(2)], {
       cwd: root,
@@ -74,10 +85,14 @@ async function main(): Promise<number> {
         E2E_DATA_DIR: dataDir,
         E2E_SMTP_URL: mail.smtpUrl,
         E2E_MAIL_API: mail.apiUrl,
+        E2E_OIDC_DISCOVERY_URL: oidc.discoveryUrl,
+        E2E_OIDC_CLIENT_ID: oidc.clientId,
+        E2E_OIDC_CLIENT_SECRET: oidc.clientSecret,
       },
     });
     return await new Promise<number>((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
   } finally {
+    await oidc.close();
     await mail.close();
     rmSync(dataDir, { recursive: true, force: true });
   }

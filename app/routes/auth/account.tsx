@@ -2,11 +2,12 @@ import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
-import { OIDC_TEST_PROVIDER, PROVIDER_NAMES } from "../../lib/auth-providers.ts";
+import { PROVIDER_NAMES } from "../../lib/auth-providers.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { changeEmailSchema, changePasswordSchema, deleteAccountSchema } from "../../lib/schemas/auth.ts";
+import { configuredProviders } from "../../server/auth/auth.server.ts";
 import {
   callAuth,
   cookieHeaders,
@@ -34,7 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     app.auth.api.listUserAccounts({ headers: request.headers }),
     app.auth.api.listSessions({ headers: request.headers }),
   ]);
-  const configured = [...Object.keys(app.env.oauth), ...(app.env.oidcTest ? [OIDC_TEST_PROVIDER] : [])];
+  const configured = configuredProviders(app.env);
   return {
     email: user.email,
     methods: accounts.map((a) => ({ providerId: a.providerId, accountId: a.accountId })),
@@ -94,8 +95,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     case "link": {
       const provider = String(form.get("provider") ?? "");
-      const known = provider in app.env.oauth || (provider === OIDC_TEST_PROVIDER && app.env.oidcTest);
-      if (!known) return fail({ formError: "auth:errors.oauthFailed" });
+      if (!configuredProviders(app.env).includes(provider)) return fail({ formError: "auth:errors.oauthFailed" });
       const result = await callAuth(() =>
         app.auth.api.linkSocialAccount({ body: { provider, callbackURL: "/account" }, headers, asResponse: true }),
       );

@@ -2,11 +2,13 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
-import { OIDC_TEST_PROVIDER, PROVIDER_NAMES } from "../../lib/auth-providers.ts";
+import { PROVIDER_NAMES } from "../../lib/auth-providers.ts";
 import { validate } from "../../lib/forms.ts";
+import { localeFromPath } from "../../lib/i18n/locale.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { loginSchema } from "../../lib/schemas/auth.ts";
+import { configuredProviders } from "../../server/auth/auth.server.ts";
 import {
   callAuth,
   cookieHeaders,
@@ -14,6 +16,7 @@ import {
   type FormFailure,
   mailAllowed,
   messageFor,
+  oauthErrorMessage,
 } from "../../server/auth/guard.server.ts";
 import { getUser, safeRedirectPath } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
@@ -24,34 +27,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"));
   if (await getUser(context, request)) throw redirect(redirectTo);
-  const providers = [...Object.keys(app.env.oauth), ...(app.env.oidcTest ? [OIDC_TEST_PROVIDER] : [])];
-  return { redirectTo, providers, oauthError: url.searchParams.has("oauthError") };
+  // A failed OAuth sign-in comes back here with `?error=<code>`.
+  const error = url.searchParams.get("error");
+  // Provider buttons are links (see routes/auth/login-provider.ts), in this page's language.
+  const locale = localeFromPath(url.pathname);
+  const providers = configuredProviders(app.env).map((id) => ({
+    id,
+    href: `${locale ? `/${locale}` : ""}/login/provider/${id}?redirectTo=${encodeURIComponent(redirectTo)}`,
+  }));
+  return { redirectTo, providers, oauthError: error ? oauthErrorMessage(error) : null };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
   const form = await request.formData();
   const redirectTo = safeRedirectPath(String(form.get("redirectTo") ?? ""));
-
-  if (form.get("intent") === "social") {
-    const provider = String(form.get("provider") ?? "");
-    await enforceFormLimits(app, "signIn");
-    const isGeneric = provider === OIDC_TEST_PROVIDER && app.env.oidcTest;
-    const known = provider in app.env.oauth || isGeneric;
-    if (!known) return data<FormFailure>({ formError: "auth:errors.oauthFailed" }, { status: 400 });
-    const errorCallbackURL = `/login?oauthError=1&redirectTo=${encodeURIComponent(redirectTo)}`;
-    // Generic OpenID providers are registered as social providers too.
-    const result = await callAuth(() =>
-      app.auth.api.signInSocial({
-        body: { provider, callbackURL: redirectTo, errorCallbackURL },
-        headers: request.headers,
-        asResponse: true,
-      }),
-    );
-    const url = result.body && typeof result.body === "object" && "url" in result.body ? String(result.body.url) : null;
-    if (!result.ok || !url) return data<FormFailure>({ formError: "auth:errors.oauthFailed" }, { status: 502 });
-    throw redirect(url, { headers: cookieHeaders(result.headers) });
-  }
 
   const parsed = validate(loginSchema, form);
   if (!parsed.ok) return data<FormFailure>({ fieldErrors: parsed.errors }, { status: 400 });
@@ -95,7 +85,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   const navigation = useNavigation();
   const { clientErrors, onSubmit } = useClientValidation(loginSchema);
   const errors = clientErrors ?? actionData?.fieldErrors ?? {};
-  const formError = actionData?.formError ?? (loaderData.oauthError ? "auth:errors.oauthFailed" : null);
+  const formError = actionData?.formError ?? loaderData.oauthError;
   return (
     <section aria-labelledby="login-title" className="mx-auto max-w-sm">
       <h1 id="login-title" className="text-2xl font-bold">
@@ -132,17 +122,14 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         <div className="mt-6 space-y-2">
           <p className="text-center text-sm text-zinc-600 dark:text-zinc-400">{t("login.or")}</p>
           {loaderData.providers.map((provider) => (
-            <Form method="post" key={provider}>
-              <input type="hidden" name="intent" value="social" />
-              <input type="hidden" name="provider" value={provider} />
-              <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
-              <button
-                type="submit"
-                className="w-full rounded-md border border-zinc-300 px-4 py-2 font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-900"
-              >
-                {t("login.withProvider", { provider: PROVIDER_NAMES[provider] ?? provider })}
-              </button>
-            </Form>
+            <a
+              key={provider.id}
+              href={provider.href}
+              rel="nofollow"
+              className="block w-full rounded-md border border-zinc-300 px-4 py-2 text-center font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-900"
+            >
+              {t("login.withProvider", { provider: PROVIDER_NAMES[provider.id] ?? provider.id })}
+            </a>
           ))}
         </div>
       )}

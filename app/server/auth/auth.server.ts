@@ -21,6 +21,15 @@ export interface AuthDeps {
   log: Logger;
 }
 
+/**
+ * The sign-in providers this server has credentials for, in button order: the
+ * social providers from the environment, then the test OpenID provider.
+ */
+export function configuredProviders(env: Env): string[] {
+  const social = (["google", "github", "twitter"] as const).filter((id) => env.oauth[id]);
+  return [...social, ...(env.oidcTest ? [OIDC_TEST_PROVIDER] : [])];
+}
+
 /** The reader's language: of the request being served, else of better-auth's request. */
 const localeOf = (request: Request | undefined): Locale =>
   requestLocale() ?? (request ? localeFromRequest(request) : DEFAULT_LOCALE);
@@ -35,12 +44,17 @@ export function createAuth({ db, env, mailer, log }: AuthDeps) {
   const https = env.publicUrl.startsWith("https://");
   const link = (path: string, token: string) => `${env.publicUrl}${path}?token=${encodeURIComponent(token)}`;
 
+  // Each provider asks for exactly these scopes: better-auth would add its own
+  // defaults in front of them, so every scope would be requested twice.
   const socialProviders: Parameters<typeof betterAuth>[0]["socialProviders"] = {};
-  if (env.oauth.google) socialProviders.google = { ...env.oauth.google, scope: ["openid", "email", "profile"] };
-  if (env.oauth.github) socialProviders.github = { ...env.oauth.github, scope: ["read:user", "user:email"] };
+  if (env.oauth.google)
+    socialProviders.google = { ...env.oauth.google, disableDefaultScope: true, scope: ["openid", "email", "profile"] };
+  if (env.oauth.github)
+    socialProviders.github = { ...env.oauth.github, disableDefaultScope: true, scope: ["read:user", "user:email"] };
   if (env.oauth.twitter)
     socialProviders.twitter = {
       ...env.oauth.twitter,
+      disableDefaultScope: true,
       scope: ["users.read", "tweet.read", "offline.access", "users.email"],
     };
 
@@ -140,6 +154,9 @@ export function createAuth({ db, env, mailer, log }: AuthDeps) {
           : [],
       }),
     ],
+    // OAuth callbacks that fail before they know the sign-in's own error page
+    // (no state, a state this browser did not start) land on our login page too.
+    onAPIError: { errorURL: `${env.publicUrl}/login` },
     // Our own limiter (app/server/rate-limit.server.ts) guards every entry point,
     // including our actions that call auth.api directly.
     rateLimit: { enabled: false },

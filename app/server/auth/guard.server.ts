@@ -113,3 +113,20 @@ export function messageFor(code: string | null): string {
       return "auth:errors.internalError";
   }
 }
+
+/**
+ * The message for the `error` code on the login page's URL when an OAuth sign-in
+ * fails: better-auth's callback codes, and ours from routes/auth/login-provider.ts. `account_not_linked` is its refusal to attach a provider
+ * to an existing account (accountLinking in auth.server.ts: the provider must
+ * assert a verified e-mail and the local e-mail must be verified).
+ */
+export function oauthErrorMessage(code: string): string {
+  switch (code) {
+    case "account_not_linked":
+      return "auth:errors.oauthNoVerifiedEmail";
+    case "too_many_requests":
+      return "auth:errors.tooManyRequests";
+    default:
+      return "auth:errors.oauthFailed";
+  }
+}
