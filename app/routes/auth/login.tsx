@@ -8,10 +8,11 @@ import { useMessage } from "../../lib/i18n/use-message.ts";
 import { loginSchema } from "../../lib/schemas/auth.ts";
 import {
   callAuth,
+  checkFormLimits,
   cookieHeaders,
-  enforceFormLimits,
   type FormFailure,
   messageFor,
+  retryAfterHeaders,
 } from "../../server/auth/guard.server.ts";
 import { getUser, safeRedirectPath } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
@@ -33,7 +34,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (form.get("intent") === "social") {
     const provider = String(form.get("provider") ?? "");
-    await enforceFormLimits(app, "signIn");
+    const limited = await checkFormLimits(app, "signIn");
+    if (limited) return limited;
     const isGeneric = provider === OIDC_TEST_PROVIDER && app.env.oidcTest;
     const known = provider in app.env.oauth || isGeneric;
     if (!known) return data<FormFailure>({ formError: "auth:errors.oauthFailed" }, { status: 400 });
@@ -54,7 +56,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = validate(loginSchema, form);
   if (!parsed.ok) return data<FormFailure>({ fieldErrors: parsed.errors }, { status: 400 });
   const { email, password } = parsed.data;
-  await enforceFormLimits(app, "signIn", email);
+  const limited = await checkFormLimits(app, "signIn", email);
+  if (limited) return limited;
 
   const result = await callAuth(() =>
     app.auth.api.signInEmail({
@@ -68,6 +71,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (status === 500) app.log.error({ code: result.code }, "sign-in failed on the server");
   return data<FormFailure>({ formError: messageFor(result.code) }, { status });
 }
+
+export const headers = retryAfterHeaders;
 
 export function meta() {
   return [{ name: "robots", content: "noindex" }];

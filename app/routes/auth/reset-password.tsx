@@ -5,7 +5,13 @@ import { useClientValidation } from "../../components/ui/use-client-validation.t
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { resetSchema } from "../../lib/schemas/auth.ts";
-import { callAuth, enforceFormLimits, type FormFailure, passwordPolicy } from "../../server/auth/guard.server.ts";
+import {
+  callAuth,
+  checkFormLimits,
+  type FormFailure,
+  passwordPolicy,
+  retryAfterHeaders,
+} from "../../server/auth/guard.server.ts";
 import { getApp } from "../../server/context.server.ts";
 import type { Route } from "./+types/reset-password";
 
@@ -23,7 +29,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (parsed.errors.token) return data<ResetResult>({ invalid: true }, { status: 400 });
     return data<ResetResult>({ fieldErrors: parsed.errors }, { status: 400 });
   }
-  await enforceFormLimits(app, "other");
+  const limited = await checkFormLimits<ResetResult>(app, "other");
+  if (limited) return limited;
   const result = await callAuth(() =>
     app.auth.api.resetPassword({
       body: { token: parsed.data.token, newPassword: parsed.data.password },
@@ -37,6 +44,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   return data<ResetResult>({ invalid: true }, { status: 400 });
 }
+
+export const headers = retryAfterHeaders;
 
 export function meta() {
   return [{ name: "robots", content: "noindex" }];
