@@ -10,11 +10,12 @@ import { changeEmailSchema, changePasswordSchema, deleteAccountSchema } from "..
 import { configuredProviders } from "../../server/auth/auth.server.ts";
 import {
   callAuth,
+  checkFormLimits,
   cookieHeaders,
-  enforceFormLimits,
   type FormFailure,
   messageFor,
   passwordPolicy,
+  retryAfterHeaders,
 } from "../../server/auth/guard.server.ts";
 import { requireUser } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
@@ -57,7 +58,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "password": {
       const parsed = validate(changePasswordSchema(passwordPolicy(app.env)), form);
       if (!parsed.ok) return fail({ fieldErrors: parsed.errors });
-      await enforceFormLimits(app, "signIn", user.email);
+      const limited = await checkFormLimits<AccountResult>(app, "signIn", user.email, { intent });
+      if (limited) return limited;
       const result = await callAuth(() =>
         app.auth.api.changePassword({
           body: {
@@ -81,7 +83,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "email": {
       const parsed = validate(changeEmailSchema, form);
       if (!parsed.ok) return fail({ fieldErrors: parsed.errors });
-      await enforceFormLimits(app, "mail", user.email);
+      const limited = await checkFormLimits<AccountResult>(app, "mail", user.email, { intent });
+      if (limited) return limited;
       const result = await callAuth(() =>
         app.auth.api.changeEmail({
           body: { newEmail: parsed.data.newEmail, callbackURL: "/account" },
@@ -122,7 +125,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "delete": {
       const parsed = validate(deleteAccountSchema, form);
       if (!parsed.ok) return fail({ fieldErrors: parsed.errors });
-      await enforceFormLimits(app, "signIn", user.email);
+      const limited = await checkFormLimits<AccountResult>(app, "signIn", user.email, { intent });
+      if (limited) return limited;
       const hasPassword = (await app.auth.api.listUserAccounts({ headers })).some((a) => a.providerId === "credential");
       if (hasPassword && !parsed.data.password)
         return fail({ fieldErrors: { password: "auth:errors.passwordRequired" } });
@@ -142,6 +146,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       return fail({ formError: "auth:errors.internalError" });
   }
 }
+
+export const headers = retryAfterHeaders;
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "auth:account.title", [NOINDEX]);

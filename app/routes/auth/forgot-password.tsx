@@ -6,7 +6,7 @@ import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { emailOnlySchema } from "../../lib/schemas/auth.ts";
-import { callAuth, enforceFormLimits, type FormFailure } from "../../server/auth/guard.server.ts";
+import { callAuth, checkFormLimits, type FormFailure, retryAfterHeaders } from "../../server/auth/guard.server.ts";
 import { getApp } from "../../server/context.server.ts";
 import type { Route } from "./+types/forgot-password";
 
@@ -17,7 +17,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = validate(emailOnlySchema, await request.formData());
   if (!parsed.ok) return data<ForgotResult>({ fieldErrors: parsed.errors }, { status: 400 });
   const { email } = parsed.data;
-  await enforceFormLimits(app, "mail", email);
+  const limited = await checkFormLimits<ForgotResult>(app, "mail", email);
+  if (limited) return limited;
   const result = await callAuth(() =>
     app.auth.api.requestPasswordReset({
       body: { email, redirectTo: "/reset-password" },
@@ -29,6 +30,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   // The same answer whether or not the account exists.
   return data<ForgotResult>({ sentTo: email });
 }
+
+export const headers = retryAfterHeaders;
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "auth:forgot.title", [NOINDEX]);

@@ -11,12 +11,13 @@ import { loginSchema } from "../../lib/schemas/auth.ts";
 import { configuredProviders } from "../../server/auth/auth.server.ts";
 import {
   callAuth,
+  checkFormLimits,
   cookieHeaders,
-  enforceFormLimits,
   type FormFailure,
   mailAllowed,
   messageFor,
   oauthErrorMessage,
+  retryAfterHeaders,
 } from "../../server/auth/guard.server.ts";
 import { getUser, safeRedirectPath } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
@@ -46,7 +47,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = validate(loginSchema, form);
   if (!parsed.ok) return data<FormFailure>({ fieldErrors: parsed.errors }, { status: 400 });
   const { email, password } = parsed.data;
-  await enforceFormLimits(app, "signIn", email);
+  const limited = await checkFormLimits(app, "signIn", email);
+  if (limited) return limited;
 
   const result = await callAuth(() =>
     app.auth.api.signInEmail({
@@ -74,6 +76,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (status === 500) app.log.error({ code: result.code }, "sign-in failed on the server");
   return data<FormFailure>({ formError: messageFor(result.code) }, { status });
 }
+
+export const headers = retryAfterHeaders;
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "auth:login.title", [NOINDEX]);

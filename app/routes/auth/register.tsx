@@ -8,10 +8,11 @@ import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { registerSchema } from "../../lib/schemas/auth.ts";
 import {
   callAuth,
-  enforceFormLimits,
+  checkFormLimits,
   type FormFailure,
   messageFor,
   passwordPolicy,
+  retryAfterHeaders,
 } from "../../server/auth/guard.server.ts";
 import { getUser } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
@@ -31,7 +32,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = validate(registerSchema(policy), await request.formData());
   if (!parsed.ok) return data<RegisterResult>({ fieldErrors: parsed.errors }, { status: 400 });
   const { email, password } = parsed.data;
-  await enforceFormLimits(app, "signUp", email);
+  const limited = await checkFormLimits<RegisterResult>(app, "signUp", email);
+  if (limited) return limited;
 
   const name = email.split("@")[0]?.slice(0, 100) ?? "";
   const result = await callAuth(() =>
@@ -44,6 +46,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   app.log.error({ code: result.code, status: result.status }, "sign-up failed");
   return data<RegisterResult>({ formError: messageFor(result.code) }, { status: result.status >= 500 ? 500 : 400 });
 }
+
+export const headers = retryAfterHeaders;
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "auth:register.title", [NOINDEX]);

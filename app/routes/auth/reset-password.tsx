@@ -6,7 +6,13 @@ import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { resetSchema } from "../../lib/schemas/auth.ts";
-import { callAuth, enforceFormLimits, type FormFailure, passwordPolicy } from "../../server/auth/guard.server.ts";
+import {
+  callAuth,
+  checkFormLimits,
+  type FormFailure,
+  passwordPolicy,
+  retryAfterHeaders,
+} from "../../server/auth/guard.server.ts";
 import { getApp } from "../../server/context.server.ts";
 import type { Route } from "./+types/reset-password";
 
@@ -24,7 +30,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (parsed.errors.token) return data<ResetResult>({ invalid: true }, { status: 400 });
     return data<ResetResult>({ fieldErrors: parsed.errors }, { status: 400 });
   }
-  await enforceFormLimits(app, "other");
+  const limited = await checkFormLimits<ResetResult>(app, "other");
+  if (limited) return limited;
   const result = await callAuth(() =>
     app.auth.api.resetPassword({
       body: { token: parsed.data.token, newPassword: parsed.data.password },
@@ -38,6 +45,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   return data<ResetResult>({ invalid: true }, { status: 400 });
 }
+
+export const headers = retryAfterHeaders;
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "auth:reset.title", [NOINDEX]);

@@ -30,6 +30,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const token = String(form.get("token") ?? "").slice(0, 200);
   const parsed = validate(registerSchema(passwordPolicy(app.env)), form);
   if (!parsed.ok) return data<FormFailure>({ fieldErrors: parsed.errors }, { status: 400 });
+  // The token first: without a valid link, nothing (not even whether an account exists) is told.
+  if (!(await setupTokenIsValid(app.db, token))) {
+    return data<FormFailure>({ formError: "auth:setup.invalid" }, { status: 404 });
+  }
   const email = normalizeEmail(parsed.data.email);
   const existing = await app.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
   if (existing) return data<FormFailure>({ formError: "auth:setup.exists" }, { status: 409 });

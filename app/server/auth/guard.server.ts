@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { data, type HeadersArgs } from "react-router";
 import type { PasswordPolicy } from "../../lib/schemas/auth.ts";
 import type { AppContext } from "../context.server.ts";
 import type { Env } from "../env.server.ts";
@@ -39,15 +39,35 @@ export interface FormFailure {
   retryAfter?: number;
 }
 
-/** Throws a 429 carrying a form error when any limit is exceeded. */
-export async function enforceFormLimits(app: AppContext, endpoint: AuthEndpoint, email?: string): Promise<void> {
+/**
+ * A 429 carrying a form error when any limit is exceeded, else null. The action
+ * returns it (a thrown one would skip the form and show the error page), and the
+ * route's `headers` export (`retryAfterHeaders`) passes its Retry-After on.
+ */
+export async function checkFormLimits<T extends FormFailure = FormFailure>(
+  app: AppContext,
+  endpoint: AuthEndpoint,
+  email?: string,
+  extra: Partial<T> = {},
+): Promise<ReturnType<typeof data<T>> | null> {
   const result = await hitAll(app.db, limitChecks(endpoint, app.clientIp, email, app.env.rateLimitMultiplier));
-  if (!result.allowed) {
-    throw data<FormFailure>(
-      { formError: "auth:errors.tooManyRequests", retryAfter: result.retryAfterSeconds },
-      { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
-    );
-  }
+  if (result.allowed) return null;
+  const failure = { ...extra, formError: "auth:errors.tooManyRequests", retryAfter: result.retryAfterSeconds };
+  return data(failure as T, {
+    status: 429,
+    headers: { "Retry-After": String(result.retryAfterSeconds) },
+  });
+}
+
+/**
+ * For a route's `headers` export: document responses carry only the headers this
+ * returns (plus cookies), so the action's Retry-After must be passed on here.
+ */
+export function retryAfterHeaders({ actionHeaders, errorHeaders }: HeadersArgs): Headers {
+  const headers = new Headers();
+  const retryAfter = errorHeaders?.get("Retry-After") ?? actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
 }
 
 /** Counts a mail-sending attempt; false when the address or account is over its mail limit. */

@@ -11,7 +11,8 @@ export const hashToken = (token: string) => createHash("sha256").update(token).d
 
 /**
  * When no admin exists, prints a one-time link that creates the first admin
- * account (valid for an hour, single use). Earlier links stop working.
+ * account (valid for an hour, single use). Earlier links stop working, and every
+ * link stops working once any admin exists (ADMIN_EMAILS, another instance).
  */
 export async function announceSetup(db: DB, env: Env, log: Logger): Promise<string | null> {
   if ((await countAdmins(db)) > 0) return null;
@@ -43,10 +44,10 @@ export async function setupTokenIsValid(db: DB, token: string): Promise<boolean>
     .select(["expiresAt", "usedAt"])
     .where("tokenHash", "=", hashToken(token))
     .executeTakeFirst();
-  return !!row && row.usedAt === null && row.expiresAt > nowIso();
+  return !!row && row.usedAt === null && row.expiresAt > nowIso() && (await countAdmins(db)) === 0;
 }
 
-/** Marks the token used; true only for the one caller that got it first. */
+/** Marks the token used; true only for the one caller that got it first, and only while no admin exists. */
 export async function consumeSetupToken(db: DB, token: string): Promise<boolean> {
   const now = nowIso();
   const result = await db
@@ -55,6 +56,7 @@ export async function consumeSetupToken(db: DB, token: string): Promise<boolean>
     .where("tokenHash", "=", hashToken(token))
     .where("usedAt", "is", null)
     .where("expiresAt", ">", now)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom("admins").select("email"))))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
