@@ -52,6 +52,15 @@ describe("parseEnv", () => {
     expect((error as Error).message).not.toContain("\n");
   });
 
+  it("reads the password classes, and refuses unknown ones", () => {
+    expect(parseEnv({ DATA_DIR: tmp(), PASSWORD_REQUIRE: "upper, digit,upper" }).passwordRequiredClasses).toEqual([
+      "upper",
+      "digit",
+    ]);
+    expect(parseEnv({ DATA_DIR: tmp() }).passwordRequiredClasses).toEqual([]);
+    expect(() => parseEnv({ DATA_DIR: tmp(), PASSWORD_REQUIRE: "emoji" })).toThrow(/^PASSWORD_REQUIRE: /);
+  });
+
   it("treats empty strings as unset", () => {
     expect(parseEnv({ DATA_DIR: tmp(), PORT: "", PUBLIC_URL: "" }).port).toBe(3000);
   });

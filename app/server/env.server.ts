@@ -46,6 +46,13 @@ const schema = z.object({
   /** Multiplies every rate limit; for test environments where one address does everything. */
   RATE_LIMIT_MULTIPLIER: z.coerce.number().int().min(1).max(1000).default(1),
   PASSWORD_MIN_LENGTH: z.coerce.number().int().min(6).max(128).default(8),
+  PASSWORD_REQUIRE: z
+    .string()
+    .regex(
+      /^\s*(lower|upper|digit|symbol)(\s*,\s*(lower|upper|digit|symbol))*\s*$/,
+      "must list lower, upper, digit or symbol, comma-separated",
+    )
+    .optional(),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   GITHUB_CLIENT_ID: z.string().optional(),
@@ -78,6 +85,7 @@ export interface Env {
   mailFrom: string;
   adminEmails: string[];
   passwordMinLength: number;
+  passwordRequiredClasses: Array<"lower" | "upper" | "digit" | "symbol">;
   rateLimitMultiplier: number;
   oauth: Partial<Record<OAuthProviderId, { clientId: string; clientSecret: string }>>;
   oidcTest: { discoveryUrl: string; clientId: string; clientSecret: string } | null;
@@ -181,6 +189,16 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     mailFrom: v.MAIL_FROM ?? `Inkwell <no-reply@${new URL(publicUrl).hostname}>`,
     adminEmails: parseEmailList(v.ADMIN_EMAILS),
     passwordMinLength: v.PASSWORD_MIN_LENGTH,
+    passwordRequiredClasses: [
+      ...new Set(
+        (v.PASSWORD_REQUIRE ?? "")
+          .split(",")
+          .map((c) => c.trim())
+          .filter((c): c is "lower" | "upper" | "digit" | "symbol" =>
+            ["lower", "upper", "digit", "symbol"].includes(c),
+          ),
+      ),
+    ],
     rateLimitMultiplier: v.RATE_LIMIT_MULTIPLIER,
     oauth: oauthPairs(v),
     oidcTest:

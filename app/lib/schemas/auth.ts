@@ -1,11 +1,28 @@
 import { z } from "zod";
 
+export const PASSWORD_CLASSES = ["lower", "upper", "digit", "symbol"] as const;
+export type PasswordClass = (typeof PASSWORD_CLASSES)[number];
+
 export interface PasswordPolicy {
   minLength: number;
   maxLength: number;
+  /** Character classes a new password must each contain at least once. */
+  requiredClasses: PasswordClass[];
 }
 
-export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = { minLength: 8, maxLength: 128 };
+export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = { minLength: 8, maxLength: 128, requiredClasses: [] };
+
+const CLASS_TESTS: Record<PasswordClass, RegExp> = {
+  lower: /\p{Ll}/u,
+  upper: /\p{Lu}/u,
+  digit: /\p{Nd}/u,
+  symbol: /[^\p{L}\p{N}\s]/u,
+};
+
+/** The required classes the password lacks, in policy order. */
+export function missingClasses(password: string, policy: Pick<PasswordPolicy, "requiredClasses">): PasswordClass[] {
+  return policy.requiredClasses.filter((c) => !CLASS_TESTS[c].test(password));
+}
 
 const email = z
   .string({ error: "auth:errors.emailRequired" })
@@ -19,7 +36,11 @@ const password = (policy: PasswordPolicy) =>
     .string({ error: "auth:errors.passwordRequired" })
     .min(1, "auth:errors.passwordRequired")
     .min(policy.minLength, "auth:errors.passwordTooShort")
-    .max(policy.maxLength, "auth:errors.passwordTooLong");
+    .max(policy.maxLength, "auth:errors.passwordTooLong")
+    .superRefine((value, ctx) => {
+      const missing = missingClasses(value, policy)[0];
+      if (missing) ctx.addIssue({ code: "custom", message: `auth:errors.passwordNeeds.${missing}` });
+    });
 
 /** Login never reveals the policy; it only refuses absurd input before hashing. */
 export const loginSchema = z.object({

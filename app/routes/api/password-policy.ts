@@ -7,7 +7,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { env } = getApp(context);
   const policy = passwordPolicy(env);
   return Response.json(
-    { minLength: policy.minLength, maxLength: policy.maxLength, requiredClasses: [] },
+    { minLength: policy.minLength, maxLength: policy.maxLength, requiredClasses: policy.requiredClasses },
     { headers: { "Cache-Control": "no-cache" } },
   );
 }

@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
+import { usePasswordHint } from "../../components/ui/use-password-hint.ts";
 import { PROVIDER_NAMES } from "../../lib/auth-providers.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
@@ -13,6 +14,7 @@ import {
   checkFormLimits,
   cookieHeaders,
   type FormFailure,
+  isPasswordPolicyCode,
   messageFor,
   passwordPolicy,
   retryAfterHeaders,
@@ -73,6 +75,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       );
       if (result.code === "INVALID_PASSWORD")
         return fail({ fieldErrors: { currentPassword: "auth:account.wrongPassword" } });
+      if (isPasswordPolicyCode(result.code)) return fail({ fieldErrors: { password: "auth:errors.passwordPolicy" } });
       if (!result.ok) return fail({ formError: messageFor(result.code) }, result.status >= 500 ? 500 : 400);
       // The session token is renewed with the password: keep this browser signed in.
       return data<AccountResult>(
@@ -170,6 +173,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const { policy } = loaderData;
+  const passwordHint = usePasswordHint(policy);
   const vars = { min: policy.minLength, max: policy.maxLength, seconds: actionData?.retryAfter ?? 60 };
   const deleteValidation = useClientValidation(deleteAccountSchema);
   const errorsFor = (intent: Intent) => {
@@ -213,7 +217,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             required
             minLength={policy.minLength}
             maxLength={policy.maxLength}
-            hint={t("register.policy", { min: policy.minLength })}
+            hint={passwordHint}
             error={errorsFor("password").password ? m(errorsFor("password").password ?? "", vars) : null}
           />
           <SubmitButton busy={busy}>{t("account.passwordSubmit")}</SubmitButton>

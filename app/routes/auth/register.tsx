@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
+import { usePasswordHint } from "../../components/ui/use-password-hint.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
@@ -10,6 +11,7 @@ import {
   callAuth,
   checkFormLimits,
   type FormFailure,
+  isPasswordPolicyCode,
   messageFor,
   passwordPolicy,
   retryAfterHeaders,
@@ -40,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     app.auth.api.signUpEmail({ body: { email, password, name }, headers: request.headers, asResponse: true }),
   );
   if (result.ok) return data<RegisterResult>({ sentTo: email });
-  if (result.code === "PASSWORD_TOO_SHORT" || result.code === "PASSWORD_TOO_LONG") {
+  if (isPasswordPolicyCode(result.code)) {
     return data<RegisterResult>({ fieldErrors: { password: messageFor(result.code) } }, { status: 400 });
   }
   app.log.error({ code: result.code, status: result.status }, "sign-up failed");
@@ -58,6 +60,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
   const m = useMessage();
   const navigation = useNavigation();
   const { policy } = loaderData;
+  const passwordHint = usePasswordHint(policy);
   const { clientErrors, onSubmit } = useClientValidation(registerSchema(policy));
   const errors = clientErrors ?? actionData?.fieldErrors ?? {};
   const vars = { min: policy.minLength, max: policy.maxLength, seconds: actionData?.retryAfter ?? 60 };
@@ -99,7 +102,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
           required
           minLength={policy.minLength}
           maxLength={policy.maxLength}
-          hint={t("register.policy", { min: policy.minLength })}
+          hint={passwordHint}
           error={errors.password ? m(errors.password, vars) : null}
         />
         <SubmitButton busy={navigation.state === "submitting"}>{t("register.submit")}</SubmitButton>

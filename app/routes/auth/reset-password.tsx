@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation } from "react-router";
 import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
+import { usePasswordHint } from "../../components/ui/use-password-hint.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
@@ -10,6 +11,7 @@ import {
   callAuth,
   checkFormLimits,
   type FormFailure,
+  isPasswordPolicyCode,
   passwordPolicy,
   retryAfterHeaders,
 } from "../../server/auth/guard.server.ts";
@@ -40,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }),
   );
   if (result.ok) return data<ResetResult>({ done: true });
-  if (result.code === "PASSWORD_TOO_SHORT" || result.code === "PASSWORD_TOO_LONG") {
+  if (isPasswordPolicyCode(result.code)) {
     return data<ResetResult>({ fieldErrors: { password: "auth:errors.passwordPolicy" } }, { status: 400 });
   }
   return data<ResetResult>({ invalid: true }, { status: 400 });
@@ -57,6 +59,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const m = useMessage();
   const navigation = useNavigation();
   const { policy } = loaderData;
+  const passwordHint = usePasswordHint(policy);
   const { clientErrors, onSubmit } = useClientValidation(resetSchema(policy));
   const errors = clientErrors ?? actionData?.fieldErrors ?? {};
   const vars = { min: policy.minLength, max: policy.maxLength, seconds: actionData?.retryAfter ?? 60 };
@@ -91,7 +94,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
             required
             minLength={policy.minLength}
             maxLength={policy.maxLength}
-            hint={t("register.policy", { min: policy.minLength })}
+            hint={passwordHint}
             error={errors.password ? m(errors.password, vars) : null}
           />
           <SubmitButton busy={navigation.state === "submitting"}>{t("reset.submit")}</SubmitButton>

@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
+import { usePasswordHint } from "../../components/ui/use-password-hint.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
@@ -74,6 +75,7 @@ export default function Setup({ loaderData, actionData }: Route.ComponentProps) 
   const m = useMessage();
   const navigation = useNavigation();
   const { policy } = loaderData;
+  const passwordHint = usePasswordHint(policy);
   const { clientErrors, onSubmit } = useClientValidation(registerSchema(policy));
   const errors = clientErrors ?? actionData?.fieldErrors ?? {};
   const vars = { min: policy.minLength, max: policy.maxLength };
@@ -106,7 +108,7 @@ export default function Setup({ loaderData, actionData }: Route.ComponentProps) 
             autoComplete="new-password"
             required
             minLength={policy.minLength}
-            hint={t("register.policy", { min: policy.minLength })}
+            hint={passwordHint}
             error={errors.password ? m(errors.password, vars) : null}
           />
           <SubmitButton busy={navigation.state === "submitting"}>{t("setup.submit")}</SubmitButton>

@@ -1,8 +1,10 @@
 import { betterAuth } from "better-auth";
+import { APIError, createAuthMiddleware } from "better-auth/api";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import type { Logger } from "pino";
 import { OIDC_TEST_PROVIDER } from "../../lib/auth-providers.ts";
 import { DEFAULT_LOCALE, type Locale, localeFromRequest } from "../../lib/i18n/locale.ts";
+import { missingClasses } from "../../lib/schemas/auth.ts";
 import type { DB } from "../db/db.server.ts";
 import type { Env } from "../env.server.ts";
 import { newId } from "../ids.server.ts";
@@ -13,6 +15,14 @@ import { authMail } from "./mail-templates.server.ts";
 export const PASSWORD_MAX_LENGTH = 128;
 /** The header our adapter fills with the client address (after TRUST_PROXY). */
 export const CLIENT_IP_HEADER = "x-inkwell-client-ip";
+
+/** The body field carrying a new password, per better-auth endpoint. */
+const PASSWORD_FIELDS: Record<string, string> = {
+  "/sign-up/email": "password",
+  "/reset-password": "newPassword",
+  "/change-password": "newPassword",
+  "/set-password": "newPassword",
+};
 
 export interface AuthDeps {
   db: DB;
@@ -137,6 +147,24 @@ export function createAuth({ db, env, mailer, log }: AuthDeps) {
       },
     },
     socialProviders,
+    hooks: {
+      // The character classes of the password policy hold on every path that sets a
+      // password, our forms and /api/auth/* alike (better-auth checks only length).
+      before: createAuthMiddleware(async (ctx) => {
+        if (env.passwordRequiredClasses.length === 0) return;
+        const field = PASSWORD_FIELDS[ctx.path];
+        const body: unknown = ctx.body;
+        if (!field || !body || typeof body !== "object" || !(field in body)) return;
+        const value = (body as Record<string, unknown>)[field];
+        if (typeof value !== "string") return;
+        if (missingClasses(value, { requiredClasses: env.passwordRequiredClasses }).length > 0) {
+          throw new APIError("BAD_REQUEST", {
+            code: "PASSWORD_DOES_NOT_MEET_REQUIREMENTS",
+            message: "Password does not meet the password policy",
+          });
+        }
+      }),
+    },
     // The generic OpenID Connect plugin carries only the test provider (when configured).
     plugins: [
       genericOAuth({

@@ -7,7 +7,11 @@ import { hitAll, LIMITS, type Limit } from "../rate-limit.server.ts";
 import { PASSWORD_MAX_LENGTH } from "./auth.server.ts";
 
 export function passwordPolicy(env: Env): PasswordPolicy {
-  return { minLength: env.passwordMinLength, maxLength: PASSWORD_MAX_LENGTH };
+  return {
+    minLength: env.passwordMinLength,
+    maxLength: PASSWORD_MAX_LENGTH,
+    requiredClasses: env.passwordRequiredClasses,
+  };
 }
 
 export type AuthEndpoint = "signIn" | "signUp" | "mail" | "other";
@@ -112,6 +116,13 @@ export function cookieHeaders(from: Headers): Headers {
   return headers;
 }
 
+/** better-auth's codes for a password the policy refuses (length, or our classes hook). */
+export function isPasswordPolicyCode(code: string | null): boolean {
+  return (
+    code === "PASSWORD_TOO_SHORT" || code === "PASSWORD_TOO_LONG" || code === "PASSWORD_DOES_NOT_MEET_REQUIREMENTS"
+  );
+}
+
 /** Error codes of better-auth mapped to our translated messages. */
 export function messageFor(code: string | null): string {
   switch (code) {
@@ -124,6 +135,7 @@ export function messageFor(code: string | null): string {
       return "auth:errors.emailNotVerified";
     case "PASSWORD_TOO_SHORT":
     case "PASSWORD_TOO_LONG":
+    case "PASSWORD_DOES_NOT_MEET_REQUIREMENTS":
       return "auth:errors.passwordPolicy";
     case "INVALID_ORIGIN":
     case "INVALID_CALLBACKURL":
