@@ -21,12 +21,13 @@ import { createI18n } from "./lib/i18n/i18n.ts";
 import { DEFAULT_LOCALE, HTML_LANG, type Locale, localeFromRequest } from "./lib/i18n/locale.ts";
 import { getUser } from "./server/auth/session.server.ts";
 import { getApp } from "./server/context.server.ts";
+import { copyrightLine, getSiteSettings, SOCIAL_NETWORKS } from "./server/repos/site-settings.server.ts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env } = getApp(context);
+  const { env, db } = getApp(context);
   const url = new URL(request.url);
   const locale = localeFromRequest(request);
-  const user = await getUser(context, request);
+  const [user, settings] = await Promise.all([getUser(context, request), getSiteSettings(db)]);
   const path = url.pathname.replace(/\.data$/, "");
   return {
     locale,
@@ -35,6 +36,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     showLanguageSwitch: user?.isAdmin ?? false,
     publicUrl: env.publicUrl,
     path,
+    site: {
+      name: settings.siteName[locale],
+      description: settings.siteDescription[locale],
+      about: settings.aboutText[locale],
+      socialLinks: SOCIAL_NETWORKS.flatMap((network) =>
+        settings.socialLinks[network] ? [{ network, url: settings.socialLinks[network] }] : [],
+      ),
+      copyright: copyrightLine(settings, locale, new Date().getUTCFullYear()),
+    },
   };
 }
 
@@ -55,12 +65,14 @@ function alternates(publicUrl: string, path: string) {
 export function meta({ loaderData }: Route.MetaArgs) {
   const locale: Locale = loaderData?.locale ?? DEFAULT_LOCALE;
   const t = createI18n(locale).t;
+  const name = loaderData?.site.name ?? t("siteName");
+  const description = loaderData?.site.description ?? t("siteDescription");
   const base = [
-    { title: t("siteName") },
-    { name: "description", content: t("siteDescription") },
-    { property: "og:site_name", content: t("siteName") },
-    { property: "og:title", content: t("siteName") },
-    { property: "og:description", content: t("siteDescription") },
+    { title: name },
+    { name: "description", content: description },
+    { property: "og:site_name", content: name },
+    { property: "og:title", content: name },
+    { property: "og:description", content: description },
     { property: "og:type", content: "website" },
     { property: "og:locale", content: locale === "en" ? "en_US" : "zh_CN" },
     { name: "twitter:card", content: "summary_large_image" },
@@ -107,6 +119,7 @@ export function Layout({ children }: { children: ReactNode }) {
             {i18n.t("skipToContent")}
           </a>
           <SiteHeader
+            siteName={root?.site.name ?? i18n.t("siteName")}
             user={root?.user ?? null}
             locale={locale}
             showLanguageSwitch={root?.showLanguageSwitch ?? false}
@@ -114,7 +127,7 @@ export function Layout({ children }: { children: ReactNode }) {
           <main id="main" tabIndex={-1} className="mx-auto max-w-4xl px-4 py-8 focus:outline-none">
             {children}
           </main>
-          <SiteFooter />
+          <SiteFooter site={root?.site ?? null} />
         </I18nextProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -26,6 +26,9 @@ export default [
   ...localized("verify-email", "routes/auth/verify-email.tsx", "verify-email"),
   ...localized("account", "routes/auth/account.tsx", "account"),
   route("logout", "routes/auth/logout.tsx"),
+  ...localized("about", "routes/pages/static-page.tsx", "about"),
+  ...localized("privacy", "routes/pages/static-page.tsx", "privacy"),
+  ...localized("contact", "routes/pages/contact.tsx", "contact"),
   route("setup", "routes/auth/setup.tsx"),
   route("locale", "routes/pages/locale.tsx"),
 

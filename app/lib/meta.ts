@@ -25,7 +25,12 @@ export function pageMeta(
 ): MetaDescriptor[] {
   const root = matches.find((m) => m?.id === "root")?.meta ?? [];
   const { t } = createI18n(rootLocale(matches));
-  const site = t("siteName");
+  const rootData = matches.find((m) => m?.id === "root")?.loaderData;
+  const configured =
+    rootData && typeof rootData === "object" && "site" in rootData && rootData.site && typeof rootData.site === "object"
+      ? (rootData.site as { name?: unknown }).name
+      : undefined;
+  const site = typeof configured === "string" ? configured : t("siteName");
   const title = titleKey ? `${t(titleKey as "siteName")} · ${site}` : site;
   const inherited = root.filter((d) => !("title" in d) && !("property" in d && d.property === "og:title"));
   return [{ title }, { property: "og:title", content: title }, ...inherited, ...extra];

@@ -71,4 +71,6 @@ export const LIMITS = {
   mailPerAccount: { max: 3, windowMs: HOUR },
   mailPerIp: { max: 10, windowMs: HOUR },
   authPostPerIp: { max: 60, windowMs: MINUTE },
+  contactPerIp: { max: 5, windowMs: HOUR },
+  contactPerAccount: { max: 3, windowMs: HOUR },
 } satisfies Record<string, Limit>;

@@ -1,27 +1,67 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 
-export function SiteFooter() {
+export interface FooterSite {
+  name: string;
+  about: string;
+  socialLinks: Array<{ network: "github" | "x" | "weibo" | "zhihu"; url: string }>;
+  copyright: string;
+}
+
+export function SiteFooter({ site }: { site: FooterSite | null }) {
   const { t } = useTranslation();
+  const link = "hover:underline focus-visible:underline";
   return (
-    <footer className="mt-16 border-t border-zinc-200 py-8 text-sm text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">
-      <div className="mx-auto flex max-w-4xl flex-col gap-4 px-4 md:flex-row md:justify-between">
-        <nav aria-label={t("footer.quickLinks")}>
-          <ul className="flex flex-wrap gap-4">
+    <footer className="mt-16 border-t border-zinc-200 py-10 text-sm text-zinc-700 dark:border-zinc-800 dark:text-zinc-300">
+      <div className="mx-auto grid max-w-4xl gap-8 px-4 md:grid-cols-3">
+        <section aria-labelledby="footer-about">
+          <h2 id="footer-about" className="font-semibold text-zinc-900 dark:text-zinc-100">
+            {t("footer.about")}
+          </h2>
+          {site?.about && <p className="mt-2">{site.about}</p>}
+          {site && site.socialLinks.length > 0 && (
+            <ul aria-label={t("footer.social")} className="mt-3 flex flex-wrap gap-3">
+              {site.socialLinks.map(({ network, url }) => (
+                <li key={network}>
+                  <a href={url} rel="me noopener noreferrer" className={link}>
+                    {t(`footer.${network}`)}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        <nav aria-labelledby="footer-links">
+          <h2 id="footer-links" className="font-semibold text-zinc-900 dark:text-zinc-100">
+            {t("footer.quickLinks")}
+          </h2>
+          <ul className="mt-2 space-y-1">
             <li>
-              <Link to="/" className="hover:underline">
+              <Link to="/" className={link}>
                 {t("nav.home")}
               </Link>
             </li>
             <li>
-              <Link to="/posts/page/1" className="hover:underline">
-                {t("nav.allBlogs")}
+              <Link to="/about" className={link}>
+                {t("footer.aboutLink")}
+              </Link>
+            </li>
+            <li>
+              <Link to="/contact" className={link}>
+                {t("footer.contactLink")}
+              </Link>
+            </li>
+            <li>
+              <Link to="/privacy" className={link}>
+                {t("footer.privacyLink")}
               </Link>
             </li>
           </ul>
         </nav>
-        <p>{t("footer.copyright", { year: new Date().getUTCFullYear(), siteName: t("siteName") })}</p>
       </div>
+      <p className="mx-auto mt-8 max-w-4xl px-4 text-zinc-600 dark:text-zinc-400">
+        {site?.copyright ?? t("footer.copyright", { year: new Date().getUTCFullYear(), siteName: t("siteName") })}
+      </p>
     </footer>
   );
 }

@@ -62,10 +62,12 @@ function LanguageSwitch({ locale }: { locale: Locale }) {
 }
 
 export function SiteHeader({
+  siteName,
   user,
   locale,
   showLanguageSwitch,
 }: {
+  siteName: string;
   user: HeaderUser | null;
   locale: Locale;
   showLanguageSwitch: boolean;
@@ -113,7 +115,7 @@ export function SiteHeader({
       >
         <Link to="/" className="flex items-center gap-2 text-lg font-semibold">
           <img src="/favicon.svg" alt="" width="28" height="28" className="h-7 w-7" />
-          {t("siteName")}
+          {siteName}
         </Link>
         <div className="ml-auto flex items-center gap-1 md:order-last">
           <ThemeToggle />

@@ -14,7 +14,7 @@ export function passwordPolicy(env: Env): PasswordPolicy {
   };
 }
 
-export type AuthEndpoint = "signIn" | "signUp" | "mail" | "other";
+export type AuthEndpoint = "signIn" | "signUp" | "mail" | "contact" | "other";
 
 /** The rate-limit keys for one auth attempt: per client address and, when known, per account. */
 export function limitChecks(
@@ -30,6 +30,9 @@ export function limitChecks(
     if (account) checks.push({ key: `signin:acct:${account}`, limit: LIMITS.signInPerAccount });
   } else if (endpoint === "signUp") {
     checks.push({ key: `signup:ip:${ip}`, limit: LIMITS.signUpPerIp });
+  } else if (endpoint === "contact") {
+    checks.push({ key: `contact:ip:${ip}`, limit: LIMITS.contactPerIp });
+    if (account) checks.push({ key: `contact:acct:${account}`, limit: LIMITS.contactPerAccount });
   } else if (endpoint === "mail") {
     checks.push({ key: `mail:ip:${ip}`, limit: LIMITS.mailPerIp });
     if (account) checks.push({ key: `mail:acct:${account}`, limit: LIMITS.mailPerAccount });

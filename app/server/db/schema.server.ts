@@ -15,6 +15,28 @@ export interface Database {
   admins: AdminsTable;
   rateLimits: RateLimitsTable;
   setupTokens: SetupTokensTable;
+  siteSettings: SiteSettingsTable;
+  contactMessages: ContactMessagesTable;
+}
+
+export interface SiteSettingsTable {
+  key: string;
+  /** JSON. */
+  value: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface ContactMessagesTable {
+  id: string;
+  name: string;
+  email: string;
+  message: string;
+  locale: Locale;
+  ipAddress: string | null;
+  status: ColumnType<string, string | undefined, string>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
 }
 
 export type Locale = "en" | "zh";

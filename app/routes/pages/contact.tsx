@@ -1,0 +1,158 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, useNavigation } from "react-router";
+import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
+import { SanitizedHtml } from "../../components/ui/sanitized-html.tsx";
+import { useClientValidation } from "../../components/ui/use-client-validation.ts";
+import { validate } from "../../lib/forms.ts";
+import { createI18n } from "../../lib/i18n/i18n.ts";
+import { localeFromRequest } from "../../lib/i18n/locale.ts";
+import { useMessage } from "../../lib/i18n/use-message.ts";
+import { pageMeta } from "../../lib/meta.ts";
+import { CONTACT_MESSAGE_MAX, contactSchema } from "../../lib/schemas/contact.ts";
+import { checkFormLimits, type FormFailure, retryAfterHeaders } from "../../server/auth/guard.server.ts";
+import { getApp } from "../../server/context.server.ts";
+import { renderMarkdownCached } from "../../server/markdown.server.ts";
+import { listAdmins } from "../../server/repos/admins.server.ts";
+import { saveContactMessage } from "../../server/repos/contact.server.ts";
+import { getSiteSettings } from "../../server/repos/site-settings.server.ts";
+import type { Route } from "./+types/contact";
+
+type ContactResult = FormFailure & { sent?: boolean };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const settings = await getSiteSettings(getApp(context).db);
+  return { html: renderMarkdownCached(settings.pages.contact[localeFromRequest(request)]) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const app = getApp(context);
+  const parsed = validate(contactSchema, await request.formData());
+  if (!parsed.ok) return data<ContactResult>({ fieldErrors: parsed.errors }, { status: 400 });
+  const { name, email, message, website } = parsed.data;
+  const limited = await checkFormLimits<ContactResult>(app, "contact", email);
+  if (limited) return limited;
+  // A filled honeypot is a bot: it gets the same answer, and nothing is stored or sent.
+  if (website) {
+    app.log.info("contact form honeypot filled; message dropped");
+    return data<ContactResult>({ sent: true });
+  }
+  const locale = localeFromRequest(request);
+  await saveContactMessage(app.db, { name, email, message, locale, ipAddress: app.clientIp });
+  const admins = await listAdmins(app.db);
+  const settings = await getSiteSettings(app.db);
+  const { t } = createI18n(locale);
+  const site = settings.siteName[locale];
+  for (const admin of admins) {
+    try {
+      await app.mailer.send({
+        to: admin.email,
+        subject: t("pages.contactMailSubject", { name, site }),
+        text: t("pages.contactMailBody", { name, email, message, site }),
+      });
+    } catch (error) {
+      // The message is stored; mail can be retried from the admin area.
+      app.log.error({ err: error }, "could not mail a contact message to an admin");
+    }
+  }
+  return data<ContactResult>({ sent: true });
+}
+
+export const headers = retryAfterHeaders;
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "pages.contactTitle");
+}
+
+export default function Contact({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const m = useMessage();
+  const navigation = useNavigation();
+  const { clientErrors, onSubmit } = useClientValidation(contactSchema);
+  const errors = clientErrors ?? actionData?.fieldErrors ?? {};
+  return (
+    <section aria-labelledby="page-title" className="mx-auto max-w-xl">
+      <h1 id="page-title" className="text-3xl font-bold tracking-tight">
+        {t("pages.contactTitle")}
+      </h1>
+      <SanitizedHtml className="markdown mt-4" html={loaderData.html} />
+      {actionData?.sent ? (
+        <div className="mt-6">
+          <FormAlert tone="success">{t("pages.contactSent")}</FormAlert>
+        </div>
+      ) : (
+        <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-4">
+          {actionData?.formError && (
+            <FormAlert>{m(actionData.formError, { seconds: actionData.retryAfter ?? 60 })}</FormAlert>
+          )}
+          <Field
+            label={t("pages.contactName")}
+            name="name"
+            autoComplete="name"
+            required
+            maxLength={100}
+            error={errors.name ? m(errors.name) : null}
+          />
+          <Field
+            label={t("pages.contactEmail")}
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            maxLength={254}
+            error={errors.email ? m(errors.email) : null}
+          />
+          <TextArea
+            label={t("pages.contactMessage")}
+            name="message"
+            maxLength={CONTACT_MESSAGE_MAX}
+            error={errors.message ? m(errors.message) : null}
+          />
+          {/* Hidden from people (and from assistive technology); bots fill it in. */}
+          <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
+            <label>
+              {t("pages.contactWebsite")}
+              <input type="text" name="website" tabIndex={-1} autoComplete="off" />
+            </label>
+          </div>
+          <SubmitButton busy={navigation.state === "submitting"}>{t("pages.contactSubmit")}</SubmitButton>
+        </Form>
+      )}
+    </section>
+  );
+}
+
+function TextArea({
+  label,
+  name,
+  maxLength,
+  error,
+}: {
+  label: string;
+  name: string;
+  maxLength: number;
+  error: string | null;
+}) {
+  const id = `field-${name}`;
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="block text-sm font-medium">
+        {label}
+      </label>
+      <textarea
+        id={id}
+        name={name}
+        rows={6}
+        required
+        maxLength={maxLength}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-zinc-900 shadow-sm focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/40 aria-[invalid]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+      />
+      {error && (
+        <p id={`${id}-error`} className="text-sm text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

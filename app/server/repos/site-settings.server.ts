@@ -1,0 +1,130 @@
+import { z } from "zod";
+import type { Locale } from "../../lib/i18n/locale.ts";
+import type { DB } from "../db/db.server.ts";
+import { nowIso } from "../db/db.server.ts";
+
+const perLocale = (max: number) => z.object({ en: z.string().max(max), zh: z.string().max(max) });
+const optionalUrl = z.union([z.literal(""), z.url({ protocol: /^https?$/ }).max(500)]);
+
+export const SOCIAL_NETWORKS = ["github", "x", "weibo", "zhihu"] as const;
+export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
+
+/** Every setting, its shape, and the default a fresh blog starts with. */
+const settingSchemas = {
+  siteName: perLocale(100),
+  siteDescription: perLocale(300),
+  aboutText: perLocale(600),
+  socialLinks: z.object({ github: optionalUrl, x: optionalUrl, weibo: optionalUrl, zhihu: optionalUrl }),
+  /** Empty: "© {year} {site name}". */
+  copyright: perLocale(200),
+  postsPerPage: z.number().int().min(1).max(100),
+  pages: z.object({ about: perLocale(50_000), contact: perLocale(50_000), privacy: perLocale(50_000) }),
+};
+
+export type SiteSettings = { [K in keyof typeof settingSchemas]: z.infer<(typeof settingSchemas)[K]> };
+export type SettingKey = keyof SiteSettings;
+export type StaticPage = keyof SiteSettings["pages"];
+
+export const DEFAULT_SETTINGS: SiteSettings = {
+  siteName: { en: "Inkwell", zh: "墨水博客" },
+  siteDescription: { en: "A personal blog in English and Chinese.", zh: "一个中英双语的个人博客。" },
+  aboutText: {
+    en: "Notes on software, writing and life, in English and Chinese.",
+    zh: "关于软件、写作和生活的笔记，中英双语。",
+  },
+  socialLinks: { github: "", x: "", weibo: "", zhihu: "" },
+  copyright: { en: "", zh: "" },
+  postsPerPage: 10,
+  pages: {
+    about: {
+      en: "This is a personal blog, written in English and Chinese.\n\nThe owner has not written an About page yet: admins can change this text in the admin area.",
+      zh: "这是一个用中文和英文写作的个人博客。\n\n博主还没有写关于页面：管理员可以在管理面板中修改这段文字。",
+    },
+    contact: {
+      en: "Questions, corrections or a friendly hello: write below and the author will get your message by e-mail.",
+      zh: "有问题、发现错误，或者只是想打个招呼：请在下面留言，作者会通过邮件收到你的消息。",
+    },
+    privacy: {
+      en: [
+        "## What this blog stores",
+        "",
+        "- **Reading** needs no account. The blog sets no tracking cookies and loads nothing from other sites.",
+        "- **Your language and theme**: a `locale` cookie (one year) and a `theme` entry in your browser's local storage.",
+        "- **Accounts**: your e-mail address, a name, a hash of your password (never the password itself), and the sessions you are signed in with (address and browser). You can delete your account at any time on your account page.",
+        "- **Comments** you write, with your account.",
+        "- **Subscriptions**: your e-mail address and whether you confirmed it; every mail has an unsubscribe link.",
+        "- **Contact messages**: what you send through the contact form, to answer you.",
+        "",
+        "Nothing is sold or shared. Server logs keep addresses for a short time to stop abuse.",
+      ].join("\n"),
+      zh: [
+        "## 本博客保存哪些信息",
+        "",
+        "- **阅读**无需账号。本博客不设置跟踪 Cookie，也不从其他网站加载任何内容。",
+        "- **语言和主题**：一个 `locale` Cookie（一年），以及浏览器本地存储中的 `theme` 项。",
+        "- **账号**：你的邮箱地址、名字、密码的哈希值（不会保存密码本身），以及你登录的会话（地址和浏览器）。你可以随时在账号页面删除账号。",
+        "- **评论**：你写的评论，与你的账号关联。",
+        "- **订阅**：你的邮箱地址以及是否已确认；每封邮件都带有退订链接。",
+        "- **联系消息**：你通过联系表单发送的内容，用于回复你。",
+        "",
+        "我们不会出售或分享任何信息。服务器日志会短期保存访问地址，用于防止滥用。",
+      ].join("\n"),
+    },
+  },
+};
+
+/** All settings: the stored ones over the defaults; a stored value that no longer fits is ignored. */
+export async function getSiteSettings(db: DB): Promise<SiteSettings> {
+  const rows = await db.selectFrom("siteSettings").select(["key", "value"]).execute();
+  const settings: SiteSettings = structuredClone(DEFAULT_SETTINGS);
+  const target = settings as Record<SettingKey, unknown>;
+  for (const row of rows) {
+    if (!(row.key in settingSchemas)) continue;
+    const key = row.key as SettingKey;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(row.value);
+    } catch {
+      continue;
+    }
+    const result = settingSchemas[key].safeParse(parsed);
+    if (result.success) target[key] = result.data;
+  }
+  return settings;
+}
+
+export class InvalidSettingError extends Error {
+  override name = "InvalidSettingError";
+  readonly key: string;
+  constructor(key: string, message: string) {
+    super(`${key}: ${message}`);
+    this.key = key;
+  }
+}
+
+/** Validates and stores the given settings in one transaction (all or nothing). */
+export async function updateSiteSettings(db: DB, changes: Partial<SiteSettings>): Promise<void> {
+  const entries: Array<[SettingKey, string]> = [];
+  for (const [key, value] of Object.entries(changes)) {
+    if (!(key in settingSchemas)) throw new InvalidSettingError(key, "unknown setting");
+    const result = settingSchemas[key as SettingKey].safeParse(value);
+    if (!result.success) throw new InvalidSettingError(key, result.error.issues[0]?.message ?? "invalid");
+    entries.push([key as SettingKey, JSON.stringify(result.data)]);
+  }
+  const now = nowIso();
+  await db.transaction().execute(async (trx) => {
+    for (const [key, value] of entries) {
+      await trx
+        .insertInto("siteSettings")
+        .values({ key, value, createdAt: now, updatedAt: now })
+        .onConflict((oc) => oc.column("key").doUpdateSet({ value, updatedAt: now }))
+        .execute();
+    }
+  });
+}
+
+/** The copyright line: the configured one, or "© {year} {site name}". */
+export function copyrightLine(settings: SiteSettings, locale: Locale, year: number): string {
+  const custom = settings.copyright[locale].trim();
+  return custom || `© ${year} ${settings.siteName[locale]}`;
+}
