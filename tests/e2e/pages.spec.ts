@@ -83,3 +83,27 @@ test("site settings change the name, footer text and social links without a rest
     await updateSiteSettings(serverDb.db, DEFAULT_SETTINGS);
   }
 });
+
+test("the post list follows the posts-per-page setting", async ({ page, serverDb }) => {
+  const { createPost } = await import("../../app/server/repos/posts.server.ts");
+  for (let i = 1; i <= 3; i++) {
+    await createPost(serverDb.db, {
+      slug: `per-page-${i}-${Date.now()}`,
+      authorId: null,
+      status: "published",
+      publishedAt: new Date(Date.UTC(2020, 0, i)).toISOString(),
+      translations: [{ locale: "en", title: `Per page ${i}` }],
+    });
+  }
+  try {
+    await updateSiteSettings(serverDb.db, { postsPerPage: 1 });
+    await page.goto("/posts/page/1");
+    await expect(page.getByRole("main").getByRole("article")).toHaveCount(1);
+    await expect(page.getByRole("navigation", { name: "Pages" })).toBeVisible();
+    await page.getByRole("link", { name: "Next page" }).click();
+    await expect(page).toHaveURL(/\/posts\/page\/2$/);
+    await expect(page.getByRole("main").getByRole("article")).toHaveCount(1);
+  } finally {
+    await updateSiteSettings(serverDb.db, DEFAULT_SETTINGS);
+  }
+});

@@ -119,6 +119,15 @@ describe(`production server (${testDialect()})`, () => {
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
   });
 
+  it("serves the default social image and the favicon", async () => {
+    const social = await fetch(`${server.url}/social.jpg`);
+    expect(social.status).toBe(200);
+    expect(social.headers.get("content-type")).toBe("image/jpeg");
+    const bytes = new Uint8Array(await social.arrayBuffer());
+    expect([bytes[0], bytes[1]]).toEqual([0xff, 0xd8]);
+    expect((await fetch(`${server.url}/favicon.svg`)).headers.get("content-type")).toMatch(/^image\/svg\+xml/);
+  });
+
   it("refuses a declared body over the limit with 413 before reading it", async () => {
     const res = await raw(`${server.url}/`, {
       method: "POST",

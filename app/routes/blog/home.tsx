@@ -4,9 +4,8 @@ import { formatDate } from "../../lib/format.ts";
 import { localeFromRequest } from "../../lib/i18n/locale.ts";
 import { getApp } from "../../server/context.server.ts";
 import { listPublishedPosts } from "../../server/repos/posts.server.ts";
+import { getSiteSettings } from "../../server/repos/site-settings.server.ts";
 import type { Route } from "./+types/home";
-
-export const DEFAULT_PAGE_SIZE = 10;
 
 /** `n` of /posts/page/{n}: a positive integer written plainly, else null (→ 404). */
 export function parsePageParam(raw: string | undefined): number | null {
@@ -22,7 +21,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const pageNumber = parsePageParam(params.page);
   if (pageNumber === null) throw data(null, { status: 404 });
   const locale = localeFromRequest(request);
-  const page = await listPublishedPosts(db, { locale, page: pageNumber, pageSize: DEFAULT_PAGE_SIZE });
+  const { postsPerPage } = await getSiteSettings(db);
+  const page = await listPublishedPosts(db, { locale, page: pageNumber, pageSize: postsPerPage });
   if (pageNumber > page.pageCount) throw data(null, { status: 404 });
   const prefix = new URL(request.url).pathname.match(/^\/(en|zh)(?=\/|$)/)?.[0] ?? "";
   return { locale, page, prefix, isList: params.page !== undefined };
