@@ -3,11 +3,11 @@
 // browser, which is installed (and said so) when none is found. Never skipped.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startMailCapture } from "../tests/setup/mail-capture.ts";
 import { startOidcProvider } from "../tests/setup/oidc-provider.ts";
+import { freePort } from "../tests/setup/server-process.ts";
 import { ensureBuild } from "./build-if-stale.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -42,18 +42,6 @@ export async function findChromium(): Promise<string> {
     );
   }
   return installed;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 async function main(): Promise<number> {

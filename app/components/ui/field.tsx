@@ -1,4 +1,6 @@
 import { useId } from "react";
+import type { PasswordPolicy } from "../../lib/schemas/auth.ts";
+import { usePasswordHint } from "./use-password-hint.ts";
 
 export interface FieldProps {
   label: string;
@@ -12,10 +14,15 @@ export interface FieldProps {
   /** A translated message, shown under the field and announced with it. */
   error?: string | null;
   hint?: string;
+  /** A textarea instead of an input. */
+  rows?: number;
 }
 
 /** A labelled input with its error message tied to it for screen readers. */
-export function Field({ label, name, type = "text", error, hint, ...rest }: FieldProps) {
+const CONTROL =
+  "block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-zinc-900 shadow-sm focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/40 aria-[invalid]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100";
+
+export function Field({ label, name, type = "text", error, hint, rows, ...rest }: FieldProps) {
   const id = useId();
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
@@ -25,15 +32,27 @@ export function Field({ label, name, type = "text", error, hint, ...rest }: Fiel
       <label htmlFor={id} className="block text-sm font-medium">
         {label}
       </label>
-      <input
-        id={id}
-        name={name}
-        type={type}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-zinc-900 shadow-sm focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/40 aria-[invalid]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
-        {...rest}
-      />
+      {rows ? (
+        <textarea
+          id={id}
+          name={name}
+          rows={rows}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          className={CONTROL}
+          {...rest}
+        />
+      ) : (
+        <input
+          id={id}
+          name={name}
+          type={type}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          className={CONTROL}
+          {...rest}
+        />
+      )}
       {hint && (
         <p id={hintId} className="text-sm text-zinc-600 dark:text-zinc-400">
           {hint}
@@ -45,6 +64,39 @@ export function Field({ label, name, type = "text", error, hint, ...rest }: Fiel
         </p>
       )}
     </div>
+  );
+}
+
+/** The e-mail field every form uses. */
+export function EmailField({ label, name = "email", error }: { label: string; name?: string; error: string | null }) {
+  return <Field label={label} name={name} type="email" autoComplete="email" required maxLength={254} error={error} />;
+}
+
+/** A field for a new password, with the policy's limits and rules under it. */
+export function NewPasswordField({
+  label,
+  policy,
+  error,
+  name = "password",
+}: {
+  label: string;
+  policy: PasswordPolicy;
+  error: string | null;
+  name?: string;
+}) {
+  const hint = usePasswordHint(policy);
+  return (
+    <Field
+      label={label}
+      name={name}
+      type="password"
+      autoComplete="new-password"
+      required
+      minLength={policy.minLength}
+      maxLength={policy.maxLength}
+      hint={hint}
+      error={error}
+    />
   );
 }
 

@@ -1,8 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
+import { EmailField, Field, FormAlert, NewPasswordField, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
-import { usePasswordHint } from "../../components/ui/use-password-hint.ts";
 import { PROVIDER_NAMES } from "../../lib/auth-providers.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
@@ -173,7 +172,6 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const { policy } = loaderData;
-  const passwordHint = usePasswordHint(policy);
   const vars = { min: policy.minLength, max: policy.maxLength, seconds: actionData?.retryAfter ?? 60 };
   const deleteValidation = useClientValidation(deleteAccountSchema);
   const errorsFor = (intent: Intent) => {
@@ -209,15 +207,9 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             required
             error={errorsFor("password").currentPassword ? m(errorsFor("password").currentPassword ?? "", vars) : null}
           />
-          <Field
+          <NewPasswordField
             label={t("newPassword")}
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={policy.minLength}
-            maxLength={policy.maxLength}
-            hint={passwordHint}
+            policy={policy}
             error={errorsFor("password").password ? m(errorsFor("password").password ?? "", vars) : null}
           />
           <SubmitButton busy={busy}>{t("account.passwordSubmit")}</SubmitButton>
@@ -228,12 +220,9 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         {notice("email")}
         <Form method="post" className="space-y-4">
           <input type="hidden" name="intent" value="email" />
-          <Field
+          <EmailField
             label={t("account.newEmail")}
             name="newEmail"
-            type="email"
-            autoComplete="email"
-            required
             error={errorsFor("email").newEmail ? m(errorsFor("email").newEmail ?? "") : null}
           />
           <SubmitButton busy={busy}>{t("account.emailSubmit")}</SubmitButton>

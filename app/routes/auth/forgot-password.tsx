@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, useNavigation } from "react-router";
-import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
+import { EmailField, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
@@ -58,15 +58,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
           {actionData?.formError && (
             <FormAlert>{m(actionData.formError, { seconds: actionData.retryAfter ?? 60 })}</FormAlert>
           )}
-          <Field
-            label={t("email")}
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            maxLength={254}
-            error={errors.email ? m(errors.email) : null}
-          />
+          <EmailField label={t("email")} error={errors.email ? m(errors.email) : null} />
           <SubmitButton busy={navigation.state === "submitting"}>{t("forgot.submit")}</SubmitButton>
         </Form>
       )}

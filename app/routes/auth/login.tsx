@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
+import { EmailField, Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
 import { PROVIDER_NAMES } from "../../lib/auth-providers.ts";
 import { validate } from "../../lib/forms.ts";
@@ -98,15 +98,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-4">
         {formError && <FormAlert>{m(formError, { seconds: actionData?.retryAfter ?? 60 })}</FormAlert>}
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
-        <Field
-          label={t("email")}
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          maxLength={254}
-          error={errors.email ? m(errors.email) : null}
-        />
+        <EmailField label={t("email")} error={errors.email ? m(errors.email) : null} />
         <Field
           label={t("password")}
           name="password"

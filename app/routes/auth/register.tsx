@@ -1,8 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
+import { EmailField, FormAlert, NewPasswordField, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
-import { usePasswordHint } from "../../components/ui/use-password-hint.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
@@ -60,7 +59,6 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
   const m = useMessage();
   const navigation = useNavigation();
   const { policy } = loaderData;
-  const passwordHint = usePasswordHint(policy);
   const { clientErrors, onSubmit } = useClientValidation(registerSchema(policy));
   const errors = clientErrors ?? actionData?.fieldErrors ?? {};
   const vars = { min: policy.minLength, max: policy.maxLength, seconds: actionData?.retryAfter ?? 60 };
@@ -85,24 +83,10 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
       </h1>
       <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-4">
         {actionData?.formError && <FormAlert>{m(actionData.formError, vars)}</FormAlert>}
-        <Field
-          label={t("email")}
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          maxLength={254}
-          error={errors.email ? m(errors.email, vars) : null}
-        />
-        <Field
+        <EmailField label={t("email")} error={errors.email ? m(errors.email, vars) : null} />
+        <NewPasswordField
           label={t("password")}
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={policy.minLength}
-          maxLength={policy.maxLength}
-          hint={passwordHint}
+          policy={policy}
           error={errors.password ? m(errors.password, vars) : null}
         />
         <SubmitButton busy={navigation.state === "submitting"}>{t("register.submit")}</SubmitButton>

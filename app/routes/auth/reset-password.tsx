@@ -1,8 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation } from "react-router";
-import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
+import { FormAlert, NewPasswordField, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
-import { usePasswordHint } from "../../components/ui/use-password-hint.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
@@ -59,7 +58,6 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const m = useMessage();
   const navigation = useNavigation();
   const { policy } = loaderData;
-  const passwordHint = usePasswordHint(policy);
   const { clientErrors, onSubmit } = useClientValidation(resetSchema(policy));
   const errors = clientErrors ?? actionData?.fieldErrors ?? {};
   const vars = { min: policy.minLength, max: policy.maxLength, seconds: actionData?.retryAfter ?? 60 };
@@ -86,15 +84,9 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-4">
           {actionData?.formError && <FormAlert>{m(actionData.formError, vars)}</FormAlert>}
           <input type="hidden" name="token" value={loaderData.token} />
-          <Field
+          <NewPasswordField
             label={t("newPassword")}
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={policy.minLength}
-            maxLength={policy.maxLength}
-            hint={passwordHint}
+            policy={policy}
             error={errors.password ? m(errors.password, vars) : null}
           />
           <SubmitButton busy={navigation.state === "submitting"}>{t("reset.submit")}</SubmitButton>

@@ -1,8 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
+import { EmailField, FormAlert, NewPasswordField, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
-import { usePasswordHint } from "../../components/ui/use-password-hint.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
@@ -75,7 +74,6 @@ export default function Setup({ loaderData, actionData }: Route.ComponentProps) 
   const m = useMessage();
   const navigation = useNavigation();
   const { policy } = loaderData;
-  const passwordHint = usePasswordHint(policy);
   const { clientErrors, onSubmit } = useClientValidation(registerSchema(policy));
   const errors = clientErrors ?? actionData?.fieldErrors ?? {};
   const vars = { min: policy.minLength, max: policy.maxLength };
@@ -93,22 +91,10 @@ export default function Setup({ loaderData, actionData }: Route.ComponentProps) 
           <p>{t("setup.intro")}</p>
           {actionData?.formError && <FormAlert>{m(actionData.formError)}</FormAlert>}
           <input type="hidden" name="token" value={loaderData.token} />
-          <Field
-            label={t("email")}
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            error={errors.email ? m(errors.email) : null}
-          />
-          <Field
+          <EmailField label={t("email")} error={errors.email ? m(errors.email) : null} />
+          <NewPasswordField
             label={t("password")}
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={policy.minLength}
-            hint={passwordHint}
+            policy={policy}
             error={errors.password ? m(errors.password, vars) : null}
           />
           <SubmitButton busy={navigation.state === "submitting"}>{t("setup.submit")}</SubmitButton>

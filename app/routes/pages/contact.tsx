@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, useNavigation } from "react-router";
-import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
+import { EmailField, Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { SanitizedHtml } from "../../components/ui/sanitized-html.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
 import { validate } from "../../lib/forms.ts";
@@ -92,18 +92,12 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
             maxLength={100}
             error={errors.name ? m(errors.name) : null}
           />
+          <EmailField label={t("pages.contactEmail")} error={errors.email ? m(errors.email) : null} />
           <Field
-            label={t("pages.contactEmail")}
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            maxLength={254}
-            error={errors.email ? m(errors.email) : null}
-          />
-          <TextArea
             label={t("pages.contactMessage")}
             name="message"
+            rows={6}
+            required
             maxLength={CONTACT_MESSAGE_MAX}
             error={errors.message ? m(errors.message) : null}
           />
@@ -118,41 +112,5 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
         </Form>
       )}
     </section>
-  );
-}
-
-function TextArea({
-  label,
-  name,
-  maxLength,
-  error,
-}: {
-  label: string;
-  name: string;
-  maxLength: number;
-  error: string | null;
-}) {
-  const id = `field-${name}`;
-  return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm font-medium">
-        {label}
-      </label>
-      <textarea
-        id={id}
-        name={name}
-        rows={6}
-        required
-        maxLength={maxLength}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-zinc-900 shadow-sm focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/40 aria-[invalid]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
-      />
-      {error && (
-        <p id={`${id}-error`} className="text-sm text-red-700 dark:text-red-400">
-          {error}
-        </p>
-      )}
-    </div>
   );
 }
