@@ -5,6 +5,8 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { NonceProvider } from "./components/nonce.tsx";
+import { RequestLocaleProvider } from "./components/request-locale.tsx";
+import { localeFromRequest } from "./lib/i18n/locale.ts";
 import { appContext } from "./server/context.server.ts";
 
 export const streamTimeout = 5_000;
@@ -33,7 +35,9 @@ export default function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <RequestLocaleProvider value={localeFromRequest(request)}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </RequestLocaleProvider>
       </NonceProvider>,
       {
         nonce,

@@ -17,6 +17,7 @@ import { SiteFooter } from "./components/layout/site-footer.tsx";
 import { SiteHeader } from "./components/layout/site-header.tsx";
 import { THEME_BOOT_SCRIPT } from "./components/layout/theme.tsx";
 import { useNonce } from "./components/nonce.tsx";
+import { useFallbackLocale } from "./components/request-locale.tsx";
 import { createI18n } from "./lib/i18n/i18n.ts";
 import { DEFAULT_LOCALE, HTML_LANG, type Locale, localeFromRequest } from "./lib/i18n/locale.ts";
 import { getUser } from "./server/auth/session.server.ts";
@@ -95,7 +96,8 @@ function useRootData() {
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const root = useRootData();
-  const locale = root?.locale ?? DEFAULT_LOCALE;
+  const fallbackLocale = useFallbackLocale();
+  const locale = root?.locale ?? fallbackLocale;
   const i18n = useMemo(() => createI18n(locale), [locale]);
   return (
     // The theme script sets the `dark` class before hydration; React must not undo it.

@@ -84,6 +84,18 @@ describe(`production server (${testDialect()})`, () => {
     expect(await res.text()).toContain("Page not found: /no/such/page");
   });
 
+  it("keeps the reader's language when an action fails before the loaders run", async () => {
+    const res = await fetch(`${server.url}/no/such/page`, {
+      method: "POST",
+      headers: { cookie: "locale=en", origin: server.url, "content-type": "application/x-www-form-urlencoded" },
+      body: "a=1",
+    });
+    expect(res.status).toBe(404);
+    const html = await res.text();
+    expect(html).toContain('<html lang="en-US"');
+    expect(html).toContain("Page not found: /no/such/page");
+  });
+
   it("answers React Router data requests for unknown paths with 404 too", async () => {
     const res = await fetch(`${server.url}/no/such/page.data`);
     expect(res.status).toBe(404);
