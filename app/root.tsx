@@ -1,6 +1,7 @@
 import { type ReactNode, useMemo } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import {
+  data,
   isRouteErrorResponse,
   Link,
   Links,
@@ -13,30 +14,40 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
+import { BuildWatcher } from "./components/layout/build-watcher.tsx";
 import { SiteFooter } from "./components/layout/site-footer.tsx";
 import { SiteHeader } from "./components/layout/site-header.tsx";
 import { THEME_BOOT_SCRIPT } from "./components/layout/theme.tsx";
+import { Toasts } from "./components/layout/toasts.tsx";
 import { useNonce } from "./components/nonce.tsx";
 import { useFallbackLocale } from "./components/request-locale.tsx";
 import { createI18n } from "./lib/i18n/i18n.ts";
 import { DEFAULT_LOCALE, HTML_LANG, type Locale, localeFromRequest } from "./lib/i18n/locale.ts";
 import { getUser } from "./server/auth/session.server.ts";
 import { getApp } from "./server/context.server.ts";
+import { clearFlashCookie, flashOptions, hasFlashCookie, readFlash } from "./server/flash.server.ts";
 import { copyrightLine, getSiteSettings, SOCIAL_NETWORKS } from "./server/repos/site-settings.server.ts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env, db } = getApp(context);
+  const { env, db, buildId } = getApp(context);
   const url = new URL(request.url);
   const locale = localeFromRequest(request);
   const [user, settings] = await Promise.all([getUser(context, request), getSiteSettings(db)]);
   const path = url.pathname.replace(/\.data$/, "");
-  return {
+  // A one-time message left by an action: read once, then cleared (documents and .data alike).
+  const headers = new Headers();
+  const flashOpts = flashOptions(env);
+  const flash = readFlash(request, flashOpts.secret);
+  if (hasFlashCookie(request)) headers.append("Set-Cookie", clearFlashCookie(flashOpts.secure));
+  const value = {
     locale,
     user: user ? { id: user.id, email: user.email, isAdmin: user.isAdmin, emailVerified: user.emailVerified } : null,
     // Admins always see the language buttons (spec); a site setting will open them to everyone.
     showLanguageSwitch: user?.isAdmin ?? false,
     publicUrl: env.publicUrl,
     path,
+    buildId,
+    flash,
     site: {
       name: settings.siteName[locale],
       description: settings.siteDescription[locale],
@@ -47,6 +58,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       copyright: copyrightLine(settings, locale, new Date().getUTCFullYear()),
     },
   };
+  return data(value, { headers });
 }
 
 /** Canonical URL and the alternates of this page in each language (spec: hreflang). */
@@ -126,11 +138,13 @@ export function Layout({ children }: { children: ReactNode }) {
             locale={locale}
             showLanguageSwitch={root?.showLanguageSwitch ?? false}
           />
+          <Toasts flash={root?.flash ?? null} />
           <main id="main" tabIndex={-1} className="mx-auto max-w-4xl px-4 py-8 focus:outline-none">
             {children}
           </main>
           <SiteFooter site={root?.site ?? null} />
         </I18nextProvider>
+        <BuildWatcher buildId={root?.buildId ?? null} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -114,6 +114,24 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
       .json({ status: ok ? "ok" : "unavailable", db: ok ? "ok" : "down", version: APP_VERSION, buildId });
   });
 
+  // Stale-build detection: the client polls the latest id; a newer one makes its next
+  // navigation a full page load.
+  app.get("/builds/latest.json", (_req: Request, res: Response) => {
+    res.setHeader("Cache-Control", "no-store");
+    res.json({ buildId });
+  });
+  app.get("/builds/meta/:file", (req: Request, res: Response) => {
+    const file = String(req.params.file);
+    if (file !== `${buildId}.json`) {
+      res.setHeader("Cache-Control", "no-store");
+      res.status(404).json({ error: "unknown build" });
+      return;
+    }
+    // A build's metadata never changes under its id.
+    res.setHeader("Cache-Control", "public, max-age=31536000, immutable");
+    res.json({ buildId, version: APP_VERSION });
+  });
+
   if (options.devMiddleware) {
     app.use(options.devMiddleware);
   } else {

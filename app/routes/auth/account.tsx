@@ -20,6 +20,7 @@ import {
 } from "../../server/auth/guard.server.ts";
 import { requireUser } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
+import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import type { Route } from "./+types/account";
 
 type Intent = "password" | "email" | "link" | "unlink" | "revokeOthers" | "delete";
@@ -142,7 +143,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (result.code === "INVALID_PASSWORD") return fail({ fieldErrors: { password: "auth:account.wrongPassword" } });
       if (!result.ok) return fail({ formError: messageFor(result.code) }, result.status >= 500 ? 500 : 400);
       app.log.info({ userId: user.id }, "account deleted by its owner");
-      throw redirect("/", { headers: cookieHeaders(result.headers) });
+      throw redirect("/", {
+        headers: flashHeaders(flashOptions(app.env), "info", "flash.accountDeleted", cookieHeaders(result.headers)),
+      });
     }
     default:
       return fail({ formError: "auth:errors.internalError" });

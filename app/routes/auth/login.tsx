@@ -21,6 +21,7 @@ import {
 } from "../../server/auth/guard.server.ts";
 import { getUser, safeRedirectPath } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
+import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import type { Route } from "./+types/login";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -57,7 +58,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       asResponse: true,
     }),
   );
-  if (result.ok) throw redirect(redirectTo, { headers: cookieHeaders(result.headers) });
+  if (result.ok) {
+    throw redirect(redirectTo, {
+      headers: flashHeaders(flashOptions(app.env), "success", "flash.signedIn", cookieHeaders(result.headers)),
+    });
+  }
   if (result.code === "EMAIL_NOT_VERIFIED") {
     // The password was right: send a fresh verification link, within the mail limits.
     const allowed = await mailAllowed(app, email);

@@ -1,6 +1,7 @@
 import { redirect } from "react-router";
 import { callAuth, cookieHeaders } from "../../server/auth/guard.server.ts";
 import { getApp } from "../../server/context.server.ts";
+import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import type { Route } from "./+types/logout";
 
 // Signing out is a POST only: it revokes the session on the server and clears the
@@ -17,5 +18,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (origin && origin !== new URL(request.url).origin) return new Response("Forbidden", { status: 403 });
   const result = await callAuth(() => app.auth.api.signOut({ headers: request.headers, asResponse: true }));
   if (!result.ok && result.status >= 500) app.log.error({ code: result.code }, "sign-out failed");
-  throw redirect("/", { headers: cookieHeaders(result.headers) });
+  throw redirect("/", {
+    headers: flashHeaders(flashOptions(app.env), "info", "flash.signedOut", cookieHeaders(result.headers)),
+  });
 }
