@@ -73,3 +73,10 @@ test("a tampered flash cookie shows nothing", async ({ page, context, baseURL })
   await expect(page.locator(".Toastify__toast")).toHaveCount(0);
   expect((await context.cookies()).map((c) => c.name)).not.toContain("inkwell.flash");
 });
+
+test("toasts follow the dark theme", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "dark" });
+  await signedInUser(page, "toastdark");
+  const toast = page.locator(".Toastify__toast").filter({ hasText: "Welcome back." });
+  await expect(toast).toHaveClass(/Toastify__toast-theme--dark/);
+});

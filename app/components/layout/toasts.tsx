@@ -10,6 +10,20 @@ export const TOAST_AUTO_CLOSE_MS = 5_000;
 export const TOAST_LIMIT = 20;
 export const TOAST_DRAG_PERCENT = 60;
 
+/** Follows the `dark` class on <html> (set by the theme toggle and its boot script). */
+function useDarkClass(): boolean {
+  const [dark, setDark] = useState(false);
+  useEffect(() => {
+    const root = document.documentElement;
+    const update = () => setDark(root.classList.contains("dark"));
+    update();
+    const observer = new MutationObserver(update);
+    observer.observe(root, { attributes: true, attributeFilter: ["class"] });
+    return () => observer.disconnect();
+  }, []);
+  return dark;
+}
+
 /**
  * The toast container, and the one-time message an action left for this page. With
  * JavaScript it is a toast; without, the server-rendered status line stays. The first
@@ -22,6 +36,7 @@ export function Toasts({ flash }: { flash: FlashMessage | null }) {
   const shown = useRef<string | null>(null);
 
   useEffect(() => setInteractive(true), []);
+  const dark = useDarkClass();
 
   useEffect(() => {
     if (!flash || shown.current === flash.id) return;
@@ -45,6 +60,7 @@ export function Toasts({ flash }: { flash: FlashMessage | null }) {
         draggablePercent={TOAST_DRAG_PERCENT}
         pauseOnHover
         pauseOnFocusLoss
+        theme={dark ? "dark" : "light"}
         aria-label={t("toasts.label")}
         closeButton={({ closeToast }) => (
           <button
