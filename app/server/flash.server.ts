@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { readCookie } from "../lib/cookies.ts";
 import { type FlashKey, type FlashKind, type FlashMessage, isFlashKey, isFlashKind } from "../lib/flash.ts";
 
 export const FLASH_COOKIE = "inkwell.flash";
@@ -41,24 +42,14 @@ export function flashHeaders(options: FlashOptions, kind: FlashKind, key: FlashK
   return headers;
 }
 
-function cookieValue(cookieHeader: string | null, name: string): string | null {
-  if (!cookieHeader) return null;
-  for (const part of cookieHeader.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return null;
-}
-
 /** Whether the request carries a flash cookie at all (valid or not): it must be cleared. */
 export function hasFlashCookie(request: Request): boolean {
-  return cookieValue(request.headers.get("cookie"), FLASH_COOKIE) !== null;
+  return readCookie(request.headers.get("cookie"), FLASH_COOKIE) !== null;
 }
 
 /** The message of a request's flash cookie; null when absent, tampered with or not allowed. */
 export function readFlash(request: Request, secret: string): FlashMessage | null {
-  const raw = cookieValue(request.headers.get("cookie"), FLASH_COOKIE);
+  const raw = readCookie(request.headers.get("cookie"), FLASH_COOKIE);
   if (!raw) return null;
   const dot = raw.lastIndexOf(".");
   if (dot <= 0) return null;

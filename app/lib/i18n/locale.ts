@@ -1,3 +1,5 @@
+import { readCookie } from "../cookies.ts";
+
 export const LOCALES = ["en", "zh"] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = "zh";
@@ -19,15 +21,8 @@ export function localeFromPath(pathname: string): Locale | null {
 
 /** Reads the `locale` cookie; anything but exactly `en` or `zh` is ignored. */
 export function localeFromCookie(cookieHeader: string | null | undefined): Locale | null {
-  if (!cookieHeader || cookieHeader.length > 8192) return null;
-  for (const part of cookieHeader.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() !== LOCALE_COOKIE) continue;
-    const value = part.slice(eq + 1).trim();
-    return isLocale(value) ? value : null;
-  }
-  return null;
+  const value = readCookie(cookieHeader, LOCALE_COOKIE);
+  return isLocale(value) ? value : null;
 }
 
 function isIPv4(host: string): boolean {
