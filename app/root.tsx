@@ -114,7 +114,7 @@ export function Layout({ children }: { children: ReactNode }) {
           <main id="main" tabIndex={-1} className="mx-auto max-w-4xl px-4 py-8 focus:outline-none">
             {children}
           </main>
-          <SiteFooter />
+          <SiteFooter locale={locale} />
         </I18nextProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -71,4 +71,10 @@ export const LIMITS = {
   mailPerAccount: { max: 3, windowMs: HOUR },
   mailPerIp: { max: 10, windowMs: HOUR },
   authPostPerIp: { max: 60, windowMs: MINUTE },
+  /** Footer subscribe form: posts per client address. */
+  subscribePerIp: { max: 10, windowMs: HOUR },
+  /** Confirmation mails per subscriber address (more requests get the same answer, no mail). */
+  subscribeMailPerEmail: { max: 3, windowMs: HOUR },
+  /** Confirm/unsubscribe button presses per client address. */
+  subscriberTokenPerIp: { max: 30, windowMs: MINUTE },
 } satisfies Record<string, Limit>;

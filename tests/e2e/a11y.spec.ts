@@ -1,7 +1,17 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "./fixtures.ts";
 
-const PAGES = ["/", "/posts/page/1", "/login", "/register", "/forgot-password", "/no/such/page"];
+const PAGES = [
+  "/",
+  "/posts/page/1",
+  "/login",
+  "/register",
+  "/forgot-password",
+  "/subscribe",
+  "/subscribe/confirm?token=x",
+  "/unsubscribe?token=x",
+  "/no/such/page",
+];
 
 for (const locale of ["en", "zh"] as const) {
   for (const theme of ["light", "dark"] as const) {

@@ -16,16 +16,7 @@ export interface Subscriber {
   updatedAt: string;
 }
 
-const COLUMNS = [
-  "id",
-  "email",
-  "locale",
-  "status",
-  "confirmedAt",
-  "unsubscribedAt",
-  "createdAt",
-  "updatedAt",
-] as const;
+const COLUMNS = ["id", "email", "locale", "status", "confirmedAt", "unsubscribedAt", "createdAt", "updatedAt"] as const;
 
 /** Tokens longer than this are refused before hashing. */
 export const SUBSCRIBER_TOKEN_MAX_LENGTH = 200;
