@@ -126,7 +126,7 @@ test("in Chinese the box, the mail and the pages are in Chinese", async ({ page 
   const box = page.getByRole("contentinfo").getByRole("region", { name: "订阅" });
   await expect(box.getByText("新文章发送到你的邮箱。", { exact: false })).toBeVisible();
   const asked = Date.now();
-  await box.getByLabel("你的邮箱").fill(email);
+  await box.getByLabel("电子邮件地址").fill(email);
   await box.getByRole("button", { name: "订阅" }).click();
   await expect(box.getByRole("status")).toHaveText("谢谢！请查收邮件：我们已发送确认订阅的链接。");
 
