@@ -142,7 +142,7 @@ export function Layout({ children }: { children: ReactNode }) {
           <main id="main" tabIndex={-1} className="mx-auto max-w-4xl px-4 py-8 focus:outline-none">
             {children}
           </main>
-          <SiteFooter site={root?.site ?? null} />
+          <SiteFooter site={root?.site ?? null} locale={locale} />
         </I18nextProvider>
         <BuildWatcher buildId={root?.buildId ?? null} />
         <ScrollRestoration nonce={nonce} />

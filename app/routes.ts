@@ -32,6 +32,10 @@ export default [
   route("setup", "routes/auth/setup.tsx"),
   route("locale", "routes/pages/locale.tsx"),
 
+  ...localized("subscribe", "routes/subscribe/subscribe.tsx", "subscribe"),
+  ...localized("subscribe/confirm", "routes/subscribe/confirm.tsx", "subscribe-confirm"),
+  ...localized("unsubscribe", "routes/subscribe/unsubscribe.tsx", "unsubscribe"),
+
   route("api/auth/password-policy", "routes/api/password-policy.ts"),
   route("api/auth/*", "routes/api/auth.ts"),
 

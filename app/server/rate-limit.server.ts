@@ -73,4 +73,10 @@ export const LIMITS = {
   authPostPerIp: { max: 60, windowMs: MINUTE },
   contactPerIp: { max: 5, windowMs: HOUR },
   contactPerAccount: { max: 3, windowMs: HOUR },
+  /** Footer subscribe form: posts per client address. */
+  subscribePerIp: { max: 10, windowMs: HOUR },
+  /** Confirmation mails per subscriber address (more requests get the same answer, no mail). */
+  subscribeMailPerEmail: { max: 3, windowMs: HOUR },
+  /** Confirm/unsubscribe button presses per client address. */
+  subscriberTokenPerIp: { max: 30, windowMs: MINUTE },
 } satisfies Record<string, Limit>;

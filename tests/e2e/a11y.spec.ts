@@ -10,6 +10,9 @@ const PAGES = [
   "/about",
   "/contact",
   "/privacy",
+  "/subscribe",
+  "/subscribe/confirm?token=x",
+  "/unsubscribe?token=x",
   "/no/such/page",
 ];
 

@@ -1,5 +1,7 @@
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link, useMatches } from "react-router";
+import type { Locale } from "../../lib/i18n/locale.ts";
+import { SubscribeBox } from "./subscribe-box.tsx";
 
 export interface FooterSite {
   name: string;
@@ -8,8 +10,12 @@ export interface FooterSite {
   copyright: string;
 }
 
-export function SiteFooter({ site }: { site: FooterSite | null }) {
+/** The subscribe page has the form in its main content; the footer box would repeat it. */
+const SUBSCRIBE_PAGE_IDS = new Set(["subscribe", "subscribe-en", "subscribe-zh"]);
+
+export function SiteFooter({ site, locale }: { site: FooterSite | null; locale: Locale }) {
   const { t } = useTranslation();
+  const onSubscribePage = useMatches().some((m) => SUBSCRIBE_PAGE_IDS.has(m.id));
   const link = "hover:underline focus-visible:underline";
   return (
     <footer className="mt-16 border-t border-zinc-200 py-10 text-sm text-zinc-700 dark:border-zinc-800 dark:text-zinc-300">
@@ -58,6 +64,7 @@ export function SiteFooter({ site }: { site: FooterSite | null }) {
             </li>
           </ul>
         </nav>
+        {!onSubscribePage && <SubscribeBox locale={locale} />}
       </div>
       <p className="mx-auto mt-8 max-w-4xl px-4 text-zinc-600 dark:text-zinc-400">
         {site?.copyright ?? t("footer.copyright", { year: new Date().getUTCFullYear(), siteName: t("siteName") })}

@@ -15,7 +15,9 @@ export function isLocale(value: unknown): value is Locale {
 
 /** `/en/…` or `/zh/…` (or exactly `/en`, `/zh`) gives that locale. */
 export function localeFromPath(pathname: string): Locale | null {
-  const m = /^\/(en|zh)(?:\/|$)/.exec(pathname);
+  // `/zh.data` is how the client router fetches the data of `/zh` (a revalidation
+  // after a fetcher's action, a client-side navigation).
+  const m = /^\/(en|zh)(?:\/|\.data$|$)/.exec(pathname);
   return m ? (m[1] as Locale) : null;
 }
 

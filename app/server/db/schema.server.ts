@@ -17,6 +17,7 @@ export interface Database {
   setupTokens: SetupTokensTable;
   siteSettings: SiteSettingsTable;
   contactMessages: ContactMessagesTable;
+  subscribers: SubscribersTable;
 }
 
 export interface SiteSettingsTable {
@@ -141,6 +142,25 @@ export interface SetupTokensTable {
   tokenHash: string;
   expiresAt: Timestamp;
   usedAt: Timestamp | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export type SubscriberStatus = "pending" | "confirmed" | "unsubscribed";
+
+/** Newsletter subscribers (double opt-in). */
+export interface SubscribersTable {
+  id: string;
+  /** Normalised: trimmed, lower-case. */
+  email: string;
+  locale: Locale;
+  status: SubscriberStatus;
+  /** sha256 (hex) of the token in the confirmation link. */
+  confirmTokenHash: string;
+  /** sha256 (hex) of the token in every mail's unsubscribe link. */
+  unsubscribeTokenHash: string;
+  confirmedAt: Timestamp | null;
+  unsubscribedAt: Timestamp | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

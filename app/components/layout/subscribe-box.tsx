@@ -1,0 +1,127 @@
+import { useEffect, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useFetcher } from "react-router";
+import { validate } from "../../lib/forms.ts";
+import type { Locale } from "../../lib/i18n/locale.ts";
+import { useMessage } from "../../lib/i18n/use-message.ts";
+import { emailOnlySchema } from "../../lib/schemas/auth.ts";
+import { FormAlert } from "../ui/field.tsx";
+
+/**
+ * What POST /subscribe answers. Messages are i18n keys (they may become toasts):
+ * `message` on success, `formError` or `fieldErrors` on failure.
+ */
+export interface SubscribeResult {
+  message?: string;
+  formError?: string;
+  fieldErrors?: Record<string, string>;
+  retryAfter?: number;
+}
+
+/** The action the subscribe form posts to, in the page's language (mail follows it). */
+export const subscribeAction = (locale: Locale) => `/${locale}/subscribe`;
+
+export interface SubscribeFormProps {
+  locale: Locale;
+  /** The answer to show (a fetcher's data, or the subscribe page's action data). */
+  result?: SubscribeResult | undefined;
+  busy?: boolean;
+  /** A form element: `fetcher.Form` in the footer, `Form` on the subscribe page. */
+  FormComponent: React.ElementType;
+}
+
+/**
+ * The subscribe form: a labelled, required e-mail input and a button. Without
+ * JavaScript the browser checks the address and the server answers with a page;
+ * with it, the shared schema checks it first and the answer shows in place.
+ */
+export function SubscribeForm({ locale, result, busy, FormComponent }: SubscribeFormProps) {
+  const { t } = useTranslation();
+  const m = useMessage();
+  const id = useId();
+  const [hydrated, setHydrated] = useState(false);
+  const [clientErrors, setClientErrors] = useState<Record<string, string> | null>(null);
+  useEffect(() => setHydrated(true), []);
+  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+    const checked = validate(emailOnlySchema, new FormData(event.currentTarget));
+    if (!checked.ok) {
+      event.preventDefault();
+      setClientErrors(checked.errors);
+      event.currentTarget.querySelector<HTMLInputElement>("input[name='email']")?.focus();
+    } else {
+      setClientErrors(null);
+    }
+  };
+  const errors = clientErrors ?? result?.fieldErrors ?? {};
+  const fieldError = errors.email ? m(errors.email) : null;
+  const inputId = `${id}-email`;
+  const errorId = `${id}-error`;
+  const descriptionId = `${id}-description`;
+  return (
+    <div className="space-y-2">
+      <p id={descriptionId}>{t("subscribe.description")}</p>
+      <FormComponent
+        method="post"
+        action={subscribeAction(locale)}
+        noValidate={hydrated}
+        onSubmit={onSubmit}
+        className="space-y-2"
+        data-testid="subscribe-form"
+      >
+        <label htmlFor={inputId} className="block font-medium text-zinc-800 dark:text-zinc-200">
+          {t("subscribe.emailLabel")}
+        </label>
+        <div className="flex gap-2">
+          <input
+            id={inputId}
+            name="email"
+            type="email"
+            required
+            maxLength={254}
+            autoComplete="email"
+            placeholder={t("subscribe.placeholder")}
+            aria-invalid={fieldError ? true : undefined}
+            aria-describedby={[descriptionId, fieldError ? errorId : null].filter(Boolean).join(" ")}
+            className="min-w-0 flex-1 rounded-md border border-zinc-300 bg-white px-3 py-2 text-zinc-900 shadow-sm focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/40 aria-[invalid]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+          />
+          <button
+            type="submit"
+            disabled={busy}
+            className="rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 focus:outline-none focus:ring-2 focus:ring-blue-600/50 disabled:opacity-60"
+          >
+            {t("subscribe.submit")}
+          </button>
+        </div>
+        {fieldError && (
+          <p id={errorId} className="text-red-700 dark:text-red-400">
+            {fieldError}
+          </p>
+        )}
+      </FormComponent>
+      {!clientErrors && result?.message && <FormAlert tone="success">{m(result.message)}</FormAlert>}
+      {!clientErrors && result?.formError && (
+        <FormAlert>{m(result.formError, { seconds: result.retryAfter ?? 60 })}</FormAlert>
+      )}
+    </div>
+  );
+}
+
+/** The footer's subscribe box: posts through a fetcher so the reader stays on the page. */
+export function SubscribeBox({ locale }: { locale: Locale }) {
+  const { t } = useTranslation();
+  const fetcher = useFetcher<SubscribeResult>({ key: "subscribe" });
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} className="max-w-sm">
+      <h2 id={headingId} className="mb-2 text-base font-semibold text-zinc-900 dark:text-zinc-100">
+        {t("subscribe.heading")}
+      </h2>
+      <SubscribeForm
+        locale={locale}
+        result={fetcher.data}
+        busy={fetcher.state !== "idle"}
+        FormComponent={fetcher.Form}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,69 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, useNavigation } from "react-router";
+import { SubscribeForm, type SubscribeResult } from "../../components/layout/subscribe-box.tsx";
+import { validate } from "../../lib/forms.ts";
+import { localeFromRequest } from "../../lib/i18n/locale.ts";
+import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { emailOnlySchema } from "../../lib/schemas/auth.ts";
+import { retryAfterHeaders } from "../../server/auth/guard.server.ts";
+import { getApp } from "../../server/context.server.ts";
+import { subscribe } from "../../server/subscriptions.server.ts";
+import type { Route } from "./+types/subscribe";
+
+// The footer's subscribe box posts here (through a fetcher, or as a page without
+// JavaScript). The answer never tells whether the address was already subscribed.
+export async function action({ request, context }: Route.ActionArgs) {
+  const app = getApp(context);
+  const parsed = validate(emailOnlySchema, await request.formData());
+  if (!parsed.ok) return data<SubscribeResult>({ fieldErrors: parsed.errors }, { status: 400 });
+  const locale = localeFromRequest(request);
+  try {
+    const result = await subscribe(
+      {
+        db: app.db,
+        mailer: app.mailer,
+        log: app.log,
+        publicUrl: app.env.publicUrl,
+        rateLimitMultiplier: app.env.rateLimitMultiplier,
+        clientIp: app.clientIp,
+      },
+      parsed.data.email,
+      locale,
+    );
+    if (!result.ok) {
+      return data<SubscribeResult>(
+        { formError: "common:subscribe.tooManyRequests", retryAfter: result.retryAfter },
+        { status: 429, headers: { "Retry-After": String(result.retryAfter) } },
+      );
+    }
+  } catch (error) {
+    app.log.error({ err: error }, "subscribe failed");
+    return data<SubscribeResult>({ formError: "common:subscribe.failed" }, { status: 503 });
+  }
+  return data<SubscribeResult>({ message: "common:subscribe.checkInbox" });
+}
+
+export const headers = retryAfterHeaders;
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "subscribe.heading", [NOINDEX]);
+}
+
+export default function Subscribe({ actionData, matches }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const locale = matches[0].loaderData.locale;
+  return (
+    <section aria-labelledby="subscribe-title" className="mx-auto max-w-sm">
+      <h1 id="subscribe-title" className="mb-6 text-2xl font-bold">
+        {t("subscribe.pageTitle", { site: t("siteName") })}
+      </h1>
+      <SubscribeForm
+        locale={locale}
+        result={actionData}
+        busy={navigation.state === "submitting"}
+        FormComponent={Form}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,83 @@
+import type { Logger } from "pino";
+import { createI18n } from "../lib/i18n/i18n.ts";
+import type { Locale } from "../lib/i18n/locale.ts";
+import type { DB } from "./db/db.server.ts";
+import { normalizeEmail } from "./env.server.ts";
+import type { Mailer, MailMessage } from "./mail.server.ts";
+import { hit, LIMITS, type Limit } from "./rate-limit.server.ts";
+import { requestSubscription } from "./repos/subscribers.server.ts";
+
+export interface SubscribeDeps {
+  db: DB;
+  mailer: Mailer;
+  log: Logger;
+  publicUrl: string;
+  rateLimitMultiplier: number;
+  clientIp: string;
+}
+
+export type SubscribeResult = { ok: true } | { ok: false; retryAfter: number };
+
+const scaled = (limit: Limit, multiplier: number): Limit => ({ ...limit, max: limit.max * multiplier });
+
+/** The confirmation mail, in the reader's language, with its unsubscribe link. */
+export function subscribeConfirmMail(
+  locale: Locale,
+  params: { to: string; confirmUrl: string; unsubscribeUrl: string },
+): MailMessage {
+  const { t } = createI18n(locale);
+  const vars = { site: t("siteName"), url: params.confirmUrl, unsubscribeUrl: params.unsubscribeUrl };
+  return {
+    to: params.to,
+    subject: t("subscribe.mail.confirm.subject", vars),
+    text: t("subscribe.mail.confirm.body", vars),
+  };
+}
+
+/**
+ * A subscribe request from the footer. Over the per-address limit the caller
+ * answers 429; otherwise the answer is always "check your inbox", whatever the
+ * address's state (no enumeration). A confirmation mail goes out for a new,
+ * pending or unsubscribed address while its own mail limit allows; a confirmed
+ * address is left alone.
+ */
+export async function subscribe(deps: SubscribeDeps, email: string, locale: Locale): Promise<SubscribeResult> {
+  const perIp = await hit(
+    deps.db,
+    `subscribe:ip:${deps.clientIp}`,
+    scaled(LIMITS.subscribePerIp, deps.rateLimitMultiplier),
+  );
+  if (!perIp.allowed) return { ok: false, retryAfter: perIp.retryAfterSeconds };
+  const address = normalizeEmail(email);
+  const perEmail = await hit(
+    deps.db,
+    `subscribe:mail:${address}`,
+    scaled(LIMITS.subscribeMailPerEmail, deps.rateLimitMultiplier),
+  );
+  if (!perEmail.allowed) {
+    // Same answer; the earlier mail's links keep working.
+    deps.log.info("subscribe mail limit reached for an address; nothing sent");
+    return { ok: true };
+  }
+  const outcome = await requestSubscription(deps.db, { email: address, locale });
+  if (outcome.kind === "alreadyConfirmed") return { ok: true };
+  const base = `${deps.publicUrl}/${locale}`;
+  await deps.mailer.send(
+    subscribeConfirmMail(locale, {
+      to: address,
+      confirmUrl: `${base}/subscribe/confirm?token=${outcome.confirmToken}`,
+      unsubscribeUrl: `${base}/unsubscribe?token=${outcome.unsubscribeToken}`,
+    }),
+  );
+  return { ok: true };
+}
+
+/** Counts a confirm/unsubscribe press; the seconds to wait when over the limit, else null. */
+export async function tokenPressLimited(deps: Pick<SubscribeDeps, "db" | "rateLimitMultiplier" | "clientIp">) {
+  const result = await hit(
+    deps.db,
+    `subscriber-token:ip:${deps.clientIp}`,
+    scaled(LIMITS.subscriberTokenPerIp, deps.rateLimitMultiplier),
+  );
+  return result.allowed ? null : result.retryAfterSeconds;
+}
