@@ -24,7 +24,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { postsPerPage } = await getSiteSettings(db);
   const page = await listPublishedPosts(db, { locale, page: pageNumber, pageSize: postsPerPage });
   if (pageNumber > page.pageCount) throw data(null, { status: 404 });
-  const prefix = new URL(request.url).pathname.match(/^\/(en|zh)(?=\/|$)/)?.[0] ?? "";
+  const prefix = new URL(request.url).pathname.match(/^\/(en|zh)(?=\/|\.data$|$)/)?.[0] ?? "";
   return { locale, page, prefix, isList: params.page !== undefined };
 }
 
