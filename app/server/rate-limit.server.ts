@@ -46,6 +46,11 @@ export async function hit(db: DB, key: string, limit: Limit, now = Date.now()): 
   };
 }
 
+/** A limit scaled by RATE_LIMIT_MULTIPLIER (tests where one address does everything). */
+export function scaled(limit: Limit, multiplier: number): Limit {
+  return { ...limit, max: limit.max * multiplier };
+}
+
 /** Hits every key; the request is allowed only when all of them allow it. */
 export async function hitAll(
   db: DB,

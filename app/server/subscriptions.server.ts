@@ -4,7 +4,7 @@ import type { Locale } from "../lib/i18n/locale.ts";
 import type { DB } from "./db/db.server.ts";
 import { normalizeEmail } from "./env.server.ts";
 import type { Mailer, MailMessage } from "./mail.server.ts";
-import { hit, LIMITS, type Limit } from "./rate-limit.server.ts";
+import { hit, LIMITS, scaled } from "./rate-limit.server.ts";
 import { requestSubscription } from "./repos/subscribers.server.ts";
 
 export interface SubscribeDeps {
@@ -17,8 +17,6 @@ export interface SubscribeDeps {
 }
 
 export type SubscribeResult = { ok: true } | { ok: false; retryAfter: number };
-
-const scaled = (limit: Limit, multiplier: number): Limit => ({ ...limit, max: limit.max * multiplier });
 
 /** The confirmation mail, in the reader's language, with its unsubscribe link. */
 export function subscribeConfirmMail(

@@ -15,7 +15,7 @@ function footerBox(page: Page) {
 
 async function subscribeFromFooter(page: Page, email: string): Promise<void> {
   const box = footerBox(page);
-  await box.getByLabel("Your e-mail").fill(email);
+  await box.getByLabel("E-mail for new posts").fill(email);
   await box.getByRole("button", { name: "Subscribe" }).click();
   await expect(box.getByRole("status")).toHaveText(CHECK_INBOX);
 }
@@ -28,9 +28,9 @@ test("subscribe from the footer, confirm by mail, unsubscribe, subscribe again",
   await page.goto("/posts/page/1");
   const box = footerBox(page);
   await expect(box.getByText("New posts in your inbox.", { exact: false })).toBeVisible();
-  await expect(box.getByLabel("Your e-mail")).toHaveAttribute("placeholder", "you@example.com");
-  await expect(box.getByLabel("Your e-mail")).toHaveAttribute("type", "email");
-  await expect(box.getByLabel("Your e-mail")).toHaveAttribute("required", "");
+  await expect(box.getByLabel("E-mail for new posts")).toHaveAttribute("placeholder", "you@example.com");
+  await expect(box.getByLabel("E-mail for new posts")).toHaveAttribute("type", "email");
+  await expect(box.getByLabel("E-mail for new posts")).toHaveAttribute("required", "");
   const asked = Date.now();
   await subscribeFromFooter(page, email);
   // A fetcher: the reader stays on the page.
@@ -88,11 +88,11 @@ test("the footer checks the address in the browser before posting", async ({ pag
   page.on("request", (r) => {
     if (r.method() === "POST") posted = true;
   });
-  await box.getByLabel("Your e-mail").fill("not-an-email");
+  await box.getByLabel("E-mail for new posts").fill("not-an-email");
   await box.getByRole("button", { name: "Subscribe" }).click();
   await expect(box.getByText("Enter a valid e-mail address.")).toBeVisible();
-  await expect(box.getByLabel("Your e-mail")).toHaveAttribute("aria-invalid", "true");
-  await expect(box.getByLabel("Your e-mail")).toBeFocused();
+  await expect(box.getByLabel("E-mail for new posts")).toHaveAttribute("aria-invalid", "true");
+  await expect(box.getByLabel("E-mail for new posts")).toBeFocused();
   expect(posted).toBe(false);
 });
 
@@ -101,16 +101,16 @@ test("without JavaScript the footer posts to a page that answers", async ({ brow
   const page = await context.newPage();
   await page.goto("/en");
   // 'a@b' passes the browser's type=email check; the server refuses it.
-  await footerBox(page).getByLabel("Your e-mail").fill("a@b");
+  await footerBox(page).getByLabel("E-mail for new posts").fill("a@b");
   await footerBox(page).getByRole("button", { name: "Subscribe" }).click();
   await expect(page).toHaveURL(/\/en\/subscribe$/);
   const main = page.getByRole("main");
   await expect(main.getByText("Enter a valid e-mail address.")).toBeVisible();
-  await expect(main.getByLabel("Your e-mail")).toHaveAttribute("aria-invalid", "true");
+  await expect(main.getByLabel("E-mail for new posts")).toHaveAttribute("aria-invalid", "true");
 
   const email = uniqueEmail("nojs");
   const asked = Date.now();
-  await main.getByLabel("Your e-mail").fill(email);
+  await main.getByLabel("E-mail for new posts").fill(email);
   await main.getByRole("button", { name: "Subscribe" }).click();
   await expect(main.getByRole("status")).toHaveText(CHECK_INBOX);
   const mail = await mailTo(email, /Confirm your subscription/, asked);

@@ -1,6 +1,5 @@
-import { type AuthEndpoint, limitChecks } from "../../server/auth/guard.server.ts";
+import { type AuthEndpoint, hitAuthLimits } from "../../server/auth/guard.server.ts";
 import { getApp } from "../../server/context.server.ts";
-import { hitAll } from "../../server/rate-limit.server.ts";
 import type { Route } from "./+types/auth";
 
 // better-auth's handler at /api/auth/* (its standard paths). Every write goes
@@ -27,10 +26,7 @@ async function handle(request: Request, context: Route.LoaderArgs["context"]): P
   if (request.method !== "GET" && request.method !== "HEAD") {
     const path = new URL(request.url).pathname.replace(/^\/api\/auth/, "");
     const endpoint = ENDPOINTS.find(([re]) => re.test(path))?.[1] ?? "other";
-    const result = await hitAll(
-      app.db,
-      limitChecks(endpoint, app.clientIp, await emailFrom(request), app.env.rateLimitMultiplier),
-    );
+    const result = await hitAuthLimits(app, endpoint, await emailFrom(request));
     if (!result.allowed) {
       return Response.json(
         { code: "TOO_MANY_REQUESTS", message: "Too many requests" },

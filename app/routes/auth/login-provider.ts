@@ -1,10 +1,9 @@
 import { redirect } from "react-router";
 import { localeFromPath } from "../../lib/i18n/locale.ts";
 import { configuredProviders } from "../../server/auth/auth.server.ts";
-import { callAuth, cookieHeaders, limitChecks } from "../../server/auth/guard.server.ts";
+import { callAuth, cookieHeaders, hitAuthLimits } from "../../server/auth/guard.server.ts";
 import { safeRedirectPath } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
-import { hitAll } from "../../server/rate-limit.server.ts";
 import type { Route } from "./+types/login-provider";
 
 /**
@@ -26,7 +25,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     redirect(`${loginPage}&error=${error}`, { headers: { "Cache-Control": "no-store" } });
 
   if (!configuredProviders(app.env).includes(params.provider)) throw failed("unknown_provider");
-  const limit = await hitAll(app.db, limitChecks("signIn", app.clientIp));
+  const limit = await hitAuthLimits(app, "signIn");
   if (!limit.allowed) throw failed("too_many_requests");
   // better-auth sends the provider's answer to its callback, then on to
   // redirectTo, or to the login page with `?error=<code>`.

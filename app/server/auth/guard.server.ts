@@ -3,7 +3,7 @@ import type { PasswordPolicy } from "../../lib/schemas/auth.ts";
 import type { AppContext } from "../context.server.ts";
 import type { Env } from "../env.server.ts";
 import { normalizeEmail } from "../env.server.ts";
-import { hitAll, LIMITS, type Limit } from "../rate-limit.server.ts";
+import { hitAll, LIMITS, type Limit, type LimitResult, scaled } from "../rate-limit.server.ts";
 import { PASSWORD_MAX_LENGTH } from "./auth.server.ts";
 
 export function passwordPolicy(env: Env): PasswordPolicy {
@@ -37,7 +37,12 @@ export function limitChecks(
     checks.push({ key: `mail:ip:${ip}`, limit: LIMITS.mailPerIp });
     if (account) checks.push({ key: `mail:acct:${account}`, limit: LIMITS.mailPerAccount });
   }
-  return checks.map((c) => ({ key: c.key, limit: { ...c.limit, max: c.limit.max * multiplier } }));
+  return checks.map((c) => ({ key: c.key, limit: scaled(c.limit, multiplier) }));
+}
+
+/** Counts one attempt at `endpoint` against every limit that applies (scaled by RATE_LIMIT_MULTIPLIER). */
+export function hitAuthLimits(app: AppContext, endpoint: AuthEndpoint, email?: string): Promise<LimitResult> {
+  return hitAll(app.db, limitChecks(endpoint, app.clientIp, email, app.env.rateLimitMultiplier));
 }
 
 export interface FormFailure {
@@ -57,7 +62,7 @@ export async function checkFormLimits<T extends FormFailure = FormFailure>(
   email?: string,
   extra: Partial<T> = {},
 ): Promise<ReturnType<typeof data<T>> | null> {
-  const result = await hitAll(app.db, limitChecks(endpoint, app.clientIp, email, app.env.rateLimitMultiplier));
+  const result = await hitAuthLimits(app, endpoint, email);
   if (result.allowed) return null;
   const failure = { ...extra, formError: "auth:errors.tooManyRequests", retryAfter: result.retryAfterSeconds };
   return data(failure as T, {
@@ -79,7 +84,7 @@ export function retryAfterHeaders({ actionHeaders, errorHeaders }: HeadersArgs):
 
 /** Counts a mail-sending attempt; false when the address or account is over its mail limit. */
 export async function mailAllowed(app: AppContext, email: string): Promise<boolean> {
-  const result = await hitAll(app.db, limitChecks("mail", app.clientIp, email, app.env.rateLimitMultiplier));
+  const result = await hitAuthLimits(app, "mail", email);
   return result.allowed;
 }
 
