@@ -42,8 +42,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const value = {
     locale,
     user: user ? { id: user.id, email: user.email, isAdmin: user.isAdmin, emailVerified: user.emailVerified } : null,
-    // Admins always see the language buttons (spec); a site setting will open them to everyone.
-    showLanguageSwitch: user?.isAdmin ?? false,
+    // Admins always see the language buttons (spec); a site setting opens them to everyone.
+    showLanguageSwitch: (user?.isAdmin ?? false) || settings.languageButtonsForEveryone,
     publicUrl: env.publicUrl,
     path,
     buildId,

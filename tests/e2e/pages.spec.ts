@@ -107,3 +107,17 @@ test("the post list follows the posts-per-page setting", async ({ page, serverDb
     await updateSiteSettings(serverDb.db, DEFAULT_SETTINGS);
   }
 });
+
+test("a site setting shows the language buttons to every reader", async ({ page, serverDb }) => {
+  await page.goto("/");
+  await expect(page.getByRole("button", { name: "Read this site in Chinese" })).toHaveCount(0);
+  try {
+    await updateSiteSettings(serverDb.db, { languageButtonsForEveryone: true });
+    await page.goto("/en/about");
+    await page.getByRole("button", { name: "Read this site in Chinese" }).click();
+    await expect(page).toHaveURL(/\/zh\/about$/);
+    await expect(page.getByRole("heading", { level: 1, name: "关于" })).toBeVisible();
+  } finally {
+    await updateSiteSettings(serverDb.db, DEFAULT_SETTINGS);
+  }
+});

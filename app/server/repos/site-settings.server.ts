@@ -18,6 +18,8 @@ const settingSchemas = {
   /** Empty: "© {year} {site name}". */
   copyright: perLocale(200),
   postsPerPage: z.number().int().min(1).max(100),
+  /** Spec: the English/中文 buttons are for admins; this opens them to every reader. */
+  languageButtonsForEveryone: z.boolean(),
   pages: z.object({ about: perLocale(50_000), contact: perLocale(50_000), privacy: perLocale(50_000) }),
 };
 
@@ -35,6 +37,7 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   socialLinks: { github: "", x: "", weibo: "", zhihu: "" },
   copyright: { en: "", zh: "" },
   postsPerPage: 10,
+  languageButtonsForEveryone: false,
   pages: {
     about: {
       en: "This is a personal blog, written in English and Chinese.\n\nThe owner has not written an About page yet: admins can change this text in the admin area.",
