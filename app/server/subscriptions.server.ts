@@ -1,11 +1,14 @@
 import type { Logger } from "pino";
+import { data } from "react-router";
+import { validate } from "../lib/forms.ts";
 import { createI18n } from "../lib/i18n/i18n.ts";
 import type { Locale } from "../lib/i18n/locale.ts";
+import { tokenSchema } from "../lib/schemas/auth.ts";
 import type { DB } from "./db/db.server.ts";
 import { normalizeEmail } from "./env.server.ts";
 import type { Mailer, MailMessage } from "./mail.server.ts";
 import { hit, LIMITS, scaled } from "./rate-limit.server.ts";
-import { requestSubscription } from "./repos/subscribers.server.ts";
+import { requestSubscription, type TokenOutcome } from "./repos/subscribers.server.ts";
 
 export interface SubscribeDeps {
   db: DB;
@@ -71,11 +74,36 @@ export async function subscribe(deps: SubscribeDeps, email: string, locale: Loca
 }
 
 /** Counts a confirm/unsubscribe press; the seconds to wait when over the limit, else null. */
-export async function tokenPressLimited(deps: Pick<SubscribeDeps, "db" | "rateLimitMultiplier" | "clientIp">) {
+async function tokenPressLimited(deps: Pick<SubscribeDeps, "db" | "rateLimitMultiplier" | "clientIp">) {
   const result = await hit(
     deps.db,
     `subscriber-token:ip:${deps.clientIp}`,
     scaled(LIMITS.subscriberTokenPerIp, deps.rateLimitMultiplier),
   );
   return result.allowed ? null : result.retryAfterSeconds;
+}
+
+export type TokenPressResult = { done: boolean; formError?: string; retryAfter?: number };
+
+/**
+ * The press of the button on a confirm or unsubscribe page: rate-limited per
+ * client address, then `apply` with the token from the form. 400 for an unusable
+ * or unknown token, 429 with Retry-After over the limit.
+ */
+export async function pressSubscriberToken(
+  deps: Pick<SubscribeDeps, "db" | "rateLimitMultiplier" | "clientIp">,
+  request: Request,
+  apply: (db: DB, token: string) => Promise<TokenOutcome>,
+) {
+  const retryAfter = await tokenPressLimited(deps);
+  if (retryAfter !== null) {
+    return data<TokenPressResult>(
+      { done: false, formError: "common:subscribe.tooManyRequests", retryAfter },
+      { status: 429, headers: { "Retry-After": String(retryAfter) } },
+    );
+  }
+  const parsed = validate(tokenSchema, await request.formData());
+  const outcome = parsed.ok ? await apply(deps.db, parsed.data.token) : { kind: "invalid" as const };
+  if (outcome.kind === "invalid") return data<TokenPressResult>({ done: false }, { status: 400 });
+  return data<TokenPressResult>({ done: true });
 }
