@@ -26,13 +26,14 @@ import { DEFAULT_LOCALE, HTML_LANG, type Locale, localeFromRequest } from "./lib
 import { getUser } from "./server/auth/session.server.ts";
 import { getApp } from "./server/context.server.ts";
 import { clearFlashCookie, flashOptions, hasFlashCookie, readFlash } from "./server/flash.server.ts";
-import { copyrightLine, getSiteSettings, SOCIAL_NETWORKS } from "./server/repos/site-settings.server.ts";
+import { copyrightLine, SOCIAL_NETWORKS } from "./server/repos/site-settings.server.ts";
+import { requestSettings } from "./server/request-settings.server.ts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env, db, buildId } = getApp(context);
+  const { env, buildId } = getApp(context);
   const url = new URL(request.url);
   const locale = localeFromRequest(request);
-  const [user, settings] = await Promise.all([getUser(context, request), getSiteSettings(db)]);
+  const [user, settings] = await Promise.all([getUser(context, request), requestSettings(context)]);
   const path = url.pathname.replace(/\.data$/, "");
   // A one-time message left by an action: read once, then cleared (documents and .data alike).
   const headers = new Headers();

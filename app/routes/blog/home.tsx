@@ -4,7 +4,7 @@ import { formatDate } from "../../lib/format.ts";
 import { localeFromRequest } from "../../lib/i18n/locale.ts";
 import { getApp } from "../../server/context.server.ts";
 import { listPublishedPosts } from "../../server/repos/posts.server.ts";
-import { getSiteSettings } from "../../server/repos/site-settings.server.ts";
+import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/home";
 
 /** `n` of /posts/page/{n}: a positive integer written plainly, else null (→ 404). */
@@ -21,7 +21,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const pageNumber = parsePageParam(params.page);
   if (pageNumber === null) throw data(null, { status: 404 });
   const locale = localeFromRequest(request);
-  const { postsPerPage } = await getSiteSettings(db);
+  const { postsPerPage } = await requestSettings(context);
   const page = await listPublishedPosts(db, { locale, page: pageNumber, pageSize: postsPerPage });
   if (pageNumber > page.pageCount) throw data(null, { status: 404 });
   const prefix = new URL(request.url).pathname.match(/^\/(en|zh)(?=\/|\.data$|$)/)?.[0] ?? "";

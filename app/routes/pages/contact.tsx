@@ -14,13 +14,13 @@ import { getApp } from "../../server/context.server.ts";
 import { renderMarkdownCached } from "../../server/markdown.server.ts";
 import { listAdmins } from "../../server/repos/admins.server.ts";
 import { saveContactMessage } from "../../server/repos/contact.server.ts";
-import { getSiteSettings } from "../../server/repos/site-settings.server.ts";
+import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/contact";
 
 type ContactResult = FormFailure & { sent?: boolean };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const settings = await getSiteSettings(getApp(context).db);
+  const settings = await requestSettings(context);
   return { html: renderMarkdownCached(settings.pages.contact[localeFromRequest(request)]) };
 }
 
@@ -39,7 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const locale = localeFromRequest(request);
   await saveContactMessage(app.db, { name, email, message, locale, ipAddress: app.clientIp });
   const admins = await listAdmins(app.db);
-  const settings = await getSiteSettings(app.db);
+  const settings = await requestSettings(context);
   const { t } = createI18n(locale);
   const site = settings.siteName[locale];
   for (const admin of admins) {

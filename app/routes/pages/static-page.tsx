@@ -3,9 +3,8 @@ import { data } from "react-router";
 import { SanitizedHtml } from "../../components/ui/sanitized-html.tsx";
 import { localeFromRequest } from "../../lib/i18n/locale.ts";
 import { pageMeta } from "../../lib/meta.ts";
-import { getApp } from "../../server/context.server.ts";
 import { renderMarkdownCached } from "../../server/markdown.server.ts";
-import { getSiteSettings } from "../../server/repos/site-settings.server.ts";
+import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/static-page";
 
 const PAGES = { about: "pages.aboutTitle", privacy: "pages.privacyTitle" } as const;
@@ -21,7 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!(name in PAGES)) throw data(null, { status: 404 });
   const page = name as PageName;
   const locale = localeFromRequest(request);
-  const settings = await getSiteSettings(getApp(context).db);
+  const settings = await requestSettings(context);
   return { page, titleKey: PAGES[page], html: renderMarkdownCached(settings.pages[page][locale]) };
 }
 
