@@ -135,6 +135,8 @@ async function rootUser(site: Site, cookie: string | null): Promise<RootUser | n
   expect(res.status).toBe(200);
   if (!res.body) throw new Error("no body");
   const decoded = await decodeViaTurboStream(res.body, globalThis as unknown as Window & typeof globalThis);
+  // Read the stream to its end: a remainder left unread errors when the server stops later.
+  await decoded.done;
   const root = isRecord(decoded.value) ? decoded.value.root : undefined;
   const data = isRecord(root) ? root.data : undefined;
   if (!isRecord(data) || !("user" in data)) throw new Error(`no root data in ${JSON.stringify(decoded.value)}`);
@@ -624,7 +626,7 @@ describe(`account security (${testDialect()})`, () => {
     expect([400, 413]).toContain(signUp.status);
 
     expect(await sessionCount(site.db, email)).toBe(0);
-    expect((await fetch(`${site.server.url}/healthz`)).status).toBe(200);
+    expect((await get(site, "/healthz")).status).toBe(200);
     await signIn(site, email);
   });
 

@@ -8,6 +8,13 @@ import { parseDatabaseUrl } from "../../app/server/env.server.ts";
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, dropServerDatabase, testDialect } from "../setup/test-db.ts";
 
+/** fetch, with the body read to the end: an unread stream errors when its server stops later. */
+async function drained(url: string): Promise<Response> {
+  const res = await fetch(url);
+  await res.arrayBuffer();
+  return res;
+}
+
 interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -69,7 +76,7 @@ describe(`production server (${testDialect()})`, () => {
     expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.headers.get("x-powered-by")).toBeNull();
     // A new nonce every time.
-    const again = (await fetch(`${server.url}/`)).headers.get("content-security-policy");
+    const again = (await drained(`${server.url}/`)).headers.get("content-security-policy");
     expect(again).not.toBe(csp);
   });
 
@@ -137,7 +144,7 @@ describe(`production server (${testDialect()})`, () => {
     expect(social.headers.get("content-type")).toBe("image/jpeg");
     const bytes = new Uint8Array(await social.arrayBuffer());
     expect([bytes[0], bytes[1]]).toEqual([0xff, 0xd8]);
-    expect((await fetch(`${server.url}/favicon.svg`)).headers.get("content-type")).toMatch(/^image\/svg\+xml/);
+    expect((await drained(`${server.url}/favicon.svg`)).headers.get("content-type")).toMatch(/^image\/svg\+xml/);
   });
 
   it("refuses a declared body over the limit with 413 before reading it", async () => {
@@ -171,7 +178,7 @@ describe(`production server (${testDialect()})`, () => {
       await sql`alter table "brokenTranslations" rename to "postTranslations"`.execute(db);
       await db.destroy();
     }
-    expect((await fetch(`${server.url}/`)).status).toBe(200);
+    expect((await drained(`${server.url}/`)).status).toBe(200);
   });
 });
 
@@ -193,7 +200,7 @@ describe("start-up and shutdown", () => {
       expect((await first.stop()).code).toBe(0);
       const second = await startServer({ DATA_DIR: dataDir, DATABASE_URL: database.url });
       expect(second.output()).not.toContain("applied database migrations");
-      expect((await fetch(`${second.url}/`)).status).toBe(200);
+      expect((await drained(`${second.url}/`)).status).toBe(200);
       expect((await second.stop()).code).toBe(0);
       if (database.dialect === "sqlite") {
         expect(path.basename(database.url)).toBe("inkwell.db");
