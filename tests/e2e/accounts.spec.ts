@@ -74,6 +74,9 @@ test("reset a forgotten password by mail; the old password stops working", async
 
   await page.goto("/login");
   await page.getByRole("link", { name: "Forgot your password?" }).click();
+  // The login page has an Email field too: fill only once the new page is there.
+  await expect(page).toHaveURL(/\/forgot-password$/);
+  await page.getByRole("button", { name: "Send the link" }).waitFor();
   await page.getByLabel("Email").fill(email);
   const asked = Date.now();
   await page.getByRole("button", { name: "Send the link" }).click();

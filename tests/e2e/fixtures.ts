@@ -1,5 +1,5 @@
 import path from "node:path";
-import { test as base, expect } from "@playwright/test";
+import { test as base, expect, type Page } from "@playwright/test";
 import { type OpenDatabase, openDatabase } from "../../app/server/db/db.server.ts";
 
 export interface Fixtures {
@@ -11,7 +11,31 @@ export interface Fixtures {
   serverDb: OpenDatabase;
 }
 
+/** True once React has hydrated the page (the root sets the flag), or when the page has no React at all. */
+function isHydrated(): boolean {
+  return document.documentElement.dataset.hydrated === "true" || !("__reactRouterContext" in window);
+}
+
+/**
+ * Makes `page.goto` also wait for hydration. On a loaded machine the load event
+ * can come seconds before React takes over, and a click in between would be a
+ * plain form post or link instead of the app's own handling.
+ */
+export function waitForHydrationOnGoto(page: Page): void {
+  const goto = page.goto.bind(page);
+  page.goto = async (url, options) => {
+    const response = await goto(url, options);
+    await page.waitForFunction(isHydrated, undefined, { timeout: 20_000 });
+    return response;
+  };
+}
+
 export const test = base.extend<Fixtures>({
+  // Every page of the test's context, the default one included, waits for hydration on goto.
+  context: async ({ context }, use) => {
+    context.on("page", waitForHydrationOnGoto);
+    await use(context);
+  },
   expectedConsoleErrors: [[], { option: true }],
   consoleGuard: [
     async ({ page, expectedConsoleErrors }, use) => {
