@@ -1,46 +1,79 @@
 import { createHash } from "node:crypto";
 import type { Element, Root } from "hast";
-import rehypeSanitize, { defaultSchema } from "rehype-sanitize";
+import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from "rehype-sanitize";
 import rehypeStringify from "rehype-stringify";
 import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
-import { unified } from "unified";
+import { type Processor, unified } from "unified";
+
+/** Prefix of every id that comes from the Markdown (footnotes), so none can clobber the page's. */
+const CLOBBER_PREFIX = "user-content-";
 
 /**
  * GitHub's sanitizing schema, tightened: no raw HTML at all (remark-rehype drops
- * it), only http(s)/mailto links and http(s) or site-relative images.
+ * it), only http(s)/mailto links and http(s) or site-relative images (a URL
+ * without a scheme, such as `/media/x.webp`, is relative and always kept).
  */
-const schema = {
+export const sanitizeSchema: SanitizeSchema = {
   ...defaultSchema,
+  clobberPrefix: CLOBBER_PREFIX,
   protocols: { ...defaultSchema.protocols, href: ["http", "https", "mailto"], src: ["http", "https"] },
 };
 
+/** `https://…`, `http://…` and protocol-relative `//host/…` lead to another site. */
+export function isExternalHref(href: string): boolean {
+  return /^(?:https?:)?\/\//i.test(href);
+}
+
+/** Calls `fn` for every element below `node`, parents before children. */
+export function visitElements(node: Root | Element, fn: (element: Element, parent: Root | Element) => void): void {
+  for (const child of node.children) {
+    if (child.type !== "element") continue;
+    fn(child, node);
+    visitElements(child, fn);
+  }
+}
+
 /** External links open without handing the page to the other site. */
-function externalLinks() {
+export function externalLinks() {
   return (tree: Root) => {
-    const visit = (node: Root | Element) => {
-      for (const child of node.children) {
-        if (child.type !== "element") continue;
-        if (
-          child.tagName === "a" &&
-          typeof child.properties.href === "string" &&
-          /^https?:/i.test(child.properties.href)
-        ) {
-          child.properties.rel = ["noopener", "noreferrer"];
-        }
-        visit(child);
+    visitElements(tree, (element) => {
+      const href = element.properties.href;
+      if (element.tagName === "a" && typeof href === "string" && isExternalHref(href)) {
+        element.properties.rel = ["noopener", "noreferrer"];
       }
-    };
-    visit(tree);
+    });
+  };
+}
+
+/**
+ * remark-rehype options: footnote ids without a prefix of their own, since the
+ * sanitizer prefixes every id with `user-content-` (else they get it twice).
+ */
+export const toHastOptions = { clobberPrefix: "" };
+
+/**
+ * The sanitizer prefixed the footnotes' ids with `user-content-`; their links
+ * (`#fn-1`, `#fnref-1`) are given the same prefix so they still lead there.
+ */
+export function footnoteLinks() {
+  return (tree: Root) => {
+    visitElements(tree, (element) => {
+      const { href, dataFootnoteRef, dataFootnoteBackref } = element.properties;
+      if (element.tagName !== "a" || typeof href !== "string" || !href.startsWith("#")) return;
+      if (dataFootnoteRef === undefined && dataFootnoteBackref === undefined) return;
+      element.properties.href = `#${CLOBBER_PREFIX}${href.slice(1)}`;
+    });
   };
 }
 
 const processor = unified()
   .use(remarkParse)
   .use(remarkGfm)
-  .use(remarkRehype)
-  .use(rehypeSanitize, schema)
+  .use(remarkRehype, toHastOptions)
+  .use(rehypeSanitize, sanitizeSchema)
+  .use(footnoteLinks)
   .use(externalLinks)
   .use(rehypeStringify);
 
@@ -61,4 +94,86 @@ export function renderMarkdownCached(markdown: string): string {
     cache.set(key, html);
   }
   return html;
+}
+
+// ---------------------------------------------------------------------------
+// Comments
+
+/**
+ * Markdown syntax a comment does not get: headings, images, tables, rules, raw
+ * HTML, footnotes and task lists. Switched off in the parser, so what a reader
+ * types there stays visible as plain text (`# hi` shows as "# hi").
+ */
+const COMMENT_DISABLED_CONSTRUCTS = [
+  "headingAtx",
+  "setextUnderline",
+  "thematicBreak",
+  "htmlFlow",
+  "htmlText",
+  "labelStartImage",
+  "table",
+  "gfmFootnoteDefinition",
+  "gfmFootnoteCall",
+  "gfmPotentialFootnoteCall",
+  "tasklistCheck",
+];
+
+/** remark plugin: disables the constructs above (micromark's `disable` extension). */
+function commentSyntax(this: Processor) {
+  const data = this.data() as { micromarkExtensions?: unknown[] };
+  data.micromarkExtensions ??= [];
+  data.micromarkExtensions.push({ disable: { null: COMMENT_DISABLED_CONSTRUCTS } });
+}
+
+/** The comment subset: paragraphs, emphasis, code, links, lists and quotes; nothing else survives. */
+export const commentSchema: SanitizeSchema = {
+  strip: ["script", "style"],
+  clobberPrefix: CLOBBER_PREFIX,
+  clobber: ["id", "name"],
+  tagNames: ["p", "br", "em", "strong", "del", "code", "pre", "a", "ul", "ol", "li", "blockquote"],
+  attributes: { a: ["href"], ol: ["start"] },
+  protocols: { href: ["http", "https", "mailto"] },
+  required: {},
+  ancestors: { li: ["ol", "ul"] },
+};
+
+/** Every link in a comment is the commenter's, not the site's: nofollow, ugc. */
+function commentLinks() {
+  return (tree: Root) => {
+    visitElements(tree, (element) => {
+      if (element.tagName === "a" && element.properties.href !== undefined) {
+        element.properties.rel = ["nofollow", "ugc", "noopener", "noreferrer"];
+      }
+    });
+  };
+}
+
+const commentProcessor = unified()
+  .use(remarkParse)
+  .use(commentSyntax)
+  .use(remarkGfm)
+  .use(remarkRehype)
+  .use(rehypeSanitize, commentSchema)
+  .use(commentLinks)
+  .use(rehypeStringify);
+
+function commentTree(markdown: string): Root {
+  return commentProcessor.runSync(commentProcessor.parse(markdown)) as Root;
+}
+
+/** A comment's Markdown (the small subset) to sanitized HTML, rendered once when it is saved. */
+export function renderComment(markdown: string): string {
+  return commentProcessor.stringify(commentTree(markdown));
+}
+
+/**
+ * How many links the rendered comment holds: autolinked addresses count, a link
+ * whose unsafe target the sanitizer removed does not.
+ */
+export function countLinks(markdown: string): number {
+  let links = 0;
+  visitElements(commentTree(markdown), (element) => {
+    if (element.tagName === "a" && element.properties.href !== undefined) links += 1;
+  });
+  return links;
 }

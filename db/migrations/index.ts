@@ -3,6 +3,13 @@ import * as createPosts from "./20261122T170000_create_posts.ts";
 import * as createAuth from "./20261122T180000_create_auth.ts";
 import * as createSiteSettings from "./20261122T183000_create_site_settings.ts";
 import * as createSubscribers from "./20261122T190000_create_subscribers.ts";
+import * as createTaxonomyAndComments from "./20261122T200000_create_taxonomy_and_comments.ts";
+import * as createSwapers from "./20261122T201000_create_swapers.ts";
+import * as createAuditLog from "./20261122T202000_create_audit_log.ts";
+import * as createPostSearch from "./20261122T213000_create_post_search.ts";
+import * as createLinks from "./20261122T224000_create_links.ts";
+import * as createAds from "./20261122T224100_create_ads.ts";
+import * as addUserBan from "./20261122T230500_add_user_ban.ts";
 
 /**
  * Every migration, in order. Listed explicitly so the same history runs in the
@@ -13,4 +20,11 @@ export const migrations: Record<string, Migration> = {
   "20261122T180000_create_auth": createAuth,
   "20261122T183000_create_site_settings": createSiteSettings,
   "20261122T190000_create_subscribers": createSubscribers,
+  "20261122T200000_create_taxonomy_and_comments": createTaxonomyAndComments,
+  "20261122T201000_create_swapers": createSwapers,
+  "20261122T202000_create_audit_log": createAuditLog,
+  "20261122T213000_create_post_search": createPostSearch,
+  "20261122T224000_create_links": createLinks,
+  "20261122T224100_create_ads": createAds,
+  "20261122T230500_add_user_ban": addUserBan,
 };

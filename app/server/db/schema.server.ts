@@ -18,6 +18,15 @@ export interface Database {
   siteSettings: SiteSettingsTable;
   contactMessages: ContactMessagesTable;
   subscribers: SubscribersTable;
+  categories: CategoriesTable;
+  tags: TagsTable;
+  postTags: PostTagsTable;
+  comments: CommentsTable;
+  swapers: SwapersTable;
+  links: LinksTable;
+  ads: AdsTable;
+  auditLog: AuditLogTable;
+  postSearch: PostSearchTable;
 }
 
 export interface SiteSettingsTable {
@@ -54,6 +63,11 @@ export interface PostsTable {
   publishedAt: Timestamp | null;
   categoryId: string | null;
   coverImageId: string | null;
+  /** Absolute http(s) URL or site-relative path; null = no cover. */
+  coverImageUrl: ColumnType<string | null, string | null | undefined, string | null>;
+  coverAlt: ColumnType<string, string | undefined, string>;
+  /** Set = in the trash (hidden everywhere but the admin trash). */
+  deletedAt: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   featured: ColumnType<number, number | undefined, number>;
   viewCount: ColumnType<number, number | undefined, number>;
   version: ColumnType<number, number | undefined, number>;
@@ -82,6 +96,11 @@ export interface UsersTable {
   email: string;
   emailVerified: number;
   image: string | null;
+  /** 1 = banned: no sessions, cannot sign in (admin users section). */
+  banned: ColumnType<number, number | undefined, number>;
+  bannedAt: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** Set whenever a session is created (sessions themselves go on sign-out). */
+  lastSignInAt: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
@@ -162,6 +181,138 @@ export interface SubscribersTable {
   confirmedAt: Timestamp | null;
   unsubscribedAt: Timestamp | null;
   createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface CategoriesTable {
+  id: string;
+  slug: string;
+  nameEn: string;
+  nameZh: string;
+  description: ColumnType<string, string | undefined, string>;
+  sortOrder: ColumnType<number, number | undefined, number>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface TagsTable {
+  id: string;
+  slug: string;
+  nameEn: string;
+  nameZh: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface PostTagsTable {
+  postId: string;
+  tagId: string;
+}
+
+export type CommentStatus = "pending" | "approved" | "hidden" | "spam";
+
+export interface CommentsTable {
+  id: string;
+  postId: string;
+  /** Null once the author's account is deleted (the comment stays, anonymised). */
+  authorId: string | null;
+  /** One level of replies: a reply's parent is always a top-level comment. */
+  parentId: string | null;
+  bodyMarkdown: string;
+  bodyHtml: string;
+  status: CommentStatus;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** Home page carousel slides ("swapers", DESIGN.md §5). */
+export interface SwapersTable {
+  id: string;
+  titleEn: ColumnType<string, string | undefined, string>;
+  titleZh: ColumnType<string, string | undefined, string>;
+  /** Absolute http(s) URL or site-relative path. */
+  imageUrl: string;
+  imageAlt: ColumnType<string, string | undefined, string>;
+  /** Where a click goes: http(s) URL or site-relative path; null = not a link. */
+  linkUrl: string | null;
+  sortOrder: ColumnType<number, number | undefined, number>;
+  enabled: ColumnType<number, number | undefined, number>;
+  /** Optional time window; null = open-ended. */
+  startsAt: Timestamp | null;
+  endsAt: Timestamp | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** Friend links: the public /links page and, when configured, the footer. */
+export interface LinksTable {
+  id: string;
+  name: string;
+  /** Absolute http(s) URL. */
+  url: string;
+  /** http(s) URL or site-relative path; null = no logo. */
+  logoUrl: string | null;
+  description: ColumnType<string, string | undefined, string>;
+  sortOrder: ColumnType<number, number | undefined, number>;
+  enabled: ColumnType<number, number | undefined, number>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export type AdPlacement = "home_top" | "sidebar" | "post_bottom" | "list_between";
+export type AdKind = "image" | "text";
+
+/** Advertisements: plain text or an image, never HTML; clicks go through /ads/{id}/click. */
+export interface AdsTable {
+  id: string;
+  placement: AdPlacement;
+  kind: AdKind;
+  title: string;
+  /** Plain text (at most 200 characters), escaped when shown. */
+  text: ColumnType<string, string | undefined, string>;
+  /** http(s) URL or site-relative path (image ads). */
+  imageUrl: string | null;
+  imageAlt: ColumnType<string, string | undefined, string>;
+  /** Absolute http(s) URL: the only place /ads/{id}/click redirects to. */
+  linkUrl: string;
+  enabled: ColumnType<number, number | undefined, number>;
+  startsAt: Timestamp | null;
+  endsAt: Timestamp | null;
+  /** 1–100: the chance of being picked among the placement's active ads. */
+  weight: ColumnType<number, number | undefined, number>;
+  impressions: ColumnType<number, number | undefined, number>;
+  clicks: ColumnType<number, number | undefined, number>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** One admin change: who, what, when (the admin dashboard lists the latest). */
+export interface AuditLogTable {
+  id: string;
+  actorId: string | null;
+  actorEmail: string;
+  /** e.g. `swaper.create`, `post.publish`. */
+  action: string;
+  entityType: string;
+  entityId: string | null;
+  /** JSON object with what changed. */
+  details: ColumnType<string, string | undefined, string>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/**
+ * The search index (app/server/search): one row per post and language, its text
+ * already cut into tokens separated by spaces. SQLite also has an integer `id`
+ * (the rowid of the FTS5 table "postSearchFts" over this one); PostgreSQL a
+ * generated `searchVector` tsvector. Neither is written by the app.
+ */
+export interface PostSearchTable {
+  postId: string;
+  locale: Locale;
+  title: string;
+  summary: string;
+  body: string;
   updatedAt: Timestamp;
 }
 

@@ -1,7 +1,16 @@
+import type { Transaction } from "kysely";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
-import type { Locale, PostStatus } from "../db/schema.server.ts";
+import type { Database, Locale, PostStatus } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
+import { termName } from "./taxonomy.server.ts";
+
+/** A category or tag as a list shows it: its name in the visitor's language. */
+export interface TermRef {
+  id: string;
+  slug: string;
+  name: string;
+}
 
 export interface PostSummary {
   id: string;
@@ -14,6 +23,11 @@ export interface PostSummary {
   title: string;
   summary: string;
   readingMinutes: number;
+  category: TermRef | null;
+  tags: TermRef[];
+  /** Absolute http(s) URL or site-relative path; null = no cover. */
+  coverImageUrl: string | null;
+  coverAlt: string;
 }
 
 export interface PostPage {
@@ -26,34 +40,67 @@ export interface PostPage {
 
 const otherLocale = (l: Locale): Locale => (l === "en" ? "zh" : "en");
 
+export interface PostListFilter {
+  /** Only posts in this category. */
+  categoryId?: string;
+  /** Only posts with this tag. */
+  tagId?: string;
+}
+
 /**
  * Published posts, newest first, in the visitor's language with the other language
- * as fallback: one query for the page (both translations joined), one for the count.
+ * as fallback, optionally of one category or tag: one query for the page (both
+ * translations and the category joined), one for the count, and one for the tags
+ * of the page's posts.
  */
 export async function listPublishedPosts(
   db: DB,
-  opts: { locale: Locale; page: number; pageSize: number },
+  opts: { locale: Locale; page: number; pageSize: number } & PostListFilter,
 ): Promise<PostPage> {
-  const { locale, pageSize } = opts;
+  const { locale, pageSize, categoryId, tagId } = opts;
   const page = Math.max(1, Math.trunc(opts.page));
   const other = otherLocale(locale);
 
-  const rows = await db
-    .selectFrom("posts as p")
+  // The same WHERE for the page and the count.
+  const published = () =>
+    db
+      .selectFrom("posts as p")
+      .where("p.status", "=", "published")
+      .where("p.deletedAt", "is", null)
+      .$if(categoryId !== undefined, (qb) => qb.where("p.categoryId", "=", categoryId ?? ""))
+      .$if(tagId !== undefined, (qb) =>
+        qb.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom("postTags as pt")
+              .select("pt.postId")
+              .whereRef("pt.postId", "=", "p.id")
+              .where("pt.tagId", "=", tagId ?? ""),
+          ),
+        ),
+      );
+
+  const rows = await published()
     .leftJoin("postTranslations as t", (j) => j.onRef("t.postId", "=", "p.id").on("t.locale", "=", locale))
     .leftJoin("postTranslations as f", (j) => j.onRef("f.postId", "=", "p.id").on("f.locale", "=", other))
-    .where("p.status", "=", "published")
+    .leftJoin("categories as c", "c.id", "p.categoryId")
     .where((eb) => eb.or([eb("t.postId", "is not", null), eb("f.postId", "is not", null)]))
     .select([
       "p.id",
       "p.slug",
       "p.publishedAt",
+      "p.coverImageUrl",
+      "p.coverAlt",
       "t.title as title",
       "t.summary as summary",
       "t.readingMinutes as readingMinutes",
       "f.title as fallbackTitle",
       "f.summary as fallbackSummary",
       "f.readingMinutes as fallbackReadingMinutes",
+      "c.id as categoryId",
+      "c.slug as categorySlug",
+      "c.nameEn as categoryNameEn",
+      "c.nameZh as categoryNameZh",
     ])
     .orderBy("p.publishedAt", "desc")
     .orderBy("p.id", "desc")
@@ -61,12 +108,16 @@ export async function listPublishedPosts(
     .offset((page - 1) * pageSize)
     .execute();
 
-  const countRow = await db
-    .selectFrom("posts")
-    .where("status", "=", "published")
+  const countRow = await published()
     .select((eb) => eb.fn.countAll<number | string | bigint>().as("n"))
     .executeTakeFirstOrThrow();
   const total = Number(countRow.n);
+
+  const tagsByPost = await tagsOfPosts(
+    db,
+    rows.map((r) => r.id),
+    locale,
+  );
 
   const items = rows.map((r): PostSummary => {
     const own = r.title !== null;
@@ -79,10 +130,40 @@ export async function listPublishedPosts(
       title: (own ? r.title : r.fallbackTitle) ?? "",
       summary: (own ? r.summary : r.fallbackSummary) ?? "",
       readingMinutes: Number((own ? r.readingMinutes : r.fallbackReadingMinutes) ?? 1),
+      category:
+        r.categoryId !== null && r.categorySlug !== null
+          ? {
+              id: r.categoryId,
+              slug: r.categorySlug,
+              name: termName({ nameEn: r.categoryNameEn ?? "", nameZh: r.categoryNameZh ?? "" }, locale),
+            }
+          : null,
+      tags: tagsByPost.get(r.id) ?? [],
+      coverImageUrl: r.coverImageUrl,
+      coverAlt: r.coverAlt,
     };
   });
 
   return { items, total, page, pageSize, pageCount: Math.max(1, Math.ceil(total / pageSize)) };
+}
+
+/** The tags of these posts, by post id, named in `locale`: one query for all of them. */
+export async function tagsOfPosts(db: DB, postIds: readonly string[], locale: Locale): Promise<Map<string, TermRef[]>> {
+  const byPost = new Map<string, TermRef[]>();
+  if (postIds.length === 0) return byPost;
+  const rows = await db
+    .selectFrom("postTags as pt")
+    .innerJoin("tags as tg", "tg.id", "pt.tagId")
+    .where("pt.postId", "in", [...new Set(postIds)])
+    .select(["pt.postId", "tg.id", "tg.slug", "tg.nameEn", "tg.nameZh"])
+    .orderBy("tg.slug")
+    .execute();
+  for (const r of rows) {
+    const list = byPost.get(r.postId) ?? [];
+    list.push({ id: r.id, slug: r.slug, name: termName(r, locale) });
+    byPost.set(r.postId, list);
+  }
+  return byPost;
 }
 
 export interface NewPostInput {
@@ -90,52 +171,81 @@ export interface NewPostInput {
   authorId: string | null;
   status: PostStatus;
   publishedAt: string | null;
+  categoryId?: string | null;
+  tagIds?: readonly string[];
+  coverImageUrl?: string | null;
+  coverAlt?: string;
+  featured?: boolean;
+  /** A caller-chosen id (the editor's idempotency key); generated when absent. */
+  id?: string;
   translations: Array<{
     locale: Locale;
     title: string;
     summary?: string;
     bodyMarkdown?: string;
     bodyHtml?: string;
+    tocJson?: string;
+    readingMinutes?: number;
+    seoTitle?: string | null;
+    seoDescription?: string | null;
   }>;
 }
 
 /** Creates a post and its translations atomically; returns the new id. */
 export async function createPost(db: DB, input: NewPostInput): Promise<string> {
   if (input.translations.length === 0) throw new Error("a post needs at least one translation");
-  const id = newId();
+  return db.transaction().execute((trx) => insertPost(trx, input));
+}
+
+/**
+ * createPost's writes inside a transaction the caller holds (the editor also
+ * creates tags in it); returns the new id.
+ */
+export async function insertPost(trx: Transaction<Database>, input: NewPostInput): Promise<string> {
+  if (input.translations.length === 0) throw new Error("a post needs at least one translation");
+  const id = input.id ?? newId();
   const now = nowIso();
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto("posts")
-      .values({
-        id,
-        slug: input.slug,
-        authorId: input.authorId,
-        status: input.status,
-        publishedAt: input.publishedAt,
-        categoryId: null,
-        coverImageId: null,
+  await trx
+    .insertInto("posts")
+    .values({
+      id,
+      slug: input.slug,
+      authorId: input.authorId,
+      status: input.status,
+      publishedAt: input.publishedAt,
+      categoryId: input.categoryId ?? null,
+      coverImageId: null,
+      coverImageUrl: input.coverImageUrl ?? null,
+      coverAlt: input.coverAlt ?? "",
+      featured: input.featured ? 1 : 0,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .execute();
+  await trx
+    .insertInto("postTranslations")
+    .values(
+      input.translations.map((t) => ({
+        postId: id,
+        locale: t.locale,
+        title: t.title,
+        summary: t.summary ?? "",
+        bodyMarkdown: t.bodyMarkdown ?? "",
+        bodyHtml: t.bodyHtml ?? "",
+        tocJson: t.tocJson ?? "[]",
+        readingMinutes: t.readingMinutes ?? 1,
+        seoTitle: t.seoTitle ?? null,
+        seoDescription: t.seoDescription ?? null,
         createdAt: now,
         updatedAt: now,
-      })
-      .execute();
+      })),
+    )
+    .execute();
+  if (input.tagIds && input.tagIds.length > 0) {
     await trx
-      .insertInto("postTranslations")
-      .values(
-        input.translations.map((t) => ({
-          postId: id,
-          locale: t.locale,
-          title: t.title,
-          summary: t.summary ?? "",
-          bodyMarkdown: t.bodyMarkdown ?? "",
-          bodyHtml: t.bodyHtml ?? "",
-          seoTitle: null,
-          seoDescription: null,
-          createdAt: now,
-          updatedAt: now,
-        })),
-      )
+      .insertInto("postTags")
+      .values([...new Set(input.tagIds)].map((tagId) => ({ postId: id, tagId })))
       .execute();
-  });
+  }
   return id;
 }

@@ -1,0 +1,180 @@
+import { Fragment, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { formatDate } from "../../lib/format.ts";
+import { HTML_LANG, type Locale } from "../../lib/i18n/locale.ts";
+
+/** A category or tag on a list item, named in the visitor's language. */
+export interface PostListTerm {
+  id: string;
+  slug: string;
+  name: string;
+}
+
+/** One post of a list (the shape of `PostSummary` from the posts repository). */
+export interface PostListItem {
+  id: string;
+  publishedAt: string | null;
+  locale: Locale;
+  isFallback: boolean;
+  title: string;
+  summary: string;
+  readingMinutes: number;
+  category: PostListTerm | null;
+  tags: PostListTerm[];
+  coverImageUrl: string | null;
+  coverAlt: string;
+}
+
+export interface PostListPage {
+  items: PostListItem[];
+  page: number;
+  pageCount: number;
+}
+
+/** Items before the "between" slot. */
+const BETWEEN_AFTER = 3;
+
+const chip =
+  "rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-700 hover:underline focus-visible:underline dark:bg-zinc-800 dark:text-zinc-300";
+
+/**
+ * Published posts as the home page and the category and tag pages show them:
+ * title, date, reading time, category, tags, summary and the cover thumbnail.
+ * `prefix` is "", "/en" or "/zh", kept on every link.
+ */
+export function PostList({
+  items,
+  locale,
+  prefix,
+  emptyText,
+  between,
+}: {
+  items: PostListItem[];
+  locale: Locale;
+  prefix: string;
+  emptyText: string;
+  /** Shown after the third item when more follow (the "between list items" ad). */
+  between?: ReactNode;
+}) {
+  const { t } = useTranslation("blog");
+  if (items.length === 0) return <p className="mt-6 text-zinc-600 dark:text-zinc-400">{emptyText}</p>;
+  return (
+    <ol className="mt-6 space-y-8">
+      {items.map((post, index) => (
+        <Fragment key={post.id}>
+          {index === BETWEEN_AFTER && between && <li>{between}</li>}
+          <li>
+            <article lang={post.isFallback ? HTML_LANG[post.locale] : undefined} className="flex gap-4">
+              <div className="min-w-0 flex-1">
+                <h2 className="text-xl font-semibold">
+                  <Link to={`${prefix}/posts/detail/${post.id}`} className="hover:underline">
+                    {post.title}
+                  </Link>
+                </h2>
+                <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+                  {post.publishedAt && (
+                    <time dateTime={post.publishedAt}>
+                      {t("publishedOn", { date: formatDate(post.publishedAt, locale) })}
+                    </time>
+                  )}
+                  {" · "}
+                  {t("readingTime", { count: post.readingMinutes })}
+                  {post.isFallback && (
+                    <span className="ml-2 rounded bg-zinc-100 px-1.5 py-0.5 text-xs dark:bg-zinc-800">
+                      {t("inOtherLanguage")}
+                    </span>
+                  )}
+                </p>
+                {post.summary && <p className="mt-2">{post.summary}</p>}
+                {(post.category || post.tags.length > 0) && (
+                  // Term names are in the visitor's language even when the post is not.
+                  <div
+                    lang={post.isFallback ? HTML_LANG[locale] : undefined}
+                    className="mt-2 flex flex-wrap items-center gap-2 text-sm"
+                  >
+                    {post.category && (
+                      <Link to={`${prefix}/categories/${encodeURIComponent(post.category.slug)}`} className={chip}>
+                        <span className="sr-only">{t("categoryLabel")} </span>
+                        {post.category.name}
+                      </Link>
+                    )}
+                    {post.tags.length > 0 && (
+                      <ul aria-label={t("tagsLabel")} className="flex flex-wrap gap-2">
+                        {post.tags.map((tag) => (
+                          <li key={tag.id}>
+                            <Link
+                              to={`${prefix}/tags/${encodeURIComponent(tag.slug)}`}
+                              className="text-xs text-blue-700 hover:underline focus-visible:underline dark:text-blue-400"
+                            >
+                              #{tag.name}
+                            </Link>
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </div>
+                )}
+              </div>
+              {post.coverImageUrl && (
+                // A fixed box: the page does not move when the image arrives.
+                <div className="aspect-[4/3] w-24 shrink-0 overflow-hidden rounded bg-zinc-100 sm:w-40 dark:bg-zinc-800">
+                  <img
+                    src={post.coverImageUrl}
+                    alt={post.coverAlt}
+                    loading="lazy"
+                    decoding="async"
+                    width={160}
+                    height={120}
+                    className="h-full w-full object-cover"
+                  />
+                </div>
+              )}
+            </article>
+          </li>
+        </Fragment>
+      ))}
+    </ol>
+  );
+}
+
+/**
+ * Previous / "Page n of m" / next, shown when there is more than one page.
+ * `label` names the navigation when "Pages" is too vague (search results).
+ */
+export function Pagination({
+  page,
+  pageHref,
+  label,
+}: {
+  page: Pick<PostListPage, "page" | "pageCount">;
+  pageHref: (n: number) => string;
+  label?: string;
+}) {
+  const { t } = useTranslation("blog");
+  if (page.pageCount <= 1) return null;
+  return (
+    <nav aria-label={label ?? t("pagination")} className="mt-10 flex items-center justify-between text-sm">
+      {page.page > 1 ? (
+        <Link to={pageHref(page.page - 1)} rel="prev" className="text-blue-700 underline dark:text-blue-400">
+          {t("previous")}
+        </Link>
+      ) : (
+        <span />
+      )}
+      <span aria-current="page">{t("pageOf", { page: page.page, count: page.pageCount })}</span>
+      {page.page < page.pageCount ? (
+        <Link to={pageHref(page.page + 1)} rel="next" className="text-blue-700 underline dark:text-blue-400">
+          {t("next")}
+        </Link>
+      ) : (
+        <span />
+      )}
+    </nav>
+  );
+}
+
+/** "", "/en" or "/zh": the locale prefix of the requested path, kept on the list's links. */
+export function localePrefix(pathname: string): string {
+  return pathname.match(/^\/(en|zh)(?=\/|\.data$|$)/)?.[0] ?? "";
+}

@@ -1,0 +1,445 @@
+import { useTranslation } from "react-i18next";
+import { data, Link, redirect } from "react-router";
+import { AdSlot } from "../../components/ads/ad-slot.tsx";
+import { type CommentActionResult, Comments } from "../../components/blog/comments.tsx";
+import { useNonce } from "../../components/nonce.tsx";
+import { SanitizedHtml } from "../../components/ui/sanitized-html.tsx";
+import { formatDate } from "../../lib/format.ts";
+import { validate } from "../../lib/forms.ts";
+import { HTML_LANG, type Locale, localeFromRequest } from "../../lib/i18n/locale.ts";
+import { contentPageMeta, NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { commentSchema } from "../../lib/schemas/comment.ts";
+import { adFor } from "../../server/ad-slots.server.ts";
+import { retryAfterHeaders } from "../../server/auth/guard.server.ts";
+import { getUser, requireUser } from "../../server/auth/session.server.ts";
+import { getApp } from "../../server/context.server.ts";
+import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { hitAll } from "../../server/rate-limit.server.ts";
+import { commentLimitChecks, deleteComment, listComments, submitComment } from "../../server/repos/comments.server.ts";
+import {
+  canView,
+  findNeighbours,
+  findPostDetail,
+  findRelatedPosts,
+  isPublic,
+  type PostDetail,
+} from "../../server/repos/post-detail.server.ts";
+import { requestSettings } from "../../server/request-settings.server.ts";
+import type { Route } from "./+types/post-detail";
+
+/** Post ids are app-generated (or the editor's idempotency key): short and URL-safe. */
+const ID_PATTERN = /^[\w-]{1,64}$/;
+
+const otherLocale = (l: Locale): Locale => (l === "en" ? "zh" : "en");
+
+/** The path of this request without the client router's `.data` suffix. */
+function pagePath(request: Request): string {
+  return new URL(request.url).pathname.replace(/\.data$/, "");
+}
+
+/** A cover URL we are willing to put in the page: http(s) or a site-relative path. */
+function safeCover(url: string | null): string | null {
+  if (!url) return null;
+  if (/^https?:\/\//i.test(url)) return url;
+  if (url.startsWith("/") && !url.startsWith("//") && !url.startsWith("/\\")) return url;
+  return null;
+}
+
+const absolute = (publicUrl: string, url: string) => (url.startsWith("/") ? `${publicUrl}${url}` : url);
+
+/** JSON for a <script> element: `<` escaped so no `</script>` or `<!--` can end it early. */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, "\\u003c");
+}
+
+function seoFor(post: PostDetail, publicUrl: string, siteName: string, cover: string | null) {
+  const { translation } = post;
+  const url = (l: Locale) => `${publicUrl}/${l}/posts/detail/${post.id}`;
+  const canonical = url(translation.locale);
+  const title = translation.seoTitle || translation.title;
+  const description = translation.seoDescription || translation.summary || null;
+  const image = cover ? absolute(publicUrl, cover) : null;
+  const published = post.publishedAt ?? post.createdAt;
+  const jsonLd = {
+    "@context": "https://schema.org",
+    "@type": "BlogPosting",
+    headline: translation.title,
+    ...(description ? { description } : {}),
+    datePublished: published,
+    dateModified: post.updatedAt,
+    author: post.authorName
+      ? { "@type": "Person", name: post.authorName }
+      : { "@type": "Organization", name: siteName },
+    ...(image ? { image: [image] } : {}),
+    inLanguage: HTML_LANG[translation.locale],
+    mainEntityOfPage: { "@type": "WebPage", "@id": canonical },
+    ...(post.tags.length > 0 ? { keywords: post.tags.map((g) => g.name).join(", ") } : {}),
+  };
+  return {
+    title,
+    description,
+    canonical,
+    image,
+    contentLocale: translation.locale,
+    alternates: [
+      ...post.locales.map((l) => ({ hrefLang: l, href: url(l) })),
+      { hrefLang: "x-default", href: `${publicUrl}/posts/detail/${post.id}` },
+    ],
+    otherLocales: post.locales.filter((l) => l !== translation.locale),
+    publishedTime: post.publishedAt,
+    modifiedTime: post.updatedAt,
+    tags: post.tags.map((g) => g.name),
+    jsonLd: jsonForScript(jsonLd),
+  };
+}
+
+// /posts/detail/{id} (and /en, /zh): one post in the reader's language (or the
+// other one, labelled), its comments, and the posts around it.
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const app = getApp(context);
+  const id = params.id ?? "";
+  if (!ID_PATTERN.test(id)) throw data(null, { status: 404 });
+  const locale = localeFromRequest(request);
+  const [user, post, settings] = await Promise.all([
+    getUser(context, request),
+    findPostDetail(app.db, id, locale),
+    requestSettings(context),
+  ]);
+  // Not there and not yours to see look the same: never leak that a draft exists.
+  if (!post || !canView(post, user)) throw data(null, { status: 404 });
+
+  const open = isPublic(post);
+  const [neighbours, related, comments, bottomAd, sideAd] = await Promise.all([
+    open && post.publishedAt
+      ? findNeighbours(app.db, { id: post.id, publishedAt: post.publishedAt }, locale)
+      : { previous: null, next: null },
+    findRelatedPosts(app.db, post.id, locale),
+    listComments(app.db, post.id, user?.id ?? null),
+    open ? adFor(context, request, "post_bottom") : null,
+    // The layout has one column: the "sidebar" placement sits after the related posts.
+    open ? adFor(context, request, "sidebar") : null,
+  ]);
+  if (open && request.method === "GET") {
+    app.views.record(post.id, { ip: app.clientIp, userAgent: request.headers.get("user-agent") });
+  }
+
+  const path = pagePath(request);
+  const prefix = path.match(/^\/(en|zh)(?=\/|$)/)?.[0] ?? "";
+  const cover = safeCover(post.coverImageUrl);
+  const access = !open ? "closed" : !user ? "signIn" : !user.emailVerified ? "verify" : "open";
+  return {
+    locale,
+    prefix,
+    path,
+    post: { ...post, coverImageUrl: cover, viewCount: post.viewCount + app.views.pending(post.id) },
+    isPublic: open,
+    neighbours,
+    related,
+    comments,
+    access,
+    viewer: user ? { id: user.id, isAdmin: user.isAdmin } : null,
+    seo: seoFor(post, app.env.publicUrl, settings.siteName[locale], cover),
+    bottomAd,
+    sideAd,
+  } as const;
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const app = getApp(context);
+  const user = await requireUser(context, request);
+  const id = params.id ?? "";
+  if (!ID_PATTERN.test(id)) throw data(null, { status: 404 });
+  const locale = localeFromRequest(request);
+  const post = await findPostDetail(app.db, id, locale);
+  if (!post || !canView(post, user)) throw data(null, { status: 404 });
+
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const path = pagePath(request);
+  const flash = (key: "post:flash.commentPosted" | "post:flash.commentPending" | "post:flash.commentDeleted") =>
+    flashHeaders(flashOptions(app.env), "success", key);
+
+  if (intent === "delete") {
+    const commentId = String(form.get("commentId") ?? "").slice(0, 64);
+    const deleted = await deleteComment(app.db, { postId: post.id, commentId, userId: user.id, isAdmin: user.isAdmin });
+    if (!deleted) {
+      return data<CommentActionResult>({ intent, formError: "post:comments.errors.deleteFailed" }, { status: 403 });
+    }
+    return redirect(`${path}#comments`, { headers: flash("post:flash.commentDeleted") });
+  }
+
+  if (intent !== "comment" && intent !== "reply") throw data(null, { status: 400 });
+  const rawParent = intent === "reply" ? String(form.get("parentId") ?? "").slice(0, 64) : null;
+  const fail = (result: Omit<CommentActionResult, "intent" | "parentId">, status: number) =>
+    data<CommentActionResult>({ intent, parentId: rawParent, ...result }, { status });
+
+  if (!user.emailVerified) return fail({ fieldErrors: { body: "post:comments.errors.verifyFirst" } }, 403);
+  const parsed = validate(commentSchema, form);
+  if (!parsed.ok)
+    return fail({ fieldErrors: { body: parsed.errors.body ?? "post:comments.errors.bodyRequired" } }, 400);
+  if (intent === "reply" && !rawParent)
+    return fail({ fieldErrors: { body: "post:comments.errors.parentNotFound" } }, 400);
+
+  const limit = await hitAll(app.db, commentLimitChecks(user.id, app.env.rateLimitMultiplier));
+  if (!limit.allowed) {
+    return data<CommentActionResult>(
+      {
+        intent,
+        parentId: rawParent,
+        fieldErrors: { body: "post:comments.errors.tooManyRequests" },
+        retryAfter: limit.retryAfterSeconds,
+      },
+      { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
+    );
+  }
+
+  const settings = await requestSettings(context);
+  const result = await submitComment(app.db, {
+    postId: post.id,
+    authorId: user.id,
+    body: parsed.data.body,
+    parentId: rawParent,
+    honeypot: parsed.data.website,
+    moderation: settings.commentModeration,
+    trusted: user.isAdmin,
+  });
+  if (!result.ok) return fail({ fieldErrors: { body: `post:comments.errors.${result.error}` } }, 400);
+  if (!result.id) app.log.info("comment honeypot filled; comment dropped");
+  const anchor = result.id ? `#comment-${result.id}` : "#comments";
+  const key = result.status === "pending" ? "post:flash.commentPending" : "post:flash.commentPosted";
+  return redirect(`${path}${anchor}`, { headers: flash(key) });
+}
+
+export const headers = retryAfterHeaders;
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  if (!loaderData) return pageMeta(matches, "errors.notFoundTitle", [NOINDEX]);
+  const { seo, isPublic: open } = loaderData;
+  const og = (property: string, content: string) => ({ property, content });
+  return contentPageMeta(matches, seo.title, [
+    ...(seo.description
+      ? [{ name: "description", content: seo.description }, og("og:description", seo.description)]
+      : []),
+    og("og:title", seo.title),
+    og("og:type", "article"),
+    og("og:url", seo.canonical),
+    og("og:locale", seo.contentLocale === "en" ? "en_US" : "zh_CN"),
+    ...seo.otherLocales.map((l) => og("og:locale:alternate", l === "en" ? "en_US" : "zh_CN")),
+    ...(seo.image ? [og("og:image", seo.image)] : []),
+    ...(seo.publishedTime ? [og("article:published_time", seo.publishedTime)] : []),
+    og("article:modified_time", seo.modifiedTime),
+    ...seo.tags.map((tag) => og("article:tag", tag)),
+    { tagName: "link", rel: "canonical", href: seo.canonical },
+    ...seo.alternates.map((a) => ({ tagName: "link", rel: "alternate", hrefLang: a.hrefLang, href: a.href })),
+    ...(open ? [] : [NOINDEX]),
+  ]);
+}
+
+function JsonLd({ json }: { json: string }) {
+  const nonce = useNonce();
+  return (
+    // Data, not code; `<` is escaped (jsonForScript). React writes script text as is.
+    <script type="application/ld+json" nonce={nonce} suppressHydrationWarning>
+      {json}
+    </script>
+  );
+}
+
+const BADGE = "inline-block rounded px-2 py-0.5 text-sm font-medium";
+
+export default function PostDetailPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("post");
+  const { locale, prefix, path, post, neighbours, related, comments, access, viewer, seo, bottomAd, sideAd } =
+    loaderData;
+  const { translation } = post;
+  const contentLang = HTML_LANG[translation.locale];
+  const other = otherLocale(translation.locale);
+  const postHref = (id: string) => `${prefix}/posts/detail/${id}`;
+  const linkLang = (l: { isFallback: boolean; locale: Locale }) => (l.isFallback ? HTML_LANG[l.locale] : undefined);
+  const published = post.publishedAt ? formatDate(post.publishedAt, locale) : null;
+  const updated = formatDate(post.updatedAt, locale);
+  const link = "text-blue-700 underline dark:text-blue-400";
+
+  return (
+    <>
+      <article aria-labelledby="post-title" lang={post.isFallback ? contentLang : undefined}>
+        <header>
+          {(post.deletedAt !== null || post.status !== "published") && (
+            <p className="mb-3 flex gap-2" data-testid="post-badges">
+              {post.deletedAt !== null && (
+                <span className={`${BADGE} bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-100`}>
+                  {t("badge.trashed")}
+                </span>
+              )}
+              {post.status === "draft" && (
+                <span className={`${BADGE} bg-zinc-200 text-zinc-900 dark:bg-zinc-800 dark:text-zinc-100`}>
+                  {t("badge.draft")}
+                </span>
+              )}
+              {post.status === "scheduled" && (
+                <span className={`${BADGE} bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100`}>
+                  {t("badge.scheduled", { date: post.publishedAt ? formatDate(post.publishedAt, locale) : "—" })}
+                </span>
+              )}
+            </p>
+          )}
+          {post.isFallback && (
+            <p lang={HTML_LANG[locale]} className="mb-3 text-sm text-zinc-600 dark:text-zinc-400">
+              <span className="rounded bg-zinc-100 px-1.5 py-0.5 dark:bg-zinc-800">
+                {t(translation.locale === "en" ? "fallback.en" : "fallback.zh")}
+              </span>
+            </p>
+          )}
+          <h1 id="post-title" className="text-3xl font-bold tracking-tight sm:text-4xl">
+            {translation.title}
+          </h1>
+          <p
+            lang={HTML_LANG[locale]}
+            className="mt-3 flex flex-wrap gap-x-3 gap-y-1 text-sm text-zinc-600 dark:text-zinc-400"
+          >
+            {post.authorName && <span>{t("byAuthor", { name: post.authorName })}</span>}
+            {post.status === "published" && published && post.publishedAt && (
+              <time dateTime={post.publishedAt}>{t("publishedOn", { date: published })}</time>
+            )}
+            {updated && updated !== published && (
+              <time dateTime={post.updatedAt}>{t("updatedOn", { date: updated })}</time>
+            )}
+            <span>{t("readingTime", { count: translation.readingMinutes })}</span>
+            <span data-testid="view-count">{t("views", { count: post.viewCount })}</span>
+          </p>
+          <p lang={HTML_LANG[locale]} className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm">
+            {post.category && (
+              <span>
+                {t("category")}:{" "}
+                <Link to={`${prefix}/categories/${post.category.slug}`} className={link}>
+                  {post.category.name}
+                </Link>
+              </span>
+            )}
+            {post.locales.includes(other) && (
+              <a href={`/${other}/posts/detail/${post.id}`} hrefLang={other} className={link}>
+                {t(other === "en" ? "readIn.en" : "readIn.zh")}
+              </a>
+            )}
+          </p>
+        </header>
+
+        {post.coverImageUrl && (
+          <figure className="mt-6">
+            <img
+              src={post.coverImageUrl}
+              alt={post.coverAlt}
+              width={1200}
+              height={630}
+              decoding="async"
+              fetchPriority="high"
+              className="aspect-[1200/630] h-auto w-full rounded-lg bg-zinc-100 object-cover dark:bg-zinc-900"
+            />
+          </figure>
+        )}
+
+        {translation.toc.length > 0 && (
+          <nav
+            aria-label={t("toc")}
+            lang={HTML_LANG[translation.locale]}
+            className="mt-8 rounded-md border border-zinc-200 p-4 text-sm dark:border-zinc-800"
+          >
+            <h2 className="font-semibold" lang={HTML_LANG[locale]}>
+              {t("toc")}
+            </h2>
+            <ol className="mt-2 space-y-1">
+              {translation.toc.map((entry) => (
+                <li key={entry.id} className={entry.depth === 3 ? "ml-4" : undefined}>
+                  <a href={`#${entry.id}`} className="hover:underline">
+                    {entry.text}
+                  </a>
+                </li>
+              ))}
+            </ol>
+          </nav>
+        )}
+
+        <SanitizedHtml className="markdown mt-8" html={translation.bodyHtml} />
+        <AdSlot ad={bottomAd} className="mt-8" />
+
+        {post.tags.length > 0 && (
+          <footer className="mt-8" lang={HTML_LANG[locale]}>
+            <h2 className="sr-only">{t("tags")}</h2>
+            <ul aria-label={t("tags")} className="flex flex-wrap gap-2">
+              {post.tags.map((tag) => (
+                <li key={tag.slug}>
+                  <Link
+                    to={`${prefix}/tags/${tag.slug}`}
+                    className="inline-block rounded-full bg-zinc-100 px-3 py-1 text-sm hover:underline dark:bg-zinc-800"
+                  >
+                    #{tag.name}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </footer>
+        )}
+      </article>
+
+      {(neighbours.previous || neighbours.next) && (
+        <nav
+          aria-label={t("postNav")}
+          className="mt-12 grid gap-4 border-t border-zinc-200 pt-6 sm:grid-cols-2 dark:border-zinc-800"
+        >
+          {neighbours.previous ? (
+            <p>
+              <span className="block text-sm text-zinc-600 dark:text-zinc-400">{t("previous")}</span>
+              <Link
+                to={postHref(neighbours.previous.id)}
+                rel="prev"
+                className={link}
+                lang={linkLang(neighbours.previous)}
+              >
+                {neighbours.previous.title}
+              </Link>
+            </p>
+          ) : (
+            <span />
+          )}
+          {neighbours.next && (
+            <p className="sm:text-right">
+              <span className="block text-sm text-zinc-600 dark:text-zinc-400">{t("next")}</span>
+              <Link to={postHref(neighbours.next.id)} rel="next" className={link} lang={linkLang(neighbours.next)}>
+                {neighbours.next.title}
+              </Link>
+            </p>
+          )}
+        </nav>
+      )}
+
+      {related.length > 0 && (
+        <section aria-labelledby="related-title" className="mt-12">
+          <h2 id="related-title" className="text-2xl font-semibold">
+            {t("related")}
+          </h2>
+          <ul className="mt-4 space-y-2">
+            {related.map((r) => (
+              <li key={r.id}>
+                <Link to={postHref(r.id)} className={link} lang={linkLang(r)}>
+                  {r.title}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <AdSlot ad={sideAd} className="mt-12" />
+
+      <Comments
+        comments={comments}
+        viewer={viewer}
+        access={access}
+        locale={locale}
+        loginHref={`${prefix}/login?redirectTo=${encodeURIComponent(`${path}#comments`)}`}
+        accountHref={`${prefix}/account`}
+        result={actionData}
+      />
+      <JsonLd json={seo.jsonLd} />
+    </>
+  );
+}

@@ -1,0 +1,256 @@
+import { pino } from "pino";
+import { RouterContextProvider } from "react-router";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
+import { type AppContext, appContext } from "../../server/context.server.ts";
+import { newId } from "../../server/ids.server.ts";
+import { addAdmins } from "../../server/repos/admins.server.ts";
+import { createEditorPost, loadPostForEdit } from "../../server/repos/post-editor.server.ts";
+import { action as editorAction, loader as editorLoader } from "./editor.tsx";
+import { loader as myPostsLoader } from "./my-posts.tsx";
+
+// The editor's loaders and actions, called as React Router calls them, with a
+// session faked at the auth layer: who may do what is decided on the server.
+
+interface FakeUser {
+  id: string;
+  email: string;
+  emailVerified: boolean;
+}
+
+const ADMIN: FakeUser = { id: "user-admin", email: "admin@example.test", emailVerified: true };
+const OTHER_ADMIN: FakeUser = { id: "user-admin-2", email: "second@example.test", emailVerified: true };
+const READER: FakeUser = { id: "user-reader", email: "reader@example.test", emailVerified: true };
+// Listed as admin, but the e-mail is not verified: never an admin.
+const UNVERIFIED: FakeUser = { id: "user-unverified", email: "unverified@example.test", emailVerified: false };
+
+let database: TestDatabase;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await addAdmins(database.db, [ADMIN.email, OTHER_ADMIN.email, UNVERIFIED.email], "cli");
+});
+
+afterAll(async () => {
+  await database.cleanup();
+});
+
+function contextFor(user: FakeUser | null): RouterContextProvider {
+  const context = new RouterContextProvider();
+  const app = {
+    db: database.db,
+    dialect: database.dialect,
+    env: { authSecret: "s".repeat(40), publicUrl: "http://blog.test" },
+    log: pino({ level: "silent" }),
+    requestId: "test",
+    nonce: "nonce",
+    buildId: "build",
+    clientIp: "127.0.0.1",
+    mailer: {},
+    auth: {
+      api: {
+        getSession: async () =>
+          user ? { user: { ...user, name: "", image: null }, session: { id: "s", userId: user.id } } : null,
+      },
+    },
+  } as unknown as AppContext;
+  context.set(appContext, app);
+  return context;
+}
+
+const URL_BASE = "http://blog.test";
+
+type Args = { request: Request; context: RouterContextProvider; params: Record<string, string | undefined> };
+type Handler = (args: never) => Promise<unknown>;
+
+async function call(
+  handler: Handler,
+  args: Args,
+): Promise<{ status: number; location?: string | null; body?: unknown }> {
+  try {
+    const result = await handler(args as never);
+    if (result instanceof Response) return { status: result.status, location: result.headers.get("location") };
+    if (result && typeof result === "object" && "init" in result && "data" in result) {
+      const init = (result as { init?: { status?: number } | null }).init;
+      return { status: init?.status ?? 200, body: (result as { data: unknown }).data };
+    }
+    return { status: 200, body: result };
+  } catch (thrown) {
+    if (thrown instanceof Response) return { status: thrown.status, location: thrown.headers.get("location") };
+    if (thrown && typeof thrown === "object" && "init" in thrown) {
+      return { status: (thrown as { init?: { status?: number } | null }).init?.status ?? 500 };
+    }
+    throw thrown;
+  }
+}
+
+function get(path: string, user: FakeUser | null, params: Args["params"] = {}): Args {
+  return { request: new Request(`${URL_BASE}${path}`), context: contextFor(user), params };
+}
+
+function post(path: string, user: FakeUser | null, fields: Record<string, string>, params: Args["params"] = {}): Args {
+  const body = new FormData();
+  for (const [k, v] of Object.entries(fields)) body.set(k, v);
+  return {
+    request: new Request(`${URL_BASE}${path}`, { method: "POST", body }),
+    context: contextFor(user),
+    params,
+  };
+}
+
+const form = (overrides: Record<string, string> = {}) => ({
+  key: newId(),
+  enTitle: "From the form",
+  enBody: "Some *body*.",
+  status: "draft",
+  ...overrides,
+});
+
+describe(`editor permissions (${testDialect()})`, () => {
+  let postId: string;
+
+  beforeAll(async () => {
+    const result = await createEditorPost(database.db, ADMIN.id, {
+      key: newId(),
+      slug: "admins-own",
+      categoryId: null,
+      tags: [],
+      coverImageUrl: null,
+      coverAlt: "",
+      status: "draft",
+      publishAt: null,
+      translations: [
+        { locale: "en", title: "Mine", summary: "", bodyMarkdown: "", seoTitle: null, seoDescription: null },
+      ],
+    });
+    if (!result.ok) throw new Error("setup failed");
+    postId = result.id;
+  });
+
+  const cases = () =>
+    [
+      ["GET /posts/myPosts", myPostsLoader, (u: FakeUser | null) => get("/posts/myPosts", u)],
+      ["GET /posts/createPost", editorLoader, (u: FakeUser | null) => get("/posts/createPost", u)],
+      ["GET /posts/edit/{id}", editorLoader, (u: FakeUser | null) => get(`/posts/edit/${postId}`, u, { postId })],
+      ["POST /posts/createPost", editorAction, (u: FakeUser | null) => post("/posts/createPost", u, form())],
+      [
+        "POST /posts/edit/{id}",
+        editorAction,
+        (u: FakeUser | null) => post(`/posts/edit/${postId}`, u, form({ version: "1" }), { postId }),
+      ],
+    ] as const;
+
+  it("sends anonymous visitors to the login page, coming back afterwards", async () => {
+    for (const [name, handler, args] of cases()) {
+      const a = args(null);
+      const reply = await call(handler, a);
+      expect(reply.status, name).toBe(302);
+      const back = new URL(a.request.url).pathname;
+      expect(reply.location, name).toBe(`/login?redirectTo=${encodeURIComponent(back)}`);
+    }
+  });
+
+  it("answers 403 to signed-in users who are not admins (also an unverified listed e-mail)", async () => {
+    for (const user of [READER, UNVERIFIED]) {
+      for (const [name, handler, args] of cases()) {
+        expect((await call(handler, args(user))).status, `${name} as ${user.email}`).toBe(403);
+      }
+    }
+    const before = await database.db.selectFrom("posts").select("id").execute();
+    expect(before).toHaveLength(1);
+    expect((await loadPostForEdit(database.db, postId, ADMIN.id))?.version).toBe(1);
+  });
+
+  it("lets the author's admin account in", async () => {
+    for (const [name, handler, args] of cases().slice(0, 3)) {
+      expect((await call(handler, args(ADMIN))).status, name).toBe(200);
+    }
+  });
+
+  it("answers 404 to another admin for someone else's post, and changes nothing", async () => {
+    expect((await call(editorLoader, get(`/posts/edit/${postId}`, OTHER_ADMIN, { postId }))).status).toBe(404);
+    const reply = await call(
+      editorAction,
+      post(`/posts/edit/${postId}`, OTHER_ADMIN, form({ version: "1", enTitle: "Hijacked" }), { postId }),
+    );
+    expect(reply.status).toBe(404);
+    const stored = await loadPostForEdit(database.db, postId, ADMIN.id);
+    expect(stored?.translations.en?.title).toBe("Mine");
+    expect(stored?.version).toBe(1);
+    // My blogs lists only one's own posts.
+    const list = await call(myPostsLoader, get("/posts/myPosts", OTHER_ADMIN));
+    expect((list.body as { list: { total: number } }).list.total).toBe(0);
+  });
+});
+
+describe(`editor actions (${testDialect()})`, () => {
+  it("creates a post, redirects to its edit page (keeping /en) with a flash, and a resubmit finds it", async () => {
+    const key = newId();
+    const fields = form({ key, enTitle: "Created through the action", tags: "one, two" });
+    const first = await call(editorAction, post("/en/posts/createPost", ADMIN, fields));
+    expect(first).toMatchObject({ status: 302, location: `/en/posts/edit/${key}` });
+    const again = await call(editorAction, post("/en/posts/createPost", ADMIN, fields));
+    expect(again).toMatchObject({ status: 302, location: `/en/posts/edit/${key}` });
+    const rows = await database.db.selectFrom("posts").select("slug").where("id", "=", key).execute();
+    expect(rows).toEqual([{ slug: "created-through-the-action" }]);
+  });
+
+  it("answers bad input with 400 and field errors, echoing what was sent", async () => {
+    const reply = await call(
+      editorAction,
+      post("/posts/createPost", ADMIN, form({ enTitle: "", zhBody: "正文", coverImageUrl: "javascript:alert(1)" })),
+    );
+    expect(reply.status).toBe(400);
+    const body = reply.body as { fieldErrors: Record<string, string>; values: Record<string, string> };
+    expect(body.fieldErrors).toEqual({
+      enTitle: "editor:errors.titleRequiredWithContent",
+      zhTitle: "editor:errors.titleRequiredWithContent",
+      coverImageUrl: "editor:errors.coverUrlInvalid",
+    });
+    expect(body.values.zhBody).toBe("正文");
+  });
+
+  it("answers a taken slug with 400 and the slug's field error", async () => {
+    await call(editorAction, post("/posts/createPost", ADMIN, form({ slug: "slug-once" })));
+    const reply = await call(editorAction, post("/posts/createPost", ADMIN, form({ slug: "slug-once" })));
+    expect(reply.status).toBe(400);
+    expect((reply.body as { fieldErrors: unknown }).fieldErrors).toEqual({ slug: "editor:errors.slugTaken" });
+  });
+
+  it("answers a stale version with 409 and the saved version, and saves nothing", async () => {
+    const key = newId();
+    await call(editorAction, post("/posts/createPost", ADMIN, form({ key, enTitle: "Original" })));
+    const params = { postId: key };
+    const saved = await call(
+      editorAction,
+      post(`/posts/edit/${key}`, ADMIN, form({ version: "1", enTitle: "Theirs" }), params),
+    );
+    expect(saved).toMatchObject({ status: 302, location: `/posts/edit/${key}` });
+    const stale = await call(
+      editorAction,
+      post(`/posts/edit/${key}`, ADMIN, form({ version: "1", enTitle: "Mine" }), params),
+    );
+    expect(stale.status).toBe(409);
+    const body = stale.body as {
+      conflict: { version: number; values: Record<string, string> };
+      values: Record<string, string>;
+    };
+    expect(body.conflict.version).toBe(2);
+    expect(body.conflict.values.enTitle).toBe("Theirs");
+    expect(body.values.enTitle).toBe("Mine");
+    expect((await loadPostForEdit(database.db, key, ADMIN.id))?.translations.en?.title).toBe("Theirs");
+    // "Overwrite with mine" sends the version it saw.
+    const overwrite = await call(
+      editorAction,
+      post(`/posts/edit/${key}`, ADMIN, form({ version: "1", overwriteVersion: "2", enTitle: "Mine" }), params),
+    );
+    expect(overwrite.status).toBe(302);
+    expect((await loadPostForEdit(database.db, key, ADMIN.id))?.translations.en?.title).toBe("Mine");
+  });
+
+  it("answers 404 for a malformed page number on My blogs", async () => {
+    expect((await call(myPostsLoader, get("/posts/myPosts?page=0", ADMIN))).status).toBe(404);
+    expect((await call(myPostsLoader, get("/posts/myPosts?page=99", ADMIN))).status).toBe(404);
+    expect((await call(myPostsLoader, get("/posts/myPosts?status=nonsense", ADMIN))).status).toBe(200);
+  });
+});

@@ -1,0 +1,135 @@
+import { data, redirect } from "react-router";
+import { EditorErrorBoundary } from "../../components/editor/error-boundary.tsx";
+import { type ConflictInfo, PostEditor } from "../../components/editor/post-editor.tsx";
+import { editorValuesFromForm, editorValuesFromPost, emptyEditorValues } from "../../lib/editor-values.ts";
+import type { FieldErrors } from "../../lib/forms.ts";
+import { validate } from "../../lib/forms.ts";
+import { localeFromRequest } from "../../lib/i18n/locale.ts";
+import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { postFormSchema } from "../../lib/schemas/post.ts";
+import { requireAdmin } from "../../server/auth/session.server.ts";
+import { getApp } from "../../server/context.server.ts";
+import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { newId } from "../../server/ids.server.ts";
+import {
+  createEditorPost,
+  type EditorPost,
+  loadPostForEdit,
+  updateEditorPost,
+} from "../../server/repos/post-editor.server.ts";
+import { listCategories, termName } from "../../server/repos/taxonomy.server.ts";
+import type { Route } from "./+types/editor";
+
+// `/posts/createPost` and `/posts/edit/{postId}` (and their /en, /zh forms): the
+// admin's post editor. Only admins, and only their own posts.
+
+function localePrefix(request: Request): string {
+  return new URL(request.url).pathname.match(/^\/(en|zh)(?=\/|\.data$|$)/)?.[0] ?? "";
+}
+
+function valuesOf(post: EditorPost, locale: "en" | "zh") {
+  return editorValuesFromPost(
+    post,
+    post.tags.map((tag) => termName(tag, locale)),
+  );
+}
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireAdmin(context, request);
+  const { db } = getApp(context);
+  const locale = localeFromRequest(request);
+  const categories = (await listCategories(db)).map((c) => ({ id: c.id, name: termName(c, locale) }));
+  const base = { locale, prefix: localePrefix(request), categories };
+  if (!params.postId) {
+    // The form's idempotency key: it becomes the new post's id, so a second submit
+    // of this same form finds the post instead of making another.
+    return { ...base, mode: "create" as const, key: newId(), post: null, values: emptyEditorValues() };
+  }
+  const post = await loadPostForEdit(db, params.postId, user.id);
+  if (!post) throw data(null, { status: 404 });
+  return {
+    ...base,
+    mode: "edit" as const,
+    key: null,
+    post: { id: post.id, version: post.version },
+    values: valuesOf(post, locale),
+  };
+}
+
+interface EditorActionData {
+  fieldErrors?: FieldErrors;
+  conflict?: ConflictInfo;
+  /** What was submitted, so a page rendered without JavaScript shows it again. */
+  values: Record<string, string>;
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const user = await requireAdmin(context, request);
+  const app = getApp(context);
+  const locale = localeFromRequest(request);
+  const prefix = localePrefix(request);
+  const form = await request.formData();
+  const values = editorValuesFromForm(form);
+  const parsed = validate(postFormSchema, form);
+  if (!parsed.ok) return data<EditorActionData>({ fieldErrors: parsed.errors, values }, { status: 400 });
+
+  const result = params.postId
+    ? await updateEditorPost(app.db, user.id, params.postId, parsed.data)
+    : await createEditorPost(app.db, user.id, parsed.data);
+  const toEdit = (id: string, key: "editor:flash.created" | "editor:flash.saved") =>
+    redirect(`${prefix}/posts/edit/${id}`, { headers: flashHeaders(flashOptions(app.env), "success", key) });
+
+  if (result.ok) {
+    app.log.info({ postId: result.id, version: result.version, created: result.created }, "post saved");
+    return toEdit(result.id, result.created ? "editor:flash.created" : "editor:flash.saved");
+  }
+  switch (result.reason) {
+    case "duplicate":
+      // The same form was submitted twice: its first submit made this post.
+      return toEdit(result.id, "editor:flash.created");
+    case "invalid":
+      return data<EditorActionData>({ fieldErrors: result.fieldErrors, values }, { status: 400 });
+    case "conflict": {
+      const current = result.current;
+      const conflict: ConflictInfo = {
+        version: current.version,
+        updatedAt: current.updatedAt,
+        status: current.status,
+        values: valuesOf(current, locale),
+      };
+      return data<EditorActionData>({ conflict, values }, { status: 409 });
+    }
+    case "notFound":
+      throw data(null, { status: 404 });
+  }
+}
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return pageMeta(matches, loaderData?.mode === "edit" ? "editor:form.editTitle" : "editor:form.createTitle", [
+    NOINDEX,
+  ]);
+}
+
+export default function EditorPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { post, key, mode, values, categories, prefix, locale } = loaderData;
+  return (
+    <PostEditor
+      // A new version (after a save) or another post starts a fresh editor.
+      key={post ? `${post.id}:${post.version}` : `new:${key}`}
+      mode={mode}
+      formKey={key}
+      post={post}
+      loaded={values}
+      submitted={actionData?.values ?? null}
+      categories={categories}
+      fieldErrors={actionData?.fieldErrors ?? null}
+      conflict={actionData?.conflict ?? null}
+      prefix={prefix}
+      uiLocale={locale}
+    />
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <EditorErrorBoundary error={error} />;
+}

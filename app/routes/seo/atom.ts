@@ -1,0 +1,8 @@
+import { buildAtom } from "../../server/feeds.server.ts";
+import type { Route } from "./+types/atom";
+import { feedInput, xmlResponse } from "./feed.server.ts";
+
+// GET /atom.xml, /en/atom.xml, /zh/atom.xml: Atom 1.0, the latest posts in one language.
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return xmlResponse(request, buildAtom(await feedInput(request, context)), "application/atom+xml");
+}

@@ -1,0 +1,8 @@
+import { buildRss } from "../../server/feeds.server.ts";
+import type { Route } from "./+types/rss";
+import { feedInput, xmlResponse } from "./feed.server.ts";
+
+// GET /rss.xml, /en/rss.xml, /zh/rss.xml: RSS 2.0, the latest posts in one language.
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return xmlResponse(request, buildRss(await feedInput(request, context)), "application/rss+xml");
+}

@@ -1,0 +1,14 @@
+import { getApp } from "../../server/context.server.ts";
+import { buildSitemap } from "../../server/feeds.server.ts";
+import { sitemapData } from "../../server/repos/discovery.server.ts";
+import { requestSettings } from "../../server/request-settings.server.ts";
+import type { Route } from "./+types/sitemap";
+import { xmlResponse } from "./feed.server.ts";
+
+// GET /sitemap.xml: every public page with its language alternates.
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { db, env } = getApp(context);
+  const [data, settings] = await Promise.all([sitemapData(db), requestSettings(context)]);
+  const listPageCount = Math.max(1, Math.ceil(data.posts.length / settings.postsPerPage));
+  return xmlResponse(request, buildSitemap({ ...data, publicUrl: env.publicUrl, listPageCount }), "application/xml");
+}

@@ -1,0 +1,210 @@
+import type { Locale } from "./db/schema.server.ts";
+import type { FeedPost, SitemapData } from "./repos/discovery.server.ts";
+import { cdata, el, renderXml, type XmlElement } from "./xml.server.ts";
+
+// RSS 2.0, Atom 1.0, the sitemap and robots.txt. Every URL is absolute, from
+// PUBLIC_URL; every piece of text goes through the XML writer's escaping.
+
+export const FEED_SIZE = 20;
+/** Feeds and the sitemap may be cached by browsers and proxies for a while. */
+export const FEED_CACHE_CONTROL = "public, max-age=600, stale-while-revalidate=600";
+
+export interface FeedInput {
+  publicUrl: string;
+  locale: Locale;
+  siteName: string;
+  siteDescription: string;
+  posts: readonly FeedPost[];
+}
+
+const LANGUAGE_TAG: Record<Locale, string> = { en: "en-US", zh: "zh-CN" };
+
+export const postUrl = (publicUrl: string, locale: Locale, id: string) =>
+  `${publicUrl}/${locale}/posts/detail/${encodeURIComponent(id)}`;
+const homeUrl = (publicUrl: string, locale: Locale) => `${publicUrl}/${locale}`;
+export const feedUrl = (publicUrl: string, locale: Locale, kind: "rss" | "atom") =>
+  `${publicUrl}/${locale}/${kind}.xml`;
+
+/** RFC 822 date for RSS (`Tue, 20 Nov 2026 08:00:00 GMT`). */
+function rfc822(iso: string): string {
+  return new Date(iso).toUTCString();
+}
+
+/**
+ * Site-relative links and images in a post body made absolute: feed readers show
+ * the HTML away from the site. The body was sanitized on save; `publicUrl` is
+ * escaped for the attribute it goes into.
+ */
+export function absolutizeUrls(html: string, publicUrl: string): string {
+  const base = publicUrl.replaceAll("&", "&amp;").replaceAll('"', "&quot;");
+  return html.replace(/(\s(?:href|src))="\/(?!\/)/g, `$1="${base}/`);
+}
+
+function latestUpdate(posts: readonly FeedPost[]): string | null {
+  let latest: string | null = null;
+  for (const p of posts) if (latest === null || p.updatedAt > latest) latest = p.updatedAt;
+  return latest;
+}
+
+/** Category first, then the tags: the names readers see. */
+const termsOf = (post: FeedPost) => [...(post.category ? [post.category] : []), ...post.tags];
+
+export function buildRss(feed: FeedInput): string {
+  const { publicUrl, locale } = feed;
+  const updated = latestUpdate(feed.posts);
+  const channel = el(
+    "channel",
+    {},
+    el("title", {}, feed.siteName),
+    el("link", {}, homeUrl(publicUrl, locale)),
+    el("description", {}, feed.siteDescription || feed.siteName),
+    el("language", {}, LANGUAGE_TAG[locale]),
+    updated !== null && el("lastBuildDate", {}, rfc822(updated)),
+    el("generator", {}, "Inkwell"),
+    el("atom:link", { href: feedUrl(publicUrl, locale, "rss"), rel: "self", type: "application/rss+xml" }),
+    feed.posts.map((post) => {
+      const link = postUrl(publicUrl, locale, post.id);
+      return el(
+        "item",
+        {},
+        el("title", {}, post.title),
+        el("link", {}, link),
+        el("guid", { isPermaLink: "true" }, link),
+        el("pubDate", {}, rfc822(post.publishedAt)),
+        post.authorName && el("dc:creator", {}, post.authorName),
+        termsOf(post).map((term) => el("category", {}, term.name)),
+        el("description", {}, post.summary),
+        el("content:encoded", {}, cdata(absolutizeUrls(post.bodyHtml, publicUrl))),
+      );
+    }),
+  );
+  return renderXml(
+    el(
+      "rss",
+      {
+        version: "2.0",
+        "xmlns:atom": "http://www.w3.org/2005/Atom",
+        "xmlns:content": "http://purl.org/rss/1.0/modules/content/",
+        "xmlns:dc": "http://purl.org/dc/elements/1.1/",
+      },
+      channel,
+    ),
+  );
+}
+
+export function buildAtom(feed: FeedInput, now: Date = new Date()): string {
+  const { publicUrl, locale } = feed;
+  const self = feedUrl(publicUrl, locale, "atom");
+  return renderXml(
+    el(
+      "feed",
+      { xmlns: "http://www.w3.org/2005/Atom", "xml:lang": LANGUAGE_TAG[locale] },
+      el("id", {}, self),
+      el("title", { type: "text" }, feed.siteName),
+      feed.siteDescription && el("subtitle", { type: "text" }, feed.siteDescription),
+      el("updated", {}, latestUpdate(feed.posts) ?? now.toISOString()),
+      el("link", { rel: "self", type: "application/atom+xml", href: self }),
+      el("link", { rel: "alternate", type: "text/html", href: homeUrl(publicUrl, locale) }),
+      // Atom needs an author for every entry: the site stands in for posts without one.
+      el("author", {}, el("name", {}, feed.siteName)),
+      el("generator", {}, "Inkwell"),
+      feed.posts.map((post) => {
+        const link = postUrl(publicUrl, locale, post.id);
+        return el(
+          "entry",
+          {},
+          el("id", {}, link),
+          el("title", { type: "text" }, post.title),
+          el("link", { rel: "alternate", type: "text/html", href: link }),
+          el("published", {}, post.publishedAt),
+          el("updated", {}, post.updatedAt),
+          post.authorName && el("author", {}, el("name", {}, post.authorName)),
+          termsOf(post).map((term) => el("category", { term: term.slug, label: term.name })),
+          post.summary && el("summary", { type: "text" }, post.summary),
+          el("content", { type: "html" }, absolutizeUrls(post.bodyHtml, publicUrl)),
+        );
+      }),
+    ),
+  );
+}
+
+/** Pages that exist in both languages: their /en and /zh forms, and the plain path as x-default. */
+function bilingualUrls(publicUrl: string, path: string, lastmod: string | null): XmlElement[] {
+  const at = (l: Locale) => `${publicUrl}/${l}${path === "/" ? "" : path}`;
+  const alternates = [
+    el("xhtml:link", { rel: "alternate", hreflang: "en", href: at("en") }),
+    el("xhtml:link", { rel: "alternate", hreflang: "zh", href: at("zh") }),
+    el("xhtml:link", { rel: "alternate", hreflang: "x-default", href: `${publicUrl}${path}` }),
+  ];
+  return (["en", "zh"] as const).map((l) =>
+    el("url", {}, el("loc", {}, at(l)), lastmod !== null && el("lastmod", {}, lastmod), alternates),
+  );
+}
+
+export interface SitemapInput extends SitemapData {
+  publicUrl: string;
+  /** Pages of `/posts/page/{n}` (from the site's page size). */
+  listPageCount: number;
+}
+
+/**
+ * Every public page: home and the post list pages, each published post (with
+ * hreflang alternates when it has both languages), categories and tags with
+ * posts, and the static pages. One file holds up to 50,000 URLs, far more than a
+ * personal blog has; a sitemap index would be the next step.
+ */
+export function buildSitemap(input: SitemapInput): string {
+  const { publicUrl } = input;
+  const latest = input.posts.reduce<string | null>((m, p) => (m === null || p.updatedAt > m ? p.updatedAt : m), null);
+  const urls: XmlElement[] = [...bilingualUrls(publicUrl, "/", latest), ...bilingualUrls(publicUrl, "/posts", latest)];
+  for (let n = 2; n <= input.listPageCount; n++) urls.push(...bilingualUrls(publicUrl, `/posts/page/${n}`, null));
+  for (const post of input.posts) {
+    const path = `/posts/detail/${encodeURIComponent(post.id)}`;
+    if (post.locales.length > 1) {
+      urls.push(...bilingualUrls(publicUrl, path, post.updatedAt));
+    } else {
+      for (const l of post.locales) {
+        urls.push(el("url", {}, el("loc", {}, postUrl(publicUrl, l, post.id)), el("lastmod", {}, post.updatedAt)));
+      }
+    }
+  }
+  for (const c of input.categories) {
+    urls.push(...bilingualUrls(publicUrl, `/categories/${encodeURIComponent(c.slug)}`, c.updatedAt));
+  }
+  for (const t of input.tags) {
+    urls.push(...bilingualUrls(publicUrl, `/tags/${encodeURIComponent(t.slug)}`, t.updatedAt));
+  }
+  for (const page of ["/about", "/contact", "/privacy"]) urls.push(...bilingualUrls(publicUrl, page, null));
+  return renderXml(
+    el(
+      "urlset",
+      { xmlns: "http://www.sitemaps.org/schemas/sitemap/0.9", "xmlns:xhtml": "http://www.w3.org/1999/xhtml" },
+      urls,
+    ),
+  );
+}
+
+/** Pages for people, not crawlers: admin, account, search results and the writing screens. */
+const PRIVATE_PATHS = [
+  "/admin",
+  "/account",
+  "/api/",
+  "/search?",
+  "/posts/myPosts",
+  "/posts/createPost",
+  "/posts/edit/",
+];
+
+export function robotsTxt(publicUrl: string): string {
+  const disallow = PRIVATE_PATHS.flatMap((p) =>
+    p.startsWith("/api/") || p === "/admin" ? [p] : [p, `/en${p}`, `/zh${p}`],
+  );
+  return [
+    "User-agent: *",
+    "Allow: /",
+    ...disallow.map((p) => `Disallow: ${p}`),
+    "",
+    `Sitemap: ${publicUrl}/sitemap.xml`,
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,62 @@
+import type { Logger } from "pino";
+import type { DB } from "../db/db.server.ts";
+import { nowIso } from "../db/db.server.ts";
+import { afterPostWrite } from "../repos/post-editor.server.ts";
+
+export const PUBLISH_INTERVAL_MS = 15_000;
+
+/**
+ * Publishes every scheduled post whose time has come, in one UPDATE: running it on
+ * several instances at once is harmless (each row changes once). Bumps the
+ * version, so an editor still open on the scheduled post sees the change as a
+ * conflict instead of saving over it. Returns the ids it published.
+ */
+export async function publishDuePosts(db: DB, now: Date = new Date()): Promise<string[]> {
+  const at = nowIso(now);
+  const rows = await db
+    .updateTable("posts")
+    .set((eb) => ({ status: "published", updatedAt: at, version: eb("version", "+", 1) }))
+    .where("status", "=", "scheduled")
+    .where("publishedAt", "<=", at)
+    .where("deletedAt", "is", null)
+    .returning("id")
+    .execute();
+  for (const { id } of rows) await afterPostWrite(db, id);
+  return rows.map((r) => r.id);
+}
+
+export interface ScheduledPublisher {
+  /** Stops the timer and waits for a run in progress. */
+  stop(): Promise<void>;
+}
+
+/** Runs publishDuePosts now and every `intervalMs`, never two runs at once. */
+export function startScheduledPublishing(
+  db: DB,
+  log: Logger,
+  intervalMs: number = PUBLISH_INTERVAL_MS,
+): ScheduledPublisher {
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  const tick = () => {
+    if (stopped || running) return;
+    running = publishDuePosts(db)
+      .then((ids) => {
+        if (ids.length > 0) log.info({ ids }, "published scheduled posts");
+      })
+      .catch((error: unknown) => log.error({ err: error }, "publishing scheduled posts failed"))
+      .finally(() => {
+        running = null;
+      });
+  };
+  tick();
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

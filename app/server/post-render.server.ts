@@ -1,0 +1,140 @@
+import type { Element, ElementContent, Root } from "hast";
+import rehypeSanitize from "rehype-sanitize";
+import rehypeStringify from "rehype-stringify";
+import remarkGfm from "remark-gfm";
+import remarkParse from "remark-parse";
+import remarkRehype from "remark-rehype";
+import { unified } from "unified";
+import type { Locale } from "../lib/i18n/locale.ts";
+import { hasCodeBlock, highlightCodeBlocks, loadHighlighter } from "./highlight.server.ts";
+import { externalLinks, footnoteLinks, sanitizeSchema, toHastOptions, visitElements } from "./markdown.server.ts";
+
+/** One heading of a post's table of contents. */
+export interface TocEntry {
+  depth: 2 | 3;
+  id: string;
+  text: string;
+}
+
+export interface RenderedPost {
+  html: string;
+  toc: TocEntry[];
+  readingMinutes: number;
+}
+
+/** The longest post body (in characters) the editor may save or preview. */
+export const POST_MARKDOWN_MAX_LENGTH = 200_000;
+
+/** English-like words per minute and Chinese characters per minute. */
+const WORDS_PER_MINUTE = 230;
+const CJK_CHARS_PER_MINUTE = 400;
+
+/**
+ * Reading time in whole minutes (at least 1): Chinese characters and other
+ * words are counted separately, each at its own reading speed.
+ */
+export function readingMinutes(text: string): number {
+  const cjk = text.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu)?.length ?? 0;
+  const words =
+    text.replace(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu, " ").match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+  return Math.max(1, Math.round(words / WORDS_PER_MINUTE + cjk / CJK_CHARS_PER_MINUTE));
+}
+
+/** Heading ids start with this, so a heading can never take over an id of the page around it. */
+export const HEADING_ID_PREFIX = "h-";
+const MAX_SLUG_LENGTH = 80;
+
+/**
+ * A heading's text as an id: lower case, letters (any script, so Chinese stays
+ * Chinese) and digits kept, punctuation dropped, spaces to hyphens.
+ */
+export function headingSlug(text: string): string {
+  const slug = text
+    .normalize("NFC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\s_-]/gu, "")
+    .trim()
+    .replace(/\s+/g, "-")
+    .slice(0, MAX_SLUG_LENGTH)
+    .replace(/-+$/, "");
+  return `${HEADING_ID_PREFIX}${slug || "section"}`;
+}
+
+function textOf(node: ElementContent): string {
+  if (node.type === "text") return node.value;
+  if (node.type === "element") return node.children.map(textOf).join("");
+  return "";
+}
+
+const HEADING = /^h([1-6])$/;
+
+/**
+ * Gives every heading an id unique within the post (a repeated heading gets `-1`,
+ * `-2`…) and returns the h2/h3 headings as the table of contents. Runs after
+ * sanitizing, which would otherwise prefix the ids; headings that already have
+ * one (the footnotes' label) keep it and stay out of the contents.
+ */
+function addHeadingIds(tree: Root): TocEntry[] {
+  const toc: TocEntry[] = [];
+  const used = new Set<string>();
+  visitElements(tree, (element: Element) => {
+    const level = HEADING.exec(element.tagName)?.[1];
+    if (!level) return;
+    if (element.properties.id !== undefined) {
+      used.add(String(element.properties.id));
+      return;
+    }
+    const text = element.children.map(textOf).join("").replace(/\s+/g, " ").trim();
+    const base = headingSlug(text);
+    let id = base;
+    for (let n = 1; used.has(id); n++) id = `${base}-${n}`;
+    used.add(id);
+    element.properties.id = id;
+    if (level === "2" || level === "3") toc.push({ depth: level === "2" ? 2 : 3, id, text });
+  });
+  return toc;
+}
+
+/** The footnotes' screen-reader labels in the post's language. */
+const FOOTNOTE_LABELS: Record<
+  Locale,
+  { footnoteLabel: string; footnoteBackLabel: (i: number, again: number) => string }
+> = {
+  en: {
+    footnoteLabel: "Footnotes",
+    footnoteBackLabel: (i, again) => `Back to reference ${i + 1}${again > 1 ? `-${again}` : ""}`,
+  },
+  zh: {
+    footnoteLabel: "脚注",
+    footnoteBackLabel: (i, again) => `返回引用 ${i + 1}${again > 1 ? `-${again}` : ""}`,
+  },
+};
+
+function sanitizedTreeProcessor(locale: Locale) {
+  return unified()
+    .use(remarkParse)
+    .use(remarkGfm)
+    .use(remarkRehype, { ...toHastOptions, ...FOOTNOTE_LABELS[locale] })
+    .use(rehypeSanitize, sanitizeSchema)
+    .use(footnoteLinks)
+    .use(externalLinks);
+}
+
+const toSanitizedTree = { en: sanitizedTreeProcessor("en"), zh: sanitizedTreeProcessor("zh") };
+
+const stringifier = unified().use(rehypeStringify);
+
+/**
+ * A post body, rendered once when it is saved: sanitized HTML with heading ids
+ * and highlighted code, the table of contents and the reading time. Pages show
+ * the stored result and never render Markdown per request. Async because Shiki
+ * is loaded on the first post that has a code block. `locale` is the language of
+ * this version of the post (only the footnotes' screen-reader labels depend on it).
+ */
+export async function renderPost(markdown: string, locale: Locale = "en"): Promise<RenderedPost> {
+  const processor = toSanitizedTree[locale];
+  const tree = processor.runSync(processor.parse(markdown)) as Root;
+  const toc = addHeadingIds(tree);
+  if (hasCodeBlock(tree)) highlightCodeBlocks(tree, await loadHighlighter());
+  return { html: stringifier.stringify(tree), toc, readingMinutes: readingMinutes(markdown) };
+}

@@ -1,0 +1,193 @@
+import { COMMENT_MAX_LENGTH, COMMENT_MAX_LINKS } from "../../lib/schemas/comment.ts";
+import type { DB } from "../db/db.server.ts";
+import { nowIso } from "../db/db.server.ts";
+import type { CommentStatus } from "../db/schema.server.ts";
+import { newId } from "../ids.server.ts";
+import { countLinks, renderComment } from "../markdown.server.ts";
+import { LIMITS, type Limit, scaled } from "../rate-limit.server.ts";
+import { displayName } from "./post-detail.server.ts";
+import type { CommentModeration } from "./site-settings.server.ts";
+
+export interface CommentView {
+  id: string;
+  parentId: string | null;
+  authorId: string | null;
+  /** The author's name or e-mail local part; null once the account is gone. */
+  authorName: string | null;
+  bodyHtml: string;
+  /** Only approved comments and the reader's own pending ones are ever listed. */
+  status: "approved" | "pending";
+  createdAt: string;
+  replies: CommentView[];
+}
+
+/**
+ * The comments of a post a reader sees, oldest first, replies under their
+ * top-level comment: approved ones, and the reader's own pending ones. One query.
+ * Replies whose parent the reader cannot see are left out with it.
+ */
+export async function listComments(db: DB, postId: string, viewerId: string | null): Promise<CommentView[]> {
+  const rows = await db
+    .selectFrom("comments as c")
+    .leftJoin("users as u", "u.id", "c.authorId")
+    .where("c.postId", "=", postId)
+    .where((eb) =>
+      viewerId
+        ? eb.or([
+            eb("c.status", "=", "approved"),
+            eb.and([eb("c.status", "=", "pending"), eb("c.authorId", "=", viewerId)]),
+          ])
+        : eb("c.status", "=", "approved"),
+    )
+    .select([
+      "c.id",
+      "c.parentId",
+      "c.authorId",
+      "c.bodyHtml",
+      "c.status",
+      "c.createdAt",
+      "u.name as authorName",
+      "u.email as authorEmail",
+    ])
+    .orderBy("c.createdAt", "asc")
+    .orderBy("c.id", "asc")
+    .execute();
+
+  const top: CommentView[] = [];
+  const byId = new Map<string, CommentView>();
+  for (const r of rows) {
+    const view: CommentView = {
+      id: r.id,
+      parentId: r.parentId,
+      authorId: r.authorId,
+      authorName: r.authorId ? displayName(r.authorName, r.authorEmail) : null,
+      bodyHtml: r.bodyHtml,
+      status: r.status === "pending" ? "pending" : "approved",
+      createdAt: r.createdAt,
+      replies: [],
+    };
+    if (r.parentId === null) {
+      top.push(view);
+      byId.set(view.id, view);
+    } else {
+      byId.get(r.parentId)?.replies.push(view);
+    }
+  }
+  return top;
+}
+
+export type CommentError = "bodyRequired" | "bodyTooLong" | "tooManyLinks" | "postNotOpen" | "parentNotFound";
+
+export type SubmitCommentResult =
+  | {
+      ok: true /** Null when nothing was stored (the honeypot was filled). */;
+      id: string | null;
+      status: CommentStatus;
+    }
+  | { ok: false; error: CommentError };
+
+export interface SubmitCommentInput {
+  postId: string;
+  authorId: string;
+  body: string;
+  /** The comment replied to; a reply to a reply attaches to its top-level comment. */
+  parentId?: string | null;
+  /** The form's hidden field: filled by bots only. */
+  honeypot?: string | null;
+  moderation: CommentModeration;
+  /** Admins' comments skip the review queue. */
+  trusted?: boolean;
+}
+
+/**
+ * Validates and stores a comment or reply: at most 5000 characters and 3 links,
+ * only on a published post that is not in the trash, one level of replies.
+ * A filled honeypot answers like success and stores nothing. Held comments are
+ * `pending` (visible to their author only) until an admin approves them.
+ */
+export async function submitComment(db: DB, input: SubmitCommentInput): Promise<SubmitCommentResult> {
+  const body = input.body.trim();
+  if (!body) return { ok: false, error: "bodyRequired" };
+  if (body.length > COMMENT_MAX_LENGTH) return { ok: false, error: "bodyTooLong" };
+  if (countLinks(body) > COMMENT_MAX_LINKS) return { ok: false, error: "tooManyLinks" };
+  const status: CommentStatus = input.moderation === "hold" && !input.trusted ? "pending" : "approved";
+  if (input.honeypot) return { ok: true, id: null, status };
+
+  const post = await db
+    .selectFrom("posts")
+    .select("id")
+    .where("id", "=", input.postId)
+    .where("status", "=", "published")
+    .where("deletedAt", "is", null)
+    .executeTakeFirst();
+  if (!post) return { ok: false, error: "postNotOpen" };
+
+  let parentId: string | null = null;
+  if (input.parentId) {
+    // The parent must be on this post and visible to the replier.
+    const parent = await db
+      .selectFrom("comments")
+      .select(["id", "parentId"])
+      .where("id", "=", input.parentId)
+      .where("postId", "=", input.postId)
+      .where((eb) =>
+        eb.or([
+          eb("status", "=", "approved"),
+          eb.and([eb("status", "=", "pending"), eb("authorId", "=", input.authorId)]),
+        ]),
+      )
+      .executeTakeFirst();
+    if (!parent) return { ok: false, error: "parentNotFound" };
+    parentId = parent.parentId ?? parent.id;
+  }
+
+  const id = newId();
+  const now = nowIso();
+  try {
+    await db
+      .insertInto("comments")
+      .values({
+        id,
+        postId: input.postId,
+        authorId: input.authorId,
+        parentId,
+        bodyMarkdown: body,
+        bodyHtml: renderComment(body),
+        status,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .execute();
+  } catch (error) {
+    // The parent (or post) was deleted a moment ago: the foreign key refused the row.
+    if (parentId) {
+      const still = await db.selectFrom("comments").select("id").where("id", "=", parentId).executeTakeFirst();
+      if (!still) return { ok: false, error: "parentNotFound" };
+    }
+    throw error;
+  }
+  return { ok: true, id, status };
+}
+
+/**
+ * Deletes a comment of this post: the reader's own, or any when `isAdmin`.
+ * Ownership is part of the WHERE clause. Its replies go with it (foreign key
+ * cascade). False when nothing matched (unknown, another's, another post's).
+ */
+export async function deleteComment(
+  db: DB,
+  input: { postId: string; commentId: string; userId: string; isAdmin: boolean },
+): Promise<boolean> {
+  let query = db.deleteFrom("comments").where("id", "=", input.commentId).where("postId", "=", input.postId);
+  if (!input.isAdmin) query = query.where("authorId", "=", input.userId);
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** The per-account limits on new comments (scaled by RATE_LIMIT_MULTIPLIER). */
+export function commentLimitChecks(userId: string, multiplier = 1): Array<{ key: string; limit: Limit }> {
+  return [
+    { key: `comment:min:${userId}`, limit: scaled(LIMITS.commentPerUserMinute, multiplier) },
+    { key: `comment:hour:${userId}`, limit: scaled(LIMITS.commentPerUserHour, multiplier) },
+  ];
+}

@@ -1,0 +1,137 @@
+import type { DB } from "../db/db.server.ts";
+import type { Locale } from "../db/schema.server.ts";
+import { type TermRef, tagsOfPosts } from "./posts.server.ts";
+import { termName } from "./taxonomy.server.ts";
+
+// Reads for the feeds and the sitemap: published posts that are not in the trash.
+
+export interface FeedPost {
+  id: string;
+  publishedAt: string;
+  /** The later of the post's and this language version's last change. */
+  updatedAt: string;
+  title: string;
+  summary: string;
+  /** Sanitized when the post was saved. */
+  bodyHtml: string;
+  authorName: string | null;
+  category: TermRef | null;
+  tags: TermRef[];
+}
+
+const later = (a: string, b: string) => (a > b ? a : b);
+
+/**
+ * The `limit` latest published posts that have a version in `locale`, in that
+ * language (posts written only in the other language are left out), with their
+ * category and tags: one query for the posts, one for the tags.
+ */
+export async function latestPostsInLocale(db: DB, locale: Locale, limit: number): Promise<FeedPost[]> {
+  const rows = await db
+    .selectFrom("posts as p")
+    .innerJoin("postTranslations as t", (j) => j.onRef("t.postId", "=", "p.id").on("t.locale", "=", locale))
+    .leftJoin("categories as c", "c.id", "p.categoryId")
+    .leftJoin("users as u", "u.id", "p.authorId")
+    .where("p.status", "=", "published")
+    .where("p.deletedAt", "is", null)
+    .select([
+      "p.id",
+      "p.publishedAt",
+      "p.createdAt",
+      "p.updatedAt as postUpdatedAt",
+      "t.updatedAt as translationUpdatedAt",
+      "t.title",
+      "t.summary",
+      "t.bodyHtml",
+      "u.name as authorName",
+      "c.id as categoryId",
+      "c.slug as categorySlug",
+      "c.nameEn as categoryNameEn",
+      "c.nameZh as categoryNameZh",
+    ])
+    .orderBy("p.publishedAt", "desc")
+    .orderBy("p.id", "desc")
+    .limit(limit)
+    .execute();
+  const tags = await tagsOfPosts(
+    db,
+    rows.map((r) => r.id),
+    locale,
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    publishedAt: r.publishedAt ?? r.createdAt,
+    updatedAt: later(r.postUpdatedAt, r.translationUpdatedAt),
+    title: r.title,
+    summary: r.summary,
+    bodyHtml: r.bodyHtml,
+    authorName: r.authorName,
+    category:
+      r.categoryId !== null && r.categorySlug !== null
+        ? {
+            id: r.categoryId,
+            slug: r.categorySlug,
+            name: termName({ nameEn: r.categoryNameEn ?? "", nameZh: r.categoryNameZh ?? "" }, locale),
+          }
+        : null,
+    tags: tags.get(r.id) ?? [],
+  }));
+}
+
+export interface SitemapData {
+  /** Every published post: its language versions and last change. */
+  posts: Array<{ id: string; locales: Locale[]; updatedAt: string }>;
+  /** Categories and tags with at least one published post, with that post's latest change. */
+  categories: Array<{ slug: string; updatedAt: string }>;
+  tags: Array<{ slug: string; updatedAt: string }>;
+}
+
+/** What the sitemap lists, in three queries. */
+export async function sitemapData(db: DB): Promise<SitemapData> {
+  const postRows = await db
+    .selectFrom("posts as p")
+    .innerJoin("postTranslations as t", "t.postId", "p.id")
+    .where("p.status", "=", "published")
+    .where("p.deletedAt", "is", null)
+    .select([
+      "p.id",
+      "p.publishedAt",
+      "p.updatedAt as postUpdatedAt",
+      "t.locale",
+      "t.updatedAt as translationUpdatedAt",
+    ])
+    .orderBy("p.publishedAt", "desc")
+    .orderBy("p.id", "desc")
+    .orderBy("t.locale")
+    .execute();
+  const posts = new Map<string, { id: string; locales: Locale[]; updatedAt: string }>();
+  for (const r of postRows) {
+    const entry = posts.get(r.id) ?? { id: r.id, locales: [], updatedAt: r.postUpdatedAt };
+    entry.locales.push(r.locale);
+    entry.updatedAt = later(entry.updatedAt, r.translationUpdatedAt);
+    posts.set(r.id, entry);
+  }
+
+  const categories = await db
+    .selectFrom("categories as c")
+    .innerJoin("posts as p", "p.categoryId", "c.id")
+    .where("p.status", "=", "published")
+    .where("p.deletedAt", "is", null)
+    .groupBy("c.slug")
+    .select(["c.slug", (eb) => eb.fn.max("p.updatedAt").as("updatedAt")])
+    .orderBy("c.slug")
+    .execute();
+
+  const tags = await db
+    .selectFrom("tags as tg")
+    .innerJoin("postTags as pt", "pt.tagId", "tg.id")
+    .innerJoin("posts as p", "p.id", "pt.postId")
+    .where("p.status", "=", "published")
+    .where("p.deletedAt", "is", null)
+    .groupBy("tg.slug")
+    .select(["tg.slug", (eb) => eb.fn.max("p.updatedAt").as("updatedAt")])
+    .orderBy("tg.slug")
+    .execute();
+
+  return { posts: [...posts.values()], categories, tags };
+}

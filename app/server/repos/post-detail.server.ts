@@ -1,0 +1,303 @@
+import type { DB } from "../db/db.server.ts";
+import type { Locale, PostStatus } from "../db/schema.server.ts";
+import type { TocEntry } from "../post-render.server.ts";
+import { termName } from "./taxonomy.server.ts";
+
+const otherLocale = (l: Locale): Locale => (l === "en" ? "zh" : "en");
+
+export interface PostTranslationView {
+  locale: Locale;
+  title: string;
+  summary: string;
+  bodyHtml: string;
+  toc: TocEntry[];
+  readingMinutes: number;
+  seoTitle: string | null;
+  seoDescription: string | null;
+}
+
+export interface TermLink {
+  slug: string;
+  name: string;
+}
+
+export interface PostDetail {
+  id: string;
+  slug: string;
+  status: PostStatus;
+  publishedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** Set = in the trash. */
+  deletedAt: string | null;
+  authorId: string | null;
+  /** The author's name, or the local part of their e-mail; null when unknown. Never the whole address. */
+  authorName: string | null;
+  viewCount: number;
+  coverImageUrl: string | null;
+  coverAlt: string;
+  category: TermLink | null;
+  tags: TermLink[];
+  /** The version shown: the reader's language, else the other one. */
+  translation: PostTranslationView;
+  /** True when the reader's language has no version and the other one is shown. */
+  isFallback: boolean;
+  /** The languages this post is written in. */
+  locales: Locale[];
+}
+
+export interface PostLink {
+  id: string;
+  title: string;
+  locale: Locale;
+  isFallback: boolean;
+  publishedAt: string | null;
+}
+
+/** Who is looking: drafts, scheduled and trashed posts are only for some readers. */
+export interface Viewer {
+  id: string;
+  isAdmin: boolean;
+}
+
+/** Public: published and not in the trash. */
+export function isPublic(post: Pick<PostDetail, "status" | "deletedAt">): boolean {
+  return post.status === "published" && post.deletedAt === null;
+}
+
+/**
+ * Whether `viewer` may see the post: everyone sees public posts; drafts and
+ * scheduled posts are for their author and admins; the trash is for admins.
+ */
+export function canView(post: Pick<PostDetail, "status" | "deletedAt" | "authorId">, viewer: Viewer | null): boolean {
+  if (isPublic(post)) return true;
+  if (!viewer) return false;
+  if (viewer.isAdmin) return true;
+  return post.deletedAt === null && post.authorId !== null && post.authorId === viewer.id;
+}
+
+/** A display name for a user: the name, else the e-mail's local part (never the address). */
+export function displayName(name: string | null | undefined, email: string | null | undefined): string | null {
+  const localPart = (address: string | null | undefined) => address?.split("@")[0]?.trim() || null;
+  const trimmed = name?.trim();
+  // A provider may put the e-mail address in the name: show its local part only.
+  if (trimmed) return trimmed.includes("@") ? (localPart(trimmed) ?? localPart(email)) : trimmed;
+  return localPart(email);
+}
+
+function parseToc(json: string | null): TocEntry[] {
+  if (!json) return [];
+  try {
+    const value: unknown = JSON.parse(json);
+    if (!Array.isArray(value)) return [];
+    return value.flatMap((e): TocEntry[] => {
+      if (!e || typeof e !== "object") return [];
+      const { depth, id, text } = e as Record<string, unknown>;
+      if ((depth !== 2 && depth !== 3) || typeof id !== "string" || typeof text !== "string" || !id) return [];
+      return [{ depth, id, text }];
+    });
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * One post with everything its page shows, in `locale` with the other language
+ * as fallback: one query for the post, its author, category and both
+ * translations, one for its tags. Undefined when the id is unknown. Visibility
+ * is the caller's decision (`canView`).
+ */
+export async function findPostDetail(db: DB, id: string, locale: Locale): Promise<PostDetail | undefined> {
+  const other = otherLocale(locale);
+  const row = await db
+    .selectFrom("posts as p")
+    .leftJoin("users as u", "u.id", "p.authorId")
+    .leftJoin("categories as c", "c.id", "p.categoryId")
+    .leftJoin("postTranslations as t", (j) => j.onRef("t.postId", "=", "p.id").on("t.locale", "=", locale))
+    .leftJoin("postTranslations as f", (j) => j.onRef("f.postId", "=", "p.id").on("f.locale", "=", other))
+    .where("p.id", "=", id)
+    .select([
+      "p.id",
+      "p.slug",
+      "p.status",
+      "p.publishedAt",
+      "p.createdAt",
+      "p.updatedAt",
+      "p.deletedAt",
+      "p.authorId",
+      "p.viewCount",
+      "p.coverImageUrl",
+      "p.coverAlt",
+      "u.name as authorName",
+      "u.email as authorEmail",
+      "c.slug as categorySlug",
+      "c.nameEn as categoryNameEn",
+      "c.nameZh as categoryNameZh",
+      "t.title as tTitle",
+      "t.summary as tSummary",
+      "t.bodyHtml as tBodyHtml",
+      "t.tocJson as tTocJson",
+      "t.readingMinutes as tReadingMinutes",
+      "t.seoTitle as tSeoTitle",
+      "t.seoDescription as tSeoDescription",
+      "f.title as fTitle",
+      "f.summary as fSummary",
+      "f.bodyHtml as fBodyHtml",
+      "f.tocJson as fTocJson",
+      "f.readingMinutes as fReadingMinutes",
+      "f.seoTitle as fSeoTitle",
+      "f.seoDescription as fSeoDescription",
+    ])
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const own = row.tTitle !== null;
+  if (!own && row.fTitle === null) return undefined; // no translation at all: nothing to show
+
+  const tags = await db
+    .selectFrom("postTags as pt")
+    .innerJoin("tags as g", "g.id", "pt.tagId")
+    .where("pt.postId", "=", id)
+    .select(["g.slug", "g.nameEn", "g.nameZh"])
+    .orderBy("g.slug")
+    .execute();
+
+  const translation: PostTranslationView = own
+    ? {
+        locale,
+        title: row.tTitle ?? "",
+        summary: row.tSummary ?? "",
+        bodyHtml: row.tBodyHtml ?? "",
+        toc: parseToc(row.tTocJson),
+        readingMinutes: Number(row.tReadingMinutes ?? 1),
+        seoTitle: row.tSeoTitle || null,
+        seoDescription: row.tSeoDescription || null,
+      }
+    : {
+        locale: other,
+        title: row.fTitle ?? "",
+        summary: row.fSummary ?? "",
+        bodyHtml: row.fBodyHtml ?? "",
+        toc: parseToc(row.fTocJson),
+        readingMinutes: Number(row.fReadingMinutes ?? 1),
+        seoTitle: row.fSeoTitle || null,
+        seoDescription: row.fSeoDescription || null,
+      };
+  const locales = (["en", "zh"] as const).filter((l) => (l === locale ? own : row.fTitle !== null));
+
+  return {
+    id: row.id,
+    slug: row.slug,
+    status: row.status,
+    publishedAt: row.publishedAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    deletedAt: row.deletedAt,
+    authorId: row.authorId,
+    authorName: row.authorId ? displayName(row.authorName, row.authorEmail) : null,
+    viewCount: Number(row.viewCount),
+    coverImageUrl: row.coverImageUrl,
+    coverAlt: row.coverAlt,
+    category:
+      row.categorySlug !== null
+        ? {
+            slug: row.categorySlug,
+            name: termName({ nameEn: row.categoryNameEn ?? "", nameZh: row.categoryNameZh ?? "" }, locale),
+          }
+        : null,
+    tags: tags.map((g) => ({ slug: g.slug, name: termName(g, locale) })),
+    translation,
+    isFallback: !own,
+    locales,
+  };
+}
+
+interface LinkRow {
+  id: string;
+  publishedAt: string | null;
+  title: string | null;
+  fallbackTitle: string | null;
+}
+
+function toLink(row: LinkRow, locale: Locale): PostLink {
+  const own = row.title !== null;
+  return {
+    id: row.id,
+    title: (own ? row.title : row.fallbackTitle) ?? "",
+    locale: own ? locale : otherLocale(locale),
+    isFallback: !own,
+    publishedAt: row.publishedAt,
+  };
+}
+
+/** Public posts with their title in `locale` (or the other language). */
+function publicPostLinks(db: DB, locale: Locale) {
+  return db
+    .selectFrom("posts as p")
+    .leftJoin("postTranslations as t", (j) => j.onRef("t.postId", "=", "p.id").on("t.locale", "=", locale))
+    .leftJoin("postTranslations as f", (j) => j.onRef("f.postId", "=", "p.id").on("f.locale", "=", otherLocale(locale)))
+    .where("p.status", "=", "published")
+    .where("p.deletedAt", "is", null)
+    .where((eb) => eb.or([eb("t.postId", "is not", null), eb("f.postId", "is not", null)]));
+}
+
+/**
+ * The published posts just before and after this one by publish date (ties by
+ * id, the same order as the lists): two small indexed queries.
+ */
+export async function findNeighbours(
+  db: DB,
+  post: { id: string; publishedAt: string },
+  locale: Locale,
+): Promise<{ previous: PostLink | null; next: PostLink | null }> {
+  const columns = ["p.id", "p.publishedAt", "t.title as title", "f.title as fallbackTitle"] as const;
+  const [previous, next] = await Promise.all([
+    publicPostLinks(db, locale)
+      .where((eb) =>
+        eb.or([
+          eb("p.publishedAt", "<", post.publishedAt),
+          eb.and([eb("p.publishedAt", "=", post.publishedAt), eb("p.id", "<", post.id)]),
+        ]),
+      )
+      .select(columns)
+      .orderBy("p.publishedAt", "desc")
+      .orderBy("p.id", "desc")
+      .limit(1)
+      .executeTakeFirst(),
+    publicPostLinks(db, locale)
+      .where((eb) =>
+        eb.or([
+          eb("p.publishedAt", ">", post.publishedAt),
+          eb.and([eb("p.publishedAt", "=", post.publishedAt), eb("p.id", ">", post.id)]),
+        ]),
+      )
+      .select(columns)
+      .orderBy("p.publishedAt", "asc")
+      .orderBy("p.id", "asc")
+      .limit(1)
+      .executeTakeFirst(),
+  ]);
+  return {
+    previous: previous ? toLink(previous, locale) : null,
+    next: next ? toLink(next, locale) : null,
+  };
+}
+
+/**
+ * Up to `limit` published posts sharing the most tags with this one (newest
+ * first among equals), in one query.
+ */
+export async function findRelatedPosts(db: DB, postId: string, locale: Locale, limit = 3): Promise<PostLink[]> {
+  const rows = await publicPostLinks(db, locale)
+    .innerJoin("postTags as pt", "pt.postId", "p.id")
+    .where("p.id", "!=", postId)
+    .where("pt.tagId", "in", (eb) => eb.selectFrom("postTags").select("tagId").where("postId", "=", postId))
+    .groupBy(["p.id", "p.publishedAt", "t.title", "f.title"])
+    .select(["p.id", "p.publishedAt", "t.title as title", "f.title as fallbackTitle"])
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as("shared"))
+    .orderBy("shared", "desc")
+    .orderBy("p.publishedAt", "desc")
+    .orderBy("p.id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => toLink(r, locale));
+}

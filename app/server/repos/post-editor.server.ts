@@ -1,0 +1,425 @@
+import type { Transaction } from "kysely";
+import type { FieldErrors } from "../../lib/forms.ts";
+import type { EditorInput, EditorTranslation } from "../../lib/schemas/post.ts";
+import { slugify } from "../../lib/slug.ts";
+import type { DB } from "../db/db.server.ts";
+import { nowIso } from "../db/db.server.ts";
+import type { Database, Locale, PostStatus } from "../db/schema.server.ts";
+import { newId } from "../ids.server.ts";
+import { forgetCategoryPostCounts } from "../popular-categories.server.ts";
+import { renderPost } from "../post-render.server.ts";
+import { reindexPost } from "../search/index.server.ts";
+import { insertPost } from "./posts.server.ts";
+import { ensureTags, type Term } from "./taxonomy.server.ts";
+
+// The admin post editor's data: an admin's own posts only. Ownership is part of
+// every WHERE clause, so another admin's post id behaves as if it did not exist.
+
+/**
+ * Runs after every post the editor (or the scheduled publisher) writes, once the
+ * transaction has committed: the search index follows the post, and the
+ * footer's popular categories are counted afresh.
+ */
+export async function afterPostWrite(db: DB, postId: string): Promise<void> {
+  await reindexPost(db, postId);
+  forgetCategoryPostCounts(db);
+}
+
+export interface EditorTranslationData {
+  title: string;
+  summary: string;
+  bodyMarkdown: string;
+  seoTitle: string | null;
+  seoDescription: string | null;
+}
+
+/** A post as the editor loads it. */
+export interface EditorPost {
+  id: string;
+  slug: string;
+  status: PostStatus;
+  publishedAt: string | null;
+  categoryId: string | null;
+  coverImageUrl: string | null;
+  coverAlt: string;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+  tags: Term[];
+  translations: Partial<Record<Locale, EditorTranslationData>>;
+}
+
+export type SaveResult =
+  | { ok: true; id: string; version: number; created: boolean }
+  /** Bad input only the database can tell (slug taken, unknown category): nothing was written. */
+  | { ok: false; reason: "invalid"; fieldErrors: FieldErrors }
+  /** The create form's idempotency key already made this post (a second submit of the same form). */
+  | { ok: false; reason: "duplicate"; id: string }
+  /** Someone saved a newer version since the form was loaded: nothing was written. */
+  | { ok: false; reason: "conflict"; current: EditorPost }
+  /** No such post of this author (or it is in the trash). */
+  | { ok: false; reason: "notFound" };
+
+/** The post `postId` if `authorId` wrote it and it is not in the trash; else null. */
+export async function loadPostForEdit(db: DB, postId: string, authorId: string): Promise<EditorPost | null> {
+  const post = await db
+    .selectFrom("posts")
+    .select([
+      "id",
+      "slug",
+      "status",
+      "publishedAt",
+      "categoryId",
+      "coverImageUrl",
+      "coverAlt",
+      "version",
+      "createdAt",
+      "updatedAt",
+    ])
+    .where("id", "=", postId)
+    .where("authorId", "=", authorId)
+    .where("deletedAt", "is", null)
+    .executeTakeFirst();
+  if (!post) return null;
+  const [translations, tags] = await Promise.all([
+    db
+      .selectFrom("postTranslations")
+      .select(["locale", "title", "summary", "bodyMarkdown", "seoTitle", "seoDescription"])
+      .where("postId", "=", postId)
+      .execute(),
+    db
+      .selectFrom("postTags as pt")
+      .innerJoin("tags as t", "t.id", "pt.tagId")
+      .select(["t.id", "t.slug", "t.nameEn", "t.nameZh"])
+      .where("pt.postId", "=", postId)
+      .orderBy("t.slug")
+      .execute(),
+  ]);
+  const byLocale: Partial<Record<Locale, EditorTranslationData>> = {};
+  for (const { locale, ...t } of translations) byLocale[locale] = t;
+  return { ...post, version: Number(post.version), tags, translations: byLocale };
+}
+
+export interface MyPostItem {
+  id: string;
+  slug: string;
+  status: PostStatus;
+  title: string;
+  /** The language of `title`. */
+  titleLocale: Locale;
+  /** True when the reader's language has no version and the other one is shown. */
+  isFallback: boolean;
+  publishedAt: string | null;
+  updatedAt: string;
+}
+
+export interface MyPostPage {
+  items: MyPostItem[];
+  total: number;
+  page: number;
+  pageSize: number;
+  pageCount: number;
+  /** Posts per status (and all), for the filter. */
+  counts: Record<PostStatus | "all", number>;
+}
+
+/**
+ * An author's posts (every status, not the trashed), most recently updated first,
+ * optionally of one status, titled in `locale` with the other language as fallback.
+ */
+export async function listMyPosts(
+  db: DB,
+  opts: { authorId: string; locale: Locale; status?: PostStatus | null; page: number; pageSize: number },
+): Promise<MyPostPage> {
+  const { authorId, locale, pageSize } = opts;
+  const page = Math.max(1, Math.trunc(opts.page));
+  const other: Locale = locale === "en" ? "zh" : "en";
+  let query = db
+    .selectFrom("posts as p")
+    .leftJoin("postTranslations as t", (j) => j.onRef("t.postId", "=", "p.id").on("t.locale", "=", locale))
+    .leftJoin("postTranslations as f", (j) => j.onRef("f.postId", "=", "p.id").on("f.locale", "=", other))
+    .where("p.authorId", "=", authorId)
+    .where("p.deletedAt", "is", null);
+  if (opts.status) query = query.where("p.status", "=", opts.status);
+  const rows = await query
+    .select(["p.id", "p.slug", "p.status", "p.publishedAt", "p.updatedAt", "t.title as title", "f.title as other"])
+    .orderBy("p.updatedAt", "desc")
+    .orderBy("p.id", "desc")
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .execute();
+
+  const countRows = await db
+    .selectFrom("posts")
+    .where("authorId", "=", authorId)
+    .where("deletedAt", "is", null)
+    .groupBy("status")
+    .select(["status", (eb) => eb.fn.countAll<number | string | bigint>().as("n")])
+    .execute();
+  const counts: MyPostPage["counts"] = { all: 0, draft: 0, published: 0, scheduled: 0 };
+  for (const row of countRows) {
+    counts[row.status] = Number(row.n);
+    counts.all += Number(row.n);
+  }
+  const total = opts.status ? counts[opts.status] : counts.all;
+
+  const items = rows.map((r): MyPostItem => {
+    const own = r.title !== null;
+    return {
+      id: r.id,
+      slug: r.slug,
+      status: r.status,
+      title: (own ? r.title : r.other) ?? "",
+      titleLocale: own ? locale : other,
+      isFallback: !own,
+      publishedAt: r.publishedAt,
+      updatedAt: r.updatedAt,
+    };
+  });
+  return { items, total, page, pageSize, pageCount: Math.max(1, Math.ceil(total / pageSize)), counts };
+}
+
+/** A unique-index or primary-key violation, on SQLite or PostgreSQL. */
+export function isUniqueViolation(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+}
+
+const SLUG_TAKEN: FieldErrors = { slug: "editor:errors.slugTaken" };
+
+async function slugOwner(db: DB, slug: string): Promise<string | null> {
+  const row = await db.selectFrom("posts").select("id").where("slug", "=", slug).executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/**
+ * The slug to save: the one typed (a field error when another post has it), or
+ * one made from the English title (a random one without), with `-2`, `-3` … when
+ * taken. Trashed posts keep their slugs.
+ */
+async function chooseSlug(
+  db: DB,
+  input: EditorInput,
+  selfId: string,
+  attempt: number,
+): Promise<{ slug: string; generated: boolean } | { error: FieldErrors }> {
+  if (input.slug) {
+    const owner = await slugOwner(db, input.slug);
+    return owner && owner !== selfId ? { error: SLUG_TAKEN } : { slug: input.slug, generated: false };
+  }
+  const english = input.translations.find((t) => t.locale === "en")?.title ?? "";
+  const base = slugify(english).slice(0, 70).replace(/-+$/, "") || `post-${newId().slice(0, 8)}`;
+  // A lost race for a generated slug retries with a random suffix.
+  const candidates =
+    attempt === 0
+      ? [base, ...Array.from({ length: 8 }, (_, i) => `${base}-${i + 2}`)]
+      : [`${base}-${newId().slice(0, 6)}`];
+  for (const slug of candidates) {
+    const owner = await slugOwner(db, slug);
+    if (!owner || owner === selfId) return { slug, generated: true };
+  }
+  return { slug: `${base}-${newId().slice(0, 6)}`, generated: true };
+}
+
+async function checkCategory(db: DB, categoryId: string | null): Promise<FieldErrors | null> {
+  if (!categoryId) return null;
+  const row = await db.selectFrom("categories").select("id").where("id", "=", categoryId).executeTakeFirst();
+  return row ? null : { categoryId: "editor:errors.categoryUnknown" };
+}
+
+/** Each language version rendered once, on save: HTML, table of contents, reading time. */
+function rendered(translations: readonly EditorTranslation[]) {
+  return Promise.all(
+    translations.map(async (t) => {
+      const out = await renderPost(t.bodyMarkdown);
+      return { ...t, bodyHtml: out.html, tocJson: JSON.stringify(out.toc), readingMinutes: out.readingMinutes };
+    }),
+  );
+}
+
+/**
+ * The stored publish time: a time typed in the form is kept at the precision
+ * stored before when it is that time to the minute (the form shows minutes);
+ * publishing without a time means now.
+ */
+function publishTime(input: EditorInput, previous: string | null, now: string): string | null {
+  let at = input.publishAt;
+  if (at && previous) {
+    const prev = Date.parse(previous);
+    if (!Number.isNaN(prev) && Math.floor(prev / 60_000) * 60_000 === Date.parse(at)) at = previous;
+  }
+  if (input.status === "published") return at ?? now;
+  return at;
+}
+
+const MAX_SLUG_ATTEMPTS = 3;
+
+/**
+ * Creates a post of `authorId` from the editor. The form's idempotency key is
+ * the post id: a second submit of the same form answers "duplicate" with that id.
+ * Tags are created in the same transaction, so a refused post leaves nothing behind.
+ */
+export async function createEditorPost(db: DB, authorId: string, input: EditorInput): Promise<SaveResult> {
+  if (input.translations.length === 0)
+    return { ok: false, reason: "invalid", fieldErrors: { enTitle: "editor:errors.oneTitleRequired" } };
+  const id = input.key ?? newId();
+  const byKey = async (): Promise<SaveResult | null> => {
+    const row = await db.selectFrom("posts").select("authorId").where("id", "=", id).executeTakeFirst();
+    if (!row) return null;
+    return row.authorId === authorId
+      ? { ok: false, reason: "duplicate", id }
+      : { ok: false, reason: "invalid", fieldErrors: { form: "editor:errors.invalidForm" } };
+  };
+  const earlier = await byKey();
+  if (earlier) return earlier;
+  const categoryError = await checkCategory(db, input.categoryId);
+  if (categoryError) return { ok: false, reason: "invalid", fieldErrors: categoryError };
+  const translations = await rendered(input.translations);
+  const now = nowIso();
+
+  for (let attempt = 0; ; attempt++) {
+    const chosen = await chooseSlug(db, input, id, attempt);
+    if ("error" in chosen) return { ok: false, reason: "invalid", fieldErrors: chosen.error };
+    try {
+      await db.transaction().execute(async (trx) => {
+        const tagIds = await ensureTags(trx, input.tags);
+        await insertPost(trx, {
+          id,
+          slug: chosen.slug,
+          authorId,
+          status: input.status,
+          publishedAt: publishTime(input, null, now),
+          categoryId: input.categoryId,
+          tagIds,
+          coverImageUrl: input.coverImageUrl,
+          coverAlt: input.coverAlt,
+          translations,
+        });
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // Either the same form won the race (same key), or another post took the slug.
+      const raced = await byKey();
+      if (raced) return raced;
+      if (chosen.generated && attempt + 1 < MAX_SLUG_ATTEMPTS) continue;
+      return { ok: false, reason: "invalid", fieldErrors: SLUG_TAKEN };
+    }
+    await afterPostWrite(db, id);
+    return { ok: true, id, version: 1, created: true };
+  }
+}
+
+async function replaceTranslationsAndTags(
+  trx: Transaction<Database>,
+  postId: string,
+  translations: Awaited<ReturnType<typeof rendered>>,
+  tagIds: string[],
+  now: string,
+): Promise<void> {
+  const locales = translations.map((t) => t.locale);
+  await trx.deleteFrom("postTranslations").where("postId", "=", postId).where("locale", "not in", locales).execute();
+  for (const t of translations) {
+    const values = {
+      title: t.title,
+      summary: t.summary,
+      bodyMarkdown: t.bodyMarkdown,
+      bodyHtml: t.bodyHtml,
+      tocJson: t.tocJson,
+      readingMinutes: t.readingMinutes,
+      seoTitle: t.seoTitle,
+      seoDescription: t.seoDescription,
+      updatedAt: now,
+    };
+    await trx
+      .insertInto("postTranslations")
+      .values({ postId, locale: t.locale, ...values, createdAt: now })
+      .onConflict((oc) => oc.columns(["postId", "locale"]).doUpdateSet(values))
+      .execute();
+  }
+  await trx.deleteFrom("postTags").where("postId", "=", postId).execute();
+  if (tagIds.length > 0) {
+    await trx
+      .insertInto("postTags")
+      .values(tagIds.map((tagId) => ({ postId, tagId })))
+      .execute();
+  }
+}
+
+/**
+ * Saves the editor's form over post `postId` of `authorId`, only if it is still at
+ * `input.version` (optimistic concurrency: the UPDATE's WHERE checks id, author and
+ * version, and bumps the version). Post, translations and tags change in one
+ * transaction or not at all.
+ */
+export async function updateEditorPost(
+  db: DB,
+  authorId: string,
+  postId: string,
+  input: EditorInput,
+): Promise<SaveResult> {
+  const existing = await db
+    .selectFrom("posts")
+    .select(["slug", "publishedAt", "version"])
+    .where("id", "=", postId)
+    .where("authorId", "=", authorId)
+    .where("deletedAt", "is", null)
+    .executeTakeFirst();
+  if (!existing) return { ok: false, reason: "notFound" };
+  if (input.version === undefined)
+    return { ok: false, reason: "invalid", fieldErrors: { form: "editor:errors.invalidForm" } };
+  if (input.translations.length === 0)
+    return { ok: false, reason: "invalid", fieldErrors: { enTitle: "editor:errors.oneTitleRequired" } };
+  const expected = input.version;
+  const conflict = async (): Promise<SaveResult> => {
+    const current = await loadPostForEdit(db, postId, authorId);
+    return current ? { ok: false, reason: "conflict", current } : { ok: false, reason: "notFound" };
+  };
+  if (Number(existing.version) !== expected) return conflict();
+
+  const categoryError = await checkCategory(db, input.categoryId);
+  if (categoryError) return { ok: false, reason: "invalid", fieldErrors: categoryError };
+  // An emptied slug keeps the post's address; a typed one must be free.
+  let slug = existing.slug;
+  if (input.slug && input.slug !== existing.slug) {
+    const owner = await slugOwner(db, input.slug);
+    if (owner && owner !== postId) return { ok: false, reason: "invalid", fieldErrors: SLUG_TAKEN };
+    slug = input.slug;
+  }
+  const translations = await rendered(input.translations);
+  const now = nowIso();
+
+  let updated: boolean;
+  try {
+    updated = await db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable("posts")
+        .set((eb) => ({
+          slug,
+          status: input.status,
+          publishedAt: publishTime(input, existing.publishedAt, now),
+          categoryId: input.categoryId,
+          coverImageUrl: input.coverImageUrl,
+          coverAlt: input.coverAlt,
+          updatedAt: now,
+          version: eb("version", "+", 1),
+        }))
+        .where("id", "=", postId)
+        .where("authorId", "=", authorId)
+        .where("version", "=", expected)
+        .where("deletedAt", "is", null)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      const tagIds = await ensureTags(trx, input.tags);
+      await replaceTranslationsAndTags(trx, postId, translations, tagIds, now);
+      return true;
+    });
+  } catch (error) {
+    // Another post took the slug between the check and the write.
+    if (isUniqueViolation(error)) return { ok: false, reason: "invalid", fieldErrors: SLUG_TAKEN };
+    throw error;
+  }
+  if (!updated) return conflict();
+  await afterPostWrite(db, postId);
+  return { ok: true, id: postId, version: expected + 1, created: false };
+}

@@ -1,0 +1,142 @@
+import { type RawBuilder, SqliteAdapter, sql } from "kysely";
+import type { DB } from "../db/db.server.ts";
+import type { Locale } from "../db/schema.server.ts";
+import { resultSnippet } from "./snippet.server.ts";
+import { bodyText } from "./text.server.ts";
+import { queryTokens } from "./tokenize.server.ts";
+
+export interface SearchResult {
+  id: string;
+  /** Plain text (escape it like any text). */
+  title: string;
+  /** Escaped text with the matches in <mark>: no other markup, safe to insert as HTML. */
+  snippetHtml: string;
+  /** The language of this version of the post. */
+  locale: Locale;
+  /** True when the version shown is not in the visitor's language. */
+  isFallback: boolean;
+  publishedAt: string | null;
+}
+
+export interface SearchPage {
+  items: SearchResult[];
+  total: number;
+  page: number;
+  pageSize: number;
+  /** At least 1, so page 1 always exists (an empty one when nothing matched). */
+  pageCount: number;
+  /** The tokens searched for; empty when the query had nothing searchable. */
+  tokens: string[];
+}
+
+/** Column weights: a match in the title counts most, then the summary, then the body. */
+const WEIGHTS = { title: 10, summary: 4, body: 1 } as const;
+
+function isSqlite(db: DB): boolean {
+  return db.getExecutor().adapter instanceof SqliteAdapter;
+}
+
+/**
+ * The posts matching every token, one row per post and language, with a score
+ * (higher is better). Tokens are always bound parameters. For FTS5 each token is
+ * a quoted phrase (a `"` inside is doubled), so nothing in a query is FTS5 syntax;
+ * for PostgreSQL each becomes phraseto_tsquery('simple', token), and they are
+ * joined with &&.
+ */
+function hitsQuery(db: DB, tokens: readonly string[]): RawBuilder<unknown> {
+  if (isSqlite(db)) {
+    const match = tokens.map((t) => `"${t.replaceAll('"', '""')}"`).join(" ");
+    return sql`select s."postId" as "postId", s."locale" as "locale",
+        -bm25("postSearchFts", ${sql.lit(WEIGHTS.title)}, ${sql.lit(WEIGHTS.summary)}, ${sql.lit(WEIGHTS.body)}) as "score"
+      from "postSearchFts"
+      join "postSearch" s on s."id" = "postSearchFts"."rowid"
+      join "posts" p on p."id" = s."postId"
+      join "postTranslations" t on t."postId" = s."postId" and t."locale" = s."locale"
+      where "postSearchFts" match ${match}
+        and p."status" = 'published' and p."deletedAt" is null`;
+  }
+  const query = sql.join(
+    tokens.map((t) => sql`phraseto_tsquery('simple'::regconfig, ${t})`),
+    sql` && `,
+  );
+  // ts_rank's weights are listed {D, C, B, A}: body (C), summary (B), title (A).
+  const weights = `{0, ${WEIGHTS.body / WEIGHTS.title}, ${WEIGHTS.summary / WEIGHTS.title}, 1}`;
+  return sql`select s."postId" as "postId", s."locale" as "locale",
+      ts_rank(${weights}::float4[], s."searchVector", q."query") as "score"
+    from "postSearch" s
+    cross join (select ${query} as "query") q
+    join "posts" p on p."id" = s."postId"
+    join "postTranslations" t on t."postId" = s."postId" and t."locale" = s."locale"
+    where s."searchVector" @@ q."query"
+      and p."status" = 'published' and p."deletedAt" is null`;
+}
+
+interface Row {
+  id: string;
+  locale: Locale;
+  publishedAt: string | null;
+  title: string;
+  summary: string;
+  bodyMarkdown: string;
+  bodyHtml: string;
+}
+
+/**
+ * Full-text search over published posts that are not in the trash, in both
+ * languages. A post matching in the visitor's language is shown in it; one
+ * matching only in the other language is shown in that one (`isFallback`). Every
+ * token of the query must match (title, summary or body); results are ranked
+ * with title matches first, then summary, then body, newest first on ties.
+ * `page` past the last page gives no items (the caller decides about a 404).
+ */
+export async function searchPosts(
+  db: DB,
+  opts: { q: string; locale: Locale; page: number; pageSize: number },
+): Promise<SearchPage> {
+  const { locale, pageSize } = opts;
+  const page = Math.max(1, Math.trunc(opts.page) || 1);
+  const tokens = queryTokens(opts.q);
+  const empty: SearchPage = { items: [], total: 0, page, pageSize, pageCount: 1, tokens };
+  if (tokens.length === 0) return empty;
+
+  // One version per post: the visitor's language when it matched, else the other.
+  const ranked = sql`with "hits" as (${hitsQuery(db, tokens)}),
+    "ranked" as (
+      select h."postId", h."locale", h."score",
+        row_number() over (
+          partition by h."postId"
+          order by case when h."locale" = ${locale} then 0 else 1 end, h."score" desc
+        ) as "rn"
+      from "hits" h
+    )`;
+
+  const countRow = await sql<{ n: number | string }>`${ranked}
+    select count(*) as "n" from "ranked" where "rn" = 1`
+    .execute(db)
+    .then((r) => r.rows[0]);
+  const total = Number(countRow?.n ?? 0);
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  if (total === 0 || page > pageCount) return { ...empty, total, pageCount };
+
+  const { rows } = await sql<Row>`${ranked}
+    select r."postId" as "id", r."locale" as "locale", p."publishedAt" as "publishedAt",
+      t."title" as "title", t."summary" as "summary", t."bodyMarkdown" as "bodyMarkdown", t."bodyHtml" as "bodyHtml"
+    from "ranked" r
+    join "posts" p on p."id" = r."postId"
+    join "postTranslations" t on t."postId" = r."postId" and t."locale" = r."locale"
+    where r."rn" = 1
+    order by r."score" desc, p."publishedAt" desc, p."id" desc
+    limit ${pageSize} offset ${(page - 1) * pageSize}`.execute(db);
+
+  const items = rows.map(
+    (r): SearchResult => ({
+      id: r.id,
+      title: r.title,
+      snippetHtml: resultSnippet({ summary: r.summary, body: bodyText(r) }, tokens),
+      locale: r.locale,
+      isFallback: r.locale !== locale,
+      publishedAt: r.publishedAt,
+    }),
+  );
+  return { items, total, page, pageSize, pageCount, tokens };
+}

@@ -1,0 +1,137 @@
+import { createHash, randomBytes } from "node:crypto";
+import { isbot } from "isbot";
+import { sql } from "kysely";
+import type { DB } from "./db/db.server.ts";
+
+/** Who is reading: the client address and browser, never stored. */
+export interface Visitor {
+  ip: string;
+  userAgent: string | null | undefined;
+}
+
+export interface ViewCounter {
+  /**
+   * Counts a view of `postId` unless this visitor was already counted for it
+   * today (UTC) or is a bot. Synchronous and in memory: reading never waits on
+   * the database. Returns whether the view was counted.
+   */
+  record(postId: string, visitor: Visitor): boolean;
+  /** Views of `postId` counted here and not yet written. */
+  pending(postId: string): number;
+  /** Writes the accumulated increments now (one UPDATE per post). */
+  flush(): Promise<void>;
+  /** Stops the timer and writes what is left; later views are ignored. */
+  stop(): Promise<void>;
+}
+
+export interface ViewCounterOptions {
+  /** Writes one batch of increments (post id → views); default: `writeViewIncrements(db, …)`. */
+  write?: (increments: ReadonlyMap<string, number>) => Promise<void>;
+  /** How often accumulated views are written. */
+  intervalMs?: number;
+  /** How many visitor/post/day keys are remembered; the oldest are forgotten first. */
+  maxKeys?: number;
+  now?: () => Date;
+  /** A failed write (its increments are kept for the next flush). */
+  onError?: (error: unknown) => void;
+}
+
+export const VIEW_FLUSH_INTERVAL_MS = 5_000;
+const DEFAULT_MAX_KEYS = 50_000;
+
+/** Adds each post's views to `posts.viewCount`: one UPDATE per post, in one transaction. */
+export async function writeViewIncrements(db: DB, increments: ReadonlyMap<string, number>): Promise<void> {
+  if (increments.size === 0) return;
+  await db.transaction().execute(async (trx) => {
+    for (const [postId, n] of increments) {
+      // Only the counter: a view is no edit (updatedAt and version stay).
+      await trx
+        .updateTable("posts")
+        .set({ viewCount: sql<number>`"viewCount" + ${n}` })
+        .where("id", "=", postId)
+        .execute();
+    }
+  });
+}
+
+/**
+ * View counting: once per visitor (address + browser) per post per UTC day, bots
+ * skipped, counted in memory and written in batches every few seconds and on stop.
+ * The visitor keys are salted hashes kept in a bounded set and forgotten when the
+ * day changes. Each instance dedupes on its own, so behind several instances a
+ * visitor may be counted once per instance; a crash loses at most one interval.
+ */
+export function createViewCounter(db: DB | null, options: ViewCounterOptions = {}): ViewCounter {
+  const write =
+    options.write ??
+    ((increments: ReadonlyMap<string, number>) => {
+      if (!db) throw new Error("createViewCounter needs a database or a write function");
+      return writeViewIncrements(db, increments);
+    });
+  const maxKeys = options.maxKeys ?? DEFAULT_MAX_KEYS;
+  const now = options.now ?? (() => new Date());
+  const salt = randomBytes(16);
+
+  let pendingViews = new Map<string, number>();
+  const seen = new Set<string>();
+  let seenDay = "";
+  let stopped = false;
+  let chain: Promise<void> = Promise.resolve();
+
+  const writeBatch = async () => {
+    if (pendingViews.size === 0) return;
+    const batch = pendingViews;
+    pendingViews = new Map();
+    try {
+      await write(batch);
+    } catch (error) {
+      for (const [postId, n] of batch) pendingViews.set(postId, (pendingViews.get(postId) ?? 0) + n);
+      options.onError?.(error);
+    }
+  };
+
+  // Flushes run one after another, never two at once.
+  const flush = () => {
+    const next = chain.then(writeBatch);
+    chain = next.catch(() => {});
+    return next;
+  };
+
+  const timer = setInterval(() => void flush(), options.intervalMs ?? VIEW_FLUSH_INTERVAL_MS);
+  timer.unref();
+
+  return {
+    record(postId, visitor) {
+      if (stopped) return false;
+      const ua = visitor.userAgent?.trim() ?? "";
+      if (!ua || isbot(ua)) return false;
+      const day = now().toISOString().slice(0, 10);
+      if (day !== seenDay) {
+        seen.clear();
+        seenDay = day;
+      }
+      const key = createHash("sha256")
+        .update(salt)
+        .update(`${day}\0${visitor.ip}\0${ua}\0${postId}`)
+        .digest("base64url")
+        .slice(0, 22);
+      if (seen.has(key)) return false;
+      if (seen.size >= maxKeys) {
+        const oldest = seen.values().next().value;
+        if (oldest !== undefined) seen.delete(oldest);
+      }
+      seen.add(key);
+      pendingViews.set(postId, (pendingViews.get(postId) ?? 0) + 1);
+      return true;
+    },
+    pending(postId) {
+      return pendingViews.get(postId) ?? 0;
+    },
+    flush,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await flush();
+    },
+  };
+}
