@@ -55,6 +55,70 @@ describe("site settings", () => {
     expect((await getSiteSettings(database.db)).aboutText).toEqual(DEFAULT_SETTINGS.aboutText);
   });
 
+  it("hold comments for review only when told to", async () => {
+    expect(DEFAULT_SETTINGS.commentModeration).toBe("auto");
+    await updateSiteSettings(database.db, { commentModeration: "hold" });
+    expect((await getSiteSettings(database.db)).commentModeration).toBe("hold");
+    await expect(
+      updateSiteSettings(database.db, { commentModeration: "never" as unknown as "hold" }),
+    ).rejects.toBeInstanceOf(InvalidSettingError);
+    await updateSiteSettings(database.db, { commentModeration: "auto" });
+  });
+
+  it("show friend links in the footer only when turned on", async () => {
+    expect(DEFAULT_SETTINGS.footerLinks).toBe(false);
+    expect((await getSiteSettings(database.db)).footerLinks).toBe(false);
+    await updateSiteSettings(database.db, { footerLinks: true });
+    expect((await getSiteSettings(database.db)).footerLinks).toBe(true);
+    await expect(updateSiteSettings(database.db, { footerLinks: "yes" as unknown as boolean })).rejects.toBeInstanceOf(
+      InvalidSettingError,
+    );
+    await updateSiteSettings(database.db, { footerLinks: false });
+  });
+
+  it("store the registration switch, social image and password policy override", async () => {
+    expect(DEFAULT_SETTINGS).toMatchObject({
+      registrationOpen: true,
+      socialImage: "/social.jpg",
+      passwordPolicy: null,
+    });
+    await updateSiteSettings(database.db, {
+      registrationOpen: false,
+      socialImage: "https://cdn.example.test/og.png",
+      passwordPolicy: { minLength: 10, requiredClasses: ["digit"] },
+    });
+    expect(await getSiteSettings(database.db)).toMatchObject({
+      registrationOpen: false,
+      socialImage: "https://cdn.example.test/og.png",
+      passwordPolicy: { minLength: 10, requiredClasses: ["digit"] },
+    });
+    await expect(updateSiteSettings(database.db, { socialImage: "javascript:alert(1)" })).rejects.toThrow(
+      /socialImage/,
+    );
+    await expect(updateSiteSettings(database.db, { socialImage: "//evil.example/x.png" })).rejects.toThrow(
+      /socialImage/,
+    );
+    await expect(
+      updateSiteSettings(database.db, { passwordPolicy: { minLength: 5, requiredClasses: [] } }),
+    ).rejects.toThrow(/passwordPolicy/);
+    await updateSiteSettings(database.db, { registrationOpen: true, socialImage: "/social.jpg", passwordPolicy: null });
+    expect((await getSiteSettings(database.db)).passwordPolicy).toBeNull();
+  });
+
+  it("write inside the caller's transaction, so a failure after it undoes the change", async () => {
+    const before = await getSiteSettings(database.db);
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        await updateSiteSettings(trx, { postsPerPage: 33 });
+        expect((await getSiteSettings(trx)).postsPerPage).toBe(33);
+        throw new Error("audit failed");
+      }),
+    ).rejects.toThrow("audit failed");
+    expect((await getSiteSettings(database.db)).postsPerPage).toBe(before.postsPerPage);
+    await database.db.transaction().execute((trx) => updateSiteSettings(trx, { postsPerPage: 34 }));
+    expect((await getSiteSettings(database.db)).postsPerPage).toBe(34);
+  });
+
   it("build the copyright line", () => {
     expect(copyrightLine(DEFAULT_SETTINGS, "zh", 2026)).toBe("© 2026 墨水博客");
     expect(copyrightLine({ ...DEFAULT_SETTINGS, copyright: { en: "CC BY 4.0", zh: "" } }, "en", 2026)).toBe(

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { Locale } from "../../lib/i18n/locale.ts";
+import { PASSWORD_CLASSES } from "../../lib/schemas/auth.ts";
+import { isSafeUrl } from "../../lib/schemas/swaper.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 
@@ -21,11 +23,27 @@ const settingSchemas = {
   /** Spec: the English/中文 buttons are for admins; this opens them to every reader. */
   languageButtonsForEveryone: z.boolean(),
   pages: z.object({ about: perLocale(50_000), contact: perLocale(50_000), privacy: perLocale(50_000) }),
+  /** "auto": new comments are approved at once; "hold": they wait (pending) for an admin. */
+  commentModeration: z.enum(["auto", "hold"]),
+  /** Whether the footer shows the first enabled friend links (all of them are on /links). */
+  footerLinks: z.boolean(),
+  /** Closed: no new accounts (e-mail or OAuth); existing ones still sign in. */
+  registrationOpen: z.boolean(),
+  /** The og:image of every page without its own: an http(s) URL or a path on this site. */
+  socialImage: z.string().max(2000).refine(isSafeUrl),
+  /** Overrides PASSWORD_MIN_LENGTH / PASSWORD_REQUIRE; null: the environment's policy. */
+  passwordPolicy: z
+    .object({
+      minLength: z.number().int().min(6).max(128),
+      requiredClasses: z.array(z.enum(PASSWORD_CLASSES)).max(PASSWORD_CLASSES.length),
+    })
+    .nullable(),
 };
 
 export type SiteSettings = { [K in keyof typeof settingSchemas]: z.infer<(typeof settingSchemas)[K]> };
 export type SettingKey = keyof SiteSettings;
 export type StaticPage = keyof SiteSettings["pages"];
+export type CommentModeration = SiteSettings["commentModeration"];
 
 export const DEFAULT_SETTINGS: SiteSettings = {
   siteName: { en: "Inkwell", zh: "墨水博客" },
@@ -74,6 +92,11 @@ export const DEFAULT_SETTINGS: SiteSettings = {
       ].join("\n"),
     },
   },
+  commentModeration: "auto",
+  footerLinks: false,
+  registrationOpen: true,
+  socialImage: "/social.jpg",
+  passwordPolicy: null,
 };
 
 /** All settings: the stored ones over the defaults; a stored value that no longer fits is ignored. */
@@ -105,7 +128,10 @@ export class InvalidSettingError extends Error {
   }
 }
 
-/** Validates and stores the given settings in one transaction (all or nothing). */
+/**
+ * Validates and stores the given settings in one transaction (all or nothing).
+ * Given a transaction, it writes in that one (so an audit entry can share it).
+ */
 export async function updateSiteSettings(db: DB, changes: Partial<SiteSettings>): Promise<void> {
   const entries: Array<[SettingKey, string]> = [];
   for (const [key, value] of Object.entries(changes)) {
@@ -115,7 +141,7 @@ export async function updateSiteSettings(db: DB, changes: Partial<SiteSettings>)
     entries.push([key as SettingKey, JSON.stringify(result.data)]);
   }
   const now = nowIso();
-  await db.transaction().execute(async (trx) => {
+  const write = async (trx: DB) => {
     for (const [key, value] of entries) {
       await trx
         .insertInto("siteSettings")
@@ -123,7 +149,9 @@ export async function updateSiteSettings(db: DB, changes: Partial<SiteSettings>)
         .onConflict((oc) => oc.column("key").doUpdateSet({ value, updatedAt: now }))
         .execute();
     }
-  });
+  };
+  if (db.isTransaction) await write(db);
+  else await db.transaction().execute(write);
 }
 
 /** The copyright line: the configured one, or "© {year} {site name}". */

@@ -1,0 +1,20 @@
+/** Sort keys the admin users list accepts; anything else falls back to the first. */
+export const USER_SORTS = ["created", "email", "lastSignIn"] as const;
+export type UserSort = (typeof USER_SORTS)[number];
+
+/** The status filter of the admin subscribers list ("" = every status). */
+/** Orders of the subscribers list. */
+export const SUBSCRIBER_SORTS = ["newest", "oldest", "email"] as const;
+export type SubscriberSort = (typeof SUBSCRIBER_SORTS)[number];
+export const isSubscriberSort = (value: string): value is SubscriberSort =>
+  (SUBSCRIBER_SORTS as readonly string[]).includes(value);
+
+export const SUBSCRIBER_FILTERS = ["pending", "confirmed", "unsubscribed"] as const;
+export type SubscriberFilter = (typeof SUBSCRIBER_FILTERS)[number];
+
+export const isUserSort = (value: string): value is UserSort => (USER_SORTS as readonly string[]).includes(value);
+export const isSubscriberFilter = (value: string): value is SubscriberFilter =>
+  (SUBSCRIBER_FILTERS as readonly string[]).includes(value);
+
+/** better-auth's provider id of e-mail + password accounts. */
+export const PASSWORD_PROVIDER = "credential";

@@ -1,0 +1,73 @@
+import { z } from "zod";
+import { isHttpUrl } from "./link.ts";
+import { isSafeUrl } from "./swaper.ts";
+
+export const AD_PLACEMENTS = ["home_top", "sidebar", "post_bottom", "list_between"] as const;
+export type AdPlacementValue = (typeof AD_PLACEMENTS)[number];
+export const AD_KINDS = ["image", "text"] as const;
+export const AD_TEXT_MAX = 200;
+/** Sort keys of the admin list (an allowlist: the query never takes a column name from the URL). */
+export const AD_SORTS = ["newest", "title", "impressions", "clicks"] as const;
+export type AdSort = (typeof AD_SORTS)[number];
+
+/** `datetime-local` value (no zone) as entered, or empty. */
+const localDateTime = z
+  .string()
+  .trim()
+  .default("")
+  .refine((v) => v === "" || /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(v), "admin:errors.dateInvalid");
+
+/** One schema for the ad form, used in the browser and in the action. */
+export const adSchema = z
+  .object({
+    placement: z.enum(AD_PLACEMENTS, { error: "adminLinks:errors.placementInvalid" }),
+    kind: z.enum(AD_KINDS, { error: "adminLinks:errors.kindInvalid" }),
+    title: z
+      .string({ error: "adminLinks:errors.titleRequired" })
+      .trim()
+      .min(1, "adminLinks:errors.titleRequired")
+      .max(120, "admin:errors.titleTooLong"),
+    text: z.string().trim().max(AD_TEXT_MAX, "adminLinks:errors.textTooLong").default(""),
+    imageUrl: z
+      .string()
+      .trim()
+      .max(2000, "admin:errors.urlInvalid")
+      .default("")
+      .refine((v) => v === "" || isSafeUrl(v), "admin:errors.urlInvalid"),
+    imageAlt: z.string().trim().max(200, "admin:errors.altTooLong").default(""),
+    linkUrl: z
+      .string({ error: "adminLinks:errors.httpUrl" })
+      .trim()
+      .max(2000, "adminLinks:errors.httpUrl")
+      .refine(isHttpUrl, "adminLinks:errors.httpUrl"),
+    weight: z
+      .string()
+      .trim()
+      .default("1")
+      .refine((v) => /^\d{1,3}$/.test(v) && Number(v) >= 1 && Number(v) <= 100, "adminLinks:errors.weightInvalid"),
+    enabled: z.string().optional(),
+    startsAt: localDateTime,
+    endsAt: localDateTime,
+    /** Minutes to add to the browser's local time to get UTC (Date#getTimezoneOffset). */
+    tzOffset: z.string().trim().default("0"),
+  })
+  .refine((v) => v.kind !== "image" || v.imageUrl !== "", {
+    path: ["imageUrl"],
+    message: "admin:errors.imageRequired",
+  })
+  .refine((v) => v.kind !== "text" || v.text !== "", {
+    path: ["text"],
+    message: "adminLinks:errors.textRequired",
+  })
+  .refine((v) => !v.startsAt || !v.endsAt || v.startsAt < v.endsAt, {
+    path: ["endsAt"],
+    message: "admin:errors.endBeforeStart",
+  });
+
+export type AdForm = z.infer<typeof adSchema>;
+
+/** Clicks per impression as a percentage with one decimal, or null before any impression. */
+export function clickThroughRate(impressions: number, clicks: number): number | null {
+  if (impressions <= 0) return null;
+  return Math.round((clicks / impressions) * 1000) / 10;
+}

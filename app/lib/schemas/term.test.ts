@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { validate } from "../forms.ts";
+import { termSchema } from "./term.ts";
+
+describe("termSchema", () => {
+  it("needs both names and a URL-safe slug", () => {
+    expect(validate(termSchema, { nameEn: " ", slug: "Not a slug!" })).toEqual({
+      ok: false,
+      errors: {
+        nameEn: "admin:errors.nameRequired",
+        nameZh: "admin:errors.nameRequired",
+        slug: "admin:errors.slugInvalid",
+      },
+    });
+    expect(validate(termSchema, { nameEn: "Travel", nameZh: "旅行", slug: "-travel" }).ok).toBe(false);
+  });
+
+  it("lower-cases the slug and defaults the rest", () => {
+    expect(validate(termSchema, { nameEn: "Travel", nameZh: "旅行", slug: "Travel-Notes" })).toEqual({
+      ok: true,
+      data: { nameEn: "Travel", nameZh: "旅行", slug: "travel-notes", description: "", sortOrder: "0" },
+    });
+  });
+});

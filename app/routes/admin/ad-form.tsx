@@ -1,0 +1,229 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { EnabledWindowFields, useBrowserTzOffset } from "../../components/admin/form-parts.tsx";
+import { Field, SubmitButton } from "../../components/ui/field.tsx";
+import { useClientValidation } from "../../components/ui/use-client-validation.ts";
+import { validate } from "../../lib/forms.ts";
+import { useMessage } from "../../lib/i18n/use-message.ts";
+import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { AD_KINDS, AD_PLACEMENTS, AD_TEXT_MAX, adSchema } from "../../lib/schemas/ad.ts";
+import { localToIso } from "../../lib/schemas/swaper.ts";
+import type { FormFailure } from "../../server/auth/guard.server.ts";
+import { requireAdmin } from "../../server/auth/session.server.ts";
+import { getApp } from "../../server/context.server.ts";
+import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { createAd, getAd, type NewAd, updateAd } from "../../server/repos/ads.server.ts";
+import { audit } from "../../server/repos/audit.server.ts";
+import type { Route } from "./+types/ad-form";
+
+// One screen for /admin/ads/new and /admin/ads/{id}.
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  await requireAdmin(context, request);
+  if (!params.id) return { ad: null };
+  const ad = await getAd(getApp(context).db, params.id);
+  if (!ad) throw data(null, { status: 404 });
+  return { ad };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const admin = await requireAdmin(context, request);
+  const app = getApp(context);
+  const parsed = validate(adSchema, await request.formData());
+  if (!parsed.ok) return data<FormFailure>({ fieldErrors: parsed.errors }, { status: 400 });
+  const v = parsed.data;
+  const offset = Number(v.tzOffset);
+  const tz = Number.isInteger(offset) && Math.abs(offset) <= 14 * 60 ? offset : 0;
+  const input: Required<NewAd> = {
+    placement: v.placement,
+    kind: v.kind,
+    title: v.title,
+    text: v.text,
+    imageUrl: v.imageUrl || null,
+    imageAlt: v.imageAlt,
+    linkUrl: v.linkUrl,
+    enabled: v.enabled === "on",
+    startsAt: localToIso(v.startsAt, tz),
+    endsAt: localToIso(v.endsAt, tz),
+    weight: Number(v.weight),
+  };
+  const id = params.id;
+  if (id) {
+    const updated = await app.db.transaction().execute(async (trx) => {
+      if (!(await updateAd(trx, id, input))) return false;
+      await audit(trx, admin, "ad.update", { type: "ad", id }, { title: input.title });
+      return true;
+    });
+    if (!updated) throw data(null, { status: 404 });
+  } else {
+    await app.db.transaction().execute(async (trx) => {
+      const newId = await createAd(trx, input);
+      await audit(trx, admin, "ad.create", { type: "ad", id: newId }, { title: input.title });
+    });
+  }
+  return redirect("/admin/ads", { headers: flashHeaders(flashOptions(app.env), "success", "flash.saved") });
+}
+
+export function meta({ matches, params }: Route.MetaArgs) {
+  return pageMeta(matches, params.id ? "adminLinks:ads.edit" : "adminLinks:ads.new", [NOINDEX]);
+}
+
+const CONTROL =
+  "block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900";
+
+export default function AdFormPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("adminLinks");
+  const m = useMessage();
+  const navigation = useNavigation();
+  const { ad } = loaderData;
+  const { clientErrors, onSubmit } = useClientValidation(adSchema);
+  const errors = clientErrors ?? actionData?.fieldErrors ?? {};
+  const err = (name: string) => (errors[name] ? m(errors[name]) : null);
+  // The browser's offset turns the local times typed here into UTC (and back).
+  const tzOffset = useBrowserTzOffset();
+
+  return (
+    <section aria-labelledby="ad-form-title" className="max-w-xl space-y-6">
+      <h1 id="ad-form-title" className="text-3xl font-bold tracking-tight">
+        {ad ? t("ads.edit") : t("ads.new")}
+      </h1>
+      <Form method="post" noValidate onSubmit={onSubmit} className="space-y-4">
+        <input type="hidden" name="tzOffset" value={tzOffset} />
+        <SelectField
+          id="ad-placement"
+          label={t("ads.fields.placement")}
+          name="placement"
+          defaultValue={ad?.placement ?? "home_top"}
+          options={AD_PLACEMENTS.map((p) => ({ value: p, label: t(`placements.${p}`) }))}
+          hint={t("ads.fields.placementHint")}
+          error={err("placement")}
+        />
+        <SelectField
+          id="ad-kind"
+          label={t("ads.fields.kind")}
+          name="kind"
+          defaultValue={ad?.kind ?? "text"}
+          options={AD_KINDS.map((k) => ({ value: k, label: t(`kinds.${k}`) }))}
+          error={err("kind")}
+        />
+        <Field
+          label={t("ads.fields.title")}
+          name="title"
+          required
+          maxLength={120}
+          defaultValue={ad?.title}
+          error={err("title")}
+        />
+        <Field
+          label={t("ads.fields.text")}
+          name="text"
+          rows={3}
+          maxLength={AD_TEXT_MAX}
+          defaultValue={ad?.text}
+          hint={t("ads.fields.textHint")}
+          error={err("text")}
+        />
+        <Field
+          label={t("ads.fields.imageUrl")}
+          name="imageUrl"
+          maxLength={2000}
+          defaultValue={ad?.imageUrl ?? ""}
+          hint={t("ads.fields.imageUrlHint")}
+          error={err("imageUrl")}
+        />
+        <Field
+          label={t("ads.fields.imageAlt")}
+          name="imageAlt"
+          maxLength={200}
+          defaultValue={ad?.imageAlt}
+          error={err("imageAlt")}
+        />
+        <Field
+          label={t("ads.fields.linkUrl")}
+          name="linkUrl"
+          required
+          maxLength={2000}
+          defaultValue={ad?.linkUrl}
+          hint={t("ads.fields.linkUrlHint")}
+          error={err("linkUrl")}
+        />
+        <Field
+          label={t("ads.fields.weight")}
+          name="weight"
+          defaultValue={String(ad?.weight ?? 1)}
+          hint={t("ads.fields.weightHint")}
+          error={err("weight")}
+        />
+        <EnabledWindowFields
+          idPrefix="ad"
+          labels={{
+            enabled: t("ads.fields.enabled"),
+            startsAt: t("ads.fields.startsAt"),
+            endsAt: t("ads.fields.endsAt"),
+          }}
+          value={ad}
+          tzOffset={tzOffset}
+          err={err}
+        />
+        <div className="flex flex-wrap items-center gap-4">
+          <div className="w-48">
+            <SubmitButton busy={navigation.state === "submitting"}>{ad ? t("ads.save") : t("ads.create")}</SubmitButton>
+          </div>
+          <Link to="/admin/ads" className="text-blue-700 underline dark:text-blue-400">
+            {t("ads.cancel")}
+          </Link>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+function SelectField({
+  id,
+  label,
+  name,
+  defaultValue,
+  options,
+  hint,
+  error,
+}: {
+  id: string;
+  label: string;
+  name: string;
+  defaultValue: string;
+  options: Array<{ value: string; label: string }>;
+  hint?: string;
+  error: string | null;
+}) {
+  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="block text-sm font-medium">
+        {label}
+      </label>
+      <select
+        id={id}
+        name={name}
+        defaultValue={defaultValue}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        className={CONTROL}
+      >
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      {hint && (
+        <p id={`${id}-hint`} className="text-sm text-zinc-600 dark:text-zinc-400">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="text-sm text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

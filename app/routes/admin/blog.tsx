@@ -1,0 +1,505 @@
+import type { FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect } from "react-router";
+import { ADMIN_BUTTON, AdminPagination, listQuery, safeBack, useListUrls } from "../../components/admin/list-parts.tsx";
+import { FormAlert } from "../../components/ui/field.tsx";
+import { ADMIN_POST_SORTS, ADMIN_POST_STATUSES, oneOf } from "../../lib/admin-content.ts";
+import { browserOffsetAt } from "../../lib/editor-values.ts";
+import { formatDateTime } from "../../lib/format.ts";
+import { localeFromRequest } from "../../lib/i18n/locale.ts";
+import { useMessage } from "../../lib/i18n/use-message.ts";
+import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { localDateTimeToIso } from "../../lib/schemas/post.ts";
+import { termName } from "../../lib/terms.ts";
+import { requireAdmin } from "../../server/auth/session.server.ts";
+import { getApp } from "../../server/context.server.ts";
+import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import {
+  changePost,
+  getAdminPost,
+  listPostAuthors,
+  listPostsForAdmin,
+  listTagOptions,
+  type PostChange,
+  purgePost,
+} from "../../server/repos/admin-posts.server.ts";
+import { audit } from "../../server/repos/audit.server.ts";
+import { afterPostWrite } from "../../server/repos/post-editor.server.ts";
+import { listCategories } from "../../server/repos/taxonomy.server.ts";
+import type { Route } from "./+types/blog";
+
+const PAGE_SIZE = 20;
+const BASE = "/admin/blog";
+const INTENTS = ["publish", "unpublish", "schedule", "feature", "unfeature", "trash", "restore", "purge"] as const;
+type Intent = (typeof INTENTS)[number];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const admin = await requireAdmin(context, request);
+  const { db } = getApp(context);
+  const locale = localeFromRequest(request);
+  const { q, page, url } = listQuery(request);
+  const p = url.searchParams;
+  const trash = p.get("view") === "trash";
+  const filters = {
+    status: oneOf(ADMIN_POST_STATUSES, p.get("status")),
+    categoryId: p.get("category") || null,
+    tagId: p.get("tag") || null,
+    authorId: p.get("author") || null,
+  };
+  const [list, categories, tags, authors] = await Promise.all([
+    listPostsForAdmin(db, { q, page, pageSize: PAGE_SIZE, sort: p.get("sort") ?? "", trash, locale, ...filters }),
+    listCategories(db),
+    listTagOptions(db),
+    listPostAuthors(db),
+  ]);
+  const panelPost = async (name: string) => {
+    const id = p.get(name);
+    const post = id ? await getAdminPost(db, id, locale) : undefined;
+    return post ?? null;
+  };
+  const confirming = await panelPost("confirmDelete");
+  const scheduling = await panelPost("schedule");
+  return {
+    adminId: admin.id,
+    list,
+    q,
+    trash,
+    filters,
+    categories: categories.map((c) => ({ id: c.id, name: termName(c, locale) })),
+    tags: tags.map((t) => ({ id: t.id, name: termName(t, locale) })),
+    authors,
+    confirming,
+    scheduling: scheduling && scheduling.deletedAt === null ? scheduling : null,
+    locale,
+  };
+}
+
+function change(intent: Exclude<Intent, "purge" | "schedule">): PostChange {
+  if (intent === "feature" || intent === "unfeature") return { kind: "feature", featured: intent === "feature" };
+  return { kind: intent };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(context, request);
+  const app = getApp(context);
+  const form = await request.formData();
+  const intent = oneOf(INTENTS, form.get("intent"));
+  const id = String(form.get("id") ?? "");
+  const post = id ? await getAdminPost(app.db, id) : undefined;
+  if (!post || !intent) return data({ error: "admin:errors.notFound", field: null }, { status: 404 });
+  const back = safeBack(form.get("back"), BASE);
+
+  let postChange: PostChange | null = null;
+  if (intent === "schedule") {
+    const local = String(form.get("publishAtLocal") ?? "");
+    const tz = Number(form.get("publishAtTz") ?? "0");
+    const at = local ? localDateTimeToIso(local, Number.isSafeInteger(tz) && Math.abs(tz) <= 1440 ? tz : 0) : null;
+    if (!at) return data({ error: "adminContent:errors.scheduleInvalid", field: "publishAt" }, { status: 400 });
+    if (Date.parse(at) <= Date.now())
+      return data({ error: "adminContent:errors.schedulePast", field: "publishAt" }, { status: 400 });
+    postChange = { kind: "schedule", at };
+  } else if (intent !== "purge") {
+    postChange = change(intent);
+  }
+
+  const done = await app.db.transaction().execute(async (trx) => {
+    const ok = postChange ? await changePost(trx, id, postChange) : await purgePost(trx, id);
+    if (ok) {
+      const details: Record<string, unknown> = { title: post.title, slug: post.slug };
+      if (postChange?.kind === "schedule") details.at = postChange.at;
+      await audit(trx, admin, `post.${intent}`, { type: "post", id }, details);
+    }
+    return ok;
+  });
+  // A trashed post takes no changes but restore and purge; a live one cannot be purged.
+  if (!done) return data({ error: "adminContent:errors.notApplicable", field: null }, { status: 409 });
+  await afterPostWrite(app.db, id);
+  const deleted = intent === "trash" || intent === "purge";
+  return redirect(back, {
+    headers: flashHeaders(flashOptions(app.env), "success", deleted ? "flash.deleted" : "flash.saved"),
+  });
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "adminContent:blog.title", [NOINDEX]);
+}
+
+/** A list URL without the panels (confirmation, schedule) open. */
+function withoutPanels(url: string): string {
+  const [path, query = ""] = url.split("?");
+  const params = new URLSearchParams(query);
+  params.delete("schedule");
+  params.delete("confirmDelete");
+  return `${path}${params.size ? `?${params}` : ""}`;
+}
+
+function RowAction({
+  intent,
+  id,
+  back,
+  label,
+  name,
+}: {
+  intent: Intent;
+  id: string;
+  back: string;
+  label: string;
+  name: string;
+}) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="id" value={id} />
+      <input type="hidden" name="back" value={back} />
+      <button type="submit" className={ADMIN_BUTTON} aria-label={name}>
+        {label}
+      </button>
+    </Form>
+  );
+}
+
+/**
+ * Sends the browser's UTC offset at the chosen moment with the schedule form
+ * (without JavaScript it stays 0: the time is read as UTC, as the hint says).
+ */
+function withBrowserOffset(event: FormEvent<HTMLFormElement>) {
+  const form = event.currentTarget;
+  const local = form.elements.namedItem("publishAtLocal");
+  const tz = form.elements.namedItem("publishAtTz");
+  if (local instanceof HTMLInputElement && tz instanceof HTMLInputElement) {
+    tz.value = String(browserOffsetAt(local.value));
+  }
+}
+
+const SELECT =
+  "block rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900";
+
+export default function BlogAdmin({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("adminContent");
+  const m = useMessage();
+  const { adminId, list, q, trash, filters, categories, tags, authors, confirming, scheduling, locale } = loaderData;
+  const { back: rawBack, withParams: rawWithParams } = useListUrls(BASE);
+  const back = withoutPanels(rawBack);
+  const withParams = (changes: Record<string, string>) => {
+    const url = new URL(withoutPanels(rawWithParams({})), "http://x");
+    for (const [k, v] of Object.entries(changes)) url.searchParams.set(k, v);
+    return `${url.pathname}${url.search}`;
+  };
+  const titleOf = (post: { title: string }) => post.title || t("blog.untitled");
+  const fieldError = actionData?.field === "publishAt" ? m(actionData.error) : null;
+
+  return (
+    <section aria-labelledby="blog-title" className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h1 id="blog-title" className="text-3xl font-bold tracking-tight">
+          {trash ? t("blog.trashTitle") : t("blog.title")}
+        </h1>
+        <nav aria-label={t("blog.viewSwitch")} className="flex gap-3 text-sm">
+          <Link to={BASE} aria-current={trash ? undefined : "page"} className={ADMIN_BUTTON}>
+            {t("blog.allPosts")}
+          </Link>
+          <Link to={`${BASE}?view=trash`} aria-current={trash ? "page" : undefined} className={ADMIN_BUTTON}>
+            {t("blog.trash")}
+          </Link>
+          <Link to="/posts/createPost" className={ADMIN_BUTTON}>
+            {t("blog.new")}
+          </Link>
+        </nav>
+      </div>
+      {actionData?.error && !fieldError && <FormAlert>{m(actionData.error)}</FormAlert>}
+
+      {confirming && (
+        <div
+          role="alertdialog"
+          aria-labelledby="confirm-text"
+          className="rounded-lg border border-red-300 bg-red-50 p-4 dark:border-red-800 dark:bg-red-950"
+        >
+          <p id="confirm-text">
+            {confirming.deletedAt
+              ? t("blog.purgeConfirm", { title: titleOf(confirming) })
+              : t("blog.trashConfirm", { title: titleOf(confirming) })}
+          </p>
+          <Form method="post" className="mt-3 flex gap-3">
+            <input type="hidden" name="intent" value={confirming.deletedAt ? "purge" : "trash"} />
+            <input type="hidden" name="id" value={confirming.id} />
+            <input type="hidden" name="back" value={back} />
+            <button type="submit" className="rounded-md bg-red-700 px-3 py-1.5 text-white hover:bg-red-800">
+              {confirming.deletedAt ? t("blog.purge") : t("blog.moveToTrash")}
+            </button>
+            <Link to={back} className="rounded-md border border-zinc-300 px-3 py-1.5 dark:border-zinc-700">
+              {t("blog.cancel")}
+            </Link>
+          </Form>
+        </div>
+      )}
+
+      {scheduling && (
+        <section
+          aria-labelledby="schedule-title"
+          className="rounded-lg border border-blue-300 bg-blue-50 p-4 dark:border-blue-800 dark:bg-blue-950"
+        >
+          <h2 id="schedule-title" className="font-semibold">
+            {t("blog.scheduleTitle", { title: titleOf(scheduling) })}
+          </h2>
+          <Form method="post" className="mt-3 space-y-3" onSubmit={withBrowserOffset}>
+            <input type="hidden" name="intent" value="schedule" />
+            <input type="hidden" name="id" value={scheduling.id} />
+            <input type="hidden" name="back" value={back} />
+            <input type="hidden" name="publishAtTz" defaultValue="0" />
+            <div className="space-y-1">
+              <label htmlFor="schedule-at" className="block text-sm font-medium">
+                {t("blog.scheduleAt")}
+              </label>
+              <input
+                id="schedule-at"
+                type="datetime-local"
+                name="publishAtLocal"
+                required
+                aria-invalid={fieldError ? true : undefined}
+                aria-describedby={fieldError ? "schedule-at-error schedule-at-hint" : "schedule-at-hint"}
+                className="block rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900"
+              />
+              <p id="schedule-at-hint" className="text-sm text-zinc-600 dark:text-zinc-400">
+                {t("blog.scheduleHint")}
+              </p>
+              {fieldError && (
+                <p id="schedule-at-error" className="text-sm text-red-700 dark:text-red-400">
+                  {fieldError}
+                </p>
+              )}
+            </div>
+            <div className="flex gap-3">
+              <button type="submit" className="rounded-md bg-blue-700 px-3 py-1.5 text-white hover:bg-blue-800">
+                {t("blog.scheduleButton")}
+              </button>
+              <Link to={back} className="rounded-md border border-zinc-300 px-3 py-1.5 dark:border-zinc-700">
+                {t("blog.cancel")}
+              </Link>
+            </div>
+          </Form>
+        </section>
+      )}
+
+      <Form method="get" role="search" aria-label={t("blog.filters")} className="flex flex-wrap items-end gap-3">
+        {trash && <input type="hidden" name="view" value="trash" />}
+        <div>
+          <label htmlFor="blog-q" className="block text-sm font-medium">
+            {t("blog.search")}
+          </label>
+          <input
+            id="blog-q"
+            type="search"
+            name="q"
+            defaultValue={q}
+            maxLength={100}
+            className="block w-64 rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+          />
+        </div>
+        <FilterSelect
+          id="blog-status"
+          name="status"
+          label={t("blog.status")}
+          value={filters.status ?? ""}
+          any={t("blog.any")}
+          options={ADMIN_POST_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))}
+        />
+        <FilterSelect
+          id="blog-category"
+          name="category"
+          label={t("blog.category")}
+          value={filters.categoryId ?? ""}
+          any={t("blog.any")}
+          options={categories.map((c) => ({ value: c.id, label: c.name }))}
+        />
+        <FilterSelect
+          id="blog-tag"
+          name="tag"
+          label={t("blog.tag")}
+          value={filters.tagId ?? ""}
+          any={t("blog.any")}
+          options={tags.map((tag) => ({ value: tag.id, label: tag.name }))}
+        />
+        <FilterSelect
+          id="blog-author"
+          name="author"
+          label={t("blog.author")}
+          value={filters.authorId ?? ""}
+          any={t("blog.any")}
+          options={authors.map((a) => ({ value: a.id, label: a.email }))}
+        />
+        <FilterSelect
+          id="blog-sort"
+          name="sort"
+          label={t("blog.sortBy")}
+          value={list.sort}
+          options={ADMIN_POST_SORTS.map((key) => ({ value: key, label: t(`blog.sort.${key}`) }))}
+        />
+        <button type="submit" className={`${ADMIN_BUTTON} py-2`}>
+          {t("blog.apply")}
+        </button>
+      </Form>
+
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("blog.count", { count: list.total })}</p>
+
+      {list.items.length === 0 ? (
+        <p className="text-zinc-600 dark:text-zinc-400">{trash ? t("blog.trashEmpty") : t("blog.empty")}</p>
+      ) : (
+        <table className="w-full text-left text-sm">
+          <thead>
+            <tr className="border-b border-zinc-200 dark:border-zinc-800">
+              <th scope="col" className="py-2 pr-3">
+                {t("blog.titleCol")}
+              </th>
+              <th scope="col" className="py-2 pr-3">
+                {t("blog.author")}
+              </th>
+              <th scope="col" className="py-2 pr-3">
+                {t("blog.status")}
+              </th>
+              <th scope="col" className="py-2 pr-3">
+                {t("blog.dates")}
+              </th>
+              <th scope="col" className="py-2 pr-3">
+                {t("blog.views")}
+              </th>
+              <th scope="col" className="py-2">
+                {t("blog.actions")}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.items.map((post) => {
+              const title = titleOf(post);
+              const act = (intent: Intent, label: string) => (
+                <RowAction
+                  intent={intent}
+                  id={post.id}
+                  back={back}
+                  label={label}
+                  name={t("blog.actionOn", { action: label, title })}
+                />
+              );
+              return (
+                <tr key={post.id} className="border-b border-zinc-100 align-top dark:border-zinc-900">
+                  <td className="py-2 pr-3">
+                    <span className="font-medium">{title}</span>
+                    {post.featured && (
+                      <span className="ml-2 rounded bg-amber-100 px-1.5 text-xs text-amber-900 dark:bg-amber-900 dark:text-amber-100">
+                        {t("blog.featuredBadge")}
+                      </span>
+                    )}
+                    <br />
+                    <code className="text-xs text-zinc-600 dark:text-zinc-400">{post.slug}</code>
+                  </td>
+                  <td className="py-2 pr-3">{post.authorEmail ?? t("blog.noAuthor")}</td>
+                  <td className="py-2 pr-3">{t(`status.${post.status}`)}</td>
+                  <td className="py-2 pr-3">
+                    {post.publishedAt && (
+                      <>
+                        {post.status === "scheduled" ? t("blog.scheduledFor") : t("blog.publishedAt")}{" "}
+                        <time dateTime={post.publishedAt}>{formatDateTime(post.publishedAt, locale)}</time>
+                        <br />
+                      </>
+                    )}
+                    {t("blog.updatedAt")}{" "}
+                    <time dateTime={post.updatedAt}>{formatDateTime(post.updatedAt, locale)}</time>
+                  </td>
+                  <td className="py-2 pr-3 tabular-nums">{post.viewCount}</td>
+                  <td className="py-2">
+                    <div className="flex flex-wrap gap-2">
+                      {trash ? (
+                        <>
+                          {act("restore", t("blog.restore"))}
+                          <Link
+                            to={withParams({ confirmDelete: post.id })}
+                            className={`${ADMIN_BUTTON} text-red-700 dark:text-red-400`}
+                            aria-label={t("blog.actionOn", { action: t("blog.purge"), title })}
+                          >
+                            {t("blog.purge")}
+                          </Link>
+                        </>
+                      ) : (
+                        <>
+                          {post.status !== "published" && act("publish", t("blog.publish"))}
+                          {post.status !== "draft" && act("unpublish", t("blog.unpublish"))}
+                          <Link
+                            to={withParams({ schedule: post.id })}
+                            className={ADMIN_BUTTON}
+                            aria-label={t("blog.actionOn", { action: t("blog.schedule"), title })}
+                          >
+                            {t("blog.schedule")}
+                          </Link>
+                          {post.featured ? act("unfeature", t("blog.unfeature")) : act("feature", t("blog.feature"))}
+                          {post.authorId === adminId && (
+                            <Link
+                              to={`/posts/edit/${post.id}`}
+                              className={ADMIN_BUTTON}
+                              aria-label={t("blog.actionOn", { action: t("blog.edit"), title })}
+                            >
+                              {t("blog.edit")}
+                            </Link>
+                          )}
+                          {post.status === "published" && (
+                            <Link
+                              to={`/posts/detail/${post.id}`}
+                              className={ADMIN_BUTTON}
+                              aria-label={t("blog.actionOn", { action: t("blog.view"), title })}
+                            >
+                              {t("blog.view")}
+                            </Link>
+                          )}
+                          <Link
+                            to={withParams({ confirmDelete: post.id })}
+                            className={`${ADMIN_BUTTON} text-red-700 dark:text-red-400`}
+                            aria-label={t("blog.actionOn", { action: t("blog.moveToTrash"), title })}
+                          >
+                            {t("blog.moveToTrash")}
+                          </Link>
+                        </>
+                      )}
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+
+      <AdminPagination page={list.page} pageCount={list.pageCount} withParams={withParams} />
+    </section>
+  );
+}
+
+/** A labelled select of the filter form; `any` adds a first, empty choice. */
+function FilterSelect({
+  id,
+  name,
+  label,
+  value,
+  any,
+  options,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  value: string;
+  any?: string;
+  options: Array<{ value: string; label: string }>;
+}) {
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium">
+        {label}
+      </label>
+      <select id={id} name={name} defaultValue={value} className={SELECT}>
+        {any !== undefined && <option value="">{any}</option>}
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

@@ -1,0 +1,401 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect } from "react-router";
+import { ADMIN_BUTTON, AdminPagination, listQuery, safeBack, useListUrls } from "../../components/admin/list-parts.tsx";
+import { FormAlert } from "../../components/ui/field.tsx";
+import {
+  COMMENT_ACTION_STATUS,
+  COMMENT_ACTIONS,
+  COMMENT_SORTS,
+  COMMENT_TABS,
+  type CommentAction,
+  oneOf,
+} from "../../lib/admin-content.ts";
+import { formatDateTime } from "../../lib/format.ts";
+import { localeFromRequest } from "../../lib/i18n/locale.ts";
+import { useMessage } from "../../lib/i18n/use-message.ts";
+import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { requireAdmin } from "../../server/auth/session.server.ts";
+import { getApp } from "../../server/context.server.ts";
+import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { banUser, getUserForAdmin } from "../../server/repos/admin-users.server.ts";
+import { audit } from "../../server/repos/audit.server.ts";
+import {
+  deleteComments,
+  getCommentsForModeration,
+  listCommentsForModeration,
+  MAX_BULK,
+  setCommentStatus,
+} from "../../server/repos/comment-moderation.server.ts";
+import type { Route } from "./+types/comments";
+
+const PAGE_SIZE = 25;
+const BASE = "/admin/comments";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(context, request);
+  const { db } = getApp(context);
+  const locale = localeFromRequest(request);
+  const { q, page, url } = listQuery(request);
+  const status = oneOf(COMMENT_TABS, url.searchParams.get("status")) ?? "pending";
+  const sort = oneOf(COMMENT_SORTS, url.searchParams.get("sort")) ?? "newest";
+  const list = await listCommentsForModeration(db, { status, page, pageSize: PAGE_SIZE, locale, q, sort });
+  const confirmId = url.searchParams.get("confirmDelete");
+  const confirming = confirmId ? ((await getCommentsForModeration(db, [confirmId]))[0] ?? null) : null;
+  return { list, status, confirming, locale, q, sort };
+}
+
+/**
+ * One form serves the whole list: a row's own button sends `one=action:id`;
+ * otherwise the checked `ids` get the chosen `bulk` action. Deletes need
+ * `confirmed` (a row's delete comes from its confirmation panel; a bulk delete
+ * first answers with a confirmation listing the comments).
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(context, request);
+  const app = getApp(context);
+  const form = await request.formData();
+  const back = safeBack(form.get("back"), BASE);
+  // "Ban the author": the users section's ban (sessions revoked at once), from the queue.
+  const banAuthor = String(form.get("banAuthor") ?? "");
+  if (banAuthor) {
+    const user = await getUserForAdmin(app.db, banAuthor);
+    if (!user) return data({ error: "admin:errors.notFound", confirm: null }, { status: 404 });
+    const result = await app.db.transaction().execute(async (trx) => {
+      const banned = await banUser(trx, admin, user);
+      if (banned.ok)
+        await audit(trx, admin, "user.ban", { type: "user", id: user.id }, { title: user.email, from: "comments" });
+      return banned;
+    });
+    if (!result.ok) return data({ error: `adminUsers:errors.${result.error}`, confirm: null }, { status: 409 });
+    return redirect(back, { headers: flashHeaders(flashOptions(app.env), "success", "flash.saved") });
+  }
+  const one = String(form.get("one") ?? "");
+  let act: CommentAction | null;
+  let ids: string[];
+  if (one) {
+    const [name = "", id = ""] = one.split(":");
+    act = oneOf(COMMENT_ACTIONS, name);
+    ids = id ? [id] : [];
+  } else {
+    act = oneOf(COMMENT_ACTIONS, form.get("bulk"));
+    ids = form.getAll("ids").map(String).filter(Boolean);
+  }
+  if (!act) return data({ error: "adminContent:errors.chooseAction", confirm: null }, { status: 400 });
+  if (ids.length === 0) return data({ error: "adminContent:errors.chooseComments", confirm: null }, { status: 400 });
+  if (ids.length > MAX_BULK) return data({ error: "adminContent:errors.tooMany", confirm: null }, { status: 400 });
+  const comments = await getCommentsForModeration(app.db, ids);
+  if (comments.length === 0) return data({ error: "admin:errors.notFound", confirm: null }, { status: 404 });
+  if (act === "delete" && form.get("confirmed") !== "1") {
+    return data({ error: null, confirm: { comments, back } }, { status: 200 });
+  }
+
+  const found = comments.map((c) => c.id);
+  const action = act;
+  await app.db.transaction().execute(async (trx) => {
+    if (action === "delete") await deleteComments(trx, found);
+    else await setCommentStatus(trx, found, COMMENT_ACTION_STATUS[action]);
+    for (const c of comments) {
+      await audit(
+        trx,
+        admin,
+        `comment.${action}`,
+        { type: "comment", id: c.id },
+        { postId: c.postId, author: c.authorEmail, from: c.status, excerpt: c.excerpt },
+      );
+    }
+  });
+  return redirect(back, {
+    headers: flashHeaders(flashOptions(app.env), "success", action === "delete" ? "flash.deleted" : "flash.saved"),
+  });
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "adminContent:comments.title", [NOINDEX]);
+}
+
+function DeleteConfirm({
+  text,
+  items,
+  back,
+  one,
+}: {
+  text: string;
+  items: Array<{ id: string; authorEmail: string | null; excerpt: string }>;
+  back: string;
+  one: boolean;
+}) {
+  const { t } = useTranslation("adminContent");
+  return (
+    <div
+      role="alertdialog"
+      aria-labelledby="confirm-text"
+      className="rounded-lg border border-red-300 bg-red-50 p-4 dark:border-red-800 dark:bg-red-950"
+    >
+      <p id="confirm-text">{text}</p>
+      <ul className="mt-2 list-disc pl-6 text-sm">
+        {items.map((c) => (
+          <li key={c.id}>
+            {c.authorEmail ?? t("comments.deletedAccount")}: {c.excerpt}
+          </li>
+        ))}
+      </ul>
+      <Form method="post" className="mt-3 flex gap-3">
+        <input type="hidden" name="back" value={back} />
+        <input type="hidden" name="confirmed" value="1" />
+        {one ? (
+          <input type="hidden" name="one" value={`delete:${items[0]?.id ?? ""}`} />
+        ) : (
+          <>
+            <input type="hidden" name="bulk" value="delete" />
+            {items.map((c) => (
+              <input key={c.id} type="hidden" name="ids" value={c.id} />
+            ))}
+          </>
+        )}
+        <button type="submit" className="rounded-md bg-red-700 px-3 py-1.5 text-white hover:bg-red-800">
+          {t("comments.delete")}
+        </button>
+        <Link to={back} className="rounded-md border border-zinc-300 px-3 py-1.5 dark:border-zinc-700">
+          {t("comments.cancel")}
+        </Link>
+      </Form>
+    </div>
+  );
+}
+
+export default function CommentsAdmin({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("adminContent");
+  const m = useMessage();
+  const { list, status, confirming, locale, q, sort } = loaderData;
+  const { back, withParams } = useListUrls(BASE);
+  const bulkConfirm = actionData?.confirm ?? null;
+
+  return (
+    <section aria-labelledby="comments-title" className="space-y-6">
+      <h1 id="comments-title" className="text-3xl font-bold tracking-tight">
+        {t("comments.title")}
+      </h1>
+      <p className="text-zinc-700 dark:text-zinc-300">{t("comments.intro")}</p>
+      {actionData?.error && <FormAlert>{m(actionData.error)}</FormAlert>}
+
+      {confirming && <DeleteConfirm text={t("comments.deleteConfirmOne")} items={[confirming]} back={back} one />}
+      {bulkConfirm && (
+        <DeleteConfirm
+          text={t("comments.deleteConfirmMany", { count: bulkConfirm.comments.length })}
+          items={bulkConfirm.comments}
+          back={bulkConfirm.back}
+          one={false}
+        />
+      )}
+
+      <nav aria-label={t("comments.tabs")}>
+        <ul className="flex flex-wrap gap-2 text-sm">
+          {COMMENT_TABS.map((tab) => (
+            <li key={tab}>
+              <Link
+                to={tab === "pending" ? BASE : `${BASE}?status=${tab}`}
+                aria-current={tab === status ? "page" : undefined}
+                className={`inline-block rounded-md px-3 py-1.5 ${
+                  tab === status
+                    ? "bg-blue-700 text-white"
+                    : "text-blue-800 hover:bg-zinc-100 dark:text-blue-300 dark:hover:bg-zinc-800"
+                }`}
+              >
+                {t(`comments.tab.${tab}`)} ({list.counts[tab]})
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+
+      <Form method="get" role="search" className="flex flex-wrap items-end gap-2">
+        {status !== "pending" && <input type="hidden" name="status" value={status} />}
+        <div>
+          <label htmlFor="comments-q" className="block text-sm font-medium">
+            {t("comments.search")}
+          </label>
+          <input
+            id="comments-q"
+            type="search"
+            name="q"
+            defaultValue={q}
+            maxLength={100}
+            className="w-full max-w-sm rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900"
+          />
+        </div>
+        <div>
+          <label htmlFor="comments-sort" className="block text-sm font-medium">
+            {t("comments.sortBy")}
+          </label>
+          <select
+            id="comments-sort"
+            name="sort"
+            defaultValue={sort}
+            className="rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900"
+          >
+            {COMMENT_SORTS.map((key) => (
+              <option key={key} value={key}>
+                {t(`comments.sort.${key}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className={`${ADMIN_BUTTON} py-2`}>
+          {t("comments.searchButton")}
+        </button>
+      </Form>
+
+      {list.items.length === 0 ? (
+        <p className="text-zinc-600 dark:text-zinc-400">{t("comments.empty")}</p>
+      ) : (
+        <Form method="post" className="space-y-4">
+          <input type="hidden" name="back" value={back} />
+          <table className="w-full text-left text-sm">
+            <thead>
+              <tr className="border-b border-zinc-200 dark:border-zinc-800">
+                <th scope="col" className="py-2 pr-3">
+                  <span className="sr-only">{t("comments.select")}</span>
+                </th>
+                <th scope="col" className="py-2 pr-3">
+                  {t("comments.comment")}
+                </th>
+                <th scope="col" className="py-2 pr-3">
+                  {t("comments.post")}
+                </th>
+                <th scope="col" className="py-2 pr-3">
+                  {t("comments.author")}
+                </th>
+                <th scope="col" className="py-2 pr-3">
+                  {t("comments.date")}
+                </th>
+                <th scope="col" className="py-2">
+                  {t("comments.actions")}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.items.map((c) => {
+                const who = c.authorEmail ?? t("comments.deletedAccount");
+                const label = (action: string) =>
+                  t("comments.actionOn", { action, author: who, excerpt: c.excerpt.slice(0, 40) });
+                return (
+                  <tr key={c.id} className="border-b border-zinc-100 align-top dark:border-zinc-900">
+                    <td className="py-2 pr-3">
+                      <input
+                        id={`select-${c.id}`}
+                        type="checkbox"
+                        name="ids"
+                        value={c.id}
+                        aria-label={t("comments.selectOne", { author: who, excerpt: c.excerpt.slice(0, 40) })}
+                      />
+                    </td>
+                    <td className="max-w-md py-2 pr-3 break-words">
+                      {c.excerpt}
+                      {status === "all" && (
+                        <span className="ml-2 text-xs text-zinc-600 dark:text-zinc-400">
+                          ({t(`comments.tab.${c.status}`)})
+                        </span>
+                      )}
+                    </td>
+                    <td className="py-2 pr-3">
+                      <Link to={`/posts/detail/${c.postId}`} className="text-blue-800 underline dark:text-blue-300">
+                        {c.postTitle || t("comments.untitled")}
+                      </Link>
+                      {!c.postPublic && (
+                        <span className="ml-1 text-xs text-zinc-600 dark:text-zinc-400">{t("comments.notPublic")}</span>
+                      )}
+                    </td>
+                    <td className="py-2 pr-3 break-all">{who}</td>
+                    <td className="py-2 pr-3">
+                      <time dateTime={c.createdAt}>{formatDateTime(c.createdAt, locale)}</time>
+                    </td>
+                    <td className="py-2">
+                      <div className="flex flex-wrap gap-2">
+                        {c.status !== "approved" && (
+                          <button
+                            type="submit"
+                            name="one"
+                            value={`approve:${c.id}`}
+                            className={ADMIN_BUTTON}
+                            aria-label={label(t("comments.approve"))}
+                          >
+                            {t("comments.approve")}
+                          </button>
+                        )}
+                        {c.status !== "hidden" && (
+                          <button
+                            type="submit"
+                            name="one"
+                            value={`hide:${c.id}`}
+                            className={ADMIN_BUTTON}
+                            aria-label={label(t("comments.hide"))}
+                          >
+                            {t("comments.hide")}
+                          </button>
+                        )}
+                        {c.status !== "spam" && (
+                          <button
+                            type="submit"
+                            name="one"
+                            value={`spam:${c.id}`}
+                            className={ADMIN_BUTTON}
+                            aria-label={label(t("comments.spam"))}
+                          >
+                            {t("comments.spam")}
+                          </button>
+                        )}
+                        <Link
+                          to={withParams({ confirmDelete: c.id })}
+                          className={`${ADMIN_BUTTON} text-red-700 dark:text-red-400`}
+                          aria-label={label(t("comments.delete"))}
+                        >
+                          {t("comments.delete")}
+                        </Link>
+                        {c.authorId && (
+                          <button
+                            type="submit"
+                            name="banAuthor"
+                            value={c.authorId}
+                            className={`${ADMIN_BUTTON} text-red-700 dark:text-red-400`}
+                            aria-label={t("comments.banAuthorLabel", { email: c.authorEmail ?? "" })}
+                          >
+                            {t("comments.banAuthor")}
+                          </button>
+                        )}
+                      </div>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+          <div className="flex flex-wrap items-end gap-2">
+            <div>
+              <label htmlFor="bulk-action" className="block text-sm font-medium">
+                {t("comments.bulkLabel")}
+              </label>
+              <select
+                id="bulk-action"
+                name="bulk"
+                defaultValue=""
+                className="block rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+              >
+                <option value="">{t("comments.bulkChoose")}</option>
+                {COMMENT_ACTIONS.map((a) => (
+                  <option key={a} value={a}>
+                    {t(`comments.${a}`)}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <button type="submit" className={`${ADMIN_BUTTON} py-2`}>
+              {t("comments.apply")}
+            </button>
+          </div>
+        </Form>
+      )}
+
+      <AdminPagination page={list.page} pageCount={list.pageCount} withParams={withParams} />
+    </section>
+  );
+}

@@ -1,0 +1,60 @@
+import { useTranslation } from "react-i18next";
+import { NavLink, Outlet } from "react-router";
+import { requireAdmin } from "../../server/auth/session.server.ts";
+import type { Route } from "./+types/layout";
+
+/** The admin menu: every section that exists, in the spec's order. */
+export const ADMIN_SECTIONS = [
+  { to: "/admin", key: "menu.dashboard", end: true },
+  { to: "/admin/users", key: "adminUsers:menu.users", end: false },
+  { to: "/admin/config", key: "adminConfig:menu", end: false },
+  { to: "/admin/categories", key: "menu.categories", end: false },
+  { to: "/admin/tags", key: "menu.tags", end: false },
+  { to: "/admin/blog", key: "adminContent:menu.blog", end: false },
+  { to: "/admin/comments", key: "adminContent:menu.comments", end: false },
+  { to: "/admin/swapers", key: "menu.swapers", end: false },
+  { to: "/admin/links", key: "adminLinks:menu.links", end: false },
+  { to: "/admin/ads", key: "adminLinks:menu.ads", end: false },
+  { to: "/admin/subscribers", key: "adminUsers:menu.subscribers", end: false },
+] as const;
+
+// Every child loader and action checks admin too: loaders run in parallel, so
+// this one alone would not stop a child's data from being computed.
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(context, request);
+  return null;
+}
+
+export default function AdminLayout() {
+  // Sections name their menu entry in their own namespace ("adminLinks:menu.links").
+  const { t } = useTranslation(["admin", "adminUsers", "adminConfig", "adminContent", "adminLinks"]);
+  return (
+    <div className="space-y-8">
+      <nav aria-labelledby="admin-menu-title" className="rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
+        <h2 id="admin-menu-title" className="text-lg font-semibold">
+          {t("panel")}
+        </h2>
+        <ul className="mt-3 flex flex-wrap gap-2 text-sm">
+          {ADMIN_SECTIONS.map((section) => (
+            <li key={section.to}>
+              <NavLink
+                to={section.to}
+                end={section.end}
+                className={({ isActive }) =>
+                  `inline-block rounded-md px-3 py-1.5 ${
+                    isActive
+                      ? "bg-blue-700 text-white"
+                      : "text-blue-800 hover:bg-zinc-100 dark:text-blue-300 dark:hover:bg-zinc-800"
+                  }`
+                }
+              >
+                {t(section.key)}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <Outlet />
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+import { toCsv } from "../../lib/csv.ts";
+import { requireAdmin } from "../../server/auth/session.server.ts";
+import { getApp } from "../../server/context.server.ts";
+import { subscribersForExport } from "../../server/repos/admin-subscribers.server.ts";
+import type { Route } from "./+types/subscribers-csv";
+
+/** The subscribers (with the list's filter, when given) as a CSV attachment. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(context, request);
+  const { db } = getApp(context);
+  const url = new URL(request.url);
+  const rows = await subscribersForExport(db, {
+    q: (url.searchParams.get("q") ?? "").slice(0, 100),
+    status: url.searchParams.get("status") ?? "",
+  });
+  const csv = toCsv([
+    ["email", "status", "locale", "createdAt", "confirmedAt"],
+    ...rows.map((s) => [s.email, s.status, s.locale, s.createdAt, s.confirmedAt]),
+  ]);
+  const date = new Date().toISOString().slice(0, 10);
+  return new Response(csv, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="subscribers-${date}.csv"`,
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}

@@ -1,0 +1,260 @@
+import { sql } from "kysely";
+import { ADMIN_POST_SORTS, type AdminPostSort, oneOf, pickTitle } from "../../lib/admin-content.ts";
+import type { Locale } from "../../lib/i18n/locale.ts";
+import type { DB } from "../db/db.server.ts";
+import { nowIso } from "../db/db.server.ts";
+import type { PostStatus } from "../db/schema.server.ts";
+import { clampPage } from "./paging.server.ts";
+import { likePattern } from "./taxonomy.server.ts";
+
+// The admin's view of every post of every author: list, filters, trash, and the
+// state changes the list offers. Each change bumps `version` (the editor's
+// optimistic concurrency) and `updatedAt`; callers run `afterPostWrite` after commit.
+
+type CountValue = number | string | bigint;
+
+export interface AdminPostFilter {
+  q?: string;
+  status?: PostStatus | null;
+  categoryId?: string | null;
+  tagId?: string | null;
+  authorId?: string | null;
+  /** The trash (deletedAt set) instead of the live posts. */
+  trash?: boolean;
+  sort?: string;
+  page: number;
+  pageSize: number;
+  locale: Locale;
+}
+
+export interface AdminPostItem {
+  id: string;
+  slug: string;
+  status: PostStatus;
+  title: string;
+  authorId: string | null;
+  authorEmail: string | null;
+  categoryId: string | null;
+  featured: boolean;
+  viewCount: number;
+  publishedAt: string | null;
+  updatedAt: string;
+  deletedAt: string | null;
+  version: number;
+}
+
+export interface AdminPostPage {
+  items: AdminPostItem[];
+  total: number;
+  page: number;
+  pageCount: number;
+  sort: AdminPostSort;
+}
+
+/** Every author with at least one post (live or trashed), for the filter. */
+export async function listPostAuthors(db: DB): Promise<Array<{ id: string; email: string }>> {
+  return db
+    .selectFrom("users as u")
+    .select(["u.id", "u.email"])
+    .where((eb) => eb.exists(eb.selectFrom("posts as p").select("p.id").whereRef("p.authorId", "=", "u.id")))
+    .orderBy("u.email")
+    .execute();
+}
+
+/**
+ * One page of posts for the admin list: search over both titles and the slug,
+ * filters, a sort from the allowlist. Two queries: the page and the total.
+ */
+export async function listPostsForAdmin(db: DB, opts: AdminPostFilter): Promise<AdminPostPage> {
+  const q = opts.q?.trim() ?? "";
+  const sort = oneOf(ADMIN_POST_SORTS, opts.sort) ?? "updated";
+  const like = likePattern(q);
+  const base = () => {
+    let query = db
+      .selectFrom("posts as p")
+      .where("p.deletedAt", opts.trash ? "is not" : "is", null)
+      .$if(Boolean(opts.status), (qb) => qb.where("p.status", "=", opts.status as PostStatus))
+      .$if(Boolean(opts.categoryId), (qb) => qb.where("p.categoryId", "=", opts.categoryId as string))
+      .$if(Boolean(opts.authorId), (qb) => qb.where("p.authorId", "=", opts.authorId as string))
+      .$if(Boolean(opts.tagId), (qb) =>
+        qb.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom("postTags as pt")
+              .select("pt.postId")
+              .whereRef("pt.postId", "=", "p.id")
+              .where("pt.tagId", "=", opts.tagId as string),
+          ),
+        ),
+      );
+    if (q !== "") {
+      query = query.where(
+        sql<boolean>`(p."slug" like ${like} escape '\\' or exists (select 1 from "postTranslations" s where s."postId" = p."id" and lower(s."title") like ${like} escape '\\'))`,
+      );
+    }
+    return query;
+  };
+
+  const total = Number(
+    (
+      await base()
+        .select((eb) => eb.fn.countAll<CountValue>().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+  const { page, pageCount } = clampPage(total, opts.page, opts.pageSize);
+
+  const titleExpr =
+    opts.locale === "en" ? sql`lower(coalesce(en."title", zh."title"))` : sql`lower(coalesce(zh."title", en."title"))`;
+  const order = {
+    updated: [sql`p."updatedAt" desc`],
+    // Unpublished posts (no time) last, on both dialects.
+    published: [sql`(case when p."publishedAt" is null then 1 else 0 end) asc`, sql`p."publishedAt" desc`],
+    title: [sql`${titleExpr} asc`],
+    views: [sql`p."viewCount" desc`],
+  }[sort];
+
+  let listQuery = base()
+    .leftJoin("postTranslations as en", (j) => j.onRef("en.postId", "=", "p.id").on("en.locale", "=", "en"))
+    .leftJoin("postTranslations as zh", (j) => j.onRef("zh.postId", "=", "p.id").on("zh.locale", "=", "zh"))
+    .leftJoin("users as u", "u.id", "p.authorId")
+    .select([
+      "p.id",
+      "p.slug",
+      "p.status",
+      "p.authorId",
+      "p.categoryId",
+      "p.featured",
+      "p.viewCount",
+      "p.publishedAt",
+      "p.updatedAt",
+      "p.deletedAt",
+      "p.version",
+      "en.title as titleEn",
+      "zh.title as titleZh",
+      "u.email as authorEmail",
+    ]);
+  for (const o of order) listQuery = listQuery.orderBy(o);
+  const rows = await listQuery
+    .orderBy("p.id", "desc")
+    .limit(opts.pageSize)
+    .offset((page - 1) * opts.pageSize)
+    .execute();
+
+  return {
+    items: rows.map(({ titleEn, titleZh, ...r }) => ({
+      ...r,
+      title: pickTitle(titleEn, titleZh, opts.locale),
+      featured: Number(r.featured) === 1,
+      viewCount: Number(r.viewCount),
+      version: Number(r.version),
+    })),
+    total,
+    page,
+    pageCount,
+    sort,
+  };
+}
+
+export interface AdminPostRef {
+  id: string;
+  slug: string;
+  status: PostStatus;
+  authorId: string | null;
+  title: string;
+  featured: boolean;
+  publishedAt: string | null;
+  deletedAt: string | null;
+  version: number;
+}
+
+/** One post (live or trashed) with its title, or undefined. */
+export async function getAdminPost(db: DB, id: string, locale: Locale = "en"): Promise<AdminPostRef | undefined> {
+  const row = await db
+    .selectFrom("posts as p")
+    .leftJoin("postTranslations as en", (j) => j.onRef("en.postId", "=", "p.id").on("en.locale", "=", "en"))
+    .leftJoin("postTranslations as zh", (j) => j.onRef("zh.postId", "=", "p.id").on("zh.locale", "=", "zh"))
+    .select([
+      "p.id",
+      "p.slug",
+      "p.status",
+      "p.authorId",
+      "p.featured",
+      "p.publishedAt",
+      "p.deletedAt",
+      "p.version",
+      "en.title as titleEn",
+      "zh.title as titleZh",
+    ])
+    .where("p.id", "=", id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { titleEn, titleZh, ...rest } = row;
+  return {
+    ...rest,
+    title: pickTitle(titleEn, titleZh, locale),
+    featured: Number(rest.featured) === 1,
+    version: Number(rest.version),
+  };
+}
+
+export type PostChange =
+  | { kind: "publish" }
+  | { kind: "unpublish" }
+  | { kind: "schedule"; at: string }
+  | { kind: "feature"; featured: boolean }
+  | { kind: "trash" }
+  | { kind: "restore" };
+
+/**
+ * Applies one admin change to a post, bumping its version and updatedAt. Live
+ * posts only, except `restore` (trashed only). Publishing keeps an earlier
+ * publish time and sets now otherwise. False when nothing matched.
+ */
+export async function changePost(db: DB, id: string, change: PostChange, now: string = nowIso()): Promise<boolean> {
+  const query = db
+    .updateTable("posts")
+    .where("id", "=", id)
+    .where("deletedAt", change.kind === "restore" ? "is not" : "is", null);
+  const bump = { updatedAt: now, version: sql<number>`"version" + 1` };
+  const set = (() => {
+    switch (change.kind) {
+      case "publish":
+        // Publishing now: a missing or future (scheduled) time becomes now; an earlier one stays.
+        return {
+          ...bump,
+          status: "published" as const,
+          publishedAt: sql<string>`case when "publishedAt" is null or "publishedAt" > ${now} then ${now} else "publishedAt" end`,
+        };
+      case "unpublish":
+        return { ...bump, status: "draft" as const };
+      case "schedule":
+        return { ...bump, status: "scheduled" as const, publishedAt: change.at };
+      case "feature":
+        return { ...bump, featured: change.featured ? 1 : 0 };
+      case "trash":
+        return { ...bump, deletedAt: now };
+      case "restore":
+        return { ...bump, deletedAt: null };
+    }
+  })();
+  const result = await query.set(set).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Deletes a trashed post for good (translations, tags, comments go with it). False unless it was in the trash. */
+export async function purgePost(db: DB, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom("posts")
+    .where("id", "=", id)
+    .where("deletedAt", "is not", null)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Every tag, by slug, for the list's filter. */
+export async function listTagOptions(
+  db: DB,
+): Promise<Array<{ id: string; slug: string; nameEn: string; nameZh: string }>> {
+  return db.selectFrom("tags").select(["id", "slug", "nameEn", "nameZh"]).orderBy("slug").execute();
+}

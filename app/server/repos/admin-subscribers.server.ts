@@ -1,0 +1,63 @@
+import { sql } from "kysely";
+import { isSubscriberFilter, type SubscriberSort } from "../../lib/admin-users.ts";
+import type { DB } from "../db/db.server.ts";
+import type { SubscriberStatus } from "../db/schema.server.ts";
+import { clampPage } from "./paging.server.ts";
+import { likePattern } from "./taxonomy.server.ts";
+
+type CountValue = number | string | bigint;
+
+export interface AdminSubscriber {
+  id: string;
+  email: string;
+  status: SubscriberStatus;
+  locale: string;
+  createdAt: string;
+  confirmedAt: string | null;
+}
+
+interface SubscriberFilterOpts {
+  q?: string;
+  status?: string;
+}
+
+function filtered(db: DB, opts: SubscriberFilterOpts) {
+  const q = opts.q?.trim() ?? "";
+  const status = isSubscriberFilter(opts.status ?? "") ? (opts.status as SubscriberStatus) : null;
+  return db
+    .selectFrom("subscribers as s")
+    .$if(q !== "", (qb) => qb.where(sql<boolean>`lower(s."email") like ${likePattern(q)} escape '\\'`))
+    .$if(status !== null, (qb) => qb.where("s.status", "=", status as SubscriberStatus));
+}
+
+const COLUMNS = ["s.id", "s.email", "s.status", "s.locale", "s.createdAt", "s.confirmedAt"] as const;
+
+/** Subscribers for the admin list, newest first: status filter, e-mail search, pages. */
+export async function listSubscribersForAdmin(
+  db: DB,
+  opts: SubscriberFilterOpts & { page: number; pageSize: number; sort?: SubscriberSort },
+): Promise<{ items: AdminSubscriber[]; total: number; page: number; pageCount: number }> {
+  const total = Number(
+    (
+      await filtered(db, opts)
+        .select((eb) => eb.fn.countAll<CountValue>().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+  const { page, pageCount } = clampPage(total, opts.page, opts.pageSize);
+  const sort = opts.sort ?? "newest";
+  const items = await filtered(db, opts)
+    .select(COLUMNS)
+    .$if(sort === "email", (qb) => qb.orderBy("s.email"))
+    .orderBy("s.createdAt", sort === "oldest" ? "asc" : "desc")
+    .orderBy("s.id")
+    .limit(opts.pageSize)
+    .offset((page - 1) * opts.pageSize)
+    .execute();
+  return { items, total, page, pageCount };
+}
+
+/** Every subscriber matching the filter, oldest first (the CSV export). */
+export async function subscribersForExport(db: DB, opts: SubscriberFilterOpts): Promise<AdminSubscriber[]> {
+  return filtered(db, opts).select(COLUMNS).orderBy("s.createdAt", "asc").orderBy("s.id").execute();
+}

@@ -1,0 +1,246 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
+import {
+  clickThrough,
+  createAd,
+  createAdImpressions,
+  deleteAd,
+  getAd,
+  listActiveAds,
+  listAdsForAdmin,
+  type NewAd,
+  parseAdSort,
+  pickAd,
+  pickWeighted,
+  updateAd,
+  writeImpressionIncrements,
+} from "./ads.server.ts";
+
+const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36";
+const BOT = "Googlebot/2.1 (+http://www.google.com/bot.html)";
+
+let database: TestDatabase;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database.cleanup();
+});
+beforeEach(async () => {
+  await database.db.deleteFrom("ads").execute();
+});
+
+const textAd = (over: Partial<NewAd> = {}): NewAd => ({
+  placement: "home_top",
+  kind: "text",
+  title: "Buy ink",
+  text: "Good ink",
+  linkUrl: "https://shop.example/ink",
+  ...over,
+});
+
+describe("active ads", () => {
+  it("are the enabled ads of the placement inside their time window", async () => {
+    const { db } = database;
+    const now = "2026-06-01T00:00:00.000Z";
+    await createAd(db, textAd({ title: "Open" }));
+    await createAd(db, textAd({ title: "Other placement", placement: "post_bottom" }));
+    await createAd(db, textAd({ title: "Off", enabled: false }));
+    await createAd(db, textAd({ title: "Future", startsAt: "2026-07-01T00:00:00.000Z" }));
+    await createAd(db, textAd({ title: "Ended", endsAt: "2026-06-01T00:00:00.000Z" }));
+    await createAd(
+      db,
+      textAd({ title: "Window", startsAt: "2026-06-01T00:00:00.000Z", endsAt: "2026-06-02T00:00:00.000Z" }),
+    );
+    const active = await listActiveAds(db, "home_top", now);
+    expect(active.map((a) => a.title).sort()).toEqual(["Open", "Window"]);
+    expect((await listActiveAds(db, "post_bottom", now)).map((a) => a.title)).toEqual(["Other placement"]);
+    expect(await listActiveAds(db, "sidebar", now)).toEqual([]);
+    expect(await pickAd(db, "sidebar", { now })).toBeNull();
+  });
+
+  it("never hand the target URL to the page", async () => {
+    const { db } = database;
+    await createAd(db, textAd());
+    const ad = await pickAd(db, "home_top");
+    expect(ad).not.toBeNull();
+    expect(ad).not.toHaveProperty("linkUrl");
+    expect(ad).not.toHaveProperty("weight");
+  });
+});
+
+describe("weighted pick", () => {
+  it("is proportional to the weight and deterministic with an injected random", () => {
+    const ads = [
+      { id: "a", weight: 1 },
+      { id: "b", weight: 3 },
+      { id: "c", weight: 6 },
+    ];
+    expect(pickWeighted(ads, () => 0)?.id).toBe("a");
+    expect(pickWeighted(ads, () => 0.09)?.id).toBe("a");
+    expect(pickWeighted(ads, () => 0.1)?.id).toBe("b");
+    expect(pickWeighted(ads, () => 0.39)?.id).toBe("b");
+    expect(pickWeighted(ads, () => 0.4)?.id).toBe("c");
+    expect(pickWeighted(ads, () => 0.999_999)?.id).toBe("c");
+    expect(pickWeighted(ads, () => 1)?.id).toBe("c");
+    expect(pickWeighted([], () => 0.5)).toBeNull();
+  });
+
+  it("picks from the database by weight", async () => {
+    const { db } = database;
+    const light = await createAd(db, textAd({ title: "Light", weight: 1 }));
+    await new Promise((r) => setTimeout(r, 5)); // createdAt orders the candidates
+    const heavy = await createAd(db, textAd({ title: "Heavy", weight: 99 }));
+    expect((await pickAd(db, "home_top", { random: () => 0 }))?.id).toBe(light);
+    expect((await pickAd(db, "home_top", { random: () => 0.02 }))?.id).toBe(heavy);
+    expect((await pickAd(db, "home_top", { random: () => 0.5 }))?.id).toBe(heavy);
+  });
+
+  it("keeps weights within 1–100", async () => {
+    const { db } = database;
+    const id = await createAd(db, textAd({ weight: 500 }));
+    expect((await getAd(db, id))?.weight).toBe(100);
+    const low = await createAd(db, textAd({ weight: 0 }));
+    expect((await getAd(db, low))?.weight).toBe(1);
+  });
+});
+
+describe("click-through", () => {
+  it("redirects only to the stored URL of an existing enabled ad, counting human clicks", async () => {
+    const { db } = database;
+    const id = await createAd(db, textAd({ linkUrl: "https://shop.example/ink?x=1" }));
+    const off = await createAd(db, textAd({ enabled: false, linkUrl: "https://off.example" }));
+    expect(await clickThrough(db, id, BROWSER)).toBe("https://shop.example/ink?x=1");
+    expect(await clickThrough(db, id, BROWSER)).toBe("https://shop.example/ink?x=1");
+    expect(await clickThrough(db, id, BOT)).toBe("https://shop.example/ink?x=1");
+    expect((await getAd(db, id))?.clicks).toBe(2);
+    expect(await clickThrough(db, off, BROWSER)).toBeNull();
+    expect((await getAd(db, off))?.clicks).toBe(0);
+    expect(await clickThrough(db, "missing", BROWSER)).toBeNull();
+    expect(await clickThrough(db, "https://evil.example", BROWSER)).toBeNull();
+    const bad = await createAd(db, textAd({ linkUrl: "javascript:alert(1)" }));
+    expect(await clickThrough(db, bad, BROWSER)).toBeNull();
+  });
+});
+
+describe("impressions", () => {
+  it("are counted in memory, never for bots, and written in batches", async () => {
+    const { db } = database;
+    const a = await createAd(db, textAd());
+    const b = await createAd(db, textAd({ placement: "post_bottom" }));
+    const writes: Array<Map<string, number>> = [];
+    const counter = createAdImpressions(db, {
+      intervalMs: 60_000,
+      write: async (increments) => {
+        writes.push(new Map(increments));
+        await writeImpressionIncrements(db, increments);
+      },
+    });
+    expect(counter.record(a, BROWSER)).toBe(true);
+    expect(counter.record(a, BROWSER)).toBe(true);
+    expect(counter.record(b, BROWSER)).toBe(true);
+    expect(counter.record(a, BOT)).toBe(false);
+    expect(counter.record(a, "")).toBe(false);
+    expect(counter.record(a, null)).toBe(false);
+    expect(counter.pending(a)).toBe(2);
+    expect((await getAd(db, a))?.impressions).toBe(0); // nothing written before a flush
+    await counter.flush();
+    expect(writes).toEqual([
+      new Map([
+        [a, 2],
+        [b, 1],
+      ]),
+    ]);
+    expect(counter.pending(a)).toBe(0);
+    expect((await getAd(db, a))?.impressions).toBe(2);
+    expect((await getAd(db, b))?.impressions).toBe(1);
+    await counter.flush(); // nothing pending: no write
+    expect(writes).toHaveLength(1);
+    counter.record(a, BROWSER);
+    await counter.stop();
+    expect((await getAd(db, a))?.impressions).toBe(3);
+    expect(counter.record(a, BROWSER)).toBe(true); // accepted but ignored after stop
+    expect(counter.pending(a)).toBe(0);
+  });
+
+  it("keep a failed batch for the next flush", async () => {
+    const { db } = database;
+    const a = await createAd(db, textAd());
+    const onError = vi.fn();
+    let fail = true;
+    const counter = createAdImpressions(db, {
+      intervalMs: 60_000,
+      onError,
+      write: async (increments) => {
+        if (fail) throw new Error("db down");
+        await writeImpressionIncrements(db, increments);
+      },
+    });
+    counter.record(a, BROWSER);
+    await counter.flush();
+    expect(onError).toHaveBeenCalledTimes(1);
+    expect(counter.pending(a)).toBe(1);
+    fail = false;
+    counter.record(a, BROWSER);
+    await counter.stop();
+    expect((await getAd(db, a))?.impressions).toBe(2);
+  });
+});
+
+describe("admin list", () => {
+  it("filters by placement, searches literally, sorts from the allowlist and pages", async () => {
+    const { db } = database;
+    const a = await createAd(db, textAd({ title: "Zeta ink", text: "50% off" }));
+    await createAd(db, textAd({ title: "Alpha pens", placement: "post_bottom" }));
+    await createAd(db, textAd({ title: "Mid", kind: "image", imageUrl: "/ad.png", text: "" }));
+    await writeImpressionIncrements(db, new Map([[a, 10]]));
+    expect(
+      (await listAdsForAdmin(db, { placement: "post_bottom", page: 1, pageSize: 10 })).items.map((x) => x.title),
+    ).toEqual(["Alpha pens"]);
+    expect((await listAdsForAdmin(db, { q: "%", page: 1, pageSize: 10 })).items.map((x) => x.title)).toEqual([
+      "Zeta ink",
+    ]);
+    expect((await listAdsForAdmin(db, { sort: "title", page: 1, pageSize: 10 })).items.map((x) => x.title)).toEqual([
+      "Alpha pens",
+      "Mid",
+      "Zeta ink",
+    ]);
+    expect((await listAdsForAdmin(db, { sort: "impressions", page: 1, pageSize: 10 })).items[0]?.id).toBe(a);
+    expect(parseAdSort("title; drop table ads")).toBe("newest");
+    expect(parseAdSort("clicks")).toBe("clicks");
+    const paged = await listAdsForAdmin(db, { page: 5, pageSize: 2 });
+    expect(paged).toMatchObject({ total: 3, page: 2, pageCount: 2 });
+  });
+
+  it("updates (not the counters) and deletes", async () => {
+    const { db } = database;
+    const id = await createAd(db, textAd());
+    await writeImpressionIncrements(db, new Map([[id, 4]]));
+    const ok = await updateAd(db, id, {
+      placement: "list_between",
+      kind: "image",
+      title: "New",
+      text: "",
+      imageUrl: "/ad.png",
+      imageAlt: "An ad",
+      linkUrl: "https://new.example",
+      enabled: false,
+      startsAt: null,
+      endsAt: "2027-01-01T00:00:00.000Z",
+      weight: 7,
+    });
+    expect(ok).toBe(true);
+    expect(await getAd(db, id)).toMatchObject({
+      placement: "list_between",
+      kind: "image",
+      enabled: false,
+      weight: 7,
+      impressions: 4,
+      clicks: 0,
+      linkUrl: "https://new.example",
+    });
+    expect(await deleteAd(db, id)).toBe(true);
+    expect(await getAd(db, id)).toBeUndefined();
+  });
+});

@@ -1,0 +1,313 @@
+import { isbot } from "isbot";
+import { sql } from "kysely";
+import { AD_SORTS, type AdSort } from "../../lib/schemas/ad.ts";
+import { isHttpUrl } from "../../lib/schemas/link.ts";
+import { type BatchCounter, createBatchCounter } from "../batch-counter.server.ts";
+import type { DB } from "../db/db.server.ts";
+import { nowIso } from "../db/db.server.ts";
+import type { AdKind, AdPlacement } from "../db/schema.server.ts";
+import { newId } from "../ids.server.ts";
+import { clampPage } from "./paging.server.ts";
+import { likePattern } from "./taxonomy.server.ts";
+
+/** What a public page needs to show an ad: never its target URL (clicks go through /ads/{id}/click). */
+export interface PublicAd {
+  id: string;
+  kind: AdKind;
+  title: string;
+  text: string;
+  imageUrl: string | null;
+  imageAlt: string;
+}
+
+interface Candidate extends PublicAd {
+  weight: number;
+}
+
+export interface NewAd {
+  placement: AdPlacement;
+  kind: AdKind;
+  title: string;
+  text?: string;
+  imageUrl?: string | null;
+  imageAlt?: string;
+  linkUrl: string;
+  enabled?: boolean;
+  startsAt?: string | null;
+  endsAt?: string | null;
+  weight?: number;
+}
+
+export interface AdRow {
+  id: string;
+  placement: AdPlacement;
+  kind: AdKind;
+  title: string;
+  text: string;
+  imageUrl: string | null;
+  imageAlt: string;
+  linkUrl: string;
+  enabled: boolean;
+  startsAt: string | null;
+  endsAt: string | null;
+  weight: number;
+  impressions: number;
+  clicks: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const COLUMNS = [
+  "id",
+  "placement",
+  "kind",
+  "title",
+  "text",
+  "imageUrl",
+  "imageAlt",
+  "linkUrl",
+  "enabled",
+  "startsAt",
+  "endsAt",
+  "weight",
+  "impressions",
+  "clicks",
+  "createdAt",
+  "updatedAt",
+] as const;
+
+function toRow(r: Omit<AdRow, "enabled" | "impressions" | "clicks" | "weight"> & Record<string, unknown>): AdRow {
+  return {
+    ...(r as unknown as AdRow),
+    enabled: Number(r.enabled) === 1,
+    weight: Number(r.weight),
+    impressions: Number(r.impressions),
+    clicks: Number(r.clicks),
+  };
+}
+
+const clampWeight = (w: number | undefined) => Math.min(100, Math.max(1, Math.trunc(w ?? 1)));
+
+export async function createAd(db: DB, input: NewAd): Promise<string> {
+  const id = newId();
+  const now = nowIso();
+  await db
+    .insertInto("ads")
+    .values({
+      id,
+      placement: input.placement,
+      kind: input.kind,
+      title: input.title,
+      text: input.text ?? "",
+      imageUrl: input.imageUrl ?? null,
+      imageAlt: input.imageAlt ?? "",
+      linkUrl: input.linkUrl,
+      enabled: input.enabled === false ? 0 : 1,
+      startsAt: input.startsAt ?? null,
+      endsAt: input.endsAt ?? null,
+      weight: clampWeight(input.weight),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .execute();
+  return id;
+}
+
+/** Updates an ad (not its counters); false when it no longer exists. */
+export async function updateAd(db: DB, id: string, input: Required<NewAd>): Promise<boolean> {
+  const result = await db
+    .updateTable("ads")
+    .set({
+      placement: input.placement,
+      kind: input.kind,
+      title: input.title,
+      text: input.text,
+      imageUrl: input.imageUrl,
+      imageAlt: input.imageAlt,
+      linkUrl: input.linkUrl,
+      enabled: input.enabled ? 1 : 0,
+      startsAt: input.startsAt,
+      endsAt: input.endsAt,
+      weight: clampWeight(input.weight),
+      updatedAt: nowIso(),
+    })
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function deleteAd(db: DB, id: string): Promise<boolean> {
+  const result = await db.deleteFrom("ads").where("id", "=", id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function getAd(db: DB, id: string): Promise<AdRow | undefined> {
+  const row = await db.selectFrom("ads").select(COLUMNS).where("id", "=", id).executeTakeFirst();
+  return row ? toRow(row) : undefined;
+}
+
+export { AD_SORTS, type AdSort };
+
+export function parseAdSort(value: string | null): AdSort {
+  return (AD_SORTS as readonly string[]).includes(value ?? "") ? (value as AdSort) : "newest";
+}
+
+/** Ads for the admin list: optional placement filter, search over title and text, a sort, pages. */
+export async function listAdsForAdmin(
+  db: DB,
+  opts: { q?: string; placement?: AdPlacement | null; sort?: AdSort; page: number; pageSize: number },
+): Promise<{ items: AdRow[]; total: number; page: number; pageCount: number }> {
+  const q = opts.q?.trim() ?? "";
+  const like = likePattern(q);
+  const placement = opts.placement ?? null;
+  const base = db
+    .selectFrom("ads")
+    .$if(placement !== null, (qb) => qb.where("placement", "=", placement as AdPlacement))
+    .$if(q !== "", (qb) =>
+      qb.where(
+        sql<boolean>`(lower(${sql.ref("title")}) like ${like} escape '\\' or lower(${sql.ref("text")}) like ${like} escape '\\')`,
+      ),
+    );
+  const countRow = await base
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as("n"))
+    .executeTakeFirstOrThrow();
+  const total = Number(countRow.n);
+  const { page, pageCount } = clampPage(total, opts.page, opts.pageSize);
+  let query = base.select(COLUMNS);
+  switch (opts.sort ?? "newest") {
+    case "title":
+      query = query.orderBy("title");
+      break;
+    case "impressions":
+      query = query.orderBy("impressions", "desc");
+      break;
+    case "clicks":
+      query = query.orderBy("clicks", "desc");
+      break;
+    default:
+      query = query.orderBy("createdAt", "desc");
+  }
+  const rows = await query
+    .orderBy("id")
+    .limit(opts.pageSize)
+    .offset((page - 1) * opts.pageSize)
+    .execute();
+  return { items: rows.map(toRow), total, page, pageCount };
+}
+
+/** The ads of a placement that may show now: enabled and inside their time window. */
+export async function listActiveAds(db: DB, placement: AdPlacement, now = nowIso()): Promise<Candidate[]> {
+  const rows = await db
+    .selectFrom("ads")
+    .select(["id", "kind", "title", "text", "imageUrl", "imageAlt", "weight"])
+    .where("placement", "=", placement)
+    .where("enabled", "=", 1)
+    .where((eb) => eb.or([eb("startsAt", "is", null), eb("startsAt", "<=", now)]))
+    .where((eb) => eb.or([eb("endsAt", "is", null), eb("endsAt", ">", now)]))
+    .orderBy("createdAt")
+    .orderBy("id")
+    .execute();
+  return rows.map((r) => ({ ...r, weight: clampWeight(Number(r.weight)) }));
+}
+
+/**
+ * Picks one candidate with a chance proportional to its weight. `random` returns
+ * a number in [0, 1) (Math.random; tests pass their own).
+ */
+export function pickWeighted<T extends { weight: number }>(candidates: readonly T[], random: () => number): T | null {
+  const total = candidates.reduce((sum, c) => sum + c.weight, 0);
+  if (candidates.length === 0 || total <= 0) return null;
+  let point = Math.min(Math.max(random(), 0), 0.999_999_999) * total;
+  for (const candidate of candidates) {
+    if (point < candidate.weight) return candidate;
+    point -= candidate.weight;
+  }
+  return candidates[candidates.length - 1] ?? null;
+}
+
+/** One active ad of `placement`, picked by weight, or null when there is none. */
+export async function pickAd(
+  db: DB,
+  placement: AdPlacement,
+  options: { now?: string; random?: () => number } = {},
+): Promise<PublicAd | null> {
+  const picked = pickWeighted(await listActiveAds(db, placement, options.now), options.random ?? Math.random);
+  if (!picked) return null;
+  const { weight: _weight, ...ad } = picked;
+  return ad;
+}
+
+/**
+ * The click-through: the stored target of an existing, enabled ad (and one click
+ * counted, unless a bot follows it), or null. Never a URL from the request.
+ */
+export async function clickThrough(db: DB, id: string, userAgent: string | null): Promise<string | null> {
+  const row = await db
+    .selectFrom("ads")
+    .select(["linkUrl"])
+    .where("id", "=", id)
+    .where("enabled", "=", 1)
+    .executeTakeFirst();
+  // Defence in depth: the form only stores http(s) URLs; anything else never redirects.
+  if (!row || !isHttpUrl(row.linkUrl)) return null;
+  const ua = userAgent?.trim() ?? "";
+  if (ua && !isbot(ua)) {
+    await db.updateTable("ads").set({ clicks: sql<number>`"clicks" + 1` }).where("id", "=", id).execute();
+  }
+  return row.linkUrl;
+}
+
+/** Adds each ad's impressions: one UPDATE per ad, in one transaction. */
+export async function writeImpressionIncrements(db: DB, increments: ReadonlyMap<string, number>): Promise<void> {
+  if (increments.size === 0) return;
+  await db.transaction().execute(async (trx) => {
+    for (const [adId, n] of increments) {
+      await trx
+        .updateTable("ads")
+        .set({ impressions: sql<number>`"impressions" + ${n}` })
+        .where("id", "=", adId)
+        .execute();
+    }
+  });
+}
+
+export interface AdImpressions {
+  /** Counts one impression of `adId` unless the reader is a bot (or no browser said who it is). */
+  record(adId: string, userAgent: string | null | undefined): boolean;
+  pending(adId: string): number;
+  flush(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Ad impressions, counted in memory and written in batches (like post views). */
+export function createAdImpressions(
+  db: DB | null,
+  options: {
+    write?: (increments: ReadonlyMap<string, number>) => Promise<void>;
+    intervalMs?: number;
+    onError?: (error: unknown) => void;
+  } = {},
+): AdImpressions {
+  const write =
+    options.write ??
+    ((increments: ReadonlyMap<string, number>) => {
+      if (!db) throw new Error("createAdImpressions needs a database or a write function");
+      return writeImpressionIncrements(db, increments);
+    });
+  const counter: BatchCounter = createBatchCounter({
+    write,
+    ...(options.intervalMs !== undefined ? { intervalMs: options.intervalMs } : {}),
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
+  return {
+    record(adId, userAgent) {
+      const ua = userAgent?.trim() ?? "";
+      if (!ua || isbot(ua)) return false;
+      counter.add(adId);
+      return true;
+    },
+    pending: (adId) => counter.pending(adId),
+    flush: () => counter.flush(),
+    stop: () => counter.stop(),
+  };
+}
