@@ -1,4 +1,4 @@
-import { type ReactNode, useMemo } from "react";
+import { type ReactNode, useEffect, useMemo } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import {
   data,
@@ -26,14 +26,23 @@ import { DEFAULT_LOCALE, HTML_LANG, type Locale, localeFromRequest } from "./lib
 import { getUser } from "./server/auth/session.server.ts";
 import { getApp } from "./server/context.server.ts";
 import { clearFlashCookie, flashOptions, hasFlashCookie, readFlash } from "./server/flash.server.ts";
+import { cachedCategoryPostCounts } from "./server/popular-categories.server.ts";
+import { FOOTER_LINKS, listEnabledLinks } from "./server/repos/links.server.ts";
 import { copyrightLine, SOCIAL_NETWORKS } from "./server/repos/site-settings.server.ts";
+import { pickPopularCategories } from "./server/repos/taxonomy.server.ts";
 import { requestSettings } from "./server/request-settings.server.ts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env, buildId } = getApp(context);
+  const { env, buildId, db } = getApp(context);
   const url = new URL(request.url);
   const locale = localeFromRequest(request);
-  const [user, settings] = await Promise.all([getUser(context, request), requestSettings(context)]);
+  const [user, settings, categoryCounts] = await Promise.all([
+    getUser(context, request),
+    requestSettings(context),
+    cachedCategoryPostCounts(db),
+  ]);
+  // Friend links in the footer only when the admin turned them on (site setting).
+  const friendLinks = settings.footerLinks ? await listEnabledLinks(db, FOOTER_LINKS) : [];
   const path = url.pathname.replace(/\.data$/, "");
   // A one-time message left by an action: read once, then cleared (documents and .data alike).
   const headers = new Headers();
@@ -57,6 +66,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         settings.socialLinks[network] ? [{ network, url: settings.socialLinks[network] }] : [],
       ),
       copyright: copyrightLine(settings, locale, new Date().getUTCFullYear()),
+      // An http(s) URL as it is; a path on this site made absolute (og:image needs a full URL).
+      socialImage: settings.socialImage.startsWith("/")
+        ? `${env.publicUrl}${settings.socialImage}`
+        : settings.socialImage,
+      popularCategories: pickPopularCategories(categoryCounts, locale).map(({ slug, name }) => ({ slug, name })),
+      friendLinks: friendLinks.map(({ id, name, url }) => ({ id, name, url })),
     },
   };
   return data(value, { headers });
@@ -74,6 +89,26 @@ function alternates(publicUrl: string, path: string) {
       { tagName: "link", rel: "alternate", hrefLang: "x-default", href: `${publicUrl}${plain}` },
     ],
   };
+}
+
+/** The RSS and Atom feeds of the page's language, for feed readers (`<link rel="alternate">`). */
+function feedLinks(publicUrl: string, locale: Locale, siteName: string) {
+  return [
+    {
+      tagName: "link",
+      rel: "alternate",
+      type: "application/rss+xml",
+      title: `${siteName} (RSS)`,
+      href: `${publicUrl}/${locale}/rss.xml`,
+    },
+    {
+      tagName: "link",
+      rel: "alternate",
+      type: "application/atom+xml",
+      title: `${siteName} (Atom)`,
+      href: `${publicUrl}/${locale}/atom.xml`,
+    },
+  ];
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
@@ -96,9 +131,10 @@ export function meta({ loaderData }: Route.MetaArgs) {
   return [
     ...base,
     { property: "og:url", content: canonical },
-    { property: "og:image", content: `${loaderData.publicUrl}/social.jpg` },
+    { property: "og:image", content: loaderData.site.socialImage },
     { tagName: "link", rel: "canonical", href: canonical },
     ...links,
+    ...feedLinks(loaderData.publicUrl, locale, name),
   ];
 }
 
@@ -112,6 +148,11 @@ export function Layout({ children }: { children: ReactNode }) {
   const fallbackLocale = useFallbackLocale();
   const locale = root?.locale ?? fallbackLocale;
   const i18n = useMemo(() => createI18n(locale), [locale]);
+  // A flag for the browser tests (and nothing else): React has taken over the page.
+  // Set here, in the layout, so error pages set it too.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     // The theme script sets the `dark` class before hydration; React must not undo it.
     <html lang={HTML_LANG[locale]} suppressHydrationWarning>
@@ -160,17 +201,45 @@ export default function App() {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const { t } = useTranslation();
   const location = useLocation();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const notFound = status === 404;
+  const forbidden = status === 403;
+  const signedOut = status === 401;
   const showDetails = import.meta.env.DEV && error instanceof Error;
   return (
     <section aria-labelledby="error-title" className="py-12">
       <h1 id="error-title" className="text-2xl font-bold">
-        {notFound ? t("errors.notFoundTitle") : t("errors.serverTitle")}
+        {notFound
+          ? t("errors.notFoundTitle")
+          : forbidden
+            ? t("errors.forbiddenTitle")
+            : signedOut
+              ? t("errors.signedOutTitle")
+              : t("errors.serverTitle")}
       </h1>
       <p className="mt-4" data-testid="error-message">
-        {notFound ? t("errors.notFound", { path: `${location.pathname}${location.search}` }) : t("errors.server")}
+        {notFound
+          ? t("errors.notFound", { path: `${location.pathname}${location.search}` })
+          : forbidden
+            ? t("errors.forbidden")
+            : signedOut
+              ? t("errors.signedOut")
+              : t("errors.server")}
       </p>
-      {!notFound && <p className="mt-2 text-zinc-600 dark:text-zinc-400">{t("errors.serverHint")}</p>}
+      {signedOut && (
+        <p className="mt-4">
+          <Link
+            to={`/login?redirectTo=${encodeURIComponent(`${location.pathname}${location.search}`)}`}
+            reloadDocument
+            className="text-blue-700 underline dark:text-blue-400"
+          >
+            {t("nav.login")}
+          </Link>
+        </p>
+      )}
+      {!notFound && !forbidden && !signedOut && (
+        <p className="mt-2 text-zinc-600 dark:text-zinc-400">{t("errors.serverHint")}</p>
+      )}
       {showDetails && (
         <pre className="mt-6 overflow-auto rounded bg-zinc-100 p-4 text-xs dark:bg-zinc-900">{error.stack}</pre>
       )}

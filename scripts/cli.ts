@@ -3,6 +3,7 @@ import { openDatabase } from "../app/server/db/db.server.ts";
 import { migrateDown, migrateToLatest, migrationStatus } from "../app/server/db/migrate.server.ts";
 import { EnvError, normalizeEmail, parseEnv } from "../app/server/env.server.ts";
 import { addAdmins, countAdmins, listAdmins, removeAdmin } from "../app/server/repos/admins.server.ts";
+import { reindexAll } from "../app/server/search/index.server.ts";
 
 const HELP = `Usage: npm run cli -- <command> [options]
 
@@ -14,6 +15,11 @@ Commands:
   admin add <email>  make the account with this e-mail an admin (once its e-mail is verified)
   admin remove <email> [--force]
                      take admin away (refuses the last admin without --force)
+  search:reindex     rebuild the search index of every post
+  seed --demo [--posts N] [--force]
+                     add demo content: categories, tags, N bilingual posts (default
+                     24) and comments by "Demo Author" (demo@example.invalid); refuses
+                     when that author exists, unless --force
   help, --help       show this help
 
 The database comes from DATABASE_URL (default: a SQLite file in DATA_DIR, ./data).`;
@@ -69,6 +75,44 @@ async function adminCommand(args: string[]): Promise<number> {
   });
 }
 
+async function seedCommand(args: string[]): Promise<number> {
+  // Loaded only here: the Markdown pipeline is not worth loading for every command.
+  const { DEMO_EMAIL, MAX_DEMO_POSTS, DEFAULT_DEMO_POSTS, SeedRefused, seedDemo } = await import("./demo/seed.ts");
+  const known = new Set(["--demo", "--posts", "--force"]);
+  const unknown = args.filter((a, i) => !known.has(a) && args[i - 1] !== "--posts");
+  if (!args.includes("--demo") || unknown.length > 0) {
+    console.error("usage: seed --demo [--posts N] [--force]");
+    return 2;
+  }
+  let posts = DEFAULT_DEMO_POSTS;
+  const postsAt = args.indexOf("--posts");
+  if (postsAt >= 0) {
+    const raw = args[postsAt + 1] ?? "";
+    if (!/^\d{1,4}$/.test(raw) || Number(raw) > MAX_DEMO_POSTS) {
+      console.error(`--posts needs a whole number from 0 to ${MAX_DEMO_POSTS}`);
+      return 2;
+    }
+    posts = Number(raw);
+  }
+  return withDatabase(async ({ db }) => {
+    await migrateToLatest(db);
+    try {
+      const r = await seedDemo(db, { posts, force: args.includes("--force") });
+      console.log(
+        `seeded ${r.posts} posts (${r.published} published, ${r.drafts} drafts, ${r.scheduled} scheduled), ` +
+          `${r.categories} categories, ${r.tags} tags, ${r.comments} comments by ${DEMO_EMAIL}`,
+      );
+      return 0;
+    } catch (error) {
+      if (error instanceof SeedRefused) {
+        console.error(error.message);
+        return 2;
+      }
+      throw error;
+    }
+  });
+}
+
 export async function runCli(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -100,6 +144,13 @@ export async function runCli(argv: string[]): Promise<number> {
     }
     case "admin":
       return adminCommand(rest);
+    case "search:reindex": {
+      const { posts, rows } = await withDatabase((d) => migrateToLatest(d.db).then(() => reindexAll(d.db)));
+      console.log(`reindexed ${posts} posts (${rows} language versions indexed)`);
+      return 0;
+    }
+    case "seed":
+      return seedCommand(rest);
     default:
       console.error(`unknown command: ${command}\n\n${HELP}`);
       return 2;

@@ -1,8 +1,19 @@
 /**
  * One-time messages an action leaves for the next page ("flash"). Only these i18n
- * keys (namespace `common`) can be shown, whatever a cookie says.
+ * keys (namespace `common` unless prefixed) can be shown, whatever a cookie says.
  */
-export const FLASH_KEYS = ["flash.signedIn", "flash.signedOut", "flash.accountDeleted"] as const;
+export const FLASH_KEYS = [
+  "flash.signedIn",
+  "flash.signedOut",
+  "flash.accountDeleted",
+  "flash.saved",
+  "flash.deleted",
+  "post:flash.commentPosted",
+  "post:flash.commentPending",
+  "post:flash.commentDeleted",
+  "editor:flash.created",
+  "editor:flash.saved",
+] as const;
 
 export type FlashKey = (typeof FLASH_KEYS)[number];
 

@@ -15,3 +15,20 @@ export function formatDate(iso: string, locale: Locale): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? "" : fmt.format(date);
 }
+
+const dateTimeFormats = new Map<Locale, Intl.DateTimeFormat>();
+
+/** A date and time (UTC, labelled) in the reader's language, e.g. for admin lists. */
+export function formatDateTime(iso: string, locale: Locale): string {
+  let fmt = dateTimeFormats.get(locale);
+  if (!fmt) {
+    fmt = new Intl.DateTimeFormat(HTML_LANG[locale], {
+      dateStyle: "medium",
+      timeStyle: "short",
+      timeZone: "UTC",
+    });
+    dateTimeFormats.set(locale, fmt);
+  }
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? "" : `${fmt.format(date)} UTC`;
+}

@@ -12,10 +12,13 @@ import { type OpenDatabase, openDatabase, pingDatabase } from "./db/db.server.ts
 import { migrateToLatest } from "./db/migrate.server.ts";
 import { type Env, parseEnv } from "./env.server.ts";
 import { sendFetchResponse, toFetchRequest } from "./http/adapter.server.ts";
+import { startScheduledPublishing } from "./jobs/publish-scheduled.server.ts";
 import { createMailer } from "./mail.server.ts";
 import { addAdmins } from "./repos/admins.server.ts";
+import { createAdImpressions } from "./repos/ads.server.ts";
 import { withRequestLocale } from "./request-locale.server.ts";
-import { newNonce, securityHeaders } from "./security.server.ts";
+import { isCrossSiteWrite, newNonce, securityHeaders } from "./security.server.ts";
+import { createViewCounter } from "./views.server.ts";
 
 export const APP_VERSION: string = process.env.npm_package_version ?? "0.1.0";
 
@@ -25,7 +28,7 @@ export interface InkwellServer {
   log: Logger;
   database: OpenDatabase;
   buildId: string;
-  /** Closes the database; the HTTP server is closed by its owner first. */
+  /** Writes pending view counts and closes the database; the HTTP server is closed by its owner first. */
   close(): Promise<void>;
 }
 
@@ -71,6 +74,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
   const mailer = createMailer(env, log);
   const auth = createAuth({ db: database.db, env, mailer, log });
   await announceSetup(database.db, env, log);
+  const views = createViewCounter(database.db, {
+    onError: (error) => log.warn({ err: error }, "could not write view counts; will retry"),
+  });
+  const adImpressions = createAdImpressions(database.db, {
+    onError: (error) => log.warn({ err: error }, "could not write ad impressions; will retry"),
+  });
 
   const build = await loadBuild();
   const buildId = build.assets.version;
@@ -143,6 +152,30 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
     app.use(express.static(clientDir, { maxAge: "1h", index: false }));
   }
 
+  // Cross-site form posts and fetches never reach an action (better-auth checks its own).
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const crossSite =
+      !req.path.startsWith("/api/auth/") &&
+      isCrossSiteWrite({
+        method: req.method,
+        origin: req.get("origin"),
+        secFetchSite: req.get("sec-fetch-site"),
+        selfOrigin: `${req.protocol}://${req.get("host") ?? ""}`,
+        publicUrl: env.publicUrl,
+      });
+    if (!crossSite) return next();
+    log.warn(
+      { reqId: res.locals.requestId, url: req.originalUrl, origin: req.get("origin") },
+      "cross-site write refused",
+    );
+    // JSON endpoints answer in JSON, with the same code they use themselves.
+    if (req.path.startsWith("/api/")) {
+      res.status(403).json({ code: "cross_origin", error: "Cross-origin request refused." });
+    } else {
+      res.status(403).type("text/plain").send("Cross-site request refused");
+    }
+  });
+
   app.use(async (req: Request, res: Response, next: NextFunction) => {
     const declared = Number(req.get("content-length") ?? 0);
     if (declared > env.bodyLimitBytes) {
@@ -168,6 +201,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
         auth,
         mailer,
         clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
+        views,
+        adImpressions,
       });
       const response = await withRequestLocale(localeFromRequest(request), () => handle(request, context));
       if (body.tooLarge) {
@@ -193,12 +228,20 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
     res.status(500).type("text/plain").send("Internal server error");
   });
 
+  // Scheduled posts go live within 15 s of their time (harmless on several instances).
+  const publisher = startScheduledPublishing(database.db, log);
+
   return {
     app,
     env,
     log,
     database,
     buildId,
-    close: () => database.close(),
+    close: async () => {
+      await views.stop();
+      await adImpressions.stop();
+      await publisher.stop();
+      await database.close();
+    },
   };
 }

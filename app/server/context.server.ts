@@ -4,6 +4,8 @@ import type { Auth } from "./auth/auth.server.ts";
 import type { DB, Dialect } from "./db/db.server.ts";
 import type { Env } from "./env.server.ts";
 import type { Mailer } from "./mail.server.ts";
+import type { AdImpressions } from "./repos/ads.server.ts";
+import type { ViewCounter } from "./views.server.ts";
 
 /** What every loader, action and middleware gets from the server for one request. */
 export interface AppContext {
@@ -19,6 +21,10 @@ export interface AppContext {
   mailer: Mailer;
   /** The client's address: the socket's, or the proxy's word when TRUST_PROXY says so. */
   clientIp: string;
+  /** Post view counting, batched in memory (one per process). */
+  views: ViewCounter;
+  /** Ad impression counting, batched in memory (one per process). */
+  adImpressions: AdImpressions;
 }
 
 export const appContext = createContext<AppContext>();

@@ -84,4 +84,9 @@ export const LIMITS = {
   subscribeMailPerEmail: { max: 3, windowMs: HOUR },
   /** Confirm/unsubscribe button presses per client address. */
   subscriberTokenPerIp: { max: 30, windowMs: MINUTE },
+  /** Editor previews per admin (the editor sends at most one per pause in typing). */
+  previewPerUser: { max: 120, windowMs: MINUTE },
+  /** New comments and replies per account, over a minute and over an hour. */
+  commentPerUserMinute: { max: 5, windowMs: MINUTE },
+  commentPerUserHour: { max: 30, windowMs: HOUR },
 } satisfies Record<string, Limit>;

@@ -37,3 +37,39 @@ export function securityHeaders(nonce: string, opts: { dev: boolean; https: bool
   if (opts.https) headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains";
   return headers;
 }
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Whether a state-changing request comes from another site (CSRF): its Origin is
+ * neither the address it was sent to nor PUBLIC_URL, or the browser says
+ * `Sec-Fetch-Site: cross-site`. Requests without either header (curl, old
+ * browsers) are let through: cookies are SameSite=Lax, and the header checks
+ * are the second line.
+ */
+export function isCrossSiteWrite(request: {
+  method: string;
+  origin: string | undefined;
+  secFetchSite: string | undefined;
+  /** `protocol://host` the request was sent to. */
+  selfOrigin: string;
+  publicUrl: string;
+}): boolean {
+  if (SAFE_METHODS.has(request.method.toUpperCase())) return false;
+  if (request.secFetchSite === "cross-site") return true;
+  if (!request.origin) return false;
+  if (request.origin === "null") return true;
+  let origin: string;
+  try {
+    origin = new URL(request.origin).origin;
+  } catch {
+    return true;
+  }
+  const allowed = [request.selfOrigin];
+  try {
+    allowed.push(new URL(request.publicUrl).origin);
+  } catch {
+    // No usable PUBLIC_URL: only the address itself counts.
+  }
+  return !allowed.includes(origin);
+}

@@ -1,4 +1,6 @@
 import type { Page } from "@playwright/test";
+import type { DB } from "../../app/server/db/db.server.ts";
+import { addAdmins } from "../../app/server/repos/admins.server.ts";
 import { expect } from "./fixtures.ts";
 import { linkIn, mailTo, uniqueEmail } from "./mail.ts";
 
@@ -29,6 +31,21 @@ export async function login(page: Page, email: string, password = PASSWORD): Pro
 /** A registered, verified and signed-in account; returns its e-mail. */
 export async function signedInUser(page: Page, tag: string): Promise<string> {
   const email = uniqueEmail(tag);
+  await register(page, email);
+  await verifyFromMail(page, email);
+  await login(page, email);
+  await expect(page.getByTestId("nav-user")).toHaveText(email);
+  return email;
+}
+
+/**
+ * A registered, verified, signed-in admin with a unique e-mail (made admin
+ * through the database, as the CLI would); returns its e-mail. Specs use
+ * their own admins so they don't depend on each other's accounts.
+ */
+export async function signedInAdmin(page: Page, db: DB, tag: string): Promise<string> {
+  const email = uniqueEmail(tag);
+  await addAdmins(db, [email], "cli");
   await register(page, email);
   await verifyFromMail(page, email);
   await login(page, email);

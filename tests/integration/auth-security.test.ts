@@ -774,7 +774,9 @@ describe(`first-run setup link (${testDialect()})`, () => {
     expect(await userCount()).toBe(users);
     await site.db.deleteFrom("admins").execute();
 
-    // The real link: a verified admin, signed in.
+    // The real link: a verified admin, signed in (even while registration is closed).
+    const { updateSiteSettings } = await import("../../app/server/repos/site-settings.server.ts");
+    await updateSiteSettings(site.db, { registrationOpen: false });
     expect((await get(site, `/setup?token=${good}`)).status).toBe(200);
     const admin = uniqueEmail("first-admin");
     const created = await postForm(site, "/setup", { token: good, email: admin, password: PASSWORD });
@@ -784,6 +786,8 @@ describe(`first-run setup link (${testDialect()})`, () => {
     expect(await site.db.selectFrom("admins").select(["email", "source"]).execute()).toEqual([
       { email: admin, source: "setup" },
     ]);
+
+    await updateSiteSettings(site.db, { registrationOpen: true });
 
     // Used once: refused after.
     expect((await get(site, `/setup?token=${good}`)).status).toBe(404);

@@ -1,5 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../app/server/db/db.server.ts";
+import { parseDatabaseUrl } from "../../app/server/env.server.ts";
 import { repoRoot, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl } from "../setup/test-db.ts";
 
@@ -75,5 +77,79 @@ describe("npm run cli", () => {
     const { code, out } = cli("frobnicate");
     expect(code).toBe(2);
     expect(out).toContain("unknown command: frobnicate");
+  });
+
+  it("seeds demo content once, and again only with --force", async () => {
+    const first = cli("seed", "--demo");
+    expect(first).toEqual({
+      code: 0,
+      out: "seeded 24 posts (21 published, 2 drafts, 1 scheduled), 6 categories, 20 tags, 15 comments by demo@example.invalid\n",
+    });
+    const opened = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 1 });
+    try {
+      const { db } = opened;
+      const count = async (table: "posts" | "categories" | "tags" | "comments" | "postTags") =>
+        Number(
+          (
+            await db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll<number | string>().as("n"))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      expect(await count("posts")).toBe(24);
+      expect(await count("categories")).toBe(6);
+      expect(await count("tags")).toBe(20);
+      expect(await count("postTags")).toBeGreaterThanOrEqual(48);
+      const user = await db.selectFrom("users").selectAll().where("email", "=", "demo@example.invalid").execute();
+      expect(user).toHaveLength(1);
+      expect(user[0]).toMatchObject({ name: "Demo Author", emailVerified: 1 });
+      // No account row: nobody can sign in as the demo author.
+      const accounts = await db
+        .selectFrom("accounts")
+        .select("id")
+        .where("userId", "=", user[0]?.id ?? "")
+        .execute();
+      expect(accounts).toEqual([]);
+      const languages = await db
+        .selectFrom("postTranslations")
+        .select(["postId", (eb) => eb.fn.countAll<number | string>().as("n")])
+        .groupBy("postId")
+        .execute();
+      expect(languages.filter((l) => Number(l.n) === 1).length).toBeGreaterThanOrEqual(4);
+      expect(languages.filter((l) => Number(l.n) === 2).length).toBeGreaterThanOrEqual(16);
+      const zh = await db
+        .selectFrom("postTranslations")
+        .select(["bodyMarkdown", "bodyHtml"])
+        .where("locale", "=", "zh")
+        .execute();
+      expect(zh.some((t) => t.bodyMarkdown.includes("测试"))).toBe(true);
+      for (const html of ["<h2", "<h3", '<pre class="shiki', "<table>", "<ul>", "<a href="]) {
+        expect(
+          zh.some((t) => t.bodyHtml.includes(html)),
+          html,
+        ).toBe(true);
+      }
+      const comments = await db.selectFrom("comments").select(["status", "authorId"]).execute();
+      expect(comments.every((c) => c.status === "approved" && c.authorId === user[0]?.id)).toBe(true);
+
+      const again = cli("seed", "--demo");
+      expect(again.code).toBe(2);
+      expect(again.out).toContain("--force");
+      expect(await count("posts")).toBe(24);
+
+      expect(cli("seed", "--demo", "--posts", "5", "--force").code).toBe(0);
+      expect(await count("posts")).toBe(29);
+      expect(await count("categories")).toBe(6);
+      expect(await count("tags")).toBe(20);
+    } finally {
+      await opened.close();
+    }
+  }, 60_000);
+
+  it("refuses a seed without --demo or with a bad --posts", () => {
+    expect(cli("seed").code).toBe(2);
+    expect(cli("seed", "--demo", "--posts", "many").code).toBe(2);
+    expect(cli("seed", "--demo", "--posts", "99999").code).toBe(2);
   });
 });

@@ -70,3 +70,42 @@ describe("the password policy", () => {
     expect(await userExists("form@example.test")).toBe(false);
   });
 });
+
+describe("the site settings' override (another process writes it: no restart, no cache)", () => {
+  async function withDb<T>(fn: (db: ReturnType<typeof openDatabase>["db"]) => Promise<T>): Promise<T> {
+    const db = openDatabase(parseDatabaseUrl(database.url, dataDir)).db;
+    try {
+      return await fn(db);
+    } finally {
+      await db.destroy();
+    }
+  }
+  const signUp = (password: string, email: string) =>
+    fetch(`${server.url}/api/auth/sign-up/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "http://localhost:1" },
+      body: JSON.stringify({ email, password, name: "x" }),
+    });
+
+  it("replaces the environment's policy at once, and closes registration at once", async () => {
+    const { updateSiteSettings } = await import("../../app/server/repos/site-settings.server.ts");
+    try {
+      await withDb((db) => updateSiteSettings(db, { passwordPolicy: { minLength: 6, requiredClasses: ["symbol"] } }));
+      const res = await fetch(`${server.url}/api/auth/password-policy`);
+      expect(await res.json()).toEqual({ minLength: 6, maxLength: 128, requiredClasses: ["symbol"] });
+      expect((await signUp("short!", "override@example.test")).status).toBe(200);
+      const refused = await signUp("Capital123", "override-weak@example.test");
+      expect(((await refused.json()) as { code: string }).code).toBe("PASSWORD_DOES_NOT_MEET_REQUIREMENTS");
+
+      await withDb((db) => updateSiteSettings(db, { registrationOpen: false }));
+      const closed = await signUp("short!", "closed@example.test");
+      expect(closed.status).toBe(403);
+      expect(((await closed.json()) as { code: string }).code).toBe("REGISTRATION_CLOSED");
+      expect(await userExists("closed@example.test")).toBe(false);
+    } finally {
+      await withDb((db) => updateSiteSettings(db, { passwordPolicy: null, registrationOpen: true }));
+    }
+    const res = await fetch(`${server.url}/api/auth/password-policy`);
+    expect(await res.json()).toEqual({ minLength: 10, maxLength: 128, requiredClasses: ["upper", "digit"] });
+  });
+});

@@ -8,6 +8,10 @@ export interface FooterSite {
   about: string;
   socialLinks: Array<{ network: "github" | "x" | "weibo" | "zhihu"; url: string }>;
   copyright: string;
+  /** The categories with the most published posts, named in the page's language. */
+  popularCategories: Array<{ slug: string; name: string }>;
+  /** The first enabled friend links, when the footer-links setting is on (else empty). */
+  friendLinks?: Array<{ id: string; name: string; url: string }>;
 }
 
 /** The subscribe page has the form in its main content; the footer box would repeat it. */
@@ -15,11 +19,12 @@ const SUBSCRIBE_PAGE_IDS = new Set(["subscribe", "subscribe-en", "subscribe-zh"]
 
 export function SiteFooter({ site, locale }: { site: FooterSite | null; locale: Locale }) {
   const { t } = useTranslation();
+  const { t: tl } = useTranslation("adminLinks");
   const onSubscribePage = useMatches().some((m) => SUBSCRIBE_PAGE_IDS.has(m.id));
   const link = "hover:underline focus-visible:underline";
   return (
     <footer className="mt-16 border-t border-zinc-200 py-10 text-sm text-zinc-700 dark:border-zinc-800 dark:text-zinc-300">
-      <div className="mx-auto grid max-w-4xl gap-8 px-4 md:grid-cols-3">
+      <div className="mx-auto grid max-w-4xl gap-8 px-4 md:grid-cols-2 lg:grid-cols-4">
         <section aria-labelledby="footer-about">
           <h2 id="footer-about" className="font-semibold text-zinc-900 dark:text-zinc-100">
             {t("footer.about")}
@@ -64,8 +69,42 @@ export function SiteFooter({ site, locale }: { site: FooterSite | null; locale: 
             </li>
           </ul>
         </nav>
+        {site && site.popularCategories.length > 0 && (
+          <nav aria-labelledby="footer-categories">
+            <h2 id="footer-categories" className="font-semibold text-zinc-900 dark:text-zinc-100">
+              {t("footer.popularCategories")}
+            </h2>
+            <ul className="mt-2 space-y-1">
+              {site.popularCategories.map((category) => (
+                <li key={category.slug}>
+                  <Link to={`/categories/${encodeURIComponent(category.slug)}`} className={link}>
+                    {category.name}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )}
         {!onSubscribePage && <SubscribeBox locale={locale} />}
       </div>
+      {site?.friendLinks && site.friendLinks.length > 0 && (
+        <nav aria-labelledby="footer-friend-links" className="mx-auto mt-8 max-w-4xl px-4">
+          <h2 id="footer-friend-links" className="font-semibold text-zinc-900 dark:text-zinc-100">
+            <Link to="/links" className={link}>
+              {tl("public.footerTitle")}
+            </Link>
+          </h2>
+          <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
+            {site.friendLinks.map((friend) => (
+              <li key={friend.id}>
+                <a href={friend.url} rel="noopener noreferrer" className={link}>
+                  {friend.name}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      )}
       <p className="mx-auto mt-8 max-w-4xl px-4 text-zinc-600 dark:text-zinc-400">
         {site?.copyright ?? t("footer.copyright", { year: new Date().getUTCFullYear(), siteName: t("siteName") })}
       </p>

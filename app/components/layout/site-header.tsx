@@ -43,7 +43,7 @@ function LanguageSwitch({ locale }: { locale: Locale }) {
       <input type="hidden" name="redirectTo" value={here} />
       <button
         type="submit"
-        aria-label={name}
+        aria-label={`${label} (${name})`}
         aria-current={locale === target ? "true" : undefined}
         lang={target === "en" ? "en-US" : "zh-CN"}
         className="rounded px-2 py-1 aria-[current]:font-semibold aria-[current]:underline hover:bg-zinc-100 dark:hover:bg-zinc-800"
@@ -58,6 +58,27 @@ function LanguageSwitch({ locale }: { locale: Locale }) {
       {button("en", "English", t("nav.switchToEnglish"))}
       {button("zh", "中文", t("nav.switchToChinese"))}
     </fieldset>
+  );
+}
+
+/** The search page, in the language of the page it is on (an icon button, always visible). */
+function SearchLink() {
+  const { t } = useTranslation("search");
+  const { pathname } = useLocation();
+  const prefix = pathname.match(/^\/(en|zh)(?=\/|$)/)?.[0] ?? "";
+  return (
+    <Link
+      to={`${prefix}/search`}
+      aria-label={t("open")}
+      title={t("open")}
+      data-testid="nav-search"
+      className="rounded-md p-2 hover:bg-zinc-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:hover:bg-zinc-800"
+    >
+      <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2">
+        <circle cx="11" cy="11" r="7" />
+        <path d="M20 20l-4-4" />
+      </svg>
+    </Link>
   );
 }
 
@@ -118,6 +139,7 @@ export function SiteHeader({
           {siteName}
         </Link>
         <div className="ml-auto flex items-center gap-1 md:order-last">
+          <SearchLink />
           <ThemeToggle />
           <button
             ref={toggleRef}
@@ -155,6 +177,25 @@ export function SiteHeader({
                 {t("nav.allBlogs")}
               </NavLink>
             </li>
+            {user?.isAdmin && (
+              <>
+                <li>
+                  <NavLink to="/posts/myPosts" className={linkClass}>
+                    {t("nav.myBlogs")}
+                  </NavLink>
+                </li>
+                <li>
+                  <NavLink to="/posts/createPost" className={linkClass}>
+                    {t("nav.createBlog")}
+                  </NavLink>
+                </li>
+                <li>
+                  <NavLink to="/admin" className={linkClass}>
+                    {t("nav.adminPanel")}
+                  </NavLink>
+                </li>
+              </>
+            )}
           </ul>
           <div className="flex flex-col gap-2 md:ml-auto md:flex-row md:items-center md:gap-3">
             {showLanguageSwitch && <LanguageSwitch locale={locale} />}

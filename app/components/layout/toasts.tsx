@@ -41,7 +41,8 @@ export function Toasts({ flash }: { flash: FlashMessage | null }) {
   useEffect(() => {
     if (!flash || shown.current === flash.id) return;
     shown.current = flash.id;
-    toast(t(flash.key), {
+    // A key may name its namespace (`editor:flash.saved`); every key is listed in FLASH_KEYS.
+    toast(t(flash.key as "flash.signedIn"), {
       type: flash.kind,
       toastId: flash.id,
       role: flash.kind === "error" ? "alert" : "status",
@@ -84,7 +85,7 @@ export function Toasts({ flash }: { flash: FlashMessage | null }) {
             data-kind={flash.kind}
             className="rounded-md border border-zinc-300 bg-zinc-50 px-4 py-2 dark:border-zinc-700 dark:bg-zinc-900"
           >
-            {t(flash.key)}
+            {t(flash.key as "flash.signedIn")}
           </p>
         </div>
       )}

@@ -1,18 +1,70 @@
 import { createInstance, type i18n } from "i18next";
+import enAdmin from "../../../locales/en/admin.json";
+import enAdminConfig from "../../../locales/en/adminConfig.json";
+import enAdminContent from "../../../locales/en/adminContent.json";
+import enAdminLinks from "../../../locales/en/adminLinks.json";
+import enAdminUsers from "../../../locales/en/adminUsers.json";
 import enAuth from "../../../locales/en/auth.json";
 import enBlog from "../../../locales/en/blog.json";
 import enCommon from "../../../locales/en/common.json";
+import enEditor from "../../../locales/en/editor.json";
+import enPost from "../../../locales/en/post.json";
+import enSearch from "../../../locales/en/search.json";
+import zhAdmin from "../../../locales/zh/admin.json";
+import zhAdminConfig from "../../../locales/zh/adminConfig.json";
+import zhAdminContent from "../../../locales/zh/adminContent.json";
+import zhAdminLinks from "../../../locales/zh/adminLinks.json";
+import zhAdminUsers from "../../../locales/zh/adminUsers.json";
 import zhAuth from "../../../locales/zh/auth.json";
 import zhBlog from "../../../locales/zh/blog.json";
 import zhCommon from "../../../locales/zh/common.json";
+import zhEditor from "../../../locales/zh/editor.json";
+import zhPost from "../../../locales/zh/post.json";
+import zhSearch from "../../../locales/zh/search.json";
 import type { Locale } from "./locale.ts";
 
 export const resources = {
-  en: { common: enCommon, blog: enBlog, auth: enAuth },
-  zh: { common: zhCommon, blog: zhBlog, auth: zhAuth },
+  en: {
+    common: enCommon,
+    blog: enBlog,
+    auth: enAuth,
+    editor: enEditor,
+    post: enPost,
+    search: enSearch,
+    admin: enAdmin,
+    adminUsers: enAdminUsers,
+    adminConfig: enAdminConfig,
+    adminContent: enAdminContent,
+    adminLinks: enAdminLinks,
+  },
+  zh: {
+    common: zhCommon,
+    blog: zhBlog,
+    auth: zhAuth,
+    editor: zhEditor,
+    post: zhPost,
+    search: zhSearch,
+    admin: zhAdmin,
+    adminUsers: zhAdminUsers,
+    adminConfig: zhAdminConfig,
+    adminContent: zhAdminContent,
+    adminLinks: zhAdminLinks,
+  },
 } as const;
 
-export const NAMESPACES = ["common", "blog", "auth"] as const;
+export const NAMESPACES = [
+  "common",
+  "blog",
+  "auth",
+  "editor",
+  "post",
+  "search",
+  "admin",
+  "adminUsers",
+  "adminConfig",
+  "adminContent",
+  "adminLinks",
+] as const;
 
 declare module "i18next" {
   interface CustomTypeOptions {

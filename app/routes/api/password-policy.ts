@@ -1,11 +1,12 @@
 import { passwordPolicy } from "../../server/auth/guard.server.ts";
 import { getApp } from "../../server/context.server.ts";
+import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/password-policy";
 
 // GET /api/auth/password-policy: the rules a new password must meet (read-only).
 export async function loader({ context }: Route.LoaderArgs) {
   const { env } = getApp(context);
-  const policy = passwordPolicy(env);
+  const policy = passwordPolicy(env, await requestSettings(context));
   return Response.json(
     { minLength: policy.minLength, maxLength: policy.maxLength, requiredClasses: policy.requiredClasses },
     { headers: { "Cache-Control": "no-cache" } },

@@ -21,6 +21,7 @@ import {
 import { requireUser } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/account";
 
 type Intent = "password" | "email" | "link" | "unlink" | "revokeOthers" | "delete";
@@ -44,7 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     methods: accounts.map((a) => ({ providerId: a.providerId, accountId: a.accountId })),
     linkable: configured.filter((p) => !accounts.some((a) => a.providerId === p)),
     sessionCount: sessions.length,
-    policy: passwordPolicy(app.env),
+    policy: passwordPolicy(app.env, await requestSettings(context)),
   };
 }
 
@@ -58,7 +59,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   switch (intent) {
     case "password": {
-      const parsed = validate(changePasswordSchema(passwordPolicy(app.env)), form);
+      const parsed = validate(changePasswordSchema(passwordPolicy(app.env, await requestSettings(context))), form);
       if (!parsed.ok) return fail({ fieldErrors: parsed.errors });
       const limited = await checkFormLimits<AccountResult>(app, "signIn", user.email, { intent });
       if (limited) return limited;

@@ -17,19 +17,26 @@ import {
 } from "../../server/auth/guard.server.ts";
 import { getUser } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
+import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/register";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   if (await getUser(context, request)) throw redirect("/");
   // Read on every load, so a policy rejection re-reads the current rules (spec §5).
-  return { policy: passwordPolicy(getApp(context).env) };
+  const settings = await requestSettings(context);
+  return { policy: passwordPolicy(getApp(context).env, settings), open: settings.registrationOpen };
 }
 
 type RegisterResult = FormFailure & { sentTo?: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
-  const policy = passwordPolicy(app.env);
+  const settings = await requestSettings(context);
+  // Closed registration (site settings): refused here, and by better-auth on every other path.
+  if (!settings.registrationOpen) {
+    return data<RegisterResult>({ formError: "adminConfig:registrationClosed" }, { status: 403 });
+  }
+  const policy = passwordPolicy(app.env, settings);
   const parsed = validate(registerSchema(policy), await request.formData());
   if (!parsed.ok) return data<RegisterResult>({ fieldErrors: parsed.errors }, { status: 400 });
   const { email, password } = parsed.data;
@@ -58,10 +65,29 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
   const { t } = useTranslation("auth");
   const m = useMessage();
   const navigation = useNavigation();
-  const { policy } = loaderData;
+  const { policy, open } = loaderData;
   const { clientErrors, onSubmit } = useClientValidation(registerSchema(policy));
   const errors = clientErrors ?? actionData?.fieldErrors ?? {};
   const vars = { min: policy.minLength, max: policy.maxLength, seconds: actionData?.retryAfter ?? 60 };
+
+  if (!open) {
+    return (
+      <section aria-labelledby="register-title" className="mx-auto max-w-sm">
+        <h1 id="register-title" className="text-2xl font-bold">
+          {t("register.title")}
+        </h1>
+        <div className="mt-6">
+          <FormAlert>{m("adminConfig:registrationClosed")}</FormAlert>
+        </div>
+        <p className="mt-6 text-sm">
+          {t("register.haveAccount")}{" "}
+          <Link to="/login" className="text-blue-700 underline dark:text-blue-400">
+            {t("register.login")}
+          </Link>
+        </p>
+      </section>
+    );
+  }
 
   if (actionData?.sentTo) {
     return (

@@ -15,18 +15,22 @@ import {
   retryAfterHeaders,
 } from "../../server/auth/guard.server.ts";
 import { getApp } from "../../server/context.server.ts";
+import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/reset-password";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const token = (new URL(request.url).searchParams.get("token") ?? "").slice(0, 500);
-  return { token, policy: passwordPolicy(getApp(context).env) };
+  return { token, policy: passwordPolicy(getApp(context).env, await requestSettings(context)) };
 }
 
 type ResetResult = FormFailure & { done?: boolean; invalid?: boolean };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
-  const parsed = validate(resetSchema(passwordPolicy(app.env)), await request.formData());
+  const parsed = validate(
+    resetSchema(passwordPolicy(app.env, await requestSettings(context))),
+    await request.formData(),
+  );
   if (!parsed.ok) {
     if (parsed.errors.token) return data<ResetResult>({ invalid: true }, { status: 400 });
     return data<ResetResult>({ fieldErrors: parsed.errors }, { status: 400 });

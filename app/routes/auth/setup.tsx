@@ -7,11 +7,13 @@ import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { registerSchema } from "../../lib/schemas/auth.ts";
 import { callAuth, cookieHeaders, type FormFailure, passwordPolicy } from "../../server/auth/guard.server.ts";
+import { withRegistrationBypass } from "../../server/auth/password-policy.server.ts";
 import { consumeSetupToken, releaseSetupToken, setupTokenIsValid } from "../../server/auth/setup.server.ts";
 import { getApp } from "../../server/context.server.ts";
 import { nowIso } from "../../server/db/db.server.ts";
 import { normalizeEmail } from "../../server/env.server.ts";
 import { addAdmins } from "../../server/repos/admins.server.ts";
+import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/setup";
 
 // The first-run link printed at start while no admin exists: creates the first
@@ -21,14 +23,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getApp(context);
   const token = (new URL(request.url).searchParams.get("token") ?? "").slice(0, 200);
   const valid = await setupTokenIsValid(app.db, token);
-  return data({ token: valid ? token : "", policy: passwordPolicy(app.env) }, { status: valid ? 200 : 404 });
+  return data(
+    { token: valid ? token : "", policy: passwordPolicy(app.env, await requestSettings(context)) },
+    { status: valid ? 200 : 404 },
+  );
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
   const form = await request.formData();
   const token = String(form.get("token") ?? "").slice(0, 200);
-  const parsed = validate(registerSchema(passwordPolicy(app.env)), form);
+  const parsed = validate(registerSchema(passwordPolicy(app.env, await requestSettings(context))), form);
   if (!parsed.ok) return data<FormFailure>({ fieldErrors: parsed.errors }, { status: 400 });
   // The token first: without a valid link, nothing (not even whether an account exists) is told.
   if (!(await setupTokenIsValid(app.db, token))) {
@@ -40,11 +45,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!(await consumeSetupToken(app.db, token))) {
     return data<FormFailure>({ formError: "auth:setup.invalid" }, { status: 404 });
   }
+  // The setup link creates the first admin even while registration is closed.
   const signUp = await callAuth(() =>
-    app.auth.api.signUpEmail({
-      body: { email, password: parsed.data.password, name: email.split("@")[0] ?? "" },
-      asResponse: true,
-    }),
+    withRegistrationBypass(() =>
+      app.auth.api.signUpEmail({
+        body: { email, password: parsed.data.password, name: email.split("@")[0] ?? "" },
+        asResponse: true,
+      }),
+    ),
   );
   const user = await app.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
   if (!signUp.ok || !user) {

@@ -1,3 +1,4 @@
+import { defineRequestState, hasRequestState } from "@better-auth/core/context";
 import { betterAuth } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
@@ -9,10 +10,19 @@ import type { DB } from "../db/db.server.ts";
 import type { Env } from "../env.server.ts";
 import { newId } from "../ids.server.ts";
 import type { Mailer } from "../mail.server.ts";
+import { BANNED_CODE, isUserBanned, recordSignIn } from "../repos/admin-users.server.ts";
+import { getSiteSettings } from "../repos/site-settings.server.ts";
 import { requestLocale } from "../request-locale.server.ts";
 import { authMail } from "./mail-templates.server.ts";
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_FLOOR,
+  passwordPolicy,
+  registrationAllowed,
+  registrationBypassed,
+} from "./password-policy.server.ts";
 
-export const PASSWORD_MAX_LENGTH = 128;
+export { PASSWORD_MAX_LENGTH } from "./password-policy.server.ts";
 /** The header our adapter fills with the client address (after TRUST_PROXY). */
 export const CLIENT_IP_HEADER = "x-inkwell-client-ip";
 
@@ -39,6 +49,18 @@ export function configuredProviders(env: Env): string[] {
   const social = (["google", "github", "twitter"] as const).filter((id) => env.oauth[id]);
   return [...social, ...(env.oidcTest ? [OIDC_TEST_PROVIDER] : [])];
 }
+
+/**
+ * The endpoints that can create a user: e-mail sign-up, and the OAuth sign-ins
+ * and their callbacks (a provider's first sign-in creates the account).
+ */
+const MAY_CREATE_USER = /^\/(sign-up\/|sign-in\/(social|oauth2)|callback\/|oauth2\/callback\/)/;
+
+/** Whether registration is open, read once per better-auth call (request-scoped). */
+const registrationState = defineRequestState<boolean | null>(() => null);
+
+const registrationClosed = () =>
+  new APIError("FORBIDDEN", { code: "REGISTRATION_CLOSED", message: "Registration is closed" });
 
 /** The reader's language: of the request being served, else of better-auth's request. */
 const localeOf = (request: Request | undefined): Locale =>
@@ -83,6 +105,10 @@ export function createAuth({ db, env, mailer, log }: AuthDeps) {
     },
     user: {
       modelName: "users",
+      // Our ban flag (admin users section), so sessions carry it; never settable by users.
+      additionalFields: {
+        banned: { type: "number", required: false, defaultValue: 0, input: false },
+      },
       changeEmail: {
         enabled: true,
         sendChangeEmailConfirmation: async ({ user, newEmail, token }, request) => {
@@ -119,7 +145,9 @@ export function createAuth({ db, env, mailer, log }: AuthDeps) {
       enabled: true,
       requireEmailVerification: true,
       autoSignIn: false,
-      minPasswordLength: env.passwordMinLength,
+      // The floor only: the policy's own minimum (environment or site settings, which
+      // can change at any time) is checked by the hook below on every path.
+      minPasswordLength: PASSWORD_MIN_FLOOR,
       maxPasswordLength: PASSWORD_MAX_LENGTH,
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 3600,
@@ -147,17 +175,65 @@ export function createAuth({ db, env, mailer, log }: AuthDeps) {
       },
     },
     socialProviders,
+    databaseHooks: {
+      user: {
+        create: {
+          before: async () => {
+            // Unknown (a path not in MAY_CREATE_USER): refused rather than guessed.
+            const open = (await hasRequestState()) ? await registrationState.get() : null;
+            if (open !== true && !registrationBypassed()) {
+              log.warn("refused to create a user: registration is closed (or its state unknown)");
+              throw registrationClosed();
+            }
+          },
+        },
+      },
+      session: {
+        create: {
+          // A banned user gets no session on any path (password, OAuth, verification).
+          // Thrown, so e-mail sign-in answers with this code and an OAuth callback
+          // redirects to /login?error=ACCOUNT_BANNED (guard.server.ts maps both).
+          // The user is read through better-auth's own adapter: a session can be created
+          // inside its transaction (password change), where another query on our
+          // single SQLite connection would wait forever.
+          before: async (session, context) => {
+            const user = context
+              ? ((await context.context.internalAdapter.findUserById(session.userId)) as { banned?: unknown } | null)
+              : { banned: (await isUserBanned(db, session.userId)) ? 1 : 0 };
+            if (user && Number(user.banned) === 1) {
+              throw new APIError("FORBIDDEN", { code: BANNED_CODE, message: "This account is banned" });
+            }
+          },
+          // Sessions are deleted on sign-out, so the last sign-in is kept on the user.
+          // (After hooks run once better-auth's transaction is over.)
+          after: async (session) => {
+            await recordSignIn(db, session.userId);
+          },
+        },
+      },
+    },
     hooks: {
-      // The character classes of the password policy hold on every path that sets a
-      // password, our forms and /api/auth/* alike (better-auth checks only length).
+      // The password policy (length and character classes, from the environment or
+      // the site settings) holds on every path that sets a password, our forms and
+      // /api/auth/* alike; and sign-up is refused while registration is closed.
       before: createAuthMiddleware(async (ctx) => {
-        if (env.passwordRequiredClasses.length === 0) return;
+        // Read here, before any transaction (on SQLite a read from inside better-auth's
+        // would wait for its own connection), for the database hook below.
+        if (MAY_CREATE_USER.test(ctx.path)) {
+          const allowed = await registrationAllowed(db);
+          await registrationState.set(allowed);
+          if (ctx.path === "/sign-up/email" && !allowed) throw registrationClosed();
+        }
         const field = PASSWORD_FIELDS[ctx.path];
         const body: unknown = ctx.body;
         if (!field || !body || typeof body !== "object" || !(field in body)) return;
         const value = (body as Record<string, unknown>)[field];
         if (typeof value !== "string") return;
-        if (missingClasses(value, { requiredClasses: env.passwordRequiredClasses }).length > 0) {
+        const policy = passwordPolicy(env, await getSiteSettings(db));
+        if (value.length < policy.minLength) {
+          throw new APIError("BAD_REQUEST", { code: "PASSWORD_TOO_SHORT", message: "Password too short" });
+        }
+        if (missingClasses(value, policy).length > 0) {
           throw new APIError("BAD_REQUEST", {
             code: "PASSWORD_DOES_NOT_MEET_REQUIREMENTS",
             message: "Password does not meet the password policy",
@@ -165,6 +241,9 @@ export function createAuth({ db, env, mailer, log }: AuthDeps) {
         }
       }),
     },
+    // Every new account, whatever the path (e-mail or an OAuth provider's first
+    // sign-in), passes here: none while registration is closed. The OAuth callback
+    // sends the thrown code on to the login page (?error=REGISTRATION_CLOSED).
     // The generic OpenID Connect plugin carries only the test provider (when configured).
     plugins: [
       genericOAuth({

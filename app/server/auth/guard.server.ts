@@ -1,18 +1,9 @@
 import { data, type HeadersArgs } from "react-router";
-import type { PasswordPolicy } from "../../lib/schemas/auth.ts";
 import type { AppContext } from "../context.server.ts";
-import type { Env } from "../env.server.ts";
 import { normalizeEmail } from "../env.server.ts";
 import { hitAll, LIMITS, type Limit, type LimitResult, scaled } from "../rate-limit.server.ts";
-import { PASSWORD_MAX_LENGTH } from "./auth.server.ts";
 
-export function passwordPolicy(env: Env): PasswordPolicy {
-  return {
-    minLength: env.passwordMinLength,
-    maxLength: PASSWORD_MAX_LENGTH,
-    requiredClasses: env.passwordRequiredClasses,
-  };
-}
+export { passwordPolicy } from "./password-policy.server.ts";
 
 export type AuthEndpoint = "signIn" | "signUp" | "mail" | "contact" | "other";
 
@@ -141,10 +132,14 @@ export function messageFor(code: string | null): string {
       return "auth:errors.invalidCredentials";
     case "EMAIL_NOT_VERIFIED":
       return "auth:errors.emailNotVerified";
+    case "ACCOUNT_BANNED":
+      return "adminUsers:errors.bannedSignIn";
     case "PASSWORD_TOO_SHORT":
     case "PASSWORD_TOO_LONG":
     case "PASSWORD_DOES_NOT_MEET_REQUIREMENTS":
       return "auth:errors.passwordPolicy";
+    case "REGISTRATION_CLOSED":
+      return "adminConfig:registrationClosed";
     case "INVALID_ORIGIN":
     case "INVALID_CALLBACKURL":
     case "INVALID_CALLBACK_URL":
@@ -162,10 +157,14 @@ export function messageFor(code: string | null): string {
  */
 export function oauthErrorMessage(code: string): string {
   switch (code) {
+    case "REGISTRATION_CLOSED":
+      return "adminConfig:registrationClosed";
     case "account_not_linked":
       return "auth:errors.oauthNoVerifiedEmail";
     case "too_many_requests":
       return "auth:errors.tooManyRequests";
+    case "ACCOUNT_BANNED":
+      return "adminUsers:errors.bannedSignIn";
     default:
       return "auth:errors.oauthFailed";
   }

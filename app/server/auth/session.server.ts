@@ -17,6 +17,8 @@ async function loadUser(app: AppContext, request: Request): Promise<SessionUser 
   const session = await app.auth.api.getSession({ headers: request.headers });
   if (!session) return null;
   const { user } = session;
+  // A banned user is signed out (banning deletes sessions; this covers any left over).
+  if (Number(user.banned) === 1) return null;
   const emailVerified = Boolean(user.emailVerified);
   const isAdmin = emailVerified && user.email.length > 0 && (await isAdminEmail(app.db, user.email));
   return { id: user.id, email: user.email, name: user.name, emailVerified, isAdmin };
@@ -52,6 +54,9 @@ export async function requireUser(context: Readonly<RouterContextProvider>, requ
   const user = await getUser(context, request);
   if (!user) {
     const url = new URL(request.url);
+    // A data request (client navigation, fetcher) gets a plain 401; the page shows
+    // a sign-in link. Documents are sent to the login page and back.
+    if (url.pathname.endsWith(".data")) throw data(null, { status: 401 });
     const back = safeRedirectPath(`${url.pathname.replace(/\.data$/, "")}${url.search}`);
     throw redirect(`/login?redirectTo=${encodeURIComponent(back)}`);
   }
