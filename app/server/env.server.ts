@@ -59,6 +59,29 @@ const schema = z.object({
   GITHUB_CLIENT_SECRET: z.string().optional(),
   TWITTER_CLIENT_ID: z.string().optional(),
   TWITTER_CLIENT_SECRET: z.string().optional(),
+  STORAGE_DRIVER: z.enum(["local", "s3"]).default("local"),
+  /** One size limit for every upload, enforced while the body streams. */
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(10 * 1024 * 1024),
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a valid bucket name (3–63 lower-case letters, digits, dots, dashes)")
+    .optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** Optional: a CDN or public bucket address that serves the bucket's objects. */
+  S3_PUBLIC_URL: z.string().url().optional(),
+  /** Optional: a key prefix inside the bucket (e.g. "inkwell/"). */
+  S3_PREFIX: z
+    .string()
+    .regex(/^([a-zA-Z0-9_-]+\/)*$/, "must be folder names each ending in /")
+    .optional(),
   /** Tests only: a generic OpenID Connect provider (discovery URL, id, secret). */
   OIDC_TEST_DISCOVERY_URL: z.string().url().optional(),
   OIDC_TEST_CLIENT_ID: z.string().optional(),
@@ -89,6 +112,39 @@ export interface Env {
   rateLimitMultiplier: number;
   oauth: Partial<Record<OAuthProviderId, { clientId: string; clientSecret: string }>>;
   oidcTest: { discoveryUrl: string; clientId: string; clientSecret: string } | null;
+  storage: StorageConfig;
+  uploadMaxBytes: number;
+}
+
+export type StorageConfig =
+  | { driver: "local"; root: string }
+  | {
+      driver: "s3";
+      endpoint: string | null;
+      region: string;
+      bucket: string;
+      accessKeyId: string | null;
+      secretAccessKey: string | null;
+      publicUrl: string | null;
+      prefix: string;
+    };
+
+function storageConfig(v: z.infer<typeof schema>, dataDir: string): StorageConfig {
+  if (v.STORAGE_DRIVER === "local") return { driver: "local", root: path.join(dataDir, "uploads") };
+  if (!v.S3_BUCKET) throw new EnvError("S3_BUCKET: required when STORAGE_DRIVER=s3");
+  if (Boolean(v.S3_ACCESS_KEY_ID) !== Boolean(v.S3_SECRET_ACCESS_KEY)) {
+    throw new EnvError("S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together");
+  }
+  return {
+    driver: "s3",
+    endpoint: v.S3_ENDPOINT ?? null,
+    region: v.S3_REGION,
+    bucket: v.S3_BUCKET,
+    accessKeyId: v.S3_ACCESS_KEY_ID ?? null,
+    secretAccessKey: v.S3_SECRET_ACCESS_KEY ?? null,
+    publicUrl: v.S3_PUBLIC_URL ? v.S3_PUBLIC_URL.replace(/\/+$/, "") : null,
+    prefix: v.S3_PREFIX ?? "",
+  };
 }
 
 export class EnvError extends Error {
@@ -209,6 +265,8 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
             clientSecret: v.OIDC_TEST_CLIENT_SECRET,
           }
         : null,
+    storage: storageConfig(v, dataDir),
+    uploadMaxBytes: v.UPLOAD_MAX_BYTES,
   };
 }
 
