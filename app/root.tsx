@@ -55,6 +55,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // Admins always see the language buttons (spec); a site setting opens them to everyone.
     showLanguageSwitch: (user?.isAdmin ?? false) || settings.languageButtonsForEveryone,
     publicUrl: env.publicUrl,
+    // Admins upload images: the browser checks the size before sending.
+    uploadMaxBytes: user?.isAdmin ? env.uploadMaxBytes : null,
     path,
     buildId,
     flash,

@@ -71,9 +71,12 @@ export default [
     route("ads/:id", "routes/admin/ad-form.tsx", { id: "admin-ad-edit" }),
     route("blog", "routes/admin/blog.tsx"),
     route("comments", "routes/admin/comments.tsx"),
+    route("media", "routes/admin/media.tsx"),
   ]),
 
   route("api/posts/preview", "routes/api/post-preview.ts"),
+  route("api/uploads", "routes/api/uploads.ts"),
+  route("api/files/:id", "routes/api/files.ts"),
   // Feeds and discovery (resource routes; the unprefixed feeds are in the site's default language).
   ...localized("rss.xml", "routes/seo/rss.ts", "rss"),
   ...localized("atom.xml", "routes/seo/atom.ts", "atom"),

@@ -3,7 +3,9 @@ import { openDatabase } from "../app/server/db/db.server.ts";
 import { migrateDown, migrateToLatest, migrationStatus } from "../app/server/db/migrate.server.ts";
 import { EnvError, normalizeEmail, parseEnv } from "../app/server/env.server.ts";
 import { addAdmins, countAdmins, listAdmins, removeAdmin } from "../app/server/repos/admins.server.ts";
+import { collectGarbage } from "../app/server/media/media.server.ts";
 import { reindexAll } from "../app/server/search/index.server.ts";
+import { createStorage } from "../app/server/storage/index.server.ts";
 
 const HELP = `Usage: npm run cli -- <command> [options]
 
@@ -16,6 +18,9 @@ Commands:
   admin remove <email> [--force]
                      take admin away (refuses the last admin without --force)
   search:reindex     rebuild the search index of every post
+  media gc [--delete]
+                     list stored files no media record refers to (older than an
+                     hour); with --delete, remove them
   seed --demo [--posts N] [--force]
                      add demo content: categories, tags, N bilingual posts (default
                      24) and comments by "Demo Author" (demo@example.invalid); refuses
@@ -113,6 +118,27 @@ async function seedCommand(args: string[]): Promise<number> {
   });
 }
 
+async function mediaCommand(args: string[]): Promise<number> {
+  const [sub, ...flags] = args;
+  if (sub !== "gc") {
+    console.error(`unknown media command: ${sub ?? "(none)"}; try: media gc [--delete]`);
+    return 2;
+  }
+  const remove = flags.includes("--delete");
+  const env = parseEnv();
+  const storage = createStorage(env.storage);
+  const { orphans, removed } = await withDatabase((d) =>
+    migrateToLatest(d.db).then(() => collectGarbage({ db: d.db, storage }, { remove })),
+  );
+  for (const key of orphans) console.log(`${remove ? "removed" : "orphan "}  ${key}`);
+  console.log(
+    remove
+      ? `removed ${removed} file(s) no media record refers to`
+      : `${orphans.length} file(s) no media record refers to (dry run; add --delete to remove them)`,
+  );
+  return 0;
+}
+
 export async function runCli(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -151,6 +177,8 @@ export async function runCli(argv: string[]): Promise<number> {
     }
     case "seed":
       return seedCommand(rest);
+    case "media":
+      return mediaCommand(rest);
     default:
       console.error(`unknown command: ${command}\n\n${HELP}`);
       return 2;

@@ -1,5 +1,6 @@
 import { type KeyboardEvent, type PointerEvent, useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import type { MediaImage } from "../lib/media.ts";
 
 export interface CarouselSlide {
   id: string;
@@ -7,6 +8,8 @@ export interface CarouselSlide {
   imageUrl: string;
   imageAlt: string;
   linkUrl: string | null;
+  /** srcset and size when the image was uploaded here. */
+  image?: MediaImage | null;
 }
 
 /** How long a slide stays before the next one, when playing. */
@@ -98,7 +101,11 @@ export function Carousel({ slides }: { slides: CarouselSlide[] }) {
         {slides.map((slide, i) => {
           const image = (
             <img
-              src={slide.imageUrl}
+              src={slide.image?.src ?? slide.imageUrl}
+              srcSet={slide.image?.srcSet || undefined}
+              sizes={slide.image?.srcSet ? "(min-width: 64rem) 64rem, 100vw" : undefined}
+              width={slide.image?.width}
+              height={slide.image?.height}
               alt={slide.imageAlt}
               className="h-full w-full object-cover"
               loading={i === 0 ? "eager" : "lazy"}

@@ -13,6 +13,12 @@ export const FLASH_KEYS = [
   "post:flash.commentDeleted",
   "editor:flash.created",
   "editor:flash.saved",
+  "media:flash.uploaded",
+  "media:flash.invalidFormat",
+  "media:flash.tooLarge",
+  "media:flash.tooManyPixels",
+  "media:flash.failed",
+  "media:flash.deleted",
 ] as const;
 
 export type FlashKey = (typeof FLASH_KEYS)[number];

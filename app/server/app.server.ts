@@ -14,10 +14,14 @@ import { type Env, parseEnv } from "./env.server.ts";
 import { sendFetchResponse, toFetchRequest } from "./http/adapter.server.ts";
 import { startScheduledPublishing } from "./jobs/publish-scheduled.server.ts";
 import { createMailer } from "./mail.server.ts";
+import { serveMedia } from "./media/serve.server.ts";
 import { addAdmins } from "./repos/admins.server.ts";
 import { createAdImpressions } from "./repos/ads.server.ts";
 import { withRequestLocale } from "./request-locale.server.ts";
 import { isCrossSiteWrite, newNonce, securityHeaders } from "./security.server.ts";
+import { faultyFileSystem } from "./storage/faults.server.ts";
+import { createStorage } from "./storage/index.server.ts";
+import { createLocalStorage } from "./storage/local.server.ts";
 import { createViewCounter } from "./views.server.ts";
 
 export const APP_VERSION: string = process.env.npm_package_version ?? "0.1.0";
@@ -81,6 +85,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
     onError: (error) => log.warn({ err: error }, "could not write ad impressions; will retry"),
   });
 
+  const storage =
+    env.testStorageFault && env.storage.driver === "local"
+      ? createLocalStorage(env.storage.root, { fs: faultyFileSystem(env.testStorageFault) })
+      : createStorage(env.storage);
+
   const build = await loadBuild();
   const buildId = build.assets.version;
   const handle = createRequestHandler(dev ? loadBuild : build, dev ? "development" : "production");
@@ -141,6 +150,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
     res.json({ buildId, version: APP_VERSION });
   });
 
+  app.get("/media/*path", serveMedia(storage, log));
+
   if (options.devMiddleware) {
     app.use(options.devMiddleware);
   } else {
@@ -176,17 +187,30 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
     }
   });
 
-  app.use(async (req: Request, res: Response, next: NextFunction) => {
-    const declared = Number(req.get("content-length") ?? 0);
-    if (declared > env.bodyLimitBytes) {
-      // Answer at once and drop the connection rather than read the body.
-      res.setHeader("Connection", "close");
+  const sendTooLarge = (req: Request, res: Response): void => {
+    res.setHeader("Connection", "close");
+    if (req.path.startsWith("/api/")) {
+      res.status(413).json({ code: "too-large", error: "The request body is too large." });
+    } else {
       res.status(413).type("text/plain").send("Request body too large");
+    }
+  };
+
+  // Uploads have their own limit (UPLOAD_MAX_BYTES, plus room for the multipart framing).
+  const bodyLimitFor = (path: string): number =>
+    path === "/api/uploads" ? env.uploadMaxBytes + 64 * 1024 : env.bodyLimitBytes;
+
+  app.use(async (req: Request, res: Response, next: NextFunction) => {
+    const bodyLimit = bodyLimitFor(req.path);
+    const declared = Number(req.get("content-length") ?? 0);
+    if (declared > bodyLimit) {
+      // Answer at once and drop the connection rather than read the body.
+      sendTooLarge(req, res);
       return;
     }
     try {
       const { request, body } = toFetchRequest(req, res, {
-        bodyLimit: env.bodyLimitBytes,
+        bodyLimit,
         clientIpHeader: CLIENT_IP_HEADER,
       });
       const context = new RouterContextProvider();
@@ -203,14 +227,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
         clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
         views,
         adImpressions,
+        storage,
       });
       const response = await withRequestLocale(localeFromRequest(request), () => handle(request, context));
       if (body.tooLarge) {
         await response.body?.cancel();
-        if (!res.headersSent) {
-          res.setHeader("Connection", "close");
-          res.status(413).type("text/plain").send("Request body too large");
-        }
+        if (!res.headersSent) sendTooLarge(req, res);
         return;
       }
       await sendFetchResponse(res, response);

@@ -5,6 +5,7 @@ import type { DB, Dialect } from "./db/db.server.ts";
 import type { Env } from "./env.server.ts";
 import type { Mailer } from "./mail.server.ts";
 import type { AdImpressions } from "./repos/ads.server.ts";
+import type { StorageDriver } from "./storage/types.server.ts";
 import type { ViewCounter } from "./views.server.ts";
 
 /** What every loader, action and middleware gets from the server for one request. */
@@ -25,6 +26,8 @@ export interface AppContext {
   views: ViewCounter;
   /** Ad impression counting, batched in memory (one per process). */
   adImpressions: AdImpressions;
+  /** Where uploaded files live: local disk or S3-compatible storage. */
+  storage: StorageDriver;
 }
 
 export const appContext = createContext<AppContext>();

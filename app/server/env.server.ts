@@ -82,6 +82,8 @@ const schema = z.object({
     .string()
     .regex(/^([a-zA-Z0-9_-]+\/)*$/, "must be folder names each ending in /")
     .optional(),
+  /** Tests only: make local file writes fail as on a full disk. */
+  TEST_STORAGE_FAULT: z.enum(["enospc"]).optional(),
   /** Tests only: a generic OpenID Connect provider (discovery URL, id, secret). */
   OIDC_TEST_DISCOVERY_URL: z.string().url().optional(),
   OIDC_TEST_CLIENT_ID: z.string().optional(),
@@ -114,6 +116,8 @@ export interface Env {
   oidcTest: { discoveryUrl: string; clientId: string; clientSecret: string } | null;
   storage: StorageConfig;
   uploadMaxBytes: number;
+  /** Tests only (TEST_STORAGE_FAULT). */
+  testStorageFault: "enospc" | null;
 }
 
 export type StorageConfig =
@@ -267,6 +271,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
         : null,
     storage: storageConfig(v, dataDir),
     uploadMaxBytes: v.UPLOAD_MAX_BYTES,
+    testStorageFault: v.TEST_STORAGE_FAULT ?? null,
   };
 }
 

@@ -6,6 +6,7 @@ import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
 import { unified } from "unified";
 import type { Locale } from "../lib/i18n/locale.ts";
+import { BODY_IMAGE_SIZES, type MediaImage, mediaIdFromUrl } from "../lib/media.ts";
 import { hasCodeBlock, highlightCodeBlocks, loadHighlighter } from "./highlight.server.ts";
 import { externalLinks, footnoteLinks, sanitizeSchema, toHastOptions, visitElements } from "./markdown.server.ts";
 
@@ -124,6 +125,43 @@ const toSanitizedTree = { en: sanitizedTreeProcessor("en"), zh: sanitizedTreePro
 
 const stringifier = unified().use(rehypeStringify);
 
+export interface RenderOptions {
+  /** Looks up uploaded images by id, so their <img> gets srcset, width and height. */
+  media?: (ids: string[]) => Promise<Map<string, MediaImage>>;
+}
+
+/**
+ * Every image loads lazily; an uploaded one (/media/{id}/…) also gets its WebP
+ * `srcset`, and its width and height so the page reserves the space before it
+ * loads. Runs after sanitizing: these attributes come from our own records.
+ */
+async function sizeImages(tree: Root, media: RenderOptions["media"]): Promise<void> {
+  const images: Element[] = [];
+  visitElements(tree, (element: Element) => {
+    if (element.tagName === "img") images.push(element);
+  });
+  if (images.length === 0) return;
+  const ids = images.flatMap((img) => {
+    const id = mediaIdFromUrl(typeof img.properties.src === "string" ? img.properties.src : null);
+    return id ? [id] : [];
+  });
+  const found = media && ids.length > 0 ? await media(ids) : new Map<string, MediaImage>();
+  for (const img of images) {
+    img.properties.loading = "lazy";
+    img.properties.decoding = "async";
+    const id = mediaIdFromUrl(typeof img.properties.src === "string" ? img.properties.src : null);
+    const image = id ? found.get(id) : undefined;
+    if (!image) continue;
+    img.properties.src = image.src;
+    if (image.srcSet) {
+      img.properties.srcSet = image.srcSet;
+      img.properties.sizes = BODY_IMAGE_SIZES;
+    }
+    img.properties.width = image.width;
+    img.properties.height = image.height;
+  }
+}
+
 /**
  * A post body, rendered once when it is saved: sanitized HTML with heading ids
  * and highlighted code, the table of contents and the reading time. Pages show
@@ -131,10 +169,15 @@ const stringifier = unified().use(rehypeStringify);
  * is loaded on the first post that has a code block. `locale` is the language of
  * this version of the post (only the footnotes' screen-reader labels depend on it).
  */
-export async function renderPost(markdown: string, locale: Locale = "en"): Promise<RenderedPost> {
+export async function renderPost(
+  markdown: string,
+  locale: Locale = "en",
+  options: RenderOptions = {},
+): Promise<RenderedPost> {
   const processor = toSanitizedTree[locale];
   const tree = processor.runSync(processor.parse(markdown)) as Root;
   const toc = addHeadingIds(tree);
+  await sizeImages(tree, options.media);
   if (hasCodeBlock(tree)) highlightCodeBlocks(tree, await loadHighlighter());
   return { html: stringifier.stringify(tree), toc, readingMinutes: readingMinutes(markdown) };
 }

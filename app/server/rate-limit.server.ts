@@ -86,6 +86,8 @@ export const LIMITS = {
   subscriberTokenPerIp: { max: 30, windowMs: MINUTE },
   /** Editor previews per admin (the editor sends at most one per pause in typing). */
   previewPerUser: { max: 120, windowMs: MINUTE },
+  /** Image uploads per admin (an editor may drop a dozen images at once). */
+  uploadPerUser: { max: 60, windowMs: MINUTE },
   /** New comments and replies per account, over a minute and over an hour. */
   commentPerUserMinute: { max: 5, windowMs: MINUTE },
   commentPerUserHour: { max: 30, windowMs: HOUR },

@@ -2,6 +2,7 @@ import { Fragment, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { formatDate } from "../../lib/format.ts";
+import type { MediaImage } from "../../lib/media.ts";
 import { HTML_LANG, type Locale } from "../../lib/i18n/locale.ts";
 
 /** A category or tag on a list item, named in the visitor's language. */
@@ -24,6 +25,7 @@ export interface PostListItem {
   tags: PostListTerm[];
   coverImageUrl: string | null;
   coverAlt: string;
+  coverImage?: MediaImage | null;
 }
 
 export interface PostListPage {
@@ -120,7 +122,9 @@ export function PostList({
                 // A fixed box: the page does not move when the image arrives.
                 <div className="aspect-[4/3] w-24 shrink-0 overflow-hidden rounded bg-zinc-100 sm:w-40 dark:bg-zinc-800">
                   <img
-                    src={post.coverImageUrl}
+                    src={post.coverImage?.src ?? post.coverImageUrl}
+                    srcSet={post.coverImage?.srcSet || undefined}
+                    sizes={post.coverImage?.srcSet ? "(min-width: 40rem) 10rem, 6rem" : undefined}
                     alt={post.coverAlt}
                     loading="lazy"
                     decoding="async"

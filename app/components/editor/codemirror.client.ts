@@ -6,12 +6,15 @@ import { HighlightStyle, LanguageSupport, syntaxHighlighting } from "@codemirror
 import { Compartment, EditorState, Prec } from "@codemirror/state";
 import { drawSelection, EditorView, keymap } from "@codemirror/view";
 import { tags } from "@lezer/highlight";
+import { imageFiles } from "../../lib/media.ts";
 
 export interface MountedEditor {
   /** Replaces the text when it differs (a restored draft, the other version loaded). */
   setValue(value: string): void;
   /** ARIA and language attributes of the editable area. */
   setAttributes(attributes: Record<string, string>): void;
+  /** Replaces the selection with `text` (or inserts it at the cursor). */
+  insert(text: string): void;
   focus(): void;
   destroy(): void;
 }
@@ -61,7 +64,13 @@ const markdownHighlight = HighlightStyle.define([
  */
 export function mountMarkdownEditor(
   parent: HTMLElement,
-  options: { value: string; onChange(value: string): void; attributes: Record<string, string> },
+  options: {
+    value: string;
+    onChange(value: string): void;
+    attributes: Record<string, string>;
+    /** Image files pasted or dropped into the editor; without it they are left to the browser. */
+    onImageFiles?: (files: File[]) => void;
+  },
 ): MountedEditor {
   const attributes = new Compartment();
   const view = new EditorView({
@@ -81,6 +90,26 @@ export function mountMarkdownEditor(
         EditorView.lineWrapping,
         theme,
         attributes.of(EditorView.contentAttributes.of(options.attributes)),
+        EditorView.domEventHandlers({
+          paste(event, view) {
+            const files = imageFiles(event.clipboardData?.files);
+            if (!options.onImageFiles || files.length === 0) return false;
+            event.preventDefault();
+            view.focus();
+            options.onImageFiles(files);
+            return true;
+          },
+          drop(event, view) {
+            const files = imageFiles(event.dataTransfer?.files);
+            if (!options.onImageFiles || files.length === 0) return false;
+            event.preventDefault();
+            // Put the cursor where the files were dropped: the images go there.
+            const at = view.posAtCoords({ x: event.clientX, y: event.clientY });
+            if (at !== null) view.dispatch({ selection: { anchor: at } });
+            options.onImageFiles(files);
+            return true;
+          },
+        }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) options.onChange(update.state.doc.toString());
         }),
@@ -94,6 +123,9 @@ export function mountMarkdownEditor(
     },
     setAttributes(next) {
       view.dispatch({ effects: attributes.reconfigure(EditorView.contentAttributes.of(next)) });
+    },
+    insert(text) {
+      view.dispatch(view.state.replaceSelection(text));
     },
     focus: () => view.focus(),
     destroy: () => view.destroy(),

@@ -1,4 +1,7 @@
 import { useEffect, useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { imageFiles, imageMarkdown } from "../../lib/media.ts";
+import { IMAGE_ACCEPT, useUpload } from "../media/use-upload.ts";
 import type { MountedEditor } from "./codemirror.client.ts";
 
 const TEXTAREA =
@@ -20,6 +23,7 @@ export function MarkdownEditor({
   error,
   hint,
   lang,
+  images = false,
 }: {
   name: string;
   label: string;
@@ -28,6 +32,8 @@ export function MarkdownEditor({
   error?: string | null;
   hint?: string;
   lang: string;
+  /** Offer image uploads: a button, and paste or drop of image files. */
+  images?: boolean;
 }) {
   const id = useId();
   const labelId = `${id}-label`;
@@ -40,6 +46,32 @@ export function MarkdownEditor({
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
   const [enhanced, setEnhanced] = useState(false);
+  const { t } = useTranslation("media");
+  const { state: uploadState, upload } = useUpload();
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  /** Puts text at the cursor, in CodeMirror or in the plain textarea. */
+  const insertText = (text: string) => {
+    if (editor.current) {
+      editor.current.insert(text);
+      return;
+    }
+    const area = textarea.current;
+    if (!area) return;
+    const start = area.selectionStart ?? area.value.length;
+    const end = area.selectionEnd ?? start;
+    onChangeRef.current(area.value.slice(0, start) + text + area.value.slice(end));
+  };
+  const uploadFiles = async (files: File[]) => {
+    for (const file of files) {
+      const media = await upload(file);
+      if (media) insertText(`${imageMarkdown(media.originalName, media.url)}\n`);
+    }
+  };
+  const uploadFilesRef = useRef(uploadFiles);
+  uploadFilesRef.current = uploadFiles;
+  const imagesRef = useRef(images);
+  imagesRef.current = images;
 
   const attributes = (): Record<string, string> => {
     const attrs: Record<string, string> = { "aria-labelledby": labelId, lang, spellcheck: "true" };
@@ -60,6 +92,9 @@ export function MarkdownEditor({
           value: textarea.current?.value ?? "",
           onChange: (v) => onChangeRef.current(v),
           attributes: attributesRef.current(),
+          onImageFiles: (files) => {
+            if (imagesRef.current) void uploadFilesRef.current(files);
+          },
         });
         editor.current = mounted;
         setEnhanced(true);
@@ -93,8 +128,61 @@ export function MarkdownEditor({
           {hint}
         </p>
       )}
+      {images && (
+        <div className="flex flex-wrap items-center gap-3">
+          <input
+            ref={fileInput}
+            type="file"
+            accept={IMAGE_ACCEPT}
+            multiple
+            className="sr-only"
+            tabIndex={-1}
+            aria-hidden="true"
+            data-testid={`insert-image-${name}`}
+            onChange={(event) => {
+              const files = [...(event.currentTarget.files ?? [])];
+              event.currentTarget.value = "";
+              void uploadFiles(files);
+            }}
+          />
+          <button
+            type="button"
+            className="rounded-md border border-zinc-300 px-3 py-1 text-sm hover:bg-zinc-100 disabled:opacity-60 dark:border-zinc-700 dark:hover:bg-zinc-800"
+            disabled={uploadState.status === "uploading"}
+            onClick={() => fileInput.current?.click()}
+          >
+            {t("upload.insertImage")}
+          </button>
+          <p
+            aria-live="polite"
+            className={`text-sm ${uploadState.status === "error" ? "text-red-700 dark:text-red-400" : "text-zinc-600 dark:text-zinc-400"}`}
+          >
+            {uploadState.status === "uploading" && t("upload.uploading", { name: uploadState.name })}
+            {uploadState.status === "done" &&
+              t("upload.done", {
+                name: uploadState.media.originalName,
+                width: uploadState.media.width,
+                height: uploadState.media.height,
+              })}
+            {uploadState.status === "error" && uploadState.message}
+            {uploadState.status === "idle" && t("upload.insertHint")}
+          </p>
+        </div>
+      )}
       <textarea
         ref={textarea}
+        onPaste={(event) => {
+          const files = imageFiles(event.clipboardData?.files);
+          if (!images || files.length === 0) return;
+          event.preventDefault();
+          void uploadFiles(files);
+        }}
+        onDrop={(event) => {
+          const files = imageFiles(event.dataTransfer?.files);
+          if (!images || files.length === 0) return;
+          event.preventDefault();
+          void uploadFiles(files);
+        }}
         id={id}
         name={name}
         lang={lang}

@@ -27,6 +27,7 @@ import { FormAlert } from "../ui/field.tsx";
 import { LanguageTabs } from "./language-tabs.tsx";
 import { LeaveGuard } from "./leave-guard.tsx";
 import { draftStorageKey, draftWasSaved, type LocalDraft, readDraft, removeDraft, writeDraft } from "./local-draft.ts";
+import { UploadButton } from "../media/upload-button.tsx";
 import { focusField, MarkdownEditor } from "./markdown-editor.tsx";
 import { MarkdownPreview } from "./markdown-preview.tsx";
 
@@ -293,6 +294,7 @@ export function PostEditor(props: PostEditorProps) {
           onChange={set(name("Title"))}
           error={err(name("Title"))}
           lang={lang}
+          images
         />
         <TextField
           label={t("form.summary")}
@@ -522,12 +524,12 @@ export function PostEditor(props: PostEditorProps) {
           <TextField
             label={t("form.coverUrl")}
             name="coverImageUrl"
-            type="url"
             value={values.coverImageUrl ?? ""}
             onChange={set("coverImageUrl")}
             error={err("coverImageUrl")}
             hint={t("form.coverUrlHint")}
           />
+          <UploadButton fieldLabel={t("form.coverUrl")} onUploaded={(media) => set("coverImageUrl")(media.url)} />
           <TextField
             label={t("form.coverAlt")}
             name="coverAlt"

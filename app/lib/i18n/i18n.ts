@@ -8,6 +8,7 @@ import enAuth from "../../../locales/en/auth.json";
 import enBlog from "../../../locales/en/blog.json";
 import enCommon from "../../../locales/en/common.json";
 import enEditor from "../../../locales/en/editor.json";
+import enMedia from "../../../locales/en/media.json";
 import enPost from "../../../locales/en/post.json";
 import enSearch from "../../../locales/en/search.json";
 import zhAdmin from "../../../locales/zh/admin.json";
@@ -19,6 +20,7 @@ import zhAuth from "../../../locales/zh/auth.json";
 import zhBlog from "../../../locales/zh/blog.json";
 import zhCommon from "../../../locales/zh/common.json";
 import zhEditor from "../../../locales/zh/editor.json";
+import zhMedia from "../../../locales/zh/media.json";
 import zhPost from "../../../locales/zh/post.json";
 import zhSearch from "../../../locales/zh/search.json";
 import type { Locale } from "./locale.ts";
@@ -36,6 +38,7 @@ export const resources = {
     adminConfig: enAdminConfig,
     adminContent: enAdminContent,
     adminLinks: enAdminLinks,
+    media: enMedia,
   },
   zh: {
     common: zhCommon,
@@ -49,6 +52,7 @@ export const resources = {
     adminConfig: zhAdminConfig,
     adminContent: zhAdminContent,
     adminLinks: zhAdminLinks,
+    media: zhMedia,
   },
 } as const;
 
@@ -64,6 +68,7 @@ export const NAMESPACES = [
   "adminConfig",
   "adminContent",
   "adminLinks",
+  "media",
 ] as const;
 
 declare module "i18next" {

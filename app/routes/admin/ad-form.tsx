@@ -15,6 +15,7 @@ import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { createAd, getAd, type NewAd, updateAd } from "../../server/repos/ads.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
 import type { Route } from "./+types/ad-form";
+import { UploadButton } from "../../components/media/upload-button.tsx";
 
 // One screen for /admin/ads/new and /admin/ads/{id}.
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -130,6 +131,7 @@ export default function AdFormPage({ loaderData, actionData }: Route.ComponentPr
           hint={t("ads.fields.imageUrlHint")}
           error={err("imageUrl")}
         />
+        <UploadButton target="imageUrl" fieldLabel={t("ads.fields.imageUrl")} />
         <Field
           label={t("ads.fields.imageAlt")}
           name="imageAlt"

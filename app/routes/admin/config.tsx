@@ -29,6 +29,7 @@ import {
   updateSiteSettings,
 } from "../../server/repos/site-settings.server.ts";
 import type { Route } from "./+types/config";
+import { UploadButton } from "../../components/media/upload-button.tsx";
 
 // /admin/config: every site setting in one form. Settings are read from the
 // database on every request (app/server/request-settings.server.ts), so a save
@@ -132,6 +133,7 @@ export default function AdminConfigPage({ loaderData, actionData }: Route.Compon
             {field("siteDescriptionZh", t("site.descriptionZh"), { maxLength: 300, rows: 2 })}
           </div>
           {field("socialImage", t("site.socialImage"), { maxLength: 2000, hint: t("site.socialImageHint") })}
+          <UploadButton target="socialImage" fieldLabel={t("site.socialImage")} />
         </fieldset>
 
         <fieldset className={FIELDSET}>

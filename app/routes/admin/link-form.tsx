@@ -13,6 +13,7 @@ import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
 import { createLink, getLink, type NewLink, updateLink } from "../../server/repos/links.server.ts";
 import type { Route } from "./+types/link-form";
+import { UploadButton } from "../../components/media/upload-button.tsx";
 
 // One screen for /admin/links/new and /admin/links/{id}.
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -98,6 +99,7 @@ export default function LinkFormPage({ loaderData, actionData }: Route.Component
           hint={t("links.fields.logoUrlHint")}
           error={err("logoUrl")}
         />
+        <UploadButton target="logoUrl" fieldLabel={t("links.fields.logoUrl")} />
         <Field
           label={t("links.fields.description")}
           name="description"

@@ -15,6 +15,7 @@ import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
 import { createSlide, getSlide, type NewSlide, updateSlide } from "../../server/repos/swapers.server.ts";
 import type { Route } from "./+types/swaper-form";
+import { UploadButton } from "../../components/media/upload-button.tsx";
 
 // One screen for /admin/swapers/new and /admin/swapers/{id}.
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -128,6 +129,7 @@ export default function SwaperFormPage({ loaderData, actionData }: Route.Compone
             hint={t("swapers.fields.imageUrlHint")}
             error={err("imageUrl")}
           />
+          <UploadButton target="imageUrl" fieldLabel={t("swapers.fields.imageUrl")} />
           <Field
             label={t("swapers.fields.imageAlt")}
             name="imageAlt"

@@ -1,6 +1,7 @@
 import { isLocale } from "../../lib/i18n/locale.ts";
 import { getUser } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
+import { mediaImages } from "../../server/media/media.server.ts";
 import { POST_MARKDOWN_MAX_LENGTH, renderPost } from "../../server/post-render.server.ts";
 import { hit, LIMITS, scaled } from "../../server/rate-limit.server.ts";
 import type { Route } from "./+types/post-preview";
@@ -75,6 +76,6 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
 
-  const rendered = await renderPost(markdown, locale);
+  const rendered = await renderPost(markdown, locale, { media: (ids) => mediaImages(app.db, ids) });
   return Response.json(rendered, { headers: NO_STORE });
 }

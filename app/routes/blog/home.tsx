@@ -8,7 +8,9 @@ import { parsePageParam } from "../../lib/pagination.ts";
 import { adFor } from "../../server/ad-slots.server.ts";
 import { getApp } from "../../server/context.server.ts";
 import { listPublishedPosts } from "../../server/repos/posts.server.ts";
+import { mediaImages } from "../../server/media/media.server.ts";
 import { listActiveSlides } from "../../server/repos/swapers.server.ts";
+import { mediaIdFromUrl } from "../../lib/media.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/home";
 
@@ -33,7 +35,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     isHome ? adFor(context, request, "home_top") : null,
     page.items.length > 3 ? adFor(context, request, "list_between") : null,
   ]);
-  return { locale, page, prefix, slides, topAd, betweenAd, isList: params.page !== undefined };
+  const slideImages = await mediaImages(
+    db,
+    slides.flatMap((s) => mediaIdFromUrl(s.imageUrl) ?? []),
+  );
+  const withImages = slides.map((s) => ({ ...s, image: slideImages.get(mediaIdFromUrl(s.imageUrl) ?? "") ?? null }));
+  return { locale, page, prefix, slides: withImages, topAd, betweenAd, isList: params.page !== undefined };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {

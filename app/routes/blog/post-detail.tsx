@@ -7,6 +7,7 @@ import { SanitizedHtml } from "../../components/ui/sanitized-html.tsx";
 import { formatDate } from "../../lib/format.ts";
 import { validate } from "../../lib/forms.ts";
 import { HTML_LANG, type Locale, localeFromRequest } from "../../lib/i18n/locale.ts";
+import { BODY_IMAGE_SIZES, mediaIdFromUrl } from "../../lib/media.ts";
 import { contentPageMeta, NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { commentSchema } from "../../lib/schemas/comment.ts";
 import { adFor } from "../../server/ad-slots.server.ts";
@@ -14,6 +15,7 @@ import { retryAfterHeaders } from "../../server/auth/guard.server.ts";
 import { getUser, requireUser } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { mediaImages } from "../../server/media/media.server.ts";
 import { hitAll } from "../../server/rate-limit.server.ts";
 import { commentLimitChecks, deleteComment, listComments, submitComment } from "../../server/repos/comments.server.ts";
 import {
@@ -109,7 +111,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!post || !canView(post, user)) throw data(null, { status: 404 });
 
   const open = isPublic(post);
-  const [neighbours, related, comments, bottomAd, sideAd] = await Promise.all([
+  const [neighbours, related, comments, bottomAd, sideAd, covers] = await Promise.all([
     open && post.publishedAt
       ? findNeighbours(app.db, { id: post.id, publishedAt: post.publishedAt }, locale)
       : { previous: null, next: null },
@@ -118,6 +120,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     open ? adFor(context, request, "post_bottom") : null,
     // The layout has one column: the "sidebar" placement sits after the related posts.
     open ? adFor(context, request, "sidebar") : null,
+    mediaImages(app.db, [mediaIdFromUrl(post.coverImageUrl) ?? ""]),
   ]);
   if (open && request.method === "GET") {
     app.views.record(post.id, { ip: app.clientIp, userAgent: request.headers.get("user-agent") });
@@ -132,6 +135,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     prefix,
     path,
     post: { ...post, coverImageUrl: cover, viewCount: post.viewCount + app.views.pending(post.id) },
+    coverImage: covers.get(mediaIdFromUrl(cover) ?? "") ?? null,
     isPublic: open,
     neighbours,
     related,
@@ -249,7 +253,7 @@ const BADGE = "inline-block rounded px-2 py-0.5 text-sm font-medium";
 
 export default function PostDetailPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("post");
-  const { locale, prefix, path, post, neighbours, related, comments, access, viewer, seo, bottomAd, sideAd } =
+  const { locale, prefix, path, post, coverImage, neighbours, related, comments, access, viewer, seo, bottomAd, sideAd } =
     loaderData;
   const { translation } = post;
   const contentLang = HTML_LANG[translation.locale];
@@ -327,10 +331,12 @@ export default function PostDetailPage({ loaderData, actionData }: Route.Compone
         {post.coverImageUrl && (
           <figure className="mt-6">
             <img
-              src={post.coverImageUrl}
+              src={coverImage?.src ?? post.coverImageUrl}
+              srcSet={coverImage?.srcSet || undefined}
+              sizes={coverImage?.srcSet ? BODY_IMAGE_SIZES : undefined}
               alt={post.coverAlt}
-              width={1200}
-              height={630}
+              width={coverImage?.width ?? 1200}
+              height={coverImage?.height ?? 630}
               decoding="async"
               fetchPriority="high"
               className="aspect-[1200/630] h-auto w-full rounded-lg bg-zinc-100 object-cover dark:bg-zinc-900"

@@ -27,6 +27,7 @@ export interface Database {
   ads: AdsTable;
   auditLog: AuditLogTable;
   postSearch: PostSearchTable;
+  media: MediaTable;
 }
 
 export interface SiteSettingsTable {
@@ -282,6 +283,44 @@ export interface AdsTable {
   weight: ColumnType<number, number | undefined, number>;
   impressions: ColumnType<number, number | undefined, number>;
   clicks: ColumnType<number, number | undefined, number>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** One stored file of a media row: a WebP variant or the main file. */
+export interface MediaFile {
+  file: string;
+  contentType: string;
+  width: number;
+  height: number;
+  size: number;
+}
+
+/** Uploaded images (spec section 3 object metadata); files under "<id>/" in the store. */
+export interface MediaTable {
+  id: string;
+  /** The uploader's file name: shown and searched, never used as a path. */
+  originalName: string;
+  bucket: string;
+  /** The main file's key, "<id>/image.jpg". */
+  name: string;
+  fullPath: string;
+  size: number;
+  md5Hash: string;
+  generation: string;
+  metageneration: ColumnType<number, number | undefined, number>;
+  contentType: string;
+  cacheControl: string;
+  contentDisposition: ColumnType<string, string | undefined, string>;
+  contentEncoding: ColumnType<string, string | undefined, string>;
+  contentLanguage: ColumnType<string, string | undefined, string>;
+  /** JSON object of strings. */
+  customMetadata: ColumnType<string, string | undefined, string>;
+  width: number;
+  height: number;
+  /** JSON MediaFile[]: WebP variants, narrowest first. */
+  variants: ColumnType<string, string | undefined, string>;
+  uploadedBy: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

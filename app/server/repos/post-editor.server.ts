@@ -7,6 +7,7 @@ import { nowIso } from "../db/db.server.ts";
 import type { Database, Locale, PostStatus } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { forgetCategoryPostCounts } from "../popular-categories.server.ts";
+import { mediaImages } from "../media/media.server.ts";
 import { renderPost } from "../post-render.server.ts";
 import { reindexPost } from "../search/index.server.ts";
 import { insertPost } from "./posts.server.ts";
@@ -229,10 +230,10 @@ async function checkCategory(db: DB, categoryId: string | null): Promise<FieldEr
 }
 
 /** Each language version rendered once, on save: HTML, table of contents, reading time. */
-function rendered(translations: readonly EditorTranslation[]) {
+function rendered(db: DB, translations: readonly EditorTranslation[]) {
   return Promise.all(
     translations.map(async (t) => {
-      const out = await renderPost(t.bodyMarkdown);
+      const out = await renderPost(t.bodyMarkdown, t.locale, { media: (ids) => mediaImages(db, ids) });
       return { ...t, bodyHtml: out.html, tocJson: JSON.stringify(out.toc), readingMinutes: out.readingMinutes };
     }),
   );
@@ -275,7 +276,7 @@ export async function createEditorPost(db: DB, authorId: string, input: EditorIn
   if (earlier) return earlier;
   const categoryError = await checkCategory(db, input.categoryId);
   if (categoryError) return { ok: false, reason: "invalid", fieldErrors: categoryError };
-  const translations = await rendered(input.translations);
+  const translations = await rendered(db, input.translations);
   const now = nowIso();
 
   for (let attempt = 0; ; attempt++) {
@@ -386,7 +387,7 @@ export async function updateEditorPost(
     if (owner && owner !== postId) return { ok: false, reason: "invalid", fieldErrors: SLUG_TAKEN };
     slug = input.slug;
   }
-  const translations = await rendered(input.translations);
+  const translations = await rendered(db, input.translations);
   const now = nowIso();
 
   let updated: boolean;

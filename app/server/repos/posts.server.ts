@@ -3,6 +3,8 @@ import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import type { Database, Locale, PostStatus } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
+import { type MediaImage, mediaIdFromUrl } from "../../lib/media.ts";
+import { mediaImages } from "../media/media.server.ts";
 import { termName } from "./taxonomy.server.ts";
 
 /** A category or tag as a list shows it: its name in the visitor's language. */
@@ -28,6 +30,8 @@ export interface PostSummary {
   /** Absolute http(s) URL or site-relative path; null = no cover. */
   coverImageUrl: string | null;
   coverAlt: string;
+  /** Sizes and srcset when the cover is an uploaded image. */
+  coverImage: MediaImage | null;
 }
 
 export interface PostPage {
@@ -113,11 +117,17 @@ export async function listPublishedPosts(
     .executeTakeFirstOrThrow();
   const total = Number(countRow.n);
 
-  const tagsByPost = await tagsOfPosts(
-    db,
-    rows.map((r) => r.id),
-    locale,
-  );
+  const [tagsByPost, covers] = await Promise.all([
+    tagsOfPosts(
+      db,
+      rows.map((r) => r.id),
+      locale,
+    ),
+    mediaImages(
+      db,
+      rows.flatMap((r) => mediaIdFromUrl(r.coverImageUrl) ?? []),
+    ),
+  ]);
 
   const items = rows.map((r): PostSummary => {
     const own = r.title !== null;
@@ -141,6 +151,7 @@ export async function listPublishedPosts(
       tags: tagsByPost.get(r.id) ?? [],
       coverImageUrl: r.coverImageUrl,
       coverAlt: r.coverAlt,
+      coverImage: covers.get(mediaIdFromUrl(r.coverImageUrl) ?? "") ?? null,
     };
   });
 

@@ -1,0 +1,401 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect, useRevalidator, useSearchParams } from "react-router";
+import {
+  ADMIN_BUTTON,
+  AdminPagination,
+  ConfirmDelete,
+  listQuery,
+  safeBack,
+  useListUrls,
+} from "../../components/admin/list-parts.tsx";
+import { IMAGE_ACCEPT, useUpload } from "../../components/media/use-upload.ts";
+import { FormAlert } from "../../components/ui/field.tsx";
+import { oneOf } from "../../lib/admin-content.ts";
+import { formatDateTime } from "../../lib/format.ts";
+import { localeFromRequest } from "../../lib/i18n/locale.ts";
+import { useMessage } from "../../lib/i18n/use-message.ts";
+import { formatBytes, MEDIA_SORTS, usageHref } from "../../lib/media.ts";
+import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { requireAdmin } from "../../server/auth/session.server.ts";
+import { getApp } from "../../server/context.server.ts";
+import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { deleteMedia, findUsagesForMany, getMedia, listMedia } from "../../server/media/media.server.ts";
+import { audit } from "../../server/repos/audit.server.ts";
+import type { Route } from "./+types/media";
+
+const PAGE_SIZE = 20;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(context, request);
+  const { db, env } = getApp(context);
+  const { q, page, url } = listQuery(request);
+  const sort = oneOf(MEDIA_SORTS, url.searchParams.get("sort")) ?? "newest";
+  const list = await listMedia(db, { q, sort, page, pageSize: PAGE_SIZE });
+  const usages = await findUsagesForMany(
+    db,
+    list.items.map((m) => m.id),
+  );
+  const detailsId = url.searchParams.get("details");
+  const details = detailsId && /^[0-9a-z]{20}$/.test(detailsId) ? await getMedia(db, detailsId) : null;
+  const confirmId = url.searchParams.get("confirmDelete");
+  const confirming = confirmId && /^[0-9a-z]{20}$/.test(confirmId) ? await getMedia(db, confirmId) : null;
+  return {
+    items: list.items.map((m) => ({
+      id: m.id,
+      originalName: m.originalName,
+      url: m.url,
+      thumb: m.variants[0] ? `/media/${m.id}/${m.variants[0].file}` : m.url,
+      thumbWidth: m.variants[0]?.width ?? m.width,
+      thumbHeight: m.variants[0]?.height ?? m.height,
+      width: m.width,
+      height: m.height,
+      size: m.size + m.variants.reduce((sum, v) => sum + v.size, 0),
+      timeCreated: m.timeCreated,
+      usages: usages.get(m.id) ?? [],
+    })),
+    page: list.page,
+    pageCount: list.pageCount,
+    total: list.total,
+    q,
+    sort,
+    details,
+    confirming: confirming ? { id: confirming.id, originalName: confirming.originalName } : null,
+    locale: localeFromRequest(request),
+    maxBytes: env.uploadMaxBytes,
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(context, request);
+  const app = getApp(context);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const id = String(form.get("id") ?? "");
+  const back = safeBack(form.get("back"), "/admin/media");
+  if (intent !== "delete" || !/^[0-9a-z]{20}$/.test(id)) {
+    return data({ error: "admin:errors.notFound", usages: [] }, { status: 400 });
+  }
+  const record = await getMedia(app.db, id);
+  const result = await deleteMedia({ db: app.db, storage: app.storage, log: app.log }, id);
+  if (!result.ok && result.reason === "notFound") {
+    return data({ error: "admin:errors.notFound", usages: [] }, { status: 404 });
+  }
+  if (!result.ok) {
+    return data(
+      { error: "inUse", name: record?.originalName ?? id, usages: result.reason === "inUse" ? result.usages : [] },
+      { status: 409 },
+    );
+  }
+  await audit(app.db, admin, "media.delete", { type: "media", id }, { title: record?.originalName ?? id });
+  return redirect(back, { headers: flashHeaders(flashOptions(app.env), "success", "media:flash.deleted") });
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "media:library.title", [NOINDEX]);
+}
+
+function UploadForm({ maxBytes }: { maxBytes: number }) {
+  const { t } = useTranslation("media");
+  const { state, upload } = useUpload();
+  const revalidator = useRevalidator();
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return (
+    <Form
+      method="post"
+      action="/api/uploads"
+      encType="multipart/form-data"
+      reloadDocument
+      className="flex flex-wrap items-end gap-3 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800"
+      onSubmit={async (event) => {
+        // With JavaScript: send with fetch, show the outcome here, refresh the list.
+        event.preventDefault();
+        const input = event.currentTarget.elements.namedItem("file");
+        const file = input instanceof HTMLInputElement ? input.files?.[0] : undefined;
+        if (!file) return;
+        const media = await upload(file);
+        if (media && input instanceof HTMLInputElement) input.value = "";
+        if (media) await revalidator.revalidate();
+      }}
+    >
+      <div>
+        <label htmlFor="media-file" className="block text-sm font-medium">
+          {t("upload.button")}
+        </label>
+        <input id="media-file" name="file" type="file" required accept={IMAGE_ACCEPT} className="mt-1 block text-sm" />
+        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{t("upload.hint", { size: formatBytes(maxBytes) })}</p>
+      </div>
+      <button
+        type="submit"
+        disabled={hydrated && state.status === "uploading"}
+        className="rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+      >
+        {t("upload.button")}
+      </button>
+      <p
+        aria-live="polite"
+        className={`basis-full text-sm ${state.status === "error" ? "text-red-700 dark:text-red-400" : ""}`}
+      >
+        {state.status === "uploading" && t("upload.uploading", { name: state.name })}
+        {state.status === "done" &&
+          t("upload.done", { name: state.media.originalName, width: state.media.width, height: state.media.height })}
+        {state.status === "error" && state.message}
+      </p>
+    </Form>
+  );
+}
+
+type Details = NonNullable<Route.ComponentProps["loaderData"]["details"]>;
+
+/** Every metadata field of one file (spec section 3), and its sizes. */
+function MediaDetails({ media, closeHref }: { media: Details; closeHref: string }) {
+  const { t } = useTranslation("media");
+  const { t: ta } = useTranslation("admin");
+  const fields: Array<[string, string]> = [
+    ["bucket", media.bucket],
+    ["generation", media.generation],
+    ["metageneration", String(media.metageneration)],
+    ["name", media.name],
+    ["fullPath", media.fullPath],
+    ["size", String(media.size)],
+    ["timeCreated", media.timeCreated],
+    ["updated", media.updated],
+    ["md5Hash", media.md5Hash],
+    ["cacheControl", media.cacheControl],
+    ["contentDisposition", media.contentDisposition],
+    ["contentEncoding", media.contentEncoding],
+    ["contentLanguage", media.contentLanguage],
+    ["contentType", media.contentType],
+    ["customMetadata", JSON.stringify(media.customMetadata)],
+    ["width", String(media.width)],
+    ["height", String(media.height)],
+  ];
+  return (
+    <section
+      aria-labelledby="media-details-title"
+      className="space-y-3 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800"
+    >
+      <h2 id="media-details-title" className="text-xl font-semibold">
+        {t("library.detailsFor", { name: media.originalName })}
+      </h2>
+      <img
+        src={media.url}
+        srcSet={media.srcSet || undefined}
+        sizes="(min-width: 768px) 480px, 100vw"
+        width={media.width}
+        height={media.height}
+        alt=""
+        className="h-auto max-h-64 w-auto max-w-full rounded"
+      />
+      <h3 className="font-medium">{t("library.metadata")}</h3>
+      <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+        {fields.map(([name, value]) => (
+          <div key={name} className="contents">
+            <dt className="font-mono text-zinc-600 dark:text-zinc-400">{name}</dt>
+            <dd className="break-all font-mono">{value || "—"}</dd>
+          </div>
+        ))}
+      </dl>
+      <h3 className="font-medium">{t("library.variants")}</h3>
+      <ul className="text-sm">
+        {media.variants.map((v) => (
+          <li key={v.file}>
+            <a href={`/media/${media.id}/${v.file}`} className="text-blue-800 underline dark:text-blue-300">
+              {v.file}
+            </a>{" "}
+            {v.width} × {v.height}, {formatBytes(v.size)}
+          </li>
+        ))}
+      </ul>
+      <Link to={closeHref} className={ADMIN_BUTTON}>
+        {ta("list.cancel")}
+      </Link>
+    </section>
+  );
+}
+
+export default function MediaLibrary({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("media");
+  const { t: ta } = useTranslation("admin");
+  const m = useMessage();
+  const { items, q, sort, confirming, locale, maxBytes, details } = loaderData;
+  const { back, withParams } = useListUrls("/admin/media");
+  const [copied, setCopied] = useState<string | null>(null);
+  const [searchParams] = useSearchParams();
+  const closeParams = new URLSearchParams(searchParams);
+  closeParams.delete("details");
+  closeParams.delete("confirmDelete");
+  const withoutDetails = `/admin/media${closeParams.size ? `?${closeParams}` : ""}`;
+  const usageText = (u: { kind: string; title: string }) =>
+    u.kind === "post" || u.kind === "swaper" || u.kind === "ad" || u.kind === "link"
+      ? t(`library.usage.${u.kind}`, { title: u.title })
+      : t("library.usage.settings");
+
+  return (
+    <section aria-labelledby="media-title" className="space-y-6">
+      <h1 id="media-title" className="text-3xl font-bold tracking-tight">
+        {t("library.title")}
+      </h1>
+      <p className="text-zinc-700 dark:text-zinc-300">{t("library.intro")}</p>
+      {actionData?.error === "inUse" && "name" in actionData ? (
+        <FormAlert>
+          {t("library.inUse", {
+            name: actionData.name,
+            count: actionData.usages.length,
+            places: actionData.usages.map(usageText).join(", "),
+          })}
+        </FormAlert>
+      ) : (
+        actionData?.error && <FormAlert>{m(actionData.error)}</FormAlert>
+      )}
+
+      {confirming && (
+        <ConfirmDelete
+          text={t("library.deleteConfirm", { name: confirming.originalName })}
+          id={confirming.id}
+          back={back}
+        />
+      )}
+
+      {details && <MediaDetails media={details} closeHref={withoutDetails} />}
+
+      <UploadForm maxBytes={maxBytes} />
+
+      <Form method="get" role="search" className="flex flex-wrap items-end gap-2">
+        <div>
+          <label htmlFor="media-q" className="block text-sm font-medium">
+            {t("library.search")}
+          </label>
+          <input
+            id="media-q"
+            type="search"
+            name="q"
+            defaultValue={q}
+            maxLength={100}
+            className="w-full max-w-sm rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900"
+          />
+        </div>
+        <div>
+          <label htmlFor="media-sort" className="block text-sm font-medium">
+            {t("library.sort")}
+          </label>
+          <select
+            id="media-sort"
+            name="sort"
+            defaultValue={sort}
+            className="rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900"
+          >
+            {MEDIA_SORTS.map((key) => (
+              <option key={key} value={key}>
+                {t(`library.sorts.${key}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className={`${ADMIN_BUTTON} py-2`}>
+          {ta("list.search")}
+        </button>
+      </Form>
+
+      {items.length === 0 ? (
+        <p className="text-zinc-600 dark:text-zinc-400">{q ? t("library.noMatch", { q }) : t("library.empty")}</p>
+      ) : (
+        <table className="w-full text-left text-sm">
+          <thead>
+            <tr className="border-b border-zinc-200 dark:border-zinc-800">
+              <th scope="col" className="py-2 pr-3">
+                {t("library.preview")}
+              </th>
+              <th scope="col" className="py-2 pr-3">
+                {t("library.name")}
+              </th>
+              <th scope="col" className="py-2 pr-3">
+                {t("library.dimensions")}
+              </th>
+              <th scope="col" className="py-2 pr-3">
+                {t("library.size")}
+              </th>
+              <th scope="col" className="py-2 pr-3">
+                {t("library.uploaded")}
+              </th>
+              <th scope="col" className="py-2 pr-3">
+                {t("library.usedIn")}
+              </th>
+              <th scope="col" className="py-2">
+                {t("library.actions")}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((item) => (
+              <tr key={item.id} className="border-b border-zinc-100 align-middle dark:border-zinc-900">
+                <td className="py-2 pr-3">
+                  <img
+                    src={item.thumb}
+                    width={item.thumbWidth}
+                    height={item.thumbHeight}
+                    alt=""
+                    loading="lazy"
+                    className="h-12 w-20 rounded object-cover"
+                  />
+                </td>
+                <td className="max-w-48 break-words py-2 pr-3">{item.originalName}</td>
+                <td className="py-2 pr-3 tabular-nums">
+                  {item.width} × {item.height}
+                </td>
+                <td className="py-2 pr-3 tabular-nums">{formatBytes(item.size)}</td>
+                <td className="py-2 pr-3">{formatDateTime(item.timeCreated, locale)}</td>
+                <td className="py-2 pr-3">
+                  {item.usages.length === 0 ? (
+                    <span className="text-zinc-600 dark:text-zinc-400">{t("library.unused")}</span>
+                  ) : (
+                    <ul>
+                      {item.usages.map((u) => (
+                        <li key={`${u.kind}:${u.id}`}>
+                          <Link to={usageHref(u)} className="text-blue-800 underline dark:text-blue-300">
+                            {usageText(u)}
+                          </Link>
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </td>
+                <td className="py-2">
+                  <div className="flex flex-wrap gap-2">
+                    <Link
+                      to={withParams({ details: item.id })}
+                      className={ADMIN_BUTTON}
+                      aria-label={t("library.detailsFor", { name: item.originalName })}
+                    >
+                      {t("library.details")}
+                    </Link>
+                    <button
+                      type="button"
+                      className={ADMIN_BUTTON}
+                      aria-label={`${t("library.copyUrl")}: ${item.originalName}`}
+                      onClick={() => {
+                        void navigator.clipboard?.writeText(item.url).then(() => setCopied(item.id));
+                      }}
+                    >
+                      {copied === item.id ? t("library.copied") : t("library.copyUrl")}
+                    </button>
+                    <Link
+                      to={withParams({ confirmDelete: item.id })}
+                      className={`${ADMIN_BUTTON} text-red-700 dark:text-red-400`}
+                      aria-label={t("library.deleteFile", { name: item.originalName })}
+                    >
+                      {ta("list.delete")}
+                    </Link>
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+
+      <AdminPagination page={loaderData.page} pageCount={loaderData.pageCount} withParams={withParams} />
+    </section>
+  );
+}

@@ -1,0 +1,121 @@
+import { redirect } from "react-router";
+import type { FlashKey } from "../../lib/flash.ts";
+import { getUser } from "../../server/auth/session.server.ts";
+import { getApp } from "../../server/context.server.ts";
+import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { storeUpload, UploadRejected } from "../../server/media/media.server.ts";
+import { readSingleFile } from "../../server/media/multipart.server.ts";
+import { hit, LIMITS, scaled } from "../../server/rate-limit.server.ts";
+import { StorageError } from "../../server/storage/types.server.ts";
+import type { Route } from "./+types/uploads";
+
+// POST /api/uploads: one image as multipart/form-data (field "file"). Admins only,
+// same-origin only (the server's CSRF guard), rate-limited per admin. Answers 201
+// with the media record, or JSON {code, error}: the codes follow the spec's storage
+// codes (invalid-format 415, quota-exceeded 507, unauthenticated 401, unauthorized
+// 403) plus too-large 413 and too-many-pixels 422. A plain form post (the media
+// library without JavaScript) is answered with a redirect back and a flash message.
+
+const NO_STORE = { "Cache-Control": "no-store" };
+
+function failure(status: number, code: string, error: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ code, error }, { status, headers: { ...NO_STORE, ...headers } });
+}
+
+export async function loader() {
+  return failure(405, "method-not-allowed", "Use POST.", { Allow: "POST" });
+}
+
+const FORMAT_MESSAGES = {
+  extension: "Only JPEG, PNG, WebP, GIF, AVIF and SVG files can be uploaded.",
+  content: "The file's content is not a JPEG, PNG, WebP, GIF, AVIF or SVG image.",
+  mismatch: "The file's name and its content disagree about its format.",
+  unreadable: "The image could not be read.",
+} as const;
+
+/** A browser form post (not fetch) asks for HTML: it gets a page, not JSON. */
+function wantsPage(request: Request): boolean {
+  return /\btext\/html\b/.test(request.headers.get("accept") ?? "");
+}
+
+const PAGE_FLASH: Record<string, FlashKey> = {
+  "invalid-format": "media:flash.invalidFormat",
+  "too-large": "media:flash.tooLarge",
+  "too-many-pixels": "media:flash.tooManyPixels",
+};
+
+export async function action(args: Route.ActionArgs) {
+  const response = await handleUpload(args);
+  if (!wantsPage(args.request) || response.status === 401 || response.status === 403) return response;
+  const app = getApp(args.context);
+  const options = flashOptions(app.env);
+  if (response.status === 201) {
+    return redirect("/admin/media", { headers: flashHeaders(options, "success", "media:flash.uploaded") });
+  }
+  const body: unknown = await response.json().catch(() => null);
+  const code = body && typeof body === "object" && "code" in body ? String(body.code) : "";
+  return redirect("/admin/media", {
+    headers: flashHeaders(options, "error", PAGE_FLASH[code] ?? "media:flash.failed"),
+  });
+}
+
+async function handleUpload({ request, context }: Route.ActionArgs): Promise<Response> {
+  const app = getApp(context);
+  if (request.method !== "POST") return failure(405, "method-not-allowed", "Use POST.", { Allow: "POST" });
+  const user = await getUser(context, request);
+  if (!user) return failure(401, "unauthenticated", "Sign in as an admin to upload files.");
+  if (!user.isAdmin) return failure(403, "unauthorized", "Only admins can upload files.");
+
+  const limit = await hit(app.db, `upload:user:${user.id}`, scaled(LIMITS.uploadPerUser, app.env.rateLimitMultiplier));
+  if (!limit.allowed) {
+    return failure(429, "too-many-requests", `Too many uploads; try again in ${limit.retryAfterSeconds} s.`, {
+      "Retry-After": String(limit.retryAfterSeconds),
+    });
+  }
+
+  const max = app.env.uploadMaxBytes;
+  const part = await readSingleFile(request, max);
+  if (!part.ok) {
+    switch (part.reason) {
+      case "too-large":
+        return failure(413, "too-large", `The file is larger than the ${Math.round(max / 1024 / 1024)} MB limit.`, {
+          Connection: "close",
+        });
+      case "not-multipart":
+        return failure(400, "invalid-request", "Send the file as multipart/form-data in a field named “file”.");
+      case "too-many-parts":
+        return failure(400, "invalid-request", "Send one file per request.");
+      case "no-file":
+        return failure(400, "no-file", "Choose a file to upload.");
+      default:
+        return failure(400, "invalid-request", "The upload could not be read.");
+    }
+  }
+
+  try {
+    const media = await storeUpload(
+      { db: app.db, storage: app.storage, log: app.log },
+      { fileName: part.fileName, data: part.data, uploadedBy: user.id },
+    );
+    app.log.info({ mediaId: media.id, size: media.size }, "stored an upload");
+    return Response.json({ media }, { status: 201, headers: NO_STORE });
+  } catch (error) {
+    if (error instanceof UploadRejected) {
+      const f = error.failure;
+      if (f.code === "invalid-format") return failure(415, "invalid-format", FORMAT_MESSAGES[f.reason]);
+      if (f.code === "unsafe-svg") return failure(415, "invalid-format", "This SVG file cannot be made safe.");
+      return failure(422, "too-many-pixels", "The image has too many pixels.");
+    }
+    if (error instanceof StorageError) {
+      app.log.error({ err: error, code: error.code }, "could not store an upload");
+      if (error.code === "quota-exceeded") return failure(507, "quota-exceeded", "The storage is full.");
+      return failure(
+        error.status >= 500 ? 503 : error.status,
+        error.code,
+        "The file could not be stored; try again.",
+        error.status >= 500 ? { "Retry-After": "30" } : {},
+      );
+    }
+    throw error;
+  }
+}

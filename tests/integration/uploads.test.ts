@@ -1,0 +1,421 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DB, openDatabase } from "../../app/server/db/db.server.ts";
+import { parseDatabaseUrl } from "../../app/server/env.server.ts";
+import { addAdmins } from "../../app/server/repos/admins.server.ts";
+import {
+  claimedSizePng,
+  ENTITY_SVG,
+  HOSTILE_SVG,
+  htmlJpegPolyglot,
+  jpeg,
+  png,
+} from "../fixtures/images.ts";
+import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
+import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
+
+// POST /api/uploads, GET /media/… and GET /api/files/{id} against the production
+// server: who may upload, what is accepted, what is stored, and that a refused
+// upload leaves no row and no file.
+
+const PASSWORD = "correct horse battery";
+const SESSION_COOKIE = "inkwell.session_token";
+const LIMIT = 512 * 1024;
+
+interface Part {
+  fileName: string;
+  data: Buffer;
+  contentType?: string;
+}
+
+/** A multipart body built by hand, so file names can hold any bytes. */
+function multipart(part: Part): { body: Buffer; contentType: string } {
+  const boundary = `----inkwell${randomBytes(8).toString("hex")}`;
+  const head = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="`),
+    Buffer.from(part.fileName, "utf8"),
+    Buffer.from(`"\r\nContent-Type: ${part.contentType ?? "application/octet-stream"}\r\n\r\n`),
+  ]);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return { body: Buffer.concat([head, part.data, tail]), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+interface Reply {
+  status: number;
+  headers: Headers;
+  json: Record<string, unknown>;
+}
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
+}
+
+describe(`uploads (${testDialect()})`, () => {
+  let server: ServerProcess;
+  let db: DB;
+  let dataDir: string;
+  let database: Awaited<ReturnType<typeof createServerDatabaseUrl>>;
+  let adminCookie: string;
+  let readerCookie: string;
+
+  async function upload(part: Part, opts: { cookie?: string; origin?: string; accept?: string } = {}): Promise<Reply> {
+    const { body, contentType } = multipart(part);
+    const res = await fetch(`${server.url}/api/uploads`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        origin: opts.origin ?? server.url,
+        "content-type": contentType,
+        ...(opts.cookie ? { cookie: opts.cookie } : {}),
+        ...(opts.accept ? { accept: opts.accept } : {}),
+      },
+      body,
+    });
+    const text = await res.text();
+    let json: Record<string, unknown> = {};
+    try {
+      json = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      json = { raw: text };
+    }
+    return { status: res.status, headers: res.headers, json };
+  }
+
+  async function postForm(pathname: string, fields: Record<string, string>): Promise<Response> {
+    const res = await fetch(`${server.url}${pathname}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { origin: server.url, "content-type": "application/x-www-form-urlencoded", cookie: "locale=en" },
+      body: new URLSearchParams(fields).toString(),
+    });
+    await res.arrayBuffer();
+    return res;
+  }
+
+  async function session(name: string): Promise<{ email: string; cookie: string }> {
+    const email = `${name}-${randomBytes(4).toString("hex")}@example.test`;
+    expect((await postForm("/register", { email, password: PASSWORD })).status).toBe(200);
+    await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", email).execute();
+    const signedIn = await postForm("/login", { email, password: PASSWORD });
+    const cookie = signedIn.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0] ?? "")
+      .find((pair) => pair.startsWith(`${SESSION_COOKIE}=`));
+    if (!cookie) throw new Error("no session cookie");
+    return { email, cookie };
+  }
+
+  const mediaCount = async () =>
+    Number((await db.selectFrom("media").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+  const uploads = () => path.join(dataDir, "uploads");
+
+  beforeAll(async () => {
+    dataDir = tempDataDir();
+    database = await createServerDatabaseUrl(dataDir);
+    server = await startServer({
+      DATA_DIR: dataDir,
+      DATABASE_URL: database.url,
+      LOG_REQUESTS: "false",
+      LOG_LEVEL: "error",
+      UPLOAD_MAX_BYTES: String(LIMIT),
+      RATE_LIMIT_MULTIPLIER: "20",
+    });
+    db = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 2 }).db;
+    const admin = await session("upload-admin");
+    await addAdmins(db, [admin.email], "cli");
+    adminCookie = admin.cookie;
+    readerCookie = (await session("upload-reader")).cookie;
+  });
+
+  afterAll(async () => {
+    await server?.stop("SIGKILL");
+    await db?.destroy();
+    await database?.cleanup();
+  });
+
+  it("refuses visitors (401), readers (403) and other sites (403), storing nothing", async () => {
+    const file = { fileName: "a.jpg", data: await jpeg(64, 64) };
+    expect((await upload(file)).json).toMatchObject({ code: "unauthenticated" });
+    const reader = await upload(file, { cookie: readerCookie });
+    expect(reader.status).toBe(403);
+    expect(reader.json).toMatchObject({ code: "unauthorized" });
+    const crossSite = await upload(file, { cookie: adminCookie, origin: "https://evil.example" });
+    expect(crossSite.status).toBe(403);
+    expect(await mediaCount()).toBe(0);
+    expect(filesUnder(uploads())).toEqual([]);
+  });
+
+  it("stores an admin's JPEG re-encoded, with variants, metadata and immutable caching", async () => {
+    const res = await upload(
+      { fileName: "Holiday photo.JPG", data: await jpeg(900, 600, { gps: true }), contentType: "text/html" },
+      { cookie: adminCookie },
+    );
+    expect(res.status).toBe(201);
+    const media = res.json.media as Record<string, unknown>;
+    expect(media).toMatchObject({
+      originalName: "Holiday photo.JPG",
+      contentType: "image/jpeg",
+      width: 900,
+      height: 600,
+      bucket: "local",
+      metageneration: 1,
+      cacheControl: "public, max-age=31536000, immutable",
+    });
+    const id = String(media.id);
+    expect(media.url).toBe(`/media/${id}/image.jpg`);
+    expect(media.srcSet).toBe(
+      `/media/${id}/320.webp 320w, /media/${id}/640.webp 640w, /media/${id}/900.webp 900w`,
+    );
+    for (const field of ["name", "fullPath", "size", "md5Hash", "generation", "timeCreated", "updated"]) {
+      expect(media[field], field).toBeTruthy();
+    }
+
+    const file = await fetch(`${server.url}/media/${id}/image.jpg`);
+    const bytes = Buffer.from(await file.arrayBuffer());
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-type")).toBe("image/jpeg");
+    expect(file.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(file.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(bytes.length).toBe(media.size);
+    expect(bytes.includes("GPS")).toBe(false);
+    const again = await fetch(`${server.url}/media/${id}/image.jpg`, {
+      headers: { "if-none-match": file.headers.get("etag") ?? "" },
+    });
+    await again.arrayBuffer();
+    expect(again.status).toBe(304);
+    const variant = await fetch(`${server.url}/media/${id}/640.webp`);
+    await variant.arrayBuffer();
+    expect(variant.headers.get("content-type")).toBe("image/webp");
+
+    const info = await fetch(`${server.url}/api/files/${id}`, { headers: { cookie: adminCookie } });
+    const body = (await info.json()) as { media: Record<string, unknown>; usages: unknown[] };
+    expect(info.status).toBe(200);
+    expect(body.media).toMatchObject({ id, md5Hash: media.md5Hash });
+    expect(body.usages).toEqual([]);
+    const asReader = await fetch(`${server.url}/api/files/${id}`, { headers: { cookie: readerCookie } });
+    await asReader.arrayBuffer();
+    expect(asReader.status).toBe(403);
+  });
+
+  it("answers 404 for media names that are not ours, without touching the disk outside uploads", async () => {
+    for (const bad of ["/media/../inkwell.db", "/media/%2e%2e/inkwell.db", "/media/abc/x.jpg", "/media/x"]) {
+      const res = await fetch(`${server.url}${bad}`);
+      await res.arrayBuffer();
+      expect(res.status, bad).toBe(404);
+    }
+  });
+
+  it("refuses hostile names and contents with 415, storing nothing", async () => {
+    const before = await mediaCount();
+    const files = filesUnder(uploads()).length;
+    const image = await png(32, 32);
+    const cases: Part[] = [
+      { fileName: "../../x", data: image },
+      { fileName: "..\\x", data: image },
+      { fileName: "%2e%2e%2f", data: image },
+      { fileName: "a.png\0.html", data: image },
+      { fileName: "page.html", data: Buffer.from("<html><script>alert(1)</script></html>") },
+      { fileName: "fake.png", data: Buffer.from("<html><script>alert(1)</script></html>") },
+      { fileName: "photo.png", data: await jpeg(32, 32) },
+      { fileName: "bomb.svg", data: ENTITY_SVG },
+    ];
+    for (const part of cases) {
+      const res = await upload(part, { cookie: adminCookie });
+      expect(res.status, JSON.stringify(part.fileName)).toBe(415);
+      expect(res.json.code).toBe("invalid-format");
+    }
+    expect(await mediaCount()).toBe(before);
+    expect(filesUnder(uploads()).length).toBe(files);
+  });
+
+  it("keeps a path-like or very long name only as metadata", async () => {
+    const traversal = await upload({ fileName: "../../evil.png", data: await png(16, 16) }, { cookie: adminCookie });
+    expect(traversal.status).toBe(201);
+    expect((traversal.json.media as { originalName: string }).originalName).toBe("evil.png");
+    expect(existsSync(path.join(dataDir, "evil.png"))).toBe(false);
+    expect(existsSync(path.resolve(dataDir, "..", "evil.png"))).toBe(false);
+
+    const long = `${"a".repeat(296)}.png`;
+    const res = await upload({ fileName: long, data: await png(16, 16) }, { cookie: adminCookie });
+    expect(res.status).toBe(201);
+    const media = res.json.media as { originalName: string; name: string };
+    expect(media.originalName.length).toBeLessThanOrEqual(200);
+    expect(media.name).toMatch(/^[0-9a-z]{20}\/image\.png$/);
+    for (const file of filesUnder(dataDir)) {
+      expect(file.includes("evil") || file.includes("aaaa"), file).toBe(false);
+    }
+  });
+
+  it("stores an SVG only as a PNG with nothing of its script, and a polyglot only as its image", async () => {
+    for (const part of [
+      { fileName: "logo.svg", data: HOSTILE_SVG },
+      { fileName: "cat.jpg", data: await htmlJpegPolyglot() },
+    ]) {
+      const res = await upload(part, { cookie: adminCookie });
+      expect(res.status, part.fileName).toBe(201);
+      const id = String((res.json.media as { id: string }).id);
+      const stored = filesUnder(path.join(uploads(), id));
+      expect(stored.length).toBeGreaterThan(1);
+      for (const file of stored) {
+        const bytes = readFileSync(file);
+        expect(bytes.includes("<script"), file).toBe(false);
+        expect(bytes.includes("<svg"), file).toBe(false);
+      }
+    }
+  });
+
+  it("refuses a 50000 × 50000 image with 422", async () => {
+    const before = await mediaCount();
+    const res = await upload({ fileName: "huge.png", data: claimedSizePng(50_000, 50_000) }, { cookie: adminCookie });
+    expect(res.status).toBe(422);
+    expect(res.json.code).toBe("too-many-pixels");
+    expect(await mediaCount()).toBe(before);
+  });
+
+  it("cuts off a file one byte over the limit with 413", async () => {
+    const before = await mediaCount();
+    const res = await upload({ fileName: "big.png", data: randomBytes(LIMIT + 1) }, { cookie: adminCookie });
+    expect(res.status).toBe(413);
+    expect(res.json.code).toBe("too-large");
+    expect(await mediaCount()).toBe(before);
+  });
+
+  it("answers a streamed 1 GB body with 413 long before it is all sent", async () => {
+    const boundary = "----inkwellstream";
+    const sent = await new Promise<{ status: number; bytes: number }>((resolve, reject) => {
+      let bytes = 0;
+      let done = false;
+      const req = httpRequest(`${server.url}/api/uploads`, {
+        method: "POST",
+        headers: {
+          origin: server.url,
+          cookie: adminCookie,
+          "content-type": `multipart/form-data; boundary=${boundary}`,
+          "transfer-encoding": "chunked",
+        },
+        agent: false,
+      });
+      const chunk = Buffer.alloc(256 * 1024, 0x61);
+      const pump = () => {
+        while (!done && bytes < 1024 ** 3) {
+          bytes += chunk.length;
+          if (!req.write(chunk)) {
+            req.once("drain", pump);
+            return;
+          }
+        }
+        if (!done) req.end();
+      };
+      req.on("response", (res) => {
+        done = true;
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, bytes }));
+        res.on("error", () => resolve({ status: res.statusCode ?? 0, bytes }));
+      });
+      req.on("error", (error) => {
+        if (!done) reject(error);
+      });
+      req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.png"\r\n\r\n`);
+      pump();
+    });
+    expect(sent.status).toBe(413);
+    expect(sent.bytes).toBeLessThan(64 * 1024 * 1024);
+    const health = await fetch(`${server.url}/healthz`);
+    await health.arrayBuffer();
+    expect(health.status).toBe(200);
+  });
+
+  it("sends a plain form post back to the media library with a message", async () => {
+    const res = await upload({ fileName: "form.png", data: await png(20, 20) }, { cookie: adminCookie, accept: "text/html" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/admin/media");
+    const refused = await upload({ fileName: "form.txt", data: Buffer.from("hi") }, { cookie: adminCookie, accept: "text/html" });
+    expect(refused.status).toBe(302);
+  });
+
+  it("refuses to delete an image in use and deletes it with its files once unused", async () => {
+    const res = await upload({ fileName: "cover.png", data: await png(40, 40) }, { cookie: adminCookie });
+    const id = String((res.json.media as { id: string }).id);
+    const now = new Date().toISOString();
+    await db
+      .insertInto("links")
+      .values({ id: `l${id.slice(1)}`, name: "Uses it", url: "https://example.com/", logoUrl: `/media/${id}/image.png`, createdAt: now, updatedAt: now })
+      .execute();
+    const del = () =>
+      fetch(`${server.url}/admin/media`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { origin: server.url, cookie: `${adminCookie}; locale=en`, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ intent: "delete", id }).toString(),
+      }).then(async (r) => ({ status: r.status, text: await r.text() }));
+    const refused = await del();
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain("Uses it");
+    expect(filesUnder(path.join(uploads(), id)).length).toBeGreaterThan(0);
+
+    await db.deleteFrom("links").where("logoUrl", "=", `/media/${id}/image.png`).execute();
+    expect((await del()).status).toBe(302);
+    expect(await db.selectFrom("media").select("id").where("id", "=", id).executeTakeFirst()).toBeUndefined();
+    expect(filesUnder(path.join(uploads(), id))).toEqual([]);
+  });
+});
+
+describe(`uploads on a full disk (${testDialect()})`, () => {
+  let server: ServerProcess;
+  let db: DB;
+  let dataDir: string;
+  let database: Awaited<ReturnType<typeof createServerDatabaseUrl>>;
+
+  beforeAll(async () => {
+    dataDir = tempDataDir();
+    database = await createServerDatabaseUrl(dataDir);
+    server = await startServer({
+      DATA_DIR: dataDir,
+      DATABASE_URL: database.url,
+      LOG_REQUESTS: "false",
+      LOG_LEVEL: "fatal",
+      TEST_STORAGE_FAULT: "enospc",
+    });
+    db = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 2 }).db;
+  });
+
+  afterAll(async () => {
+    await server?.stop("SIGKILL");
+    await db?.destroy();
+    await database?.cleanup();
+  });
+
+  it("answers 507 and leaves no partial file and no row", async () => {
+    const email = `full-${randomBytes(4).toString("hex")}@example.test`;
+    const form = (p: string, f: Record<string, string>) =>
+      fetch(`${server.url}${p}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { origin: server.url, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(f).toString(),
+      });
+    await (await form("/register", { email, password: PASSWORD })).arrayBuffer();
+    await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", email).execute();
+    await addAdmins(db, [email], "cli");
+    const login = await form("/login", { email, password: PASSWORD });
+    await login.arrayBuffer();
+    const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0] ?? "").find((c) => c.startsWith(SESSION_COOKIE)) ?? "";
+
+    const { body, contentType } = multipart({ fileName: "photo.jpg", data: await jpeg(800, 600) });
+    const res = await fetch(`${server.url}/api/uploads`, {
+      method: "POST",
+      headers: { origin: server.url, cookie, "content-type": contentType },
+      body,
+    });
+    expect(res.status).toBe(507);
+    expect(await res.json()).toMatchObject({ code: "quota-exceeded" });
+    expect(await db.selectFrom("media").selectAll().execute()).toEqual([]);
+    expect(filesUnder(path.join(dataDir, "uploads"))).toEqual([]);
+  });
+});
