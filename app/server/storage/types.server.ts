@@ -53,6 +53,16 @@ export interface PutOptions {
   contentEncoding?: string;
   contentLanguage?: string;
   customMetadata?: Record<string, string>;
+  /** Cancels the upload and its retries (StorageError "canceled"). */
+  signal?: AbortSignal;
+  /** How long to keep retrying; defaults to STORAGE_UPLOAD_DEADLINE_MS (spec: uploads up to 10 minutes). */
+  deadlineMs?: number;
+}
+
+/** Per-call options for the reading and deleting methods. */
+export interface OperationOptions {
+  /** Cancels the call and its retries (StorageError "canceled"). */
+  signal?: AbortSignal;
 }
 
 /** What the store says about one object (spec section 3, minus what only the database knows). */
@@ -94,11 +104,11 @@ export interface StorageDriver {
   /** Writes the whole object or nothing (no partial file is ever visible). */
   put(key: string, data: Buffer, options: PutOptions): Promise<ObjectInfo>;
   /** The object's bytes as a stream; StorageError("object-not-found") when absent. */
-  get(key: string): Promise<ObjectStream>;
+  get(key: string, options?: OperationOptions): Promise<ObjectStream>;
   /** The object's info, or null when absent. */
-  head(key: string): Promise<ObjectInfo | null>;
+  head(key: string, options?: OperationOptions): Promise<ObjectInfo | null>;
   /** Removes the object; removing an absent object is not an error. */
-  delete(key: string): Promise<void>;
+  delete(key: string, options?: OperationOptions): Promise<void>;
   /** Every key under an optional key prefix. */
   list(prefix?: string): AsyncIterable<string>;
   /** A public address for the key when the store has one (S3_PUBLIC_URL), else null. */
