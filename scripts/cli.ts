@@ -2,8 +2,8 @@
 import { openDatabase } from "../app/server/db/db.server.ts";
 import { migrateDown, migrateToLatest, migrationStatus } from "../app/server/db/migrate.server.ts";
 import { EnvError, normalizeEmail, parseEnv } from "../app/server/env.server.ts";
-import { addAdmins, countAdmins, listAdmins, removeAdmin } from "../app/server/repos/admins.server.ts";
 import { collectGarbage } from "../app/server/media/media.server.ts";
+import { addAdmins, countAdmins, listAdmins, removeAdmin } from "../app/server/repos/admins.server.ts";
 import { reindexAll } from "../app/server/search/index.server.ts";
 import { createStorage } from "../app/server/storage/index.server.ts";
 

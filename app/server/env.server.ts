@@ -71,7 +71,10 @@ const schema = z.object({
   S3_REGION: z.string().min(1).default("us-east-1"),
   S3_BUCKET: z
     .string()
-    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a valid bucket name (3–63 lower-case letters, digits, dots, dashes)")
+    .regex(
+      /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+      "must be a valid bucket name (3–63 lower-case letters, digits, dots, dashes)",
+    )
     .optional(),
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),

@@ -89,24 +89,24 @@ test("the media library uploads, shows metadata, deletes an unused image, in Eng
 }) => {
   await admin(page, serverDb.db, "media-librarian");
   await page.goto("/admin/media");
-  await expect(page.getByRole("link", { name: "Media" })).toHaveAttribute("aria-current", "page");
-  await page.getByLabel("Upload an image").setInputFiles({
+  await expect(page.getByRole("link", { name: "Media", exact: true })).toHaveAttribute("aria-current", "page");
+  await page.getByLabel("Image file").setInputFiles({
     name: "library-only.jpg",
     mimeType: "image/jpeg",
     buffer: await photo(500, 500, "#30a060"),
   });
-  await page.getByRole("button", { name: "Upload an image" }).click();
+  await page.getByRole("button", { name: "Upload", exact: true }).click();
   await expect(page.getByText("Uploaded library-only.jpg (500 × 500).")).toBeVisible();
   const row = page.getByRole("row", { name: /library-only\.jpg/ });
   await expect(row).toContainText("Not used");
 
   // A file that is not an image is refused with a clear message.
-  await page.getByLabel("Upload an image").setInputFiles({
+  await page.getByLabel("Image file").setInputFiles({
     name: "notes.txt",
     mimeType: "text/plain",
     buffer: Buffer.from("just text"),
   });
-  await page.getByRole("button", { name: "Upload an image" }).click();
+  await page.getByRole("button", { name: "Upload", exact: true }).click();
   await expect(page.getByText("This file is not an image we accept.", { exact: false })).toBeVisible();
 
   await row.getByRole("link", { name: "Details of “library-only.jpg”" }).click();

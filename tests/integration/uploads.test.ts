@@ -6,14 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DB, openDatabase } from "../../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../../app/server/env.server.ts";
 import { addAdmins } from "../../app/server/repos/admins.server.ts";
-import {
-  claimedSizePng,
-  ENTITY_SVG,
-  HOSTILE_SVG,
-  htmlJpegPolyglot,
-  jpeg,
-  png,
-} from "../fixtures/images.ts";
+import { claimedSizePng, ENTITY_SVG, HOSTILE_SVG, htmlJpegPolyglot, jpeg, png } from "../fixtures/images.ts";
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
 
@@ -75,7 +68,7 @@ describe(`uploads (${testDialect()})`, () => {
         ...(opts.cookie ? { cookie: opts.cookie } : {}),
         ...(opts.accept ? { accept: opts.accept } : {}),
       },
-      body,
+      body: new Uint8Array(body),
     });
     const text = await res.text();
     let json: Record<string, unknown> = {};
@@ -112,7 +105,14 @@ describe(`uploads (${testDialect()})`, () => {
   }
 
   const mediaCount = async () =>
-    Number((await db.selectFrom("media").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await db
+          .selectFrom("media")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const uploads = () => path.join(dataDir, "uploads");
 
   beforeAll(async () => {
@@ -169,9 +169,7 @@ describe(`uploads (${testDialect()})`, () => {
     });
     const id = String(media.id);
     expect(media.url).toBe(`/media/${id}/image.jpg`);
-    expect(media.srcSet).toBe(
-      `/media/${id}/320.webp 320w, /media/${id}/640.webp 640w, /media/${id}/900.webp 900w`,
-    );
+    expect(media.srcSet).toBe(`/media/${id}/320.webp 320w, /media/${id}/640.webp 640w, /media/${id}/900.webp 900w`);
     for (const field of ["name", "fullPath", "size", "md5Hash", "generation", "timeCreated", "updated"]) {
       expect(media[field], field).toBeTruthy();
     }
@@ -219,7 +217,6 @@ describe(`uploads (${testDialect()})`, () => {
       { fileName: "../../x", data: image },
       { fileName: "..\\x", data: image },
       { fileName: "%2e%2e%2f", data: image },
-      { fileName: "a.png\0.html", data: image },
       { fileName: "page.html", data: Buffer.from("<html><script>alert(1)</script></html>") },
       { fileName: "fake.png", data: Buffer.from("<html><script>alert(1)</script></html>") },
       { fileName: "photo.png", data: await jpeg(32, 32) },
@@ -230,6 +227,10 @@ describe(`uploads (${testDialect()})`, () => {
       expect(res.status, JSON.stringify(part.fileName)).toBe(415);
       expect(res.json.code).toBe("invalid-format");
     }
+    // A NUL in the part's header is not even valid multipart.
+    const nul = await upload({ fileName: "a.png\0.html", data: image }, { cookie: adminCookie });
+    expect(nul.status).toBe(400);
+    expect(nul.json.code).toBe("invalid-request");
     expect(await mediaCount()).toBe(before);
     expect(filesUnder(uploads()).length).toBe(files);
   });
@@ -332,10 +333,16 @@ describe(`uploads (${testDialect()})`, () => {
   });
 
   it("sends a plain form post back to the media library with a message", async () => {
-    const res = await upload({ fileName: "form.png", data: await png(20, 20) }, { cookie: adminCookie, accept: "text/html" });
+    const res = await upload(
+      { fileName: "form.png", data: await png(20, 20) },
+      { cookie: adminCookie, accept: "text/html" },
+    );
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/admin/media");
-    const refused = await upload({ fileName: "form.txt", data: Buffer.from("hi") }, { cookie: adminCookie, accept: "text/html" });
+    const refused = await upload(
+      { fileName: "form.txt", data: Buffer.from("hi") },
+      { cookie: adminCookie, accept: "text/html" },
+    );
     expect(refused.status).toBe(302);
   });
 
@@ -345,13 +352,24 @@ describe(`uploads (${testDialect()})`, () => {
     const now = new Date().toISOString();
     await db
       .insertInto("links")
-      .values({ id: `l${id.slice(1)}`, name: "Uses it", url: "https://example.com/", logoUrl: `/media/${id}/image.png`, createdAt: now, updatedAt: now })
+      .values({
+        id: `l${id.slice(1)}`,
+        name: "Uses it",
+        url: "https://example.com/",
+        logoUrl: `/media/${id}/image.png`,
+        createdAt: now,
+        updatedAt: now,
+      })
       .execute();
     const del = () =>
       fetch(`${server.url}/admin/media`, {
         method: "POST",
         redirect: "manual",
-        headers: { origin: server.url, cookie: `${adminCookie}; locale=en`, "content-type": "application/x-www-form-urlencoded" },
+        headers: {
+          origin: server.url,
+          cookie: `${adminCookie}; locale=en`,
+          "content-type": "application/x-www-form-urlencoded",
+        },
         body: new URLSearchParams({ intent: "delete", id }).toString(),
       }).then(async (r) => ({ status: r.status, text: await r.text() }));
     const refused = await del();
@@ -405,13 +423,17 @@ describe(`uploads on a full disk (${testDialect()})`, () => {
     await addAdmins(db, [email], "cli");
     const login = await form("/login", { email, password: PASSWORD });
     await login.arrayBuffer();
-    const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0] ?? "").find((c) => c.startsWith(SESSION_COOKIE)) ?? "";
+    const cookie =
+      login.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0] ?? "")
+        .find((c) => c.startsWith(SESSION_COOKIE)) ?? "";
 
     const { body, contentType } = multipart({ fileName: "photo.jpg", data: await jpeg(800, 600) });
     const res = await fetch(`${server.url}/api/uploads`, {
       method: "POST",
       headers: { origin: server.url, cookie, "content-type": contentType },
-      body,
+      body: new Uint8Array(body),
     });
     expect(res.status).toBe(507);
     expect(await res.json()).toMatchObject({ code: "quota-exceeded" });

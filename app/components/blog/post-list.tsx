@@ -2,8 +2,8 @@ import { Fragment, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { formatDate } from "../../lib/format.ts";
-import type { MediaImage } from "../../lib/media.ts";
 import { HTML_LANG, type Locale } from "../../lib/i18n/locale.ts";
+import type { MediaImage } from "../../lib/media.ts";
 
 /** A category or tag on a list item, named in the visitor's language. */
 export interface PostListTerm {

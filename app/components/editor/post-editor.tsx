@@ -23,11 +23,11 @@ import {
   translationField,
 } from "../../lib/schemas/post.ts";
 import { slugify } from "../../lib/slug.ts";
+import { UploadButton } from "../media/upload-button.tsx";
 import { FormAlert } from "../ui/field.tsx";
 import { LanguageTabs } from "./language-tabs.tsx";
 import { LeaveGuard } from "./leave-guard.tsx";
 import { draftStorageKey, draftWasSaved, type LocalDraft, readDraft, removeDraft, writeDraft } from "./local-draft.ts";
-import { UploadButton } from "../media/upload-button.tsx";
 import { focusField, MarkdownEditor } from "./markdown-editor.tsx";
 import { MarkdownPreview } from "./markdown-preview.tsx";
 
@@ -294,7 +294,6 @@ export function PostEditor(props: PostEditorProps) {
           onChange={set(name("Title"))}
           error={err(name("Title"))}
           lang={lang}
-          images
         />
         <TextField
           label={t("form.summary")}
@@ -313,6 +312,7 @@ export function PostEditor(props: PostEditorProps) {
           onChange={set(name("Body"))}
           error={err(name("Body"))}
           lang={lang}
+          images
         />
         <MarkdownPreview markdown={values[name("Body")] ?? ""} lang={lang} active={hydrated && active === locale} />
         <fieldset className="space-y-4 rounded-md border border-zinc-200 p-4 dark:border-zinc-800">

@@ -58,7 +58,7 @@ export function UploadButton({
       <button
         type="button"
         className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-100 disabled:opacity-60 dark:border-zinc-700 dark:hover:bg-zinc-800"
-        aria-label={t("upload.buttonFor", { field: fieldLabel })}
+        title={t("upload.buttonFor", { field: fieldLabel })}
         aria-describedby={statusId}
         disabled={state.status === "uploading"}
         onClick={() => fileRef.current?.click()}

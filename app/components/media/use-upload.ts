@@ -82,7 +82,13 @@ export function useUpload() {
         return null;
       }
       const json: unknown = await response.json().catch(() => null);
-      if (response.status === 201 && json && typeof json === "object" && "media" in json && isUploadedMedia(json.media)) {
+      if (
+        response.status === 201 &&
+        json &&
+        typeof json === "object" &&
+        "media" in json &&
+        isUploadedMedia(json.media)
+      ) {
         setState({ status: "done", media: json.media });
         return json.media;
       }
@@ -96,4 +102,5 @@ export function useUpload() {
   return { state, upload, maxBytes, sizeLabel: size };
 }
 
-export const IMAGE_ACCEPT = "image/jpeg,image/png,image/webp,image/gif,image/avif,image/svg+xml,.jpg,.jpeg,.png,.webp,.gif,.avif,.svg";
+export const IMAGE_ACCEPT =
+  "image/jpeg,image/png,image/webp,image/gif,image/avif,image/svg+xml,.jpg,.jpeg,.png,.webp,.gif,.avif,.svg";

@@ -1,6 +1,7 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
+import { UploadButton } from "../../components/media/upload-button.tsx";
 import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
 import { validate } from "../../lib/forms.ts";
@@ -29,7 +30,6 @@ import {
   updateSiteSettings,
 } from "../../server/repos/site-settings.server.ts";
 import type { Route } from "./+types/config";
-import { UploadButton } from "../../components/media/upload-button.tsx";
 
 // /admin/config: every site setting in one form. Settings are read from the
 // database on every request (app/server/request-settings.server.ts), so a save

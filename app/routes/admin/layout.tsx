@@ -28,7 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function AdminLayout() {
   // Sections name their menu entry in their own namespace ("adminLinks:menu.links").
-  const { t } = useTranslation(["admin", "adminUsers", "adminConfig", "adminContent", "adminLinks"]);
+  const { t } = useTranslation(["admin", "adminUsers", "adminConfig", "adminContent", "adminLinks", "media"]);
   return (
     <div className="space-y-8">
       <nav aria-labelledby="admin-menu-title" className="rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">

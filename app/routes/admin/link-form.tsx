@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { UploadButton } from "../../components/media/upload-button.tsx";
 import { Field, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
 import { validate } from "../../lib/forms.ts";
@@ -13,7 +14,6 @@ import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
 import { createLink, getLink, type NewLink, updateLink } from "../../server/repos/links.server.ts";
 import type { Route } from "./+types/link-form";
-import { UploadButton } from "../../components/media/upload-button.tsx";
 
 // One screen for /admin/links/new and /admin/links/{id}.
 export async function loader({ request, context, params }: Route.LoaderArgs) {

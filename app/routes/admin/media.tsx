@@ -121,17 +121,19 @@ function UploadForm({ maxBytes }: { maxBytes: number }) {
     >
       <div>
         <label htmlFor="media-file" className="block text-sm font-medium">
-          {t("upload.button")}
+          {t("library.file")}
         </label>
         <input id="media-file" name="file" type="file" required accept={IMAGE_ACCEPT} className="mt-1 block text-sm" />
-        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{t("upload.hint", { size: formatBytes(maxBytes) })}</p>
+        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+          {t("upload.hint", { size: formatBytes(maxBytes) })}
+        </p>
       </div>
       <button
         type="submit"
         disabled={hydrated && state.status === "uploading"}
         className="rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
       >
-        {t("upload.button")}
+        {t("library.upload")}
       </button>
       <p
         aria-live="polite"

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { EnabledWindowFields, useBrowserTzOffset } from "../../components/admin/form-parts.tsx";
+import { UploadButton } from "../../components/media/upload-button.tsx";
 import { Field, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
 import { validate } from "../../lib/forms.ts";
@@ -15,7 +16,6 @@ import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
 import { createSlide, getSlide, type NewSlide, updateSlide } from "../../server/repos/swapers.server.ts";
 import type { Route } from "./+types/swaper-form";
-import { UploadButton } from "../../components/media/upload-button.tsx";
 
 // One screen for /admin/swapers/new and /admin/swapers/{id}.
 export async function loader({ request, context, params }: Route.LoaderArgs) {

@@ -95,7 +95,7 @@ async function handleUpload({ request, context }: Route.ActionArgs): Promise<Res
   try {
     const media = await storeUpload(
       { db: app.db, storage: app.storage, log: app.log },
-      { fileName: part.fileName, data: part.data, uploadedBy: user.id },
+      { fileName: part.fileName, data: part.data, uploadedBy: user.id, signal: request.signal },
     );
     app.log.info({ mediaId: media.id, size: media.size }, "stored an upload");
     return Response.json({ media }, { status: 201, headers: NO_STORE });

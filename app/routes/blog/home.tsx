@@ -4,13 +4,13 @@ import { AdSlot } from "../../components/ads/ad-slot.tsx";
 import { localePrefix, Pagination, PostList } from "../../components/blog/post-list.tsx";
 import { Carousel } from "../../components/carousel.tsx";
 import { localeFromRequest } from "../../lib/i18n/locale.ts";
+import { mediaIdFromUrl } from "../../lib/media.ts";
 import { parsePageParam } from "../../lib/pagination.ts";
 import { adFor } from "../../server/ad-slots.server.ts";
 import { getApp } from "../../server/context.server.ts";
-import { listPublishedPosts } from "../../server/repos/posts.server.ts";
 import { mediaImages } from "../../server/media/media.server.ts";
+import { listPublishedPosts } from "../../server/repos/posts.server.ts";
 import { listActiveSlides } from "../../server/repos/swapers.server.ts";
-import { mediaIdFromUrl } from "../../lib/media.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/home";
 

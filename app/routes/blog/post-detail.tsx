@@ -253,8 +253,21 @@ const BADGE = "inline-block rounded px-2 py-0.5 text-sm font-medium";
 
 export default function PostDetailPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("post");
-  const { locale, prefix, path, post, coverImage, neighbours, related, comments, access, viewer, seo, bottomAd, sideAd } =
-    loaderData;
+  const {
+    locale,
+    prefix,
+    path,
+    post,
+    coverImage,
+    neighbours,
+    related,
+    comments,
+    access,
+    viewer,
+    seo,
+    bottomAd,
+    sideAd,
+  } = loaderData;
   const { translation } = post;
   const contentLang = HTML_LANG[translation.locale];
   const other = otherLocale(translation.locale);

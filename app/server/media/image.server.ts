@@ -1,4 +1,4 @@
-import sharp, { type Sharp, type SharpOptions } from "sharp";
+import sharp, { type Metadata, type Sharp, type SharpOptions } from "sharp";
 import type { ImageKind } from "./sniff.server.ts";
 
 /** Widths of the WebP variants pages offer in `srcset` (each only when smaller than the image). */
@@ -71,7 +71,7 @@ function isPixelLimit(error: unknown): boolean {
  */
 export async function processImage(input: Buffer, kind: ImageKind): Promise<ProcessedImage> {
   const source = kind === "svg" ? await svgToPng(input) : input;
-  let meta: sharp.Metadata;
+  let meta: Metadata;
   try {
     meta = await sharp(source, INPUT).metadata();
   } catch (cause) {

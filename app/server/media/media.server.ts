@@ -7,7 +7,8 @@ import type { MediaFile } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { clampPage } from "../repos/paging.server.ts";
 import { likePattern } from "../repos/taxonomy.server.ts";
-import { StorageError, type StorageDriver } from "../storage/types.server.ts";
+import { STORAGE_UPLOAD_DEADLINE_MS } from "../storage/retry.server.ts";
+import { type StorageDriver, StorageError } from "../storage/types.server.ts";
 import { ImageError, processImage } from "./image.server.ts";
 import { checkImageKind } from "./sniff.server.ts";
 
@@ -133,6 +134,8 @@ export interface StoreUploadInput {
   uploadedBy: string | null;
   /** Free-form strings kept with the object (spec: customMetadata). */
   customMetadata?: Record<string, string>;
+  /** Cancels the upload (the client went away). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -162,6 +165,8 @@ export async function storeUpload(
   const customMetadata = { ...input.customMetadata, sourceWidth: String(processed.sourceWidth) };
   const written: string[] = [];
   const { storage } = deps;
+  // One deadline for all of an upload's files (spec section 9: uploads retry up to 10 minutes).
+  const deadline = Date.now() + STORAGE_UPLOAD_DEADLINE_MS;
   try {
     const files = [...processed.variants, processed.fallback];
     const infos = [];
@@ -173,6 +178,8 @@ export async function storeUpload(
           contentType: file.contentType,
           cacheControl: MEDIA_CACHE_CONTROL,
           customMetadata: { mediaId: id },
+          deadlineMs: Math.max(1, deadline - Date.now()),
+          ...(input.signal ? { signal: input.signal } : {}),
         }),
       );
     }
@@ -259,7 +266,6 @@ export async function mediaImages(db: DB, ids: readonly string[]): Promise<Map<s
   return out;
 }
 
-
 export async function listMedia(
   db: DB,
   opts: { q?: string; sort?: string; page: number; pageSize: number },
@@ -316,10 +322,11 @@ export async function findUsagesForMany(db: DB, ids: readonly string[]): Promise
   const out = new Map<string, MediaUsage[]>(ids.map((id) => [id, []]));
   if (ids.length === 0) return out;
   const likes = ids.map((id) => `%/media/${id}/%`);
-  const anyLike = (column: string) => sql<boolean>`(${sql.join(
-    likes.map((l) => sql`${sql.ref(column)} like ${l}`),
-    sql` or `,
-  )})`;
+  const anyLike = (column: string) =>
+    sql<boolean>`(${sql.join(
+      likes.map((l) => sql`${sql.ref(column)} like ${l}`),
+      sql` or `,
+    )})`;
   const [posts, swapers, ads, links, settings] = await Promise.all([
     db
       .selectFrom("posts as p")
@@ -351,7 +358,10 @@ export async function findMediaUsages(db: DB, id: string): Promise<MediaUsage[]>
   return (await findUsagesForMany(db, [id])).get(id) ?? [];
 }
 
-export type DeleteMediaResult = { ok: true } | { ok: false; reason: "notFound" } | { ok: false; reason: "inUse"; usages: MediaUsage[] };
+export type DeleteMediaResult =
+  | { ok: true }
+  | { ok: false; reason: "notFound" }
+  | { ok: false; reason: "inUse"; usages: MediaUsage[] };
 
 /** Deletes an image no content refers to: the row first, then its files. */
 export async function deleteMedia(

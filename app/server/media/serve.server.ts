@@ -2,7 +2,7 @@ import { pipeline } from "node:stream/promises";
 import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "pino";
 import { MEDIA_URL_RE } from "../../lib/media.ts";
-import { StorageError, type StorageDriver } from "../storage/types.server.ts";
+import { type StorageDriver, StorageError } from "../storage/types.server.ts";
 
 /**
  * GET/HEAD /media/{id}/{file}: an uploaded file, straight from the store. Names
@@ -37,7 +37,7 @@ export function serveMedia(storage: StorageDriver, log: Logger) {
       res.setHeader("Content-Disposition", "inline");
       res.setHeader("Cross-Origin-Resource-Policy", "same-site");
       const conditional = req.get("if-none-match");
-      if (conditional && conditional.split(",").some((t) => t.trim().replace(/^W\//, "") === etag)) {
+      if (conditional?.split(",").some((t) => t.trim().replace(/^W\//, "") === etag)) {
         object.body.destroy();
         res.status(304).end();
         return;

@@ -1,9 +1,9 @@
 import type { Transaction } from "kysely";
+import { type MediaImage, mediaIdFromUrl } from "../../lib/media.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import type { Database, Locale, PostStatus } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
-import { type MediaImage, mediaIdFromUrl } from "../../lib/media.ts";
 import { mediaImages } from "../media/media.server.ts";
 import { termName } from "./taxonomy.server.ts";
 
