@@ -1,4 +1,6 @@
 import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../../app/server/env.server.ts";
@@ -151,5 +153,34 @@ describe("npm run cli", () => {
     expect(cli("seed").code).toBe(2);
     expect(cli("seed", "--demo", "--posts", "many").code).toBe(2);
     expect(cli("seed", "--demo", "--posts", "99999").code).toBe(2);
+  });
+});
+
+describe("npm run cli -- media gc", () => {
+  it("lists old files no media record owns, and removes them only with --delete", () => {
+    const uploads = path.join(dataDir, "uploads");
+    const orphan = path.join(uploads, "zzzzzzzzzzzzzzzzzzzz", "image.png");
+    const fresh = path.join(uploads, "yyyyyyyyyyyyyyyyyyyy", "image.png");
+    mkdirSync(path.dirname(orphan), { recursive: true });
+    mkdirSync(path.dirname(fresh), { recursive: true });
+    writeFileSync(orphan, "old bytes");
+    writeFileSync(fresh, "an upload still being recorded");
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    utimesSync(orphan, twoHoursAgo, twoHoursAgo);
+
+    const dry = cli("media", "gc");
+    expect(dry.code).toBe(0);
+    expect(dry.out).toContain("orphan   zzzzzzzzzzzzzzzzzzzz/image.png");
+    expect(dry.out).not.toContain("yyyyyyyyyyyyyyyyyyyy");
+    expect(dry.out).toContain("1 file(s) no media record refers to (dry run");
+    expect(existsSync(orphan)).toBe(true);
+
+    const wet = cli("media", "gc", "--delete");
+    expect(wet.code).toBe(0);
+    expect(wet.out).toContain("removed 1 file(s)");
+    expect(existsSync(orphan)).toBe(false);
+    expect(existsSync(fresh)).toBe(true);
+
+    expect(cli("media", "purge").code).toBe(2);
   });
 });

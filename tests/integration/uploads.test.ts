@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DB, openDatabase } from "../../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../../app/server/env.server.ts";
 import { addAdmins } from "../../app/server/repos/admins.server.ts";
+import { startTestS3, type TestS3 } from "../../app/server/storage/s3rver.testing.server.ts";
 import { claimedSizePng, ENTITY_SVG, HOSTILE_SVG, htmlJpegPolyglot, jpeg, png } from "../fixtures/images.ts";
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
@@ -439,5 +440,92 @@ describe(`uploads on a full disk (${testDialect()})`, () => {
     expect(await res.json()).toMatchObject({ code: "quota-exceeded" });
     expect(await db.selectFrom("media").selectAll().execute()).toEqual([]);
     expect(filesUnder(path.join(dataDir, "uploads"))).toEqual([]);
+  });
+});
+
+describe(`uploads to S3-compatible storage (${testDialect()})`, () => {
+  let s3: TestS3;
+  let server: ServerProcess;
+  let cdn: ServerProcess;
+  let db: DB;
+  let dataDir: string;
+  let database: Awaited<ReturnType<typeof createServerDatabaseUrl>>;
+  let cookie = "";
+
+  beforeAll(async () => {
+    s3 = await startTestS3(["inkwell-media"]);
+    dataDir = tempDataDir();
+    database = await createServerDatabaseUrl(dataDir);
+    const common = {
+      DATA_DIR: dataDir,
+      DATABASE_URL: database.url,
+      LOG_REQUESTS: "false",
+      LOG_LEVEL: "error",
+      STORAGE_DRIVER: "s3",
+      S3_ENDPOINT: s3.endpoint,
+      S3_BUCKET: "inkwell-media",
+      S3_ACCESS_KEY_ID: "S3RVER",
+      S3_SECRET_ACCESS_KEY: "S3RVER",
+      S3_PREFIX: "site/",
+    };
+    server = await startServer(common);
+    // A second instance on the same bucket, configured to send browsers to a CDN.
+    cdn = await startServer({ ...common, S3_PUBLIC_URL: "https://cdn.example/inkwell-media" });
+    db = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 2 }).db;
+    const email = `s3-${randomBytes(4).toString("hex")}@example.test`;
+    const form = (p: string, f: Record<string, string>) =>
+      fetch(`${server.url}${p}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { origin: server.url, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(f).toString(),
+      });
+    await (await form("/register", { email, password: PASSWORD })).arrayBuffer();
+    await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", email).execute();
+    await addAdmins(db, [email], "cli");
+    const login = await form("/login", { email, password: PASSWORD });
+    await login.arrayBuffer();
+    cookie =
+      login.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0] ?? "")
+        .find((c) => c.startsWith(SESSION_COOKIE)) ?? "";
+  });
+
+  afterAll(async () => {
+    await server?.stop("SIGKILL");
+    await cdn?.stop("SIGKILL");
+    await db?.destroy();
+    await database?.cleanup();
+    await s3?.stop();
+  });
+
+  it("stores the files in the bucket under its prefix, and any instance serves them", async () => {
+    const { body, contentType } = multipart({ fileName: "bucket.jpg", data: await jpeg(700, 300) });
+    const res = await fetch(`${server.url}/api/uploads`, {
+      method: "POST",
+      headers: { origin: server.url, cookie, "content-type": contentType },
+      body: new Uint8Array(body),
+    });
+    const json = (await res.json()) as { media: { id: string; bucket: string; fullPath: string; size: number } };
+    expect(res.status).toBe(201);
+    const { id } = json.media;
+    expect(json.media.bucket).toBe("inkwell-media");
+    expect(json.media.fullPath).toBe(`inkwell-media/site/${id}/image.jpg`);
+    expect(await s3.allKeys("inkwell-media")).toEqual(
+      [`site/${id}/320.webp`, `site/${id}/640.webp`, `site/${id}/700.webp`, `site/${id}/image.jpg`].sort(),
+    );
+    expect(filesUnder(path.join(dataDir, "uploads"))).toEqual([]);
+
+    const served = await fetch(`${server.url}/media/${id}/image.jpg`);
+    const bytes = Buffer.from(await served.arrayBuffer());
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toBe("image/jpeg");
+    expect(bytes.length).toBe(json.media.size);
+
+    const redirected = await fetch(`${cdn.url}/media/${id}/640.webp`, { redirect: "manual" });
+    await redirected.arrayBuffer();
+    expect(redirected.status).toBe(302);
+    expect(redirected.headers.get("location")).toBe(`https://cdn.example/inkwell-media/site/${id}/640.webp`);
   });
 });
