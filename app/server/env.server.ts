@@ -85,6 +85,10 @@ const schema = z.object({
     .string()
     .regex(/^([a-zA-Z0-9_-]+\/)*$/, "must be folder names each ending in /")
     .optional(),
+  /** Keep anonymous readers' pages in memory until content changes (off: every request renders). */
+  RENDER_CACHE: booleanish.default(true),
+  /** The render cache's size bound, in MiB. */
+  RENDER_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(32),
   /** Tests only: make local file writes fail as on a full disk. */
   TEST_STORAGE_FAULT: z.enum(["enospc"]).optional(),
   /** Tests only: a generic OpenID Connect provider (discovery URL, id, secret). */
@@ -121,6 +125,7 @@ export interface Env {
   uploadMaxBytes: number;
   /** Tests only (TEST_STORAGE_FAULT). */
   testStorageFault: "enospc" | null;
+  renderCache: { enabled: boolean; maxBytes: number };
 }
 
 export type StorageConfig =
@@ -275,6 +280,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     storage: storageConfig(v, dataDir),
     uploadMaxBytes: v.UPLOAD_MAX_BYTES,
     testStorageFault: v.TEST_STORAGE_FAULT ?? null,
+    renderCache: { enabled: v.RENDER_CACHE, maxBytes: v.RENDER_CACHE_MAX_MB * 1024 * 1024 },
   };
 }
 
