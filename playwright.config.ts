@@ -54,6 +54,10 @@ export default defineConfig({
       // Every browser test signs in from 127.0.0.1; the limits themselves are tested
       // against a server with the default limits (tests/integration).
       RATE_LIMIT_MULTIPLIER: "50",
+      // Specs write rows straight into the database and expect the next page to show
+      // them; the render cache only sees writes made through the app. It has its own
+      // tests (tests/integration/render-cache.test.ts, tests/e2e/render-cache.spec.ts).
+      RENDER_CACHE: "false",
       OIDC_TEST_DISCOVERY_URL: process.env.E2E_OIDC_DISCOVERY_URL ?? "",
       OIDC_TEST_CLIENT_ID: process.env.E2E_OIDC_CLIENT_ID ?? "",
       OIDC_TEST_CLIENT_SECRET: process.env.E2E_OIDC_CLIENT_SECRET ?? "",

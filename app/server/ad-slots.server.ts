@@ -16,7 +16,10 @@ export async function adFor(
   const app = getApp(context);
   try {
     const ad = await pickAd(app.db, placement);
-    if (ad && request.method === "GET") app.adImpressions.record(ad.id, request.headers.get("user-agent"));
+    if (ad && request.method === "GET") {
+      app.adImpressions.record(ad.id, request.headers.get("user-agent"));
+      app.effects.ads.push(ad.id);
+    }
     return ad;
   } catch (error) {
     app.log.warn({ err: error, placement }, "could not pick an ad");

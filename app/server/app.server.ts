@@ -4,9 +4,26 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { type Logger, pino } from "pino";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
-import { localeFromRequest } from "../lib/i18n/locale.ts";
+import { resolveLocale } from "../lib/i18n/locale.ts";
 import { CLIENT_IP_HEADER, createAuth } from "./auth/auth.server.ts";
 import { announceSetup } from "./auth/setup.server.ts";
+import { bumpContentVersion, watchContentVersion } from "./cache/content-version.server.ts";
+import {
+  changesContent,
+  PRIVATE_CACHE_CONTROL,
+  PUBLIC_PAGE_CACHE_CONTROL,
+  sendPage,
+} from "./cache/page-cache.server.ts";
+import {
+  AD_PAGE_TTL_MS,
+  createRenderCache,
+  isAnonymous,
+  isPublicPage,
+  newEffects,
+  strongEtag,
+  withNonce,
+  withoutNonce,
+} from "./cache/render-cache.server.ts";
 import { appContext } from "./context.server.ts";
 import { type OpenDatabase, openDatabase, pingDatabase } from "./db/db.server.ts";
 import { migrateToLatest } from "./db/migrate.server.ts";
@@ -15,6 +32,7 @@ import { sendFetchResponse, toFetchRequest } from "./http/adapter.server.ts";
 import { startScheduledPublishing } from "./jobs/publish-scheduled.server.ts";
 import { createMailer } from "./mail.server.ts";
 import { serveMedia } from "./media/serve.server.ts";
+import { forgetCategoryPostCounts } from "./popular-categories.server.ts";
 import { addAdmins } from "./repos/admins.server.ts";
 import { createAdImpressions } from "./repos/ads.server.ts";
 import { withRequestLocale } from "./request-locale.server.ts";
@@ -83,6 +101,16 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
   });
   const adImpressions = createAdImpressions(database.db, {
     onError: (error) => log.warn({ err: error }, "could not write ad impressions; will retry"),
+  });
+
+  // Rendered pages for anonymous readers; dropped whenever any instance changes content.
+  const renderCache = createRenderCache(env.renderCache.maxBytes);
+  const contentVersion = watchContentVersion(database.db, {
+    onChange: () => {
+      renderCache.clear();
+      forgetCategoryPostCounts(database.db);
+    },
+    onError: (error) => log.warn({ err: error }, "could not read the content version"),
   });
 
   const storage =
@@ -209,6 +237,33 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
       return;
     }
     try {
+      const nonce = res.locals.nonce as string;
+      const locale = resolveLocale({
+        pathname: req.path,
+        cookie: req.get("cookie") ?? null,
+        host: req.get("host") ?? "",
+        acceptLanguage: req.get("accept-language") ?? null,
+      });
+      const publicPage =
+        (req.method === "GET" || req.method === "HEAD") && isPublicPage(req.path) && isAnonymous(req.get("cookie"));
+      const key = `${locale}|${req.get("host") ?? ""}|${req.originalUrl}`;
+      const version = contentVersion.current();
+      const useCache = publicPage && env.renderCache.enabled && version > 0;
+      const clientIp = req.ip ?? req.socket.remoteAddress ?? "unknown";
+      if (useCache) {
+        const hit = renderCache.get(key, version);
+        if (hit) {
+          // The render's counting happens on every read, cached or not.
+          if (req.method === "GET") {
+            const userAgent = req.get("user-agent") ?? null;
+            if (hit.effects.viewedPost) views.record(hit.effects.viewedPost, { ip: clientIp, userAgent });
+            for (const ad of hit.effects.ads) adImpressions.record(ad, userAgent);
+          }
+          sendPage(req, res, { ...hit, body: withNonce(hit.body, nonce) }, "hit");
+          return;
+        }
+      }
+
       const { request, body } = toFetchRequest(req, res, {
         bodyLimit,
         clientIpHeader: CLIENT_IP_HEADER,
@@ -224,16 +279,55 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
         buildId,
         auth,
         mailer,
-        clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
+        clientIp,
         views,
         adImpressions,
         storage,
+        effects: newEffects(),
       });
-      const response = await withRequestLocale(localeFromRequest(request), () => handle(request, context));
+      const response = await withRequestLocale(locale, () => handle(request, context));
       if (body.tooLarge) {
         await response.body?.cancel();
         if (!res.headersSent) sendTooLarge(req, res);
         return;
+      }
+      const contentType = response.headers.get("content-type") ?? "";
+      if (
+        publicPage &&
+        response.status === 200 &&
+        response.headers.getSetCookie().length === 0 &&
+        !/no-store|private/.test(response.headers.get("cache-control") ?? "")
+      ) {
+        const raw = Buffer.from(await response.arrayBuffer());
+        const stored = withoutNonce(raw, nonce);
+        const etag = response.headers.get("etag") ?? strongEtag(stored);
+        const cacheControl = response.headers.get("cache-control") ?? PUBLIC_PAGE_CACHE_CONTROL;
+        const effects = context.get(appContext).effects;
+        if (useCache && contentVersion.current() === version) {
+          renderCache.set(key, {
+            status: 200,
+            body: stored,
+            contentType,
+            etag,
+            cacheControl,
+            effects,
+            version,
+            expiresAt: effects.ads.length > 0 ? Date.now() + AD_PAGE_TTL_MS : Number.POSITIVE_INFINITY,
+          });
+        }
+        sendPage(req, res, { status: 200, body: raw, contentType, etag, cacheControl }, useCache ? "miss" : "off");
+        return;
+      }
+      // Only signed-in writers can change what readers see (comments, the admin area):
+      // anonymous posts (sign-up, subscribe, contact) never empty the cache.
+      if (response.status < 400 && !isAnonymous(req.get("cookie")) && changesContent(req.method, req.path)) {
+        // Before answering: the writer's next page must not come from a stale cache.
+        await bumpContentVersion(database.db);
+        renderCache.clear();
+        forgetCategoryPostCounts(database.db);
+      }
+      if (!publicPage && !response.headers.has("cache-control")) {
+        res.setHeader("Cache-Control", isAnonymous(req.get("cookie")) ? "no-cache" : PRIVATE_CACHE_CONTROL);
       }
       await sendFetchResponse(res, response);
     } catch (error) {
@@ -260,6 +354,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
     database,
     buildId,
     close: async () => {
+      await contentVersion.stop();
       await views.stop();
       await adImpressions.stop();
       await publisher.stop();

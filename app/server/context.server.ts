@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import { createContext, type RouterContextProvider } from "react-router";
 import type { Auth } from "./auth/auth.server.ts";
+import type { RequestEffects } from "./cache/render-cache.server.ts";
 import type { DB, Dialect } from "./db/db.server.ts";
 import type { Env } from "./env.server.ts";
 import type { Mailer } from "./mail.server.ts";
@@ -28,6 +29,8 @@ export interface AppContext {
   adImpressions: AdImpressions;
   /** Where uploaded files live: local disk or S3-compatible storage. */
   storage: StorageDriver;
+  /** What this request's render counted (a view, ad impressions): a cached copy counts them again. */
+  effects: RequestEffects;
 }
 
 export const appContext = createContext<AppContext>();

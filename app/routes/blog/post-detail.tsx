@@ -124,6 +124,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   ]);
   if (open && request.method === "GET") {
     app.views.record(post.id, { ip: app.clientIp, userAgent: request.headers.get("user-agent") });
+    app.effects.viewedPost = post.id;
   }
 
   const path = pagePath(request);

@@ -28,6 +28,14 @@ export interface Database {
   auditLog: AuditLogTable;
   postSearch: PostSearchTable;
   media: MediaTable;
+  contentVersion: ContentVersionTable;
+}
+
+/** One row (id 1): bumped by every content change, polled by every instance. */
+export interface ContentVersionTable {
+  id: number;
+  version: number;
+  updatedAt: Timestamp;
 }
 
 export interface SiteSettingsTable {

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { bumpContentVersion } from "../cache/content-version.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import { afterPostWrite } from "../repos/post-editor.server.ts";
@@ -22,6 +23,7 @@ export async function publishDuePosts(db: DB, now: Date = new Date()): Promise<s
     .returning("id")
     .execute();
   for (const { id } of rows) await afterPostWrite(db, id);
+  if (rows.length > 0) await bumpContentVersion(db);
   return rows.map((r) => r.id);
 }
 

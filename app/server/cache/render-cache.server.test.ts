@@ -1,0 +1,135 @@
+import { describe, expect, it } from "vitest";
+import {
+  createRenderCache,
+  isAnonymous,
+  isPublicPage,
+  NONCE_SENTINEL,
+  newEffects,
+  pagePathOf,
+  postIdOfPage,
+  strongEtag,
+  withNonce,
+  withoutNonce,
+} from "./render-cache.server.ts";
+
+const page = (body: string, version = 1, expiresAt = Number.POSITIVE_INFINITY) => ({
+  status: 200,
+  body: Buffer.from(body),
+  contentType: "text/html",
+  etag: strongEtag(Buffer.from(body)),
+  cacheControl: "public",
+  effects: newEffects(),
+  version,
+  expiresAt,
+});
+
+describe("createRenderCache", () => {
+  it("serves a page only at the version it was rendered at, and until it expires", () => {
+    const cache = createRenderCache(1024 * 1024);
+    cache.set("a", page("<p>a</p>", 3));
+    expect(cache.get("a", 3)?.body.toString()).toBe("<p>a</p>");
+    expect(cache.get("a", 4)).toBeNull();
+    expect(cache.size).toBe(0);
+    cache.set("b", page("<p>b</p>", 1, 1000));
+    expect(cache.get("b", 1, 999)).not.toBeNull();
+    expect(cache.get("b", 1, 1000)).toBeNull();
+  });
+
+  it("stays within its byte bound by dropping the least recently used page", () => {
+    const cache = createRenderCache(8 * 1024);
+    const body = "x".repeat(1500);
+    cache.set("one", page(body));
+    cache.set("two", page(body));
+    cache.set("three", page(body));
+    cache.get("one", 1); // now the most recently used
+    cache.set("four", page(body));
+    cache.set("five", page(body));
+    expect(cache.bytes).toBeLessThanOrEqual(8 * 1024);
+    expect(cache.get("one", 1)).not.toBeNull();
+    expect(cache.get("two", 1)).toBeNull();
+    expect(cache.get("five", 1)).not.toBeNull();
+  });
+
+  it("never keeps a page bigger than a quarter of the bound", () => {
+    const cache = createRenderCache(4096);
+    cache.set("big", page("y".repeat(2000)));
+    expect(cache.size).toBe(0);
+  });
+
+  it("empties on clear", () => {
+    const cache = createRenderCache(4096);
+    cache.set("a", page("a"));
+    cache.clear();
+    expect([cache.size, cache.bytes]).toEqual([0, 0]);
+  });
+});
+
+describe("nonces in stored pages", () => {
+  it("swaps the render's nonce for a placeholder and back to each response's own", () => {
+    const rendered = Buffer.from('<script nonce="abc123">1</script><script nonce="abc123">2</script>');
+    const stored = withoutNonce(rendered, "abc123");
+    expect(stored.toString()).not.toContain("abc123");
+    expect(stored.toString().split(NONCE_SENTINEL)).toHaveLength(3);
+    expect(withNonce(stored, "zzz999").toString()).toBe(
+      '<script nonce="zzz999">1</script><script nonce="zzz999">2</script>',
+    );
+    // The ETag is taken over the stored form: the same for every response.
+    expect(strongEtag(stored)).toBe(strongEtag(withoutNonce(Buffer.from(rendered), "abc123")));
+  });
+});
+
+describe("which requests are shared", () => {
+  it("knows the public pages, with a language prefix and as data requests", () => {
+    for (const path of [
+      "/",
+      "/_root.data",
+      "/en",
+      "/zh.data",
+      "/posts",
+      "/posts/page/2",
+      "/zh/posts/page/3.data",
+      "/posts/detail/abcdefghjkmnpqrstvwx",
+      "/categories/news",
+      "/tags/%E4%B8%AD%E6%96%87/page/2",
+      "/search",
+      "/links",
+      "/about",
+      "/contact",
+      "/rss.xml",
+      "/zh/atom.xml",
+      "/sitemap.xml",
+      "/robots.txt",
+    ]) {
+      expect(isPublicPage(path), path).toBe(true);
+    }
+    for (const path of [
+      "/admin",
+      "/admin/media",
+      "/posts/myPosts",
+      "/posts/createPost",
+      "/posts/edit/abcdefghjkmnpqrstvwx",
+      "/account",
+      "/login",
+      "/api/files/x",
+      "/media/a/b.jpg",
+      "/setup",
+      "/fr/posts",
+    ]) {
+      expect(isPublicPage(path), path).toBe(false);
+    }
+  });
+
+  it("maps data requests to their page and finds post pages", () => {
+    expect(pagePathOf("/posts/page/2.data")).toBe("/posts/page/2");
+    expect(postIdOfPage("/zh/posts/detail/abcdefghjkmnpqrstvwx.data")).toBe("abcdefghjkmnpqrstvwx");
+    expect(postIdOfPage("/posts")).toBeNull();
+  });
+
+  it("shares only requests without a session or a message", () => {
+    expect(isAnonymous(undefined)).toBe(true);
+    expect(isAnonymous("locale=zh; theme=dark")).toBe(true);
+    expect(isAnonymous("locale=zh; inkwell.session_token=abc")).toBe(false);
+    expect(isAnonymous("__Secure-inkwell.session_token=abc")).toBe(false);
+    expect(isAnonymous("inkwell.flash=x.y")).toBe(false);
+  });
+});

@@ -1,0 +1,142 @@
+import { createHash, randomBytes } from "node:crypto";
+
+/**
+ * Rendered pages for anonymous readers, in memory: the body, the headers that
+ * describe it, and the side effects a render had (a post view, ad impressions)
+ * so a cache hit can count them too. Bounded by bytes, least recently used first.
+ */
+export interface RequestEffects {
+  /** The post whose page was read (counted as a view on every hit). */
+  viewedPost: string | null;
+  /** Ads shown on the page (an impression each on every hit). */
+  ads: string[];
+}
+
+export function newEffects(): RequestEffects {
+  return { viewedPost: null, ads: [] };
+}
+
+export interface CachedPage {
+  status: number;
+  /** Body with every occurrence of the render's CSP nonce replaced by `NONCE_SENTINEL`. */
+  body: Buffer;
+  contentType: string;
+  etag: string;
+  cacheControl: string;
+  effects: RequestEffects;
+  /** Content version it was rendered at. */
+  version: number;
+  /** When it stops being served (ms since epoch), or Infinity. */
+  expiresAt: number;
+  bytes: number;
+}
+
+/** Stands in for the nonce in stored pages; random per process, never in real content. */
+export const NONCE_SENTINEL = `__inkwell_nonce_${randomBytes(12).toString("hex")}__`;
+
+/** Pages that show ads are re-rendered this often, so ads keep rotating by weight. */
+export const AD_PAGE_TTL_MS = 10_000;
+
+/** A strong validator for a body (with the nonce sentinel in place of the nonce). */
+export function strongEtag(body: Buffer): string {
+  return `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+}
+
+/** Puts a response's own nonce back in a stored body. */
+export function withNonce(body: Buffer, nonce: string): Buffer {
+  if (!body.includes(NONCE_SENTINEL)) return body;
+  return Buffer.from(body.toString("utf8").replaceAll(NONCE_SENTINEL, nonce), "utf8");
+}
+
+/** Takes a render's nonce out of its body before it is stored. */
+export function withoutNonce(body: Buffer, nonce: string): Buffer {
+  if (!nonce || !body.includes(nonce)) return body;
+  return Buffer.from(body.toString("utf8").replaceAll(nonce, NONCE_SENTINEL), "utf8");
+}
+
+export interface RenderCache {
+  get(key: string, version: number, now?: number): CachedPage | null;
+  set(key: string, page: Omit<CachedPage, "bytes">): void;
+  clear(): void;
+  readonly size: number;
+  readonly bytes: number;
+}
+
+const ENTRY_OVERHEAD = 512;
+
+export function createRenderCache(maxBytes: number): RenderCache {
+  const entries = new Map<string, CachedPage>();
+  let bytes = 0;
+  const drop = (key: string) => {
+    const entry = entries.get(key);
+    if (!entry) return;
+    entries.delete(key);
+    bytes -= entry.bytes;
+  };
+  return {
+    get(key, version, now = Date.now()) {
+      const entry = entries.get(key);
+      if (!entry) return null;
+      if (entry.version !== version || entry.expiresAt <= now) {
+        drop(key);
+        return null;
+      }
+      // Most recently used goes last: Map iteration order is insertion order.
+      entries.delete(key);
+      entries.set(key, entry);
+      return entry;
+    },
+    set(key, page) {
+      const size = page.body.length + key.length + page.contentType.length + ENTRY_OVERHEAD;
+      if (size > maxBytes / 4) return; // one huge page must not empty the cache
+      drop(key);
+      entries.set(key, { ...page, bytes: size });
+      bytes += size;
+      for (const oldest of entries.keys()) {
+        if (bytes <= maxBytes) break;
+        drop(oldest);
+      }
+    },
+    clear() {
+      entries.clear();
+      bytes = 0;
+    },
+    get size() {
+      return entries.size;
+    },
+    get bytes() {
+      return bytes;
+    },
+  };
+}
+
+const LOCALE_PREFIX = "(?:/(?:en|zh))?";
+/** Public pages (and their React Router data requests): the same for every anonymous reader. */
+const PUBLIC_PAGE = new RegExp(
+  `^/(?:en|zh)$|^${LOCALE_PREFIX}(?:/|/posts(?:/page/\\d{1,9})?|/posts/detail/[0-9a-z]{20}|/(?:categories|tags)/[^/]{1,200}(?:/page/\\d{1,9})?|/search|/links|/about|/privacy|/contact|/rss\\.xml|/atom\\.xml)$|^/(?:sitemap\\.xml|robots\\.txt)$`,
+);
+
+/** The page path a request is for: React Router data requests name it with ".data" ("/_root.data" is "/"). */
+export function pagePathOf(pathname: string): string {
+  if (pathname === "/_root.data") return "/";
+  const path = pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
+  return path.length > 1 ? path.replace(/\/$/, "") : path;
+}
+
+export function isPublicPage(pathname: string): boolean {
+  return PUBLIC_PAGE.test(pagePathOf(pathname));
+}
+
+/** The post a public page is, if it is a post page. */
+export function postIdOfPage(pathname: string): string | null {
+  return /\/posts\/detail\/([0-9a-z]{20})$/.exec(pagePathOf(pathname))?.[1] ?? null;
+}
+
+/**
+ * Whether the request carries anything that could make its page personal: a
+ * session, a one-time message. Only the language cookie may be there (it is in the key).
+ */
+export function isAnonymous(cookieHeader: string | undefined | null): boolean {
+  if (!cookieHeader) return true;
+  return !/(?:^|;\s*)(?:__Secure-|__Host-)?inkwell\./.test(cookieHeader);
+}

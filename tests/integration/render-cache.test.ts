@@ -1,0 +1,230 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bumpContentVersion, readContentVersion } from "../../app/server/cache/content-version.server.ts";
+import { type DB, openDatabase } from "../../app/server/db/db.server.ts";
+import { parseDatabaseUrl } from "../../app/server/env.server.ts";
+import { createPost } from "../../app/server/repos/posts.server.ts";
+import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
+import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
+
+// The render cache across two instances on one database: anonymous pages are
+// shared and validated with ETags, signed-in pages never are, a content change on
+// one instance empties the other's cache, and cached reads still count views.
+
+const PASSWORD = "correct horse battery";
+const SESSION_COOKIE = "inkwell.session_token";
+const BROWSER = "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0";
+
+interface Page {
+  status: number;
+  headers: Headers;
+  body: string;
+}
+
+async function get(url: string, headers: Record<string, string> = {}): Promise<Page> {
+  const res = await fetch(url, { headers: { "user-agent": BROWSER, ...headers }, redirect: "manual" });
+  return { status: res.status, headers: res.headers, body: await res.text() };
+}
+
+/** The nonce the CSP header allows, and every nonce attribute in the body. */
+function nonces(page: Page): { header: string; body: string[] } {
+  const header = /'nonce-([^']+)'/.exec(page.headers.get("content-security-policy") ?? "")?.[1] ?? "";
+  const body = [...page.body.matchAll(/nonce="([^"]+)"/g)].map((m) => m[1] ?? "");
+  return { header, body };
+}
+
+/** Requests a page until it comes from the cache (an instance may still be taking in a new version). */
+async function warm(url: string, headers: Record<string, string> = {}): Promise<void> {
+  await waitFor(async () => (await get(url, headers)).headers.get("x-render-cache") === "hit");
+}
+
+async function waitFor(check: () => Promise<boolean>, ms = 3000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe(`render cache (${testDialect()})`, () => {
+  let a: ServerProcess;
+  let b: ServerProcess;
+  let off: ServerProcess;
+  let db: DB;
+  let database: Awaited<ReturnType<typeof createServerDatabaseUrl>>;
+  let postId: string;
+
+  beforeAll(async () => {
+    const dataDir = tempDataDir();
+    database = await createServerDatabaseUrl(dataDir);
+    const env = { DATA_DIR: dataDir, DATABASE_URL: database.url, LOG_REQUESTS: "false", LOG_LEVEL: "error" };
+    a = await startServer(env);
+    [b, off] = await Promise.all([startServer(env), startServer({ ...env, RENDER_CACHE: "false" })]);
+    db = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 2 }).db;
+    postId = await createPost(db, {
+      slug: "cached",
+      authorId: null,
+      status: "published",
+      publishedAt: "2026-11-01T00:00:00.000Z",
+      translations: [{ locale: "en", title: "Cached words", bodyHtml: "<p>First version.</p>" }],
+    });
+    await bumpContentVersion(db);
+  });
+
+  afterAll(async () => {
+    await Promise.all([a?.stop("SIGKILL"), b?.stop("SIGKILL"), off?.stop("SIGKILL")]);
+    await db?.destroy();
+    await database?.cleanup();
+  });
+
+  it("renders an anonymous page once and serves it again with a fresh nonce that the CSP allows", async () => {
+    const url = `${a.url}/posts/detail/${postId}`;
+    await warm(url);
+    const hit = await get(url);
+    const again = await get(url);
+    expect(hit.headers.get("x-render-cache")).toBe("hit");
+    expect(hit.body).toContain("First version.");
+    const first = nonces(hit);
+    const second = nonces(again);
+    expect(first.body.length).toBeGreaterThan(0);
+    expect(new Set(first.body)).toEqual(new Set([first.header]));
+    expect(new Set(second.body)).toEqual(new Set([second.header]));
+    expect(second.header).not.toBe(first.header);
+    expect(again.body.replaceAll(second.header, "N")).toBe(hit.body.replaceAll(first.header, "N"));
+    expect(hit.headers.get("cache-control")).toContain("s-maxage=");
+    expect(hit.headers.get("vary")).toContain("Cookie");
+  });
+
+  it("answers 304 to a matching If-None-Match, without a CSP header", async () => {
+    const url = `${a.url}/`;
+    const first = await get(url);
+    const etag = first.headers.get("etag") ?? "";
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const revalidated = await get(url, { "if-none-match": etag });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.body).toBe("");
+    expect(revalidated.headers.get("content-security-policy")).toBeNull();
+    // A server with the cache off still validates.
+    const plain = await get(`${off.url}/`);
+    expect(plain.headers.get("x-render-cache")).toBe("off");
+    expect((await get(`${off.url}/`, { "if-none-match": plain.headers.get("etag") ?? "" })).status).toBe(304);
+  });
+
+  it("keeps data requests and languages apart", async () => {
+    const data = `${a.url}/posts/detail/${postId}.data`;
+    await warm(data);
+    const hit = await get(data);
+    expect(hit.headers.get("x-render-cache")).toBe("hit");
+    expect(hit.body).not.toContain("<html");
+    const zh = await get(`${a.url}/zh/posts/detail/${postId}`);
+    expect(zh.body).toContain('lang="zh');
+  });
+
+  it("never shares a signed-in reader's page", async () => {
+    const email = `cache-${randomBytes(4).toString("hex")}@example.test`;
+    const form = (path: string, fields: Record<string, string>) =>
+      fetch(`${a.url}${path}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { origin: a.url, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(fields).toString(),
+      });
+    await (await form("/register", { email, password: PASSWORD })).arrayBuffer();
+    await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", email).execute();
+    const login = await form("/login", { email, password: PASSWORD });
+    await login.arrayBuffer();
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0] ?? "")
+      .find((c) => c.startsWith(SESSION_COOKIE));
+    expect(cookie).toBeTruthy();
+    for (let i = 0; i < 2; i++) {
+      const page = await get(`${a.url}/posts/detail/${postId}`, { cookie: cookie ?? "" });
+      expect(page.status).toBe(200);
+      expect(page.body).toContain(email);
+      expect(page.headers.get("x-render-cache")).toBeNull();
+      expect(page.headers.get("cache-control")).toBe("private, no-cache");
+    }
+    const anonymous = await get(`${a.url}/posts/detail/${postId}`);
+    expect(anonymous.body).not.toContain(email);
+  });
+
+  it("drops every instance's pages when content changes anywhere", async () => {
+    const url = `${b.url}/posts/detail/${postId}`;
+    await warm(url);
+    await db
+      .updateTable("postTranslations")
+      .set({ bodyHtml: "<p>Second version.</p>" })
+      .where("postId", "=", postId)
+      .execute();
+    // Without a bump the copy stays (views and direct edits do not invalidate).
+    expect((await get(url)).body).toContain("First version.");
+    const before = await readContentVersion(db);
+    await bumpContentVersion(db);
+    expect(await readContentVersion(db)).toBe(before + 1);
+    await waitFor(async () => (await get(url)).body.includes("Second version."));
+  });
+
+  it("bumps the version on a comment through the app, not on a sign-up or sign-in", async () => {
+    const before = await readContentVersion(db);
+    const email = `bump-${randomBytes(4).toString("hex")}@example.test`;
+    const post = (path: string, fields: Record<string, string>, cookie = "") =>
+      fetch(`${a.url}${path}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: {
+          origin: a.url,
+          "content-type": "application/x-www-form-urlencoded",
+          ...(cookie ? { cookie } : {}),
+        },
+        body: new URLSearchParams(fields).toString(),
+      });
+    await (await post("/register", { email, password: PASSWORD })).arrayBuffer();
+    await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", email).execute();
+    const login = await post("/login", { email, password: PASSWORD });
+    await login.arrayBuffer();
+    expect(await readContentVersion(db)).toBe(before);
+
+    const url = `${a.url}/posts/detail/${postId}`;
+    await warm(url);
+    const cookie =
+      login.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0] ?? "")
+        .find((c) => c.startsWith(SESSION_COOKIE)) ?? "";
+    expect(cookie).not.toBe("");
+    // A write without a session (here: refused, sent to sign in) never invalidates.
+    const anonymous = await post(`/posts/detail/${postId}`, { intent: "comment", body: "Nobody" });
+    await anonymous.arrayBuffer();
+    expect(await readContentVersion(db)).toBe(before);
+    const comment = await post(`/posts/detail/${postId}`, { intent: "comment", body: "A fresh comment" }, cookie);
+    await comment.arrayBuffer();
+    expect(comment.status).toBe(302);
+    expect(comment.headers.get("location")).toContain("#comment-");
+    expect(await readContentVersion(db)).toBe(before + 1);
+    // The writer's own instance drops its pages before it answers.
+    const next = await get(url);
+    expect(next.headers.get("x-render-cache")).toBe("miss");
+    expect(next.body).toContain("A fresh comment");
+  });
+
+  it("counts a view for every reader of a cached post page", async () => {
+    const counted = await createPost(db, {
+      slug: "counted-cached",
+      authorId: null,
+      status: "published",
+      publishedAt: "2026-11-02T00:00:00.000Z",
+      translations: [{ locale: "en", title: "Counted" }],
+    });
+    const url = `${b.url}/posts/detail/${counted}`;
+    // One reader until the page is cached (counted once: one visitor a day), then two more.
+    await warm(url, { "user-agent": `${BROWSER} reader-0` });
+    for (const reader of ["reader-1", "reader-2"]) {
+      const page = await get(url, { "user-agent": `${BROWSER} ${reader}` });
+      expect(page.headers.get("x-render-cache")).toBe("hit");
+    }
+    expect((await b.stop("SIGTERM")).code).toBe(0);
+    const row = await db.selectFrom("posts").select("viewCount").where("id", "=", counted).executeTakeFirstOrThrow();
+    expect(Number(row.viewCount)).toBe(3);
+  });
+});
