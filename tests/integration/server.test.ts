@@ -167,7 +167,8 @@ describe(`production server (${testDialect()})`, () => {
     const db = openDatabase(parseDatabaseUrl(database.url, dataDir)).db;
     await sql`alter table "postTranslations" rename to "brokenTranslations"`.execute(db);
     try {
-      const res = await fetch(`${server.url}/`, { headers: { cookie: "locale=en" } });
+      // A query string of its own: the page must render now, not come from the render cache.
+      const res = await fetch(`${server.url}/?fresh=${Date.now()}`, { headers: { cookie: "locale=en" } });
       expect(res.status).toBe(500);
       const html = await res.text();
       expect(html).toContain("Internal server error");
