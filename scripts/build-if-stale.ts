@@ -8,7 +8,16 @@ import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
 const STAMP = path.join(root, "build", ".source-hash");
-const INPUTS = ["app", "db", "locales", "public", "vite.config.ts", "react-router.config.ts", "package-lock.json"];
+const INPUTS = [
+  "app",
+  "build-tools",
+  "db",
+  "locales",
+  "public",
+  "vite.config.ts",
+  "react-router.config.ts",
+  "package-lock.json",
+];
 
 function walk(p: string, out: string[]): void {
   if (!existsSync(p)) return;

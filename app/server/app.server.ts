@@ -4,7 +4,7 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { type Logger, pino } from "pino";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
-import { resolveLocale } from "../lib/i18n/locale.ts";
+import { type Locale, resolveLocale } from "../lib/i18n/locale.ts";
 import { CLIENT_IP_HEADER, createAuth } from "./auth/auth.server.ts";
 import { announceSetup } from "./auth/setup.server.ts";
 import { bumpContentVersion, watchContentVersion } from "./cache/content-version.server.ts";
@@ -29,6 +29,7 @@ import { type OpenDatabase, openDatabase, pingDatabase } from "./db/db.server.ts
 import { migrateToLatest } from "./db/migrate.server.ts";
 import { type Env, parseEnv } from "./env.server.ts";
 import { sendFetchResponse, toFetchRequest } from "./http/adapter.server.ts";
+import { precompressedAssets } from "./http/assets.server.ts";
 import { startScheduledPublishing } from "./jobs/publish-scheduled.server.ts";
 import { createMailer } from "./mail.server.ts";
 import { serveMedia } from "./media/serve.server.ts";
@@ -52,6 +53,15 @@ export interface InkwellServer {
   buildId: string;
   /** Writes pending view counts and closes the database; the HTTP server is closed by its owner first. */
   close(): Promise<void>;
+}
+
+/** What the render cache worked out for a request, for the handler that renders on a miss. */
+interface PageLookup {
+  locale: Locale;
+  publicPage: boolean;
+  key: string;
+  version: number;
+  useCache: boolean;
 }
 
 export interface CreateServerOptions {
@@ -152,6 +162,33 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
 
   app.use(compression({ threshold: 1024 }));
 
+  // Anonymous readers' pages straight from memory, before any other work.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const publicPage =
+      (req.method === "GET" || req.method === "HEAD") && isPublicPage(req.path) && isAnonymous(req.get("cookie"));
+    const locale = resolveLocale({
+      pathname: req.path,
+      cookie: req.get("cookie") ?? null,
+      host: req.get("host") ?? "",
+      acceptLanguage: req.get("accept-language") ?? null,
+    });
+    const key = `${locale}|${req.get("host") ?? ""}|${req.originalUrl}`;
+    const version = contentVersion.current();
+    const useCache = publicPage && env.renderCache.enabled && version > 0;
+    res.locals.page = { locale, publicPage, key, version, useCache } satisfies PageLookup;
+    const hit = useCache ? renderCache.get(key, version) : null;
+    if (!hit) return next();
+    // The render's counting happens on every read, cached or not.
+    if (req.method === "GET") {
+      const userAgent = req.get("user-agent") ?? null;
+      if (hit.effects.viewedPost) {
+        views.record(hit.effects.viewedPost, { ip: req.ip ?? req.socket.remoteAddress ?? "unknown", userAgent });
+      }
+      for (const ad of hit.effects.ads) adImpressions.record(ad, userAgent);
+    }
+    sendPage(req, res, { ...hit, body: withNonce(hit.body, res.locals.nonce as string) }, "hit");
+  });
+
   app.get("/healthz", async (_req: Request, res: Response) => {
     const ok = await pingDatabase(database.db);
     res.setHeader("Cache-Control", "no-store");
@@ -184,6 +221,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
     app.use(options.devMiddleware);
   } else {
     const clientDir = fileURLToPath(new URL("../client", import.meta.url));
+    app.use("/assets", precompressedAssets(`${clientDir}/assets`));
     app.use(
       "/assets",
       express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y", index: false, fallthrough: true }),
@@ -238,32 +276,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
     }
     try {
       const nonce = res.locals.nonce as string;
-      const locale = resolveLocale({
-        pathname: req.path,
-        cookie: req.get("cookie") ?? null,
-        host: req.get("host") ?? "",
-        acceptLanguage: req.get("accept-language") ?? null,
-      });
-      const publicPage =
-        (req.method === "GET" || req.method === "HEAD") && isPublicPage(req.path) && isAnonymous(req.get("cookie"));
-      const key = `${locale}|${req.get("host") ?? ""}|${req.originalUrl}`;
-      const version = contentVersion.current();
-      const useCache = publicPage && env.renderCache.enabled && version > 0;
+      const { locale, publicPage, key, version, useCache } = res.locals.page as PageLookup;
       const clientIp = req.ip ?? req.socket.remoteAddress ?? "unknown";
-      if (useCache) {
-        const hit = renderCache.get(key, version);
-        if (hit) {
-          // The render's counting happens on every read, cached or not.
-          if (req.method === "GET") {
-            const userAgent = req.get("user-agent") ?? null;
-            if (hit.effects.viewedPost) views.record(hit.effects.viewedPost, { ip: clientIp, userAgent });
-            for (const ad of hit.effects.ads) adImpressions.record(ad, userAgent);
-          }
-          sendPage(req, res, { ...hit, body: withNonce(hit.body, nonce) }, "hit");
-          return;
-        }
-      }
-
       const { request, body } = toFetchRequest(req, res, {
         bodyLimit,
         clientIpHeader: CLIENT_IP_HEADER,
