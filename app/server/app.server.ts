@@ -197,6 +197,28 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
       .json({ status: ok ? "ok" : "unavailable", db: ok ? "ok" : "down", version: APP_VERSION, buildId });
   });
 
+  // Readiness for a load balancer: the database and the file store answer, and this
+  // instance applied (or found applied) every migration before it started serving.
+  app.get("/readyz", async (_req: Request, res: Response) => {
+    const [db, files] = await Promise.all([
+      pingDatabase(database.db),
+      Promise.race([
+        storage.ping().catch(() => false),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref()),
+      ]),
+    ]);
+    const ready = db && files;
+    res.setHeader("Cache-Control", "no-store");
+    res.status(ready ? 200 : 503).json({
+      status: ready ? "ready" : "unavailable",
+      db: db ? "ok" : "down",
+      storage: files ? "ok" : "down",
+      migrations: "ok",
+      version: APP_VERSION,
+      buildId,
+    });
+  });
+
   // Stale-build detection: the client polls the latest id; a newer one makes its next
   // navigation a full page load.
   app.get("/builds/latest.json", (_req: Request, res: Response) => {
@@ -358,8 +380,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
     res.status(500).type("text/plain").send("Internal server error");
   });
 
-  // Scheduled posts go live within 15 s of their time (harmless on several instances).
-  const publisher = startScheduledPublishing(database.db, log);
+  // Scheduled posts go live within one interval of their time, on the lease holder only.
+  const publisher = startScheduledPublishing(database.db, log, env.schedulerIntervalMs);
 
   return {
     app,

@@ -70,6 +70,43 @@ describe("parseEnv", () => {
     expect(parseEnv({ DATA_DIR: tmp(), TRUST_PROXY: "2" }).trustProxy).toBe(2);
   });
 
+  it("reads the storage settings: local by default, S3 with its bucket and both keys", () => {
+    const dir = tmp();
+    const env = parseEnv({ DATA_DIR: dir });
+    expect(env.storage).toEqual({ driver: "local", root: path.join(dir, "uploads") });
+    expect(env.uploadMaxBytes).toBe(10 * 1024 * 1024);
+    const s3 = parseEnv({
+      DATA_DIR: dir,
+      STORAGE_DRIVER: "s3",
+      S3_BUCKET: "my-media",
+      S3_ENDPOINT: "http://127.0.0.1:9000",
+      S3_ACCESS_KEY_ID: "id",
+      S3_SECRET_ACCESS_KEY: "secret",
+      S3_PUBLIC_URL: "https://cdn.example/media/",
+      S3_PREFIX: "site/",
+    });
+    expect(s3.storage).toMatchObject({
+      driver: "s3",
+      bucket: "my-media",
+      publicUrl: "https://cdn.example/media",
+      prefix: "site/",
+    });
+    expect(() => parseEnv({ DATA_DIR: dir, STORAGE_DRIVER: "s3" })).toThrow(/S3_BUCKET/);
+    expect(() => parseEnv({ DATA_DIR: dir, STORAGE_DRIVER: "s3", S3_BUCKET: "Bad_Bucket" })).toThrow(/S3_BUCKET/);
+    expect(() =>
+      parseEnv({ DATA_DIR: dir, STORAGE_DRIVER: "s3", S3_BUCKET: "ok-bucket", S3_ACCESS_KEY_ID: "x" }),
+    ).toThrow(/set together/);
+  });
+
+  it("refuses local storage for several instances, with a clear message", () => {
+    expect(() => parseEnv({ DATA_DIR: tmp(), INSTANCE_COUNT: "2" })).toThrow(
+      /local disk cannot be shared by several instances/,
+    );
+    expect(
+      parseEnv({ DATA_DIR: tmp(), INSTANCE_COUNT: "2", STORAGE_DRIVER: "s3", S3_BUCKET: "media" }).instanceCount,
+    ).toBe(2);
+  });
+
   it("strips a trailing slash from PUBLIC_URL", () => {
     expect(parseEnv({ DATA_DIR: tmp(), PUBLIC_URL: "https://blog.example.com/" }).publicUrl).toBe(
       "https://blog.example.com",

@@ -89,6 +89,10 @@ const schema = z.object({
   RENDER_CACHE: booleanish.default(true),
   /** The render cache's size bound, in MiB. */
   RENDER_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(32),
+  /** How many instances serve this site (behind one proxy); more than 1 needs shared storage. */
+  INSTANCE_COUNT: z.coerce.number().int().min(1).max(1000).default(1),
+  /** How often scheduled jobs (publishing scheduled posts) run, in ms. */
+  SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(200).max(3_600_000).default(15_000),
   /** Tests only: make local file writes fail as on a full disk. */
   TEST_STORAGE_FAULT: z.enum(["enospc"]).optional(),
   /** Tests only: a generic OpenID Connect provider (discovery URL, id, secret). */
@@ -126,6 +130,8 @@ export interface Env {
   /** Tests only (TEST_STORAGE_FAULT). */
   testStorageFault: "enospc" | null;
   renderCache: { enabled: boolean; maxBytes: number };
+  instanceCount: number;
+  schedulerIntervalMs: number;
 }
 
 export type StorageConfig =
@@ -142,7 +148,15 @@ export type StorageConfig =
     };
 
 function storageConfig(v: z.infer<typeof schema>, dataDir: string): StorageConfig {
-  if (v.STORAGE_DRIVER === "local") return { driver: "local", root: path.join(dataDir, "uploads") };
+  if (v.STORAGE_DRIVER === "local") {
+    // Each instance would see only the files uploaded through itself.
+    if (v.INSTANCE_COUNT > 1) {
+      throw new EnvError(
+        "STORAGE_DRIVER: local disk cannot be shared by several instances (INSTANCE_COUNT > 1); use STORAGE_DRIVER=s3",
+      );
+    }
+    return { driver: "local", root: path.join(dataDir, "uploads") };
+  }
   if (!v.S3_BUCKET) throw new EnvError("S3_BUCKET: required when STORAGE_DRIVER=s3");
   if (Boolean(v.S3_ACCESS_KEY_ID) !== Boolean(v.S3_SECRET_ACCESS_KEY)) {
     throw new EnvError("S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together");
@@ -281,6 +295,8 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     uploadMaxBytes: v.UPLOAD_MAX_BYTES,
     testStorageFault: v.TEST_STORAGE_FAULT ?? null,
     renderCache: { enabled: v.RENDER_CACHE, maxBytes: v.RENDER_CACHE_MAX_MB * 1024 * 1024 },
+    instanceCount: v.INSTANCE_COUNT,
+    schedulerIntervalMs: v.SCHEDULER_INTERVAL_MS,
   };
 }
 

@@ -12,6 +12,7 @@ import * as createAds from "./20261122T224100_create_ads.ts";
 import * as addUserBan from "./20261122T230500_add_user_ban.ts";
 import * as createMedia from "./20261123T000000_create_media.ts";
 import * as createContentVersion from "./20261123T010000_create_content_version.ts";
+import * as createJobLeases from "./20261123T020000_create_job_leases.ts";
 
 /**
  * Every migration, in order. Listed explicitly so the same history runs in the
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   "20261122T230500_add_user_ban": addUserBan,
   "20261123T000000_create_media": createMedia,
   "20261123T010000_create_content_version": createContentVersion,
+  "20261123T020000_create_job_leases": createJobLeases,
 };

@@ -29,6 +29,15 @@ export interface Database {
   postSearch: PostSearchTable;
   media: MediaTable;
   contentVersion: ContentVersionTable;
+  jobLeases: JobLeasesTable;
+}
+
+/** Which instance runs a scheduled job, until when (renewed on every run). */
+export interface JobLeasesTable {
+  name: string;
+  holder: string;
+  expiresAt: Timestamp;
+  updatedAt: Timestamp;
 }
 
 /** One row (id 1): bumped by every content change, polled by every instance. */

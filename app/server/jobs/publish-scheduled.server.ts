@@ -3,6 +3,7 @@ import { bumpContentVersion } from "../cache/content-version.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import { afterPostWrite } from "../repos/post-editor.server.ts";
+import { acquireLease, INSTANCE_ID, releaseLease } from "./lease.server.ts";
 
 export const PUBLISH_INTERVAL_MS = 15_000;
 
@@ -32,19 +33,27 @@ export interface ScheduledPublisher {
   stop(): Promise<void>;
 }
 
-/** Runs publishDuePosts now and every `intervalMs`, never two runs at once. */
+export const PUBLISH_LEASE = "publish-scheduled";
+
+/**
+ * Runs publishDuePosts now and every `intervalMs`, never two runs at once, and
+ * on one instance only: the holder of the job's lease (renewed on every run,
+ * valid for three intervals, so a crashed holder is replaced within ~45 s).
+ */
 export function startScheduledPublishing(
   db: DB,
   log: Logger,
   intervalMs: number = PUBLISH_INTERVAL_MS,
+  holder: string = INSTANCE_ID,
 ): ScheduledPublisher {
   let running: Promise<void> | null = null;
   let stopped = false;
   const tick = () => {
     if (stopped || running) return;
-    running = publishDuePosts(db)
+    running = acquireLease(db, PUBLISH_LEASE, holder, intervalMs * 3)
+      .then((held) => (held ? publishDuePosts(db) : []))
       .then((ids) => {
-        if (ids.length > 0) log.info({ ids }, "published scheduled posts");
+        if (ids.length > 0) log.info({ ids, holder }, "published scheduled posts");
       })
       .catch((error: unknown) => log.error({ err: error }, "publishing scheduled posts failed"))
       .finally(() => {
@@ -59,6 +68,7 @@ export function startScheduledPublishing(
       stopped = true;
       clearInterval(timer);
       await running;
+      await releaseLease(db, PUBLISH_LEASE, holder).catch(() => {});
     },
   };
 }

@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
+import { acquireLease, leaseHolder, releaseLease } from "./lease.server.ts";
+
+describe(`job leases (${testDialect()})`, () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database.cleanup();
+  });
+
+  it("gives a lease to one holder until it expires, then to another", async () => {
+    const { db } = database;
+    const t0 = new Date("2026-11-23T00:00:00.000Z");
+    const later = (ms: number) => new Date(t0.getTime() + ms);
+    expect(await acquireLease(db, "job", "a", 3000, t0)).toBe(true);
+    expect(await acquireLease(db, "job", "b", 3000, later(100))).toBe(false);
+    // The holder renews; the other still waits.
+    expect(await acquireLease(db, "job", "a", 3000, later(2000))).toBe(true);
+    expect(await acquireLease(db, "job", "b", 3000, later(4000))).toBe(false);
+    // "a" stopped renewing (crashed): once its lease ran out, "b" takes over.
+    expect(await acquireLease(db, "job", "b", 3000, later(5000))).toBe(true);
+    expect(await leaseHolder(db, "job")).toMatchObject({ holder: "b" });
+    expect(await acquireLease(db, "job", "a", 3000, later(5100))).toBe(false);
+  });
+
+  it("lets only one of many simultaneous claimants win", async () => {
+    const { db } = database;
+    const now = new Date("2026-11-24T00:00:00.000Z");
+    const results = await Promise.all(
+      ["x1", "x2", "x3", "x4", "x5"].map((holder) => acquireLease(db, "race", holder, 10_000, now)),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
+  });
+
+  it("is free for others at once after a release", async () => {
+    const { db } = database;
+    expect(await acquireLease(db, "released", "a", 60_000)).toBe(true);
+    expect(await acquireLease(db, "released", "b", 60_000)).toBe(false);
+    await releaseLease(db, "released", "a");
+    expect(await acquireLease(db, "released", "b", 60_000)).toBe(true);
+  });
+});

@@ -1,0 +1,54 @@
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import type { DB } from "../db/db.server.ts";
+import { nowIso } from "../db/db.server.ts";
+
+/** This process, as lease holders are named: host, pid and a random part (pids repeat across hosts). */
+export const INSTANCE_ID = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+
+/**
+ * Takes or renews the lease on `name` for `ttlMs`; true when this holder has it.
+ * One conditional UPDATE decides: the row changes only when the lease is ours or
+ * has expired, so two instances can never both get it.
+ */
+export async function acquireLease(
+  db: DB,
+  name: string,
+  holder: string,
+  ttlMs: number,
+  now: Date = new Date(),
+): Promise<boolean> {
+  const at = nowIso(now);
+  const until = nowIso(new Date(now.getTime() + ttlMs));
+  await db
+    .insertInto("jobLeases")
+    .values({ name, holder, expiresAt: until, updatedAt: at })
+    .onConflict((oc) => oc.column("name").doNothing())
+    .execute();
+  const result = await db
+    .updateTable("jobLeases")
+    .set({ holder, expiresAt: until, updatedAt: at })
+    .where("name", "=", name)
+    .where((eb) => eb.or([eb("holder", "=", holder), eb("expiresAt", "<=", at)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Gives the lease up at once (a clean shutdown), so another instance need not wait for it to expire. */
+export async function releaseLease(db: DB, name: string, holder: string): Promise<void> {
+  await db
+    .updateTable("jobLeases")
+    .set({ expiresAt: nowIso(new Date(0)), updatedAt: nowIso() })
+    .where("name", "=", name)
+    .where("holder", "=", holder)
+    .execute();
+}
+
+export async function leaseHolder(db: DB, name: string): Promise<{ holder: string; expiresAt: string } | null> {
+  const row = await db
+    .selectFrom("jobLeases")
+    .select(["holder", "expiresAt"])
+    .where("name", "=", name)
+    .executeTakeFirst();
+  return row ?? null;
+}
