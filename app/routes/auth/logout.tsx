@@ -14,8 +14,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
   // A resource route gets none of React Router's Origin check for document
   // actions: refuse a sign-out posted from another site the same way.
+  // Behind a proxy the request may name the instance, not the site: PUBLIC_URL counts too.
   const origin = request.headers.get("origin");
-  if (origin && origin !== new URL(request.url).origin) return new Response("Forbidden", { status: 403 });
+  if (origin && origin !== new URL(request.url).origin && origin !== new URL(app.env.publicUrl).origin) {
+    return new Response("Forbidden", { status: 403 });
+  }
   const result = await callAuth(() => app.auth.api.signOut({ headers: request.headers, asResponse: true }));
   if (!result.ok && result.status >= 500) app.log.error({ code: result.code }, "sign-out failed");
   throw redirect("/", {
