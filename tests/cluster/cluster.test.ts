@@ -10,7 +10,7 @@ import { startTestS3, type TestS3 } from "../../app/server/storage/s3rver.testin
 import { jpeg } from "../fixtures/images.ts";
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl } from "../setup/test-db.ts";
-import { type Proxy, startProxy } from "./proxy.ts";
+import { startProxy, type TestProxy } from "./proxy.ts";
 
 // Two production instances on one PostgreSQL database and one S3-compatible
 // store, behind a round-robin proxy: nothing may depend on being the only process.
@@ -35,7 +35,7 @@ describe("two instances behind a proxy", () => {
   let s3: TestS3;
   let database: Awaited<ReturnType<typeof createServerDatabaseUrl>>;
   let db: DB;
-  let proxy: Proxy;
+  let proxy: TestProxy;
   let env: Record<string, string>;
   const instances: Record<string, ServerProcess> = {};
   let adminCookie = "";

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
  * reached it). A connection that breaks mid-request is not retried for writes:
  * the write may have happened, so the client gets a 502 and does not count it.
  */
-export interface Proxy {
+export interface TestProxy {
   url: string;
   /** Backends in rotation; `down` ones are skipped only after they refuse. */
   backends: Array<{ name: string; url: string }>;
@@ -26,7 +26,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-export async function startProxy(backends: Array<{ name: string; url: string }>): Promise<Proxy> {
+export async function startProxy(backends: Array<{ name: string; url: string }>): Promise<TestProxy> {
   let next = 0;
   const server: Server = createServer(async (req, res) => {
     const body = await readBody(req);
