@@ -48,6 +48,64 @@ export function AdminSearch({ id, label, button, q }: { id: string; label: strin
   );
 }
 
+const SEARCH_INPUT =
+  "w-full max-w-sm rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900";
+
+/**
+ * A GET search box with a labelled sort menu for an admin list. `keep` carries
+ * other query values (a status tab) into the new search; the page starts at 1.
+ */
+export function AdminSearchSort({
+  idPrefix,
+  labels,
+  q,
+  sort,
+  sorts,
+  keep = {},
+}: {
+  idPrefix: string;
+  labels: { search: string; sort: string; button: string };
+  q: string;
+  sort: string;
+  /** Each sort key with its translated name, in menu order. */
+  sorts: ReadonlyArray<{ key: string; label: string }>;
+  keep?: Record<string, string>;
+}) {
+  return (
+    <Form method="get" role="search" className="flex flex-wrap items-end gap-2">
+      {Object.entries(keep).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <div>
+        <label htmlFor={`${idPrefix}-q`} className="block text-sm font-medium">
+          {labels.search}
+        </label>
+        <input id={`${idPrefix}-q`} type="search" name="q" defaultValue={q} maxLength={100} className={SEARCH_INPUT} />
+      </div>
+      <div>
+        <label htmlFor={`${idPrefix}-sort`} className="block text-sm font-medium">
+          {labels.sort}
+        </label>
+        <select
+          id={`${idPrefix}-sort`}
+          name="sort"
+          defaultValue={sort}
+          className="rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900"
+        >
+          {sorts.map(({ key, label }) => (
+            <option key={key} value={key}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" className={`${ADMIN_BUTTON} py-2`}>
+        {labels.button}
+      </button>
+    </Form>
+  );
+}
+
 /** Previous / page n of m / next, as links that keep the list's query. */
 export function AdminPagination({
   page,

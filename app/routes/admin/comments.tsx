@@ -1,6 +1,13 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
-import { ADMIN_BUTTON, AdminPagination, listQuery, safeBack, useListUrls } from "../../components/admin/list-parts.tsx";
+import {
+  ADMIN_BUTTON,
+  AdminPagination,
+  AdminSearchSort,
+  listQuery,
+  safeBack,
+  useListUrls,
+} from "../../components/admin/list-parts.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
 import {
   COMMENT_ACTION_STATUS,
@@ -208,42 +215,14 @@ export default function CommentsAdmin({ loaderData, actionData }: Route.Componen
         </ul>
       </nav>
 
-      <Form method="get" role="search" className="flex flex-wrap items-end gap-2">
-        {status !== "pending" && <input type="hidden" name="status" value={status} />}
-        <div>
-          <label htmlFor="comments-q" className="block text-sm font-medium">
-            {t("comments.search")}
-          </label>
-          <input
-            id="comments-q"
-            type="search"
-            name="q"
-            defaultValue={q}
-            maxLength={100}
-            className="w-full max-w-sm rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900"
-          />
-        </div>
-        <div>
-          <label htmlFor="comments-sort" className="block text-sm font-medium">
-            {t("comments.sortBy")}
-          </label>
-          <select
-            id="comments-sort"
-            name="sort"
-            defaultValue={sort}
-            className="rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900"
-          >
-            {COMMENT_SORTS.map((key) => (
-              <option key={key} value={key}>
-                {t(`comments.sort.${key}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="submit" className={`${ADMIN_BUTTON} py-2`}>
-          {t("comments.searchButton")}
-        </button>
-      </Form>
+      <AdminSearchSort
+        idPrefix="comments"
+        labels={{ search: t("comments.search"), sort: t("comments.sortBy"), button: t("comments.searchButton") }}
+        q={q}
+        sort={sort}
+        sorts={COMMENT_SORTS.map((key) => ({ key, label: t(`comments.sort.${key}`) }))}
+        keep={status !== "pending" ? { status } : {}}
+      />
 
       {list.items.length === 0 ? (
         <p className="text-zinc-600 dark:text-zinc-400">{t("comments.empty")}</p>

@@ -4,6 +4,7 @@ import { data, Form, Link, redirect, useRevalidator, useSearchParams } from "rea
 import {
   ADMIN_BUTTON,
   AdminPagination,
+  AdminSearchSort,
   ConfirmDelete,
   listQuery,
   safeBack,
@@ -264,41 +265,13 @@ export default function MediaLibrary({ loaderData, actionData }: Route.Component
 
       <UploadForm maxBytes={maxBytes} />
 
-      <Form method="get" role="search" className="flex flex-wrap items-end gap-2">
-        <div>
-          <label htmlFor="media-q" className="block text-sm font-medium">
-            {t("library.search")}
-          </label>
-          <input
-            id="media-q"
-            type="search"
-            name="q"
-            defaultValue={q}
-            maxLength={100}
-            className="w-full max-w-sm rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900"
-          />
-        </div>
-        <div>
-          <label htmlFor="media-sort" className="block text-sm font-medium">
-            {t("library.sort")}
-          </label>
-          <select
-            id="media-sort"
-            name="sort"
-            defaultValue={sort}
-            className="rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900"
-          >
-            {MEDIA_SORTS.map((key) => (
-              <option key={key} value={key}>
-                {t(`library.sorts.${key}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="submit" className={`${ADMIN_BUTTON} py-2`}>
-          {ta("list.search")}
-        </button>
-      </Form>
+      <AdminSearchSort
+        idPrefix="media"
+        labels={{ search: t("library.search"), sort: t("library.sort"), button: ta("list.search") }}
+        q={q}
+        sort={sort}
+        sorts={MEDIA_SORTS.map((key) => ({ key, label: t(`library.sorts.${key}`) }))}
+      />
 
       {items.length === 0 ? (
         <p className="text-zinc-600 dark:text-zinc-400">{q ? t("library.noMatch", { q }) : t("library.empty")}</p>
