@@ -42,7 +42,10 @@ export async function start(): Promise<{ http: Server; app: InkwellServer }> {
   const http = createHttpServer(inkwell.app);
   http.headersTimeout = 15_000;
   http.requestTimeout = 60_000;
-  http.keepAliveTimeout = 5_000;
+  // Longer than clients and load balancers keep idle connections (commonly 60 s), so a
+  // client never reuses a socket the server is closing at that moment (ECONNRESET).
+  // Idle sockets are cheap; header and request timeouts still bound slow clients.
+  http.keepAliveTimeout = 65_000;
   http.maxHeadersCount = 100;
 
   await new Promise<void>((resolve, reject) => {
