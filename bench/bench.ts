@@ -104,8 +104,18 @@ export function parseOptions(argv: string[]): BenchOptions {
 /** A word the demo posts use (see scripts/demo/longform.ts), for /search. */
 export const SEARCH_WORD = "checklist";
 
-/** The pages measured, by name: picked from the seeded database. */
-async function pickPages(dataDir: string): Promise<Record<string, string>> {
+/** The pages measured, by name, in order: request paths. */
+export interface Pages extends Record<string, string> {
+  home: string;
+  list: string;
+  post: string;
+  tag: string;
+  search: string;
+  rss: string;
+}
+
+/** The pages measured, picked from the seeded database. */
+export async function pickPages(dataDir: string): Promise<Pages> {
   const { db, close } = openDatabase(parseDatabaseUrl(undefined, dataDir), { poolMax: 1 });
   try {
     const now = new Date().toISOString();
@@ -144,7 +154,7 @@ async function pickPages(dataDir: string): Promise<Record<string, string>> {
   }
 }
 
-function seed(dataDir: string, posts: number): number {
+export function seed(dataDir: string, posts: number): number {
   const started = performance.now();
   const result = spawnSync(process.execPath, ["scripts/cli.ts", "seed", "--demo", "--posts", String(posts)], {
     cwd: repoRoot,
@@ -155,7 +165,7 @@ function seed(dataDir: string, posts: number): number {
   return performance.now() - started;
 }
 
-function serverEnv(dataDir: string, renderCache: boolean): Record<string, string> {
+export function serverEnv(dataDir: string, renderCache: boolean): Record<string, string> {
   return {
     NODE_ENV: "production",
     DATA_DIR: dataDir,
