@@ -4,7 +4,7 @@
 // bench/static-server.ts, are the ceiling. Prints a Markdown table and writes
 // bench/results/latest.json and latest.md.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -32,12 +32,18 @@ export interface BenchOptions {
   duration: number;
   /** Seconds of unmeasured load before each page. */
   warmup: number;
+  /** Requests per page instead of a duration (tests). */
+  amount?: number;
   connections: number;
   runs: RunKind[];
   /** Where latest.json and latest.md go. */
   outDir: string;
   /** Keep the temporary data directory (for looking at it afterwards). */
   keep: boolean;
+  /** The word /search looks for. */
+  search: string;
+  /** A data directory to use (and keep) instead of a temporary one; seeded only when it has no database yet. */
+  data?: string;
 }
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -46,10 +52,13 @@ const USAGE = `Usage: npm run bench -- [options]
   --duration S       seconds of load per page (default 10)
   --connections C    concurrent connections (default 32)
   --warmup S         unmeasured seconds before each page (default 1)
+  --search WORD      the word /search looks for (default "sourdough", in ~1 post in 12)
   --only RUN         only one run: cache, nocache or static
   --quick            a smoke test: 14 posts, 1 s per page, 4 connections, 0.25 s warm-up
   --out DIR          where to write latest.json and latest.md (default bench/results)
-  --keep             keep the temporary data directory`;
+  --keep             keep the temporary data directory
+  --data DIR         use this data directory and keep it; it is seeded only when it
+                     has no database yet, so a second --posts 10000 run skips seeding`;
 
 /** The smallest demo that has a second page of posts (10 per page; 3 of the first 14 are not published). */
 const QUICK_POSTS = 14;
@@ -73,6 +82,8 @@ export function parseOptions(argv: string[]): BenchOptions {
       quick: { type: "boolean", default: false },
       out: { type: "string" },
       keep: { type: "boolean", default: false },
+      data: { type: "string" },
+      search: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -98,11 +109,17 @@ export function parseOptions(argv: string[]): BenchOptions {
     runs: only ? [only as RunKind] : ["cache", "nocache", "static"],
     outDir: path.resolve(values.out ?? path.join(repoRoot, "bench", "results")),
     keep: values.keep,
+    search: values.search ?? SEARCH_WORD,
+    ...(values.data ? { data: path.resolve(values.data) } : {}),
   };
 }
 
-/** A word the demo posts use (see scripts/demo/longform.ts), for /search. */
-export const SEARCH_WORD = "checklist";
+/**
+ * The word searched for: one demo topic's (~1 post in 12, in title and body), like
+ * a visitor looking for something specific. A word in nearly every post, such as
+ * "checklist", is the worst case: try it with --search checklist.
+ */
+export const SEARCH_WORD = "sourdough";
 
 /** The pages measured, by name, in order: request paths. */
 export interface Pages extends Record<string, string> {
@@ -115,7 +132,7 @@ export interface Pages extends Record<string, string> {
 }
 
 /** The pages measured, picked from the seeded database. */
-export async function pickPages(dataDir: string): Promise<Pages> {
+export async function pickPages(dataDir: string, search = SEARCH_WORD): Promise<Pages> {
   const { db, close } = openDatabase(parseDatabaseUrl(undefined, dataDir), { poolMax: 1 });
   try {
     const now = new Date().toISOString();
@@ -146,9 +163,22 @@ export async function pickPages(dataDir: string): Promise<Pages> {
       list: "/posts/page/2",
       post: `/posts/detail/${post.id}`,
       tag: `/tags/${tag.slug}`,
-      search: `/search?q=${SEARCH_WORD}`,
+      search: `/search?q=${encodeURIComponent(search)}`,
       rss: "/rss.xml",
     };
+  } finally {
+    await close();
+  }
+}
+
+async function countPosts(dataDir: string): Promise<number> {
+  const { db, close } = openDatabase(parseDatabaseUrl(undefined, dataDir), { poolMax: 1 });
+  try {
+    const row = await db
+      .selectFrom("posts")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   } finally {
     await close();
   }
@@ -179,6 +209,18 @@ export function serverEnv(dataDir: string, renderCache: boolean): Record<string,
 type Log = (line: string) => void;
 
 /**
+ * Waits until the server answers /healthz quickly again: requests autocannon gave
+ * up on (timeouts) are still being worked on, and would slow the next page down.
+ */
+async function settle(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    if ((await timedGet(`${url}/healthz`)).ms < 50) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
  * Boot, cold first requests, then each page under load. `save` receives the
  * first answer of every page (the static ceiling serves those).
  */
@@ -206,12 +248,13 @@ async function measureRun(
     const results: Record<string, PageResult> = {};
     for (const [name, pagePath] of Object.entries(pages)) {
       const load = await loadPage(`${server.url}${pagePath}`, options);
+      await settle(server.url);
       const first = cold[name] ?? { ms: 0, status: 0, bytes: 0 };
       results[name] = { path: pagePath, coldMs: first.ms, status: first.status, bytes: first.bytes, ...load };
       log(
         `  ${name.padEnd(7)} ${String(load.requestsPerSec).padStart(9)} req/s  p50 ${load.p50Ms} ms  p99 ${load.p99Ms} ms` +
-          (load.errors + load.timeouts + load.non2xx > 0
-            ? `  errors ${load.errors + load.timeouts}, non-2xx ${load.non2xx}`
+          (load.errors + load.non2xx > 0
+            ? `  errors ${load.errors} (${load.timeouts} timeouts), non-2xx ${load.non2xx}`
             : ""),
       );
     }
@@ -227,6 +270,11 @@ async function measureRun(
   }
 }
 
+function parseDatabaseFile(dataDir: string): string {
+  const config = parseDatabaseUrl(undefined, dataDir);
+  return config.dialect === "sqlite" ? config.file : "";
+}
+
 const extensionOf = (contentType: string) => (contentType.includes("xml") ? "xml" : "html");
 
 export async function runBench(options: BenchOptions, log: Log = console.log): Promise<BenchResult> {
@@ -234,14 +282,22 @@ export async function runBench(options: BenchOptions, log: Log = console.log): P
   const loadStart = os.loadavg()[0] ?? 0;
   ensureBuild({ quiet: true });
   const work = mkdtempSync(path.join(os.tmpdir(), "inkwell-bench-"));
-  const dataDir = path.join(work, "data");
+  const dataDir = options.data ?? path.join(work, "data");
   const staticDir = path.join(work, "static");
   mkdirSync(staticDir);
   try {
-    log(`seeding ${options.posts} posts into ${dataDir}`);
-    const seedMs = seed(dataDir, options.posts);
-    log(`  seeded in ${(seedMs / 1000).toFixed(1)} s`);
-    const pages = await pickPages(dataDir);
+    let seedMs = 0;
+    const reused = options.data !== undefined && existsSync(parseDatabaseFile(dataDir));
+    if (reused) {
+      const found = await countPosts(dataDir);
+      if (found !== options.posts) throw new Error(`${dataDir} has ${found} posts, not ${options.posts}`);
+      log(`using the ${found} posts in ${dataDir}`);
+    } else {
+      log(`seeding ${options.posts} posts into ${dataDir}`);
+      seedMs = seed(dataDir, options.posts);
+      log(`  seeded in ${(seedMs / 1000).toFixed(1)} s`);
+    }
+    const pages = await pickPages(dataDir, options.search);
 
     const manifest: StaticPage[] = [];
     const save = (name: string, answer: { contentType: string; body: Buffer }) => {
@@ -289,6 +345,7 @@ export async function runBench(options: BenchOptions, log: Log = console.log): P
         warmup: options.warmup,
         connections: options.connections,
         runs: options.runs,
+        search: options.search,
       },
       machine: {
         node: process.version,
@@ -298,7 +355,7 @@ export async function runBench(options: BenchOptions, log: Log = console.log): P
         loadStart: Math.round(loadStart * 100) / 100,
         loadEnd: Math.round((os.loadavg()[0] ?? 0) * 100) / 100,
       },
-      seed: { posts: options.posts, ms: Math.round(seedMs) },
+      seed: { posts: options.posts, ms: Math.round(seedMs), reused },
       pages,
       runs,
     };

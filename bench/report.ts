@@ -33,7 +33,7 @@ export interface BenchResult {
   version: 1;
   startedAt: string;
   finishedAt: string;
-  options: { posts: number; duration: number; warmup: number; connections: number; runs: RunKind[] };
+  options: { posts: number; duration: number; warmup: number; connections: number; runs: RunKind[]; search: string };
   machine: {
     node: string;
     cpus: number;
@@ -43,7 +43,8 @@ export interface BenchResult {
     loadStart: number;
     loadEnd: number;
   };
-  seed: { posts: number; ms: number };
+  /** How long seeding took (0 when --data named a directory seeded earlier). */
+  seed: { posts: number; ms: number; reused: boolean };
   /** Page name → request path, in the order measured. */
   pages: Record<string, string>;
   runs: Partial<Record<RunKind, RunResult>>;
@@ -78,7 +79,8 @@ export function markdownTables(result: BenchResult): string {
     const on = result.runs.cache?.pages[name];
     const off = result.runs.nocache?.pages[name];
     const measured = [s, on, off].filter((p): p is PageResult => p !== undefined);
-    const errors = measured.reduce((sum, p) => sum + p.errors + p.timeouts, 0);
+    // autocannon counts a timeout as an error too.
+    const errors = measured.reduce((sum, p) => sum + p.errors, 0);
     const non2xx = measured.reduce((sum, p) => sum + p.non2xx, 0);
     lines.push(
       `| ${name} \`${path}\` | ${num(s?.requestsPerSec)} | ${num(on?.requestsPerSec)} | ${ms(on?.p50Ms)} | ${ms(on?.p99Ms)} | ${pct(ratioToStatic(result, name, "cache"))} | ${num(off?.requestsPerSec)} | ${ms(off?.p50Ms)} | ${ms(off?.p99Ms)} | ${pct(ratioToStatic(result, name, "nocache"))} | ${errors} / ${non2xx} |`,
@@ -101,7 +103,7 @@ export function markdownReport(result: BenchResult): string {
   return [
     `# Inkwell bench, ${result.startedAt.slice(0, 16).replace("T", " ")} UTC`,
     "",
-    `${o.posts} demo posts (seeded in ${num(result.seed.ms / 1000, 1)} s); ${o.duration} s per page after ${o.warmup} s of warm-up, ` +
+    `${o.posts} demo posts (${result.seed.reused ? "seeded earlier" : `seeded in ${num(result.seed.ms / 1000, 1)} s`}); ${o.duration} s per page after ${o.warmup} s of warm-up, ` +
       `${o.connections} connections; runs: ${o.runs.map((k) => RUN_LABELS[k]).join(", ")}.`,
     `Node ${m.node}, ${m.cpus} × ${m.cpuModel}, ${num(m.memoryGiB)} GiB; load average ${num(m.loadStart, 2)} at the start, ${num(m.loadEnd, 2)} at the end.`,
     "",

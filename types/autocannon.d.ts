@@ -8,6 +8,8 @@ declare module "autocannon" {
     connections?: number;
     /** Seconds; fractions allowed. */
     duration?: number;
+    /** Requests to make, instead of a duration. */
+    amount?: number;
     pipelining?: number;
     /** Milliseconds between samples; the run ends on a sample, so it also rounds the duration up. Default 1000. */
     sampleInt?: number;
