@@ -22,9 +22,10 @@ Commands:
                      list stored files no media record refers to (older than an
                      hour); with --delete, remove them
   seed --demo [--posts N] [--force]
-                     add demo content: categories, tags, N bilingual posts (default
-                     24) and comments by "Demo Author" (demo@example.invalid); refuses
-                     when that author exists, unless --force
+                     add demo content: categories, tags, N bilingual posts of ~1,500
+                     words (default 24, at most 10000) and comments by "Demo Author"
+                     (demo@example.invalid); refuses when that author exists, unless
+                     --force
   help, --help       show this help
 
 The database comes from DATABASE_URL (default: a SQLite file in DATA_DIR, ./data).`;
@@ -93,7 +94,7 @@ async function seedCommand(args: string[]): Promise<number> {
   const postsAt = args.indexOf("--posts");
   if (postsAt >= 0) {
     const raw = args[postsAt + 1] ?? "";
-    if (!/^\d{1,4}$/.test(raw) || Number(raw) > MAX_DEMO_POSTS) {
+    if (!/^\d{1,5}$/.test(raw) || Number(raw) > MAX_DEMO_POSTS) {
       console.error(`--posts needs a whole number from 0 to ${MAX_DEMO_POSTS}`);
       return 2;
     }

@@ -1,0 +1,115 @@
+// `npm run lighthouse`: seeds a small demo site into a temporary directory, starts
+// the production server, and runs Lighthouse (mobile: its default form factor,
+// screen and simulated throttling) on the home page and a post page with the
+// system Chromium. Prints the four category scores per page and, for a score
+// below target, the audits that cost points; writes bench/results/lighthouse.json
+// (and each page's whole report as lighthouse-<page>.report.json).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type LaunchedChrome, launch } from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { ensureBuild } from "../scripts/build-if-stale.ts";
+import { pickPages, seed, serverEnv } from "./bench.ts";
+import { belowTarget, CATEGORIES, formatPage, type PageScores, pageScores } from "./lighthouse-scores.ts";
+import { repoRoot, startProcess } from "./process.ts";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/** No sandbox (root in a container), no GPU, and no connections of Chromium's own. */
+const CHROMIUM_FLAGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+const POSTS = 10;
+
+interface LighthouseOutput {
+  measuredAt: string;
+  lighthouseVersion: string;
+  userAgent: string;
+  settings: { formFactor: string; throttlingMethod: string; screenWidth: number };
+  loadAverage: number;
+  pages: Record<string, { url: string; scores: PageScores; warnings: string[] }>;
+}
+
+async function main(): Promise<number> {
+  ensureBuild({ quiet: true });
+  const work = mkdtempSync(path.join(os.tmpdir(), "inkwell-lighthouse-"));
+  const dataDir = path.join(work, "data");
+  try {
+    console.log(`seeding ${POSTS} posts`);
+    seed(dataDir, POSTS);
+    const { home, post } = await pickPages(dataDir);
+    const server = await startProcess(["server.ts"], serverEnv(dataDir, true), { timeoutMs: 60_000 });
+    const userDataDir = path.join(work, "chromium");
+    mkdirSync(userDataDir);
+    let chrome: LaunchedChrome | undefined;
+    try {
+      chrome = await launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS, userDataDir, logLevel: "error" });
+      const output: LighthouseOutput = {
+        measuredAt: new Date().toISOString(),
+        lighthouseVersion: "",
+        userAgent: "",
+        settings: { formFactor: "", throttlingMethod: "", screenWidth: 0 },
+        loadAverage: Math.round((os.loadavg()[0] ?? 0) * 100) / 100,
+        pages: {},
+      };
+      const outDir = path.join(repoRoot, "bench", "results");
+      mkdirSync(outDir, { recursive: true });
+      const lines: string[] = [];
+      let missed = 0;
+      for (const [name, pagePath] of [
+        ["home", home],
+        ["post", post],
+      ] as const) {
+        const url = `${server.url}${pagePath}`;
+        console.log(`lighthouse ${url}`);
+        const result = await lighthouse(url, {
+          port: chrome.port,
+          output: "json",
+          logLevel: "error",
+          onlyCategories: [...CATEGORIES],
+        });
+        if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+        const { lhr } = result;
+        if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${lhr.runtimeError.message}`);
+        const scores = pageScores(lhr);
+        missed += belowTarget(scores).length;
+        output.lighthouseVersion = lhr.lighthouseVersion;
+        output.userAgent = lhr.environment.hostUserAgent;
+        output.settings = {
+          formFactor: lhr.configSettings.formFactor,
+          throttlingMethod: lhr.configSettings.throttlingMethod,
+          screenWidth: lhr.configSettings.screenEmulation.width,
+        };
+        output.pages[name] = { url: pagePath, scores, warnings: lhr.runWarnings };
+        // The whole report too, for the details of a failing audit.
+        writeFileSync(path.join(outDir, `lighthouse-${name}.report.json`), JSON.stringify(lhr));
+        lines.push(...formatPage(name, pagePath, scores));
+      }
+      const file = path.join(outDir, "lighthouse.json");
+      writeFileSync(file, `${JSON.stringify(output, null, 2)}\n`);
+      console.log(
+        `\nLighthouse ${output.lighthouseVersion}, ${output.settings.formFactor} (${output.settings.screenWidth} px, ` +
+          `${output.settings.throttlingMethod} throttling), load average ${output.loadAverage}; targets 95/100/100/100\n`,
+      );
+      for (const line of lines) console.log(line);
+      console.log(`\n${missed === 0 ? "every score on target" : `${missed} score(s) below target`}; wrote ${file}`);
+      return 0;
+    } finally {
+      chrome?.kill();
+      await server.stop();
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) {
+  process.exitCode = await main();
+}
