@@ -19,9 +19,9 @@ import {
   createRenderCache,
   isAnonymous,
   isPublicPage,
+  joinWithNonce,
   newEffects,
   strongEtag,
-  withNonce,
   withoutNonce,
 } from "./cache/render-cache.server.ts";
 import { appContext } from "./context.server.ts";
@@ -186,7 +186,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
       }
       for (const ad of hit.effects.ads) adImpressions.record(ad, userAgent);
     }
-    sendPage(req, res, { ...hit, body: withNonce(hit.body, res.locals.nonce as string) }, "hit");
+    sendPage(req, res, { ...hit, body: joinWithNonce(hit.parts, res.locals.nonce as string) }, "hit");
   });
 
   app.get("/healthz", async (_req: Request, res: Response) => {

@@ -29,6 +29,8 @@ export interface CachedPage {
   /** When it stops being served (ms since epoch), or Infinity. */
   expiresAt: number;
   bytes: number;
+  /** The body cut at each placeholder: a hit joins them around its own nonce without re-encoding. */
+  parts: Buffer[];
 }
 
 /** Stands in for the nonce in stored pages; random per process, never in real content. */
@@ -42,10 +44,35 @@ export function strongEtag(body: Buffer): string {
   return `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
 }
 
+const SENTINEL_BYTES = Buffer.from(NONCE_SENTINEL, "utf8");
+
+/** A stored body cut at each nonce placeholder. */
+export function splitAtNonce(body: Buffer): Buffer[] {
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (let at = body.indexOf(SENTINEL_BYTES, from); at !== -1; at = body.indexOf(SENTINEL_BYTES, from)) {
+    parts.push(body.subarray(from, at));
+    from = at + SENTINEL_BYTES.length;
+  }
+  parts.push(body.subarray(from));
+  return parts;
+}
+
+/** Joins stored parts around a response's own nonce (one copy, no string conversion). */
+export function joinWithNonce(parts: readonly Buffer[], nonce: string): Buffer {
+  if (parts.length === 1) return parts[0] ?? Buffer.alloc(0);
+  const value = Buffer.from(nonce, "utf8");
+  const pieces: Buffer[] = [];
+  parts.forEach((part, i) => {
+    if (i > 0) pieces.push(value);
+    pieces.push(part);
+  });
+  return Buffer.concat(pieces);
+}
+
 /** Puts a response's own nonce back in a stored body. */
 export function withNonce(body: Buffer, nonce: string): Buffer {
-  if (!body.includes(NONCE_SENTINEL)) return body;
-  return Buffer.from(body.toString("utf8").replaceAll(NONCE_SENTINEL, nonce), "utf8");
+  return joinWithNonce(splitAtNonce(body), nonce);
 }
 
 /** Takes a render's nonce out of its body before it is stored. */
@@ -56,7 +83,7 @@ export function withoutNonce(body: Buffer, nonce: string): Buffer {
 
 export interface RenderCache {
   get(key: string, version: number, now?: number): CachedPage | null;
-  set(key: string, page: Omit<CachedPage, "bytes">): void;
+  set(key: string, page: Omit<CachedPage, "bytes" | "parts">): void;
   clear(): void;
   readonly size: number;
   readonly bytes: number;
@@ -90,7 +117,7 @@ export function createRenderCache(maxBytes: number): RenderCache {
       const size = page.body.length + key.length + page.contentType.length + ENTRY_OVERHEAD;
       if (size > maxBytes / 4) return; // one huge page must not empty the cache
       drop(key);
-      entries.set(key, { ...page, bytes: size });
+      entries.set(key, { ...page, bytes: size, parts: splitAtNonce(page.body) });
       bytes += size;
       for (const oldest of entries.keys()) {
         if (bytes <= maxBytes) break;
