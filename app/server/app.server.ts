@@ -339,7 +339,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
         const etag = response.headers.get("etag") ?? strongEtag(stored);
         const cacheControl = response.headers.get("cache-control") ?? PUBLIC_PAGE_CACHE_CONTROL;
         const effects = context.get(appContext).effects;
-        if (useCache && contentVersion.current() === version) {
+        // A HEAD's render has no body to keep: only GETs fill the cache.
+        if (useCache && req.method === "GET" && contentVersion.current() === version) {
           renderCache.set(key, {
             status: 200,
             body: stored,
@@ -358,9 +359,14 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
       // anonymous posts (sign-up, subscribe, contact) never empty the cache.
       if (response.status < 400 && !isAnonymous(req.get("cookie")) && changesContent(req.method, req.path)) {
         // Before answering: the writer's next page must not come from a stale cache.
-        await bumpContentVersion(database.db);
         renderCache.clear();
         forgetCategoryPostCounts(database.db);
+        try {
+          await bumpContentVersion(database.db);
+        } catch (error) {
+          // The write itself succeeded; other instances catch up at the next bump.
+          log.warn({ err: error, reqId: res.locals.requestId }, "could not bump the content version");
+        }
       }
       if (!publicPage && !response.headers.has("cache-control")) {
         res.setHeader("Cache-Control", isAnonymous(req.get("cookie")) ? "no-cache" : PRIVATE_CACHE_CONTROL);

@@ -1,4 +1,4 @@
-import { bumpContentVersion } from "../../app/server/cache/content-version.server.ts";
+import { bumpContentVersion, CONTENT_VERSION_POLL_MS } from "../../app/server/cache/content-version.server.ts";
 import { type OpenDatabase, openDatabase } from "../../app/server/db/db.server.ts";
 import { createPost } from "../../app/server/repos/posts.server.ts";
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
@@ -39,6 +39,8 @@ test.beforeAll(async () => {
     translations: [{ locale: "en", title: "The newer post", bodyHtml: "<p>Newer.</p>" }],
   });
   await bumpContentVersion(database.db);
+  // Let the server take in the new version (it polls), so its cache stays put from here on.
+  await new Promise((resolve) => setTimeout(resolve, 2.5 * CONTENT_VERSION_POLL_MS));
 });
 
 test.afterAll(async () => {

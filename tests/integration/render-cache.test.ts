@@ -1,6 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bumpContentVersion, readContentVersion } from "../../app/server/cache/content-version.server.ts";
+import {
+  bumpContentVersion,
+  CONTENT_VERSION_POLL_MS,
+  readContentVersion,
+} from "../../app/server/cache/content-version.server.ts";
 import { type DB, openDatabase } from "../../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../../app/server/env.server.ts";
 import { createPost } from "../../app/server/repos/posts.server.ts";
@@ -33,9 +37,20 @@ function nonces(page: Page): { header: string; body: string[] } {
   return { header, body };
 }
 
-/** Requests a page until it comes from the cache (an instance may still be taking in a new version). */
+const isHit = async (url: string, headers: Record<string, string>) =>
+  (await get(url, headers)).headers.get("x-render-cache") === "hit";
+
+/**
+ * Requests a page until it comes from the cache and still does after more than
+ * two polling intervals: an instance may not have taken in the latest version yet,
+ * and taking it in empties its cache.
+ */
 async function warm(url: string, headers: Record<string, string> = {}): Promise<void> {
-  await waitFor(async () => (await get(url, headers)).headers.get("x-render-cache") === "hit");
+  await waitFor(async () => {
+    if (!(await isHit(url, headers))) return false;
+    await new Promise((r) => setTimeout(r, 2.5 * CONTENT_VERSION_POLL_MS));
+    return isHit(url, headers);
+  }, 8000);
 }
 
 async function waitFor(check: () => Promise<boolean>, ms = 3000): Promise<void> {
@@ -93,6 +108,16 @@ describe(`render cache (${testDialect()})`, () => {
     expect(again.body.replaceAll(second.header, "N")).toBe(hit.body.replaceAll(first.header, "N"));
     expect(hit.headers.get("cache-control")).toContain("s-maxage=");
     expect(hit.headers.get("vary")).toContain("Cookie");
+  });
+
+  it("never keeps the empty body of a HEAD request", async () => {
+    const url = `${a.url}/links`;
+    const head = await fetch(url, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    await warm(url);
+    const page = await get(url);
+    expect(page.headers.get("x-render-cache")).toBe("hit");
+    expect(page.body).toContain("<!DOCTYPE html>");
   });
 
   it("answers 304 to a matching If-None-Match, without a CSP header", async () => {
