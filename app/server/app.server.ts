@@ -4,7 +4,7 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { type Logger, pino } from "pino";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
-import { type Locale, resolveLocale } from "../lib/i18n/locale.ts";
+import { type Locale, localeFromRequest, resolveLocale } from "../lib/i18n/locale.ts";
 import { CLIENT_IP_HEADER, createAuth } from "./auth/auth.server.ts";
 import { announceSetup } from "./auth/setup.server.ts";
 import { bumpContentVersion, watchContentVersion } from "./cache/content-version.server.ts";
@@ -58,7 +58,6 @@ export interface InkwellServer {
 /** What the render cache worked out for a request, for the handler that renders on a miss. */
 interface PageLookup {
   locale: Locale;
-  publicPage: boolean;
   key: string;
   version: number;
   useCache: boolean;
@@ -74,6 +73,11 @@ export interface CreateServerOptions {
 
 const loadBuild = async (): Promise<ServerBuild> =>
   (await import("virtual:react-router/server-build")) as unknown as ServerBuild;
+
+/** The client's address: the socket's, or the proxy's word when TRUST_PROXY says so (Express's req.ip). */
+function clientIpOf(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? "unknown";
+}
 
 function requestId(req: Request, trustProxy: boolean | number): string {
   const given = req.get("x-request-id");
@@ -162,10 +166,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
 
   app.use(compression({ threshold: 1024 }));
 
-  // Anonymous readers' pages straight from memory, before any other work.
+  // Anonymous readers' pages straight from memory, before any other work. Only
+  // public page requests pay for the lookup; everything else passes straight on.
   app.use((req: Request, res: Response, next: NextFunction) => {
     const publicPage =
       (req.method === "GET" || req.method === "HEAD") && isPublicPage(req.path) && isAnonymous(req.get("cookie"));
+    if (!publicPage) return next();
     const locale = resolveLocale({
       pathname: req.path,
       cookie: req.get("cookie") ?? null,
@@ -174,16 +180,14 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
     });
     const key = `${locale}|${req.get("host") ?? ""}|${req.originalUrl}`;
     const version = contentVersion.current();
-    const useCache = publicPage && env.renderCache.enabled && version > 0;
-    res.locals.page = { locale, publicPage, key, version, useCache } satisfies PageLookup;
+    const useCache = env.renderCache.enabled && version > 0;
+    res.locals.page = { locale, key, version, useCache } satisfies PageLookup;
     const hit = useCache ? renderCache.get(key, version) : null;
     if (!hit) return next();
     // The render's counting happens on every read, cached or not.
     if (req.method === "GET") {
       const userAgent = req.get("user-agent") ?? null;
-      if (hit.effects.viewedPost) {
-        views.record(hit.effects.viewedPost, { ip: req.ip ?? req.socket.remoteAddress ?? "unknown", userAgent });
-      }
+      if (hit.effects.viewedPost) views.record(hit.effects.viewedPost, { ip: clientIpOf(req), userAgent });
       for (const ad of hit.effects.ads) adImpressions.record(ad, userAgent);
     }
     sendPage(req, res, { ...hit, body: joinWithNonce(hit.parts, res.locals.nonce as string) }, "hit");
@@ -298,8 +302,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
     }
     try {
       const nonce = res.locals.nonce as string;
-      const { locale, publicPage, key, version, useCache } = res.locals.page as PageLookup;
-      const clientIp = req.ip ?? req.socket.remoteAddress ?? "unknown";
+      // Set by the render cache's lookup for public pages only.
+      const page = res.locals.page as PageLookup | undefined;
+      const clientIp = clientIpOf(req);
       const { request, body } = toFetchRequest(req, res, {
         bodyLimit,
         clientIpHeader: CLIENT_IP_HEADER,
@@ -321,7 +326,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
         storage,
         effects: newEffects(),
       });
-      const response = await withRequestLocale(locale, () => handle(request, context));
+      const response = await withRequestLocale(page?.locale ?? localeFromRequest(request), () =>
+        handle(request, context),
+      );
       if (body.tooLarge) {
         await response.body?.cancel();
         if (!res.headersSent) sendTooLarge(req, res);
@@ -329,7 +336,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
       }
       const contentType = response.headers.get("content-type") ?? "";
       if (
-        publicPage &&
+        page &&
         response.status === 200 &&
         response.headers.getSetCookie().length === 0 &&
         !/no-store|private/.test(response.headers.get("cache-control") ?? "")
@@ -340,19 +347,19 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
         const cacheControl = response.headers.get("cache-control") ?? PUBLIC_PAGE_CACHE_CONTROL;
         const effects = context.get(appContext).effects;
         // A HEAD's render has no body to keep: only GETs fill the cache.
-        if (useCache && req.method === "GET" && contentVersion.current() === version) {
-          renderCache.set(key, {
+        if (page.useCache && req.method === "GET" && contentVersion.current() === page.version) {
+          renderCache.set(page.key, {
             status: 200,
             body: stored,
             contentType,
             etag,
             cacheControl,
             effects,
-            version,
+            version: page.version,
             expiresAt: effects.ads.length > 0 ? Date.now() + AD_PAGE_TTL_MS : Number.POSITIVE_INFINITY,
           });
         }
-        sendPage(req, res, { status: 200, body: raw, contentType, etag, cacheControl }, useCache ? "miss" : "off");
+        sendPage(req, res, { status: 200, body: raw, contentType, etag, cacheControl }, page.useCache ? "miss" : "off");
         return;
       }
       // Only signed-in writers can change what readers see (comments, the admin area):
@@ -368,7 +375,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
           log.warn({ err: error, reqId: res.locals.requestId }, "could not bump the content version");
         }
       }
-      if (!publicPage && !response.headers.has("cache-control")) {
+      if (!page && !response.headers.has("cache-control")) {
         res.setHeader("Cache-Control", isAnonymous(req.get("cookie")) ? "no-cache" : PRIVATE_CACHE_CONTROL);
       }
       await sendFetchResponse(res, response);
