@@ -70,11 +70,6 @@ export function joinWithNonce(parts: readonly Buffer[], nonce: string): Buffer {
   return Buffer.concat(pieces);
 }
 
-/** Puts a response's own nonce back in a stored body. */
-export function withNonce(body: Buffer, nonce: string): Buffer {
-  return joinWithNonce(splitAtNonce(body), nonce);
-}
-
 /** Takes a render's nonce out of its body before it is stored. */
 export function withoutNonce(body: Buffer, nonce: string): Buffer {
   if (!nonce || !body.includes(nonce)) return body;
