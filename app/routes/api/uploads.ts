@@ -1,5 +1,6 @@
 import { redirect } from "react-router";
 import type { FlashKey } from "../../lib/flash.ts";
+import { formatBytes } from "../../lib/media.ts";
 import { getUser } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
@@ -78,7 +79,7 @@ async function handleUpload({ request, context }: Route.ActionArgs): Promise<Res
   if (!part.ok) {
     switch (part.reason) {
       case "too-large":
-        return failure(413, "too-large", `The file is larger than the ${Math.round(max / 1024 / 1024)} MB limit.`, {
+        return failure(413, "too-large", `The file is larger than the ${formatBytes(max)} limit.`, {
           Connection: "close",
         });
       case "not-multipart":

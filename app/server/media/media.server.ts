@@ -1,9 +1,9 @@
-import { sql } from "kysely";
+import { type Selectable, sql } from "kysely";
 import type { Logger } from "pino";
 import { MEDIA_SORTS, type MediaImage, type MediaSort, mediaSrcSet, mediaUrl } from "../../lib/media.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
-import type { MediaFile } from "../db/schema.server.ts";
+import type { MediaFile, MediaTable } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { clampPage } from "../repos/paging.server.ts";
 import { likePattern } from "../repos/taxonomy.server.ts";
@@ -193,7 +193,7 @@ export async function storeUpload(
       height: v.height,
       size: v.data.length,
     }));
-    const row: MediaRow = {
+    const row: Selectable<MediaTable> = {
       id,
       originalName,
       bucket: main.bucket,
@@ -216,10 +216,7 @@ export async function storeUpload(
       createdAt: now,
       updatedAt: now,
     };
-    await deps.db
-      .insertInto("media")
-      .values({ ...row, size: main.size, metageneration: 1, width: row.width as number, height: row.height as number })
-      .execute();
+    await deps.db.insertInto("media").values(row).execute();
     return toRecord(row);
   } catch (error) {
     await removeKeys(storage, written, deps.log);

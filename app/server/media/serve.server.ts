@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "pino";
 import { MEDIA_URL_RE } from "../../lib/media.ts";
 import { type StorageDriver, StorageError } from "../storage/types.server.ts";
+import { MEDIA_CACHE_CONTROL } from "./media.server.ts";
 
 /**
  * GET/HEAD /media/{id}/{file}: an uploaded file, straight from the store. Names
@@ -29,7 +30,7 @@ export function serveMedia(storage: StorageDriver, log: Logger) {
       const object = await storage.get(key);
       const etag = `"${object.etag.replace(/"/g, "")}"`;
       res.setHeader("Content-Type", object.contentType);
-      res.setHeader("Cache-Control", "public, max-age=31536000, immutable");
+      res.setHeader("Cache-Control", MEDIA_CACHE_CONTROL);
       res.setHeader("ETag", etag);
       res.setHeader("Last-Modified", object.lastModified.toUTCString());
       res.setHeader("X-Content-Type-Options", "nosniff");
