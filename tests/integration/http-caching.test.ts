@@ -1,31 +1,12 @@
-import { request as httpRequest } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rawGet } from "../setup/raw-http.ts";
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
 
 // Compression and caching headers as a browser sees them: hashed assets come
 // precompressed (brotli or gzip, as negotiated) with a year of immutable caching;
 // pages are compressed on the fly.
-
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-/** A GET without fetch's automatic decompression, so Content-Encoding can be checked. */
-function raw(url: string, headers: Record<string, string> = {}): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
 
 describe(`compression and asset caching (${testDialect()})`, () => {
   let server: ServerProcess;
@@ -36,7 +17,7 @@ describe(`compression and asset caching (${testDialect()})`, () => {
     const dataDir = tempDataDir();
     database = await createServerDatabaseUrl(dataDir);
     server = await startServer({ DATA_DIR: dataDir, DATABASE_URL: database.url, LOG_REQUESTS: "false" });
-    const html = (await raw(`${server.url}/`)).body.toString();
+    const html = (await rawGet(`${server.url}/`)).body.toString();
     script = /\/assets\/[\w.-]+\.js/.exec(html)?.[0] ?? "";
     expect(script).not.toBe("");
   });
@@ -47,11 +28,11 @@ describe(`compression and asset caching (${testDialect()})`, () => {
   });
 
   it("sends the precompressed asset the browser accepts, with immutable caching", async () => {
-    const plain = await raw(`${server.url}${script}`);
+    const plain = await rawGet(`${server.url}${script}`);
     expect(plain.headers["content-encoding"]).toBeUndefined();
     expect(plain.headers["cache-control"]).toContain("immutable");
 
-    const br = await raw(`${server.url}${script}`, { "accept-encoding": "gzip, br" });
+    const br = await rawGet(`${server.url}${script}`, { "accept-encoding": "gzip, br" });
     expect(br.headers["content-encoding"]).toBe("br");
     expect(br.headers["content-type"]).toMatch(/^text\/javascript/);
     expect(br.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
@@ -59,17 +40,17 @@ describe(`compression and asset caching (${testDialect()})`, () => {
     expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
     expect(br.body.length).toBeLessThan(plain.body.length);
 
-    const gz = await raw(`${server.url}${script}`, { "accept-encoding": "gzip" });
+    const gz = await rawGet(`${server.url}${script}`, { "accept-encoding": "gzip" });
     expect(gz.headers["content-encoding"]).toBe("gzip");
     expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
   });
 
   it("compresses pages as negotiated", async () => {
-    const br = await raw(`${server.url}/about`, { "accept-encoding": "br" });
+    const br = await rawGet(`${server.url}/about`, { "accept-encoding": "br" });
     expect(br.status).toBe(200);
     expect(br.headers["content-encoding"]).toBe("br");
     expect(brotliDecompressSync(br.body).toString()).toContain("<!DOCTYPE html>");
-    const gz = await raw(`${server.url}/about`, { "accept-encoding": "gzip" });
+    const gz = await rawGet(`${server.url}/about`, { "accept-encoding": "gzip" });
     expect(gz.headers["content-encoding"]).toBe("gzip");
   });
 });

@@ -1,10 +1,10 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { request as httpRequest } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../../app/server/env.server.ts";
+import { rawGet } from "../setup/raw-http.ts";
 import { repoRoot, type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
 
@@ -17,24 +17,6 @@ import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
 // Performance). This guard catches regressions such as the editor's CodeMirror
 // (~100 KiB) leaking into blog pages; lower it as the pages get lighter.
 const GUARD = 240 * 1024;
-
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-function raw(url: string, headers: Record<string, string> = {}): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
 
 interface ClientManifest {
   entry: { module: string; imports: string[] };
@@ -124,7 +106,7 @@ describe(`page weight (${testDialect()})`, () => {
     ["a post page", () => postPath],
     ["a tag page", () => tagPath],
   ])("keeps %s light (gzip), all from this origin, without web fonts", async (_name, pathOf) => {
-    const page = await raw(`${server.url}${pathOf()}`, { "accept-encoding": "gzip" });
+    const page = await rawGet(`${server.url}${pathOf()}`, { "accept-encoding": "gzip" });
     expect(page.status).toBe(200);
     expect(page.headers["content-encoding"]).toBe("gzip");
     const html = (await import("node:zlib")).gunzipSync(page.body).toString();
@@ -133,7 +115,7 @@ describe(`page weight (${testDialect()})`, () => {
     let total = page.body.length;
     for (const url of urls) {
       expect(url, "a third-party request").toMatch(/^\/(?!\/)/);
-      const asset = await raw(`${server.url}${url}`, { "accept-encoding": "gzip" });
+      const asset = await rawGet(`${server.url}${url}`, { "accept-encoding": "gzip" });
       expect(asset.status, url).toBe(200);
       total += asset.body.length;
       if (url.endsWith(".css")) {
@@ -152,7 +134,7 @@ describe(`page weight (${testDialect()})`, () => {
     const manifest = clientManifest();
     const wallet = walletChunks(manifest);
     for (const pagePath of ["/", postPath, tagPath, "/posts/page/1", "/search?q=a", "/about"]) {
-      const html = (await raw(`${server.url}${pagePath}`)).body.toString();
+      const html = (await rawGet(`${server.url}${pagePath}`)).body.toString();
       for (const chunk of wallet) expect(html.includes(chunk), `${pagePath} references ${chunk}`).toBe(false);
     }
     // The blog routes' own chunks are not wallet chunks either.
