@@ -7,7 +7,7 @@ import { createRequestHandler, RouterContextProvider, type ServerBuild } from "r
 import { type Locale, localeFromRequest, resolveLocale } from "../lib/i18n/locale.ts";
 import { CLIENT_IP_HEADER, createAuth } from "./auth/auth.server.ts";
 import { announceSetup } from "./auth/setup.server.ts";
-import { bumpContentVersion, watchContentVersion } from "./cache/content-version.server.ts";
+import { watchContentVersion } from "./cache/content-version.server.ts";
 import {
   changesContent,
   PRIVATE_CACHE_CONTROL,
@@ -38,6 +38,7 @@ import { addAdmins } from "./repos/admins.server.ts";
 import { createAdImpressions } from "./repos/ads.server.ts";
 import { withRequestLocale } from "./request-locale.server.ts";
 import { isCrossSiteWrite, newNonce, securityHeaders } from "./security.server.ts";
+import { createSharedState, type SharedState } from "./shared-state/index.server.ts";
 import { faultyFileSystem } from "./storage/faults.server.ts";
 import { createStorage } from "./storage/index.server.ts";
 import { createLocalStorage } from "./storage/local.server.ts";
@@ -107,8 +108,18 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
     const added = await addAdmins(database.db, env.adminEmails, "env");
     if (added.length > 0) log.info({ added }, "added admins from ADMIN_EMAILS");
   }
+  let shared: SharedState;
+  try {
+    shared = await createSharedState(env, database.db, log);
+  } catch (error) {
+    await database.close().catch(() => {});
+    throw new Error(
+      `could not connect to Redis (REDIS_URL): ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  if (shared.kind === "redis") log.info("sessions, rate limits and the content version are kept in Redis");
   const mailer = createMailer(env, log);
-  const auth = createAuth({ db: database.db, env, mailer, log });
+  const auth = createAuth({ db: database.db, env, mailer, log, secondaryStorage: shared.authStorage });
   await announceSetup(database.db, env, log);
   const views = createViewCounter(database.db, {
     onError: (error) => log.warn({ err: error }, "could not write view counts; will retry"),
@@ -119,7 +130,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
 
   // Rendered pages for anonymous readers; dropped whenever any instance changes content.
   const renderCache = createRenderCache(env.renderCache.maxBytes);
-  const contentVersion = watchContentVersion(database.db, {
+  const contentVersion = watchContentVersion(shared.contentVersion, {
     onChange: () => {
       renderCache.clear();
       forgetCategoryPostCounts(database.db);
@@ -204,19 +215,23 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
   // Readiness for a load balancer: the database and the file store answer, and this
   // instance applied (or found applied) every migration before it started serving.
   app.get("/readyz", async (_req: Request, res: Response) => {
-    const [db, files] = await Promise.all([
-      pingDatabase(database.db),
+    const within2s = (check: Promise<boolean>) =>
       Promise.race([
-        storage.ping().catch(() => false),
+        check.catch(() => false),
         new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref()),
-      ]),
+      ]);
+    const [db, files, sharedOk] = await Promise.all([
+      pingDatabase(database.db),
+      within2s(storage.ping()),
+      within2s(shared.ping()),
     ]);
-    const ready = db && files;
+    const ready = db && files && sharedOk;
     res.setHeader("Cache-Control", "no-store");
     res.status(ready ? 200 : 503).json({
       status: ready ? "ready" : "unavailable",
       db: db ? "ok" : "down",
       storage: files ? "ok" : "down",
+      ...(shared.kind === "redis" ? { redis: sharedOk ? "ok" : "down" } : {}),
       migrations: "ok",
       version: APP_VERSION,
       buildId,
@@ -324,6 +339,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
         views,
         adImpressions,
         storage,
+        rateLimits: shared.rateLimits,
         effects: newEffects(),
       });
       const response = await withRequestLocale(page?.locale ?? localeFromRequest(request), () =>
@@ -369,7 +385,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
         renderCache.clear();
         forgetCategoryPostCounts(database.db);
         try {
-          await bumpContentVersion(database.db);
+          await shared.contentVersion.bump();
         } catch (error) {
           // The write itself succeeded; other instances catch up at the next bump.
           log.warn({ err: error, reqId: res.locals.requestId }, "could not bump the content version");
@@ -394,7 +410,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
   });
 
   // Scheduled posts go live within one interval of their time, on the lease holder only.
-  const publisher = startScheduledPublishing(database.db, log, env.schedulerIntervalMs);
+  const publisher = startScheduledPublishing(database.db, log, {
+    intervalMs: env.schedulerIntervalMs,
+    onPublished: () => shared.contentVersion.bump(),
+  });
 
   return {
     app,
@@ -407,6 +426,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
       await views.stop();
       await adImpressions.stop();
       await publisher.stop();
+      await shared.close().catch(() => {});
       await database.close();
     },
   };

@@ -5,6 +5,7 @@ import type { RequestEffects } from "./cache/render-cache.server.ts";
 import type { DB, Dialect } from "./db/db.server.ts";
 import type { Env } from "./env.server.ts";
 import type { Mailer } from "./mail.server.ts";
+import type { RateLimitStore } from "./rate-limit.server.ts";
 import type { AdImpressions } from "./repos/ads.server.ts";
 import type { StorageDriver } from "./storage/types.server.ts";
 import type { ViewCounter } from "./views.server.ts";
@@ -29,6 +30,8 @@ export interface AppContext {
   adImpressions: AdImpressions;
   /** Where uploaded files live: local disk or S3-compatible storage. */
   storage: StorageDriver;
+  /** Rate-limit counters every instance shares (database or Redis). */
+  rateLimits: RateLimitStore;
   /** What this request's render counted (a view, ad impressions): a cached copy counts them again. */
   effects: RequestEffects;
 }

@@ -107,6 +107,21 @@ describe("parseEnv", () => {
     ).toBe(2);
   });
 
+  it("keeps shared state in the database unless REDIS_URL is a redis URL", () => {
+    expect(parseEnv({ DATA_DIR: tmp() }).redis).toBeNull();
+    expect(parseEnv({ DATA_DIR: tmp(), REDIS_URL: "redis://cache:6379/2" }).redis).toEqual({
+      url: "redis://cache:6379/2",
+      prefix: "inkwell:",
+    });
+    expect(parseEnv({ DATA_DIR: tmp(), REDIS_URL: "rediss://cache", REDIS_PREFIX: "site-b:" }).redis?.prefix).toBe(
+      "site-b:",
+    );
+    expect(() => parseEnv({ DATA_DIR: tmp(), REDIS_URL: "http://cache:6379" })).toThrow(/REDIS_URL/);
+    expect(() => parseEnv({ DATA_DIR: tmp(), REDIS_URL: "redis://cache", REDIS_PREFIX: "a b" })).toThrow(
+      /REDIS_PREFIX/,
+    );
+  });
+
   it("strips a trailing slash from PUBLIC_URL", () => {
     expect(parseEnv({ DATA_DIR: tmp(), PUBLIC_URL: "https://blog.example.com/" }).publicUrl).toBe(
       "https://blog.example.com",

@@ -89,6 +89,16 @@ const schema = z.object({
   RENDER_CACHE: booleanish.default(true),
   /** The render cache's size bound, in MiB. */
   RENDER_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(32),
+  /** Optional: Redis for sessions, rate-limit counters and the content version (several instances). */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/[^\s]+$/, "must be a redis:// or rediss:// URL")
+    .optional(),
+  /** A key prefix in Redis, so several sites can share one server. */
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,64}$/, "must be 1–64 letters, digits, _ . : -")
+    .default("inkwell:"),
   /** How many instances serve this site (behind one proxy); more than 1 needs shared storage. */
   INSTANCE_COUNT: z.coerce.number().int().min(1).max(1000).default(1),
   /** How often scheduled jobs (publishing scheduled posts) run, in ms. */
@@ -132,6 +142,8 @@ export interface Env {
   renderCache: { enabled: boolean; maxBytes: number };
   instanceCount: number;
   schedulerIntervalMs: number;
+  /** Shared state in Redis instead of the database (REDIS_URL). */
+  redis: { url: string; prefix: string } | null;
 }
 
 export type StorageConfig =
@@ -297,6 +309,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     renderCache: { enabled: v.RENDER_CACHE, maxBytes: v.RENDER_CACHE_MAX_MB * 1024 * 1024 },
     instanceCount: v.INSTANCE_COUNT,
     schedulerIntervalMs: v.SCHEDULER_INTERVAL_MS,
+    redis: v.REDIS_URL ? { url: v.REDIS_URL, prefix: v.REDIS_PREFIX } : null,
   };
 }
 

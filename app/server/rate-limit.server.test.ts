@@ -1,21 +1,39 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../tests/setup/test-db.ts";
-import { hit, hitAll } from "./rate-limit.server.ts";
+import { createTestRedis, type TestRedis, testRedisUrl } from "../../tests/setup/test-redis.ts";
+import { dbRateLimitStore, hit, hitAll, type RateLimitStore } from "./rate-limit.server.ts";
+import { redisRateLimitStore } from "./shared-state/redis.server.ts";
 
 let database: TestDatabase;
+let redis: TestRedis | null = null;
 beforeAll(async () => {
   database = await createTestDatabase();
+  const url = testRedisUrl();
+  if (url) redis = await createTestRedis(url);
 });
 afterAll(async () => {
   await database.cleanup();
+  await redis?.cleanup();
 });
 
-describe("rate limits", () => {
+// The same behaviour from every store; Redis runs where TEST_REDIS_URL is set (.ci/run).
+const stores: Array<[string, () => RateLimitStore]> = [["database", () => dbRateLimitStore(database.db)]];
+if (testRedisUrl()) {
+  stores.push([
+    "redis",
+    () => {
+      if (!redis) throw new Error("redis not connected");
+      return redisRateLimitStore(redis.client, redis.prefix);
+    },
+  ]);
+}
+
+describe.each(stores)("rate limits (%s)", (_name, store) => {
   it("allows up to max hits in a window, then refuses with a retry time", async () => {
     const limit = { max: 3, windowMs: 60_000 };
     const t = 1_800_000_000_000;
     const results = [];
-    for (let i = 0; i < 5; i++) results.push(await hit(database.db, "k1", limit, t + i));
+    for (let i = 0; i < 5; i++) results.push(await hit(store(), "k1", limit, t + i));
     expect(results.map((r) => r.allowed)).toEqual([true, true, true, false, false]);
     expect(results[4]?.count).toBe(5);
     expect(results[4]?.retryAfterSeconds).toBe(60);
@@ -24,16 +42,24 @@ describe("rate limits", () => {
   it("starts a new window after the old one ends", async () => {
     const limit = { max: 1, windowMs: 1000 };
     const t = 1_800_000_000_000;
-    expect((await hit(database.db, "k2", limit, t)).allowed).toBe(true);
-    expect((await hit(database.db, "k2", limit, t + 500)).allowed).toBe(false);
-    expect((await hit(database.db, "k2", limit, t + 1000)).allowed).toBe(true);
+    expect((await hit(store(), "k2", limit, t)).allowed).toBe(true);
+    expect((await hit(store(), "k2", limit, t + 500)).allowed).toBe(false);
+    expect((await hit(store(), "k2", limit, t + 1000)).allowed).toBe(true);
   });
 
   it("counts concurrent hits exactly", async () => {
     const limit = { max: 1000, windowMs: 60_000 };
     const t = 1_800_000_000_000;
-    await Promise.all(Array.from({ length: 25 }, () => hit(database.db, "k3", limit, t)));
-    expect((await hit(database.db, "k3", limit, t)).count).toBe(26);
+    await Promise.all(Array.from({ length: 25 }, () => hit(store(), "k3", limit, t)));
+    expect((await hit(store(), "k3", limit, t)).count).toBe(26);
+  });
+
+  it("keeps keys apart", async () => {
+    const limit = { max: 1, windowMs: 60_000 };
+    const t = 1_800_000_000_000;
+    expect((await hit(store(), "k4:a", limit, t)).allowed).toBe(true);
+    expect((await hit(store(), "k4:b", limit, t)).allowed).toBe(true);
+    expect((await hit(store(), "k4:a", limit, t)).allowed).toBe(false);
   });
 
   it("refuses when any of several keys is over its limit", async () => {
@@ -41,7 +67,7 @@ describe("rate limits", () => {
     const tight = { max: 1, windowMs: 60_000 };
     const loose = { max: 100, windowMs: 60_000 };
     await hitAll(
-      database.db,
+      store(),
       [
         { key: "ip:a", limit: loose },
         { key: "acct:x", limit: tight },
@@ -49,7 +75,7 @@ describe("rate limits", () => {
       t,
     );
     const second = await hitAll(
-      database.db,
+      store(),
       [
         { key: "ip:b", limit: loose },
         { key: "acct:x", limit: tight },

@@ -12,33 +12,53 @@ export interface LimitResult {
   retryAfterSeconds: number;
 }
 
+/** One window's state after a hit: how many hits it holds and when it ends (ms). */
+export interface WindowCount {
+  count: number;
+  expiresAt: number;
+}
+
 /**
- * Counts one hit against `key` in a fixed window stored in the database, so every
- * instance shares the count. One atomic upsert per hit on both dialects.
+ * Where the counters live: shared by every instance (the database, or Redis when
+ * REDIS_URL is set). `increment` counts one hit atomically, starting a new window
+ * of `windowMs` when there is none or the last one ended.
  */
-export async function hit(db: DB, key: string, limit: Limit, now = Date.now()): Promise<LimitResult> {
-  const windowEnd = now + limit.windowMs;
-  const row = await db
-    .insertInto("rateLimits")
-    .values({ key, count: 1, windowStart: now, expiresAt: windowEnd })
-    .onConflict((oc) =>
-      oc.column("key").doUpdateSet({
-        count: sql<number>`case when "rateLimits"."expiresAt" <= ${now} then 1 else "rateLimits"."count" + 1 end`,
-        windowStart: sql<number>`case when "rateLimits"."expiresAt" <= ${now} then ${now} else "rateLimits"."windowStart" end`,
-        expiresAt: sql<number>`case when "rateLimits"."expiresAt" <= ${now} then ${windowEnd} else "rateLimits"."expiresAt" end`,
-      }),
-    )
-    .returning(["count", "expiresAt"])
-    .executeTakeFirstOrThrow();
-  const count = Number(row.count);
-  const expiresAt = Number(row.expiresAt);
-  // Now and then, forget windows that ended long ago.
-  if (Math.random() < 0.01) {
-    await db
-      .deleteFrom("rateLimits")
-      .where("expiresAt", "<", now - 24 * 3600 * 1000)
-      .execute();
-  }
+export interface RateLimitStore {
+  increment(key: string, windowMs: number, now: number): Promise<WindowCount>;
+}
+
+/** Counters in the `rateLimits` table: one atomic upsert per hit on both dialects. */
+export function dbRateLimitStore(db: DB): RateLimitStore {
+  return {
+    async increment(key, windowMs, now) {
+      const windowEnd = now + windowMs;
+      const row = await db
+        .insertInto("rateLimits")
+        .values({ key, count: 1, windowStart: now, expiresAt: windowEnd })
+        .onConflict((oc) =>
+          oc.column("key").doUpdateSet({
+            count: sql<number>`case when "rateLimits"."expiresAt" <= ${now} then 1 else "rateLimits"."count" + 1 end`,
+            windowStart: sql<number>`case when "rateLimits"."expiresAt" <= ${now} then ${now} else "rateLimits"."windowStart" end`,
+            expiresAt: sql<number>`case when "rateLimits"."expiresAt" <= ${now} then ${windowEnd} else "rateLimits"."expiresAt" end`,
+          }),
+        )
+        .returning(["count", "expiresAt"])
+        .executeTakeFirstOrThrow();
+      // Now and then, forget windows that ended long ago.
+      if (Math.random() < 0.01) {
+        await db
+          .deleteFrom("rateLimits")
+          .where("expiresAt", "<", now - 24 * 3600 * 1000)
+          .execute();
+      }
+      return { count: Number(row.count), expiresAt: Number(row.expiresAt) };
+    },
+  };
+}
+
+/** Counts one hit against `key` in a fixed window, in a store every instance shares. */
+export async function hit(store: RateLimitStore, key: string, limit: Limit, now = Date.now()): Promise<LimitResult> {
+  const { count, expiresAt } = await store.increment(key, limit.windowMs, now);
   return {
     allowed: count <= limit.max,
     count,
@@ -53,13 +73,13 @@ export function scaled(limit: Limit, multiplier: number): Limit {
 
 /** Hits every key; the request is allowed only when all of them allow it. */
 export async function hitAll(
-  db: DB,
+  store: RateLimitStore,
   checks: Array<{ key: string; limit: Limit }>,
   now = Date.now(),
 ): Promise<LimitResult> {
   let worst: LimitResult = { allowed: true, count: 0, retryAfterSeconds: 0 };
   for (const { key, limit } of checks) {
-    const result = await hit(db, key, limit, now);
+    const result = await hit(store, key, limit, now);
     if (!result.allowed && (worst.allowed || result.retryAfterSeconds > worst.retryAfterSeconds)) worst = result;
   }
   return worst;

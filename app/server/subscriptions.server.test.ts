@@ -2,7 +2,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../tests/setup/test-db.ts";
 import type { MailMessage } from "./mail.server.ts";
-import { LIMITS } from "./rate-limit.server.ts";
+import { dbRateLimitStore, LIMITS } from "./rate-limit.server.ts";
 import { confirmSubscription, findSubscriberByEmail } from "./repos/subscribers.server.ts";
 import { type SubscribeDeps, subscribe } from "./subscriptions.server.ts";
 
@@ -26,6 +26,7 @@ function deps(clientIp: string): SubscribeDeps {
     publicUrl: "https://blog.example",
     rateLimitMultiplier: 1,
     clientIp,
+    rateLimits: dbRateLimitStore(database.db),
   };
 }
 

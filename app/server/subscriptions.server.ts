@@ -7,7 +7,7 @@ import { tokenSchema } from "../lib/schemas/auth.ts";
 import type { DB } from "./db/db.server.ts";
 import { normalizeEmail } from "./env.server.ts";
 import type { Mailer, MailMessage } from "./mail.server.ts";
-import { hit, LIMITS, scaled } from "./rate-limit.server.ts";
+import { hit, LIMITS, type RateLimitStore, scaled } from "./rate-limit.server.ts";
 import { requestSubscription, type TokenOutcome } from "./repos/subscribers.server.ts";
 
 export interface SubscribeDeps {
@@ -17,6 +17,7 @@ export interface SubscribeDeps {
   publicUrl: string;
   rateLimitMultiplier: number;
   clientIp: string;
+  rateLimits: RateLimitStore;
 }
 
 export type SubscribeResult = { ok: true } | { ok: false; retryAfter: number };
@@ -44,14 +45,14 @@ export function subscribeConfirmMail(
  */
 export async function subscribe(deps: SubscribeDeps, email: string, locale: Locale): Promise<SubscribeResult> {
   const perIp = await hit(
-    deps.db,
+    deps.rateLimits,
     `subscribe:ip:${deps.clientIp}`,
     scaled(LIMITS.subscribePerIp, deps.rateLimitMultiplier),
   );
   if (!perIp.allowed) return { ok: false, retryAfter: perIp.retryAfterSeconds };
   const address = normalizeEmail(email);
   const perEmail = await hit(
-    deps.db,
+    deps.rateLimits,
     `subscribe:mail:${address}`,
     scaled(LIMITS.subscribeMailPerEmail, deps.rateLimitMultiplier),
   );
@@ -74,9 +75,9 @@ export async function subscribe(deps: SubscribeDeps, email: string, locale: Loca
 }
 
 /** Counts a confirm/unsubscribe press; the seconds to wait when over the limit, else null. */
-async function tokenPressLimited(deps: Pick<SubscribeDeps, "db" | "rateLimitMultiplier" | "clientIp">) {
+async function tokenPressLimited(deps: Pick<SubscribeDeps, "db" | "rateLimitMultiplier" | "clientIp" | "rateLimits">) {
   const result = await hit(
-    deps.db,
+    deps.rateLimits,
     `subscriber-token:ip:${deps.clientIp}`,
     scaled(LIMITS.subscriberTokenPerIp, deps.rateLimitMultiplier),
   );
@@ -91,7 +92,7 @@ export type TokenPressResult = { done: boolean; formError?: string; retryAfter?:
  * or unknown token, 429 with Retry-After over the limit.
  */
 export async function pressSubscriberToken(
-  deps: Pick<SubscribeDeps, "db" | "rateLimitMultiplier" | "clientIp">,
+  deps: Pick<SubscribeDeps, "db" | "rateLimitMultiplier" | "clientIp" | "rateLimits">,
   request: Request,
   apply: (db: DB, token: string) => Promise<TokenOutcome>,
 ) {

@@ -1,19 +1,23 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bumpContentVersion } from "../../app/server/cache/content-version.server.ts";
+import { type ContentVersionStore, dbContentVersion } from "../../app/server/cache/content-version.server.ts";
 import { type DB, openDatabase } from "../../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../../app/server/env.server.ts";
 import { PUBLISH_LEASE } from "../../app/server/jobs/publish-scheduled.server.ts";
 import { addAdmins } from "../../app/server/repos/admins.server.ts";
 import { createPost } from "../../app/server/repos/posts.server.ts";
+import { redisContentVersion } from "../../app/server/shared-state/redis.server.ts";
 import { startTestS3, type TestS3 } from "../../app/server/storage/s3rver.testing.server.ts";
 import { jpeg } from "../fixtures/images.ts";
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl } from "../setup/test-db.ts";
+import { createTestRedis, type TestRedis, testRedisUrl } from "../setup/test-redis.ts";
 import { startProxy, type TestProxy } from "./proxy.ts";
 
 // Two production instances on one PostgreSQL database and one S3-compatible
 // store, behind a round-robin proxy: nothing may depend on being the only process.
+// With TEST_REDIS_URL (set by .ci/run when Redis answers) they keep sessions, rate
+// limits and the content version in Redis, as REDIS_URL does in production.
 
 const PASSWORD = "correct horse battery";
 const SESSION_COOKIE = "inkwell.session_token";
@@ -39,6 +43,8 @@ describe("two instances behind a proxy", () => {
   let env: Record<string, string>;
   const instances: Record<string, ServerProcess> = {};
   let adminCookie = "";
+  let redis: TestRedis | null = null;
+  let contentVersion: ContentVersionStore;
 
   async function via(
     target: string,
@@ -125,9 +131,16 @@ describe("two instances behind a proxy", () => {
       SCHEDULER_INTERVAL_MS: String(SCHEDULER_MS),
       LOG_REQUESTS: "false",
     };
+    const redisUrl = testRedisUrl();
+    if (redisUrl) {
+      redis = await createTestRedis(redisUrl);
+      env.REDIS_URL = redisUrl;
+      env.REDIS_PREFIX = redis.prefix;
+    }
     // Both at the same moment, on a database no migration has touched.
     await Promise.all([start("a"), start("b")]);
     db = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 2 }).db;
+    contentVersion = redis ? redisContentVersion(redis.client, redis.prefix) : dbContentVersion(db);
     const admin = await account("198.51.100.1");
     await addAdmins(db, [admin], "cli");
     adminCookie = await signIn(admin, "198.51.100.1");
@@ -139,6 +152,7 @@ describe("two instances behind a proxy", () => {
     await db?.destroy();
     await database?.cleanup();
     await s3?.stop();
+    await redis?.cleanup();
   });
 
   it("applied the migrations once, though both started together", async () => {
@@ -152,7 +166,13 @@ describe("two instances behind a proxy", () => {
     expect(rows).toHaveLength(Object.keys(migrations).length);
     for (const server of Object.values(instances)) {
       const ready = await via(server.url, "/readyz");
-      expect(JSON.parse(ready.text)).toMatchObject({ status: "ready", db: "ok", storage: "ok", migrations: "ok" });
+      expect(JSON.parse(ready.text)).toMatchObject({
+        status: "ready",
+        db: "ok",
+        storage: "ok",
+        migrations: "ok",
+        ...(redis ? { redis: "ok" } : {}),
+      });
     }
   });
 
@@ -166,8 +186,27 @@ describe("two instances behind a proxy", () => {
       expect(page.status, server.url).toBe(200);
       expect(page.text).toContain(email);
     }
+    // With Redis the sessions live there, not in the database.
+    const rows = await db.selectFrom("sessions").select("id").execute();
+    if (redis) expect(rows).toEqual([]);
+    else expect(rows.length).toBeGreaterThan(0);
     const out = await via(a.url, "/logout", { form: {}, cookie, headers: { origin: proxy.url } });
     expect(out.status).toBe(302);
+    for (const server of [a, b]) {
+      expect((await via(server.url, "/account", { cookie })).status, server.url).toBe(302);
+    }
+  });
+
+  it("ends a banned user's sessions on both instances at once", async () => {
+    const email = await account("198.51.100.3");
+    const cookie = await signIn(email, "198.51.100.3");
+    const a = instances.a as ServerProcess;
+    const b = instances.b as ServerProcess;
+    expect((await via(b.url, "/account", { cookie })).status).toBe(200);
+    const user = await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+    // Through the proxy (the form's Origin must match the host): one instance bans.
+    const banned = await via(proxy.url, "/admin/users", { cookie: adminCookie, form: { intent: "ban", id: user.id } });
+    expect(banned.status).toBe(302);
     for (const server of [a, b]) {
       expect((await via(server.url, "/account", { cookie })).status, server.url).toBe(302);
     }
@@ -204,7 +243,7 @@ describe("two instances behind a proxy", () => {
         { locale: "en", title: "Before the edit", bodyMarkdown: "Old words.", bodyHtml: "<p>Old words.</p>" },
       ],
     });
-    await bumpContentVersion(db);
+    await contentVersion.bump();
     // Both instances have the page cached.
     for (const server of Object.values(instances)) {
       await waitFor(

@@ -21,6 +21,7 @@ import { formatDateTime } from "../../lib/format.ts";
 import { localeFromRequest } from "../../lib/i18n/locale.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { revokeUserSessions } from "../../server/auth/auth.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
@@ -74,6 +75,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return banned;
     });
     if (!result.ok) return data({ error: `adminUsers:errors.${result.error}`, confirm: null }, { status: 409 });
+    await revokeUserSessions(app.auth, user.id);
     return redirect(back, { headers: flashHeaders(flashOptions(app.env), "success", "flash.saved") });
   }
   const one = String(form.get("one") ?? "");

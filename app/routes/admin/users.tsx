@@ -16,6 +16,7 @@ import { formatDateTime } from "../../lib/format.ts";
 import { localeFromRequest } from "../../lib/i18n/locale.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { revokeUserSessions } from "../../server/auth/auth.server.ts";
 import { callAuth, mailAllowed, retryAfterHeaders } from "../../server/auth/guard.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
@@ -117,6 +118,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return outcome;
   });
   if (!result.ok) return data<ActionData>({ error: ERROR_KEYS[result.error] }, { status: 409 });
+  if (intent === "ban" || intent === "delete") await revokeUserSessions(app.auth, user.id);
   const flash = intent === "delete" ? "flash.deleted" : "flash.saved";
   return redirect(back, { headers: flashHeaders(flashOptions(app.env), "success", flash) });
 }

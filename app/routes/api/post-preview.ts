@@ -38,7 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!user.isAdmin) return failure(403, "forbidden", "Only admins can preview posts.");
 
   const limit = await hit(
-    app.db,
+    app.rateLimits,
     `preview:user:${user.id}`,
     scaled(LIMITS.previewPerUser, app.env.rateLimitMultiplier),
   );

@@ -67,7 +67,11 @@ async function handleUpload({ request, context }: Route.ActionArgs): Promise<Res
   if (!user) return failure(401, "unauthenticated", "Sign in as an admin to upload files.");
   if (!user.isAdmin) return failure(403, "unauthorized", "Only admins can upload files.");
 
-  const limit = await hit(app.db, `upload:user:${user.id}`, scaled(LIMITS.uploadPerUser, app.env.rateLimitMultiplier));
+  const limit = await hit(
+    app.rateLimits,
+    `upload:user:${user.id}`,
+    scaled(LIMITS.uploadPerUser, app.env.rateLimitMultiplier),
+  );
   if (!limit.allowed) {
     return failure(429, "too-many-requests", `Too many uploads; try again in ${limit.retryAfterSeconds} s.`, {
       "Retry-After": String(limit.retryAfterSeconds),

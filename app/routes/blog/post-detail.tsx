@@ -185,7 +185,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (intent === "reply" && !rawParent)
     return fail({ fieldErrors: { body: "post:comments.errors.parentNotFound" } }, 400);
 
-  const limit = await hitAll(app.db, commentLimitChecks(user.id, app.env.rateLimitMultiplier));
+  const limit = await hitAll(app.rateLimits, commentLimitChecks(user.id, app.env.rateLimitMultiplier));
   if (!limit.allowed) {
     return data<CommentActionResult>(
       {

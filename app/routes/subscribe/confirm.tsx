@@ -16,7 +16,12 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
   return pressSubscriberToken(
-    { db: app.db, rateLimitMultiplier: app.env.rateLimitMultiplier, clientIp: app.clientIp },
+    {
+      db: app.db,
+      rateLimitMultiplier: app.env.rateLimitMultiplier,
+      clientIp: app.clientIp,
+      rateLimits: app.rateLimits,
+    },
     request,
     confirmSubscription,
   );

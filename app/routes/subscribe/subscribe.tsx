@@ -26,6 +26,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         publicUrl: app.env.publicUrl,
         rateLimitMultiplier: app.env.rateLimitMultiplier,
         clientIp: app.clientIp,
+        rateLimits: app.rateLimits,
       },
       parsed.data.email,
       locale,

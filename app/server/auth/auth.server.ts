@@ -1,4 +1,5 @@
 import { defineRequestState, hasRequestState } from "@better-auth/core/context";
+import type { SecondaryStorage } from "@better-auth/core/db";
 import { betterAuth } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
@@ -39,6 +40,11 @@ export interface AuthDeps {
   env: Env;
   mailer: Mailer;
   log: Logger;
+  /**
+   * Redis (REDIS_URL): sessions and verification values live there instead of the
+   * database, shared by every instance. Null keeps them in the database.
+   */
+  secondaryStorage?: SecondaryStorage | null;
 }
 
 /**
@@ -72,7 +78,7 @@ const localeOf = (request: Request | undefined): Locale =>
  * better-auth's SQLite encoding: so it is told "sqlite" whatever the dialect
  * (docs/decisions/004-accounts.md).
  */
-export function createAuth({ db, env, mailer, log }: AuthDeps) {
+export function createAuth({ db, env, mailer, log, secondaryStorage = null }: AuthDeps) {
   const https = env.publicUrl.startsWith("https://");
   const link = (path: string, token: string) => `${env.publicUrl}${path}?token=${encodeURIComponent(token)}`;
 
@@ -97,6 +103,7 @@ export function createAuth({ db, env, mailer, log }: AuthDeps) {
     secret: env.authSecret,
     trustedOrigins: [env.publicUrl],
     database: { db, type: "sqlite", transaction: true },
+    ...(secondaryStorage ? { secondaryStorage } : {}),
     logger: {
       log: (level, message, ...args) => {
         const method = level === "error" ? "error" : level === "warn" ? "warn" : "debug";
@@ -279,3 +286,13 @@ export function createAuth({ db, env, mailer, log }: AuthDeps) {
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+/**
+ * Signs the user out everywhere, wherever the sessions live: after a ban or an
+ * account deletion has committed (the database rows go in that transaction; with
+ * Redis, only better-auth knows the session keys).
+ */
+export async function revokeUserSessions(auth: Auth, userId: string): Promise<void> {
+  const context = await auth.$context;
+  await context.internalAdapter.deleteUserSessions(userId);
+}

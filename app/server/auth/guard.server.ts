@@ -33,7 +33,7 @@ export function limitChecks(
 
 /** Counts one attempt at `endpoint` against every limit that applies (scaled by RATE_LIMIT_MULTIPLIER). */
 export function hitAuthLimits(app: AppContext, endpoint: AuthEndpoint, email?: string): Promise<LimitResult> {
-  return hitAll(app.db, limitChecks(endpoint, app.clientIp, email, app.env.rateLimitMultiplier));
+  return hitAll(app.rateLimits, limitChecks(endpoint, app.clientIp, email, app.env.rateLimitMultiplier));
 }
 
 export interface FormFailure {

@@ -19,6 +19,19 @@ export async function readContentVersion(db: DB): Promise<number> {
   return Number(row?.version ?? 0);
 }
 
+/**
+ * Where the version lives, shared by every instance: the database, or Redis when
+ * REDIS_URL is set. `read` never answers 0 (0 means "unknown" to the watcher).
+ */
+export interface ContentVersionStore {
+  bump(): Promise<void>;
+  read(): Promise<number>;
+}
+
+export function dbContentVersion(db: DB): ContentVersionStore {
+  return { bump: () => bumpContentVersion(db), read: () => readContentVersion(db) };
+}
+
 export interface ContentVersionWatch {
   /** The version last seen (0 before the first read). */
   current(): number;
@@ -33,13 +46,14 @@ export interface ContentVersionWatch {
  * unknown the caller should not serve from its cache.
  */
 export function watchContentVersion(
-  db: DB,
+  store: ContentVersionStore,
   opts: { intervalMs?: number; onChange(version: number): void; onError?(error: unknown): void },
 ): ContentVersionWatch {
   let seen = 0;
   let running: Promise<void> | null = null;
   const read = (): Promise<void> => {
-    running ??= readContentVersion(db)
+    running ??= store
+      .read()
       .then((version) => {
         if (version !== seen) {
           seen = version;

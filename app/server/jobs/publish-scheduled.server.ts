@@ -1,5 +1,4 @@
 import type { Logger } from "pino";
-import { bumpContentVersion } from "../cache/content-version.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import { afterPostWrite } from "../repos/post-editor.server.ts";
@@ -9,9 +8,9 @@ export const PUBLISH_INTERVAL_MS = 15_000;
 
 /**
  * Publishes every scheduled post whose time has come, in one UPDATE: running it on
- * several instances at once is harmless (each row changes once). Bumps the
- * version, so an editor still open on the scheduled post sees the change as a
- * conflict instead of saving over it. Returns the ids it published.
+ * several instances at once is harmless (each row changes once). Bumps each
+ * post's version, so an editor still open on the scheduled post sees the change
+ * as a conflict instead of saving over it. Returns the ids it published.
  */
 export async function publishDuePosts(db: DB, now: Date = new Date()): Promise<string[]> {
   const at = nowIso(now);
@@ -24,7 +23,6 @@ export async function publishDuePosts(db: DB, now: Date = new Date()): Promise<s
     .returning("id")
     .execute();
   for (const { id } of rows) await afterPostWrite(db, id);
-  if (rows.length > 0) await bumpContentVersion(db);
   return rows.map((r) => r.id);
 }
 
@@ -43,17 +41,24 @@ export const PUBLISH_LEASE = "publish-scheduled";
 export function startScheduledPublishing(
   db: DB,
   log: Logger,
-  intervalMs: number = PUBLISH_INTERVAL_MS,
-  holder: string = INSTANCE_ID,
+  opts: {
+    intervalMs?: number;
+    holder?: string;
+    /** After posts went live: tell every instance's render cache (the content version). */
+    onPublished?: () => Promise<void>;
+  } = {},
 ): ScheduledPublisher {
+  const { intervalMs = PUBLISH_INTERVAL_MS, holder = INSTANCE_ID, onPublished } = opts;
   let running: Promise<void> | null = null;
   let stopped = false;
   const tick = () => {
     if (stopped || running) return;
     running = acquireLease(db, PUBLISH_LEASE, holder, intervalMs * 3)
       .then((held) => (held ? publishDuePosts(db) : []))
-      .then((ids) => {
-        if (ids.length > 0) log.info({ ids, holder }, "published scheduled posts");
+      .then(async (ids) => {
+        if (ids.length === 0) return;
+        log.info({ ids, holder }, "published scheduled posts");
+        await onPublished?.();
       })
       .catch((error: unknown) => log.error({ err: error }, "publishing scheduled posts failed"))
       .finally(() => {
