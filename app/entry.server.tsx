@@ -73,6 +73,8 @@ export default function handleRequest(
 
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
-  const { log } = context.get(appContext);
+  const { log, dbHealth } = context.get(appContext);
+  // The database being away is logged once by the health monitor, not per request.
+  if (dbHealth.noteError(error)) return;
   log.error({ err: error, url: request.url }, "error in a loader, action or render");
 };

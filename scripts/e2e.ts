@@ -3,8 +3,9 @@
 // browser, which is installed (and said so) when none is found. Never skipped.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { startMailCapture } from "../tests/setup/mail-capture.ts";
 import { startOidcProvider } from "../tests/setup/oidc-provider.ts";
 import { freePort } from "../tests/setup/server-process.ts";
@@ -44,9 +45,8 @@ export async function findChromium(): Promise<string> {
   return installed;
 }
 
-async function main(): Promise<number> {
-  ensureBuild({ quiet: true });
-  const chromium = await findChromium();
+/** One Playwright run with its own server, data directory, mail catcher and OpenID provider. */
+async function runShard(chromium: string, args: string[], shard: { index: number; total: number }): Promise<number> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), "inkwell-e2e-"));
   // Mail from the server under test goes to a local SMTP server the tests can read.
@@ -59,13 +59,15 @@ async function main(): Promise<number> {
     await mail.close();
     throw error;
   });
+  const label = shard.total > 1 ? `[${shard.index}/${shard.total}] ` : "";
   console.log(
-    `e2e: Chromium ${chromium}, server on 127.0.0.1:${port}, data in ${dataDir}, mail at ${mail.smtpUrl}, OpenID provider at ${oidc.issuer}`,
+    `${label}e2e: Chromium ${chromium}, server on 127.0.0.1:${port}, data in ${dataDir}, mail at ${mail.smtpUrl}, OpenID provider at ${oidc.issuer}`,
   );
   try {
-    const child = spawn(path.join(root, "node_modules", ".bin", "playwright"), ["test", ...process.argv.slice(2)], {
+    const shardArgs = shard.total > 1 ? [`--shard=${shard.index}/${shard.total}`] : [];
+    const child = spawn(path.join(root, "node_modules", ".bin", "playwright"), ["test", ...shardArgs, ...args], {
       cwd: root,
-      stdio: "inherit",
+      stdio: shard.total > 1 ? ["ignore", "pipe", "pipe"] : "inherit",
       env: {
         ...process.env,
         E2E_CHROMIUM: chromium,
@@ -78,12 +80,43 @@ async function main(): Promise<number> {
         E2E_OIDC_CLIENT_SECRET: oidc.clientSecret,
       },
     });
+    // Several shards at once: each line carries its shard's label.
+    for (const [from, to] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ] as const) {
+      if (from) createInterface({ input: from }).on("line", (line) => to.write(`${label}${line}\n`));
+    }
     return await new Promise<number>((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
   } finally {
     await oidc.close();
     await mail.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * How many Playwright runs go side by side, each with its own server: E2E_SHARDS,
+ * else 2 for the whole suite on a machine with two or more cores (one run keeps
+ * a core mostly idle, waiting on the browser and the server in turn), else 1.
+ */
+function shardCount(args: string[]): number {
+  const fromEnv = Number(process.env.E2E_SHARDS);
+  if (Number.isInteger(fromEnv) && fromEnv >= 1) return fromEnv;
+  const wholeSuite = !args.some((a) => !a.startsWith("-"));
+  return wholeSuite && availableParallelism() >= 2 ? 2 : 1;
+}
+
+async function main(): Promise<number> {
+  ensureBuild({ quiet: true });
+  const chromium = await findChromium();
+  const args = process.argv.slice(2);
+  const total = shardCount(args);
+  const codes = await Promise.all(
+    Array.from({ length: total }, (_, i) => runShard(chromium, args, { index: i + 1, total })),
+  );
+  if (total > 1) console.log(`e2e: shards finished with exit codes ${codes.join(", ")}`);
+  return codes.find((code) => code !== 0) ?? 0;
 }
 
 if (import.meta.main) process.exitCode = await main();

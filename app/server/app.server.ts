@@ -26,6 +26,7 @@ import {
 } from "./cache/render-cache.server.ts";
 import { appContext } from "./context.server.ts";
 import { type OpenDatabase, openDatabase, pingDatabase } from "./db/db.server.ts";
+import { createDatabaseHealth, DB_RETRY_AFTER_SECONDS, unavailablePage } from "./db/health.server.ts";
 import { migrateToLatest } from "./db/migrate.server.ts";
 import { type Env, parseEnv } from "./env.server.ts";
 import { sendFetchResponse, toFetchRequest } from "./http/adapter.server.ts";
@@ -108,6 +109,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
     const added = await addAdmins(database.db, env.adminEmails, "env");
     if (added.length > 0) log.info({ added }, "added admins from ADMIN_EMAILS");
   }
+  // Marked down by the first "unreachable" error; requests then get 503 until a probe succeeds.
+  const dbHealth = createDatabaseHealth(database.db, log);
   let shared: SharedState;
   try {
     shared = await createSharedState(env, database.db, log);
@@ -270,6 +273,22 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
     app.use(express.static(clientDir, { maxAge: "1h", index: false }));
   }
 
+  // While the database is away, pages answer 503 with Retry-After instead of failing
+  // one by one (the render cache above still serves what it holds).
+  const sendUnavailable = (req: Request, res: Response): void => {
+    res.setHeader("Retry-After", String(DB_RETRY_AFTER_SECONDS));
+    res.setHeader("Cache-Control", "no-store");
+    if (req.path.startsWith("/api/") || req.path.endsWith(".data")) {
+      res.status(503).json({ code: "unavailable", error: "The database is unavailable; try again shortly." });
+    } else {
+      res.status(503).type("html").send(unavailablePage());
+    }
+  };
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (dbHealth.isDown()) sendUnavailable(req, res);
+    else next();
+  });
+
   // Cross-site form posts and fetches never reach an action (better-auth checks its own).
   app.use((req: Request, res: Response, next: NextFunction) => {
     const crossSite =
@@ -340,6 +359,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
         adImpressions,
         storage,
         rateLimits: shared.rateLimits,
+        dbHealth,
         effects: newEffects(),
       });
       const response = await withRequestLocale(page?.locale ?? localeFromRequest(request), () =>
@@ -348,6 +368,13 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
       if (body.tooLarge) {
         await response.body?.cancel();
         if (!res.headersSent) sendTooLarge(req, res);
+        return;
+      }
+      // A loader or action failed because the database is away (entry.server's
+      // handleError reported it): the reader gets 503 and Retry-After, not a 500.
+      if (response.status >= 500 && dbHealth.isDown()) {
+        await response.body?.cancel();
+        sendUnavailable(req, res);
         return;
       }
       const contentType = response.headers.get("content-type") ?? "";
@@ -401,12 +428,16 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
   });
 
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    log.error({ err: error, reqId: res.locals.requestId, url: req.originalUrl }, "unhandled request error");
+    const unavailable = dbHealth.noteError(error);
+    if (!unavailable) {
+      log.error({ err: error, reqId: res.locals.requestId, url: req.originalUrl }, "unhandled request error");
+    }
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    res.status(500).type("text/plain").send("Internal server error");
+    if (unavailable) sendUnavailable(req, res);
+    else res.status(500).type("text/plain").send("Internal server error");
   });
 
   // Scheduled posts go live within one interval of their time, on the lease holder only.
@@ -426,6 +457,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
       await views.stop();
       await adImpressions.stop();
       await publisher.stop();
+      dbHealth.stop();
       await shared.close().catch(() => {});
       await database.close();
     },

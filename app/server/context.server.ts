@@ -3,6 +3,7 @@ import { createContext, type RouterContextProvider } from "react-router";
 import type { Auth } from "./auth/auth.server.ts";
 import type { RequestEffects } from "./cache/render-cache.server.ts";
 import type { DB, Dialect } from "./db/db.server.ts";
+import type { DatabaseHealth } from "./db/health.server.ts";
 import type { Env } from "./env.server.ts";
 import type { Mailer } from "./mail.server.ts";
 import type { RateLimitStore } from "./rate-limit.server.ts";
@@ -32,6 +33,8 @@ export interface AppContext {
   storage: StorageDriver;
   /** Rate-limit counters every instance shares (database or Redis). */
   rateLimits: RateLimitStore;
+  /** Whether the database answers; errors that say it does not are reported here. */
+  dbHealth: DatabaseHealth;
   /** What this request's render counted (a view, ad impressions): a cached copy counts them again. */
   effects: RequestEffects;
 }
