@@ -147,8 +147,13 @@ describe("nextAction", () => {
     const old = job.txs[0]?.signature as string;
     const decision = nextAction(job, new Map([[old, null]]), LVBH + 1_000n)[0];
     expect(decision?.action).toBe("resign");
+    expect(decision?.signature).toBe(old);
     job = recordSigned(job, 0, { signedTx: await signedTx(2), lastValidBlockHeight: LVBH * 2n }, decision);
     const fresh = job.txs[0]?.signature as string;
+    // The same decision cannot sign a third time: it was about the old signature.
+    await expect(
+      signedTx(3).then((tx) => recordSigned(job, 0, { signedTx: tx, lastValidBlockHeight: LVBH * 3n }, decision)),
+    ).rejects.toThrow(/only an expired one/);
     expect(fresh).not.toBe(old);
     expect(job.txs[0]?.expiredSignatures).toEqual([old]);
     expect(signaturesToCheck(job)).toEqual([old, fresh]);

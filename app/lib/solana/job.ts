@@ -82,7 +82,7 @@ export type TxAction =
 export interface TxDecision {
   txIndex: number;
   action: TxAction;
-  /** The signature that decided "confirmed" or "failed". */
+  /** The signature that decided "confirmed" or "failed"; for "resign", the one found expired. */
   signature?: string;
   /** For "failed": the network's error, as JSON text. */
   error?: string;
@@ -156,7 +156,7 @@ export function nextAction(
     if (!tx.signature || !tx.signedTx || tx.lastValidBlockHeight === null) return { txIndex, action: "sign" };
     if (currentBlockHeight <= tx.lastValidBlockHeight) return { txIndex, action: "send" };
     if (currentBlockHeight <= tx.lastValidBlockHeight + margin) return { txIndex, action: "wait" };
-    return { txIndex, action: "resign" };
+    return { txIndex, action: "resign", signature: tx.signature };
   });
 }
 
@@ -185,8 +185,9 @@ export function signatureOfWireTransaction(base64: string): string {
 
 /**
  * Records a signed transaction, to be saved before it is sent. A transaction that already has a
- * signature may be signed again only with a "resign" decision for it from `nextAction`; its old
- * signature is kept and checked on every later resume.
+ * signature may be signed again only with a "resign" decision from `nextAction` about that very
+ * signature (a decision cannot be used twice); the old signature is kept and checked on every
+ * later resume.
  */
 export function recordSigned(
   job: Job,
@@ -197,7 +198,13 @@ export function recordSigned(
   const signature = signatureOfWireTransaction(signed.signedTx);
   return updateTx(job, txIndex, (tx) => {
     const first = tx.status === "unsigned" && tx.signature === null;
-    const resign = decision?.txIndex === txIndex && decision.action === "resign";
+    const resign =
+      decision?.txIndex === txIndex &&
+      decision.action === "resign" &&
+      tx.signature !== null &&
+      decision.signature === tx.signature &&
+      tx.status !== "confirmed" &&
+      tx.status !== "failed";
     if (!first && !resign) {
       throw new JobStateError(
         "job.notResignable",

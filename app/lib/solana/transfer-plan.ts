@@ -224,6 +224,33 @@ export function transferCost(
   };
 }
 
+export type BalanceProblem =
+  | { code: "balance.insufficientSol"; shortfall: bigint }
+  | { code: "balance.insufficientToken"; shortfall: bigint };
+
+/**
+ * Checks the sender's balances against a plan's cost. The sender must keep at least the
+ * rent-exempt minimum: a transaction that leaves a fee payer between 0 and that minimum fails
+ * (InsufficientFundsForRent), and emptying the wallet exactly depends on the order the
+ * transactions land in, so it is not offered. `tokenBalance` is needed for token transfers.
+ */
+export function balanceProblems(
+  cost: TransferCost,
+  asset: TransferAsset,
+  balances: { lamports: bigint; tokenBalance?: bigint },
+  rentExemptMinimum: bigint = RENT_EXEMPT_MINIMUM_EMPTY,
+): BalanceProblem[] {
+  const out: BalanceProblem[] = [];
+  const solNeeded = cost.lamportsNeeded + rentExemptMinimum;
+  if (balances.lamports < solNeeded)
+    out.push({ code: "balance.insufficientSol", shortfall: solNeeded - balances.lamports });
+  if (asset.kind === "token") {
+    const have = balances.tokenBalance ?? 0n;
+    if (have < cost.totalAmount) out.push({ code: "balance.insufficientToken", shortfall: cost.totalAmount - have });
+  }
+  return out;
+}
+
 /**
  * SOL rows that would leave a recipient below the rent-exempt minimum (the network refuses them
  * with InsufficientFundsForRent). `balances`: current lamports of each recipient (absent = 0).
