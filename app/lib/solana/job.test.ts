@@ -60,7 +60,7 @@ function newJob(): Job {
       { index: 1, line: 3, address: "B", amount: 1n },
       { index: 2, line: 4, address: "C", amount: 2n },
     ],
-    txRowIdxs: [[0, 1], [2]],
+    txs: [{ rowIdxs: [0, 1] }, { rowIdxs: [2] }],
   });
 }
 

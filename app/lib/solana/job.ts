@@ -22,6 +22,8 @@ export type JobTxStatus = "unsigned" | "signed" | "sent" | "confirmed" | "failed
 export interface JobTx {
   /** Row indexes (`JobRow.index`) this transaction pays. */
   rowIdxs: number[];
+  /** Token accounts the plan creates in this transaction: pass to `transferInstructions` to rebuild it. */
+  creates: string[];
   status: JobTxStatus;
   /** Signed wire transaction, base64, exactly as it was (or will be) sent. */
   signedTx: string | null;
@@ -251,7 +253,8 @@ export function createJob(input: {
   sender: string;
   asset: TransferAsset;
   rows: JobRow[];
-  txRowIdxs: number[][];
+  /** From `planTransfers(...).transactions`. */
+  txs: readonly { rowIdxs: readonly number[]; creates?: readonly string[] }[];
 }): Job {
   return {
     id: input.id,
@@ -259,8 +262,9 @@ export function createJob(input: {
     sender: input.sender,
     asset: input.asset,
     rows: input.rows,
-    txs: input.txRowIdxs.map((rowIdxs) => ({
-      rowIdxs,
+    txs: input.txs.map((tx) => ({
+      rowIdxs: [...tx.rowIdxs],
+      creates: [...(tx.creates ?? [])],
       status: "unsigned",
       signedTx: null,
       signature: null,

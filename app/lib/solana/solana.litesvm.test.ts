@@ -28,7 +28,15 @@ import {
 import { FailedTransactionMetadata, LiteSVM } from "litesvm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { planCloseAccounts, selectClosable, type TokenAccountInfo } from "./close-accounts.ts";
-import { createJob, nextAction, recordSent, recordSigned, type SignatureStatus, signaturesToCheck } from "./job.ts";
+import {
+  applyDecisions,
+  createJob,
+  nextAction,
+  recordSent,
+  recordSigned,
+  type SignatureStatus,
+  signaturesToCheck,
+} from "./job.ts";
 import { compileUnsignedTransaction, serializedSize, TRANSACTION_SIZE_LIMIT, toBase64 } from "./pack.ts";
 import {
   associatedTokenAddress,
@@ -38,6 +46,7 @@ import {
   TOKEN_2022_PROGRAM_ADDRESS,
   type TransferRow,
   transferCost,
+  transferInstructions,
 } from "./transfer-plan.ts";
 
 const SOL = 1_000_000_000n;
@@ -268,45 +277,80 @@ describe("closing empty token accounts", () => {
   });
 });
 
-describe("resuming a job after a timeout", () => {
-  it("finds the broadcast transaction confirmed and never signs it again", async () => {
+/** What getSignatureStatuses (searchTransactionHistory) would answer, from litesvm's history. */
+function statusesFrom(svm: LiteSVM, signatures: string[]): Map<string, SignatureStatus | null> {
+  const out = new Map<string, SignatureStatus | null>();
+  for (const signature of signatures) {
+    const known = svm.getTransaction(signature as Parameters<LiteSVM["getTransaction"]>[0]);
+    out.set(
+      signature,
+      known
+        ? { err: known instanceof FailedTransactionMetadata ? known.err() : null, confirmationStatus: "finalized" }
+        : null,
+    );
+  }
+  return out;
+}
+
+describe("resuming a job", () => {
+  it("after a timeout and a crash, pays every recipient exactly once", async () => {
     const svm = svmWithPayer();
     const sender = await generateKeyPairSigner();
     svm.airdrop(sender.address, lamports(10n * SOL));
     const rows: TransferRow[] = recipients
       .slice(0, 30)
       .map((address, index) => ({ index, address, amount: SOL / 100n }));
-    const plan = planTransfers({ sender: sender.address, asset: { kind: "sol" } }, rows);
+    const ctx = { sender: sender.address, asset: { kind: "sol" as const } };
+    const plan = planTransfers(ctx, rows);
+    expect(plan.transactions).toHaveLength(2);
     let job = createJob({
       id: "job-1",
       createdAt: "2026-11-23T00:00:00.000Z",
       sender: sender.address,
       asset: { kind: "sol" },
       rows: rows.map((r) => ({ index: r.index, line: r.index + 1, address: r.address, amount: r.amount })),
-      txRowIdxs: plan.transactions.map((t) => t.rowIdxs),
+      txs: plan.transactions,
     });
     const lastValidBlockHeight = 1000n;
-    // Sign and save the first transaction, send it, then "time out" before hearing back.
+    // Transaction 0: signed, saved, broadcast, then the send "times out" before any answer.
     const first = await signed(svm, sender, plan.transactions[0]?.instructions ?? []);
     job = recordSigned(job, 0, { signedTx: toBase64(first), lastValidBlockHeight });
     send(svm, first);
     job = recordSent(job, 0);
+    // Transaction 1: signed and saved, then the page crashes before sending it.
+    const second = await signed(svm, sender, plan.transactions[1]?.instructions ?? []);
+    job = recordSigned(job, 1, { signedTx: toBase64(second), lastValidBlockHeight });
+    // Time passes: the blockhash both were signed with expires.
+    svm.expireBlockhash();
+    expect(svm.sendTransaction(second)).toBeInstanceOf(FailedTransactionMetadata);
 
     // Resume long after expiry: the network's answer decides, not the clock.
-    const statuses = new Map<string, SignatureStatus | null>();
-    for (const signature of signaturesToCheck(job)) {
-      const known = svm.getTransaction(signature as Parameters<LiteSVM["getTransaction"]>[0]);
-      statuses.set(signature, known ? { err: null, confirmationStatus: "finalized" } : null);
-    }
-    const decisions = nextAction(job, statuses, lastValidBlockHeight + 10_000n);
-    expect(decisions[0]).toMatchObject({ action: "confirmed", signature: job.txs[0]?.signature });
-    expect(decisions.slice(1).every((d) => d.action === "sign")).toBe(true);
-    expect(() => recordSigned(job, 0, { signedTx: toBase64(first), lastValidBlockHeight: 2000n })).toThrow();
+    const height = lastValidBlockHeight + 10_000n;
+    const decisions = nextAction(job, statusesFrom(svm, signaturesToCheck(job)), height);
+    expect(decisions.map((d) => d.action)).toEqual(["confirmed", "resign"]);
+    expect(decisions[0]?.signature).toBe(job.txs[0]?.signature);
+    expect(() =>
+      recordSigned(job, 0, { signedTx: toBase64(first), lastValidBlockHeight: 2000n }, decisions[0]),
+    ).toThrow();
+    job = applyDecisions(job, decisions);
 
-    const paid = rows.filter((r) => plan.transactions[0]?.rowIdxs.includes(r.index));
-    for (const row of paid) expect(balance(svm, row.address)).toBe(row.amount);
-    // Sending the same signed bytes again (the "send" path) cannot pay twice either.
+    // Only transaction 1 is built again, from its rows, with a fresh blockhash.
+    const tx1 = job.txs[1];
+    const rebuilt = transferInstructions(
+      ctx,
+      (tx1?.rowIdxs ?? []).map((i) => rows[i] as TransferRow),
+      tx1?.creates,
+    );
+    const again = await signed(svm, sender, rebuilt);
+    job = recordSigned(job, 1, { signedTx: toBase64(again), lastValidBlockHeight: height + 150n }, decisions[1]);
+    send(svm, again);
+    job = recordSent(job, 1);
+    job = applyDecisions(job, nextAction(job, statusesFrom(svm, signaturesToCheck(job)), height));
+    expect(job.txs.map((t) => t.status)).toEqual(["confirmed", "confirmed"]);
+    expect(job.txs[1]?.expiredSignatures).toHaveLength(1);
+
+    // Sending the first bytes again (the "send" path) cannot pay twice either.
     expect(svm.sendTransaction(first)).toBeInstanceOf(FailedTransactionMetadata);
-    for (const row of paid) expect(balance(svm, row.address)).toBe(row.amount);
+    for (const row of rows) expect(balance(svm, row.address)).toBe(row.amount);
   });
 });

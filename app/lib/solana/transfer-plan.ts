@@ -85,7 +85,7 @@ interface RowInstructions {
   creates: Address | null;
 }
 
-function rowInstructions(ctx: TransferContext, row: TransferRow): RowInstructions {
+function rowInstructions(ctx: TransferContext, row: TransferRow, creates?: ReadonlySet<string>): RowInstructions {
   const sender = createNoopSigner(ctx.sender);
   if (row.amount <= 0n) throw new RangeError(`row ${row.index}: amount must be positive`);
   if (ctx.asset.kind === "sol") {
@@ -103,7 +103,8 @@ function rowInstructions(ctx: TransferContext, row: TransferRow): RowInstruction
     { source, mint, destination, authority: sender, amount: row.amount, decimals },
     { programAddress: tokenProgram },
   );
-  if (ctx.existingAccounts?.has(destination)) return { item: { instructions: [transfer] }, creates: null };
+  const needsCreate = creates ? creates.has(destination) : !ctx.existingAccounts?.has(destination);
+  if (!needsCreate) return { item: { instructions: [transfer] }, creates: null };
   const create = getCreateAssociatedTokenIdempotentInstruction({
     payer: sender,
     ata: destination,
@@ -117,12 +118,21 @@ function rowInstructions(ctx: TransferContext, row: TransferRow): RowInstruction
   };
 }
 
-/** Instructions carrying exactly these rows in one transaction (used again when re-signing). */
-export function transferInstructions(ctx: TransferContext, rows: readonly TransferRow[]): Instruction[] {
+/**
+ * Instructions carrying exactly these rows in one transaction, for signing a planned transaction
+ * (again). Pass the transaction's planned `creates` to rebuild it exactly as planned (same
+ * instructions, same size) whatever `ctx.existingAccounts` says by then.
+ */
+export function transferInstructions(
+  ctx: TransferContext,
+  rows: readonly TransferRow[],
+  creates?: readonly string[],
+): Instruction[] {
   const out: Instruction[] = [];
   const created = new Set<string>();
+  const createSet = creates ? new Set(creates) : undefined;
   for (const row of rows) {
-    const { item } = rowInstructions(ctx, row);
+    const { item } = rowInstructions(ctx, row, createSet);
     for (const { key, instruction } of item.setup ?? []) {
       if (created.has(key)) continue;
       created.add(key);
