@@ -13,3 +13,70 @@ export function csvCell(value: string | number | null | undefined): string {
 export function toCsv(rows: ReadonlyArray<ReadonlyArray<string | number | null | undefined>>): string {
   return rows.map((row) => row.map(csvCell).join(",")).join("\r\n") + (rows.length ? "\r\n" : "");
 }
+
+/** One parsed CSV record and the 1-based line it starts on. */
+export interface CsvRecord {
+  line: number;
+  fields: string[];
+}
+
+export type CsvParseResult =
+  | { ok: true; records: CsvRecord[] }
+  | { ok: false; code: "csv.unterminatedQuote"; line: number };
+
+/**
+ * Parses CSV text (RFC 4180): a leading BOM is dropped, CRLF, LF and lone CR end records, quoted
+ * fields may hold commas, doubled quotes and line breaks. Blank lines are skipped. Cells are
+ * returned as written (the formula guard of `csvCell` is not undone).
+ */
+export function parseCsv(text: string): CsvParseResult {
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const records: CsvRecord[] = [];
+  let fields: string[] = [];
+  let field = "";
+  let line = 1;
+  let recordLine = 1;
+  let quoted = false;
+  let fieldWasQuoted = false;
+  const endRecord = () => {
+    fields.push(field);
+    if (fields.length > 1 || fields[0] !== "" || fieldWasQuoted) records.push({ line: recordLine, fields });
+    fields = [];
+    field = "";
+    fieldWasQuoted = false;
+  };
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i];
+    if (quoted) {
+      if (ch === '"') {
+        if (source[i + 1] === '"') {
+          field += '"';
+          i++;
+        } else {
+          quoted = false;
+        }
+      } else {
+        if (ch === "\n" || (ch === "\r" && source[i + 1] !== "\n")) line++;
+        field += ch;
+      }
+      continue;
+    }
+    if (ch === '"' && field === "") {
+      quoted = true;
+      fieldWasQuoted = true;
+    } else if (ch === ",") {
+      fields.push(field);
+      field = "";
+    } else if (ch === "\r" || ch === "\n") {
+      if (ch === "\r" && source[i + 1] === "\n") i++;
+      endRecord();
+      line++;
+      recordLine = line;
+    } else {
+      field += ch;
+    }
+  }
+  if (quoted) return { ok: false, code: "csv.unterminatedQuote", line: recordLine };
+  if (field !== "" || fields.length > 0 || fieldWasQuoted) endRecord();
+  return { ok: true, records };
+}
