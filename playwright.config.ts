@@ -1,23 +1,24 @@
 import { defineConfig } from "@playwright/test";
+import { e2eServers } from "./tests/e2e/servers.ts";
 
 // Run through `npm run test:e2e` (scripts/e2e.ts): it builds when stale, finds a
-// Chromium, picks a free port and a fresh data directory, and passes them here.
-const port = Number(process.env.E2E_PORT ?? 4173);
-const dataDir = process.env.E2E_DATA_DIR ?? "./data/e2e";
+// Chromium, picks free ports and fresh data directories, and passes them here.
+const servers = e2eServers();
 const executablePath = process.env.E2E_CHROMIUM || undefined;
 
 export default defineConfig({
   testDir: "tests/e2e",
   testMatch: "**/*.spec.ts",
   fullyParallel: true,
-  // One worker: the server, Chromium and the runner already share two cores.
-  workers: 1,
+  // One worker per server: each worker talks only to its own server (tests/e2e/fixtures.ts).
+  workers: servers.length,
   retries: 0,
   forbidOnly: !!process.env.CI,
   reporter: process.env.CI ? [["list"]] : [["list"]],
   timeout: 30_000,
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
+    // Overridden per worker by the fixtures; this is the first server.
+    baseURL: `http://127.0.0.1:${servers[0]?.port}`,
     trace: "retain-on-failure",
     launchOptions: {
       executablePath,
@@ -33,7 +34,7 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { browserName: "chromium" } }],
-  webServer: {
+  webServer: servers.map(({ port, dataDir }) => ({
     command: "node server.ts",
     url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: false,
@@ -62,5 +63,5 @@ export default defineConfig({
       OIDC_TEST_CLIENT_ID: process.env.E2E_OIDC_CLIENT_ID ?? "",
       OIDC_TEST_CLIENT_SECRET: process.env.E2E_OIDC_CLIENT_SECRET ?? "",
     },
-  },
+  })),
 });

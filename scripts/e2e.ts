@@ -5,7 +5,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
+import type { E2EServer } from "../tests/e2e/servers.ts";
 import { startMailCapture } from "../tests/setup/mail-capture.ts";
 import { startOidcProvider } from "../tests/setup/oidc-provider.ts";
 import { freePort } from "../tests/setup/server-process.ts";
@@ -45,63 +45,15 @@ export async function findChromium(): Promise<string> {
   return installed;
 }
 
-/** One Playwright run with its own server, data directory, mail catcher and OpenID provider. */
-async function runShard(chromium: string, args: string[], shard: { index: number; total: number }): Promise<number> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), "inkwell-e2e-"));
-  // Mail from the server under test goes to a local SMTP server the tests can read.
-  const mail = await startMailCapture();
-  // "Test OpenID" sign-in goes to a local OpenID Connect provider; better-auth's
-  // callback for a generic provider is the core /callback/:id endpoint.
-  const oidc = await startOidcProvider({
-    redirectUris: [`http://127.0.0.1:${port}/api/auth/callback/oidc-test`],
-  }).catch(async (error: unknown) => {
-    await mail.close();
-    throw error;
-  });
-  const label = shard.total > 1 ? `[${shard.index}/${shard.total}] ` : "";
-  console.log(
-    `${label}e2e: Chromium ${chromium}, server on 127.0.0.1:${port}, data in ${dataDir}, mail at ${mail.smtpUrl}, OpenID provider at ${oidc.issuer}`,
-  );
-  try {
-    const shardArgs = shard.total > 1 ? [`--shard=${shard.index}/${shard.total}`] : [];
-    const child = spawn(path.join(root, "node_modules", ".bin", "playwright"), ["test", ...shardArgs, ...args], {
-      cwd: root,
-      stdio: shard.total > 1 ? ["ignore", "pipe", "pipe"] : "inherit",
-      env: {
-        ...process.env,
-        E2E_CHROMIUM: chromium,
-        E2E_PORT: String(port),
-        E2E_DATA_DIR: dataDir,
-        E2E_SMTP_URL: mail.smtpUrl,
-        E2E_MAIL_API: mail.apiUrl,
-        E2E_OIDC_DISCOVERY_URL: oidc.discoveryUrl,
-        E2E_OIDC_CLIENT_ID: oidc.clientId,
-        E2E_OIDC_CLIENT_SECRET: oidc.clientSecret,
-      },
-    });
-    // Several shards at once: each line carries its shard's label.
-    for (const [from, to] of [
-      [child.stdout, process.stdout],
-      [child.stderr, process.stderr],
-    ] as const) {
-      if (from) createInterface({ input: from }).on("line", (line) => to.write(`${label}${line}\n`));
-    }
-    return await new Promise<number>((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
-  } finally {
-    await oidc.close();
-    await mail.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
 /**
- * How many Playwright runs go side by side, each with its own server: E2E_SHARDS,
- * else 2 for the whole suite on a machine with two or more cores (one run keeps
- * a core mostly idle, waiting on the browser and the server in turn), else 1.
+ * How many servers (and Playwright workers, one per server) run the suite:
+ * E2E_SERVERS, else 2 for the whole suite on a machine with two or more cores
+ * (one worker leaves a core mostly idle, waiting on the browser and the server
+ * in turn), else 1. Each worker only ever talks to its own server, so tests see
+ * the same one-writer-at-a-time database they always did.
  */
-function shardCount(args: string[]): number {
-  const fromEnv = Number(process.env.E2E_SHARDS);
+function serverCount(args: string[]): number {
+  const fromEnv = Number(process.env.E2E_SERVERS);
   if (Number.isInteger(fromEnv) && fromEnv >= 1) return fromEnv;
   const wholeSuite = !args.some((a) => !a.startsWith("-"));
   return wholeSuite && availableParallelism() >= 2 ? 2 : 1;
@@ -111,12 +63,44 @@ async function main(): Promise<number> {
   ensureBuild({ quiet: true });
   const chromium = await findChromium();
   const args = process.argv.slice(2);
-  const total = shardCount(args);
-  const codes = await Promise.all(
-    Array.from({ length: total }, (_, i) => runShard(chromium, args, { index: i + 1, total })),
+  const servers: E2EServer[] = [];
+  for (let i = 0; i < serverCount(args); i++) {
+    servers.push({ port: await freePort(), dataDir: mkdtempSync(path.join(tmpdir(), "inkwell-e2e-")) });
+  }
+  // Mail from the servers under test goes to a local SMTP server the tests can read.
+  const mail = await startMailCapture();
+  // "Test OpenID" sign-in goes to a local OpenID Connect provider; better-auth's
+  // callback for a generic provider is the core /callback/:id endpoint.
+  const oidc = await startOidcProvider({
+    redirectUris: servers.map((s) => `http://127.0.0.1:${s.port}/api/auth/callback/oidc-test`),
+  }).catch(async (error: unknown) => {
+    await mail.close();
+    throw error;
+  });
+  console.log(
+    `e2e: Chromium ${chromium}, ${servers.length} server(s) on ${servers.map((s) => `127.0.0.1:${s.port}`).join(", ")}, mail at ${mail.smtpUrl}, OpenID provider at ${oidc.issuer}`,
   );
-  if (total > 1) console.log(`e2e: shards finished with exit codes ${codes.join(", ")}`);
-  return codes.find((code) => code !== 0) ?? 0;
+  try {
+    const child = spawn(path.join(root, "node_modules", ".bin", "playwright"), ["test", ...args], {
+      cwd: root,
+      stdio: "inherit",
+      env: {
+        ...process.env,
+        E2E_CHROMIUM: chromium,
+        E2E_SERVER_LIST: JSON.stringify(servers),
+        E2E_SMTP_URL: mail.smtpUrl,
+        E2E_MAIL_API: mail.apiUrl,
+        E2E_OIDC_DISCOVERY_URL: oidc.discoveryUrl,
+        E2E_OIDC_CLIENT_ID: oidc.clientId,
+        E2E_OIDC_CLIENT_SECRET: oidc.clientSecret,
+      },
+    });
+    return await new Promise<number>((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
+  } finally {
+    await oidc.close();
+    await mail.close();
+    for (const server of servers) rmSync(server.dataDir, { recursive: true, force: true });
+  }
 }
 
 if (import.meta.main) process.exitCode = await main();

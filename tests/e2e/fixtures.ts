@@ -1,6 +1,12 @@
 import path from "node:path";
 import { test as base, expect, type Page } from "@playwright/test";
 import { type OpenDatabase, openDatabase } from "../../app/server/db/db.server.ts";
+import { type E2EServer, serverFor } from "./servers.ts";
+
+export interface WorkerFixtures {
+  /** This worker's own server (scripts/e2e.ts may start several, one per worker). */
+  e2eServer: E2EServer & { url: string };
+}
 
 export interface Fixtures {
   /** Console errors matching one of these are expected by the test (e.g. a 404 document). */
@@ -30,7 +36,17 @@ export function waitForHydrationOnGoto(page: Page): void {
   };
 }
 
-export const test = base.extend<Fixtures>({
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  e2eServer: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixture's dependencies from this pattern.
+    async ({}, use, workerInfo) => {
+      await use(serverFor(workerInfo.parallelIndex));
+    },
+    { scope: "worker" },
+  ],
+  baseURL: async ({ e2eServer }, use) => {
+    await use(e2eServer.url);
+  },
   // Every page of the test's context, the default one included, waits for hydration on goto.
   context: async ({ context }, use) => {
     context.on("page", waitForHydrationOnGoto);
@@ -53,9 +69,8 @@ export const test = base.extend<Fixtures>({
     },
     { auto: true },
   ],
-  serverDb: async ({ browserName: _ }, use) => {
-    const dataDir = process.env.E2E_DATA_DIR ?? "./data/e2e";
-    const database = openDatabase({ dialect: "sqlite", file: path.resolve(dataDir, "inkwell.db") });
+  serverDb: async ({ e2eServer }, use) => {
+    const database = openDatabase({ dialect: "sqlite", file: path.resolve(e2eServer.dataDir, "inkwell.db") });
     await use(database);
     await database.close();
   },
