@@ -33,6 +33,7 @@ import { precompressedAssets } from "./http/assets.server.ts";
 import { startScheduledPublishing } from "./jobs/publish-scheduled.server.ts";
 import { createMailer } from "./mail.server.ts";
 import { serveMedia } from "./media/serve.server.ts";
+import { startScheduledBackups } from "./ops/schedule.server.ts";
 import { forgetCategoryPostCounts } from "./popular-categories.server.ts";
 import { addAdmins } from "./repos/admins.server.ts";
 import { createAdImpressions } from "./repos/ads.server.ts";
@@ -395,6 +396,14 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
 
   // Scheduled posts go live within one interval of their time, on the lease holder only.
   const publisher = startScheduledPublishing(database.db, log, env.schedulerIntervalMs);
+  // BACKUP_CRON: on the holder of the backup lease only.
+  const backups = env.backup.schedule
+    ? startScheduledBackups({ database: env.database, storage, dataDir: env.dataDir }, database, log, {
+        schedule: env.backup.schedule,
+        dir: env.backup.dir,
+        keep: env.backup.keep,
+      })
+    : null;
 
   return {
     app,
@@ -407,6 +416,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
       await views.stop();
       await adImpressions.stop();
       await publisher.stop();
+      await backups?.stop();
       await database.close();
     },
   };

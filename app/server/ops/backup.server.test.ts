@@ -1,0 +1,183 @@
+import { createHash } from "node:crypto";
+import { createWriteStream, existsSync } from "node:fs";
+import * as fsp from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { createGzip } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServerDatabaseUrl, testDialect } from "../../../tests/setup/test-db.ts";
+import { type OpenDatabase, openDatabase } from "../db/db.server.ts";
+import { migrateToLatest } from "../db/migrate.server.ts";
+import { parseDatabaseUrl } from "../env.server.ts";
+import { reindexAll } from "../search/index.server.ts";
+import { createLocalStorage } from "../storage/local.server.ts";
+import type { StorageDriver } from "../storage/types.server.ts";
+import { type BackupManifest, createBackup, RestoreRefused, restoreBackup, type SiteTarget } from "./backup.server.ts";
+import { fillSite } from "./site-fixture.testing.server.ts";
+import { countRows, tableDigests } from "./tables.server.ts";
+import { ArchiveError, createTarWriter } from "./tar.server.ts";
+
+const FILES: Record<string, Buffer> = {
+  "m1/main.jpg": Buffer.from("main image bytes"),
+  "m1/640.webp": Buffer.alloc(70_000, 7), // spans many tar blocks and gzip chunks
+};
+
+let root: string;
+let source: SiteTarget;
+let sourceDb: OpenDatabase;
+let archive: string;
+let manifest: BackupManifest;
+
+async function storedFiles(storage: StorageDriver): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for await (const key of storage.list()) {
+    const { body } = await storage.get(key);
+    const hash = createHash("sha256");
+    for await (const chunk of body) hash.update(chunk as Buffer);
+    out[key] = hash.digest("hex");
+  }
+  return out;
+}
+
+/** A fresh place to restore into: a data directory and an empty database (SQLite, or PostgreSQL). */
+async function freshTarget(name: string): Promise<{ site: SiteTarget; cleanup(): Promise<void> }> {
+  const dataDir = path.join(root, name);
+  const database = await createServerDatabaseUrl(dataDir);
+  return {
+    site: {
+      database: parseDatabaseUrl(database.url, dataDir),
+      storage: createLocalStorage(path.join(dataDir, "uploads")),
+      dataDir,
+    },
+    cleanup: () => database.cleanup(),
+  };
+}
+
+async function withOpen<T>(site: SiteTarget, fn: (d: OpenDatabase) => Promise<T>): Promise<T> {
+  const opened = openDatabase(site.database, { poolMax: 1 });
+  try {
+    return await fn(opened);
+  } finally {
+    await opened.close();
+  }
+}
+
+beforeAll(async () => {
+  root = await fsp.mkdtemp(path.join(os.tmpdir(), "inkwell-backup-test-"));
+  const dataDir = path.join(root, "source");
+  source = {
+    database: { dialect: "sqlite", file: path.join(dataDir, "inkwell.db") },
+    storage: createLocalStorage(path.join(dataDir, "uploads")),
+    dataDir,
+  };
+  sourceDb = openDatabase(source.database);
+  await migrateToLatest(sourceDb.db);
+  await fillSite(sourceDb.db);
+  await reindexAll(sourceDb.db);
+  for (const [key, data] of Object.entries(FILES)) {
+    await source.storage.put(key, data, { contentType: "image/jpeg", cacheControl: "public" });
+  }
+  await fsp.writeFile(path.join(dataDir, "auth-secret"), "s".repeat(40));
+  archive = path.join(root, "site.tar.gz");
+  manifest = await createBackup(source, sourceDb, archive);
+});
+
+afterAll(async () => {
+  await sourceDb.close();
+  await fsp.rm(root, { recursive: true, force: true });
+});
+
+describe(`backup and restore (restoring into ${testDialect()})`, () => {
+  it("writes a manifest with the schema version, the counts and a checksum per entry", () => {
+    expect(manifest.dialect).toBe("sqlite");
+    expect(manifest.schemaVersion).toMatch(/^\d{8}T\d{6}_/);
+    expect(manifest.counts.comments).toBe(2);
+    expect(manifest.entries.map((e) => e.name).sort()).toEqual([
+      "database/inkwell.db",
+      "files/m1/640.webp",
+      "files/m1/main.jpg",
+      "secrets/auth-secret",
+    ]);
+    for (const e of manifest.entries) expect(e.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("restores into a fresh place: identical rows, search index, files and secret", async () => {
+    const target = await freshTarget("fresh");
+    try {
+      const result = await restoreBackup(archive, target.site);
+      expect(result.files).toBe(2);
+      const want = await tableDigests(sourceDb.db);
+      const got = await withOpen(target.site, (d) => tableDigests(d.db));
+      expect(got).toEqual(want);
+      expect(got.posts?.rows).toBe(1);
+      // The search index is copied (SQLite) or rebuilt (PostgreSQL): both languages.
+      expect(await withOpen(target.site, (d) => countRows(d.db, "postSearch"))).toBe(2);
+      expect(await storedFiles(target.site.storage)).toEqual(await storedFiles(source.storage));
+      expect(await fsp.readFile(path.join(target.site.dataDir, "auth-secret"), "utf8")).toBe("s".repeat(40));
+
+      // A second restore onto the now-filled place is refused, and --force replaces it.
+      await expect(restoreBackup(archive, target.site)).rejects.toThrow(RestoreRefused);
+      await restoreBackup(archive, target.site, { force: true });
+      expect(await withOpen(target.site, (d) => tableDigests(d.db))).toEqual(want);
+    } finally {
+      await target.cleanup();
+    }
+  });
+
+  it("refuses a damaged archive and writes nothing", async () => {
+    const bytes = await fsp.readFile(archive);
+    const damaged = Buffer.from(bytes);
+    const at = Math.floor(damaged.length / 2);
+    damaged[at] = (damaged[at] ?? 0) ^ 0xff;
+    const truncated = bytes.subarray(0, Math.floor(bytes.length * 0.8));
+    const cases: Array<[string, Buffer]> = [
+      ["flipped", damaged],
+      ["truncated", truncated],
+      ["not-gzip", Buffer.from("hello")],
+    ];
+    for (const [name, content] of cases) {
+      const file = path.join(root, `${name}.tar.gz`);
+      await fsp.writeFile(file, content);
+      const target = await freshTarget(`bad-${name}`);
+      try {
+        await expect(restoreBackup(file, target.site), name).rejects.toThrow(ArchiveError);
+        expect(await storedFiles(target.site.storage), name).toEqual({});
+        if (target.site.database.dialect === "sqlite") expect(existsSync(target.site.database.file), name).toBe(false);
+        else expect(await withOpen(target.site, (d) => d.db.introspection.getTables())).toEqual([]);
+      } finally {
+        await target.cleanup();
+      }
+    }
+  });
+
+  it("refuses an archive whose entry does not match its manifest checksum", async () => {
+    // A well-formed tar.gz whose file differs from what the manifest promises.
+    const file = path.join(root, "tampered.tar.gz");
+    const gzip = createGzip();
+    const done = pipeline(gzip, createWriteStream(file));
+    const tar = createTarWriter(gzip);
+    const body = Buffer.from("tampered");
+    await tar.add("files/m1/main.jpg", body.length, body);
+    const db = Buffer.from("not really a database");
+    await tar.add("database/inkwell.db", db.length, db);
+    const forged = {
+      ...manifest,
+      entries: [
+        { name: "files/m1/main.jpg", size: body.length, sha256: "0".repeat(64) },
+        { name: "database/inkwell.db", size: db.length, sha256: createHash("sha256").update(db).digest("hex") },
+      ],
+    };
+    const text = Buffer.from(JSON.stringify(forged));
+    await tar.add("manifest.json", text.length, text);
+    await tar.finish();
+    await done;
+    const target = await freshTarget("tampered");
+    try {
+      await expect(restoreBackup(file, target.site)).rejects.toThrow(/main\.jpg does not match its checksum/);
+      expect(await storedFiles(target.site.storage)).toEqual({});
+    } finally {
+      await target.cleanup();
+    }
+  });
+});
