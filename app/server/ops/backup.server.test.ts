@@ -12,6 +12,8 @@ import { migrateToLatest } from "../db/migrate.server.ts";
 import { parseDatabaseUrl } from "../env.server.ts";
 import { reindexAll } from "../search/index.server.ts";
 import { createLocalStorage } from "../storage/local.server.ts";
+import { createS3Storage } from "../storage/s3.server.ts";
+import { startTestS3 } from "../storage/s3rver.testing.server.ts";
 import type { StorageDriver } from "../storage/types.server.ts";
 import { type BackupManifest, createBackup, RestoreRefused, restoreBackup, type SiteTarget } from "./backup.server.ts";
 import { fillSite } from "./site-fixture.testing.server.ts";
@@ -122,6 +124,26 @@ describe(`backup and restore (restoring into ${testDialect()})`, () => {
       expect(await withOpen(target.site, (d) => tableDigests(d.db))).toEqual(want);
     } finally {
       await target.cleanup();
+    }
+  });
+
+  it("restores into an S3 bucket, and backs up from one", async () => {
+    const s3 = await startTestS3(["restored-media"]);
+    const target = await freshTarget("s3");
+    try {
+      const site = { ...target.site, storage: createS3Storage(s3.config()) };
+      await restoreBackup(archive, site);
+      expect(await storedFiles(site.storage)).toEqual(await storedFiles(source.storage));
+      expect((await site.storage.head("m1/640.webp"))?.contentType).toBe("image/webp");
+      await withOpen(site, async (d) => {
+        const again = await createBackup(site, d, path.join(root, "from-s3.tar.gz"));
+        expect(again.entries.filter((e) => e.name.startsWith("files/"))).toEqual(
+          manifest.entries.filter((e) => e.name.startsWith("files/")),
+        );
+      });
+    } finally {
+      await target.cleanup();
+      await s3.stop();
     }
   });
 

@@ -10,6 +10,7 @@ import SQLite from "better-sqlite3";
 import { type OpenDatabase, openDatabase } from "../db/db.server.ts";
 import { migrateToLatest } from "../db/migrate.server.ts";
 import type { DatabaseConfig } from "../env.server.ts";
+import { isSafeKey } from "../storage/keys.server.ts";
 import { contentTypeForKey, LOCAL_CACHE_CONTROL } from "../storage/local.server.ts";
 import type { StorageDriver } from "../storage/types.server.ts";
 import { parseExport, writeDump } from "./export.server.ts";
@@ -157,6 +158,8 @@ export async function createBackup(
     const entries: ManifestEntry[] = [];
     try {
       for await (const key of site.storage.list()) {
+        // A bucket may hold objects someone else put there: only our own keys are ours to copy.
+        if (!isSafeKey(key)) continue;
         const object = await site.storage.get(key);
         const name = `${FILE_PREFIX}${key}`;
         try {
