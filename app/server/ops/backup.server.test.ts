@@ -56,6 +56,15 @@ async function freshTarget(name: string): Promise<{ site: SiteTarget; cleanup():
   };
 }
 
+function sqlitePlace(name: string): SiteTarget {
+  const dataDir = path.join(root, name);
+  return {
+    database: { dialect: "sqlite", file: path.join(dataDir, "inkwell.db") },
+    storage: createLocalStorage(path.join(dataDir, "uploads")),
+    dataDir,
+  };
+}
+
 async function withOpen<T>(site: SiteTarget, fn: (d: OpenDatabase) => Promise<T>): Promise<T> {
   const opened = openDatabase(site.database, { poolMax: 1 });
   try {
@@ -127,11 +136,29 @@ describe(`backup and restore (restoring into ${testDialect()})`, () => {
     }
   });
 
+  it("backs up the restored place again (a JSON dump on PostgreSQL) and restores that into SQLite", async () => {
+    const middle = await freshTarget("middle");
+    const lastSite = sqlitePlace("last");
+    try {
+      await restoreBackup(archive, middle.site);
+      const second = path.join(root, "second.tar.gz");
+      const made = await withOpen(middle.site, (d) => createBackup(middle.site, d, second));
+      expect(made.database.kind).toBe(middle.site.database.dialect === "postgres" ? "json" : "sqlite");
+      expect(made.counts).toEqual(manifest.counts);
+      await restoreBackup(second, lastSite);
+      expect(await withOpen(lastSite, (d) => tableDigests(d.db))).toEqual(await tableDigests(sourceDb.db));
+      expect(await withOpen(lastSite, (d) => countRows(d.db, "postSearch"))).toBe(2);
+    } finally {
+      await middle.cleanup();
+    }
+  });
+
   it("restores into an S3 bucket, and backs up from one", async () => {
     const s3 = await startTestS3(["restored-media"]);
-    const target = await freshTarget("s3");
+    // The database side is covered above; a SQLite file keeps this one quick.
+    const target = sqlitePlace("s3");
     try {
-      const site = { ...target.site, storage: createS3Storage(s3.config()) };
+      const site = { ...target, storage: createS3Storage(s3.config()) };
       await restoreBackup(archive, site);
       expect(await storedFiles(site.storage)).toEqual(await storedFiles(source.storage));
       expect((await site.storage.head("m1/640.webp"))?.contentType).toBe("image/webp");
@@ -142,7 +169,6 @@ describe(`backup and restore (restoring into ${testDialect()})`, () => {
         );
       });
     } finally {
-      await target.cleanup();
       await s3.stop();
     }
   });
@@ -158,18 +184,18 @@ describe(`backup and restore (restoring into ${testDialect()})`, () => {
       ["truncated", truncated],
       ["not-gzip", Buffer.from("hello")],
     ];
-    for (const [name, content] of cases) {
-      const file = path.join(root, `${name}.tar.gz`);
-      await fsp.writeFile(file, content);
-      const target = await freshTarget(`bad-${name}`);
-      try {
+    const target = await freshTarget("bad");
+    try {
+      for (const [name, content] of cases) {
+        const file = path.join(root, `${name}.tar.gz`);
+        await fsp.writeFile(file, content);
         await expect(restoreBackup(file, target.site), name).rejects.toThrow(ArchiveError);
         expect(await storedFiles(target.site.storage), name).toEqual({});
         if (target.site.database.dialect === "sqlite") expect(existsSync(target.site.database.file), name).toBe(false);
-        else expect(await withOpen(target.site, (d) => d.db.introspection.getTables())).toEqual([]);
-      } finally {
-        await target.cleanup();
+        else expect(await withOpen(target.site, (d) => d.db.introspection.getTables()), name).toEqual([]);
       }
+    } finally {
+      await target.cleanup();
     }
   });
 
@@ -194,12 +220,9 @@ describe(`backup and restore (restoring into ${testDialect()})`, () => {
     await tar.add("manifest.json", text.length, text);
     await tar.finish();
     await done;
-    const target = await freshTarget("tampered");
-    try {
-      await expect(restoreBackup(file, target.site)).rejects.toThrow(/main\.jpg does not match its checksum/);
-      expect(await storedFiles(target.site.storage)).toEqual({});
-    } finally {
-      await target.cleanup();
-    }
+    const target = sqlitePlace("tampered");
+    await expect(restoreBackup(file, target)).rejects.toThrow(/main\.jpg does not match its checksum/);
+    expect(await storedFiles(target.storage)).toEqual({});
+    expect(existsSync(target.dataDir)).toBe(false);
   });
 });

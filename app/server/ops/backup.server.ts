@@ -14,7 +14,6 @@ import { isSafeKey } from "../storage/keys.server.ts";
 import { contentTypeForKey, LOCAL_CACHE_CONTROL } from "../storage/local.server.ts";
 import type { StorageDriver } from "../storage/types.server.ts";
 import { parseExport, writeDump } from "./export.server.ts";
-import { inSnapshot } from "./snapshot.server.ts";
 import {
   afterLoad,
   assertKnownSchema,
@@ -132,6 +131,7 @@ export async function createBackup(
     if (site.database.dialect === "sqlite") {
       const copy = path.join(work, "inkwell.db");
       await snapshotSqlite(site.database.file, copy);
+      // Closing the last connection checkpoints its WAL: the copy is one whole file again.
       const opened = openDatabase({ dialect: "sqlite", file: copy });
       try {
         version = await schemaVersion(opened.db);
@@ -139,13 +139,12 @@ export async function createBackup(
       } finally {
         await opened.close();
       }
-      // Closing the last connection checkpoints its WAL: the copy is one whole file again.
       dbEntry = { name: SQLITE_ENTRY, kind: "sqlite", file: copy };
     } else {
       const dump = path.join(work, "dump.json");
       const result = await writeDump(database, dump, { tables: LOGICAL_TABLES, withPasswords: true, now: opts.now });
       Object.assign(counts, result.counts);
-      version = await inSnapshot(database, (trx) => schemaVersion(trx));
+      version = result.schemaVersion;
       dbEntry = { name: DUMP_ENTRY, kind: "json", file: dump };
     }
 

@@ -64,6 +64,8 @@ export interface ExportDocument {
 
 export interface ExportResult {
   file: string;
+  /** The newest migration applied to the source, read in the same snapshot as the rows. */
+  schemaVersion: string;
   counts: Record<string, number>;
 }
 
@@ -113,6 +115,7 @@ export async function writeDump(
 ): Promise<ExportResult> {
   const withPasswords = opts.withPasswords === true;
   const counts: Record<string, number> = {};
+  let version = "";
   await writeAtomically(file, (write) =>
     inSnapshot(database, async (trx) => {
       const head = {
@@ -120,7 +123,7 @@ export async function writeDump(
         formatVersion: EXPORT_FORMAT_VERSION,
         exportedAt: (opts.now ?? new Date()).toISOString(),
         sourceDialect: database.dialect,
-        schemaVersion: await schemaVersion(trx),
+        schemaVersion: (version = await schemaVersion(trx)),
         withPasswords,
       };
       // One row per line keeps the file readable and diffable.
@@ -143,7 +146,7 @@ export async function writeDump(
       await write("\n}}\n");
     }),
   );
-  return { file: path.resolve(file), counts };
+  return { file: path.resolve(file), schemaVersion: version, counts };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
