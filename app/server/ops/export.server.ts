@@ -118,12 +118,13 @@ export async function writeDump(
   let version = "";
   await writeAtomically(file, (write) =>
     inSnapshot(database, async (trx) => {
+      version = await schemaVersion(trx);
       const head = {
         format: EXPORT_FORMAT,
         formatVersion: EXPORT_FORMAT_VERSION,
         exportedAt: (opts.now ?? new Date()).toISOString(),
         sourceDialect: database.dialect,
-        schemaVersion: (version = await schemaVersion(trx)),
+        schemaVersion: version,
         withPasswords,
       };
       // One row per line keeps the file readable and diffable.
