@@ -199,30 +199,37 @@ describe(`backup and restore (restoring into ${testDialect()})`, () => {
     }
   });
 
-  it("refuses an archive whose entry does not match its manifest checksum", async () => {
-    // A well-formed tar.gz whose file differs from what the manifest promises.
-    const file = path.join(root, "tampered.tar.gz");
-    const gzip = createGzip();
-    const done = pipeline(gzip, createWriteStream(file));
-    const tar = createTarWriter(gzip);
-    const body = Buffer.from("tampered");
-    await tar.add("files/m1/main.jpg", body.length, body);
-    const db = Buffer.from("not really a database");
-    await tar.add("database/inkwell.db", db.length, db);
-    const forged = {
-      ...manifest,
-      entries: [
-        { name: "files/m1/main.jpg", size: body.length, sha256: "0".repeat(64) },
-        { name: "database/inkwell.db", size: db.length, sha256: createHash("sha256").update(db).digest("hex") },
+  it("refuses archives that do not match their manifest, before writing anything", async () => {
+    const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
+    /** A well-formed tar.gz of `files` (with a stand-in database) and a manifest of our choosing. */
+    async function forge(name: string, files: Record<string, Buffer>, promise: (n: string, b: Buffer) => string) {
+      const file = path.join(root, `${name}.tar.gz`);
+      const gzip = createGzip();
+      const done = pipeline(gzip, createWriteStream(file));
+      const tar = createTarWriter(gzip);
+      const all = { ...files, "database/inkwell.db": Buffer.from("stand-in") };
+      for (const [entry, body] of Object.entries(all)) await tar.add(entry, body.length, body);
+      const entries = Object.entries(all).map(([n, b]) => ({ name: n, size: b.length, sha256: promise(n, b) }));
+      const text = Buffer.from(JSON.stringify({ ...manifest, entries }));
+      await tar.add("manifest.json", text.length, text);
+      await tar.finish();
+      await done;
+      return file;
+    }
+    const cases: Array<[string, RegExp]> = [
+      [
+        await forge("tampered", { "files/m1/main.jpg": Buffer.from("tampered") }, (n, b) =>
+          n.endsWith(".jpg") ? "0".repeat(64) : sha(b),
+        ),
+        /main\.jpg does not match its checksum/,
       ],
-    };
-    const text = Buffer.from(JSON.stringify(forged));
-    await tar.add("manifest.json", text.length, text);
-    await tar.finish();
-    await done;
-    const target = sqlitePlace("tampered");
-    await expect(restoreBackup(file, target)).rejects.toThrow(/main\.jpg does not match its checksum/);
-    expect(await storedFiles(target.storage)).toEqual({});
-    expect(existsSync(target.dataDir)).toBe(false);
+      [await forge("bad-key", { "files/M1/Main.JPG": Buffer.from("x") }, (_n, b) => sha(b)), /bad file key/],
+    ];
+    for (const [file, message] of cases) {
+      const target = sqlitePlace("tampered");
+      await expect(restoreBackup(file, target)).rejects.toThrow(message);
+      expect(await storedFiles(target.storage)).toEqual({});
+      expect(existsSync(target.dataDir)).toBe(false);
+    }
   });
 });

@@ -319,8 +319,15 @@ export async function verifyBackup(file: string): Promise<BackupManifest> {
     if (!listed.has(name)) throw new ArchiveError(`damaged archive: ${name} is not in the manifest`);
   }
   if (!listed.has(manifest.database.entry)) throw new ArchiveError("damaged archive: the database is missing");
+  const dbEntry = manifest.database.kind === "sqlite" ? SQLITE_ENTRY : DUMP_ENTRY;
+  if (manifest.database.entry !== dbEntry) throw new ArchiveError("damaged archive: the database entry is misnamed");
   for (const e of manifest.entries) {
-    if (e.name.startsWith(FILE_PREFIX)) continue;
+    if (e.name.startsWith(FILE_PREFIX)) {
+      // Checked now, so the restore cannot stop half-way on a key the store refuses.
+      if (!isSafeKey(e.name.slice(FILE_PREFIX.length)))
+        throw new ArchiveError(`damaged archive: bad file key ${e.name}`);
+      continue;
+    }
     if (e.name !== SQLITE_ENTRY && e.name !== DUMP_ENTRY && e.name !== SECRET_ENTRY) {
       throw new ArchiveError(`damaged archive: unexpected entry ${e.name}`);
     }
