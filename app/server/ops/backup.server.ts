@@ -332,7 +332,11 @@ export async function verifyBackup(file: string): Promise<BackupManifest> {
       throw new ArchiveError(`damaged archive: unexpected entry ${e.name}`);
     }
   }
-  assertKnownSchema(manifest.schemaVersion, "the backup");
+  try {
+    assertKnownSchema(manifest.schemaVersion, "the backup");
+  } catch (error) {
+    throw new ArchiveError(error instanceof Error ? error.message : String(error));
+  }
   return manifest;
 }
 
