@@ -26,6 +26,18 @@ Commands:
                      words (default 24, at most 10000) and comments by "Demo Author"
                      (demo@example.invalid); refuses when that author exists, unless
                      --force
+  backup <file>      write one .tar.gz: a consistent database snapshot, every
+                     stored file, and a manifest with SHA-256 checksums
+  restore <file> [--force]
+                     check the whole archive, then restore it into an empty site
+                     (no rows, no stored files); --force replaces what is there.
+                     Stop the server first.
+  export <file.json> [--with-passwords]
+                     all content as portable JSON (SQLite or PostgreSQL); password
+                     hashes and OAuth tokens only with --with-passwords
+  import <file.json> [--force]
+                     load an export into an empty database in one transaction;
+                     --force replaces the content that is there
   help, --help       show this help
 
 The database comes from DATABASE_URL (default: a SQLite file in DATA_DIR, ./data).`;
@@ -37,6 +49,23 @@ async function withDatabase<T>(fn: (db: ReturnType<typeof openDatabase>) => Prom
     return await fn(database);
   } finally {
     await database.close();
+  }
+}
+
+/**
+ * With REDIS_URL the running instances watch the content version in Redis, not
+ * the database row the import bumped: bump that one too, so they drop old pages.
+ */
+async function bumpRedisContentVersion(): Promise<void> {
+  const env = parseEnv();
+  if (!env.redis) return;
+  const { connectRedis, redisContentVersion } = await import("../app/server/shared-state/redis.server.ts");
+  const { pino } = await import("pino");
+  const client = await connectRedis(env.redis.url, pino({ level: "silent" }));
+  try {
+    await redisContentVersion(client, env.redis.prefix).bump();
+  } finally {
+    await client.close();
   }
 }
 
@@ -140,6 +169,107 @@ async function mediaCommand(args: string[]): Promise<number> {
   return 0;
 }
 
+function fileArgument(args: string[], flags: string[], usage: string): string | null {
+  const files = args.filter((a) => !a.startsWith("--"));
+  const unknown = args.filter((a) => a.startsWith("--") && !flags.includes(a));
+  if (files.length !== 1 || unknown.length > 0) {
+    console.error(`usage: ${usage}`);
+    return null;
+  }
+  return files[0] ?? null;
+}
+
+async function backupCommand(args: string[]): Promise<number> {
+  const file = fileArgument(args, [], "backup <file.tar.gz>");
+  if (!file) return 2;
+  const { createBackup } = await import("../app/server/ops/backup.server.ts");
+  const env = parseEnv();
+  const storage = createStorage(env.storage);
+  const manifest = await withDatabase(async (database) => {
+    await migrateToLatest(database.db);
+    return createBackup({ database: env.database, storage, dataDir: env.dataDir }, database, file);
+  });
+  const files = manifest.entries.filter((e) => e.name.startsWith("files/")).length;
+  const rows = Object.values(manifest.counts).reduce((a, b) => a + b, 0);
+  console.log(`backup written to ${file}: ${manifest.dialect} database (${rows} rows), ${files} file(s)`);
+  return 0;
+}
+
+async function restoreCommand(args: string[]): Promise<number> {
+  const file = fileArgument(args, ["--force"], "restore <file.tar.gz> [--force]");
+  if (!file) return 2;
+  const { restoreBackup, RestoreRefused } = await import("../app/server/ops/backup.server.ts");
+  const { ArchiveError } = await import("../app/server/ops/tar.server.ts");
+  // Parse without generating a session secret into DATA_DIR: the backup brings its own.
+  const env = parseEnv({ ...process.env, AUTH_SECRET: process.env.AUTH_SECRET || "x".repeat(32) });
+  const storage = createStorage(env.storage);
+  try {
+    const result = await restoreBackup(
+      file,
+      { database: env.database, storage, dataDir: env.dataDir },
+      { force: args.includes("--force") },
+    );
+    const rows = Object.values(result.counts).reduce((a, b) => a + b, 0);
+    console.log(
+      `restored ${file} (made ${result.manifest.createdAt} on ${result.manifest.dialect}): ${rows} rows, ${result.files} file(s)`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof RestoreRefused || error instanceof ArchiveError) {
+      console.error(`restore refused: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+async function exportCommand(args: string[]): Promise<number> {
+  const file = fileArgument(args, ["--with-passwords"], "export <file.json> [--with-passwords]");
+  if (!file) return 2;
+  const { exportContent } = await import("../app/server/ops/export.server.ts");
+  const result = await withDatabase(async (database) => {
+    await migrateToLatest(database.db);
+    return exportContent(database, file, { withPasswords: args.includes("--with-passwords") });
+  });
+  const summary = Object.entries(result.counts)
+    .map(([t, n]) => `${t} ${n}`)
+    .join(", ");
+  console.log(`exported to ${result.file}: ${summary}`);
+  return 0;
+}
+
+async function importCommand(args: string[]): Promise<number> {
+  const file = fileArgument(args, ["--force"], "import <file.json> [--force]");
+  if (!file) return 2;
+  const { importContent, ImportRefused, parseExport } = await import("../app/server/ops/export.server.ts");
+  const { readFile } = await import("node:fs/promises");
+  let doc: ReturnType<typeof parseExport>;
+  try {
+    doc = parseExport(await readFile(file, "utf8"));
+  } catch (error) {
+    console.error(`import refused: ${error instanceof Error ? error.message : String(error)}`);
+    return 2;
+  }
+  return withDatabase(async (database) => {
+    await migrateToLatest(database.db);
+    try {
+      const counts = await importContent(database, doc, { force: args.includes("--force") });
+      await bumpRedisContentVersion();
+      const summary = Object.entries(counts)
+        .map(([t, n]) => `${t} ${n}`)
+        .join(", ");
+      console.log(`imported ${file}: ${summary || "nothing"}`);
+      return 0;
+    } catch (error) {
+      if (error instanceof ImportRefused) {
+        console.error(`import refused: ${error.message}`);
+        return 2;
+      }
+      throw error;
+    }
+  });
+}
+
 export async function runCli(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -180,6 +310,14 @@ export async function runCli(argv: string[]): Promise<number> {
       return seedCommand(rest);
     case "media":
       return mediaCommand(rest);
+    case "backup":
+      return backupCommand(rest);
+    case "restore":
+      return restoreCommand(rest);
+    case "export":
+      return exportCommand(rest);
+    case "import":
+      return importCommand(rest);
     default:
       console.error(`unknown command: ${command}\n\n${HELP}`);
       return 2;

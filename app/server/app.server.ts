@@ -34,6 +34,7 @@ import { precompressedAssets } from "./http/assets.server.ts";
 import { startScheduledPublishing } from "./jobs/publish-scheduled.server.ts";
 import { createMailer } from "./mail.server.ts";
 import { serveMedia } from "./media/serve.server.ts";
+import { startScheduledBackups } from "./ops/schedule.server.ts";
 import { forgetCategoryPostCounts } from "./popular-categories.server.ts";
 import { addAdmins } from "./repos/admins.server.ts";
 import { createAdImpressions } from "./repos/ads.server.ts";
@@ -445,6 +446,14 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
     intervalMs: env.schedulerIntervalMs,
     onPublished: () => shared.contentVersion.bump(),
   });
+  // BACKUP_CRON: on the holder of the backup lease only.
+  const backups = env.backup.schedule
+    ? startScheduledBackups({ database: env.database, storage, dataDir: env.dataDir }, database, log, {
+        schedule: env.backup.schedule,
+        dir: env.backup.dir,
+        keep: env.backup.keep,
+      })
+    : null;
 
   return {
     app,
@@ -457,6 +466,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
       await views.stop();
       await adImpressions.stop();
       await publisher.stop();
+      await backups?.stop();
       dbHealth.stop();
       await shared.close().catch(() => {});
       await database.close();

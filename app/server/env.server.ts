@@ -103,6 +103,15 @@ const schema = z.object({
   INSTANCE_COUNT: z.coerce.number().int().min(1).max(1000).default(1),
   /** How often scheduled jobs (publishing scheduled posts) run, in ms. */
   SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(200).max(3_600_000).default(15_000),
+  /** Scheduled backups: a daily UTC time "HH:MM" or an interval "30m", "6h", "1d"; unset: none. */
+  BACKUP_CRON: z
+    .string()
+    .refine((v) => parseBackupSchedule(v) !== null, 'must be a daily UTC time "HH:MM" or an interval such as 6h')
+    .optional(),
+  /** How many scheduled backups to keep (the newest). */
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
+  /** Where scheduled backups go; default DATA_DIR/backups. */
+  BACKUP_DIR: z.string().min(1).optional(),
   /** Tests only: make local file writes fail as on a full disk. */
   TEST_STORAGE_FAULT: z.enum(["enospc"]).optional(),
   /** Tests only: a generic OpenID Connect provider (discovery URL, id, secret). */
@@ -144,6 +153,25 @@ export interface Env {
   schedulerIntervalMs: number;
   /** Shared state in Redis instead of the database (REDIS_URL). */
   redis: { url: string; prefix: string } | null;
+  backup: { schedule: BackupSchedule | null; keep: number; dir: string };
+}
+
+/**
+ * When scheduled backups run. Full cron syntax is not supported on purpose: a
+ * daily time (UTC) or a fixed interval covers a blog, and reads unambiguously.
+ */
+export type BackupSchedule = { kind: "daily"; hour: number; minute: number } | { kind: "every"; ms: number };
+
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+export function parseBackupSchedule(text: string): BackupSchedule | null {
+  const value = text.trim();
+  const daily = /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(value);
+  if (daily) return { kind: "daily", hour: Number(daily[1]), minute: Number(daily[2]) };
+  const every = /^(\d{1,4})\s*(m|h|d)$/.exec(value);
+  if (!every) return null;
+  const ms = Number(every[1]) * UNIT_MS[every[2] as keyof typeof UNIT_MS];
+  return ms >= 60_000 && ms <= 30 * 86_400_000 ? { kind: "every", ms } : null;
 }
 
 export type StorageConfig =
@@ -310,6 +338,11 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     instanceCount: v.INSTANCE_COUNT,
     schedulerIntervalMs: v.SCHEDULER_INTERVAL_MS,
     redis: v.REDIS_URL ? { url: v.REDIS_URL, prefix: v.REDIS_PREFIX } : null,
+    backup: {
+      schedule: v.BACKUP_CRON ? parseBackupSchedule(v.BACKUP_CRON) : null,
+      keep: v.BACKUP_KEEP,
+      dir: v.BACKUP_DIR ? path.resolve(v.BACKUP_DIR) : path.join(dataDir, "backups"),
+    },
   };
 }
 
