@@ -15,7 +15,8 @@ export default defineConfig({
   retries: 0,
   forbidOnly: !!process.env.CI,
   reporter: process.env.CI ? [["list"]] : [["list"]],
-  timeout: 30_000,
+  // A ceiling, not a target: two servers and two browsers share the machine.
+  timeout: 60_000,
   use: {
     // Overridden per worker by the fixtures; this is the first server.
     baseURL: `http://127.0.0.1:${servers[0]?.port}`,
