@@ -8,6 +8,7 @@ export default defineConfig({
       "scripts/**/*.test.ts",
       "db/**/*.test.ts",
       "tests/integration/**/*.test.ts",
+      "tests/security/**/*.test.ts",
       "bench/**/*.test.ts",
     ],
     exclude: ["tests/e2e/**", "node_modules/**", "build/**"],

@@ -1,0 +1,287 @@
+import { connect, type Socket } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DB, openDatabase } from "../../app/server/db/db.server.ts";
+import { parseDatabaseUrl } from "../../app/server/env.server.ts";
+import { addAdmins } from "../../app/server/repos/admins.server.ts";
+import { createPost } from "../../app/server/repos/posts.server.ts";
+import { type MailCapture, startMailCapture } from "../setup/mail-capture.ts";
+import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
+import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
+
+// The attack catalogue (issue #10), one production server: each case asserts a
+// clear 4xx (or a harmless answer), no stored row, and a server still serving.
+
+const PASSWORD = "correct horse battery staple";
+const EVIL = "https://evil.example";
+
+describe(`attack catalogue (${testDialect()})`, () => {
+  let server: ServerProcess;
+  let mail: MailCapture;
+  let db: DB;
+  let database: Awaited<ReturnType<typeof createServerDatabaseUrl>>;
+  let closeDb: () => Promise<void>;
+  let adminCookie = "";
+
+  const url = (path: string) => `${server.url}${path}`;
+  // PUBLIC_URL's default, which the same-origin checks (ours and better-auth's) accept.
+  const selfOrigin = () => `http://localhost:${server.port}`;
+  const form = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+    fetch(url(path), {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: selfOrigin(), ...headers },
+      body: new URLSearchParams(fields).toString(),
+    });
+  const cookieOf = (res: Response) =>
+    res.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+
+  async function signUp(email: string, extra: Record<string, unknown> = {}): Promise<Response> {
+    return fetch(url("/api/auth/sign-up/email"), {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: selfOrigin() },
+      body: JSON.stringify({ email, password: PASSWORD, name: "Someone", ...extra }),
+    });
+  }
+
+  beforeAll(async () => {
+    const dataDir = tempDataDir();
+    database = await createServerDatabaseUrl(dataDir);
+    mail = await startMailCapture();
+    server = await startServer({
+      DATA_DIR: dataDir,
+      DATABASE_URL: database.url,
+      SMTP_URL: mail.smtpUrl,
+      ADMIN_EMAILS: "owner@example.test",
+      RENDER_CACHE: "false",
+    });
+    const opened = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 2 });
+    db = opened.db;
+    closeDb = opened.close;
+    // An admin session for the admin pages' parameters.
+    expect((await signUp("owner@example.test")).status).toBe(200);
+    await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", "owner@example.test").execute();
+    await addAdmins(db, ["owner@example.test"], "cli");
+    const signIn = await fetch(url("/api/auth/sign-in/email"), {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: selfOrigin() },
+      body: JSON.stringify({ email: "owner@example.test", password: PASSWORD }),
+    });
+    expect(signIn.status).toBe(200);
+    adminCookie = cookieOf(signIn);
+  });
+
+  afterAll(async () => {
+    await server?.stop("SIGKILL");
+    await closeDb?.();
+    await mail?.close();
+    await database?.cleanup();
+  });
+
+  it("escapes reflected input from ?q= and from the 404 path", async () => {
+    const payloads = ['<script>alert("q")</script>', '"><img src=x onerror=alert(1)>', "javascript:alert(1)//"];
+    for (const payload of payloads) {
+      const search = await fetch(url(`/search?q=${encodeURIComponent(payload)}`));
+      expect(search.status).toBe(200);
+      const html = await search.text();
+      if (payload.startsWith("<") || payload.startsWith('"')) expect(html).not.toContain(payload);
+      expect(html).not.toMatch(/<img src=x onerror|href="javascript:|<script>alert/i);
+      const missing = await fetch(url(`/no/such/${encodeURIComponent(payload)}`));
+      expect(missing.status).toBe(404);
+      expect(await missing.text()).not.toMatch(/<script>alert|<img src=x onerror/i);
+    }
+  });
+
+  it("keeps a post title with </script> inside the hydration data", async () => {
+    const title = '</script><script>alert("breakout")</script><!--';
+    const id = await createPost(db, {
+      slug: "script-title",
+      authorId: null,
+      status: "published",
+      publishedAt: "2026-11-01T00:00:00.000Z",
+      translations: [{ locale: "en", title, bodyMarkdown: "Body.", bodyHtml: "<p>Body.</p>" }],
+    });
+    const res = await fetch(url(`/posts/detail/${id}`));
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).not.toContain('<script>alert("breakout")');
+    // Every script element the page has carries the response's nonce.
+    const nonce = /'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")?.[1];
+    expect(nonce).toBeTruthy();
+    const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+  });
+
+  it("treats SQL in search, paging and sort parameters as data", async () => {
+    const injections = [
+      "' OR 1=1 --",
+      "'; DROP TABLE posts; --",
+      '" OR ""="',
+      "1) UNION SELECT password FROM accounts --",
+    ];
+    for (const q of injections) {
+      const res = await fetch(url(`/search?q=${encodeURIComponent(q)}`));
+      expect(res.status, q).toBe(200);
+      await res.arrayBuffer();
+    }
+    for (const page of ["admin/blog", "admin/users", "admin/subscribers", "admin/tags", "admin/ads", "admin/media"]) {
+      const res = await fetch(url(`/${page}?sort=${encodeURIComponent("title; DROP TABLE posts; --")}&q=%27`), {
+        headers: { cookie: adminCookie },
+        redirect: "manual",
+      });
+      expect(res.status, page).toBe(200);
+      await res.arrayBuffer();
+    }
+    const posts = await db.selectFrom("posts").select("id").execute();
+    expect(posts.length).toBeGreaterThan(0);
+  });
+
+  it("answers abusive page numbers with 404, never 500", async () => {
+    for (const page of ["0", "-1", "1e9", "abc", "99999999999999999999", "1.5", "%00"]) {
+      const res = await fetch(url(`/posts/page/${page}`));
+      expect(res.status, page).toBe(404);
+      await res.arrayBuffer();
+    }
+    const huge = await fetch(url("/search?q=a&page=99999999999999999999"));
+    expect(huge.status).toBeLessThan(500);
+    await huge.arrayBuffer();
+  });
+
+  it("falls back to a supported language for a tampered locale cookie or Accept-Language", async () => {
+    const cases: Array<Record<string, string>> = [
+      { cookie: "locale=../../etc/passwd" },
+      { cookie: 'locale="><script>alert(1)</script>' },
+      { cookie: "locale=zh-Hant-XX-very-long".repeat(20) },
+      { "accept-language": "x".repeat(4000) },
+      { "accept-language": "zh;q=abc, en;q=-1, *;q=1e9" },
+    ];
+    for (const headers of cases) {
+      const res = await fetch(url("/"), { headers });
+      expect(res.status, JSON.stringify(headers)).toBe(200);
+      const html = await res.text();
+      expect(html).toMatch(/<html lang="(en-US|zh-CN)"/);
+      expect(html).not.toContain("<script>alert(1)");
+    }
+  });
+
+  it("sets no role, verification, ban or prototype through sign-up fields", async () => {
+    const email = "mass.assign@example.test";
+    const res = await signUp(email, {
+      emailVerified: true,
+      banned: 1,
+      role: "admin",
+      isAdmin: true,
+      ["__proto__"]: { emailVerified: true, isAdmin: true },
+    });
+    expect(res.status).toBeLessThan(500);
+    const row = await db
+      .selectFrom("users")
+      .select(["emailVerified", "banned"])
+      .where("email", "=", email)
+      .executeTakeFirst();
+    // Either refused outright or created as an ordinary, unverified reader.
+    if (row)
+      expect({ emailVerified: Number(row.emailVerified), banned: Number(row.banned) }).toEqual({
+        emailVerified: 0,
+        banned: 0,
+      });
+    const admin = await db.selectFrom("admins").select("email").where("email", "=", email).executeTakeFirst();
+    expect(admin).toBeUndefined();
+    expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+  });
+
+  it("never lets a contact form field add a mail header", async () => {
+    const res = await form("/contact", {
+      name: "Eve\r\nBcc: victim@example.test",
+      email: "eve@example.test",
+      message: "Hello\r\nBcc: victim@example.test",
+      website: "",
+    });
+    expect([200, 400]).toContain(res.status);
+    await res.arrayBuffer();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(mail.messages.filter((m) => m.to.includes("victim@example.test"))).toEqual([]);
+    for (const m of mail.messages) expect(m.subject).not.toMatch(/[\r\n]/);
+  });
+
+  it("refuses cross-site sign-out and subscribe, and changes nothing", async () => {
+    const logout = await form("/logout", {}, { origin: EVIL, cookie: adminCookie });
+    expect(logout.status).toBe(403);
+    const still = await fetch(url("/account"), { headers: { cookie: adminCookie }, redirect: "manual" });
+    expect(still.status).toBe(200);
+    await still.arrayBuffer();
+    const subscribe = await form("/subscribe", { email: "csrf.victim@example.test" }, { origin: EVIL });
+    expect(subscribe.status).toBe(403);
+    const viaFetchMetadata = await form(
+      "/subscribe",
+      { email: "csrf.victim@example.test" },
+      { origin: "", "sec-fetch-site": "cross-site" },
+    );
+    expect(viaFetchMetadata.status).toBe(403);
+    const rows = await db
+      .selectFrom("subscribers")
+      .select("id")
+      .where("email", "=", "csrf.victim@example.test")
+      .execute();
+    expect(rows).toEqual([]);
+  });
+
+  it("answers oversized, over-many and deeply nested bodies with 4xx", async () => {
+    const deep = `${'{"a":'.repeat(20_000)}1${"}".repeat(20_000)}`;
+    const nested = await fetch(url("/api/auth/sign-in/email"), {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: selfOrigin() },
+      body: deep,
+    });
+    expect(nested.status).toBeGreaterThanOrEqual(400);
+    expect(nested.status).toBeLessThan(500);
+    const fields = new URLSearchParams();
+    for (let i = 0; i < 20_000; i++) fields.append(`f${i}`, "x");
+    const many = await fetch(url("/contact"), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: selfOrigin() },
+      body: fields.toString(),
+    });
+    expect(many.status).toBeGreaterThanOrEqual(400);
+    expect(many.status).toBeLessThan(500);
+    const big = await fetch(url("/contact"), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: selfOrigin() },
+      body: `message=${"x".repeat(2 * 1024 * 1024)}`,
+    });
+    expect(big.status).toBe(413);
+    const messages = await db.selectFrom("contactMessages").select("id").execute();
+    expect(messages.length).toBe(0);
+  });
+
+  it("keeps serving while 200 slow clients dribble their headers", async () => {
+    const sockets: Socket[] = [];
+    try {
+      await Promise.all(
+        Array.from(
+          { length: 200 },
+          () =>
+            new Promise<void>((resolve) => {
+              const socket = connect(server.port, "127.0.0.1", () => {
+                socket.write("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ");
+                resolve();
+              });
+              socket.on("error", () => resolve());
+              sockets.push(socket);
+            }),
+        ),
+      );
+      const res = await fetch(url("/healthz"));
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+      const page = await fetch(url("/"));
+      expect(page.status).toBe(200);
+      await page.arrayBuffer();
+    } finally {
+      for (const s of sockets) s.destroy();
+    }
+  });
+});
