@@ -9,6 +9,7 @@ export default defineConfig({
       "db/**/*.test.ts",
       "tests/integration/**/*.test.ts",
       "tests/security/**/*.test.ts",
+      "tests/faults/**/*.test.ts",
       "bench/**/*.test.ts",
     ],
     exclude: ["tests/e2e/**", "node_modules/**", "build/**"],

@@ -7,7 +7,9 @@ export const contactSchema = z.object({
     .string({ error: "pages.contactNameRequired" })
     .trim()
     .min(1, "pages.contactNameRequired")
-    .max(100, "pages.contactNameTooLong"),
+    .max(100, "pages.contactNameTooLong")
+    // One line: it goes into the subject of the mail to the admins.
+    .regex(/^[^\p{Cc}]*$/u, "pages.contactNameInvalid"),
   email: z
     .string({ error: "auth:errors.emailRequired" })
     .trim()
