@@ -55,7 +55,8 @@ describe(`attack catalogue (${testDialect()})`, () => {
       DATA_DIR: dataDir,
       DATABASE_URL: database.url,
       SMTP_URL: mail.smtpUrl,
-      ADMIN_EMAILS: "owner@example.test",
+      // chief@ is listed but has no account yet: the address an attacker would race for.
+      ADMIN_EMAILS: "owner@example.test,chief@example.test",
       RENDER_CACHE: "false",
     });
     const opened = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 2 });
@@ -79,6 +80,43 @@ describe(`attack catalogue (${testDialect()})`, () => {
     await closeDb?.();
     await mail?.close();
     await database?.cleanup();
+  });
+
+  it("gives no admin rights to an unverified or look-alike claim on a listed admin address", async () => {
+    const signInAs = (email: string) =>
+      fetch(url("/api/auth/sign-in/email"), {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: selfOrigin() },
+        body: JSON.stringify({ email, password: PASSWORD }),
+      });
+    // The listed address itself, in another case and with spaces: stored normalised,
+    // unverified, so no session at all until its mailbox's owner verifies it.
+    for (const variant of ["Chief@Example.TEST", "  chief@example.test  "]) {
+      expect((await signUp(variant)).status).toBeLessThan(500);
+    }
+    const claimed = await db
+      .selectFrom("users")
+      .select(["email", "emailVerified"])
+      .where("email", "like", "%chief%")
+      .execute();
+    expect(claimed.map((r) => r.email)).toEqual(["chief@example.test"]);
+    expect(Number(claimed[0]?.emailVerified)).toBe(0);
+    const unverified = await signInAs("chief@example.test");
+    expect(unverified.status).toBe(403);
+    expect(cookieOf(unverified)).not.toContain("session_token");
+    // Addresses the attacker does own (and verifies): a +tag and a Cyrillic look-alike.
+    for (const own of ["chief+boss@example.test", "chi\u0435f@example.test"]) {
+      const created = await signUp(own);
+      // Refusing the address outright (as for the look-alike) is as good.
+      if (created.status === 400) continue;
+      expect(created.status, own).toBe(200);
+      await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", own).execute();
+      const session = await signInAs(own);
+      expect(session.status, own).toBe(200);
+      const admin = await fetch(url("/admin"), { headers: { cookie: cookieOf(session) }, redirect: "manual" });
+      expect(admin.status, own).toBe(403);
+      await admin.arrayBuffer();
+    }
   });
 
   it("escapes reflected input from ?q= and from the 404 path", async () => {
