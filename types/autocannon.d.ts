@@ -18,6 +18,20 @@ declare module "autocannon" {
     headers?: Record<string, string>;
     /** A run before the measured one, with its own connections and duration. */
     warmup?: { connections?: number; duration?: number };
+    /** Requests each connection makes in turn, round and round. */
+    requests?: RequestSpec[];
+  }
+
+  /** One request of a sequence: fixed fields, or `setupRequest` building it each time. */
+  export interface Request {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+  }
+
+  export interface RequestSpec extends Request {
+    setupRequest?: (request: Request) => Request;
   }
 
   export interface Histogram {
