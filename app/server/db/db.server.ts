@@ -37,8 +37,14 @@ export function openDatabase(config: DatabaseConfig, options: { poolMax?: number
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
   });
-  // An idle client losing its connection (database restart) must not crash the process.
+  // A client losing its connection (database restart, `drop database … with (force)`)
+  // must not crash the process. The pool listens on idle clients only; a client that is
+  // checked out emits "error" with nobody listening, so each one gets its own listener.
+  // The query in flight still fails, and the database health monitor takes it from there.
   pool.on("error", () => {});
+  pool.on("connect", (client) => {
+    client.on("error", () => {});
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: "postgres", close: () => db.destroy() };
 }
