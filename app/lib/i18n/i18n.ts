@@ -11,6 +11,7 @@ import enEditor from "../../../locales/en/editor.json";
 import enMedia from "../../../locales/en/media.json";
 import enPost from "../../../locales/en/post.json";
 import enSearch from "../../../locales/en/search.json";
+import enSolana from "../../../locales/en/solana.json";
 import zhAdmin from "../../../locales/zh/admin.json";
 import zhAdminConfig from "../../../locales/zh/adminConfig.json";
 import zhAdminContent from "../../../locales/zh/adminContent.json";
@@ -23,6 +24,7 @@ import zhEditor from "../../../locales/zh/editor.json";
 import zhMedia from "../../../locales/zh/media.json";
 import zhPost from "../../../locales/zh/post.json";
 import zhSearch from "../../../locales/zh/search.json";
+import zhSolana from "../../../locales/zh/solana.json";
 import type { Locale } from "./locale.ts";
 
 export const resources = {
@@ -39,6 +41,7 @@ export const resources = {
     adminContent: enAdminContent,
     adminLinks: enAdminLinks,
     media: enMedia,
+    solana: enSolana,
   },
   zh: {
     common: zhCommon,
@@ -53,6 +56,7 @@ export const resources = {
     adminContent: zhAdminContent,
     adminLinks: zhAdminLinks,
     media: zhMedia,
+    solana: zhSolana,
   },
 } as const;
 
@@ -69,6 +73,7 @@ export const NAMESPACES = [
   "adminContent",
   "adminLinks",
   "media",
+  "solana",
 ] as const;
 
 declare module "i18next" {
