@@ -157,13 +157,16 @@ export function SolanaProvider({ defaultRpc, children }: { defaultRpc: string; c
     if (current) await disconnectWallet(current).catch(() => {});
   }, [wallet]);
 
+  // One client per URL: pages reload their data when the RPC changes, not when the wallet does.
+  const rpc = useMemo(() => rpcFor(rpcUrl), [rpcUrl]);
+
   const value = useMemo<SolanaState>(() => {
     const network = networkOfUrl(rpcUrl);
     return {
       rpcUrl,
       network,
       chain: CHAIN[network],
-      rpc: rpcFor(rpcUrl),
+      rpc,
       chooseRpc,
       wallets,
       wallet,
@@ -174,7 +177,7 @@ export function SolanaProvider({ defaultRpc, children }: { defaultRpc: string; c
       connect,
       disconnect,
     };
-  }, [rpcUrl, chooseRpc, wallets, wallet, account, connecting, connectError, connect, disconnect]);
+  }, [rpcUrl, rpc, chooseRpc, wallets, wallet, account, connecting, connectError, connect, disconnect]);
 
   return <SolanaContext.Provider value={value}>{children}</SolanaContext.Provider>;
 }

@@ -131,3 +131,34 @@ test("the WalletConnect page explains how to enable it", async ({ page }) => {
   await expect(page.getByTestId("wc-state")).toContainText("WALLETCONNECT_PROJECT_ID");
   await axe(page, "/zh/solana/WalletConnect");
 });
+
+test("Phantom: balances, a signed message checked in the page, and a SOL payment", async ({ page }) => {
+  test.setTimeout(60_000);
+  const phantom = { ...makeWallet(), name: "Phantom" };
+  rpc.svm.airdrop(phantom.address as Address, lamports(2_000_000_000n));
+  rpc.addTokenAccount(randomAddress(), { mint: randomAddress(), owner: phantom.address as Address, amount: 42n });
+  await page.addInitScript(registerTestWallet, phantom);
+  await page.goto("/en/solana/PhantomWallet");
+  await page.getByRole("combobox", { name: "Network" }).selectOption("custom");
+  await page.getByRole("textbox", { name: "RPC URL" }).fill(rpc.url);
+  await page.getByRole("button", { name: "Use this network" }).click();
+  await hydrated(page);
+  await expect(page.getByTestId("rpc-url")).toHaveText(rpc.url);
+  await page.getByRole("region", { name: "Phantom wallet" }).getByRole("button", { name: "Connect Phantom" }).click();
+  await expect(page.getByTestId("sol-balance")).toHaveText("SOL: 2 SOL");
+  await expect(page.getByTestId("token-balances")).toContainText("42");
+
+  await page.getByRole("textbox", { name: "Message" }).fill("hello inkwell");
+  await page.getByRole("button", { name: "Sign", exact: true }).click();
+  await expect(page.getByText("The signature is valid (checked in this browser)")).toBeVisible();
+
+  const to = walletAddress();
+  await page.getByRole("textbox", { name: "Recipient address" }).fill(to);
+  await page.getByRole("textbox", { name: "Amount (SOL)" }).fill("0.5");
+  await page.getByRole("button", { name: "Simulate, sign and send" }).click();
+  await expect(page.getByTestId("tx-list").locator("li[data-state=confirmed]")).toHaveCount(1);
+  await expect(page.getByText("Network fee: 0.000005 SOL")).toBeVisible();
+  await expect(page.getByTestId("tx-list").getByRole("link")).toHaveAttribute("href", /explorer\.solana\.com\/tx\//);
+  expect(rpc.svm.getBalance(to)).toBe(500_000_000n);
+  await axe(page, "/en/solana/PhantomWallet");
+});
