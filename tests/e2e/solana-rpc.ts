@@ -8,7 +8,14 @@ import {
   getTransactionDecoder,
   lamports,
 } from "@solana/kit";
-import { AccountState, getTokenDecoder, getTokenEncoder, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
+import {
+  AccountState,
+  getMintDecoder,
+  getMintEncoder,
+  getTokenDecoder,
+  getTokenEncoder,
+  TOKEN_PROGRAM_ADDRESS,
+} from "@solana-program/token";
 import { FailedTransactionMetadata, LiteSVM } from "litesvm";
 
 /**
@@ -26,6 +33,7 @@ export interface TestRpc {
   /** Signatures that landed, by base58 signature. */
   landed: Map<string, { slot: number; err: unknown }>;
   addTokenAccount(address: Address, input: { mint: Address; owner: Address; amount: bigint }): void;
+  addMint(address: Address, input: { decimals: number; supply: bigint }): void;
   close(): Promise<void>;
 }
 
@@ -70,6 +78,19 @@ export async function startTestRpc(): Promise<TestRpc> {
       });
       state.tokenAccounts.add(address);
     },
+    addMint(address, { decimals, supply }) {
+      const data = new Uint8Array(
+        getMintEncoder().encode({ mintAuthority: null, supply, decimals, isInitialized: true, freezeAuthority: null }),
+      );
+      svm.setAccount({
+        address,
+        lamports: lamports(svm.minimumBalanceForRentExemption(82n)),
+        programAddress: TOKEN_PROGRAM_ADDRESS,
+        executable: false,
+        data,
+        space: 82n,
+      });
+    },
   };
 
   function accountJson(address: Address, encoding: string): Json {
@@ -103,6 +124,20 @@ export async function startTestRpc(): Promise<TestRpc> {
                 uiAmountString: token.amount.toString(),
               },
             },
+          },
+        },
+      };
+    }
+    if (encoding === "jsonParsed" && account.programAddress === TOKEN_PROGRAM_ADDRESS && account.data.length === 82) {
+      const mint = getMintDecoder().decode(account.data);
+      return {
+        ...base,
+        data: {
+          program: "spl-token",
+          space: 82,
+          parsed: {
+            type: "mint",
+            info: { decimals: mint.decimals, supply: mint.supply.toString(), isInitialized: true },
           },
         },
       };

@@ -2,6 +2,7 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { type Address, getBase58Decoder, lamports } from "@solana/kit";
+import { findAssociatedTokenPda, getTokenDecoder, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
 import { expect, test } from "./fixtures.ts";
 import { startTestRpc, type TestRpc } from "./solana-rpc.ts";
 import { registerTestWallet, type TestWalletInput } from "./solana-wallet.ts";
@@ -161,4 +162,48 @@ test("Phantom: balances, a signed message checked in the page, and a SOL payment
   await expect(page.getByTestId("tx-list").getByRole("link")).toHaveAttribute("href", /explorer\.solana\.com\/tx\//);
   expect(rpc.svm.getBalance(to)).toBe(500_000_000n);
   await axe(page, "/en/solana/PhantomWallet");
+});
+
+test("batch-send a token, creating the recipients' token accounts", async ({ page }) => {
+  test.setTimeout(60_000);
+  const sender = { ...makeWallet(), name: "Token Wallet" };
+  const senderAddress = sender.address as Address;
+  const mint = randomAddress();
+  rpc.svm.airdrop(senderAddress, lamports(1_000_000_000n));
+  rpc.addMint(mint, { decimals: 2, supply: 100_000n });
+  const [source] = await findAssociatedTokenPda({ owner: senderAddress, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+  rpc.addTokenAccount(source, { mint, owner: senderAddress, amount: 100_000n });
+  const recipients = Array.from({ length: 5 }, () => walletAddress());
+
+  await page.addInitScript(registerTestWallet, sender);
+  await page.goto("/en/solana/transferBatch");
+  await page.getByRole("combobox", { name: "Network" }).selectOption("custom");
+  await page.getByRole("textbox", { name: "RPC URL" }).fill(rpc.url);
+  await page.getByRole("button", { name: "Use this network" }).click();
+  await hydrated(page);
+  await page.getByRole("button", { name: "Connect Token Wallet" }).click();
+  await page.getByRole("radio", { name: "A token" }).check();
+  await page.getByRole("combobox", { name: "Token from your wallet" }).selectOption(mint);
+  await page
+    .getByRole("textbox", { name: "Recipients (address,amount per line)" })
+    .fill(["address,amount", ...recipients.map((r, i) => `${r},${i + 1}.25`), "not-an-address,1"].join("\n"));
+  await page.getByRole("button", { name: "Check the list" }).click();
+  await expect(page.getByTestId("row-errors")).toContainText(
+    "Line 7: The address contains characters that are not base58.",
+  );
+  await expect(page.getByRole("button", { name: "Sign all and send" })).toBeDisabled();
+  await page
+    .getByRole("textbox", { name: "Recipients (address,amount per line)" })
+    .fill(recipients.map((r, i) => `${r},${i + 1}.25`).join("\n"));
+  await page.getByRole("button", { name: "Check the list" }).click();
+  await expect(page.getByTestId("rows-valid")).toHaveText("Valid rows: 5 of 5.");
+  await expect(page.getByTestId("cost")).toContainText("Rent for new token accounts");
+  await page.getByRole("button", { name: "Sign all and send" }).click();
+  await expect(page.getByTestId("job-paid")).toHaveText("Paid: 5 of 5 recipients.");
+  for (const [i, r] of recipients.entries()) {
+    const [ata] = await findAssociatedTokenPda({ owner: r, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+    const account = rpc.svm.getAccount(ata);
+    expect(account.exists).toBe(true);
+    if (account.exists) expect(getTokenDecoder().decode(account.data).amount).toBe(BigInt((i + 1) * 100 + 25));
+  }
 });
