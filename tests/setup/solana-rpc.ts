@@ -19,7 +19,7 @@ import {
 import { FailedTransactionMetadata, LiteSVM } from "litesvm";
 
 /**
- * A Solana JSON-RPC endpoint for the browser tests, executing on litesvm: only the methods the
+ * A Solana JSON-RPC endpoint for tests (browser and runner), executing on litesvm: only the methods the
  * /solana pages call. Token accounts are found among the addresses the test registered.
  */
 export interface TestRpc {
@@ -30,6 +30,8 @@ export interface TestRpc {
   /** Answers the n-th sendTransaction (1-based) with HTTP 503, without executing it. */
   dropSend: number | null;
   sendCount: number;
+  /** The block height the RPC reports (raise it to expire blockhashes). */
+  blockHeight: number;
   /** Signatures that landed, by base58 signature. */
   landed: Map<string, { slot: number; err: unknown }>;
   addTokenAccount(address: Address, input: { mint: Address; owner: Address; amount: bigint }): void;
@@ -54,6 +56,7 @@ export async function startTestRpc(): Promise<TestRpc> {
     tokenAccounts: new Set(),
     dropSend: null,
     sendCount: 0,
+    blockHeight: BLOCK_HEIGHT,
     landed: new Map(),
     addTokenAccount(address, { mint, owner, amount }) {
       const data = new Uint8Array(
@@ -152,9 +155,9 @@ export async function startTestRpc(): Promise<TestRpc> {
   const methods: Record<string, (params: Json[]) => Json> = {
     getLatestBlockhash: () => ({
       context: ctx,
-      value: { blockhash: svm.latestBlockhash(), lastValidBlockHeight: BLOCK_HEIGHT + 150 },
+      value: { blockhash: svm.latestBlockhash(), lastValidBlockHeight: state.blockHeight + 150 },
     }),
-    getBlockHeight: () => BLOCK_HEIGHT,
+    getBlockHeight: () => state.blockHeight,
     getBalance: ([address]) => ({ context: ctx, value: Number(svm.getBalance(address as Address) ?? 0n) }),
     getMinimumBalanceForRentExemption: ([size]) => Number(svm.minimumBalanceForRentExemption(BigInt(size as number))),
     getFeeForMessage: () => ({ context: ctx, value: 5000 }),
