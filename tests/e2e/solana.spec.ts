@@ -3,8 +3,8 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { type Address, getBase58Decoder, lamports } from "@solana/kit";
 import { findAssociatedTokenPda, getTokenDecoder, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
-import { expect, test } from "./fixtures.ts";
 import { startTestRpc, type TestRpc } from "../setup/solana-rpc.ts";
+import { expect, test } from "./fixtures.ts";
 import { registerTestWallet, type TestWalletInput } from "./solana-wallet.ts";
 
 // The /solana pages end to end: a Wallet Standard wallet registered in the page (Ed25519 key made
