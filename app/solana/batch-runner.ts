@@ -36,7 +36,7 @@ export interface RunnerDeps {
   store: JobStore;
   wallet: Wallet;
   account: WalletAccount;
-  chain: string;
+  chain: string | undefined;
   /** Called with every new state of the job (after it was saved). */
   onJob(job: Job): void;
   onMessage(code: "simulating" | "signing" | "sending" | "confirming", count?: number): void;

@@ -22,7 +22,8 @@ const WALLET_KEY = "inkwell.solana.wallet";
 export interface SolanaState {
   rpcUrl: string;
   network: NetworkId;
-  chain: string;
+  /** Wallet Standard chain of the network; undefined for a custom RPC. */
+  chain: string | undefined;
   rpc: SolanaRpc;
   /** Picks a network; a custom URL is kept in a cookie too, so the page's CSP allows it. */
   chooseRpc(url: string): void;

@@ -97,11 +97,13 @@ export async function signTransactions(
   wallet: Wallet,
   account: WalletAccount,
   transactions: readonly Uint8Array[],
-  chain: string,
+  chain: string | undefined,
 ): Promise<Uint8Array[]> {
   const sign = feature<SignTransactionFeature>(wallet, FEATURES.signTransaction);
   if (!sign) throw new Error("wallet cannot sign transactions");
-  const inputs = transactions.map((transaction) => ({ account, transaction, chain }));
+  const inputs = transactions.map((transaction) =>
+    chain ? { account, transaction, chain } : { account, transaction },
+  );
   const results = await sign.signTransaction(...inputs);
   if (results.length !== transactions.length) throw new Error("wallet returned a different number of transactions");
   return results.map((r) => r.signedTransaction);

@@ -13,11 +13,14 @@ export const PUBLIC_RPC: Record<Exclude<NetworkId, "custom">, string> = {
 /** Cookie (path /) holding a custom RPC URL, so the server can allow it in connect-src. */
 export const RPC_COOKIE = "solana_rpc";
 
-/** Wallet Standard chain ids by network. */
-export const CHAIN: Record<NetworkId, `solana:${string}`> = {
+/**
+ * Wallet Standard chain ids by network. A custom RPC may serve any cluster, so no chain is named
+ * for it (the field is optional for signTransaction; wallets may refuse a chain they lack).
+ */
+export const CHAIN: Record<NetworkId, `solana:${string}` | undefined> = {
   "mainnet-beta": "solana:mainnet",
   devnet: "solana:devnet",
-  custom: "solana:localnet",
+  custom: undefined,
 };
 
 /** An http(s) RPC URL without credentials, normalised; null for anything else. */

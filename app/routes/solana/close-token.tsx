@@ -1,3 +1,4 @@
+import { getBase58Decoder } from "@solana/kit";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
@@ -20,8 +21,10 @@ import {
 } from "../../solana/rpc.ts";
 import { useSolana } from "../../solana/solana-context.tsx";
 import { errorMessage, Status, sol, TxList, type TxProgress } from "../../solana/ui.tsx";
-import { FEATURES, hasFeature, signTransactions } from "../../solana/wallet.ts";
+import { FEATURES, hasFeature, signAndSendTransaction, signTransactions } from "../../solana/wallet.ts";
 import type { Route } from "./+types/close-token";
+
+const base58 = getBase58Decoder();
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "solana:close.title", [NOINDEX]);
@@ -91,27 +94,36 @@ export default function CloseToken() {
         }
         update(i, { state: "signing" });
       }
-      if (!hasFeature(wallet, FEATURES.signTransaction)) {
-        setStatus({ message: t("tx.cannotSign"), error: true });
-        return;
-      }
-      setStatus({ message: t("tx.confirmInWallet", { count: txs.length }), error: false });
-      const signed = await signTransactions(
-        wallet,
-        account,
-        txs.map((tx) => wireBytes(tx)),
-        chain,
-      );
       const sent: { signature: string; lastValidBlockHeight: bigint; index: number }[] = [];
-      for (const [i, bytes] of signed.entries()) {
-        update(i, { state: "sending" });
-        try {
-          const signature = await sendWire(rpc, wireBase64(bytes));
+      if (hasFeature(wallet, FEATURES.signTransaction)) {
+        setStatus({ message: t("tx.confirmInWallet", { count: txs.length }), error: false });
+        const signed = await signTransactions(
+          wallet,
+          account,
+          txs.map((tx) => wireBytes(tx)),
+          chain,
+        );
+        for (const [i, bytes] of signed.entries()) {
+          update(i, { state: "sending" });
+          try {
+            const signature = await sendWire(rpc, wireBase64(bytes));
+            update(i, { state: "confirming", signature });
+            sent.push({ signature, lastValidBlockHeight: lifetime.lastValidBlockHeight, index: i });
+          } catch (error) {
+            update(i, { state: "failed", error: errorMessage(error) });
+          }
+        }
+      } else if (hasFeature(wallet, FEATURES.signAndSendTransaction) && chain) {
+        // Wallets that only sign-and-send: one prompt per transaction, the wallet sends.
+        for (const [i, tx] of txs.entries()) {
+          setStatus({ message: t("tx.confirmInWallet", { count: 1 }), error: false });
+          const signature = base58.decode(await signAndSendTransaction(wallet, account, wireBytes(tx), chain));
           update(i, { state: "confirming", signature });
           sent.push({ signature, lastValidBlockHeight: lifetime.lastValidBlockHeight, index: i });
-        } catch (error) {
-          update(i, { state: "failed", error: errorMessage(error) });
         }
+      } else {
+        setStatus({ message: t("tx.cannotSign"), error: true });
+        return;
       }
       setStatus({ message: t("tx.confirming"), error: false });
       await waitForOutcomes(rpc, sent, (signature, outcome) => {

@@ -11,6 +11,7 @@ import { WALLET_HEADROOM_SIZE } from "../../lib/solana/pack.ts";
 import {
   type BalanceProblem,
   balanceProblems,
+  isTokenProgram,
   type MintIssueCode,
   mintIssues,
   planTransfers,
@@ -87,7 +88,7 @@ export default function TransferBatch() {
       | { parsed?: { type?: string; info?: { decimals?: number; extensions?: { extension: string }[] } } }
       | undefined;
     const info = data?.parsed?.type === "mint" ? data.parsed.info : undefined;
-    if (!value || !info || typeof info.decimals !== "number") {
+    if (!value || !info || typeof info.decimals !== "number" || !isTokenProgram(value.owner)) {
       setStatus({ message: t("batch.mintNotFound"), error: true });
       return null;
     }
