@@ -47,8 +47,16 @@ function reachable(start: readonly string[]): Set<string> {
   return seen;
 }
 
-/** Strings only wallet code contains (feature names of the Wallet Standard and its registry event). */
-const WALLET_MARKERS = ["solana:signTransaction", "standard:connect", "wallet-standard:register-wallet"];
+/**
+ * Strings only wallet code contains (feature names of the Wallet Standard and its registry
+ * event), and a sentence of the "solana" strings, which load with the /solana routes too.
+ */
+const WALLET_MARKERS = [
+  "solana:signTransaction",
+  "standard:connect",
+  "wallet-standard:register-wallet",
+  "Solana transactions are irreversible",
+];
 
 function walletChunks(): Set<string> {
   const out = new Set<string>();

@@ -11,7 +11,7 @@ import enEditor from "../../../locales/en/editor.json";
 import enMedia from "../../../locales/en/media.json";
 import enPost from "../../../locales/en/post.json";
 import enSearch from "../../../locales/en/search.json";
-import enSolana from "../../../locales/en/solana.json";
+import type enSolana from "../../../locales/en/solana.json";
 import zhAdmin from "../../../locales/zh/admin.json";
 import zhAdminConfig from "../../../locales/zh/adminConfig.json";
 import zhAdminContent from "../../../locales/zh/adminContent.json";
@@ -24,7 +24,6 @@ import zhEditor from "../../../locales/zh/editor.json";
 import zhMedia from "../../../locales/zh/media.json";
 import zhPost from "../../../locales/zh/post.json";
 import zhSearch from "../../../locales/zh/search.json";
-import zhSolana from "../../../locales/zh/solana.json";
 import type { Locale } from "./locale.ts";
 
 export const resources = {
@@ -41,7 +40,6 @@ export const resources = {
     adminContent: enAdminContent,
     adminLinks: enAdminLinks,
     media: enMedia,
-    solana: enSolana,
   },
   zh: {
     common: zhCommon,
@@ -56,7 +54,6 @@ export const resources = {
     adminContent: zhAdminContent,
     adminLinks: zhAdminLinks,
     media: zhMedia,
-    solana: zhSolana,
   },
 } as const;
 
@@ -73,13 +70,18 @@ export const NAMESPACES = [
   "adminContent",
   "adminLinks",
   "media",
-  "solana",
 ] as const;
+
+/**
+ * Namespaces only some pages need, added to the page's instance by those pages (the wallet
+ * strings load with the /solana routes, not with every blog page).
+ */
+export const LAZY_NAMESPACES = ["solana"] as const;
 
 declare module "i18next" {
   interface CustomTypeOptions {
     defaultNS: "common";
-    resources: (typeof resources)["en"];
+    resources: (typeof resources)["en"] & { solana: typeof enSolana };
   }
 }
 

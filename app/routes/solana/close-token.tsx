@@ -10,6 +10,7 @@ import {
   type TokenAccountInfo,
 } from "../../lib/solana/close-accounts.ts";
 import { compileUnsignedTransaction, WALLET_HEADROOM_SIZE } from "../../lib/solana/pack.ts";
+import { solanaTitle } from "../../solana/i18n.ts";
 import {
   latestBlockhash,
   loadTokenAccounts,
@@ -27,7 +28,7 @@ import type { Route } from "./+types/close-token";
 const base58 = getBase58Decoder();
 
 export function meta({ matches }: Route.MetaArgs) {
-  return pageMeta(matches, "solana:close.title", [NOINDEX]);
+  return pageMeta(matches, solanaTitle(matches, "close"), [NOINDEX]);
 }
 
 export default function CloseToken() {

@@ -1,11 +1,12 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { solanaTitle } from "../../solana/i18n.ts";
 import type { Route } from "./+types/index";
 import { useLocalePrefix } from "./layout.tsx";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return pageMeta(matches, "solana:title", [NOINDEX]);
+  return pageMeta(matches, solanaTitle(matches, "title"), [NOINDEX]);
 }
 
 const TOOLS = [

@@ -4,6 +4,7 @@ import { NavLink, Outlet, useLocation } from "react-router";
 import { shortAddress } from "../../lib/solana/address.ts";
 import { PUBLIC_RPC } from "../../lib/solana/network.ts";
 import { getApp } from "../../server/context.server.ts";
+import { addSolanaStrings } from "../../solana/i18n.ts";
 import { SolanaProvider, useSolana } from "../../solana/solana-context.tsx";
 import type { Route } from "./+types/layout";
 
@@ -26,6 +27,9 @@ const TOOLS = [
 ] as const;
 
 export default function SolanaLayout({ loaderData }: Route.ComponentProps) {
+  const { i18n } = useTranslation();
+  // Before any string of the namespace is read (server and browser alike).
+  addSolanaStrings(i18n);
   const { t } = useTranslation("solana");
   const prefix = useLocalePrefix();
   return (

@@ -13,6 +13,7 @@ import { parseAddress, shortAddress } from "../../lib/solana/address.ts";
 import { formatAmount, parseAmount, SOL_DECIMALS } from "../../lib/solana/amount.ts";
 import type { TokenAccountInfo } from "../../lib/solana/close-accounts.ts";
 import { compileUnsignedTransaction } from "../../lib/solana/pack.ts";
+import { solanaTitle } from "../../solana/i18n.ts";
 import {
   bytesToBase64,
   latestBlockhash,
@@ -30,7 +31,7 @@ import { signMessage, signTransactions } from "../../solana/wallet.ts";
 import type { Route } from "./+types/phantom";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return pageMeta(matches, "solana:phantom.title", [NOINDEX]);
+  return pageMeta(matches, solanaTitle(matches, "phantom"), [NOINDEX]);
 }
 
 export default function PhantomPage() {

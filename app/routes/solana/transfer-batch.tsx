@@ -24,6 +24,7 @@ import {
   transferCost,
 } from "../../lib/solana/transfer-plan.ts";
 import { runJob, SimulationError } from "../../solana/batch-runner.ts";
+import { solanaTitle } from "../../solana/i18n.ts";
 import { createIndexedDbJobStore } from "../../solana/job-store.ts";
 import { loadTokenAccounts } from "../../solana/rpc.ts";
 import { useSolana } from "../../solana/solana-context.tsx";
@@ -31,7 +32,7 @@ import { errorMessage, Status, sol } from "../../solana/ui.tsx";
 import type { Route } from "./+types/transfer-batch";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return pageMeta(matches, "solana:batch.title", [NOINDEX]);
+  return pageMeta(matches, solanaTitle(matches, "batch"), [NOINDEX]);
 }
 
 interface Checked {

@@ -1,11 +1,12 @@
 import { useTranslation } from "react-i18next";
 import { useRouteLoaderData } from "react-router";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { solanaTitle } from "../../solana/i18n.ts";
 import type { Route } from "./+types/wallet-connect";
 import type { loader as layoutLoader } from "./layout.tsx";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return pageMeta(matches, "solana:walletConnect.title", [NOINDEX]);
+  return pageMeta(matches, solanaTitle(matches, "walletConnect"), [NOINDEX]);
 }
 
 /** The layout's data under whichever of its three ids (/, /en, /zh) matched. */
