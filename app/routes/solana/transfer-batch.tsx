@@ -445,6 +445,15 @@ export default function TransferBatch() {
         </div>
       )}
       {job && <JobProgress job={job} twice={twice} />}
+      {job && !running && !isJobFinished(job) && (
+        <button
+          type="button"
+          className="rounded bg-zinc-900 px-3 py-1 text-white dark:bg-zinc-100 dark:text-zinc-900"
+          onClick={() => void run(job)}
+        >
+          {t("batch.resume")}
+        </button>
+      )}
     </section>
   );
 }
