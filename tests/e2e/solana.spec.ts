@@ -127,10 +127,14 @@ test("connect, close empty accounts, batch-send with an interruption and resume"
   });
 });
 
-test("the WalletConnect page explains how to enable it", async ({ page }) => {
+test("the WalletConnect page explains how to enable it; the shell passes axe in the dark theme", async ({ page }) => {
   await page.goto("/zh/solana/WalletConnect");
   await expect(page.getByTestId("wc-state")).toContainText("WALLETCONNECT_PROJECT_ID");
   await axe(page, "/zh/solana/WalletConnect");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.goto("/en/solana");
+  await expect(page.locator("html")).toHaveClass(/dark/);
+  await axe(page, "/en/solana (dark)");
 });
 
 test("Phantom: balances, a signed message checked in the page, and a SOL payment", async ({ page }) => {
