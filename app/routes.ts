@@ -9,6 +9,22 @@ function localized(path: string, file: string, id: string) {
   ];
 }
 
+/**
+ * The Solana wallet tools under /solana, /en/solana and /zh/solana: one layout (network picker,
+ * wallet) around the pages. Ids start with "routes/solana" so build checks can find their chunks.
+ */
+function solanaPages(prefix: "" | "en/" | "zh/") {
+  const suffix = prefix ? `-${prefix.slice(0, 2)}` : "";
+  const id = (name: string) => `routes/solana/${name}${suffix}`;
+  return route(`${prefix}solana`, "routes/solana/layout.tsx", { id: id("layout") }, [
+    index("routes/solana/index.tsx", { id: id("index") }),
+    route("closeToken", "routes/solana/close-token.tsx", { id: id("close-token") }),
+    route("transferBatch", "routes/solana/transfer-batch.tsx", { id: id("transfer-batch") }),
+    route("PhantomWallet", "routes/solana/phantom.tsx", { id: id("phantom") }),
+    route("WalletConnect", "routes/solana/wallet-connect.tsx", { id: id("wallet-connect") }),
+  ]);
+}
+
 // Every route, listed explicitly (DESIGN.md §3). Path matching is case-insensitive,
 // so /Login and /Register (the spec's spelling) reach the same pages.
 export default [
@@ -73,6 +89,10 @@ export default [
     route("comments", "routes/admin/comments.tsx"),
     route("media", "routes/admin/media.tsx"),
   ]),
+
+  solanaPages(""),
+  solanaPages("en/"),
+  solanaPages("zh/"),
 
   route("api/posts/preview", "routes/api/post-preview.ts"),
   route("api/uploads", "routes/api/uploads.ts"),

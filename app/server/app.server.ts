@@ -5,6 +5,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { type Logger, pino } from "pino";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { type Locale, localeFromRequest, resolveLocale } from "../lib/i18n/locale.ts";
+import { isSolanaPath, rpcFromCookie, solanaConnectSources } from "../lib/solana/network.ts";
 import { CLIENT_IP_HEADER, createAuth } from "./auth/auth.server.ts";
 import { announceSetup } from "./auth/setup.server.ts";
 import { watchContentVersion } from "./cache/content-version.server.ts";
@@ -163,7 +164,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
     res.locals.requestId = id;
     res.locals.nonce = nonce;
     res.setHeader("X-Request-Id", id);
-    for (const [name, value] of Object.entries(securityHeaders(nonce, { dev, https }))) {
+    // The /solana pages talk to a Solana RPC (another origin): only they get it in connect-src.
+    const connectExtra = isSolanaPath(req.path)
+      ? solanaConnectSources(env.solanaRpcUrl, rpcFromCookie(req.headers.cookie))
+      : [];
+    for (const [name, value] of Object.entries(securityHeaders(nonce, { dev, https, connectExtra }))) {
       res.setHeader(name, value);
     }
     if (env.logRequests) {

@@ -112,6 +112,17 @@ const schema = z.object({
   BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
   /** Where scheduled backups go; default DATA_DIR/backups. */
   BACKUP_DIR: z.string().min(1).optional(),
+  /** The Solana RPC the /solana pages use by default (readers may pick another in the page). */
+  SOLANA_RPC_URL: z
+    .string()
+    .url()
+    .refine((v) => /^https?:\/\//.test(v), "must start with http:// or https://")
+    .default("https://api.mainnet-beta.solana.com"),
+  /** Optional: a WalletConnect (Reown) project id; unset hides WalletConnect on /solana/WalletConnect. */
+  WALLETCONNECT_PROJECT_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9]{8,64}$/, "must be 8–64 letters or digits")
+    .optional(),
   /** Tests only: make local file writes fail as on a full disk. */
   TEST_STORAGE_FAULT: z.enum(["enospc"]).optional(),
   /** Tests only: a generic OpenID Connect provider (discovery URL, id, secret). */
@@ -146,6 +157,8 @@ export interface Env {
   oidcTest: { discoveryUrl: string; clientId: string; clientSecret: string } | null;
   storage: StorageConfig;
   uploadMaxBytes: number;
+  solanaRpcUrl: string;
+  walletConnectProjectId: string | null;
   /** Tests only (TEST_STORAGE_FAULT). */
   testStorageFault: "enospc" | null;
   renderCache: { enabled: boolean; maxBytes: number };
@@ -333,6 +346,8 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
         : null,
     storage: storageConfig(v, dataDir),
     uploadMaxBytes: v.UPLOAD_MAX_BYTES,
+    solanaRpcUrl: v.SOLANA_RPC_URL,
+    walletConnectProjectId: v.WALLETCONNECT_PROJECT_ID ?? null,
     testStorageFault: v.TEST_STORAGE_FAULT ?? null,
     renderCache: { enabled: v.RENDER_CACHE, maxBytes: v.RENDER_CACHE_MAX_MB * 1024 * 1024 },
     instanceCount: v.INSTANCE_COUNT,

@@ -8,9 +8,12 @@ export function newNonce(): string {
  * The Content-Security-Policy for HTML responses. Scripts run only from our origin
  * or with this response's nonce; no plugins, no <base>, no framing.
  */
-export function contentSecurityPolicy(nonce: string, opts: { dev: boolean }): string {
+export function contentSecurityPolicy(nonce: string, opts: { dev: boolean; connectExtra?: readonly string[] }): string {
   const script = opts.dev ? `'self' 'nonce-${nonce}' 'unsafe-eval'` : `'self' 'nonce-${nonce}'`;
-  const connect = opts.dev ? "'self' ws: wss:" : "'self'";
+  // Only the /solana pages add sources here (their RPC); every other page stays on 'self'.
+  const connect = [...(opts.dev ? ["'self'", "ws:", "wss:"] : ["'self'"]), ...(opts.connectExtra ?? [])]
+    .filter((v, i, all) => all.indexOf(v) === i)
+    .join(" ");
   return [
     "default-src 'self'",
     `script-src ${script}`,
@@ -25,7 +28,10 @@ export function contentSecurityPolicy(nonce: string, opts: { dev: boolean }): st
   ].join("; ");
 }
 
-export function securityHeaders(nonce: string, opts: { dev: boolean; https: boolean }): Record<string, string> {
+export function securityHeaders(
+  nonce: string,
+  opts: { dev: boolean; https: boolean; connectExtra?: readonly string[] },
+): Record<string, string> {
   const headers: Record<string, string> = {
     "Content-Security-Policy": contentSecurityPolicy(nonce, opts),
     "X-Content-Type-Options": "nosniff",

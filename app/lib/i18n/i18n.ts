@@ -11,6 +11,7 @@ import enEditor from "../../../locales/en/editor.json";
 import enMedia from "../../../locales/en/media.json";
 import enPost from "../../../locales/en/post.json";
 import enSearch from "../../../locales/en/search.json";
+import type enSolana from "../../../locales/en/solana.json";
 import zhAdmin from "../../../locales/zh/admin.json";
 import zhAdminConfig from "../../../locales/zh/adminConfig.json";
 import zhAdminContent from "../../../locales/zh/adminContent.json";
@@ -71,10 +72,16 @@ export const NAMESPACES = [
   "media",
 ] as const;
 
+/**
+ * Namespaces only some pages need, added to the page's instance by those pages (the wallet
+ * strings load with the /solana routes, not with every blog page).
+ */
+export const LAZY_NAMESPACES = ["solana"] as const;
+
 declare module "i18next" {
   interface CustomTypeOptions {
     defaultNS: "common";
-    resources: (typeof resources)["en"];
+    resources: (typeof resources)["en"] & { solana: typeof enSolana };
   }
 }
 

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { contentSecurityPolicy } from "../../server/security.server.ts";
+import {
+  explorerTxUrl,
+  isSolanaPath,
+  networkOfUrl,
+  parseRpcUrl,
+  RPC_COOKIE,
+  rpcFromCookie,
+  solanaConnectSources,
+} from "./network.ts";
+
+const connectSrc = (csp: string) => csp.split("; ").find((d) => d.startsWith("connect-src"));
+
+describe("solana network helpers", () => {
+  it("accepts only http(s) RPC URLs without credentials", () => {
+    expect(parseRpcUrl(" https://rpc.example.com ")).toBe("https://rpc.example.com/");
+    expect(parseRpcUrl("http://127.0.0.1:8899")).toBe("http://127.0.0.1:8899/");
+    expect(parseRpcUrl("javascript:alert(1)")).toBeNull();
+    expect(parseRpcUrl("wss://rpc.example.com")).toBeNull();
+    expect(parseRpcUrl("https://user:pw@rpc.example.com")).toBeNull();
+    expect(parseRpcUrl("not a url")).toBeNull();
+  });
+
+  it("knows the public clusters and links the explorer to the right one", () => {
+    expect(networkOfUrl("https://api.devnet.solana.com/")).toBe("devnet");
+    expect(networkOfUrl("https://api.mainnet-beta.solana.com")).toBe("mainnet-beta");
+    expect(networkOfUrl("http://127.0.0.1:8899/")).toBe("custom");
+    expect(explorerTxUrl("abc", "https://api.mainnet-beta.solana.com")).toBe("https://explorer.solana.com/tx/abc");
+    expect(explorerTxUrl("abc", "https://api.devnet.solana.com")).toMatch(/\?cluster=devnet$/);
+    expect(explorerTxUrl("abc", "http://127.0.0.1:8899/")).toContain("customUrl=http%3A%2F%2F127.0.0.1%3A8899%2F");
+  });
+
+  it("recognises the /solana paths only", () => {
+    for (const p of ["/solana", "/solana/closeToken", "/en/solana", "/zh/solana/WalletConnect", "/SOLANA"]) {
+      expect(isSolanaPath(p), p).toBe(true);
+    }
+    for (const p of ["/", "/solanax", "/posts/solana", "/fr/solana", "/en/solanas"])
+      expect(isSolanaPath(p), p).toBe(false);
+  });
+
+  it("reads the custom RPC cookie, refusing anything but http(s)", () => {
+    const cookie = (v: string) => `a=1; ${RPC_COOKIE}=${encodeURIComponent(v)}; b=2`;
+    expect(rpcFromCookie(cookie("http://127.0.0.1:8899"))).toBe("http://127.0.0.1:8899/");
+    expect(rpcFromCookie(cookie("data:text/html,x"))).toBeNull();
+    expect(rpcFromCookie(`${RPC_COOKIE}=%E0%A4%A`)).toBeNull();
+    expect(rpcFromCookie(undefined)).toBeNull();
+  });
+
+  it("widens connect-src only by the RPC origins, never by a directive", () => {
+    const sources = solanaConnectSources("https://api.mainnet-beta.solana.com", "http://127.0.0.1:8899/x?y=1");
+    expect(sources).toEqual(["https:", "wss:", "http://127.0.0.1:8899", "ws://127.0.0.1:8899"]);
+    // An injection attempt cannot survive URL parsing into the header.
+    const hostile = solanaConnectSources("https://a.example", "http://evil.example;script-src *");
+    expect(hostile.join(" ")).not.toContain(";");
+    expect(connectSrc(contentSecurityPolicy("n", { dev: false, connectExtra: sources }))).toBe(
+      "connect-src 'self' https: wss: http://127.0.0.1:8899 ws://127.0.0.1:8899",
+    );
+    expect(connectSrc(contentSecurityPolicy("n", { dev: false }))).toBe("connect-src 'self'");
+  });
+});

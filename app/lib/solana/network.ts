@@ -1,0 +1,91 @@
+/**
+ * Networks the /solana pages can talk to: the two public clusters and a custom RPC URL. Pure
+ * code, shared by the pages and the server (which widens connect-src for the chosen RPC).
+ */
+
+export type NetworkId = "mainnet-beta" | "devnet" | "custom";
+
+export const PUBLIC_RPC: Record<Exclude<NetworkId, "custom">, string> = {
+  "mainnet-beta": "https://api.mainnet-beta.solana.com",
+  devnet: "https://api.devnet.solana.com",
+};
+
+/** Cookie (path /) holding a custom RPC URL, so the server can allow it in connect-src. */
+export const RPC_COOKIE = "solana_rpc";
+
+/**
+ * Wallet Standard chain ids by network. A custom RPC may serve any cluster, so no chain is named
+ * for it (the field is optional for signTransaction; wallets may refuse a chain they lack).
+ */
+export const CHAIN: Record<NetworkId, `solana:${string}` | undefined> = {
+  "mainnet-beta": "solana:mainnet",
+  devnet: "solana:devnet",
+  custom: undefined,
+};
+
+/** An http(s) RPC URL without credentials, normalised; null for anything else. */
+export function parseRpcUrl(input: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+  if (url.username || url.password) return null;
+  return url.toString();
+}
+
+/** The network an RPC URL belongs to (one of the public ones, else custom). */
+export function networkOfUrl(url: string): NetworkId {
+  for (const [id, value] of Object.entries(PUBLIC_RPC)) if (value === url.replace(/\/$/, "")) return id as NetworkId;
+  return "custom";
+}
+
+/** Solana Explorer address for a transaction on the given RPC. */
+export function explorerTxUrl(signature: string, rpcUrl: string): string {
+  const network = networkOfUrl(rpcUrl);
+  const base = `https://explorer.solana.com/tx/${encodeURIComponent(signature)}`;
+  if (network === "mainnet-beta") return base;
+  if (network === "devnet") return `${base}?cluster=devnet`;
+  return `${base}?cluster=custom&customUrl=${encodeURIComponent(rpcUrl)}`;
+}
+
+/** Whether a path is one of the /solana pages (also under /en and /zh). */
+export function isSolanaPath(pathname: string): boolean {
+  return /^\/(?:(?:en|zh)\/)?solana(?:\/|$)/i.test(pathname);
+}
+
+/** The custom RPC URL a request's cookie names, or null. */
+export function rpcFromCookie(cookieHeader: string | null | undefined): string | null {
+  if (!cookieHeader) return null;
+  for (const part of cookieHeader.split(";")) {
+    const [name, ...rest] = part.trim().split("=");
+    if (name !== RPC_COOKIE) continue;
+    try {
+      return parseRpcUrl(decodeURIComponent(rest.join("=")));
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+/**
+ * connect-src sources for the /solana pages: any https/wss RPC, plus the origins (and their
+ * WebSocket twins) of the default RPC and of a custom one (which may be plain http, e.g. local).
+ */
+export function solanaConnectSources(defaultRpc: string, customRpc: string | null): string[] {
+  const sources = new Set(["https:", "wss:"]);
+  for (const raw of [defaultRpc, customRpc]) {
+    if (!raw) continue;
+    const url = parseRpcUrl(raw);
+    if (!url) continue;
+    const origin = new URL(url).origin;
+    if (origin.startsWith("http://")) {
+      sources.add(origin);
+      sources.add(origin.replace(/^http:/, "ws:"));
+    }
+  }
+  return [...sources];
+}

@@ -1,0 +1,241 @@
+import { getBase58Decoder } from "@solana/kit";
+import { useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { shortAddress } from "../../lib/solana/address.ts";
+import {
+  type CloseSelection,
+  planCloseAccounts,
+  selectClosable,
+  type TokenAccountInfo,
+} from "../../lib/solana/close-accounts.ts";
+import { compileUnsignedTransaction, WALLET_HEADROOM_SIZE } from "../../lib/solana/pack.ts";
+import { solanaTitle } from "../../solana/i18n.ts";
+import {
+  latestBlockhash,
+  loadTokenAccounts,
+  sendWire,
+  simulate,
+  waitForOutcomes,
+  wireBase64,
+  wireBytes,
+} from "../../solana/rpc.ts";
+import { useSolana } from "../../solana/solana-context.tsx";
+import { errorMessage, Status, sol, TxList, type TxProgress } from "../../solana/ui.tsx";
+import { FEATURES, hasFeature, signAndSendTransaction, signTransactions } from "../../solana/wallet.ts";
+import type { Route } from "./+types/close-token";
+
+const base58 = getBase58Decoder();
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, solanaTitle(matches, "close"), [NOINDEX]);
+}
+
+export default function CloseToken() {
+  const { t } = useTranslation("solana");
+  const { rpc, address, wallet, account, chain } = useSolana();
+  const [accounts, setAccounts] = useState<TokenAccountInfo[] | null>(null);
+  const [selection, setSelection] = useState<CloseSelection | null>(null);
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const [status, setStatus] = useState<{ message: string; error: boolean }>({ message: "", error: false });
+  const [progress, setProgress] = useState<TxProgress[]>([]);
+  const [busy, setBusy] = useState(false);
+
+  const load = useCallback(async () => {
+    if (!address) return;
+    setStatus({ message: t("close.loading"), error: false });
+    try {
+      const list = await loadTokenAccounts(rpc, address);
+      const sel = selectClosable(list, address);
+      setAccounts(list);
+      setSelection(sel);
+      setChosen(new Set(sel.closable.map((c) => c.account.address)));
+      setStatus({ message: t("close.loaded", { count: sel.closable.length }), error: false });
+    } catch (error) {
+      setStatus({ message: t("rpcError", { error: errorMessage(error) }), error: true });
+    }
+  }, [rpc, address, t]);
+
+  useEffect(() => {
+    setAccounts(null);
+    setSelection(null);
+    setProgress([]);
+    void load();
+  }, [load]);
+
+  async function closeSelected() {
+    if (!address || !wallet || !account || !selection) return;
+    const picked = selection.closable.filter((c) => chosen.has(c.account.address)).map((c) => c.account);
+    if (picked.length === 0) return;
+    setBusy(true);
+    try {
+      const plans = planCloseAccounts(picked, address, { maxBytes: WALLET_HEADROOM_SIZE });
+      const label = (i: number) => t("tx.label", { n: i + 1, total: plans.length });
+      let items: TxProgress[] = plans.map((_, i) => ({
+        label: label(i),
+        state: "simulating",
+        signature: null,
+        error: null,
+      }));
+      const update = (i: number, patch: Partial<TxProgress>) => {
+        items = items.map((item, j) => (j === i ? { ...item, ...patch } : item));
+        setProgress(items);
+      };
+      setProgress(items);
+      setStatus({ message: t("tx.simulating"), error: false });
+      const lifetime = await latestBlockhash(rpc);
+      const txs = plans.map((p) => compileUnsignedTransaction(p.instructions, { feePayer: address }, lifetime));
+      // Every transaction is simulated before the wallet is asked to sign anything.
+      for (const [i, tx] of txs.entries()) {
+        const result = await simulate(rpc, tx);
+        if (result.error) {
+          update(i, { state: "failed", error: t("tx.simulationFailed", { error: result.error }) });
+          setStatus({ message: t("tx.simulationFailed", { error: result.error }), error: true });
+          return;
+        }
+        update(i, { state: "signing" });
+      }
+      const sent: { signature: string; lastValidBlockHeight: bigint; index: number }[] = [];
+      if (hasFeature(wallet, FEATURES.signTransaction)) {
+        setStatus({ message: t("tx.confirmInWallet", { count: txs.length }), error: false });
+        const signed = await signTransactions(
+          wallet,
+          account,
+          txs.map((tx) => wireBytes(tx)),
+          chain,
+        );
+        for (const [i, bytes] of signed.entries()) {
+          update(i, { state: "sending" });
+          try {
+            const signature = await sendWire(rpc, wireBase64(bytes));
+            update(i, { state: "confirming", signature });
+            sent.push({ signature, lastValidBlockHeight: lifetime.lastValidBlockHeight, index: i });
+          } catch (error) {
+            update(i, { state: "failed", error: errorMessage(error) });
+          }
+        }
+      } else if (hasFeature(wallet, FEATURES.signAndSendTransaction) && chain) {
+        // Wallets that only sign-and-send: one prompt per transaction, the wallet sends.
+        for (const [i, tx] of txs.entries()) {
+          setStatus({ message: t("tx.confirmInWallet", { count: 1 }), error: false });
+          const signature = base58.decode(await signAndSendTransaction(wallet, account, wireBytes(tx), chain));
+          update(i, { state: "confirming", signature });
+          sent.push({ signature, lastValidBlockHeight: lifetime.lastValidBlockHeight, index: i });
+        }
+      } else {
+        setStatus({ message: t("tx.cannotSign"), error: true });
+        return;
+      }
+      setStatus({ message: t("tx.confirming"), error: false });
+      await waitForOutcomes(rpc, sent, (signature, outcome) => {
+        const i = sent.find((s) => s.signature === signature)?.index ?? -1;
+        if (outcome.kind === "failed") update(i, { state: "failed", error: outcome.error });
+        else update(i, { state: outcome.kind });
+      });
+      const ok = items.filter((i) => i.state === "confirmed").length;
+      setStatus({ message: t("tx.finished", { ok, total: items.length }), error: ok !== items.length });
+      await load();
+    } catch (error) {
+      setStatus({ message: t("tx.error", { error: errorMessage(error) }), error: true });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const chosenRent = selection
+    ? selection.closable.filter((c) => chosen.has(c.account.address)).reduce((s, c) => s + c.rent, 0n)
+    : 0n;
+
+  return (
+    <section aria-labelledby="close-title" className="space-y-4">
+      <h1 id="close-title" className="text-2xl font-bold">
+        {t("close.title")}
+      </h1>
+      <p>{t("close.intro")}</p>
+      {!address ? (
+        <p>{t("connectFirst")}</p>
+      ) : (
+        <>
+          <Status message={status.message} error={status.error} />
+          {selection && accounts && (
+            <>
+              <h2 className="text-lg font-semibold">{t("close.closable", { count: selection.closable.length })}</h2>
+              {selection.closable.length === 0 ? (
+                <p>{t("close.nothing")}</p>
+              ) : (
+                <table className="w-full text-left text-sm" data-testid="closable">
+                  <thead>
+                    <tr>
+                      <th scope="col">{t("close.select")}</th>
+                      <th scope="col">{t("close.account")}</th>
+                      <th scope="col">{t("close.mint")}</th>
+                      <th scope="col">{t("close.rent")}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {selection.closable.map(({ account: acc, rent }) => (
+                      <tr key={acc.address}>
+                        <td>
+                          <input
+                            type="checkbox"
+                            checked={chosen.has(acc.address)}
+                            aria-label={t("close.selectAccount", { account: acc.address })}
+                            onChange={(e) => {
+                              const next = new Set(chosen);
+                              if (e.target.checked) next.add(acc.address);
+                              else next.delete(acc.address);
+                              setChosen(next);
+                            }}
+                          />
+                        </td>
+                        <td className="font-mono" title={acc.address}>
+                          {shortAddress(acc.address, 6)}
+                        </td>
+                        <td className="font-mono" title={acc.mint}>
+                          {shortAddress(acc.mint, 6)}
+                        </td>
+                        <td>{t("sol", { amount: sol(rent) })}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                  <tfoot>
+                    <tr>
+                      <th scope="row" colSpan={3}>
+                        {t("close.total")}
+                      </th>
+                      <td data-testid="close-total">{t("sol", { amount: sol(chosenRent) })}</td>
+                    </tr>
+                  </tfoot>
+                </table>
+              )}
+              <button
+                type="button"
+                disabled={busy || chosen.size === 0}
+                onClick={() => void closeSelected()}
+                className="rounded bg-zinc-900 px-4 py-2 text-white disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900"
+              >
+                {t("close.action", { count: chosen.size })}
+              </button>
+              <TxList items={progress} />
+              {selection.kept.length > 0 && (
+                <>
+                  <h2 className="text-lg font-semibold">{t("close.kept", { count: selection.kept.length })}</h2>
+                  <ul className="text-sm">
+                    {selection.kept.map(({ account: acc, reason }) => (
+                      <li key={acc.address}>
+                        <span className="font-mono" title={acc.address}>
+                          {shortAddress(acc.address, 6)}
+                        </span>
+                        : {t(`reasons.${reason}`)}
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              )}
+            </>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

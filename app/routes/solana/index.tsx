@@ -1,0 +1,40 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { solanaTitle } from "../../solana/i18n.ts";
+import type { Route } from "./+types/index";
+import { useLocalePrefix } from "./layout.tsx";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, solanaTitle(matches, "title"), [NOINDEX]);
+}
+
+const TOOLS = [
+  { path: "closeToken", name: "nav.closeToken", text: "home.closeToken" },
+  { path: "transferBatch", name: "nav.transferBatch", text: "home.transferBatch" },
+  { path: "PhantomWallet", name: "nav.phantom", text: "home.phantom" },
+  { path: "WalletConnect", name: "nav.walletConnect", text: "home.walletConnect" },
+] as const;
+
+export default function SolanaHome() {
+  const { t } = useTranslation("solana");
+  const prefix = useLocalePrefix();
+  return (
+    <section aria-labelledby="solana-title" className="space-y-4">
+      <h1 id="solana-title" className="text-2xl font-bold">
+        {t("title")}
+      </h1>
+      <p>{t("home.intro")}</p>
+      <ul className="grid gap-3 sm:grid-cols-2">
+        {TOOLS.map((tool) => (
+          <li key={tool.path} className="rounded border border-zinc-300 p-3 dark:border-zinc-700">
+            <Link to={`${prefix}/solana/${tool.path}`} className="font-semibold underline">
+              {t(tool.name)}
+            </Link>
+            <p className="text-sm">{t(tool.text)}</p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

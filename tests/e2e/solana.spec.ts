@@ -1,0 +1,213 @@
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { type Address, getBase58Decoder, lamports } from "@solana/kit";
+import { findAssociatedTokenPda, getTokenDecoder, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
+import { startTestRpc, type TestRpc } from "../setup/solana-rpc.ts";
+import { expect, test } from "./fixtures.ts";
+import { registerTestWallet, type TestWalletInput } from "./solana-wallet.ts";
+
+// The /solana pages end to end: a Wallet Standard wallet registered in the page (Ed25519 key made
+// here), a JSON-RPC endpoint executing on litesvm, the custom RPC picked in the page.
+
+const b58 = getBase58Decoder();
+const randomAddress = () => b58.decode(randomBytes(32)) as Address;
+/** An address on the curve (a real key's), which the batch page takes without a warning. */
+const walletAddress = () =>
+  b58.decode(generateKeyPairSync("ed25519").publicKey.export({ type: "spki", format: "der" }).subarray(-32)) as Address;
+
+function makeWallet(): TestWalletInput {
+  const { publicKey, privateKey } = generateKeyPairSync("ed25519");
+  const raw = publicKey.export({ type: "spki", format: "der" }).subarray(-32);
+  return {
+    name: "Test Wallet",
+    address: b58.decode(raw),
+    publicKey: [...raw],
+    pkcs8: [...privateKey.export({ type: "pkcs8", format: "der" })],
+  };
+}
+
+let rpc: TestRpc;
+const wallet = makeWallet();
+const owner = wallet.address as Address;
+const emptyAccounts = [randomAddress(), randomAddress(), randomAddress()];
+const fullAccount = randomAddress();
+
+test.beforeAll(async () => {
+  rpc = await startTestRpc();
+  rpc.svm.airdrop(owner, lamports(10_000_000_000n));
+  for (const address of emptyAccounts) rpc.addTokenAccount(address, { mint: randomAddress(), owner, amount: 0n });
+  rpc.addTokenAccount(fullAccount, { mint: randomAddress(), owner, amount: 5n });
+});
+
+test.afterAll(async () => {
+  await rpc?.close();
+});
+
+test.use({ expectedConsoleErrors: [/status of 503/] });
+
+async function hydrated(page: Page) {
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+}
+
+async function axe(page: Page, label: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  expect(summary, label).toEqual([]);
+}
+
+test("connect, close empty accounts, batch-send with an interruption and resume", async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.addInitScript(registerTestWallet, wallet);
+
+  await test.step("pick the custom RPC (connect-src follows) and connect the wallet", async () => {
+    await page.goto("/en/solana");
+    const plain = await page.request.get("/en/solana");
+    expect(plain.headers()["content-security-policy"]).not.toContain(rpc.url.replace(/\/$/, ""));
+    await page.getByRole("combobox", { name: "Network" }).selectOption("custom");
+    await page.getByRole("textbox", { name: "RPC URL" }).fill(rpc.url);
+    await page.getByRole("button", { name: "Use this network" }).click();
+    await hydrated(page);
+    await expect(page.getByTestId("rpc-url")).toHaveText(rpc.url);
+    const solanaCsp = (await page.request.get("/en/solana")).headers()["content-security-policy"];
+    expect(solanaCsp).toContain("connect-src 'self' https: wss: http://127.0.0.1");
+    expect((await page.request.get("/en")).headers()["content-security-policy"]).toContain("connect-src 'self';");
+    await page.getByRole("button", { name: "Connect Test Wallet" }).click();
+    await expect(page.getByTestId("wallet-address")).toHaveAttribute("title", owner);
+    await axe(page, "/en/solana");
+  });
+
+  await test.step("close the three empty token accounts in one transaction", async () => {
+    await page.getByRole("link", { name: "Close token accounts" }).first().click();
+    const rent = rpc.svm.minimumBalanceForRentExemption(165n);
+    await expect(page.getByTestId("closable").locator("tbody tr")).toHaveCount(3);
+    await expect(page.getByText("still holds tokens")).toBeVisible();
+    const total = Number(3n * rent) / 1e9;
+    await expect(page.getByTestId("close-total")).toHaveText(`${total} SOL`);
+    await axe(page, "/en/solana/closeToken");
+    const before = rpc.svm.getBalance(owner) ?? 0n;
+    await page.getByRole("button", { name: "Close selected accounts (3)" }).click();
+    await expect(page.getByTestId("tx-list").locator("li[data-state=confirmed]")).toHaveCount(1);
+    for (const a of emptyAccounts) expect(rpc.svm.getAccount(a).exists).toBe(false);
+    expect(rpc.svm.getAccount(fullAccount).exists).toBe(true);
+    expect((rpc.svm.getBalance(owner) ?? 0n) - before).toBe(3n * rent - 5000n);
+  });
+
+  const recipients = Array.from({ length: 30 }, () => walletAddress());
+  await test.step("batch-send SOL to 30 recipients; the RPC drops the second transaction", async () => {
+    await page.getByRole("link", { name: "Batch transfer" }).first().click();
+    await page.getByLabel("Recipients (address,amount per line)").fill(recipients.map((r) => `${r},0.01`).join("\n"));
+    await page.getByRole("button", { name: "Check the list" }).click();
+    await expect(page.getByTestId("rows-valid")).toHaveText("Valid rows: 30 of 30.");
+    await expect(page.getByTestId("cost")).toContainText("Transactions: 2");
+    await axe(page, "/en/solana/transferBatch");
+    rpc.dropSend = rpc.sendCount + 2;
+    const send = page.getByRole("button", { name: "Sign all and send" });
+    await expect(send).toBeEnabled({ timeout: 5000 });
+    await send.click();
+    await expect(page.getByRole("alert")).toContainText("Stopped: transaction 2");
+    const paid = recipients.filter((r) => (rpc.svm.getBalance(r) ?? 0n) > 0n).length;
+    expect(paid).toBeGreaterThan(0);
+    expect(paid).toBeLessThan(30);
+  });
+
+  await test.step("reload, resume, and every recipient is paid exactly once", async () => {
+    await page.reload();
+    await hydrated(page);
+    await expect(page.getByTestId("wallet-address")).toHaveAttribute("title", owner);
+    const prompts = await page.evaluate(() => (window as unknown as { __walletPrompts?: number }).__walletPrompts ?? 0);
+    await page.getByRole("button", { name: "Resume it" }).click();
+    await expect(page.getByTestId("job-paid")).toHaveText("Paid: 30 of 30 recipients.");
+    // Resuming sent the same signed bytes again: the wallet was not asked to sign anything.
+    expect(await page.evaluate(() => (window as unknown as { __walletPrompts?: number }).__walletPrompts ?? 0)).toBe(
+      prompts,
+    );
+    for (const r of recipients) expect(rpc.svm.getBalance(r)).toBe(10_000_000n);
+    await expect(page.getByTestId("resume")).toHaveCount(0);
+  });
+});
+
+test("the WalletConnect page explains how to enable it; the shell passes axe in the dark theme", async ({ page }) => {
+  await page.goto("/zh/solana/WalletConnect");
+  await expect(page.getByTestId("wc-state")).toContainText("WALLETCONNECT_PROJECT_ID");
+  await axe(page, "/zh/solana/WalletConnect");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.goto("/en/solana");
+  await expect(page.locator("html")).toHaveClass(/dark/);
+  await axe(page, "/en/solana (dark)");
+});
+
+test("Phantom: balances, a signed message checked in the page, and a SOL payment", async ({ page }) => {
+  test.setTimeout(60_000);
+  const phantom = { ...makeWallet(), name: "Phantom" };
+  rpc.svm.airdrop(phantom.address as Address, lamports(2_000_000_000n));
+  rpc.addTokenAccount(randomAddress(), { mint: randomAddress(), owner: phantom.address as Address, amount: 42n });
+  await page.addInitScript(registerTestWallet, phantom);
+  await page.goto("/en/solana/PhantomWallet");
+  await page.getByRole("combobox", { name: "Network" }).selectOption("custom");
+  await page.getByRole("textbox", { name: "RPC URL" }).fill(rpc.url);
+  await page.getByRole("button", { name: "Use this network" }).click();
+  await hydrated(page);
+  await expect(page.getByTestId("rpc-url")).toHaveText(rpc.url);
+  await page.getByRole("region", { name: "Phantom wallet" }).getByRole("button", { name: "Connect Phantom" }).click();
+  await expect(page.getByTestId("sol-balance")).toHaveText("SOL: 2 SOL");
+  await expect(page.getByTestId("token-balances")).toContainText("42");
+
+  await page.getByRole("textbox", { name: "Message" }).fill("hello inkwell");
+  await page.getByRole("button", { name: "Sign", exact: true }).click();
+  await expect(page.getByText("The signature is valid (checked in this browser)")).toBeVisible();
+
+  const to = walletAddress();
+  await page.getByRole("textbox", { name: "Recipient address" }).fill(to);
+  await page.getByRole("textbox", { name: "Amount (SOL)" }).fill("0.5");
+  await page.getByRole("button", { name: "Simulate, sign and send" }).click();
+  await expect(page.getByTestId("tx-list").locator("li[data-state=confirmed]")).toHaveCount(1);
+  await expect(page.getByText("Network fee: 0.000005 SOL")).toBeVisible();
+  await expect(page.getByTestId("tx-list").getByRole("link")).toHaveAttribute("href", /explorer\.solana\.com\/tx\//);
+  expect(rpc.svm.getBalance(to)).toBe(500_000_000n);
+  await axe(page, "/en/solana/PhantomWallet");
+});
+
+test("batch-send a token, creating the recipients' token accounts", async ({ page }) => {
+  test.setTimeout(60_000);
+  const sender = { ...makeWallet(), name: "Token Wallet" };
+  const senderAddress = sender.address as Address;
+  const mint = randomAddress();
+  rpc.svm.airdrop(senderAddress, lamports(1_000_000_000n));
+  rpc.addMint(mint, { decimals: 2, supply: 100_000n });
+  const [source] = await findAssociatedTokenPda({ owner: senderAddress, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+  rpc.addTokenAccount(source, { mint, owner: senderAddress, amount: 100_000n });
+  const recipients = Array.from({ length: 5 }, () => walletAddress());
+
+  await page.addInitScript(registerTestWallet, sender);
+  await page.goto("/en/solana/transferBatch");
+  await page.getByRole("combobox", { name: "Network" }).selectOption("custom");
+  await page.getByRole("textbox", { name: "RPC URL" }).fill(rpc.url);
+  await page.getByRole("button", { name: "Use this network" }).click();
+  await hydrated(page);
+  await page.getByRole("button", { name: "Connect Token Wallet" }).click();
+  await page.getByRole("radio", { name: "A token" }).check();
+  await page.getByRole("combobox", { name: "Token from your wallet" }).selectOption(mint);
+  await page
+    .getByRole("textbox", { name: "Recipients (address,amount per line)" })
+    .fill(["address,amount", ...recipients.map((r, i) => `${r},${i + 1}.25`), "not-an-address,1"].join("\n"));
+  await page.getByRole("button", { name: "Check the list" }).click();
+  await expect(page.getByTestId("row-errors")).toContainText(
+    "Line 7: The address contains characters that are not base58.",
+  );
+  await expect(page.getByRole("button", { name: "Sign all and send" })).toBeDisabled();
+  await page
+    .getByRole("textbox", { name: "Recipients (address,amount per line)" })
+    .fill(recipients.map((r, i) => `${r},${i + 1}.25`).join("\n"));
+  await page.getByRole("button", { name: "Check the list" }).click();
+  await expect(page.getByTestId("rows-valid")).toHaveText("Valid rows: 5 of 5.");
+  await expect(page.getByTestId("cost")).toContainText("Rent for new token accounts");
+  await page.getByRole("button", { name: "Sign all and send" }).click();
+  await expect(page.getByTestId("job-paid")).toHaveText("Paid: 5 of 5 recipients.");
+  for (const [i, r] of recipients.entries()) {
+    const [ata] = await findAssociatedTokenPda({ owner: r, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+    const account = rpc.svm.getAccount(ata);
+    expect(account.exists).toBe(true);
+    if (account.exists) expect(getTokenDecoder().decode(account.data).amount).toBe(BigInt((i + 1) * 100 + 25));
+  }
+});

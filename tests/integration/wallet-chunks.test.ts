@@ -1,0 +1,96 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { repoRoot } from "../setup/server-process.ts";
+
+// Wallet code (Wallet Standard discovery, @solana/kit's RPC and transaction code) must load only
+// on the /solana pages. This reads the production build: which chunks hold wallet code, and
+// which chunks every other route (and the root layout every page renders) can reach, following
+// static and dynamic imports. The HTML of blog pages is checked in page-weight.test.ts.
+
+const assets = path.join(repoRoot, "build", "client", "assets");
+
+interface ClientManifest {
+  entry: { module: string; imports: string[] };
+  routes: Record<string, { id: string; module: string; imports?: string[] }>;
+}
+
+function clientManifest(): ClientManifest {
+  const file = readdirSync(assets).find((f) => /^manifest-[\w-]+\.js$/.test(f));
+  if (!file) throw new Error("no client manifest in the build");
+  const text = readFileSync(path.join(assets, file), "utf8");
+  return JSON.parse(text.slice(text.indexOf("=") + 1).replace(/;\s*$/, "")) as ClientManifest;
+}
+
+const chunkText = new Map<string, string>();
+function read(chunk: string): string {
+  let text = chunkText.get(chunk);
+  if (text === undefined) {
+    text = readFileSync(path.join(assets, path.basename(chunk)), "utf8");
+    chunkText.set(chunk, text);
+  }
+  return text;
+}
+
+/** Every chunk reachable from `start`, through `import … from "./x.js"` and `import("./x.js")`. */
+function reachable(start: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const queue = start.map((c) => `/assets/${path.basename(c)}`);
+  while (queue.length > 0) {
+    const chunk = queue.pop() as string;
+    if (seen.has(chunk)) continue;
+    seen.add(chunk);
+    for (const m of read(chunk).matchAll(/["'`](?:\.\/|\/assets\/)([\w.-]+\.js)["'`]/g)) {
+      queue.push(`/assets/${m[1]}`);
+    }
+  }
+  return seen;
+}
+
+/**
+ * Strings only wallet code contains (feature names of the Wallet Standard and its registry
+ * event), and a sentence of the "solana" strings, which load with the /solana routes too.
+ */
+const WALLET_MARKERS = [
+  "solana:signTransaction",
+  "standard:connect",
+  "wallet-standard:register-wallet",
+  "Solana transactions are irreversible",
+];
+
+function walletChunks(): Set<string> {
+  const out = new Set<string>();
+  for (const file of readdirSync(assets)) {
+    if (!file.endsWith(".js")) continue;
+    const chunk = `/assets/${file}`;
+    if (WALLET_MARKERS.some((m) => read(chunk).includes(m))) out.add(chunk);
+  }
+  return out;
+}
+
+describe("wallet code stays on the /solana pages", () => {
+  const manifest = clientManifest();
+  const wallet = walletChunks();
+
+  it("finds the wallet chunks, and the /solana layout loads them", () => {
+    expect(wallet.size).toBeGreaterThan(0);
+    const layout = Object.values(manifest.routes).find((r) => r.id === "routes/solana/layout");
+    expect(layout, "the /solana layout route").toBeDefined();
+    const fromLayout = reachable([layout?.module ?? "", ...(layout?.imports ?? [])]);
+    expect([...wallet].some((c) => fromLayout.has(c))).toBe(true);
+  });
+
+  it("keeps wallet chunks out of the entry, the root layout and every other route", () => {
+    const others = Object.values(manifest.routes).filter((r) => !r.id.startsWith("routes/solana/"));
+    expect(others.map((r) => r.id)).toContain("root");
+    expect(others.length).toBeGreaterThan(20);
+    const checks: [string, string[]][] = [
+      ["entry", [manifest.entry.module, ...manifest.entry.imports]],
+      ...others.map((r): [string, string[]] => [r.id, [r.module, ...(r.imports ?? [])]]),
+    ];
+    for (const [id, start] of checks) {
+      const leaked = [...reachable(start)].filter((c) => wallet.has(c));
+      expect(leaked, `${id} reaches wallet code`).toEqual([]);
+    }
+  });
+});
