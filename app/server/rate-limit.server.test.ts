@@ -1,32 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../tests/setup/test-db.ts";
-import { createTestRedis, type TestRedis, testRedisUrl } from "../../tests/setup/test-redis.ts";
+import { describe, expect, it } from "vitest";
+import { sharedStoreBackends } from "../../tests/setup/test-redis.ts";
 import { dbRateLimitStore, hit, hitAll, type RateLimitStore } from "./rate-limit.server.ts";
 import { redisRateLimitStore } from "./shared-state/redis.server.ts";
 
-let database: TestDatabase;
-let redis: TestRedis | null = null;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  const url = testRedisUrl();
-  if (url) redis = await createTestRedis(url);
-});
-afterAll(async () => {
-  await database.cleanup();
-  await redis?.cleanup();
-});
-
-// The same behaviour from every store; Redis runs where TEST_REDIS_URL is set (.ci/run).
-const stores: Array<[string, () => RateLimitStore]> = [["database", () => dbRateLimitStore(database.db)]];
-if (testRedisUrl()) {
-  stores.push([
-    "redis",
-    () => {
-      if (!redis) throw new Error("redis not connected");
-      return redisRateLimitStore(redis.client, redis.prefix);
-    },
-  ]);
-}
+// The same behaviour from every store; Redis where TEST_REDIS_URL is set (.ci/run).
+const stores = sharedStoreBackends<RateLimitStore>({ database: dbRateLimitStore, redis: redisRateLimitStore });
 
 describe.each(stores)("rate limits (%s)", (_name, store) => {
   it("allows up to max hits in a window, then refuses with a retry time", async () => {

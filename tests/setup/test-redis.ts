@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import pino from "pino";
+import { afterAll, beforeAll } from "vitest";
 import { connectRedis, type RedisClient } from "../../app/server/shared-state/redis.server.ts";
+import { createTestDatabase, type TestDatabase } from "./test-db.ts";
 
 /**
  * Redis for the shared-state tests: TEST_REDIS_URL, set by `.ci/run` when a Redis
@@ -27,4 +29,46 @@ export async function createTestRedis(url: string): Promise<TestRedis> {
       await client.close();
     },
   };
+}
+
+/**
+ * For a test file that checks one shared-state store on every backend: a migrated
+ * test database, and a Redis where TEST_REDIS_URL is set, opened before the file's
+ * tests and closed after. Returns `[name, make]` pairs for `describe.each`; `make`
+ * builds the store once the connections are up.
+ */
+export function sharedStoreBackends<T>(make: {
+  database: (db: TestDatabase["db"]) => T;
+  redis: (client: RedisClient, prefix: string) => T;
+}): Array<[string, () => T]> {
+  let database: TestDatabase | null = null;
+  let redis: TestRedis | null = null;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const url = testRedisUrl();
+    if (url) redis = await createTestRedis(url);
+  });
+  afterAll(async () => {
+    await database?.cleanup();
+    await redis?.cleanup();
+  });
+  const backends: Array<[string, () => T]> = [
+    [
+      "database",
+      () => {
+        if (!database) throw new Error("test database not open");
+        return make.database(database.db);
+      },
+    ],
+  ];
+  if (testRedisUrl()) {
+    backends.push([
+      "redis",
+      () => {
+        if (!redis) throw new Error("redis not connected");
+        return make.redis(redis.client, redis.prefix);
+      },
+    ]);
+  }
+  return backends;
 }

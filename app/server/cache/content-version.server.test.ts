@@ -1,32 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
-import { createTestRedis, type TestRedis, testRedisUrl } from "../../../tests/setup/test-redis.ts";
+import { describe, expect, it } from "vitest";
+import { sharedStoreBackends } from "../../../tests/setup/test-redis.ts";
 import { redisContentVersion } from "../shared-state/redis.server.ts";
 import { type ContentVersionStore, dbContentVersion, watchContentVersion } from "./content-version.server.ts";
 
-let database: TestDatabase;
-let redis: TestRedis | null = null;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  const url = testRedisUrl();
-  if (url) redis = await createTestRedis(url);
-});
-afterAll(async () => {
-  await database.cleanup();
-  await redis?.cleanup();
-});
-
 // Every store behaves alike; Redis where TEST_REDIS_URL is set (.ci/run).
-const stores: Array<[string, () => ContentVersionStore]> = [["database", () => dbContentVersion(database.db)]];
-if (testRedisUrl()) {
-  stores.push([
-    "redis",
-    () => {
-      if (!redis) throw new Error("redis not connected");
-      return redisContentVersion(redis.client, redis.prefix);
-    },
-  ]);
-}
+const stores = sharedStoreBackends<ContentVersionStore>({ database: dbContentVersion, redis: redisContentVersion });
 
 describe.each(stores)("content version (%s)", (_name, store) => {
   it("is never 0 (0 means unknown) and counts every bump", async () => {
