@@ -100,7 +100,8 @@ describe(`faults (${testDialect()})`, () => {
         }
         return ok;
       });
-      // Writers caught mid-request: their headers are in, half the body is not.
+      // Writers caught mid-request: the server has their headers (it answered
+      // "100 Continue", so each request is being handled), not yet their bodies.
       const bodies = Array.from({ length: 8 }, (_, i) =>
         new URLSearchParams({
           name: "Slow",
@@ -117,8 +118,10 @@ describe(`faults (${testDialect()})`, () => {
             "content-type": "application/x-www-form-urlencoded",
             "content-length": String(Buffer.byteLength(body)),
             origin: server.url,
+            expect: "100-continue",
           },
         });
+        const accepted = new Promise<void>((resolve) => req.once("continue", () => resolve()));
         // The status once the response is complete (-1: the request itself failed).
         const answered = new Promise<number>((resolve) => {
           req.on("response", (res) => {
@@ -129,13 +132,13 @@ describe(`faults (${testDialect()})`, () => {
           });
           req.on("error", () => resolve(-1));
         });
-        req.write(body.slice(0, 10));
-        return { req, rest: body.slice(10), answered };
+        req.flushHeaders();
+        return { req, body, accepted, answered };
       });
-      await new Promise((r) => setTimeout(r, 500));
+      await Promise.all(writers.map((w) => w.accepted));
       const stopped = server.stop("SIGTERM");
       await new Promise((r) => setTimeout(r, 200));
-      for (const w of writers) w.req.end(w.rest);
+      for (const w of writers) w.req.end(w.body);
       expect(await Promise.all(writers.map((w) => w.answered))).toEqual(bodies.map(() => 200));
       stopping = true;
       const served = await Promise.all(readers);
