@@ -3,7 +3,8 @@ import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../../app/server/env.server.ts";
-import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
+import { type MailCapture, startMailCapture, waitForMail } from "../setup/mail-capture.ts";
+import { freePort, type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
 
 // Faults (issue #10): a crash in the middle of writes loses nothing acknowledged,
@@ -155,6 +156,55 @@ describe(`faults (${testDialect()})`, () => {
       }
     } finally {
       await server.stop("SIGKILL");
+      await database.cleanup();
+    }
+  });
+});
+
+describe(`mail server down (${testDialect()})`, () => {
+  it("still answers a sign-up, and the verification mail can be asked for again once SMTP is back", async () => {
+    const dataDir = tempDataDir();
+    const database = await createServerDatabaseUrl(dataDir);
+    const smtpPort = await freePort();
+    const server = await startServer({
+      DATA_DIR: dataDir,
+      DATABASE_URL: database.url,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      RATE_LIMIT_MULTIPLIER: "1000",
+    });
+    let mail: MailCapture | null = null;
+    const email = "no-mail-yet@example.test";
+    const post = (path: string, fields: Record<string, string>) =>
+      fetch(`${server.url}${path}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
+        body: new URLSearchParams(fields).toString(),
+      });
+    try {
+      // Nothing listens on the SMTP port: the account is still created, with a clear answer.
+      const register = await post("/register", { email, password: "correct horse battery" });
+      expect(register.status).toBe(200);
+      await register.arrayBuffer();
+      const { db, close } = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 1 });
+      try {
+        const user = await db.selectFrom("users").select("emailVerified").where("email", "=", email).executeTakeFirst();
+        expect(Number(user?.emailVerified)).toBe(0);
+      } finally {
+        await close();
+      }
+      expect(server.proc.exitCode).toBeNull();
+
+      // SMTP comes back; signing in unverified (403: verify first) sends the mail again.
+      mail = await startMailCapture({ smtpPort });
+      const login = await post("/login", { email, password: "correct horse battery" });
+      expect(login.status).toBe(403);
+      await login.arrayBuffer();
+      const sent = await waitForMail(mail.apiUrl, email, /./);
+      expect(sent.text).toContain("/verify-email?token=");
+    } finally {
+      await server.stop("SIGKILL");
+      await mail?.close();
       await database.cleanup();
     }
   });

@@ -23,7 +23,7 @@ export interface MailCapture {
  * A local SMTP server that keeps every message it receives, for tests, with a
  * small HTTP API so test processes other than this one can read them.
  */
-export async function startMailCapture(): Promise<MailCapture> {
+export async function startMailCapture(opts: { smtpPort?: number } = {}): Promise<MailCapture> {
   const messages: CapturedMail[] = [];
   const smtp = new SMTPServer({
     authOptional: true,
@@ -44,7 +44,7 @@ export async function startMailCapture(): Promise<MailCapture> {
         .catch((error: Error) => callback(error));
     },
   });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", () => resolve()));
+  await new Promise<void>((resolve) => smtp.listen(opts.smtpPort ?? 0, "127.0.0.1", () => resolve()));
   const smtpPort = (smtp.server.address() as AddressInfo).port;
 
   const api: HttpServer = createHttpServer((req, res) => {
