@@ -119,6 +119,90 @@ describe(`attack catalogue (${testDialect()})`, () => {
     }
   });
 
+  it("stores no script through the admin's links, ads and slides, and escapes their text", async () => {
+    const admin = (path: string, fields: Record<string, string>) => form(path, fields, { cookie: adminCookie });
+    const bad = [
+      "javascript:alert(1)",
+      "JaVaScRiPt:alert(1)",
+      "java&#115;cript:alert(1)",
+      " javascript:alert(1)",
+      "data:text/html,<script>alert(1)</script>",
+      "vbscript:msgbox(1)",
+    ];
+    const count = async () =>
+      (await db.selectFrom("links").select("id").execute()).length +
+      (await db.selectFrom("ads").select("id").execute()).length +
+      (await db.selectFrom("swapers").select("id").execute()).length;
+    const before = await count();
+    for (const url of bad) {
+      const link = await admin("/admin/links/new", { name: "Bad link", url, enabled: "on" });
+      const ad = await admin("/admin/ads/new", {
+        placement: "home_top",
+        kind: "text",
+        title: "Bad ad",
+        text: "Buy",
+        linkUrl: url,
+        weight: "1",
+        enabled: "on",
+        tzOffset: "0",
+      });
+      const slide = await admin("/admin/swapers/new", { imageUrl: url, linkUrl: url, sortOrder: "0", tzOffset: "0" });
+      expect([link.status, ad.status, slide.status], url).toEqual([400, 400, 400]);
+      await Promise.all([link.arrayBuffer(), ad.arrayBuffer(), slide.arrayBuffer()]);
+    }
+    expect(await count()).toBe(before);
+
+    // Markup in a name is text wherever it shows.
+    const payload = '<img src=x onerror=alert("link")>';
+    const saved = await admin("/admin/links/new", { name: payload, url: "https://example.com/", enabled: "on" });
+    expect(saved.status).toBe(302);
+    await saved.arrayBuffer();
+    const links = await (await fetch(url("/links"))).text();
+    expect(links).not.toContain(payload);
+    expect(links).toContain("&lt;img src=x onerror"); // shown, as text
+  });
+
+  it("escapes a reader's display name wherever their comment shows", async () => {
+    const payload = '<svg onload=alert("name")>';
+    const email = "named.reader@example.test";
+    expect((await signUp(email)).status).toBe(200);
+    const user = await db
+      .updateTable("users")
+      .set({ name: payload, emailVerified: 1 })
+      .where("email", "=", email)
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const id = await createPost(db, {
+      slug: "named-comment",
+      authorId: null,
+      status: "published",
+      publishedAt: "2026-11-01T00:00:00.000Z",
+      translations: [{ locale: "en", title: "Comments here", bodyMarkdown: "Body.", bodyHtml: "<p>Body.</p>" }],
+    });
+    const now = new Date().toISOString();
+    await db
+      .insertInto("comments")
+      .values({
+        id: `c-${Date.now()}`,
+        postId: id,
+        authorId: user.id,
+        parentId: null,
+        bodyMarkdown: "Nice post.",
+        bodyHtml: "<p>Nice post.</p>",
+        status: "approved",
+        createdAt: now,
+        updatedAt: now,
+      })
+      .execute();
+    const html = await (await fetch(url(`/posts/detail/${id}`))).text();
+    expect(html).toContain("Nice post.");
+    expect(html).not.toContain(payload);
+    expect(html).toContain("&lt;svg onload");
+    const admin = await fetch(url("/admin/comments?tab=all"), { headers: { cookie: adminCookie } });
+    expect(admin.status).toBe(200);
+    expect(await admin.text()).not.toContain(payload);
+  });
+
   it("escapes reflected input from ?q= and from the 404 path", async () => {
     const payloads = ['<script>alert("q")</script>', '"><img src=x onerror=alert(1)>', "javascript:alert(1)//"];
     for (const payload of payloads) {
