@@ -68,6 +68,9 @@ test("an admin creates, edits and deletes a category, moving its posts", async (
   await page.getByRole("link", { name: "Edit “Gardening”" }).click();
   await page.getByLabel("Name (English)").fill("Garden life");
   await page.getByRole("button", { name: "Save" }).click();
+  // Saved (back on the list) before leaving: a navigation now would cancel the save.
+  await expect(page).toHaveURL(/\/admin\/categories$/);
+  await expect(page.getByRole("row", { name: /Garden life/ })).toBeVisible();
   await page.goto("/en/categories/gardening");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Garden life");
   await expect(page.getByRole("link", { name: "Growing tomatoes" })).toBeVisible();
