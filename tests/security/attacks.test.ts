@@ -4,6 +4,7 @@ import { type DB, openDatabase } from "../../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../../app/server/env.server.ts";
 import { addAdmins } from "../../app/server/repos/admins.server.ts";
 import { createPost } from "../../app/server/repos/posts.server.ts";
+import { updateSiteSettings } from "../../app/server/repos/site-settings.server.ts";
 import { type MailCapture, startMailCapture } from "../setup/mail-capture.ts";
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
@@ -201,6 +202,76 @@ describe(`attack catalogue (${testDialect()})`, () => {
     const admin = await fetch(url("/admin/comments?tab=all"), { headers: { cookie: adminCookie } });
     expect(admin.status).toBe(200);
     expect(await admin.text()).not.toContain(payload);
+  });
+
+  it("takes a comment's status and author from the server, never from the form", async () => {
+    await updateSiteSettings(db, { commentModeration: "hold" });
+    try {
+      const email = "assigning.reader@example.test";
+      expect((await signUp(email)).status).toBe(200);
+      await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", email).execute();
+      const session = await fetch(url("/api/auth/sign-in/email"), {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: selfOrigin() },
+        body: JSON.stringify({ email, password: PASSWORD }),
+      });
+      expect(session.status).toBe(200);
+      const owner = await db
+        .selectFrom("users")
+        .select("id")
+        .where("email", "=", "owner@example.test")
+        .executeTakeFirstOrThrow();
+      const postId = await createPost(db, {
+        slug: "held-comments",
+        authorId: null,
+        status: "published",
+        publishedAt: "2026-11-01T00:00:00.000Z",
+        translations: [{ locale: "en", title: "Held", bodyMarkdown: "Body.", bodyHtml: "<p>Body.</p>" }],
+      });
+      const res = await form(
+        `/posts/detail/${postId}`,
+        {
+          intent: "comment",
+          body: "A comment that asks to be approved.",
+          website: "",
+          status: "approved",
+          authorId: owner.id,
+          postId: "elsewhere",
+          id: "chosen-id",
+        },
+        { cookie: cookieOf(session) },
+      );
+      expect(res.status).toBe(302);
+      await res.arrayBuffer();
+      const rows = await db
+        .selectFrom("comments")
+        .select(["id", "status", "authorId", "postId"])
+        .where("postId", "=", postId)
+        .execute();
+      expect(rows).toHaveLength(1);
+      const reader = await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+      expect(rows[0]).toMatchObject({ status: "pending", authorId: reader.id, postId });
+      expect(rows[0]?.id).not.toBe("chosen-id");
+    } finally {
+      await updateSiteSettings(db, { commentModeration: "auto" });
+    }
+  });
+
+  it("creates one category for two simultaneous creates with one slug; the other gets a field error", async () => {
+    const create = (nameEn: string) =>
+      form(
+        "/admin/categories/new",
+        { nameEn, nameZh: "同名", slug: "twin-slug", description: "", sortOrder: "0" },
+        { cookie: adminCookie },
+      );
+    const [a, b] = await Promise.all([create("Twin A"), create("Twin B")]);
+    const refused = a.status === 302 ? b : a;
+    expect([a.status, b.status]).toContain(302);
+    // A conflict, said on the slug field: never a 500, never two rows.
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toMatch(/aria-invalid="true"/);
+    const rows = await db.selectFrom("categories").select("id").where("slug", "=", "twin-slug").execute();
+    expect(rows).toHaveLength(1);
   });
 
   it("escapes reflected input from ?q= and from the 404 path", async () => {

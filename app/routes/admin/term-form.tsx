@@ -12,6 +12,7 @@ import { termBasePath, termKind, termName } from "../../lib/terms.ts";
 import type { FormFailure } from "../../server/auth/guard.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
+import { transactionIfOk } from "../../server/db/db.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
 import { getTerm, listTermsForAdmin, mergeTags, saveTerm } from "../../server/repos/taxonomy.server.ts";
@@ -62,7 +63,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!parsed.ok) return data<FormFailure>({ fieldErrors: parsed.errors }, { status: 400 });
   const v = parsed.data;
   const input = { ...v, sortOrder: Number(v.sortOrder || "0") };
-  const result = await app.db.transaction().execute(async (trx) => {
+  const result = await transactionIfOk(app.db, async (trx) => {
     const saved = await saveTerm(trx, kind, params.id ?? null, input);
     if (saved.ok) {
       await audit(

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { createTestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
+import { transactionIfOk } from "./db.server.ts";
 import { isDatabaseUnavailable } from "./health.server.ts";
 
 describe("the PostgreSQL pool", () => {
@@ -38,4 +39,42 @@ describe("the PostgreSQL pool", () => {
       }
     },
   );
+});
+
+describe("transactionIfOk", () => {
+  it("commits an ok answer, and rolls back every write of a refused one, even after a constraint error", async () => {
+    const database = await createTestDatabase();
+    const now = new Date().toISOString();
+    const category = (id: string, slug: string) => ({
+      id,
+      slug,
+      nameEn: slug,
+      nameZh: slug,
+      description: "",
+      sortOrder: 0,
+      createdAt: now,
+      updatedAt: now,
+    });
+    try {
+      const saved = await transactionIfOk(database.db, async (trx) => {
+        await trx.insertInto("categories").values(category("c1", "one")).execute();
+        return { ok: true as const };
+      });
+      expect(saved).toEqual({ ok: true });
+      const refused = await transactionIfOk(database.db, async (trx) => {
+        await trx.insertInto("categories").values(category("c2", "two")).execute();
+        try {
+          await trx.insertInto("categories").values(category("c3", "one")).execute();
+        } catch {
+          return { ok: false as const, reason: "slugTaken" };
+        }
+        return { ok: true as const };
+      });
+      expect(refused).toEqual({ ok: false, reason: "slugTaken" });
+      const slugs = (await database.db.selectFrom("categories").select("slug").execute()).map((r) => r.slug);
+      expect(slugs).toEqual(["one"]);
+    } finally {
+      await database.cleanup();
+    }
+  });
 });

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from "kysely";
 import pg from "pg";
 import type { DatabaseConfig } from "../env.server.ts";
 import type { Database } from "./schema.server.ts";
@@ -47,6 +47,37 @@ export function openDatabase(config: DatabaseConfig, options: { poolMax?: number
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: "postgres", close: () => db.destroy() };
+}
+
+/** Carries a refused result out of a transaction, which rolls it back. */
+class Refused<T> extends Error {
+  result: T;
+  constructor(result: T) {
+    super("transaction refused");
+    this.result = result;
+  }
+}
+
+/**
+ * Runs `fn` in a transaction that commits only when it answers `ok`; any other
+ * answer rolls everything back and is returned as is. A write that failed on a
+ * constraint (and was turned into a field error) must not be followed by a
+ * COMMIT: PostgreSQL has already aborted the transaction and refuses it.
+ */
+export async function transactionIfOk<T extends { ok: boolean }>(
+  db: DB,
+  fn: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const result = await fn(trx);
+      if (!result.ok) throw new Refused(result);
+      return result;
+    });
+  } catch (error) {
+    if (error instanceof Refused) return error.result as T;
+    throw error;
+  }
 }
 
 /** True when the database answers a trivial query within the time limit. */
