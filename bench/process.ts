@@ -3,24 +3,12 @@
 // /proc/<pid>/status while it runs.
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
+import { freePort } from "../tests/setup/server-process.ts";
 
 export const repoRoot = path.resolve(import.meta.dirname, "..");
 
 const MiB = 1024 * 1024;
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** VmRSS (now) and VmHWM (the kernel's peak) of a process, in bytes; null once it is gone. */
 export function readMemory(pid: number): { rss: number; hwm: number } | null {

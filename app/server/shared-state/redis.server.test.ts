@@ -1,24 +1,15 @@
-import { createServer } from "node:net";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../../tests/setup/server-process.ts";
 import { createTestRedis, type TestRedis, testRedisUrl } from "../../../tests/setup/test-redis.ts";
 import { connectRedis, redactedUrl, redisSecondaryStorage } from "./redis.server.ts";
 
 const silent = pino({ level: "silent" });
 
-/** A port where nothing listens: bound, then closed. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
-
 describe("connecting to Redis", () => {
   it("gives up after its timeout with a message that names the server but not the password", async () => {
-    const port = await closedPort();
+    // Nothing listens there: freePort binds it, then lets it go.
+    const port = await freePort();
     const started = Date.now();
     const attempt = connectRedis(`redis://user:hunter2@127.0.0.1:${port}`, silent, 400);
     await expect(attempt).rejects.toThrow(new RegExp(`127\\.0\\.0\\.1:${port}`));
