@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM_ARGS } from "./scripts/chromium.ts";
 import { e2eServers } from "./tests/e2e/servers.ts";
 
 // Run through `npm run test:e2e` (scripts/e2e.ts): it builds when stale, finds a
@@ -23,15 +24,7 @@ export default defineConfig({
     trace: "retain-on-failure",
     launchOptions: {
       executablePath,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
+      args: [...CHROMIUM_ARGS],
     },
   },
   projects: [{ name: "chromium", use: { browserName: "chromium" } }],

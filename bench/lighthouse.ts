@@ -10,22 +10,13 @@ import path from "node:path";
 import { type LaunchedChrome, launch } from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { ensureBuild } from "../scripts/build-if-stale.ts";
+import { CHROMIUM_ARGS } from "../scripts/chromium.ts";
 import { pickPages, seed, serverEnv } from "./bench.ts";
 import { belowTarget, CATEGORIES, formatPage, type PageScores, pageScores } from "./lighthouse-scores.ts";
 import { repoRoot, startProcess } from "./process.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-/** No sandbox (root in a container), no GPU, and no connections of Chromium's own. */
-const CHROMIUM_FLAGS = [
-  "--headless=new",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+const CHROMIUM_FLAGS = ["--headless=new", ...CHROMIUM_ARGS];
 const POSTS = 10;
 
 interface LighthouseOutput {
