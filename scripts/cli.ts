@@ -1,5 +1,5 @@
 // `npm run cli -- <command>`: operations on the blog's data from the shell.
-import { openDatabase } from "../app/server/db/db.server.ts";
+import { type DB, openDatabase } from "../app/server/db/db.server.ts";
 import { migrateDown, migrateToLatest, migrationStatus } from "../app/server/db/migrate.server.ts";
 import { EnvError, normalizeEmail, parseEnv } from "../app/server/env.server.ts";
 import { collectGarbage } from "../app/server/media/media.server.ts";
@@ -56,16 +56,16 @@ async function withDatabase<T>(fn: (db: ReturnType<typeof openDatabase>) => Prom
  * With REDIS_URL the running instances watch the content version in Redis, not
  * the database row the import bumped: bump that one too, so they drop old pages.
  */
-async function bumpRedisContentVersion(): Promise<void> {
+async function bumpRedisContentVersion(db: DB): Promise<void> {
   const env = parseEnv();
   if (!env.redis) return;
-  const { connectRedis, redisContentVersion } = await import("../app/server/shared-state/redis.server.ts");
+  const { createSharedState } = await import("../app/server/shared-state/index.server.ts");
   const { pino } = await import("pino");
-  const client = await connectRedis(env.redis.url, pino({ level: "silent" }));
+  const shared = await createSharedState(env, db, pino({ level: "silent" }));
   try {
-    await redisContentVersion(client, env.redis.prefix).bump();
+    await shared.contentVersion.bump();
   } finally {
-    await client.close();
+    await shared.close();
   }
 }
 
@@ -254,7 +254,7 @@ async function importCommand(args: string[]): Promise<number> {
     await migrateToLatest(database.db);
     try {
       const counts = await importContent(database, doc, { force: args.includes("--force") });
-      await bumpRedisContentVersion();
+      await bumpRedisContentVersion(database.db);
       const summary = Object.entries(counts)
         .map(([t, n]) => `${t} ${n}`)
         .join(", ");
