@@ -27,7 +27,7 @@ import {
 } from "./cache/render-cache.server.ts";
 import { appContext } from "./context.server.ts";
 import { type OpenDatabase, openDatabase, pingDatabase } from "./db/db.server.ts";
-import { createDatabaseHealth, DB_RETRY_AFTER_SECONDS, unavailablePage } from "./db/health.server.ts";
+import { createDatabaseHealth, DB_RETRY_AFTER_SECONDS, UNAVAILABLE_PAGE } from "./db/health.server.ts";
 import { migrateToLatest } from "./db/migrate.server.ts";
 import { type Env, parseEnv } from "./env.server.ts";
 import { sendFetchResponse, toFetchRequest } from "./http/adapter.server.ts";
@@ -287,7 +287,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
     if (req.path.startsWith("/api/") || req.path.endsWith(".data")) {
       res.status(503).json({ code: "unavailable", error: "The database is unavailable; try again shortly." });
     } else {
-      res.status(503).type("html").send(unavailablePage());
+      res.status(503).type("html").send(UNAVAILABLE_PAGE);
     }
   };
   app.use((req: Request, res: Response, next: NextFunction) => {

@@ -95,8 +95,7 @@ export function createDatabaseHealth(
 }
 
 /** The page readers get meanwhile: both languages, no database needed, no scripts. */
-export function unavailablePage(): string {
-  return `<!doctype html>
+export const UNAVAILABLE_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><title>Briefly unavailable · 暂时无法访问</title>
 <style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.6;color:#1f2937}@media (prefers-color-scheme:dark){body{background:#111827;color:#e5e7eb}}</style>
@@ -106,4 +105,3 @@ export function unavailablePage(): string {
 <h1 lang="zh">暂时无法访问</h1>
 <p lang="zh">博客暂时无法连接数据库，请过几秒钟再试。</p>
 </main></body></html>`;
-}
