@@ -40,13 +40,16 @@ describe(`attack catalogue (${testDialect()})`, () => {
       .map((c) => c.split(";")[0])
       .join("; ");
 
-  async function signUp(email: string, extra: Record<string, unknown> = {}): Promise<Response> {
-    return fetch(url("/api/auth/sign-up/email"), {
+  /** A POST to better-auth's API, from its trusted origin. */
+  const authApi = (path: string, body: string) =>
+    fetch(url(`/api/auth/${path}`), {
       method: "POST",
       headers: { "content-type": "application/json", origin: selfOrigin() },
-      body: JSON.stringify({ email, password: PASSWORD, name: "Someone", ...extra }),
+      body,
     });
-  }
+  const signUp = (email: string, extra: Record<string, unknown> = {}) =>
+    authApi("sign-up/email", JSON.stringify({ email, password: PASSWORD, name: "Someone", ...extra }));
+  const signIn = (email: string) => authApi("sign-in/email", JSON.stringify({ email, password: PASSWORD }));
 
   beforeAll(async () => {
     const dataDir = tempDataDir();
@@ -67,13 +70,9 @@ describe(`attack catalogue (${testDialect()})`, () => {
     expect((await signUp("owner@example.test")).status).toBe(200);
     await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", "owner@example.test").execute();
     await addAdmins(db, ["owner@example.test"], "cli");
-    const signIn = await fetch(url("/api/auth/sign-in/email"), {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: selfOrigin() },
-      body: JSON.stringify({ email: "owner@example.test", password: PASSWORD }),
-    });
-    expect(signIn.status).toBe(200);
-    adminCookie = cookieOf(signIn);
+    const session = await signIn("owner@example.test");
+    expect(session.status).toBe(200);
+    adminCookie = cookieOf(session);
   });
 
   afterAll(async () => {
@@ -84,12 +83,6 @@ describe(`attack catalogue (${testDialect()})`, () => {
   });
 
   it("gives no admin rights to an unverified or look-alike claim on a listed admin address", async () => {
-    const signInAs = (email: string) =>
-      fetch(url("/api/auth/sign-in/email"), {
-        method: "POST",
-        headers: { "content-type": "application/json", origin: selfOrigin() },
-        body: JSON.stringify({ email, password: PASSWORD }),
-      });
     // The listed address itself, in another case and with spaces: stored normalised,
     // unverified, so no session at all until its mailbox's owner verifies it.
     for (const variant of ["Chief@Example.TEST", "  chief@example.test  "]) {
@@ -102,7 +95,7 @@ describe(`attack catalogue (${testDialect()})`, () => {
       .execute();
     expect(claimed.map((r) => r.email)).toEqual(["chief@example.test"]);
     expect(Number(claimed[0]?.emailVerified)).toBe(0);
-    const unverified = await signInAs("chief@example.test");
+    const unverified = await signIn("chief@example.test");
     expect(unverified.status).toBe(403);
     expect(cookieOf(unverified)).not.toContain("session_token");
     // Addresses the attacker does own (and verifies): a +tag and a Cyrillic look-alike.
@@ -112,7 +105,7 @@ describe(`attack catalogue (${testDialect()})`, () => {
       if (created.status === 400) continue;
       expect(created.status, own).toBe(200);
       await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", own).execute();
-      const session = await signInAs(own);
+      const session = await signIn(own);
       expect(session.status, own).toBe(200);
       const admin = await fetch(url("/admin"), { headers: { cookie: cookieOf(session) }, redirect: "manual" });
       expect(admin.status, own).toBe(403);
@@ -210,11 +203,7 @@ describe(`attack catalogue (${testDialect()})`, () => {
       const email = "assigning.reader@example.test";
       expect((await signUp(email)).status).toBe(200);
       await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", email).execute();
-      const session = await fetch(url("/api/auth/sign-in/email"), {
-        method: "POST",
-        headers: { "content-type": "application/json", origin: selfOrigin() },
-        body: JSON.stringify({ email, password: PASSWORD }),
-      });
+      const session = await signIn(email);
       expect(session.status).toBe(200);
       const owner = await db
         .selectFrom("users")
@@ -436,27 +425,13 @@ describe(`attack catalogue (${testDialect()})`, () => {
   it("answers oversized, over-many and deeply nested bodies with 4xx", async () => {
     const before = (await db.selectFrom("contactMessages").select("id").execute()).length;
     const deep = `${'{"a":'.repeat(20_000)}1${"}".repeat(20_000)}`;
-    const nested = await fetch(url("/api/auth/sign-in/email"), {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: selfOrigin() },
-      body: deep,
-    });
+    const nested = await authApi("sign-in/email", deep);
     expect(nested.status).toBeGreaterThanOrEqual(400);
     expect(nested.status).toBeLessThan(500);
-    const fields = new URLSearchParams();
-    for (let i = 0; i < 20_000; i++) fields.append(`f${i}`, "x");
-    const many = await fetch(url("/contact"), {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
-      body: fields.toString(),
-    });
+    const many = await form("/contact", Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`f${i}`, "x"])));
     expect(many.status).toBeGreaterThanOrEqual(400);
     expect(many.status).toBeLessThan(500);
-    const big = await fetch(url("/contact"), {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
-      body: `message=${"x".repeat(2 * 1024 * 1024)}`,
-    });
+    const big = await form("/contact", { message: "x".repeat(2 * 1024 * 1024) });
     expect(big.status).toBe(413);
     const messages = await db.selectFrom("contactMessages").select("id").execute();
     expect(messages.length).toBe(before);
