@@ -4,6 +4,10 @@ import { createS3Storage } from "./s3.server.ts";
 import type { StorageDriver } from "./types.server.ts";
 
 /** The driver STORAGE_DRIVER names, built from the parsed environment. */
-export function createStorage(config: StorageConfig): StorageDriver {
-  return config.driver === "s3" ? createS3Storage(config) : createLocalStorage(config.root);
+export function createStorage(
+  config: StorageConfig,
+  retry?: { deadlineMs: number; uploadDeadlineMs: number },
+): StorageDriver {
+  const options = retry ? { retry } : {};
+  return config.driver === "s3" ? createS3Storage(config, options) : createLocalStorage(config.root, options);
 }
