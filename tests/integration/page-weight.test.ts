@@ -16,7 +16,7 @@ import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
 // about 105 KiB gzip (README, Performance). zod loads only when a form is used and
 // the admin strings only with the admin routes; this guard catches regressions such
 // as the editor's CodeMirror (~100 KiB) or zod leaking back into blog pages.
-const GUARD = 190 * 1024;
+const GUARD = 180 * 1024;
 
 interface ClientManifest {
   entry: { module: string; imports: string[] };
