@@ -8,7 +8,8 @@ import { type WebSocket, WebSocketServer } from "ws";
  * irn_publish / irn_batchPublish / irn_batchFetchMessages, and the session calls
  * wc_proposeSession / wc_approveSession), delivering messages as irn_subscription requests.
  * Messages are opaque (end-to-end encrypted by the clients); the relay routes them by topic and
- * keeps them (a mailbox) so a client that subscribes later still receives them, once per client.
+ * keeps them (a mailbox) so a client that subscribes later still receives them, until that client
+ * (its key, across sockets and reloads) acknowledges them.
  */
 export interface TestRelay {
   /** ws://127.0.0.1:port */
@@ -34,6 +35,9 @@ interface Client {
   /** Who the client is across reconnects: the `iss` of its relay JWT (its did:key). */
   clientId: string;
   subscriptions: Map<string, string>;
+  /** Messages sent on this socket, and the hash behind each irn_subscription request id. */
+  sent: Set<string>;
+  pending: Map<string, string>;
 }
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -64,8 +68,16 @@ export async function startTestRelay(): Promise<TestRelay> {
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const methods: string[] = [];
   const mailbox: Stored[] = [];
-  /** Message hashes each client id has been sent (a client gets a message once). */
-  const delivered = new Map<string, Set<string>>();
+  /** Message hashes each client id acknowledged (or sent itself): never delivered to it again. */
+  const acked = new Map<string, Set<string>>();
+  const ackedBy = (clientId: string) => {
+    let set = acked.get(clientId);
+    if (!set) {
+      set = new Set();
+      acked.set(clientId, set);
+    }
+    return set;
+  };
   const clients = new Set<Client>();
   let nextId = 1;
 
@@ -82,12 +94,12 @@ export async function startTestRelay(): Promise<TestRelay> {
   const deliver = (client: Client, stored: Stored) => {
     const subscription = client.subscriptions.get(stored.topic);
     if (!subscription) return;
-    const seen = delivered.get(client.clientId) ?? new Set<string>();
-    delivered.set(client.clientId, seen);
-    if (seen.has(stored.hash)) return;
-    seen.add(stored.hash);
+    if (client.sent.has(stored.hash) || ackedBy(client.clientId).has(stored.hash)) return;
+    client.sent.add(stored.hash);
+    const id = Date.now() * 1000 + (nextId++ % 1000);
+    client.pending.set(String(id), stored.hash);
     send(client, {
-      id: Date.now() * 1000 + (nextId++ % 1000),
+      id,
       jsonrpc: "2.0",
       method: "irn_subscription",
       params: {
@@ -114,9 +126,7 @@ export async function startTestRelay(): Promise<TestRelay> {
       expiresAt: Date.now() + Math.max(1, ttl) * 1000,
     };
     // The sender never gets its own message back.
-    const own = delivered.get(from.clientId) ?? new Set<string>();
-    own.add(stored.hash);
-    delivered.set(from.clientId, own);
+    ackedBy(from.clientId).add(stored.hash);
     alive().push(stored);
     for (const client of clients) if (client !== from) deliver(client, stored);
   };
@@ -205,7 +215,13 @@ export async function startTestRelay(): Promise<TestRelay> {
   }
 
   server.on("connection", (socket, req) => {
-    const client: Client = { socket, clientId: clientIdOf(req.url ?? "/"), subscriptions: new Map() };
+    const client: Client = {
+      socket,
+      clientId: clientIdOf(req.url ?? "/"),
+      subscriptions: new Map(),
+      sent: new Set(),
+      pending: new Map(),
+    };
     clients.add(client);
     socket.on("close", () => clients.delete(client));
     socket.on("message", (data) => {
@@ -216,8 +232,13 @@ export async function startTestRelay(): Promise<TestRelay> {
         return;
       }
       if (!payload || typeof payload !== "object" || !("id" in payload)) return;
-      // Acknowledgements of our irn_subscription requests: nothing to do.
-      if (!("method" in payload)) return;
+      // An acknowledgement of one of our irn_subscription requests.
+      if (!("method" in payload)) {
+        const hash = client.pending.get(String(payload.id));
+        if (hash) ackedBy(client.clientId).add(hash);
+        client.pending.delete(String(payload.id));
+        return;
+      }
       const request = payload as Request;
       methods.push(request.method);
       try {
