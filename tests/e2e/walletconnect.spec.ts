@@ -65,7 +65,9 @@ async function pairingUri(page: Page): Promise<string> {
   return (await uri.textContent()) ?? "";
 }
 
-test("WalletConnect: pair by QR link (declined, then approved), balances, sign, send SOL", async ({ page }) => {
+test("WalletConnect: pair by QR link (declined, then approved), balances, sign, send SOL, session end", async ({
+  page,
+}) => {
   test.setTimeout(150_000);
 
   await test.step("the page allows the relay, shows a QR code and the link; the wallet declines", async () => {
@@ -124,9 +126,20 @@ test("WalletConnect: pair by QR link (declined, then approved), balances, sign, 
     await expect(page.getByTestId("sol-balance")).toHaveText("SOL: 2.749995 SOL");
   });
 
-  await test.step("disconnect ends the session; a reload stays disconnected", async () => {
+  await test.step("the wallet ends the session; the page says so and pairs again", async () => {
+    await wallet.disconnectAll();
+    await expect(page.getByRole("alert")).toHaveText("The wallet ended the session.");
+    await expect(page.getByTestId("sol-balance")).toHaveCount(0);
+    await page.getByRole("button", { name: "Try again" }).click();
+    await wallet.pair(await pairingUri(page));
+    await expect(page.getByTestId("wc-state")).toContainText("Connected to Test Mobile Wallet.", PHONE);
+    expect(wallet.sessions()).toHaveLength(1);
+  });
+
+  await test.step("disconnect ends the session on both sides; a reload stays disconnected", async () => {
     await page.getByTestId("wc-state").getByRole("button", { name: "Disconnect" }).click();
     await expect(page.getByRole("button", { name: "Connect a mobile wallet" })).toBeVisible();
+    await expect.poll(() => wallet.sessions().length).toBe(0);
     await page.reload();
     await expect(page.getByRole("button", { name: "Connect a mobile wallet" })).toBeVisible();
     await expect(page.getByTestId("sol-balance")).toHaveCount(0);

@@ -27,6 +27,10 @@ export interface TestWcWallet {
   /** Requests answered, by method. */
   answered: Record<string, number>;
   pair(uri: string): Promise<void>;
+  /** Topics of the wallet's live sessions. */
+  sessions(): string[];
+  /** Ends every session from the wallet's side (as a user would in the wallet app). */
+  disconnectAll(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -68,6 +72,12 @@ export async function startTestWcWallet(input: { relayUrl: string; projectId: st
     answered: {},
     pair: async (uri) => {
       await client.core.pairing.pair({ uri });
+    },
+    sessions: () => client.session.getAll().map((s) => s.topic),
+    disconnectAll: async () => {
+      for (const { topic } of client.session.getAll()) {
+        await client.disconnect({ topic, reason: { code: 6000, message: "User disconnected." } });
+      }
     },
     close: async () => {
       await client.core.relayer.transportClose().catch(() => {});
