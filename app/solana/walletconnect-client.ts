@@ -62,13 +62,33 @@ function toSession(struct: SessionTypes.Struct): WcSession {
   };
 }
 
-/** Starts the sign client on a relay. Telemetry is off: the page talks to the relay only. */
-export async function startWalletConnect(input: {
+interface StartInput {
   projectId: string;
   relayUrl: string;
   name: string;
   description: string;
-}): Promise<WalletConnectController> {
+}
+
+/**
+ * One client per page load: the sign client's core is a process-wide singleton, so coming back to
+ * the page (client-side navigation) reuses the client instead of starting a second one.
+ */
+const started = new Map<string, Promise<WalletConnectController>>();
+
+/** Starts the sign client on a relay (once). Telemetry is off: the page talks to the relay only. */
+export function startWalletConnect(input: StartInput): Promise<WalletConnectController> {
+  const key = `${input.projectId} ${input.relayUrl}`;
+  let controller = started.get(key);
+  if (!controller) {
+    controller = createController(input);
+    started.set(key, controller);
+    // A failed start may be retried with a reload of the page's effect.
+    controller.catch(() => started.delete(key));
+  }
+  return controller;
+}
+
+async function createController(input: StartInput): Promise<WalletConnectController> {
   const origin = window.location.origin;
   const client: Client = await SignClient.init({
     projectId: input.projectId,

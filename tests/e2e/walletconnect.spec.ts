@@ -102,6 +102,11 @@ test("WalletConnect: pair by QR link (declined, then approved), balances, sign, 
     await expect(page.getByTestId("sol-balance")).toHaveText("SOL: 3 SOL");
     await expect(page.getByTestId("token-balances")).toContainText("42");
     await axe(page, "/en/solana/WalletConnect (connected)");
+    // Away and back without a reload: the same client and session.
+    await page.getByRole("link", { name: "Phantom wallet" }).first().click();
+    await expect(page.getByRole("heading", { name: "Phantom wallet" })).toBeVisible();
+    await page.getByRole("link", { name: "WalletConnect" }).first().click();
+    await expect(page.getByTestId("wc-state")).toContainText("Connected to Test Mobile Wallet.");
   });
 
   await test.step("a message signed on the phone verifies in the page", async () => {
