@@ -15,6 +15,7 @@ import { addressBytes } from "../lib/solana/address.ts";
 import type { NetworkId } from "../lib/solana/network.ts";
 import {
   accountForNetwork,
+  asWcError,
   proposalNamespaces,
   resultSignature,
   resultTransaction,
@@ -94,6 +95,8 @@ async function createController(input: StartInput): Promise<WalletConnectControl
     projectId: input.projectId,
     relayUrl: input.relayUrl,
     telemetryEnabled: false,
+    // The page reports refusals and failures itself; the console keeps only the client's fatal ones.
+    logger: "fatal",
     metadata: { name: input.name, description: input.description, url: origin, icons: [`${origin}/favicon.svg`] },
   });
   const listeners = new Set<(topic: string) => void>();
@@ -122,8 +125,12 @@ async function createController(input: StartInput): Promise<WalletConnectControl
     async disconnect(topic) {
       await client.disconnect({ topic, reason: getSdkError("USER_DISCONNECTED") });
     },
-    request(topic, chainId, method, params) {
-      return client.request({ topic, chainId, request: { method, params } });
+    async request(topic, chainId, method, params) {
+      try {
+        return await client.request({ topic, chainId, request: { method, params } });
+      } catch (error) {
+        throw asWcError(error);
+      }
     },
     onEnded(listener) {
       listeners.add(listener);

@@ -109,8 +109,11 @@ test("WalletConnect: pair by QR link (declined, then approved), balances, sign, 
     await expect(page.getByTestId("wc-state")).toContainText("Connected to Test Mobile Wallet.");
   });
 
-  await test.step("a message signed on the phone verifies in the page", async () => {
+  await test.step("a message refused on the phone says so; signed, it verifies in the page", async () => {
     await page.getByRole("textbox", { name: "Message" }).fill("hello from the phone");
+    wallet.refuseNextRequest = true;
+    await page.getByRole("button", { name: "Sign", exact: true }).click();
+    await expect(page.getByRole("alert")).toHaveText("Stopped: User rejected.", PHONE);
     await page.getByRole("button", { name: "Sign", exact: true }).click();
     await expect(page.getByText("The signature is valid (checked in this browser)")).toBeVisible(PHONE);
     expect(wallet.answered.solana_signMessage).toBe(1);

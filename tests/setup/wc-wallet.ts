@@ -24,6 +24,8 @@ export interface TestWcWallet {
   address: Address;
   /** Answers the next proposal with a rejection instead of an approval. */
   rejectNext: boolean;
+  /** Answers the next signing request with the user's refusal. */
+  refuseNextRequest: boolean;
   /** Requests answered, by method. */
   answered: Record<string, number>;
   pair(uri: string): Promise<void>;
@@ -69,6 +71,7 @@ export async function startTestWcWallet(input: { relayUrl: string; projectId: st
   const wallet: TestWcWallet = {
     address,
     rejectNext: false,
+    refuseNextRequest: false,
     answered: {},
     pair: async (uri) => {
       await client.core.pairing.pair({ uri });
@@ -111,6 +114,14 @@ export async function startTestWcWallet(input: { relayUrl: string; projectId: st
       const { method } = params.request;
       const args = params.request.params as Record<string, string>;
       let result: Record<string, string>;
+      if (wallet.refuseNextRequest) {
+        wallet.refuseNextRequest = false;
+        await client.respond({
+          topic,
+          response: { id, jsonrpc: "2.0", error: { code: 5000, message: "User rejected." } },
+        });
+        return;
+      }
       if (method === "solana_signMessage") {
         if (args.pubkey !== address) throw new Error("asked to sign for another key");
         const signature = await signBytes(keys.privateKey, new Uint8Array(fromB58.encode(args.message ?? "")));

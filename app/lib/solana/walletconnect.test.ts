@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   accountForNetwork,
+  asWcError,
   networkOfChain,
   proposalNamespaces,
   resultSignature,
@@ -71,6 +72,14 @@ describe("WalletConnect's Solana namespace", () => {
     expect(wcErrorCode({ code: 5101, message: "no" })).toBe("unsupported");
     expect(wcErrorCode(new Error("socket hang up"))).toBe("failed");
     expect(wcErrorCode("weird")).toBe("failed");
+  });
+
+  it("turns what the client rejects with into an Error with the wallet's message", () => {
+    expect(asWcError({ code: 5000, message: "User rejected." }).message).toBe("User rejected.");
+    expect(asWcError("Request expired. Please try again.").message).toBe("Request expired. Please try again.");
+    const original = new Error("x");
+    expect(asWcError(original)).toBe(original);
+    expect(asWcError({ code: 1 }).message).toBe("[object Object]");
   });
 
   it("builds the request params and reads the answers", () => {

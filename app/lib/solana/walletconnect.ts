@@ -90,6 +90,18 @@ export function wcErrorCode(error: unknown): WcErrorCode {
   return "failed";
 }
 
+/**
+ * An Error for what the sign client rejected with: wallets answer JSON-RPC errors (`{code,
+ * message}`) and the client rejects with that plain object, or a string on expiry.
+ */
+export function asWcError(error: unknown): Error {
+  if (error instanceof Error) return error;
+  if (typeof error === "object" && error !== null && "message" in error && typeof error.message === "string") {
+    return new Error(error.message);
+  }
+  return new Error(String(error));
+}
+
 /** `solana_signMessage` parameters: the message in base58 and the signer's address. */
 export function signMessageParams(messageBase58: string, address: string): { message: string; pubkey: string } {
   return { message: messageBase58, pubkey: address };
