@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useRouteLoaderData } from "react-router";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { shortAddress } from "../../lib/solana/address.ts";
-import { wcErrorCode } from "../../lib/solana/walletconnect.ts";
+import { asWcError, wcErrorCode } from "../../lib/solana/walletconnect.ts";
 import type { loader as rootLoader } from "../../root.tsx";
 import { getApp } from "../../server/context.server.ts";
 import { AccountBalances, SendSol, SignMessage } from "../../solana/account-tools.tsx";
@@ -122,7 +122,7 @@ function WalletConnectSession({ projectId, relayUrl }: { projectId: string; rela
       setPhase(
         code === "rejected" || code === "expired"
           ? { kind: "over", reason: code }
-          : { kind: "over", reason: "failed", error: errorMessage(error) },
+          : { kind: "over", reason: "failed", error: asWcError(error).message },
       );
     }
   }, [client, network]);
