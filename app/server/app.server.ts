@@ -5,7 +5,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { type Logger, pino } from "pino";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { type Locale, localeFromRequest, resolveLocale } from "../lib/i18n/locale.ts";
-import { isSolanaPath, rpcFromCookie, solanaConnectSources } from "../lib/solana/network.ts";
+import { isSolanaPath, rpcFromCookie, solanaConnectSources, walletConnectSources } from "../lib/solana/network.ts";
 import { CLIENT_IP_HEADER, createAuth } from "./auth/auth.server.ts";
 import { announceSetup } from "./auth/setup.server.ts";
 import { watchContentVersion } from "./cache/content-version.server.ts";
@@ -156,6 +156,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
   const handle = createRequestHandler(dev ? loadBuild : build, dev ? "development" : "production");
   const https = env.publicUrl.startsWith("https://");
 
+  const walletConnect = walletConnectSources(env.walletConnectProjectId, env.walletConnectRelayUrl);
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", env.trustProxy);
@@ -168,10 +169,17 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
     res.locals.nonce = nonce;
     res.setHeader("X-Request-Id", id);
     // The /solana pages talk to a Solana RPC (another origin): only they get it in connect-src.
-    const connectExtra = isSolanaPath(req.path)
-      ? solanaConnectSources(env.solanaRpcUrl, rpcFromCookie(req.headers.cookie))
+    // With WalletConnect on, they may also open its relay's socket and its Verify frame (any
+    // /solana page: the WalletConnect page is reached by client-side navigation too).
+    const solana = isSolanaPath(req.path);
+    const connectExtra = solana
+      ? [
+          ...solanaConnectSources(env.solanaRpcUrl, rpcFromCookie(req.headers.cookie)),
+          ...(walletConnect ? walletConnect.connect : []),
+        ]
       : [];
-    for (const [name, value] of Object.entries(securityHeaders(nonce, { dev, https, connectExtra }))) {
+    const frameExtra = solana && walletConnect ? walletConnect.frame : [];
+    for (const [name, value] of Object.entries(securityHeaders(nonce, { dev, https, connectExtra, frameExtra }))) {
       res.setHeader(name, value);
     }
     if (env.logRequests) {

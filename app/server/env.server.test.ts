@@ -130,6 +130,25 @@ describe("parseEnv", () => {
     );
   });
 
+  it("reads the WalletConnect relay: the official one by default, ws(s) URLs only", () => {
+    const plain = parseEnv({ DATA_DIR: tmp() });
+    expect(plain.walletConnectRelayUrl).toBe("wss://relay.walletconnect.org");
+    expect(plain.walletConnectProjectId).toBeNull();
+    const local = parseEnv({
+      DATA_DIR: tmp(),
+      WALLETCONNECT_PROJECT_ID: "abc123def456",
+      WALLETCONNECT_RELAY_URL: "ws://127.0.0.1:4100/",
+    });
+    expect(local.walletConnectRelayUrl).toBe("ws://127.0.0.1:4100");
+    expect(local.walletConnectProjectId).toBe("abc123def456");
+    expect(() => parseEnv({ DATA_DIR: tmp(), WALLETCONNECT_RELAY_URL: "https://relay.example" })).toThrow(
+      /WALLETCONNECT_RELAY_URL/,
+    );
+    expect(() => parseEnv({ DATA_DIR: tmp(), WALLETCONNECT_RELAY_URL: "wss://u:p@relay.example" })).toThrow(
+      /WALLETCONNECT_RELAY_URL/,
+    );
+  });
+
   it("strips a trailing slash from PUBLIC_URL", () => {
     expect(parseEnv({ DATA_DIR: tmp(), PUBLIC_URL: "https://blog.example.com/" }).publicUrl).toBe(
       "https://blog.example.com",

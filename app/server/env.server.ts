@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_RELAY_URL, parseRelayUrl } from "../lib/solana/network.ts";
 
 /**
  * The process environment, parsed once at start. Every variable is documented in
@@ -126,6 +127,12 @@ const schema = z.object({
     .string()
     .regex(/^[A-Za-z0-9]{8,64}$/, "must be 8–64 letters or digits")
     .optional(),
+  /** The WalletConnect relay the /solana/WalletConnect page pairs through (ws:// or wss://, no credentials). */
+  WALLETCONNECT_RELAY_URL: z
+    .string()
+    .url()
+    .refine((v) => parseRelayUrl(v) !== null, "must be a ws:// or wss:// URL without credentials")
+    .default(DEFAULT_RELAY_URL),
   /** Tests only: make local file writes fail as on a full disk. */
   TEST_STORAGE_FAULT: z.enum(["enospc"]).optional(),
   /** Tests only: a generic OpenID Connect provider (discovery URL, id, secret). */
@@ -164,6 +171,8 @@ export interface Env {
   uploadMaxBytes: number;
   solanaRpcUrl: string;
   walletConnectProjectId: string | null;
+  /** The WalletConnect relay (normalised ws:// or wss:// URL). */
+  walletConnectRelayUrl: string;
   /** Tests only (TEST_STORAGE_FAULT). */
   testStorageFault: "enospc" | null;
   renderCache: { enabled: boolean; maxBytes: number };
@@ -357,6 +366,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     uploadMaxBytes: v.UPLOAD_MAX_BYTES,
     solanaRpcUrl: v.SOLANA_RPC_URL,
     walletConnectProjectId: v.WALLETCONNECT_PROJECT_ID ?? null,
+    walletConnectRelayUrl: parseRelayUrl(v.WALLETCONNECT_RELAY_URL) ?? DEFAULT_RELAY_URL,
     testStorageFault: v.TEST_STORAGE_FAULT ?? null,
     renderCache: { enabled: v.RENDER_CACHE, maxBytes: v.RENDER_CACHE_MAX_MB * 1024 * 1024 },
     instanceCount: v.INSTANCE_COUNT,

@@ -8,7 +8,10 @@ export function newNonce(): string {
  * The Content-Security-Policy for HTML responses. Scripts run only from our origin
  * or with this response's nonce; no plugins, no <base>, no framing.
  */
-export function contentSecurityPolicy(nonce: string, opts: { dev: boolean; connectExtra?: readonly string[] }): string {
+export function contentSecurityPolicy(
+  nonce: string,
+  opts: { dev: boolean; connectExtra?: readonly string[]; frameExtra?: readonly string[] },
+): string {
   const script = opts.dev ? `'self' 'nonce-${nonce}' 'unsafe-eval'` : `'self' 'nonce-${nonce}'`;
   // Only the /solana pages add sources here (their RPC); every other page stays on 'self'.
   const connect = [...(opts.dev ? ["'self'", "ws:", "wss:"] : ["'self'"]), ...(opts.connectExtra ?? [])]
@@ -21,6 +24,8 @@ export function contentSecurityPolicy(nonce: string, opts: { dev: boolean; conne
     "img-src 'self' data: blob: https:",
     "font-src 'self'",
     `connect-src ${connect}`,
+    // Only /solana with WalletConnect on names a frame source (the relay's Verify page).
+    ...(opts.frameExtra?.length ? [`frame-src ${opts.frameExtra.join(" ")}`] : []),
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
@@ -30,7 +35,7 @@ export function contentSecurityPolicy(nonce: string, opts: { dev: boolean; conne
 
 export function securityHeaders(
   nonce: string,
-  opts: { dev: boolean; https: boolean; connectExtra?: readonly string[] },
+  opts: { dev: boolean; https: boolean; connectExtra?: readonly string[]; frameExtra?: readonly string[] },
 ): Record<string, string> {
   const headers: Record<string, string> = {
     "Content-Security-Policy": contentSecurityPolicy(nonce, opts),

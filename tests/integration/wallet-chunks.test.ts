@@ -68,6 +68,19 @@ function walletChunks(): Set<string> {
   return out;
 }
 
+/** Strings only the WalletConnect sign client contains (its relay calls). */
+const WALLETCONNECT_MARKERS = ["wc_proposeSession", "irn_batchSubscribe"];
+
+function walletConnectChunks(): Set<string> {
+  const out = new Set<string>();
+  for (const file of readdirSync(assets)) {
+    if (!file.endsWith(".js")) continue;
+    const chunk = `/assets/${file}`;
+    if (WALLETCONNECT_MARKERS.some((m) => read(chunk).includes(m))) out.add(chunk);
+  }
+  return out;
+}
+
 describe("wallet code stays on the /solana pages", () => {
   const manifest = clientManifest();
   const wallet = walletChunks();
@@ -91,6 +104,31 @@ describe("wallet code stays on the /solana pages", () => {
     for (const [id, start] of checks) {
       const leaked = [...reachable(start)].filter((c) => wallet.has(c));
       expect(leaked, `${id} reaches wallet code`).toEqual([]);
+    }
+  });
+
+  it("keeps the WalletConnect client to the WalletConnect page, loaded on demand", () => {
+    const wc = walletConnectChunks();
+    expect(wc.size).toBeGreaterThan(0);
+    const page = Object.values(manifest.routes).filter((r) => r.id.startsWith("routes/solana/wallet-connect"));
+    expect(page.map((r) => r.id).sort()).toEqual([
+      "routes/solana/wallet-connect",
+      "routes/solana/wallet-connect-en",
+      "routes/solana/wallet-connect-zh",
+    ]);
+    for (const route of page) {
+      // Not among the route's static imports (modulepreloaded with the page), but reachable by import().
+      expect((route.imports ?? []).filter((c) => wc.has(`/assets/${path.basename(c)}`))).toEqual([]);
+      expect(
+        [...reachable([route.module])].some((c) => wc.has(c)),
+        route.id,
+      ).toBe(true);
+    }
+    const others = Object.values(manifest.routes).filter((r) => !r.id.startsWith("routes/solana/wallet-connect"));
+    expect(others.map((r) => r.id)).toContain("routes/solana/layout");
+    for (const route of [{ id: "entry", module: manifest.entry.module, imports: manifest.entry.imports }, ...others]) {
+      const leaked = [...reachable([route.module, ...(route.imports ?? [])])].filter((c) => wc.has(c));
+      expect(leaked, `${route.id} reaches the WalletConnect client`).toEqual([]);
     }
   });
 });

@@ -4,10 +4,14 @@ import {
   explorerTxUrl,
   isSolanaPath,
   networkOfUrl,
+  parseRelayUrl,
   parseRpcUrl,
   RPC_COOKIE,
+  relayConnectSource,
   rpcFromCookie,
   solanaConnectSources,
+  WC_VERIFY_ORIGIN,
+  walletConnectSources,
 } from "./network.ts";
 
 const connectSrc = (csp: string) => csp.split("; ").find((d) => d.startsWith("connect-src"));
@@ -57,5 +61,26 @@ describe("solana network helpers", () => {
       "connect-src 'self' https: wss: http://127.0.0.1:8899 ws://127.0.0.1:8899",
     );
     expect(connectSrc(contentSecurityPolicy("n", { dev: false }))).toBe("connect-src 'self'");
+  });
+
+  it("accepts only ws(s) relay URLs without credentials, and allows just the relay's origin", () => {
+    expect(parseRelayUrl(" wss://relay.walletconnect.org/ ")).toBe("wss://relay.walletconnect.org");
+    expect(parseRelayUrl("ws://127.0.0.1:4100")).toBe("ws://127.0.0.1:4100");
+    expect(parseRelayUrl("https://relay.walletconnect.org")).toBeNull();
+    expect(parseRelayUrl("wss://me:secret@relay.example")).toBeNull();
+    expect(parseRelayUrl("relay")).toBeNull();
+    expect(relayConnectSource("ws://127.0.0.1:4100/path?x=1")).toBe("ws://127.0.0.1:4100");
+    expect(relayConnectSource("wss://relay.example:443")).toBe("wss://relay.example");
+    expect(relayConnectSource("javascript:alert(1)")).toBeNull();
+  });
+
+  it("names WalletConnect sources only with a project id, and a frame-src only then", () => {
+    expect(walletConnectSources(null, "ws://127.0.0.1:4100")).toBeNull();
+    const wc = walletConnectSources("abcdef123456", "ws://127.0.0.1:4100");
+    expect(wc).toEqual({ connect: ["ws://127.0.0.1:4100"], frame: [WC_VERIFY_ORIGIN] });
+    const csp = contentSecurityPolicy("n", { dev: false, connectExtra: wc?.connect, frameExtra: wc?.frame });
+    expect(connectSrc(csp)).toBe("connect-src 'self' ws://127.0.0.1:4100");
+    expect(csp).toContain(`frame-src ${WC_VERIFY_ORIGIN};`);
+    expect(contentSecurityPolicy("n", { dev: false })).not.toContain("frame-src");
   });
 });

@@ -89,3 +89,41 @@ export function solanaConnectSources(defaultRpc: string, customRpc: string | nul
   }
   return [...sources];
 }
+
+/** The relay the sign client uses unless WALLETCONNECT_RELAY_URL names another. */
+export const DEFAULT_RELAY_URL = "wss://relay.walletconnect.org";
+
+/** A ws:// or wss:// URL without credentials, normalised; null for anything else. */
+export function parseRelayUrl(input: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "wss:" && url.protocol !== "ws:") return null;
+  if (url.username || url.password) return null;
+  return url.toString().replace(/\/$/, "");
+}
+
+/** The connect-src source that lets a page open the relay's socket (its origin). */
+export function relayConnectSource(relayUrl: string): string | null {
+  const url = parseRelayUrl(relayUrl);
+  return url ? new URL(url).origin.replace(/^http/, "ws") : null;
+}
+
+/** Where WalletConnect's Verify page is served from (the sign client frames it to attest our origin). */
+export const WC_VERIFY_ORIGIN = "https://verify.walletconnect.org";
+
+/**
+ * The CSP sources the /solana pages need for WalletConnect: the relay's origin in connect-src
+ * and the Verify page in frame-src; null while WalletConnect is off (no project id).
+ */
+export function walletConnectSources(
+  projectId: string | null,
+  relayUrl: string,
+): { connect: string[]; frame: string[] } | null {
+  if (!projectId) return null;
+  const relay = relayConnectSource(relayUrl);
+  return { connect: relay ? [relay] : [], frame: [WC_VERIFY_ORIGIN] };
+}

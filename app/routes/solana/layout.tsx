@@ -10,7 +10,7 @@ import type { Route } from "./+types/layout";
 
 export function loader({ context }: Route.LoaderArgs) {
   const { env } = getApp(context);
-  return { defaultRpc: env.solanaRpcUrl, walletConnectEnabled: env.walletConnectProjectId !== null };
+  return { defaultRpc: env.solanaRpcUrl };
 }
 
 /** `/en` or `/zh` when the page was asked for with a prefix, else "". */
