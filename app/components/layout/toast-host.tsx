@@ -41,7 +41,7 @@ export default function ToastHost({ flash, onReady }: { flash: FlashMessage | nu
   useEffect(() => {
     if (!flash || shown.current === flash.id) return;
     shown.current = flash.id;
-    // A key may name its namespace (`editor:flash.saved`); every key is listed in FLASH_KEYS.
+    // A key may name its namespace (the editor's flash.saved does); every key is listed in FLASH_KEYS.
     toast(t(flash.key as "flash.signedIn"), {
       type: flash.kind,
       toastId: flash.id,

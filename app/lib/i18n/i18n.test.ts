@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createI18n, LAZY_NAMESPACES, NAMESPACES } from "./i18n.ts";
+import { ADMIN_NAMESPACES, createI18n, LAZY_NAMESPACES, NAMESPACES } from "./i18n.ts";
 
 const localesDir = path.resolve(import.meta.dirname, "../../../locales");
 
@@ -51,5 +51,49 @@ describe("createI18n", () => {
 
   it("does not HTML-escape (React escapes when rendering)", () => {
     expect(createI18n("en").t("errors.notFound", { path: "/<b>" })).toBe("Page not found: /<b>");
+  });
+});
+
+describe("strings on readers' pages", () => {
+  // Blog, account and error pages have only NAMESPACES: a key from the admin strings
+  // there shows as "Something went wrong" (a banned reader's sign-in message once did).
+  const appDir = path.resolve(import.meta.dirname, "../..");
+  const PUBLIC_CODE = [
+    "root.tsx",
+    "routes/auth",
+    "routes/blog",
+    "routes/pages",
+    "routes/subscribe",
+    "routes/links",
+    "routes/search",
+    "components/blog",
+    "components/layout",
+    "components/ui",
+    "components/ads",
+    "server/auth",
+    "server/repos/comments.server.ts",
+    "server/subscriptions.server.ts",
+  ];
+  const files = PUBLIC_CODE.flatMap((entry) => {
+    const full = path.join(appDir, entry);
+    if (/\.tsx?$/.test(entry)) return [full];
+    return readdirSync(full, { recursive: true, encoding: "utf8" })
+      .filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f))
+      .map((f) => path.join(full, f));
+  });
+
+  it("use keys from the namespaces every page has", () => {
+    expect(files.length).toBeGreaterThan(20);
+    const known = new Set<string>([...NAMESPACES, ...LAZY_NAMESPACES]);
+    const misplaced: string[] = [];
+    for (const file of files) {
+      for (const match of readFileSync(file, "utf8").matchAll(/["'`]([a-zA-Z]+):([a-zA-Z]\w*(?:\.\w+)+)["'`]/g)) {
+        const ns = match[1] ?? "";
+        if (known.has(ns) && (ADMIN_NAMESPACES as readonly string[]).includes(ns)) {
+          misplaced.push(`${path.relative(appDir, file)}: ${match[0]}`);
+        }
+      }
+    }
+    expect(misplaced).toEqual([]);
   });
 });

@@ -110,9 +110,9 @@ describe.each(storages)("banned users (sessions in the %s)", (storage) => {
     expect(again.ok).toBe(false);
     expect(again.status).toBe(403);
     expect(again.code).toBe("ACCOUNT_BANNED");
-    expect(messageFor(again.code)).toBe("adminUsers:errors.bannedSignIn");
+    expect(messageFor(again.code)).toBe("auth:errors.bannedSignIn");
     // An OAuth callback redirects to /login?error=<the same code>.
-    expect(oauthErrorMessage("ACCOUNT_BANNED")).toBe("adminUsers:errors.bannedSignIn");
+    expect(oauthErrorMessage("ACCOUNT_BANNED")).toBe("auth:errors.bannedSignIn");
     expect(await database.db.selectFrom("sessions").select("id").where("userId", "=", row.id).execute()).toEqual([]);
 
     await database.db.transaction().execute((trx) => unbanUser(trx, user));

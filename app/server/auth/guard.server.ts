@@ -133,7 +133,7 @@ export function messageFor(code: string | null): string {
     case "EMAIL_NOT_VERIFIED":
       return "auth:errors.emailNotVerified";
     case "ACCOUNT_BANNED":
-      return "adminUsers:errors.bannedSignIn";
+      return "auth:errors.bannedSignIn";
     case "PASSWORD_TOO_SHORT":
     case "PASSWORD_TOO_LONG":
     case "PASSWORD_DOES_NOT_MEET_REQUIREMENTS":
@@ -164,7 +164,7 @@ export function oauthErrorMessage(code: string): string {
     case "too_many_requests":
       return "auth:errors.tooManyRequests";
     case "ACCOUNT_BANNED":
-      return "adminUsers:errors.bannedSignIn";
+      return "auth:errors.bannedSignIn";
     default:
       return "auth:errors.oauthFailed";
   }
