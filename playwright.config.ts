@@ -16,8 +16,11 @@ export default defineConfig({
   retries: 0,
   forbidOnly: !!process.env.CI,
   reporter: process.env.CI ? [["list"]] : [["list"]],
-  // A ceiling, not a target: two servers and two browsers share the machine.
+  // Ceilings, not targets: two servers and two browsers share the machine, and an
+  // assertion waiting on a page that hashes a password or sends mail can take more
+  // than the default 5 s when it is busy.
   timeout: 60_000,
+  expect: { timeout: 10_000 },
   use: {
     // Overridden per worker by the fixtures; this is the first server.
     baseURL: `http://127.0.0.1:${servers[0]?.port}`,
