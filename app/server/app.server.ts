@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
@@ -81,6 +82,16 @@ const loadBuild = async (): Promise<ServerBuild> =>
 /** The client's address: the socket's, or the proxy's word when TRUST_PROXY says so (Express's req.ip). */
 function clientIpOf(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? "unknown";
+}
+
+/** "favicon.svg" for "/favicon.svg", "media" for "/media/a/b": the name a path starts with, decoded. */
+function firstSegment(pathname: string): string {
+  const raw = pathname.slice(1).split("/", 1)[0] ?? "";
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
 }
 
 function requestId(req: Request, trustProxy: boolean | number): string {
@@ -276,7 +287,14 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
       "/assets",
       express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y", index: false, fallthrough: true }),
     );
-    app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+    // The other files of the build (favicon, social image) by name: a page request never
+    // pays for a file-system lookup (and the error object a miss costs in `send`).
+    const serveFile = express.static(clientDir, { maxAge: "1h", index: false });
+    const topLevel = new Set(readdirSync(clientDir).filter((name) => name !== "assets"));
+    app.use((req: Request, res: Response, next: NextFunction) => {
+      if (topLevel.has(firstSegment(req.path))) serveFile(req, res, next);
+      else next();
+    });
   }
 
   // While the database is away, pages answer 503 with Retry-After instead of failing
