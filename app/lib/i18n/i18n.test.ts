@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createI18n, LAZY_NAMESPACES, NAMESPACES } from "./i18n.ts";
+import { createI18n, i18nFor, LAZY_NAMESPACES, NAMESPACES } from "./i18n.ts";
 
 const localesDir = path.resolve(import.meta.dirname, "../../../locales");
 
@@ -51,5 +51,15 @@ describe("createI18n", () => {
 
   it("does not HTML-escape (React escapes when rendering)", () => {
     expect(createI18n("en").t("errors.notFound", { path: "/<b>" })).toBe("Page not found: /<b>");
+  });
+});
+
+describe("i18nFor", () => {
+  it("gives one shared instance per locale, each in its own language", () => {
+    expect(i18nFor("en")).toBe(i18nFor("en"));
+    expect(i18nFor("zh")).not.toBe(i18nFor("en"));
+    expect(i18nFor("en").t("errors.notFound", { path: "/x" })).toBe("Page not found: /x");
+    expect(i18nFor("zh").t("errors.notFound", { path: "/x" })).toBe("页面不存在：/x");
+    expect(i18nFor("zh").language).toBe("zh");
   });
 });

@@ -104,3 +104,19 @@ export function createI18n(locale: Locale): i18n {
   });
   return instance;
 }
+
+const shared = new Map<Locale, i18n>();
+
+/**
+ * The instance of one locale, made once and shared: rendering only reads it (no
+ * language change), so every server render and meta function need not build a new
+ * one. Namespaces added later (the wallet strings) stay added, which is what they want.
+ */
+export function i18nFor(locale: Locale): i18n {
+  let instance = shared.get(locale);
+  if (!instance) {
+    instance = createI18n(locale);
+    shared.set(locale, instance);
+  }
+  return instance;
+}
