@@ -157,7 +157,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
   const storage =
     env.testStorageFault && env.storage.driver === "local"
       ? createLocalStorage(env.storage.root, { fs: faultyFileSystem(env.testStorageFault) })
-      : createStorage(env.storage);
+      : await createStorage(env.storage);
 
   const build = await loadBuild();
   const buildId = build.assets.version;
