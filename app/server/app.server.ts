@@ -37,7 +37,7 @@ import { startScheduledPublishing } from "./jobs/publish-scheduled.server.ts";
 import { createMailer } from "./mail.server.ts";
 import { serveMedia } from "./media/serve.server.ts";
 import { startScheduledBackups } from "./ops/schedule.server.ts";
-import { forgetCategoryPostCounts } from "./popular-categories.server.ts";
+import { forgetPostCounts } from "./post-counts.server.ts";
 import { addAdmins } from "./repos/admins.server.ts";
 import { createAdImpressions } from "./repos/ads.server.ts";
 import { withRequestLocale } from "./request-locale.server.ts";
@@ -149,7 +149,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
   const contentVersion = watchContentVersion(shared.contentVersion, {
     onChange: () => {
       renderCache.clear();
-      forgetCategoryPostCounts(database.db);
+      forgetPostCounts(database.db);
     },
     onError: (error) => log.warn({ err: error }, "could not read the content version"),
   });
@@ -434,7 +434,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
       if (response.status < 400 && !isAnonymous(req.get("cookie")) && changesContent(req.method, req.path)) {
         // Before answering: the writer's next page must not come from a stale cache.
         renderCache.clear();
-        forgetCategoryPostCounts(database.db);
+        forgetPostCounts(database.db);
         try {
           await shared.contentVersion.bump();
         } catch (error) {
