@@ -242,7 +242,9 @@ function publicPostLinks(db: DB, locale: Locale) {
 
 /**
  * The published posts just before and after this one by publish date (ties by
- * id, the same order as the lists): two small indexed queries.
+ * id, the same order as the lists): two small indexed queries. The plain bound on
+ * the date lets SQLite seek the publish-date index; "earlier, or as early with a
+ * smaller id" alone made it walk every published post.
  */
 export async function findNeighbours(
   db: DB,
@@ -252,24 +254,16 @@ export async function findNeighbours(
   const columns = ["p.id", "p.publishedAt", "t.title as title", "f.title as fallbackTitle"] as const;
   const [previous, next] = await Promise.all([
     publicPostLinks(db, locale)
-      .where((eb) =>
-        eb.or([
-          eb("p.publishedAt", "<", post.publishedAt),
-          eb.and([eb("p.publishedAt", "=", post.publishedAt), eb("p.id", "<", post.id)]),
-        ]),
-      )
+      .where("p.publishedAt", "<=", post.publishedAt)
+      .where((eb) => eb.or([eb("p.publishedAt", "<", post.publishedAt), eb("p.id", "<", post.id)]))
       .select(columns)
       .orderBy("p.publishedAt", "desc")
       .orderBy("p.id", "desc")
       .limit(1)
       .executeTakeFirst(),
     publicPostLinks(db, locale)
-      .where((eb) =>
-        eb.or([
-          eb("p.publishedAt", ">", post.publishedAt),
-          eb.and([eb("p.publishedAt", "=", post.publishedAt), eb("p.id", ">", post.id)]),
-        ]),
-      )
+      .where("p.publishedAt", ">=", post.publishedAt)
+      .where((eb) => eb.or([eb("p.publishedAt", ">", post.publishedAt), eb("p.id", ">", post.id)]))
       .select(columns)
       .orderBy("p.publishedAt", "asc")
       .orderBy("p.id", "asc")
