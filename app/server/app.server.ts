@@ -156,8 +156,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
 
   const storage =
     env.testStorageFault && env.storage.driver === "local"
-      ? createLocalStorage(env.storage.root, { fs: faultyFileSystem(env.testStorageFault) })
-      : await createStorage(env.storage);
+      ? createLocalStorage(env.storage.root, {
+          fs: faultyFileSystem(env.testStorageFault),
+          retry: env.storageRetry,
+        })
+      : await createStorage(env.storage, env.storageRetry);
 
   const build = await loadBuild();
   const buildId = build.assets.version;

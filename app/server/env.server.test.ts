@@ -98,6 +98,14 @@ describe("parseEnv", () => {
     ).toThrow(/set together/);
   });
 
+  it("retries storage for the spec's 2 and 10 minutes unless told otherwise", () => {
+    expect(parseEnv({ DATA_DIR: tmp() }).storageRetry).toEqual({ deadlineMs: 120_000, uploadDeadlineMs: 600_000 });
+    expect(
+      parseEnv({ DATA_DIR: tmp(), STORAGE_RETRY_SECONDS: "30", STORAGE_UPLOAD_RETRY_SECONDS: "90" }).storageRetry,
+    ).toEqual({ deadlineMs: 30_000, uploadDeadlineMs: 90_000 });
+    expect(() => parseEnv({ DATA_DIR: tmp(), STORAGE_RETRY_SECONDS: "0" })).toThrow(/STORAGE_RETRY_SECONDS/);
+  });
+
   it("refuses local storage for several instances, with a clear message", () => {
     expect(() => parseEnv({ DATA_DIR: tmp(), INSTANCE_COUNT: "2" })).toThrow(
       /local disk cannot be shared by several instances/,

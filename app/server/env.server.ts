@@ -67,6 +67,9 @@ const schema = z.object({
     .min(1024)
     .max(1024 * 1024 * 1024)
     .default(10 * 1024 * 1024),
+  /** How long storage operations, and uploads, keep retrying a storage that fails (spec: 2 and 10 minutes). */
+  STORAGE_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+  STORAGE_UPLOAD_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
   S3_ENDPOINT: z.string().url().optional(),
   S3_REGION: z.string().min(1).default("us-east-1"),
   S3_BUCKET: z
@@ -156,6 +159,8 @@ export interface Env {
   oauth: Partial<Record<OAuthProviderId, { clientId: string; clientSecret: string }>>;
   oidcTest: { discoveryUrl: string; clientId: string; clientSecret: string } | null;
   storage: StorageConfig;
+  /** Retry deadlines for storage operations and uploads (STORAGE_RETRY_SECONDS, STORAGE_UPLOAD_RETRY_SECONDS). */
+  storageRetry: { deadlineMs: number; uploadDeadlineMs: number };
   uploadMaxBytes: number;
   solanaRpcUrl: string;
   walletConnectProjectId: string | null;
@@ -345,6 +350,10 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
           }
         : null,
     storage: storageConfig(v, dataDir),
+    storageRetry: {
+      deadlineMs: v.STORAGE_RETRY_SECONDS * 1000,
+      uploadDeadlineMs: v.STORAGE_UPLOAD_RETRY_SECONDS * 1000,
+    },
     uploadMaxBytes: v.UPLOAD_MAX_BYTES,
     solanaRpcUrl: v.SOLANA_RPC_URL,
     walletConnectProjectId: v.WALLETCONNECT_PROJECT_ID ?? null,

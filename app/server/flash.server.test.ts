@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { FLASH_KEYS } from "../lib/flash.ts";
+// The editor's and media library's messages live in the admin strings, which the
+// pages those messages land on load (and the server always has).
+import "../lib/i18n/admin-strings.ts";
 import { createI18n } from "../lib/i18n/i18n.ts";
 import {
   clearFlashCookie,

@@ -1,53 +1,33 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DB, openDatabase } from "../../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../../app/server/env.server.ts";
-import { addAdmins } from "../../app/server/repos/admins.server.ts";
 import { startTestS3, type TestS3 } from "../../app/server/storage/s3rver.testing.server.ts";
 import { claimedSizePng, ENTITY_SVG, HOSTILE_SVG, htmlJpegPolyglot, jpeg, png } from "../fixtures/images.ts";
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
+import {
+  filesUnder,
+  multipart,
+  type Part,
+  postForm as postFormTo,
+  signedInAccount,
+  uploadFile,
+} from "../setup/uploads.ts";
 
 // POST /api/uploads, GET /media/… and GET /api/files/{id} against the production
 // server: who may upload, what is accepted, what is stored, and that a refused
 // upload leaves no row and no file.
 
-const PASSWORD = "correct horse battery";
-const SESSION_COOKIE = "inkwell.session_token";
 const LIMIT = 512 * 1024;
-
-interface Part {
-  fileName: string;
-  data: Buffer;
-  contentType?: string;
-}
-
-/** A multipart body built by hand, so file names can hold any bytes. */
-function multipart(part: Part): { body: Buffer; contentType: string } {
-  const boundary = `----inkwell${randomBytes(8).toString("hex")}`;
-  const head = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="`),
-    Buffer.from(part.fileName, "utf8"),
-    Buffer.from(`"\r\nContent-Type: ${part.contentType ?? "application/octet-stream"}\r\n\r\n`),
-  ]);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { body: Buffer.concat([head, part.data, tail]), contentType: `multipart/form-data; boundary=${boundary}` };
-}
 
 interface Reply {
   status: number;
   headers: Headers;
   json: Record<string, unknown>;
-}
-
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => path.join(e.parentPath, e.name));
 }
 
 describe(`uploads (${testDialect()})`, () => {
@@ -81,29 +61,12 @@ describe(`uploads (${testDialect()})`, () => {
     return { status: res.status, headers: res.headers, json };
   }
 
-  async function postForm(pathname: string, fields: Record<string, string>): Promise<Response> {
-    const res = await fetch(`${server.url}${pathname}`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { origin: server.url, "content-type": "application/x-www-form-urlencoded", cookie: "locale=en" },
-      body: new URLSearchParams(fields).toString(),
-    });
+  const _postForm = async (pathname: string, fields: Record<string, string>) => {
+    const res = await postFormTo(server.url, pathname, fields);
     await res.arrayBuffer();
     return res;
-  }
-
-  async function session(name: string): Promise<{ email: string; cookie: string }> {
-    const email = `${name}-${randomBytes(4).toString("hex")}@example.test`;
-    expect((await postForm("/register", { email, password: PASSWORD })).status).toBe(200);
-    await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", email).execute();
-    const signedIn = await postForm("/login", { email, password: PASSWORD });
-    const cookie = signedIn.headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0] ?? "")
-      .find((pair) => pair.startsWith(`${SESSION_COOKIE}=`));
-    if (!cookie) throw new Error("no session cookie");
-    return { email, cookie };
-  }
+  };
+  const session = (name: string) => signedInAccount(server.url, db, name);
 
   const mediaCount = async () =>
     Number(
@@ -128,9 +91,7 @@ describe(`uploads (${testDialect()})`, () => {
       RATE_LIMIT_MULTIPLIER: "20",
     });
     db = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 2 }).db;
-    const admin = await session("upload-admin");
-    await addAdmins(db, [admin.email], "cli");
-    adminCookie = admin.cookie;
+    adminCookie = (await signedInAccount(server.url, db, "upload-admin", { admin: true })).cookie;
     readerCookie = (await session("upload-reader")).cookie;
   });
 
@@ -385,64 +346,6 @@ describe(`uploads (${testDialect()})`, () => {
   });
 });
 
-describe(`uploads on a full disk (${testDialect()})`, () => {
-  let server: ServerProcess;
-  let db: DB;
-  let dataDir: string;
-  let database: Awaited<ReturnType<typeof createServerDatabaseUrl>>;
-
-  beforeAll(async () => {
-    dataDir = tempDataDir();
-    database = await createServerDatabaseUrl(dataDir);
-    server = await startServer({
-      DATA_DIR: dataDir,
-      DATABASE_URL: database.url,
-      LOG_REQUESTS: "false",
-      LOG_LEVEL: "fatal",
-      TEST_STORAGE_FAULT: "enospc",
-    });
-    db = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 2 }).db;
-  });
-
-  afterAll(async () => {
-    await server?.stop("SIGKILL");
-    await db?.destroy();
-    await database?.cleanup();
-  });
-
-  it("answers 507 and leaves no partial file and no row", async () => {
-    const email = `full-${randomBytes(4).toString("hex")}@example.test`;
-    const form = (p: string, f: Record<string, string>) =>
-      fetch(`${server.url}${p}`, {
-        method: "POST",
-        redirect: "manual",
-        headers: { origin: server.url, "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams(f).toString(),
-      });
-    await (await form("/register", { email, password: PASSWORD })).arrayBuffer();
-    await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", email).execute();
-    await addAdmins(db, [email], "cli");
-    const login = await form("/login", { email, password: PASSWORD });
-    await login.arrayBuffer();
-    const cookie =
-      login.headers
-        .getSetCookie()
-        .map((c) => c.split(";")[0] ?? "")
-        .find((c) => c.startsWith(SESSION_COOKIE)) ?? "";
-
-    const { body, contentType } = multipart({ fileName: "photo.jpg", data: await jpeg(800, 600) });
-    const res = await fetch(`${server.url}/api/uploads`, {
-      method: "POST",
-      headers: { origin: server.url, cookie, "content-type": contentType },
-      body: new Uint8Array(body),
-    });
-    expect(res.status).toBe(507);
-    expect(await res.json()).toMatchObject({ code: "quota-exceeded" });
-    expect(await db.selectFrom("media").selectAll().execute()).toEqual([]);
-    expect(filesUnder(path.join(dataDir, "uploads"))).toEqual([]);
-  });
-});
-
 describe(`uploads to S3-compatible storage (${testDialect()})`, () => {
   let s3: TestS3;
   let server: ServerProcess;
@@ -472,24 +375,7 @@ describe(`uploads to S3-compatible storage (${testDialect()})`, () => {
     // A second instance on the same bucket, configured to send browsers to a CDN.
     cdn = await startServer({ ...common, S3_PUBLIC_URL: "https://cdn.example/inkwell-media" });
     db = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 2 }).db;
-    const email = `s3-${randomBytes(4).toString("hex")}@example.test`;
-    const form = (p: string, f: Record<string, string>) =>
-      fetch(`${server.url}${p}`, {
-        method: "POST",
-        redirect: "manual",
-        headers: { origin: server.url, "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams(f).toString(),
-      });
-    await (await form("/register", { email, password: PASSWORD })).arrayBuffer();
-    await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", email).execute();
-    await addAdmins(db, [email], "cli");
-    const login = await form("/login", { email, password: PASSWORD });
-    await login.arrayBuffer();
-    cookie =
-      login.headers
-        .getSetCookie()
-        .map((c) => c.split(";")[0] ?? "")
-        .find((c) => c.startsWith(SESSION_COOKIE)) ?? "";
+    cookie = (await signedInAccount(server.url, db, "s3", { admin: true })).cookie;
   });
 
   afterAll(async () => {
@@ -501,12 +387,7 @@ describe(`uploads to S3-compatible storage (${testDialect()})`, () => {
   });
 
   it("stores the files in the bucket under its prefix, and any instance serves them", async () => {
-    const { body, contentType } = multipart({ fileName: "bucket.jpg", data: await jpeg(700, 300) });
-    const res = await fetch(`${server.url}/api/uploads`, {
-      method: "POST",
-      headers: { origin: server.url, cookie, "content-type": contentType },
-      body: new Uint8Array(body),
-    });
+    const res = await uploadFile(server.url, { fileName: "bucket.jpg", data: await jpeg(700, 300) }, { cookie });
     const json = (await res.json()) as { media: { id: string; bucket: string; fullPath: string; size: number } };
     expect(res.status).toBe(201);
     const { id } = json.media;

@@ -2,9 +2,10 @@ import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DB, openDatabase } from "../../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../../app/server/env.server.ts";
+import { newId } from "../../app/server/ids.server.ts";
 import { addAdmins } from "../../app/server/repos/admins.server.ts";
 import { createPost } from "../../app/server/repos/posts.server.ts";
-import { updateSiteSettings } from "../../app/server/repos/site-settings.server.ts";
+import { getSiteSettings, updateSiteSettings } from "../../app/server/repos/site-settings.server.ts";
 import { type MailCapture, startMailCapture } from "../setup/mail-capture.ts";
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
@@ -62,6 +63,8 @@ describe(`attack catalogue (${testDialect()})`, () => {
       // chief@ is listed but has no account yet: the address an attacker would race for.
       ADMIN_EMAILS: "owner@example.test,chief@example.test",
       RENDER_CACHE: "false",
+      // Many accounts sign in from one address here; brute force has its own suite (auth.test.ts).
+      RATE_LIMIT_MULTIPLIER: "50",
     });
     const opened = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 2 });
     db = opened.db;
@@ -435,6 +438,249 @@ describe(`attack catalogue (${testDialect()})`, () => {
     expect(big.status).toBe(413);
     const messages = await db.selectFrom("contactMessages").select("id").execute();
     expect(messages.length).toBe(before);
+  });
+
+  /** A reader with a verified account and a session cookie. */
+  async function reader(email: string): Promise<string> {
+    expect((await signUp(email)).status).toBe(200);
+    await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", email).execute();
+    const session = await signIn(email);
+    expect(session.status, await session.clone().text()).toBe(200);
+    return cookieOf(session);
+  }
+
+  /** What no rendered page may contain, whatever was stored. */
+  const ACTIVE_MARKUP =
+    /<script(?![^>]*\bnonce=)|<[a-z][^>]*\son[a-z]+\s*=|<[a-z][^>]*\s(?:href|src)\s*=\s*["']?\s*(?:javascript|vbscript|data:text\/html)/i;
+  const XSS = [
+    '<script>alert("md")</script>',
+    '<img src=x onerror=alert("md")>',
+    '<svg onload=alert("md")>',
+    "[click](JaVaScRiPt:alert(1))",
+    "[entity](java&#115;cript:alert(1))",
+    "[data](data:text/html,<script>alert(1)</script>)",
+    '<a href="javascript:alert(1)">raw</a>',
+    '<iframe src="https://evil.example"></iframe>',
+  ].join("\n\n");
+
+  it("renders Markdown from posts and comments without any active markup", async () => {
+    const key = newId();
+    const created = await form(
+      "/posts/createPost",
+      { key, enTitle: "Markdown attacks", enBody: XSS, status: "published" },
+      { cookie: adminCookie },
+    );
+    expect(created.status).toBe(302);
+    await created.arrayBuffer();
+    const cookie = await reader("xss.commenter@example.test");
+    const comment = await form(`/posts/detail/${key}`, { intent: "comment", body: XSS, website: "" }, { cookie });
+    expect(comment.status).toBe(302);
+    await comment.arrayBuffer();
+    const page = await fetch(url(`/posts/detail/${key}`));
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("Markdown attacks");
+    expect(html).toContain("click"); // the links' text stays
+    expect(html).not.toMatch(ACTIVE_MARKUP);
+    expect(html).not.toContain("<iframe");
+    // The comment was stored; what it shows is as inert as the post.
+    const stored = await db.selectFrom("comments").select("bodyHtml").where("postId", "=", key).execute();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]?.bodyHtml).not.toMatch(ACTIVE_MARKUP);
+  });
+
+  it("refuses script URLs in the site settings and escapes markup in their text", async () => {
+    const settings = (overrides: Record<string, string>) =>
+      form(
+        "/admin/config",
+        {
+          siteNameEn: "Inkwell",
+          siteNameZh: "墨水",
+          postsPerPage: "10",
+          commentModeration: "auto",
+          socialImage: "/social.jpg",
+          registrationOpen: "on",
+          ...overrides,
+        },
+        { cookie: adminCookie },
+      );
+    const snapshot = await getSiteSettings(db);
+    const before = await db.selectFrom("siteSettings").selectAll().execute();
+    for (const bad of ["javascript:alert(1)", "JAVASCRIPT:alert(1)", "data:text/html,<script>alert(1)</script>"]) {
+      const res = await settings({ socialX: bad, siteNameEn: "Changed?" });
+      expect(res.status, bad).toBe(400);
+      expect(await res.text()).toMatch(/aria-invalid="true"/);
+    }
+    const image = await settings({ socialImage: "javascript:alert(1)" });
+    expect(image.status).toBe(400);
+    await image.arrayBuffer();
+    expect(await db.selectFrom("siteSettings").selectAll().execute()).toEqual(before);
+
+    const name = '<script>alert("site")</script>';
+    const saved = await settings({ siteNameEn: name, aboutEn: XSS, copyrightEn: '<img src=x onerror=alert("c")>' });
+    expect(saved.status).toBe(302);
+    await saved.arrayBuffer();
+    try {
+      for (const path of ["/", "/about"]) {
+        const html = await (await fetch(url(path), { headers: { cookie: "locale=en" } })).text();
+        expect(html, path).not.toContain(name);
+        expect(html, path).not.toMatch(ACTIVE_MARKUP);
+      }
+    } finally {
+      await updateSiteSettings(db, snapshot);
+    }
+  });
+
+  it("lets no reader open or save a post's editor, and no other admin see someone else's draft", async () => {
+    const key = newId();
+    const created = await form(
+      "/posts/createPost",
+      { key, enTitle: "Owner's draft", enBody: "Secret draft.", status: "draft" },
+      { cookie: adminCookie },
+    );
+    expect(created.status).toBe(302);
+    await created.arrayBuffer();
+    const readerCookie = await reader("idor.reader@example.test");
+    const opened = await fetch(url(`/posts/edit/${key}`), { headers: { cookie: readerCookie }, redirect: "manual" });
+    expect(opened.status).toBe(403);
+    expect(await opened.text()).not.toContain("Secret draft.");
+    const saved = await form(
+      `/posts/edit/${key}`,
+      { key, version: "1", enTitle: "Hijacked", enBody: "Mine now.", status: "published" },
+      { cookie: readerCookie },
+    );
+    expect(saved.status).toBe(403);
+    await saved.arrayBuffer();
+    const anonymous = await form(`/posts/edit/${key}`, { key, version: "1", enTitle: "Hijacked", enBody: "x" });
+    expect([302, 401, 403]).toContain(anonymous.status);
+    expect(anonymous.headers.get("location") ?? "/login").toMatch(/^\/login/);
+    await anonymous.arrayBuffer();
+
+    // A second admin, listed and verified, still cannot reach another author's post.
+    const second = await reader("second.admin@example.test");
+    await addAdmins(db, ["second.admin@example.test"], "cli");
+    const foreign = await fetch(url(`/posts/edit/${key}`), { headers: { cookie: second }, redirect: "manual" });
+    expect(foreign.status).toBe(404);
+    await foreign.arrayBuffer();
+    const foreignSave = await form(
+      `/posts/edit/${key}`,
+      { key, version: "1", enTitle: "Hijacked", enBody: "x", status: "draft" },
+      { cookie: second },
+    );
+    expect(foreignSave.status).toBe(404);
+    await foreignSave.arrayBuffer();
+
+    const row = await db
+      .selectFrom("postTranslations")
+      .select(["title"])
+      .where("postId", "=", key)
+      .where("locale", "=", "en")
+      .executeTakeFirstOrThrow();
+    expect(row.title).toBe("Owner's draft");
+    const post = await db
+      .selectFrom("posts")
+      .select(["status", "version"])
+      .where("id", "=", key)
+      .executeTakeFirstOrThrow();
+    expect({ status: post.status, version: Number(post.version) }).toEqual({ status: "draft", version: 1 });
+  });
+
+  it("lets a reader delete only their own comments, and only on the post they belong to", async () => {
+    const [postA, postB] = await Promise.all(
+      ["idor-comments-a", "idor-comments-b"].map((slug) =>
+        createPost(db, {
+          slug,
+          authorId: null,
+          status: "published",
+          publishedAt: "2026-11-01T00:00:00.000Z",
+          translations: [{ locale: "en", title: slug, bodyMarkdown: "Body.", bodyHtml: "<p>Body.</p>" }],
+        }),
+      ),
+    );
+    const alice = await reader("alice.comments@example.test");
+    const mallory = await reader("mallory.comments@example.test");
+    const posted = await form(
+      `/posts/detail/${postA}`,
+      { intent: "comment", body: "Alice's words.", website: "" },
+      {
+        cookie: alice,
+      },
+    );
+    expect(posted.status).toBe(302);
+    await posted.arrayBuffer();
+    const aliceComment = await db
+      .selectFrom("comments")
+      .select("id")
+      .where("postId", "=", postA ?? "")
+      .executeTakeFirstOrThrow();
+
+    const attempts = [
+      form(`/posts/detail/${postA}`, { intent: "delete", commentId: aliceComment.id }, { cookie: mallory }),
+      // Through another post's page, where Mallory has no comment either.
+      form(`/posts/detail/${postB}`, { intent: "delete", commentId: aliceComment.id }, { cookie: mallory }),
+      // Alice herself, but through the wrong post: the comment is not on it.
+      form(`/posts/detail/${postB}`, { intent: "delete", commentId: aliceComment.id }, { cookie: alice }),
+    ];
+    for (const res of await Promise.all(attempts)) {
+      expect(res.status).toBe(403);
+      await res.arrayBuffer();
+    }
+    const anonymous = await form(`/posts/detail/${postA}`, { intent: "delete", commentId: aliceComment.id });
+    expect(anonymous.status).toBeGreaterThanOrEqual(300);
+    expect(anonymous.status).toBeLessThan(500);
+    await anonymous.arrayBuffer();
+    const still = await db.selectFrom("comments").select("id").where("id", "=", aliceComment.id).execute();
+    expect(still).toHaveLength(1);
+
+    // Her own delete works (control).
+    const own = await form(
+      `/posts/detail/${postA}`,
+      { intent: "delete", commentId: aliceComment.id },
+      { cookie: alice },
+    );
+    expect(own.status).toBe(302);
+    await own.arrayBuffer();
+    const gone = await db.selectFrom("comments").select(["id", "status"]).where("id", "=", aliceComment.id).execute();
+    expect(gone).toEqual([]);
+  });
+
+  it("saves one of two simultaneous edits and answers the other 409; a double-submitted create makes one post", async () => {
+    const key = newId();
+    const create = () =>
+      form(
+        "/posts/createPost",
+        { key, enTitle: "Created twice", enBody: "Once.", status: "draft" },
+        { cookie: adminCookie },
+      );
+    const created = await Promise.all([create(), create(), create()]);
+    for (const res of created) {
+      expect(res.status).toBe(302);
+      expect(res.headers.get("location")).toBe(`/posts/edit/${key}`);
+      await res.arrayBuffer();
+    }
+    expect(await db.selectFrom("posts").select("id").where("id", "=", key).execute()).toHaveLength(1);
+    expect(await db.selectFrom("posts").select("id").where("slug", "like", "created-twice%").execute()).toHaveLength(1);
+
+    const edit = (title: string) =>
+      form(
+        `/posts/edit/${key}`,
+        { key, version: "1", enTitle: title, enBody: "Edited.", status: "draft" },
+        { cookie: adminCookie },
+      );
+    const [a, b] = await Promise.all([edit("Edit A"), edit("Edit B")]);
+    expect([a.status, b.status].sort()).toEqual([302, 409]);
+    const loser = a.status === 409 ? a : b;
+    expect(await loser.text()).toMatch(/Edit [AB]/); // the loser's text comes back to them
+    await (a.status === 302 ? a : b).arrayBuffer();
+    const post = await db.selectFrom("posts").select("version").where("id", "=", key).executeTakeFirstOrThrow();
+    expect(Number(post.version)).toBe(2);
+    const title = await db
+      .selectFrom("postTranslations")
+      .select("title")
+      .where("postId", "=", key)
+      .where("locale", "=", "en")
+      .executeTakeFirstOrThrow();
+    expect(title.title).toBe(a.status === 302 ? "Edit A" : "Edit B");
   });
 
   it("keeps serving while 200 slow clients dribble their headers", async () => {

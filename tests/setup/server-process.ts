@@ -37,7 +37,8 @@ export async function startServer(
   env: Record<string, string>,
   opts: { waitReady?: boolean } = {},
 ): Promise<ServerProcess> {
-  const port = await freePort();
+  // A caller that must name the port up front (an OAuth redirect URI) passes PORT.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const proc = spawn(process.execPath, ["server.ts"], {
     cwd: repoRoot,
     env: {

@@ -19,18 +19,16 @@ export const AD_IMAGE_HEIGHT = 90;
  * the image is an <img> with a fixed size; no HTML from the ad, no client script.
  */
 export function AdSlot({ ad, className = "" }: { ad: AdView | null | undefined; className?: string }) {
-  const { t } = useTranslation("adminLinks");
+  const { t } = useTranslation();
   if (!ad) return null;
   const href = `/ads/${encodeURIComponent(ad.id)}/click`;
   return (
     <aside
-      aria-label={t("public.adLabel")}
+      aria-label={t("adLabel")}
       data-ad={ad.id}
       className={`rounded-lg border border-zinc-200 p-3 dark:border-zinc-800 ${className}`}
     >
-      <p className="text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400">
-        {t("public.adLabel")}
-      </p>
+      <p className="text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400">{t("adLabel")}</p>
       {ad.kind === "image" && ad.imageUrl ? (
         <a href={href} rel="sponsored noopener" className="mt-2 block">
           <img

@@ -3,7 +3,7 @@ import { Form, Link, useNavigation } from "react-router";
 import { formatDate } from "../../lib/format.ts";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
-import { COMMENT_MAX_LENGTH, commentSchema } from "../../lib/schemas/comment.ts";
+import { COMMENT_MAX_LENGTH } from "../../lib/schemas/limits.ts";
 import { Field, FormAlert } from "../ui/field.tsx";
 import { SanitizedHtml } from "../ui/sanitized-html.tsx";
 import { useClientValidation } from "../ui/use-client-validation.ts";
@@ -65,7 +65,9 @@ function CommentForm({ parentId, result }: { parentId?: string; result: CommentA
   const { t } = useTranslation("post");
   const m = useMessage();
   const navigation = useNavigation();
-  const { clientErrors, onSubmit } = useClientValidation(commentSchema);
+  const { clientErrors, onSubmit, onFocus } = useClientValidation(() =>
+    import("../../lib/schemas/comment.ts").then((m) => m.commentSchema),
+  );
   const intent = parentId ? "reply" : "comment";
   const mine = result?.intent === intent && (result.parentId ?? undefined) === parentId;
   const serverError = mine ? (result?.fieldErrors?.body ?? result?.formError) : undefined;
@@ -75,7 +77,7 @@ function CommentForm({ parentId, result }: { parentId?: string; result: CommentA
     navigation.formData?.get("intent") === intent &&
     (navigation.formData?.get("parentId") ?? undefined) === parentId;
   return (
-    <Form method="post" noValidate onSubmit={onSubmit} className="relative space-y-3">
+    <Form method="post" noValidate onSubmit={onSubmit} onFocus={onFocus} className="relative space-y-3">
       <input type="hidden" name="intent" value={intent} />
       {parentId && <input type="hidden" name="parentId" value={parentId} />}
       <Field

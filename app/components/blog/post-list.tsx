@@ -40,6 +40,9 @@ const BETWEEN_AFTER = 3;
 const chip =
   "rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-700 hover:underline focus-visible:underline dark:bg-zinc-800 dark:text-zinc-300";
 
+/** Covers of the first cards load at once; the rest only as they near the screen. */
+const EAGER_COVERS = 2;
+
 /**
  * Published posts as the home page and the category and tag pages show them:
  * title, date, reading time, category, tags, summary and the cover thumbnail.
@@ -126,7 +129,8 @@ export function PostList({
                     srcSet={post.coverImage?.srcSet || undefined}
                     sizes={post.coverImage?.srcSet ? "(min-width: 40rem) 10rem, 6rem" : undefined}
                     alt={post.coverAlt}
-                    loading="lazy"
+                    // The first covers are in the first screen (often the largest paint): no lazy wait.
+                    loading={index < EAGER_COVERS ? "eager" : "lazy"}
                     decoding="async"
                     width={160}
                     height={120}

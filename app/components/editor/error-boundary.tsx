@@ -1,11 +1,13 @@
 import { useTranslation } from "react-i18next";
 import { isRouteErrorResponse, Link, useLocation } from "react-router";
+import { useAdminStrings } from "../../lib/i18n/admin-strings.ts";
 
 /**
  * The admin pages' error view: 403 says the page is for admins (requireAdmin's
  * answer to a signed-in reader); 404 and other errors look like the site's own.
  */
 export function EditorErrorBoundary({ error }: { error: unknown }) {
+  useAdminStrings();
   const { t } = useTranslation();
   const { t: te } = useTranslation("editor");
   const location = useLocation();

@@ -19,7 +19,6 @@ const SUBSCRIBE_PAGE_IDS = new Set(["subscribe", "subscribe-en", "subscribe-zh"]
 
 export function SiteFooter({ site, locale }: { site: FooterSite | null; locale: Locale }) {
   const { t } = useTranslation();
-  const { t: tl } = useTranslation("adminLinks");
   const onSubscribePage = useMatches().some((m) => SUBSCRIBE_PAGE_IDS.has(m.id));
   const link = "hover:underline focus-visible:underline";
   return (
@@ -91,7 +90,7 @@ export function SiteFooter({ site, locale }: { site: FooterSite | null; locale: 
         <nav aria-labelledby="footer-friend-links" className="mx-auto mt-8 max-w-4xl px-4">
           <h2 id="footer-friend-links" className="font-semibold text-zinc-900 dark:text-zinc-100">
             <Link to="/links" className={link}>
-              {tl("public.footerTitle")}
+              {t("friendLinks.footerTitle")}
             </Link>
           </h2>
           <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1">

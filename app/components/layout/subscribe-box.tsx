@@ -1,11 +1,12 @@
 import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useFetcher } from "react-router";
-import { validate } from "../../lib/forms.ts";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
-import { emailOnlySchema } from "../../lib/schemas/auth.ts";
 import { FormAlert } from "../ui/field.tsx";
+import { useClientValidation } from "../ui/use-client-validation.ts";
+
+const loadEmailSchema = () => import("../../lib/schemas/auth.ts").then((m) => m.emailOnlySchema);
 
 /**
  * What POST /subscribe answers. Messages are i18n keys (they may become toasts):
@@ -40,18 +41,9 @@ export function SubscribeForm({ locale, result, busy, FormComponent }: Subscribe
   const m = useMessage();
   const id = useId();
   const [hydrated, setHydrated] = useState(false);
-  const [clientErrors, setClientErrors] = useState<Record<string, string> | null>(null);
   useEffect(() => setHydrated(true), []);
-  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
-    const checked = validate(emailOnlySchema, new FormData(event.currentTarget));
-    if (!checked.ok) {
-      event.preventDefault();
-      setClientErrors(checked.errors);
-      event.currentTarget.querySelector<HTMLInputElement>("input[name='email']")?.focus();
-    } else {
-      setClientErrors(null);
-    }
-  };
+  // Every page has this form: zod loads only once a reader focuses it.
+  const { clientErrors, onSubmit, onFocus } = useClientValidation(loadEmailSchema);
   const errors = clientErrors ?? result?.fieldErrors ?? {};
   const fieldError = errors.email ? m(errors.email) : null;
   const inputId = `${id}-email`;
@@ -65,6 +57,7 @@ export function SubscribeForm({ locale, result, busy, FormComponent }: Subscribe
         action={subscribeAction(locale)}
         noValidate={hydrated}
         onSubmit={onSubmit}
+        onFocus={onFocus}
         className="space-y-2"
         data-testid="subscribe-form"
       >

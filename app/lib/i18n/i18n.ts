@@ -1,29 +1,16 @@
-import { createInstance, type i18n } from "i18next";
-import enAdmin from "../../../locales/en/admin.json";
-import enAdminConfig from "../../../locales/en/adminConfig.json";
-import enAdminContent from "../../../locales/en/adminContent.json";
-import enAdminLinks from "../../../locales/en/adminLinks.json";
-import enAdminUsers from "../../../locales/en/adminUsers.json";
+import { createInstance, type i18n, type ResourceLanguage } from "i18next";
 import enAuth from "../../../locales/en/auth.json";
 import enBlog from "../../../locales/en/blog.json";
 import enCommon from "../../../locales/en/common.json";
-import enEditor from "../../../locales/en/editor.json";
-import enMedia from "../../../locales/en/media.json";
 import enPost from "../../../locales/en/post.json";
 import enSearch from "../../../locales/en/search.json";
 import type enSolana from "../../../locales/en/solana.json";
-import zhAdmin from "../../../locales/zh/admin.json";
-import zhAdminConfig from "../../../locales/zh/adminConfig.json";
-import zhAdminContent from "../../../locales/zh/adminContent.json";
-import zhAdminLinks from "../../../locales/zh/adminLinks.json";
-import zhAdminUsers from "../../../locales/zh/adminUsers.json";
 import zhAuth from "../../../locales/zh/auth.json";
 import zhBlog from "../../../locales/zh/blog.json";
 import zhCommon from "../../../locales/zh/common.json";
-import zhEditor from "../../../locales/zh/editor.json";
-import zhMedia from "../../../locales/zh/media.json";
 import zhPost from "../../../locales/zh/post.json";
 import zhSearch from "../../../locales/zh/search.json";
+import type { AdminResources } from "./admin-strings.ts";
 import type { Locale } from "./locale.ts";
 
 export const resources = {
@@ -31,57 +18,61 @@ export const resources = {
     common: enCommon,
     blog: enBlog,
     auth: enAuth,
-    editor: enEditor,
     post: enPost,
     search: enSearch,
-    admin: enAdmin,
-    adminUsers: enAdminUsers,
-    adminConfig: enAdminConfig,
-    adminContent: enAdminContent,
-    adminLinks: enAdminLinks,
-    media: enMedia,
   },
   zh: {
     common: zhCommon,
     blog: zhBlog,
     auth: zhAuth,
-    editor: zhEditor,
     post: zhPost,
     search: zhSearch,
-    admin: zhAdmin,
-    adminUsers: zhAdminUsers,
-    adminConfig: zhAdminConfig,
-    adminContent: zhAdminContent,
-    adminLinks: zhAdminLinks,
-    media: zhMedia,
   },
 } as const;
 
-export const NAMESPACES = [
-  "common",
-  "blog",
-  "auth",
-  "editor",
-  "post",
-  "search",
+/** The namespaces every page has: what readers see. */
+export const NAMESPACES = ["common", "blog", "auth", "post", "search"] as const;
+
+/** The admin area's and the editor's namespaces (`admin-strings.ts`). */
+export const ADMIN_NAMESPACES = [
   "admin",
   "adminUsers",
   "adminConfig",
   "adminContent",
   "adminLinks",
   "media",
+  "editor",
 ] as const;
 
 /**
- * Namespaces only some pages need, added to the page's instance by those pages (the wallet
- * strings load with the /solana routes, not with every blog page).
+ * Namespaces only some pages need, added to the page's instance by those pages: the
+ * admin strings load with the admin and editor routes, the wallet strings with the
+ * /solana routes, so blog pages carry neither.
  */
-export const LAZY_NAMESPACES = ["solana"] as const;
+export const LAZY_NAMESPACES = [...ADMIN_NAMESPACES, "solana"] as const;
+
+/** Namespaces a route module brought along, by name: both languages (the other is the fallback). */
+const registered = new Map<string, Record<Locale, ResourceLanguage>>();
+
+/** Called by a strings module when it loads; every instance created afterwards has the namespace. */
+export function registerStrings(namespace: string, strings: Record<Locale, ResourceLanguage>): void {
+  registered.set(namespace, strings);
+}
+
+/** Adds the registered namespaces an existing instance (the page's) does not have yet. */
+export function addRegisteredStrings(instance: i18n): void {
+  for (const [namespace, strings] of registered) {
+    for (const locale of ["en", "zh"] as const) {
+      if (!instance.hasResourceBundle(locale, namespace))
+        instance.addResourceBundle(locale, namespace, strings[locale]);
+    }
+  }
+}
 
 declare module "i18next" {
   interface CustomTypeOptions {
     defaultNS: "common";
-    resources: (typeof resources)["en"] & { solana: typeof enSolana };
+    resources: (typeof resources)["en"] & AdminResources & { solana: typeof enSolana };
   }
 }
 
@@ -102,6 +93,7 @@ export function createI18n(locale: Locale): i18n {
     interpolation: { escapeValue: false },
     returnNull: false,
   });
+  addRegisteredStrings(instance);
   return instance;
 }
 
@@ -110,13 +102,16 @@ const shared = new Map<Locale, i18n>();
 /**
  * The instance of one locale, made once and shared: rendering only reads it (no
  * language change), so every server render and meta function need not build a new
- * one. Namespaces added later (the wallet strings) stay added, which is what they want.
+ * one. Namespaces registered since it was made (a route module that loaded later,
+ * such as the admin strings) are added on the way out, as a fresh instance would have them.
  */
 export function i18nFor(locale: Locale): i18n {
   let instance = shared.get(locale);
   if (!instance) {
     instance = createI18n(locale);
     shared.set(locale, instance);
+  } else {
+    addRegisteredStrings(instance);
   }
   return instance;
 }

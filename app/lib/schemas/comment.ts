@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { COMMENT_MAX_LENGTH } from "./limits.ts";
 
-export const COMMENT_MAX_LENGTH = 5000;
-export const COMMENT_MAX_LINKS = 3;
+export { COMMENT_MAX_LENGTH, COMMENT_MAX_LINKS } from "./limits.ts";
 
 /** The comment and reply forms (the link limit is checked on the server, which renders the Markdown). */
 export const commentSchema = z.object({

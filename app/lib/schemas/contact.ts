@@ -1,6 +1,8 @@
 import { z } from "zod";
 
-export const CONTACT_MESSAGE_MAX = 5000;
+import { CONTACT_MESSAGE_MAX } from "./limits.ts";
+
+export { CONTACT_MESSAGE_MAX } from "./limits.ts";
 
 export const contactSchema = z.object({
   name: z

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { NavLink, Outlet } from "react-router";
+import { useAdminStrings } from "../../lib/i18n/admin-strings.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import type { Route } from "./+types/layout";
 
@@ -27,6 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function AdminLayout() {
+  useAdminStrings();
   // Sections name their menu entry in their own namespace ("adminLinks:menu.links").
   const { t } = useTranslation(["admin", "adminUsers", "adminConfig", "adminContent", "adminLinks", "media"]);
   return (

@@ -99,7 +99,7 @@ async function handleUpload({ request, context }: Route.ActionArgs): Promise<Res
 
   try {
     const media = await storeUpload(
-      { db: app.db, storage: app.storage, log: app.log },
+      { db: app.db, storage: app.storage, log: app.log, uploadDeadlineMs: app.env.storageRetry.uploadDeadlineMs },
       { fileName: part.fileName, data: part.data, uploadedBy: user.id, signal: request.signal },
     );
     app.log.info({ mediaId: media.id, size: media.size }, "stored an upload");

@@ -177,7 +177,9 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
   const busy = navigation.state === "submitting";
   const { policy } = loaderData;
   const vars = { min: policy.minLength, max: policy.maxLength, seconds: actionData?.retryAfter ?? 60 };
-  const deleteValidation = useClientValidation(deleteAccountSchema);
+  const deleteValidation = useClientValidation(() =>
+    import("../../lib/schemas/auth.ts").then((m) => m.deleteAccountSchema),
+  );
   const errorsFor = (intent: Intent) => {
     if (intent === "delete" && deleteValidation.clientErrors) return deleteValidation.clientErrors;
     return actionData?.intent === intent ? (actionData.fieldErrors ?? {}) : {};
@@ -285,7 +287,13 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       <Section id="delete-title" title={t("account.deleteTitle")}>
         {notice("delete")}
         <p className="text-sm">{t("account.deleteIntro")}</p>
-        <Form method="post" noValidate onSubmit={deleteValidation.onSubmit} className="space-y-4">
+        <Form
+          method="post"
+          noValidate
+          onSubmit={deleteValidation.onSubmit}
+          onFocus={deleteValidation.onFocus}
+          className="space-y-4"
+        >
           <input type="hidden" name="intent" value="delete" />
           {loaderData.methods.some((mth) => mth.providerId === "credential") && (
             <Field

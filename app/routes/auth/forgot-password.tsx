@@ -41,7 +41,9 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation("auth");
   const m = useMessage();
   const navigation = useNavigation();
-  const { clientErrors, onSubmit } = useClientValidation(emailOnlySchema);
+  const { clientErrors, onSubmit, onFocus } = useClientValidation(() =>
+    import("../../lib/schemas/auth.ts").then((m) => m.emailOnlySchema),
+  );
   const errors = clientErrors ?? actionData?.fieldErrors ?? {};
   return (
     <section aria-labelledby="forgot-title" className="mx-auto max-w-sm">
@@ -53,7 +55,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
           <FormAlert tone="success">{t("forgot.sent", { email: actionData.sentTo })}</FormAlert>
         </div>
       ) : (
-        <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-4">
+        <Form method="post" noValidate onSubmit={onSubmit} onFocus={onFocus} className="mt-6 space-y-4">
           <p>{t("forgot.intro")}</p>
           {actionData?.formError && (
             <FormAlert>{m(actionData.formError, { seconds: actionData.retryAfter ?? 60 })}</FormAlert>

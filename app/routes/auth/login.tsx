@@ -92,7 +92,9 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   const { t } = useTranslation("auth");
   const m = useMessage();
   const navigation = useNavigation();
-  const { clientErrors, onSubmit } = useClientValidation(loginSchema);
+  const { clientErrors, onSubmit, onFocus } = useClientValidation(() =>
+    import("../../lib/schemas/auth.ts").then((m) => m.loginSchema),
+  );
   const errors = clientErrors ?? actionData?.fieldErrors ?? {};
   const formError = actionData?.formError ?? loaderData.oauthError;
   return (
@@ -100,7 +102,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       <h1 id="login-title" className="text-2xl font-bold">
         {t("login.title")}
       </h1>
-      <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-4">
+      <Form method="post" noValidate onSubmit={onSubmit} onFocus={onFocus} className="mt-6 space-y-4">
         {formError && <FormAlert>{m(formError, { seconds: actionData?.retryAfter ?? 60 })}</FormAlert>}
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
         <EmailField label={t("email")} error={errors.email ? m(errors.email) : null} />

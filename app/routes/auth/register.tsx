@@ -34,7 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const settings = await requestSettings(context);
   // Closed registration (site settings): refused here, and by better-auth on every other path.
   if (!settings.registrationOpen) {
-    return data<RegisterResult>({ formError: "adminConfig:registrationClosed" }, { status: 403 });
+    return data<RegisterResult>({ formError: "auth:errors.registrationClosed" }, { status: 403 });
   }
   const policy = passwordPolicy(app.env, settings);
   const parsed = validate(registerSchema(policy), await request.formData());
@@ -66,7 +66,9 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
   const m = useMessage();
   const navigation = useNavigation();
   const { policy, open } = loaderData;
-  const { clientErrors, onSubmit } = useClientValidation(registerSchema(policy));
+  const { clientErrors, onSubmit, onFocus } = useClientValidation(() =>
+    import("../../lib/schemas/auth.ts").then((m) => m.registerSchema(policy)),
+  );
   const errors = clientErrors ?? actionData?.fieldErrors ?? {};
   const vars = { min: policy.minLength, max: policy.maxLength, seconds: actionData?.retryAfter ?? 60 };
 
@@ -77,7 +79,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
           {t("register.title")}
         </h1>
         <div className="mt-6">
-          <FormAlert>{m("adminConfig:registrationClosed")}</FormAlert>
+          <FormAlert>{m("auth:errors.registrationClosed")}</FormAlert>
         </div>
         <p className="mt-6 text-sm">
           {t("register.haveAccount")}{" "}
@@ -107,7 +109,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
       <h1 id="register-title" className="text-2xl font-bold">
         {t("register.title")}
       </h1>
-      <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-4">
+      <Form method="post" noValidate onSubmit={onSubmit} onFocus={onFocus} className="mt-6 space-y-4">
         {actionData?.formError && <FormAlert>{m(actionData.formError, vars)}</FormAlert>}
         <EmailField label={t("email")} error={errors.email ? m(errors.email, vars) : null} />
         <NewPasswordField

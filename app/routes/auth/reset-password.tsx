@@ -62,7 +62,9 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const m = useMessage();
   const navigation = useNavigation();
   const { policy } = loaderData;
-  const { clientErrors, onSubmit } = useClientValidation(resetSchema(policy));
+  const { clientErrors, onSubmit, onFocus } = useClientValidation(() =>
+    import("../../lib/schemas/auth.ts").then((m) => m.resetSchema(policy)),
+  );
   const errors = clientErrors ?? actionData?.fieldErrors ?? {};
   const vars = { min: policy.minLength, max: policy.maxLength, seconds: actionData?.retryAfter ?? 60 };
   return (
@@ -85,7 +87,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
           </Link>
         </div>
       ) : (
-        <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-4">
+        <Form method="post" noValidate onSubmit={onSubmit} onFocus={onFocus} className="mt-6 space-y-4">
           {actionData?.formError && <FormAlert>{m(actionData.formError, vars)}</FormAlert>}
           <input type="hidden" name="token" value={loaderData.token} />
           <NewPasswordField

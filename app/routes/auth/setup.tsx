@@ -82,7 +82,9 @@ export default function Setup({ loaderData, actionData }: Route.ComponentProps) 
   const m = useMessage();
   const navigation = useNavigation();
   const { policy } = loaderData;
-  const { clientErrors, onSubmit } = useClientValidation(registerSchema(policy));
+  const { clientErrors, onSubmit, onFocus } = useClientValidation(() =>
+    import("../../lib/schemas/auth.ts").then((m) => m.registerSchema(policy)),
+  );
   const errors = clientErrors ?? actionData?.fieldErrors ?? {};
   const vars = { min: policy.minLength, max: policy.maxLength };
   return (
@@ -95,7 +97,7 @@ export default function Setup({ loaderData, actionData }: Route.ComponentProps) 
           <FormAlert>{t("setup.invalid")}</FormAlert>
         </div>
       ) : (
-        <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-4">
+        <Form method="post" noValidate onSubmit={onSubmit} onFocus={onFocus} className="mt-6 space-y-4">
           <p>{t("setup.intro")}</p>
           {actionData?.formError && <FormAlert>{m(actionData.formError)}</FormAlert>}
           <input type="hidden" name="token" value={loaderData.token} />

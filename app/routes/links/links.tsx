@@ -10,22 +10,22 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export function meta({ matches }: Route.MetaArgs) {
-  return pageMeta(matches, "adminLinks:public.title");
+  return pageMeta(matches, "friendLinks.title");
 }
 
 const LOGO_SIZE = 40;
 
 export default function LinksPage({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation("adminLinks");
+  const { t } = useTranslation();
   const { links } = loaderData;
   return (
     <section aria-labelledby="links-title" className="space-y-6">
       <h1 id="links-title" className="text-3xl font-bold tracking-tight">
-        {t("public.title")}
+        {t("friendLinks.title")}
       </h1>
-      <p className="text-zinc-700 dark:text-zinc-300">{t("public.intro")}</p>
+      <p className="text-zinc-700 dark:text-zinc-300">{t("friendLinks.intro")}</p>
       {links.length === 0 ? (
-        <p className="text-zinc-600 dark:text-zinc-400">{t("public.empty")}</p>
+        <p className="text-zinc-600 dark:text-zinc-400">{t("friendLinks.empty")}</p>
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2">
           {links.map((link) => (

@@ -8,7 +8,8 @@ import { createI18n } from "../../lib/i18n/i18n.ts";
 import { localeFromRequest } from "../../lib/i18n/locale.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { pageMeta } from "../../lib/meta.ts";
-import { CONTACT_MESSAGE_MAX, contactSchema } from "../../lib/schemas/contact.ts";
+import { contactSchema } from "../../lib/schemas/contact.ts";
+import { CONTACT_MESSAGE_MAX } from "../../lib/schemas/limits.ts";
 import { checkFormLimits, type FormFailure, retryAfterHeaders } from "../../server/auth/guard.server.ts";
 import { getApp } from "../../server/context.server.ts";
 import { renderMarkdownCached } from "../../server/markdown.server.ts";
@@ -67,7 +68,9 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
   const { t } = useTranslation();
   const m = useMessage();
   const navigation = useNavigation();
-  const { clientErrors, onSubmit } = useClientValidation(contactSchema);
+  const { clientErrors, onSubmit, onFocus } = useClientValidation(() =>
+    import("../../lib/schemas/contact.ts").then((m) => m.contactSchema),
+  );
   const errors = clientErrors ?? actionData?.fieldErrors ?? {};
   return (
     <section aria-labelledby="page-title" className="mx-auto max-w-xl">
@@ -80,7 +83,7 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
           <FormAlert tone="success">{t("pages.contactSent")}</FormAlert>
         </div>
       ) : (
-        <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-4">
+        <Form method="post" noValidate onSubmit={onSubmit} onFocus={onFocus} className="mt-6 space-y-4">
           {actionData?.formError && (
             <FormAlert>{m(actionData.formError, { seconds: actionData.retryAfter ?? 60 })}</FormAlert>
           )}

@@ -4,6 +4,7 @@ import { type ConflictInfo, PostEditor } from "../../components/editor/post-edit
 import { editorValuesFromForm, editorValuesFromPost, emptyEditorValues } from "../../lib/editor-values.ts";
 import type { FieldErrors } from "../../lib/forms.ts";
 import { validate } from "../../lib/forms.ts";
+import { useAdminStrings } from "../../lib/i18n/admin-strings.ts";
 import { localeFromRequest } from "../../lib/i18n/locale.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { postFormSchema } from "../../lib/schemas/post.ts";
@@ -111,6 +112,7 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
 }
 
 export default function EditorPage({ loaderData, actionData }: Route.ComponentProps) {
+  useAdminStrings();
   const { post, key, mode, values, categories, prefix, locale } = loaderData;
   return (
     <PostEditor

@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { data, Link } from "react-router";
 import { EditorErrorBoundary } from "../../components/editor/error-boundary.tsx";
 import { formatDate } from "../../lib/format.ts";
+import { useAdminStrings } from "../../lib/i18n/admin-strings.ts";
 import { HTML_LANG, localeFromRequest } from "../../lib/i18n/locale.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { POST_STATUSES } from "../../lib/schemas/post.ts";
@@ -52,6 +53,7 @@ const BADGE: Record<PostStatus, string> = {
 };
 
 export default function MyPosts({ loaderData }: Route.ComponentProps) {
+  useAdminStrings();
   const { t } = useTranslation("editor");
   const { locale, list, status, prefix } = loaderData;
   const base = `${prefix}/posts/myPosts`;

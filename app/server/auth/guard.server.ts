@@ -139,7 +139,7 @@ export function messageFor(code: string | null): string {
     case "PASSWORD_DOES_NOT_MEET_REQUIREMENTS":
       return "auth:errors.passwordPolicy";
     case "REGISTRATION_CLOSED":
-      return "adminConfig:registrationClosed";
+      return "auth:errors.registrationClosed";
     case "INVALID_ORIGIN":
     case "INVALID_CALLBACKURL":
     case "INVALID_CALLBACK_URL":
@@ -158,7 +158,7 @@ export function messageFor(code: string | null): string {
 export function oauthErrorMessage(code: string): string {
   switch (code) {
     case "REGISTRATION_CLOSED":
-      return "adminConfig:registrationClosed";
+      return "auth:errors.registrationClosed";
     case "account_not_linked":
       return "auth:errors.oauthNoVerifiedEmail";
     case "too_many_requests":

@@ -90,9 +90,9 @@ describe("better-auth with the site settings", () => {
     const before = await database.db.selectFrom("users").select("id").execute();
     const refused = await signUp("abcdefg1");
     expect(refused).toMatchObject({ ok: false, status: 403, code: "REGISTRATION_CLOSED" });
-    expect(messageFor(refused.code)).toBe("adminConfig:registrationClosed");
+    expect(messageFor(refused.code)).toBe("auth:errors.registrationClosed");
     // What the login page shows when an OAuth callback is refused (?error=REGISTRATION_CLOSED).
-    expect(oauthErrorMessage("REGISTRATION_CLOSED")).toBe("adminConfig:registrationClosed");
+    expect(oauthErrorMessage("REGISTRATION_CLOSED")).toBe("auth:errors.registrationClosed");
     // The database hook refuses too (OAuth sign-ups create users through it, not
     // /sign-up/email; tests/e2e/admin-config.spec.ts walks that path). Outside an
     // auth call, where the setting was not read, it refuses as well.

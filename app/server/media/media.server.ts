@@ -144,7 +144,7 @@ export interface StoreUploadInput {
  * and the row is inserted only after every file is in place.
  */
 export async function storeUpload(
-  deps: { db: DB; storage: StorageDriver; log?: Logger },
+  deps: { db: DB; storage: StorageDriver; log?: Logger; uploadDeadlineMs?: number },
   input: StoreUploadInput,
 ): Promise<MediaRecord> {
   const kind = checkImageKind(input.fileName, input.data.subarray(0, 4096));
@@ -166,7 +166,7 @@ export async function storeUpload(
   const written: string[] = [];
   const { storage } = deps;
   // One deadline for all of an upload's files (spec section 9: uploads retry up to 10 minutes).
-  const deadline = Date.now() + STORAGE_UPLOAD_DEADLINE_MS;
+  const deadline = Date.now() + (deps.uploadDeadlineMs ?? STORAGE_UPLOAD_DEADLINE_MS);
   try {
     const files = [...processed.variants, processed.fallback];
     const infos = [];
@@ -219,15 +219,24 @@ export async function storeUpload(
     await deps.db.insertInto("media").values(row).execute();
     return toRecord(row);
   } catch (error) {
-    await removeKeys(storage, written, deps.log);
+    // Storage may be what failed: try the cleanup briefly rather than for another 2 minutes.
+    await removeKeys(storage, written, deps.log, CLEANUP_DEADLINE_MS);
     throw error;
   }
 }
 
-async function removeKeys(storage: StorageDriver, keys: readonly string[], log?: Logger): Promise<void> {
+/** How long removing an upload's files after a failure may retry; `media gc` removes what is left. */
+const CLEANUP_DEADLINE_MS = 5_000;
+
+async function removeKeys(
+  storage: StorageDriver,
+  keys: readonly string[],
+  log?: Logger,
+  deadlineMs?: number,
+): Promise<void> {
   for (const key of keys) {
     try {
-      await storage.delete(key);
+      await storage.delete(key, deadlineMs ? { deadlineMs } : {});
     } catch (error) {
       // `media gc` removes whatever is left.
       log?.warn({ err: error, key }, "could not remove a stored file");

@@ -244,7 +244,7 @@ export function createLocalStorage(root: string, options: LocalStorageOptions = 
             throw error;
           }
         },
-        operationDeadline,
+        opts.deadlineMs ?? operationDeadline,
         opts.signal,
       );
     },
@@ -263,7 +263,7 @@ export function createLocalStorage(root: string, options: LocalStorageOptions = 
             throw error;
           }
         },
-        operationDeadline,
+        opts.deadlineMs ?? operationDeadline,
         opts.signal,
       );
     },
@@ -281,7 +281,7 @@ export function createLocalStorage(root: string, options: LocalStorageOptions = 
             if (!isMissing(error)) throw error;
           }
         },
-        operationDeadline,
+        opts.deadlineMs ?? operationDeadline,
         opts.signal,
       );
     },

@@ -238,7 +238,7 @@ export function createS3Storage(config: S3StorageConfig, options: S3StorageOptio
             lastModified: out.LastModified ?? new Date(0),
           };
         },
-        operationDeadline,
+        opts.deadlineMs ?? operationDeadline,
         opts.signal,
       );
     },
@@ -269,7 +269,7 @@ export function createS3Storage(config: S3StorageConfig, options: S3StorageOptio
             return null;
           }
         },
-        operationDeadline,
+        opts.deadlineMs ?? operationDeadline,
         opts.signal,
       );
     },
@@ -285,7 +285,7 @@ export function createS3Storage(config: S3StorageConfig, options: S3StorageOptio
             if (mapped.code !== "object-not-found") throw mapped;
           }
         },
-        operationDeadline,
+        opts.deadlineMs ?? operationDeadline,
         opts.signal,
       );
     },

@@ -63,6 +63,8 @@ export interface PutOptions {
 export interface OperationOptions {
   /** Cancels the call and its retries (StorageError "canceled"). */
   signal?: AbortSignal;
+  /** How long to keep retrying; defaults to the driver's operation deadline (spec: 2 minutes). */
+  deadlineMs?: number;
 }
 
 /** What the store says about one object (spec section 3, minus what only the database knows). */

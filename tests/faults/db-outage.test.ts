@@ -1,49 +1,7 @@
-import { connect, createServer, type Server, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
+import { startRelay } from "../setup/tcp-relay.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
-
-/**
- * A TCP relay in front of PostgreSQL that can be cut and restored on the same
- * port: the server under test sees the database vanish (connections reset, new
- * ones refused) and come back, while other tests keep using PostgreSQL.
- */
-async function startRelay(target: { host: string; port: number }) {
-  const sockets = new Set<Socket>();
-  let server: Server | null = null;
-  let port = 0;
-  const listen = () =>
-    new Promise<void>((resolve) => {
-      server = createServer((client) => {
-        const upstream = connect(target.port, target.host);
-        for (const s of [client, upstream]) {
-          sockets.add(s);
-          s.on("close", () => sockets.delete(s));
-          s.on("error", () => s.destroy());
-        }
-        client.pipe(upstream).pipe(client);
-      });
-      server.listen(port, "127.0.0.1", () => {
-        const address = server?.address();
-        if (address && typeof address === "object") port = address.port;
-        resolve();
-      });
-    });
-  await listen();
-  return {
-    port: () => port,
-    async cut() {
-      const closing = new Promise<void>((resolve) => server?.close(() => resolve()));
-      for (const s of sockets) s.destroy();
-      await closing;
-    },
-    restore: listen,
-    async close() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => (server?.listening ? server.close(() => resolve()) : resolve()));
-    },
-  };
-}
 
 async function get(server: ServerProcess, path: string) {
   const res = await fetch(`${server.url}${path}`, { redirect: "manual" });
