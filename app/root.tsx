@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useMemo } from "react";
+import { type ReactNode, useEffect } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import {
   data,
@@ -21,7 +21,7 @@ import { THEME_BOOT_SCRIPT } from "./components/layout/theme.tsx";
 import { Toasts } from "./components/layout/toasts.tsx";
 import { useNonce } from "./components/nonce.tsx";
 import { useFallbackLocale } from "./components/request-locale.tsx";
-import { createI18n } from "./lib/i18n/i18n.ts";
+import { i18nFor } from "./lib/i18n/i18n.ts";
 import { DEFAULT_LOCALE, HTML_LANG, type Locale, localeFromRequest } from "./lib/i18n/locale.ts";
 import { getUser } from "./server/auth/session.server.ts";
 import { getApp } from "./server/context.server.ts";
@@ -115,7 +115,7 @@ function feedLinks(publicUrl: string, locale: Locale, siteName: string) {
 
 export function meta({ loaderData }: Route.MetaArgs) {
   const locale: Locale = loaderData?.locale ?? DEFAULT_LOCALE;
-  const t = createI18n(locale).t;
+  const t = i18nFor(locale).t;
   const name = loaderData?.site.name ?? t("siteName");
   const description = loaderData?.site.description ?? t("siteDescription");
   const base = [
@@ -149,7 +149,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const root = useRootData();
   const fallbackLocale = useFallbackLocale();
   const locale = root?.locale ?? fallbackLocale;
-  const i18n = useMemo(() => createI18n(locale), [locale]);
+  const i18n = i18nFor(locale);
   // A flag for the browser tests (and nothing else): React has taken over the page.
   // Set here, in the layout, so error pages set it too.
   useEffect(() => {

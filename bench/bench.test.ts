@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseOptions, runBench, writeResults } from "./bench.ts";
+import { parseOptions, runBench, serverNodeFlags, writeResults } from "./bench.ts";
 import { percentile } from "./load.ts";
 import { type BenchResult, markdownTables, RUN_KINDS } from "./report.ts";
 
@@ -90,4 +90,12 @@ describe("npm run bench (tiny)", () => {
     for (const pagePath of Object.values(result.pages)) expect(md).toContain(`\`${pagePath}\``);
     expect(md).toMatch(/render cache on \| [\d,]+ \|/);
   }, 90_000);
+});
+
+describe("serverNodeFlags", () => {
+  it("takes the Node options of the start script, as npm start passes them", () => {
+    expect(serverNodeFlags("node --max-semi-space-size=16 scripts/start.ts")).toEqual(["--max-semi-space-size=16"]);
+    expect(serverNodeFlags("node scripts/start.ts --dev")).toEqual([]);
+    expect(serverNodeFlags("tsx scripts/start.ts")).toEqual([]);
+  });
 });

@@ -4,7 +4,7 @@
 // bench/static-server.ts, are the ceiling. Prints a Markdown table and writes
 // bench/results/latest.json and latest.md.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -206,6 +206,26 @@ export function serverEnv(dataDir: string, renderCache: boolean): Record<string,
   };
 }
 
+/**
+ * The Node options `npm start` gives the server (the `--` words before the script in
+ * package.json's start script), so the bench measures the process production runs.
+ */
+export function serverNodeFlags(startScript: string): string[] {
+  const words = startScript.trim().split(/\s+/);
+  if (words[0] !== "node") return [];
+  const flags: string[] = [];
+  for (const word of words.slice(1)) {
+    if (!word.startsWith("--")) break;
+    flags.push(word);
+  }
+  return flags;
+}
+
+function startScriptFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { scripts?: { start?: string } };
+  return serverNodeFlags(pkg.scripts?.start ?? "");
+}
+
 type Log = (line: string) => void;
 
 /**
@@ -307,7 +327,7 @@ export async function runBench(options: BenchOptions, log: Log = console.log): P
       manifest.push({ path: pages[name] ?? "/", file, contentType: answer.contentType });
     };
     const startApp = (renderCache: boolean) => () =>
-      startProcess(["server.ts"], serverEnv(dataDir, renderCache), { timeoutMs: 60_000 });
+      startProcess([...startScriptFlags(), "server.ts"], serverEnv(dataDir, renderCache), { timeoutMs: 60_000 });
 
     const runs: Partial<Record<RunKind, RunResult>> = {};
     for (const kind of options.runs) {

@@ -156,7 +156,7 @@ async function mediaCommand(args: string[]): Promise<number> {
   }
   const remove = flags.includes("--delete");
   const env = parseEnv();
-  const storage = createStorage(env.storage, env.storageRetry);
+  const storage = await createStorage(env.storage, env.storageRetry);
   const { orphans, removed } = await withDatabase((d) =>
     migrateToLatest(d.db).then(() => collectGarbage({ db: d.db, storage }, { remove })),
   );
@@ -184,7 +184,7 @@ async function backupCommand(args: string[]): Promise<number> {
   if (!file) return 2;
   const { createBackup } = await import("../app/server/ops/backup.server.ts");
   const env = parseEnv();
-  const storage = createStorage(env.storage, env.storageRetry);
+  const storage = await createStorage(env.storage, env.storageRetry);
   const manifest = await withDatabase(async (database) => {
     await migrateToLatest(database.db);
     return createBackup({ database: env.database, storage, dataDir: env.dataDir }, database, file);
@@ -202,7 +202,7 @@ async function restoreCommand(args: string[]): Promise<number> {
   const { ArchiveError } = await import("../app/server/ops/tar.server.ts");
   // Parse without generating a session secret into DATA_DIR: the backup brings its own.
   const env = parseEnv({ ...process.env, AUTH_SECRET: process.env.AUTH_SECRET || "x".repeat(32) });
-  const storage = createStorage(env.storage, env.storageRetry);
+  const storage = await createStorage(env.storage, env.storageRetry);
   try {
     const result = await restoreBackup(
       file,

@@ -1,5 +1,5 @@
 import type { MetaDescriptor } from "react-router";
-import { createI18n } from "./i18n/i18n.ts";
+import { i18nFor } from "./i18n/i18n.ts";
 import { DEFAULT_LOCALE, isLocale } from "./i18n/locale.ts";
 
 interface MatchLike {
@@ -25,7 +25,7 @@ export function pageMeta(
   extra: MetaDescriptor[] = [],
 ): MetaDescriptor[] {
   const root = matches.find((m) => m?.id === "root")?.meta ?? [];
-  const { t } = createI18n(rootLocale(matches));
+  const { t } = i18nFor(rootLocale(matches));
   const rootData = matches.find((m) => m?.id === "root")?.loaderData;
   const configured =
     rootData && typeof rootData === "object" && "site" in rootData && rootData.site && typeof rootData.site === "object"

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
@@ -36,7 +37,7 @@ import { startScheduledPublishing } from "./jobs/publish-scheduled.server.ts";
 import { createMailer } from "./mail.server.ts";
 import { serveMedia } from "./media/serve.server.ts";
 import { startScheduledBackups } from "./ops/schedule.server.ts";
-import { forgetCategoryPostCounts } from "./popular-categories.server.ts";
+import { forgetPostCounts } from "./post-counts.server.ts";
 import { addAdmins } from "./repos/admins.server.ts";
 import { createAdImpressions } from "./repos/ads.server.ts";
 import { withRequestLocale } from "./request-locale.server.ts";
@@ -81,6 +82,16 @@ const loadBuild = async (): Promise<ServerBuild> =>
 /** The client's address: the socket's, or the proxy's word when TRUST_PROXY says so (Express's req.ip). */
 function clientIpOf(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? "unknown";
+}
+
+/** "favicon.svg" for "/favicon.svg", "media" for "/media/a/b": the name a path starts with, decoded. */
+function firstSegment(pathname: string): string {
+  const raw = pathname.slice(1).split("/", 1)[0] ?? "";
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
 }
 
 function requestId(req: Request, trustProxy: boolean | number): string {
@@ -138,7 +149,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
   const contentVersion = watchContentVersion(shared.contentVersion, {
     onChange: () => {
       renderCache.clear();
-      forgetCategoryPostCounts(database.db);
+      forgetPostCounts(database.db);
     },
     onError: (error) => log.warn({ err: error }, "could not read the content version"),
   });
@@ -149,7 +160,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
           fs: faultyFileSystem(env.testStorageFault),
           retry: env.storageRetry,
         })
-      : createStorage(env.storage, env.storageRetry);
+      : await createStorage(env.storage, env.storageRetry);
 
   const build = await loadBuild();
   const buildId = build.assets.version;
@@ -287,7 +298,14 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
       "/assets",
       express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y", index: false, fallthrough: true }),
     );
-    app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+    // The other files of the build (favicon, social image) by name: a page request never
+    // pays for a file-system lookup (and the error object a miss costs in `send`).
+    const serveFile = express.static(clientDir, { maxAge: "1h", index: false });
+    const topLevel = new Set(readdirSync(clientDir).filter((name) => name !== "assets"));
+    app.use((req: Request, res: Response, next: NextFunction) => {
+      if (topLevel.has(firstSegment(req.path))) serveFile(req, res, next);
+      else next();
+    });
   }
 
   // While the database is away, pages answer 503 with Retry-After instead of failing
@@ -427,7 +445,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
       if (response.status < 400 && !isAnonymous(req.get("cookie")) && changesContent(req.method, req.path)) {
         // Before answering: the writer's next page must not come from a stale cache.
         renderCache.clear();
-        forgetCategoryPostCounts(database.db);
+        forgetPostCounts(database.db);
         try {
           await shared.contentVersion.bump();
         } catch (error) {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { createTransport, type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { Logger } from "pino";
 import type { Env } from "./env.server.ts";
 
@@ -26,22 +26,40 @@ const URL_RE = /https?:\/\/[^\s<>"]+/g;
  */
 export function createMailer(env: Env, log: Logger): Mailer {
   const from = env.mailFrom;
+  // nodemailer is loaded with the first message, not at start (most requests send none).
+  let transporter: Promise<Transporter> | undefined;
+  const transport = (): Promise<Transporter> => {
+    transporter ??= import("nodemailer")
+      .then(({ createTransport }) =>
+        env.smtpUrl
+          ? createTransport(env.smtpUrl)
+          : createTransport({ streamTransport: true, buffer: true, newline: "unix" }),
+      )
+      .catch((error: unknown) => {
+        transporter = undefined; // the next message tries again
+        throw error;
+      });
+    return transporter;
+  };
   if (env.smtpUrl) {
-    const transport: Transporter = createTransport(env.smtpUrl);
     return {
       target: "smtp",
       async send(message) {
-        await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text });
+        await (await transport()).sendMail({ from, to: message.to, subject: message.subject, text: message.text });
         log.info({ to: message.to, subject: message.subject }, "mail sent");
       },
     };
   }
   const outbox = path.join(env.dataDir, "outbox");
-  const transport = createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return {
     target: outbox,
     async send(message) {
-      const info = await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text });
+      const info = await (await transport()).sendMail({
+        from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+      });
       mkdirSync(outbox, { recursive: true });
       const file = path.join(
         outbox,

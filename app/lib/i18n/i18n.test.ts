@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ADMIN_NAMESPACES, createI18n, LAZY_NAMESPACES, NAMESPACES } from "./i18n.ts";
+import { ADMIN_NAMESPACES, createI18n, i18nFor, LAZY_NAMESPACES, NAMESPACES, registerStrings } from "./i18n.ts";
 
 const localesDir = path.resolve(import.meta.dirname, "../../../locales");
 
@@ -98,5 +98,24 @@ describe("strings on readers' pages", () => {
       }
     }
     expect(misplaced).toEqual([]);
+  });
+});
+
+describe("i18nFor", () => {
+  it("gives one shared instance per locale, each in its own language", () => {
+    expect(i18nFor("en")).toBe(i18nFor("en"));
+    expect(i18nFor("zh")).not.toBe(i18nFor("en"));
+    expect(i18nFor("en").t("errors.notFound", { path: "/x" })).toBe("Page not found: /x");
+    expect(i18nFor("zh").t("errors.notFound", { path: "/x" })).toBe("页面不存在：/x");
+    expect(i18nFor("zh").language).toBe("zh");
+  });
+
+  it("has the namespaces a route module registered after the instance was made", () => {
+    const before = i18nFor("en");
+    registerStrings("lateTest", { en: { hello: "Hello late" }, zh: { hello: "迟到的你好" } });
+    const after = i18nFor("en");
+    expect(after).toBe(before);
+    expect(after.hasResourceBundle("en", "lateTest")).toBe(true);
+    expect(i18nFor("zh").hasResourceBundle("zh", "lateTest")).toBe(true);
   });
 });

@@ -96,3 +96,22 @@ export function createI18n(locale: Locale): i18n {
   addRegisteredStrings(instance);
   return instance;
 }
+
+const shared = new Map<Locale, i18n>();
+
+/**
+ * The instance of one locale, made once and shared: rendering only reads it (no
+ * language change), so every server render and meta function need not build a new
+ * one. Namespaces registered since it was made (a route module that loaded later,
+ * such as the admin strings) are added on the way out, as a fresh instance would have them.
+ */
+export function i18nFor(locale: Locale): i18n {
+  let instance = shared.get(locale);
+  if (!instance) {
+    instance = createI18n(locale);
+    shared.set(locale, instance);
+  } else {
+    addRegisteredStrings(instance);
+  }
+  return instance;
+}

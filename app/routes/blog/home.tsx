@@ -24,7 +24,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (pageNumber === null) throw data(null, { status: 404 });
   const locale = localeFromRequest(request);
   const { postsPerPage } = await requestSettings(context);
-  const page = await listPublishedPosts(db, { locale, page: pageNumber, pageSize: postsPerPage });
+  const page = await listPublishedPosts(db, { locale, page: pageNumber, pageSize: postsPerPage, cachedTotal: true });
   if (pageNumber > page.pageCount) throw data(null, { status: 404 });
   const pathname = new URL(request.url).pathname;
   const prefix = localePrefix(pathname);

@@ -30,6 +30,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     locale,
     page: pageNumber,
     pageSize: postsPerPage,
+    cachedTotal: true,
     ...(kind === "category" ? { categoryId: term.id } : { tagId: term.id }),
   });
   if (pageNumber > page.pageCount) throw data(null, { status: 404 });

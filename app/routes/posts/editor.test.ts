@@ -84,15 +84,19 @@ async function call(
   }
 }
 
+/** A signed-in browser sends its session cookie (the fake auth layer does not read it). */
+const cookieOf = (user: FakeUser | null): Record<string, string> =>
+  user ? { cookie: "inkwell.session_token=fake" } : {};
+
 function get(path: string, user: FakeUser | null, params: Args["params"] = {}): Args {
-  return { request: new Request(`${URL_BASE}${path}`), context: contextFor(user), params };
+  return { request: new Request(`${URL_BASE}${path}`, { headers: cookieOf(user) }), context: contextFor(user), params };
 }
 
 function post(path: string, user: FakeUser | null, fields: Record<string, string>, params: Args["params"] = {}): Args {
   const body = new FormData();
   for (const [k, v] of Object.entries(fields)) body.set(k, v);
   return {
-    request: new Request(`${URL_BASE}${path}`, { method: "POST", body }),
+    request: new Request(`${URL_BASE}${path}`, { method: "POST", body, headers: cookieOf(user) }),
     context: contextFor(user),
     params,
   };

@@ -1,4 +1,5 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
+import { isAnonymous } from "../cache/render-cache.server.ts";
 import { type AppContext, getApp } from "../context.server.ts";
 import { isAdminEmail } from "../repos/admins.server.ts";
 
@@ -14,6 +15,9 @@ export interface SessionUser {
 const cache = new WeakMap<AppContext, Promise<SessionUser | null>>();
 
 async function loadUser(app: AppContext, request: Request): Promise<SessionUser | null> {
+  // Sessions live in our cookies only: without one there is nothing for better-auth to
+  // look up, and most readers have none (this skips its whole endpoint pipeline).
+  if (isAnonymous(request.headers.get("cookie"))) return null;
   const session = await app.auth.api.getSession({ headers: request.headers });
   if (!session) return null;
   const { user } = session;

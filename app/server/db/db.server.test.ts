@@ -1,8 +1,9 @@
-import { sql } from "kysely";
+import SQLite from "better-sqlite3";
+import { Kysely, SqliteDialect, sql } from "kysely";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { createTestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
-import { transactionIfOk } from "./db.server.ts";
+import { transactionIfOk, withStatementCache } from "./db.server.ts";
 import { isDatabaseUnavailable } from "./health.server.ts";
 
 describe("the PostgreSQL pool", () => {
@@ -75,6 +76,69 @@ describe("transactionIfOk", () => {
       expect(slugs).toEqual(["one"]);
     } finally {
       await database.cleanup();
+    }
+  });
+});
+
+describe("withStatementCache", () => {
+  /** An in-memory database whose prepare() calls are counted. */
+  function countingDatabase() {
+    const raw = new SQLite(":memory:");
+    const counted = { prepared: 0 };
+    const prepare = raw.prepare.bind(raw);
+    raw.prepare = ((text: string) => {
+      counted.prepared++;
+      return prepare(text);
+    }) as typeof raw.prepare;
+    return { raw, counted };
+  }
+
+  it("prepares each SQL text once and gives the same answers on reuse", async () => {
+    const { raw, counted } = countingDatabase();
+    const db = new Kysely<{ t: { n: number } }>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
+    try {
+      await sql`create table t (n integer)`.execute(db);
+      for (const n of [1, 2, 3]) await db.insertInto("t").values({ n }).execute();
+      const read = (min: number) => db.selectFrom("t").select("n").where("n", ">=", min).orderBy("n").execute();
+      expect(await read(2)).toEqual([{ n: 2 }, { n: 3 }]);
+      expect(await read(1)).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+      // create, insert, select: three texts however often they ran.
+      expect(counted.prepared).toBe(3);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it("keeps at most `max` texts, dropping the oldest first", () => {
+    const { raw, counted } = countingDatabase();
+    const cached = withStatementCache(raw, 2);
+    try {
+      cached.prepare("select 1");
+      cached.prepare("select 2");
+      cached.prepare("select 3"); // "select 1" goes
+      cached.prepare("select 2");
+      expect(counted.prepared).toBe(3);
+      cached.prepare("select 1");
+      expect(counted.prepared).toBe(4);
+    } finally {
+      cached.close();
+    }
+  });
+
+  it("never hands out a statement that is still being iterated", () => {
+    const { raw } = countingDatabase();
+    const cached = withStatementCache(raw);
+    try {
+      const first = cached.prepare("select 1 as one union all select 2");
+      const rows = first.iterate([]);
+      rows.next();
+      const second = cached.prepare("select 1 as one union all select 2");
+      expect(second).not.toBe(first);
+      expect(second.all([])).toEqual([{ one: 1 }, { one: 2 }]);
+      rows.return?.();
+      expect(cached.prepare("select 1 as one union all select 2")).toBe(first);
+    } finally {
+      cached.close();
     }
   });
 });

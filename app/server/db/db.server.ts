@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from "kysely";
+import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, sql, type Transaction } from "kysely";
 import pg from "pg";
 import type { DatabaseConfig } from "../env.server.ts";
 import type { Database } from "./schema.server.ts";
@@ -13,6 +13,38 @@ export interface OpenDatabase {
   db: DB;
   dialect: Dialect;
   close(): Promise<void>;
+}
+
+/** How many distinct SQL texts keep their prepared statement (queries are built from a fixed set). */
+export const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * better-sqlite3 behind Kysely, with each SQL text prepared once and reused: Kysely's
+ * SQLite driver prepares every query anew, and compiling the SQL cost more than running
+ * it for the small indexed queries a page makes. A statement still being iterated (a
+ * streamed query) is never handed out twice; the least recently prepared text goes
+ * first once `max` are kept. SQLite re-prepares a statement by itself after a schema change.
+ */
+export function withStatementCache(database: SQLite.Database, max = STATEMENT_CACHE_SIZE): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => {
+      statements.clear();
+      database.close();
+    },
+    prepare(text) {
+      const cached = statements.get(text);
+      if (cached && !cached.busy) return cached;
+      const statement = database.prepare(text);
+      if (cached) return statement; // busy: a one-off for this call
+      if (statements.size >= max) {
+        const oldest = statements.keys().next().value;
+        if (oldest !== undefined) statements.delete(oldest);
+      }
+      statements.set(text, statement);
+      return statement;
+    },
+  };
 }
 
 /**
@@ -28,7 +60,7 @@ export function openDatabase(config: DatabaseConfig, options: { poolMax?: number
     database.pragma("foreign_keys = ON");
     database.pragma("busy_timeout = 5000");
     database.pragma("synchronous = FULL");
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
     return { db, dialect: "sqlite", close: () => db.destroy() };
   }
   const pool = new pg.Pool({

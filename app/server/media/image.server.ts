@@ -1,4 +1,4 @@
-import sharp, { type Metadata, type Sharp, type SharpOptions } from "sharp";
+import type { Metadata, Sharp, SharpOptions } from "sharp";
 import type { ImageKind } from "./sniff.server.ts";
 
 /** Widths of the WebP variants pages offer in `srcset` (each only when smaller than the image). */
@@ -40,6 +40,22 @@ export interface ProcessedImage {
   variants: EncodedFile[];
 }
 
+type SharpModule = typeof import("sharp")["default"];
+let loading: Promise<SharpModule> | undefined;
+
+/**
+ * sharp (libvips) is loaded on the first upload, not at start: most processes never
+ * process an image, and the library costs ~25 MiB of memory once loaded. Its operation
+ * cache is off: uploads are rare and each image is new, so it would only hold memory.
+ */
+function loadSharp(): Promise<SharpModule> {
+  loading ??= import("sharp").then((mod): SharpModule => {
+    mod.default.cache(false);
+    return mod.default;
+  });
+  return loading;
+}
+
 const INPUT: SharpOptions = { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error", sequentialRead: true };
 
 /**
@@ -47,11 +63,12 @@ const INPUT: SharpOptions = { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error
  * event handler or external reference can survive. Documents with a DOCTYPE or
  * entities (XXE, entity expansion) are refused before the parser sees them.
  */
-function svgToPng(buf: Buffer): Promise<Buffer> {
+async function svgToPng(buf: Buffer): Promise<Buffer> {
   const text = buf.toString("utf8");
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) {
-    return Promise.reject(new ImageError("unsafe-svg", "SVG files with a DOCTYPE or entities are refused."));
+    throw new ImageError("unsafe-svg", "SVG files with a DOCTYPE or entities are refused.");
   }
+  const sharp = await loadSharp();
   return sharp(buf, INPUT)
     .png()
     .toBuffer()
@@ -71,6 +88,7 @@ function isPixelLimit(error: unknown): boolean {
  */
 export async function processImage(input: Buffer, kind: ImageKind): Promise<ProcessedImage> {
   const source = kind === "svg" ? await svgToPng(input) : input;
+  const sharp = await loadSharp();
   let meta: Metadata;
   try {
     meta = await sharp(source, INPUT).metadata();

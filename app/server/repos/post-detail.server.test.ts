@@ -9,6 +9,7 @@ import {
   findPostDetail,
   findRelatedPosts,
   isPublic,
+  RELATED_CANDIDATES,
 } from "./post-detail.server.ts";
 import { createPost, type NewPostInput } from "./posts.server.ts";
 import { createCategory, ensureTags } from "./taxonomy.server.ts";
@@ -196,6 +197,36 @@ describe("neighbours and related posts", () => {
       expect(related.map((r) => r.id)).toEqual([three, two, oneNew]);
       expect(related.map((r) => r.id)).not.toContain(oneOld);
       expect(await findRelatedPosts(db.db, first, "en")).toEqual([]);
+    } finally {
+      await db.cleanup();
+    }
+  });
+
+  it("weighs only the newest RELATED_CANDIDATES posts sharing a tag, so the cost stays flat", async () => {
+    const db = await createTestDatabase();
+    try {
+      const [a, b] = (await ensureTags(db.db, ["a", "b"])) as [string, string];
+      const at = (n: number) => new Date(Date.UTC(2025, 0, 1) + n * 3_600_000).toISOString();
+      const make = (slug: string, tagIds: string[], n: number) =>
+        createPost(db.db, {
+          slug,
+          authorId: null,
+          status: "published",
+          publishedAt: at(n),
+          translations: [{ locale: "en", title: slug }],
+          tagIds,
+        });
+      const subject = await make("subject", [a, b], 0);
+      // Shares both tags, but older than every candidate.
+      const oldBoth = await make("old-both", [a, b], 1);
+      const newer: string[] = [];
+      for (let n = 0; n < RELATED_CANDIDATES; n++) newer.push(await make(`newer-${n}`, [a], 2 + n));
+      const related = await findRelatedPosts(db.db, subject, "en");
+      expect(related.map((r) => r.id)).not.toContain(oldBoth);
+      expect(related.map((r) => r.id)).toEqual(newer.slice(-3).reverse());
+      // Within the candidates, more shared tags still come first.
+      const recentBoth = await make("recent-both", [a, b], 5);
+      expect((await findRelatedPosts(db.db, subject, "en"))[0]?.id).toBe(recentBoth);
     } finally {
       await db.cleanup();
     }

@@ -242,7 +242,9 @@ function publicPostLinks(db: DB, locale: Locale) {
 
 /**
  * The published posts just before and after this one by publish date (ties by
- * id, the same order as the lists): two small indexed queries.
+ * id, the same order as the lists): two small indexed queries. The plain bound on
+ * the date lets SQLite seek the publish-date index; "earlier, or as early with a
+ * smaller id" alone made it walk every published post.
  */
 export async function findNeighbours(
   db: DB,
@@ -252,24 +254,16 @@ export async function findNeighbours(
   const columns = ["p.id", "p.publishedAt", "t.title as title", "f.title as fallbackTitle"] as const;
   const [previous, next] = await Promise.all([
     publicPostLinks(db, locale)
-      .where((eb) =>
-        eb.or([
-          eb("p.publishedAt", "<", post.publishedAt),
-          eb.and([eb("p.publishedAt", "=", post.publishedAt), eb("p.id", "<", post.id)]),
-        ]),
-      )
+      .where("p.publishedAt", "<=", post.publishedAt)
+      .where((eb) => eb.or([eb("p.publishedAt", "<", post.publishedAt), eb("p.id", "<", post.id)]))
       .select(columns)
       .orderBy("p.publishedAt", "desc")
       .orderBy("p.id", "desc")
       .limit(1)
       .executeTakeFirst(),
     publicPostLinks(db, locale)
-      .where((eb) =>
-        eb.or([
-          eb("p.publishedAt", ">", post.publishedAt),
-          eb.and([eb("p.publishedAt", "=", post.publishedAt), eb("p.id", ">", post.id)]),
-        ]),
-      )
+      .where("p.publishedAt", ">=", post.publishedAt)
+      .where((eb) => eb.or([eb("p.publishedAt", ">", post.publishedAt), eb("p.id", ">", post.id)]))
       .select(columns)
       .orderBy("p.publishedAt", "asc")
       .orderBy("p.id", "asc")
@@ -283,21 +277,68 @@ export async function findNeighbours(
 }
 
 /**
- * Up to `limit` published posts sharing the most tags with this one (newest
- * first among equals), in one query.
+ * How many of the newest published posts sharing a tag are weighed for "related":
+ * the cost of a post page stays flat however many posts carry its tags.
+ */
+export const RELATED_CANDIDATES = 100;
+
+/**
+ * Up to `limit` published posts sharing the most tags with this one (newest first
+ * among equals), chosen among the RELATED_CANDIDATES newest published posts that
+ * share at least one tag with it, in one query. The candidates come from the
+ * publish-date index, probing each post's tags, so the work is bounded by the
+ * candidates rather than by how many posts a tag has.
  */
 export async function findRelatedPosts(db: DB, postId: string, locale: Locale, limit = 3): Promise<PostLink[]> {
-  const rows = await publicPostLinks(db, locale)
-    .innerJoin("postTags as pt", "pt.postId", "p.id")
-    .where("p.id", "!=", postId)
-    .where("pt.tagId", "in", (eb) => eb.selectFrom("postTags").select("tagId").where("postId", "=", postId))
-    .groupBy(["p.id", "p.publishedAt", "t.title", "f.title"])
-    .select(["p.id", "p.publishedAt", "t.title as title", "f.title as fallbackTitle"])
-    .select((eb) => eb.fn.countAll<number | string | bigint>().as("shared"))
-    .orderBy("shared", "desc")
-    .orderBy("p.publishedAt", "desc")
-    .orderBy("p.id", "desc")
-    .limit(limit)
+  const rows = await db
+    .with("candidates", (qb) =>
+      qb
+        .selectFrom("posts as p")
+        .select(["p.id", "p.publishedAt"])
+        .where("p.status", "=", "published")
+        .where("p.deletedAt", "is", null)
+        .where("p.id", "!=", postId)
+        .where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom("postTags as pt")
+              .select("pt.postId")
+              .whereRef("pt.postId", "=", "p.id")
+              .where(
+                "pt.tagId",
+                "in",
+                selectFrom("postTags as own").select("own.tagId").where("own.postId", "=", postId),
+              ),
+          ),
+        )
+        .where(({ exists, selectFrom }) =>
+          exists(selectFrom("postTranslations as tr").select("tr.postId").whereRef("tr.postId", "=", "p.id")),
+        )
+        .orderBy("p.publishedAt", "desc")
+        .limit(RELATED_CANDIDATES),
+    )
+    .with("ranked", (qb) =>
+      qb
+        .selectFrom("candidates as c")
+        .select(["c.id", "c.publishedAt"])
+        .select(({ selectFrom }) =>
+          selectFrom("postTags as pt")
+            .select((eb) => eb.fn.countAll<number | string | bigint>().as("n"))
+            .whereRef("pt.postId", "=", "c.id")
+            .where("pt.tagId", "in", selectFrom("postTags as own").select("own.tagId").where("own.postId", "=", postId))
+            .as("shared"),
+        )
+        .orderBy("shared", "desc")
+        .orderBy("c.publishedAt", "desc")
+        .orderBy("c.id", "desc")
+        .limit(limit),
+    )
+    .selectFrom("ranked as r")
+    .leftJoin("postTranslations as t", (j) => j.onRef("t.postId", "=", "r.id").on("t.locale", "=", locale))
+    .leftJoin("postTranslations as f", (j) => j.onRef("f.postId", "=", "r.id").on("f.locale", "=", otherLocale(locale)))
+    .select(["r.id", "r.publishedAt", "t.title as title", "f.title as fallbackTitle"])
+    .orderBy("r.shared", "desc")
+    .orderBy("r.publishedAt", "desc")
+    .orderBy("r.id", "desc")
     .execute();
   return rows.map((r) => toLink(r, locale));
 }

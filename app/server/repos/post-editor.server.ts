@@ -7,7 +7,7 @@ import { nowIso } from "../db/db.server.ts";
 import type { Database, Locale, PostStatus } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { mediaImages } from "../media/media.server.ts";
-import { forgetCategoryPostCounts } from "../popular-categories.server.ts";
+import { forgetPostCounts } from "../post-counts.server.ts";
 import { renderPost } from "../post-render.server.ts";
 import { reindexPost } from "../search/index.server.ts";
 import { insertPost } from "./posts.server.ts";
@@ -19,11 +19,11 @@ import { ensureTags, type Term } from "./taxonomy.server.ts";
 /**
  * Runs after every post the editor (or the scheduled publisher) writes, once the
  * transaction has committed: the search index follows the post, and the
- * footer's popular categories are counted afresh.
+ * lists' totals and the footer's popular categories are counted afresh.
  */
 export async function afterPostWrite(db: DB, postId: string): Promise<void> {
   await reindexPost(db, postId);
-  forgetCategoryPostCounts(db);
+  forgetPostCounts(db);
 }
 
 export interface EditorTranslationData {

@@ -5,6 +5,7 @@ import { nowIso } from "../db/db.server.ts";
 import type { Database, Locale, PostStatus } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { mediaImages } from "../media/media.server.ts";
+import { cachedPostCount } from "../post-counts.server.ts";
 import { termName } from "./taxonomy.server.ts";
 
 /** A category or tag as a list shows it: its name in the visitor's language. */
@@ -55,11 +56,12 @@ export interface PostListFilter {
  * Published posts, newest first, in the visitor's language with the other language
  * as fallback, optionally of one category or tag: one query for the page (both
  * translations and the category joined), one for the count, and one for the tags
- * of the page's posts.
+ * of the page's posts. With `cachedTotal` the count comes from this instance's
+ * short-lived cache (pages for readers; see post-counts.server.ts).
  */
 export async function listPublishedPosts(
   db: DB,
-  opts: { locale: Locale; page: number; pageSize: number } & PostListFilter,
+  opts: { locale: Locale; page: number; pageSize: number; cachedTotal?: boolean } & PostListFilter,
 ): Promise<PostPage> {
   const { locale, pageSize, categoryId, tagId } = opts;
   const page = Math.max(1, Math.trunc(opts.page));
@@ -112,10 +114,15 @@ export async function listPublishedPosts(
     .offset((page - 1) * pageSize)
     .execute();
 
-  const countRow = await published()
-    .select((eb) => eb.fn.countAll<number | string | bigint>().as("n"))
-    .executeTakeFirstOrThrow();
-  const total = Number(countRow.n);
+  const count = async () => {
+    const row = await published()
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as("n"))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+  const total = opts.cachedTotal
+    ? await cachedPostCount(db, `${categoryId ?? ""}|${tagId ?? ""}`, count)
+    : await count();
 
   const [tagsByPost, covers] = await Promise.all([
     tagsOfPosts(

@@ -46,7 +46,7 @@ function isSqlite(db: DB): boolean {
 function hitsQuery(db: DB, tokens: readonly string[]): RawBuilder<unknown> {
   if (isSqlite(db)) {
     const match = tokens.map((t) => `"${t.replaceAll('"', '""')}"`).join(" ");
-    return sql`select s."postId" as "postId", s."locale" as "locale",
+    return sql`select s."postId" as "postId", s."locale" as "locale", p."publishedAt" as "publishedAt",
         -bm25("postSearchFts", ${sql.lit(WEIGHTS.title)}, ${sql.lit(WEIGHTS.summary)}, ${sql.lit(WEIGHTS.body)}) as "score"
       from "postSearchFts"
       join "postSearch" s on s."id" = "postSearchFts"."rowid"
@@ -61,7 +61,7 @@ function hitsQuery(db: DB, tokens: readonly string[]): RawBuilder<unknown> {
   );
   // ts_rank's weights are listed {D, C, B, A}: body (C), summary (B), title (A).
   const weights = `{0, ${WEIGHTS.body / WEIGHTS.title}, ${WEIGHTS.summary / WEIGHTS.title}, 1}`;
-  return sql`select s."postId" as "postId", s."locale" as "locale",
+  return sql`select s."postId" as "postId", s."locale" as "locale", p."publishedAt" as "publishedAt",
       ts_rank(${weights}::float4[], s."searchVector", q."query") as "score"
     from "postSearch" s
     cross join (select ${query} as "query") q
@@ -102,7 +102,7 @@ export async function searchPosts(
   // One version per post: the visitor's language when it matched, else the other.
   const ranked = sql`with "hits" as (${hitsQuery(db, tokens)}),
     "ranked" as (
-      select h."postId", h."locale", h."score",
+      select h."postId", h."locale", h."score", h."publishedAt",
         row_number() over (
           partition by h."postId"
           order by case when h."locale" = ${locale} then 0 else 1 end, h."score" desc
@@ -110,23 +110,31 @@ export async function searchPosts(
       from "hits" h
     )`;
 
-  const countRow = await sql<{ n: number | string }>`${ranked}
-    select count(*) as "n" from "ranked" where "rn" = 1`
-    .execute(db)
-    .then((r) => r.rows[0]);
-  const total = Number(countRow?.n ?? 0);
+  // One pass over the matches: the page's ids are ranked on light rows that also
+  // carry the total, and only the page's posts bring their text along.
+  const { rows } = await sql<Row & { total: number | string }>`${ranked},
+    "top" as (
+      select r."postId", r."locale", r."score", r."publishedAt", count(*) over () as "total"
+      from "ranked" r
+      where r."rn" = 1
+      order by r."score" desc, r."publishedAt" desc, r."postId" desc
+      limit ${pageSize} offset ${(page - 1) * pageSize}
+    )
+    select x."postId" as "id", x."locale" as "locale", x."publishedAt" as "publishedAt", x."total" as "total",
+      t."title" as "title", t."summary" as "summary", t."bodyMarkdown" as "bodyMarkdown", t."bodyHtml" as "bodyHtml"
+    from "top" x
+    join "postTranslations" t on t."postId" = x."postId" and t."locale" = x."locale"
+    order by x."score" desc, x."publishedAt" desc, x."postId" desc`.execute(db);
+  // A page past the end has no row to carry the total: it is counted on its own then.
+  const total =
+    rows.length > 0
+      ? Number(rows[0]?.total ?? 0)
+      : Number(
+          (await sql<{ n: number | string }>`${ranked} select count(*) as "n" from "ranked" where "rn" = 1`.execute(db))
+            .rows[0]?.n ?? 0,
+        );
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   if (total === 0 || page > pageCount) return { ...empty, total, pageCount };
-
-  const { rows } = await sql<Row>`${ranked}
-    select r."postId" as "id", r."locale" as "locale", p."publishedAt" as "publishedAt",
-      t."title" as "title", t."summary" as "summary", t."bodyMarkdown" as "bodyMarkdown", t."bodyHtml" as "bodyHtml"
-    from "ranked" r
-    join "posts" p on p."id" = r."postId"
-    join "postTranslations" t on t."postId" = r."postId" and t."locale" = r."locale"
-    where r."rn" = 1
-    order by r."score" desc, p."publishedAt" desc, p."id" desc
-    limit ${pageSize} offset ${(page - 1) * pageSize}`.execute(db);
 
   const items = rows.map(
     (r): SearchResult => ({

@@ -4,7 +4,6 @@ import { type ContentVersionStore, dbContentVersion } from "../cache/content-ver
 import type { DB } from "../db/db.server.ts";
 import type { Env } from "../env.server.ts";
 import { dbRateLimitStore, type RateLimitStore } from "../rate-limit.server.ts";
-import { connectRedis, redisContentVersion, redisRateLimitStore, redisSecondaryStorage } from "./redis.server.ts";
 
 /**
  * The state every instance must share: rate-limit counters, the render cache's
@@ -34,6 +33,10 @@ export async function createSharedState(env: Env, db: DB, log: Logger): Promise<
     };
   }
   const { url, prefix } = env.redis;
+  // The Redis client is loaded only when REDIS_URL is set.
+  const { connectRedis, redisContentVersion, redisRateLimitStore, redisSecondaryStorage } = await import(
+    "./redis.server.ts"
+  );
   const client = await connectRedis(url, log);
   return {
     kind: "redis",

@@ -9,7 +9,7 @@ describe("createStorage", () => {
     const sandbox = mkdtempSync(path.join(os.tmpdir(), "inkwell-index-"));
     try {
       const root = path.join(sandbox, "uploads");
-      const driver = createStorage({ driver: "local", root });
+      const driver = await createStorage({ driver: "local", root });
       expect(driver.kind).toBe("local");
       await driver.put("a.png", Buffer.from("x"), { contentType: "image/png", cacheControl: "no-cache" });
       expect(readdirSync(root)).toContain("a.png");
@@ -18,8 +18,8 @@ describe("createStorage", () => {
     }
   });
 
-  it("builds the S3 driver for STORAGE_DRIVER=s3, with the configured bucket and public address", () => {
-    const driver = createStorage({
+  it("builds the S3 driver for STORAGE_DRIVER=s3, with the configured bucket and public address", async () => {
+    const driver = await createStorage({
       driver: "s3",
       endpoint: "http://127.0.0.1:9",
       region: "us-east-1",

@@ -1,13 +1,17 @@
 import type { StorageConfig } from "../env.server.ts";
 import { createLocalStorage } from "./local.server.ts";
-import { createS3Storage } from "./s3.server.ts";
 import type { StorageDriver } from "./types.server.ts";
 
-/** The driver STORAGE_DRIVER names, built from the parsed environment. */
-export function createStorage(
+/**
+ * The driver STORAGE_DRIVER names, built from the parsed environment. The S3 driver
+ * (and the AWS SDK behind it, ~30 MiB once loaded) is imported only when it is the one.
+ */
+export async function createStorage(
   config: StorageConfig,
   retry?: { deadlineMs: number; uploadDeadlineMs: number },
-): StorageDriver {
+): Promise<StorageDriver> {
   const options = retry ? { retry } : {};
-  return config.driver === "s3" ? createS3Storage(config, options) : createLocalStorage(config.root, options);
+  if (config.driver !== "s3") return createLocalStorage(config.root, options);
+  const { createS3Storage } = await import("./s3.server.ts");
+  return createS3Storage(config, options);
 }

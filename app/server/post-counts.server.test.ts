@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../../tests/setup/test-db.ts";
+import { cachedPostCount, forgetPostCounts, POST_COUNTS_TTL_MS } from "./post-counts.server.ts";
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase({ migrate: false });
+});
+afterAll(async () => {
+  await database.cleanup();
+});
+
+/** A count that answers 1, 2, 3… and says how often it ran. */
+function counter() {
+  const state = { calls: 0 };
+  return { state, count: async () => ++state.calls };
+}
+
+describe("cachedPostCount", () => {
+  it("counts once per list within the time limit, again after it", async () => {
+    const { db } = database;
+    forgetPostCounts(db);
+    const { state, count } = counter();
+    const t0 = 1_000_000;
+    expect(await cachedPostCount(db, "all", count, t0)).toBe(1);
+    expect(await cachedPostCount(db, "all", count, t0 + POST_COUNTS_TTL_MS - 1)).toBe(1);
+    expect(await cachedPostCount(db, "tag-a", count, t0)).toBe(2);
+    expect(await cachedPostCount(db, "all", count, t0 + POST_COUNTS_TTL_MS)).toBe(3);
+    expect(state.calls).toBe(3);
+  });
+
+  it("counts afresh after forgetPostCounts (a content change)", async () => {
+    const { db } = database;
+    forgetPostCounts(db);
+    const { count } = counter();
+    expect(await cachedPostCount(db, "all", count, 0)).toBe(1);
+    forgetPostCounts(db);
+    expect(await cachedPostCount(db, "all", count, 1)).toBe(2);
+  });
+
+  it("does not keep a failed count", async () => {
+    const { db } = database;
+    forgetPostCounts(db);
+    await expect(cachedPostCount(db, "all", () => Promise.reject(new Error("db away")), 0)).rejects.toThrow("db away");
+    expect(await cachedPostCount(db, "all", async () => 7, 1)).toBe(7);
+  });
+});
