@@ -105,7 +105,10 @@ test("connect, close empty accounts, batch-send with an interruption and resume"
     const send = page.getByRole("button", { name: "Sign all and send" });
     await expect(send).toBeEnabled({ timeout: 5000 });
     await send.click();
-    await expect(page.getByRole("alert")).toContainText("Stopped: transaction 2");
+    await expect(page.getByRole("alert")).toContainText(
+      "Stopped at transaction 2: The RPC server could not be reached or is not answering.",
+    );
+    await expect(page.getByRole("alert").locator("[lang=en]")).toHaveText("HTTP 503 Service Unavailable");
     const paid = recipients.filter((r) => (rpc.svm.getBalance(r) ?? 0n) > 0n).length;
     expect(paid).toBeGreaterThan(0);
     expect(paid).toBeLessThan(30);
