@@ -1,4 +1,4 @@
-import { useMemo } from "react";
+import { type ReactNode, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { formatAmount, SOL_DECIMALS } from "../lib/solana/amount.ts";
 import { type ClassifiedError, classifyError, classifyTransactionError, type ErrorKind } from "../lib/solana/errors.ts";
@@ -115,4 +115,29 @@ export interface StatusState {
   message: string;
   error: boolean;
   detail?: string;
+}
+
+/** A /solana page: its heading (the section's name) and an optional introduction, then the tool. */
+export function ToolPage({
+  id,
+  title,
+  intro,
+  className = "space-y-4",
+  children,
+}: {
+  id: string;
+  title: string;
+  intro?: string;
+  className?: string;
+  children?: ReactNode;
+}) {
+  return (
+    <section aria-labelledby={id} className={className}>
+      <h1 id={id} className="text-2xl font-bold">
+        {title}
+      </h1>
+      {intro && <p>{intro}</p>}
+      {children}
+    </section>
+  );
 }

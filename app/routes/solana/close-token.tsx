@@ -21,7 +21,7 @@ import {
   wireBytes,
 } from "../../solana/rpc.ts";
 import { useSolana } from "../../solana/solana-context.tsx";
-import { Status, type StatusState, sol, TxList, type TxProgress, useFailures } from "../../solana/ui.tsx";
+import { Status, type StatusState, sol, ToolPage, TxList, type TxProgress, useFailures } from "../../solana/ui.tsx";
 import { FEATURES, hasFeature, signAndSendTransaction, signTransactions } from "../../solana/wallet.ts";
 import type { Route } from "./+types/close-token";
 
@@ -155,11 +155,7 @@ export default function CloseToken() {
     : 0n;
 
   return (
-    <section aria-labelledby="close-title" className="space-y-4">
-      <h1 id="close-title" className="text-2xl font-bold">
-        {t("close.title")}
-      </h1>
-      <p>{t("close.intro")}</p>
+    <ToolPage id="close-title" title={t("close.title")} intro={t("close.intro")}>
       {!address ? (
         <p>{t("connectFirst")}</p>
       ) : (
@@ -244,6 +240,6 @@ export default function CloseToken() {
           )}
         </>
       )}
-    </section>
+    </ToolPage>
   );
 }

@@ -28,7 +28,7 @@ import { solanaTitle } from "../../solana/i18n.ts";
 import { createIndexedDbJobStore } from "../../solana/job-store.ts";
 import { loadTokenAccounts } from "../../solana/rpc.ts";
 import { useSolana } from "../../solana/solana-context.tsx";
-import { Status, type StatusState, sol, useFailures } from "../../solana/ui.tsx";
+import { Status, type StatusState, sol, ToolPage, useFailures } from "../../solana/ui.tsx";
 import type { Route } from "./+types/transfer-batch";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -280,11 +280,7 @@ export default function TransferBatch() {
   const unit = checked?.asset.kind === "token" ? shortAddress(checked.asset.mint) : "SOL";
 
   return (
-    <section aria-labelledby="batch-title" className="space-y-4">
-      <h1 id="batch-title" className="text-2xl font-bold">
-        {t("batch.title")}
-      </h1>
-      <p>{t("batch.intro")}</p>
+    <ToolPage id="batch-title" title={t("batch.title")} intro={t("batch.intro")}>
       {unfinished && !running && !job && (
         <div className="space-y-2 rounded border border-zinc-400 p-3" data-testid="resume">
           <p>{t("batch.resumeFound", { date: unfinished.createdAt, rows: unfinished.rows.length })}</p>
@@ -469,7 +465,7 @@ export default function TransferBatch() {
           {t("batch.resume")}
         </button>
       )}
-    </section>
+    </ToolPage>
   );
 }
 

@@ -9,7 +9,7 @@ import { getApp } from "../../server/context.server.ts";
 import { AccountBalances, SendSol, SignMessage } from "../../solana/account-tools.tsx";
 import { solanaTitle } from "../../solana/i18n.ts";
 import { useSolana } from "../../solana/solana-context.tsx";
-import { type Failure, Status, useFailures } from "../../solana/ui.tsx";
+import { type Failure, Status, ToolPage, useFailures } from "../../solana/ui.tsx";
 import type { WalletConnectController, WcSession } from "../../solana/walletconnect-client.ts";
 import type { Route } from "./+types/wallet-connect";
 
@@ -37,11 +37,7 @@ type Phase =
 export default function WalletConnectPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("solana");
   return (
-    <section aria-labelledby="wc-title" className="space-y-4">
-      <h1 id="wc-title" className="text-2xl font-bold">
-        {t("walletConnect.title")}
-      </h1>
-      <p>{t("walletConnect.intro")}</p>
+    <ToolPage id="wc-title" title={t("walletConnect.title")} intro={t("walletConnect.intro")}>
       {loaderData ? (
         <WalletConnectSession projectId={loaderData.projectId} relayUrl={loaderData.relayUrl} />
       ) : (
@@ -56,7 +52,7 @@ export default function WalletConnectPage({ loaderData }: Route.ComponentProps) 
           </ol>
         </div>
       )}
-    </section>
+    </ToolPage>
   );
 }
 
