@@ -17,6 +17,7 @@ import { useTranslation } from "react-i18next";
 import { parseAddress, shortAddress } from "../lib/solana/address.ts";
 import { formatAmount, parseAmount, SOL_DECIMALS } from "../lib/solana/amount.ts";
 import type { TokenAccountInfo } from "../lib/solana/close-accounts.ts";
+import { SolanaToolError } from "../lib/solana/errors.ts";
 import { compileUnsignedTransaction } from "../lib/solana/pack.ts";
 import {
   bytesToBase64,
@@ -30,7 +31,7 @@ import {
   wireBytes,
 } from "./rpc.ts";
 import { useSolana } from "./solana-context.tsx";
-import { errorMessage, Status, sol, TxList, type TxProgress } from "./ui.tsx";
+import { Status, type StatusState, sol, TxList, type TxProgress, useFailures } from "./ui.tsx";
 import { signMessage, signTransactions, type Wallet, type WalletAccount } from "./wallet.ts";
 
 export interface WalletProps {
@@ -45,7 +46,8 @@ export function AccountBalances({ address, refresh = 0 }: { address: Address; re
   const { rpc } = useSolana();
   const [balance, setBalance] = useState<bigint | null>(null);
   const [tokens, setTokens] = useState<TokenAccountInfo[]>([]);
-  const [loadStatus, setLoadStatus] = useState({ message: "", error: false });
+  const [loadStatus, setLoadStatus] = useState<StatusState>({ message: "", error: false });
+  const fail = useFailures();
 
   const load = useCallback(async () => {
     try {
@@ -57,9 +59,10 @@ export function AccountBalances({ address, refresh = 0 }: { address: Address; re
       setTokens(list);
       setLoadStatus({ message: "", error: false });
     } catch (error) {
-      setLoadStatus({ message: t("rpcError", { error: errorMessage(error) }), error: true });
+      const failure = fail.error(error);
+      setLoadStatus({ message: t("rpcError", { error: failure.message }), detail: failure.detail, error: true });
     }
-  }, [rpc, address, t]);
+  }, [rpc, address, t, fail]);
 
   useEffect(() => {
     setBalance(null);
@@ -101,7 +104,7 @@ export function AccountBalances({ address, refresh = 0 }: { address: Address; re
           </tbody>
         </table>
       )}
-      <Status message={loadStatus.message} error={loadStatus.error} />
+      <Status message={loadStatus.message} error={loadStatus.error} detail={loadStatus.detail} />
     </div>
   );
 }
@@ -109,8 +112,9 @@ export function AccountBalances({ address, refresh = 0 }: { address: Address; re
 /** Signs a message with the wallet and checks the signature in this browser. */
 export function SignMessage({ wallet, account, address }: WalletProps) {
   const { t } = useTranslation("solana");
+  const fail = useFailures();
   const [text, setText] = useState("");
-  const [result, setResult] = useState({ message: "", error: false });
+  const [result, setResult] = useState<StatusState>({ message: "", error: false });
   return (
     <form
       className="space-y-2"
@@ -130,7 +134,8 @@ export function SignMessage({ wallet, account, address }: WalletProps) {
               error: !valid,
             });
           } catch (error) {
-            setResult({ message: t("tx.error", { error: errorMessage(error) }), error: true });
+            const failure = fail.error(error);
+            setResult({ message: t("tx.error", { error: failure.message }), detail: failure.detail, error: true });
           }
         })();
       }}
@@ -150,7 +155,7 @@ export function SignMessage({ wallet, account, address }: WalletProps) {
       <button type="submit" className="rounded border border-zinc-400 px-3 py-1">
         {t("phantom.sign")}
       </button>
-      <Status message={result.message} error={result.error} />
+      <Status message={result.message} error={result.error} detail={result.detail} />
     </form>
   );
 }
@@ -167,8 +172,9 @@ export function SendSol({
   const { rpc } = useSolana();
   const [to, setTo] = useState("");
   const [amount, setAmount] = useState("");
+  const fail = useFailures();
   const [fee, setFee] = useState<bigint | null>(null);
-  const [status, setStatus] = useState({ message: "", error: false });
+  const [status, setStatus] = useState<StatusState>({ message: "", error: false });
   const [progress, setProgress] = useState<TxProgress[]>([]);
   return (
     <form
@@ -199,26 +205,34 @@ export function SendSol({
             const [sim, networkFee] = await Promise.all([simulate(rpc, tx), messageFee(rpc, tx)]);
             setFee(networkFee);
             if (sim.error) {
-              setProgress([{ ...item, state: "failed", error: sim.error }]);
-              return setStatus({ message: t("tx.simulationFailed", { error: sim.error }), error: true });
+              const failure = fail.tx(sim.err, sim.logs);
+              setProgress([{ ...item, state: "failed", error: failure }]);
+              return setStatus({
+                message: t("tx.simulationFailed", { error: failure.message }),
+                detail: failure.detail,
+                error: true,
+              });
             }
             setProgress([{ ...item, state: "signing" }]);
             setStatus({ message: t("tx.confirmInWallet", { count: 1 }), error: false });
             const [signed] = await signTransactions(wallet, account, [wireBytes(tx)], chain);
-            if (!signed) throw new Error("not signed");
+            if (!signed) throw new SolanaToolError("unsupported", "the wallet returned no signed transaction");
             const signature = await sendWire(rpc, wireBase64(signed));
             setProgress([{ ...item, state: "confirming", signature }]);
             await waitForOutcomes(
               rpc,
               [{ signature, lastValidBlockHeight: lifetime.lastValidBlockHeight }],
               (_s, o) => {
-                setProgress([{ ...item, signature, state: o.kind, error: o.kind === "failed" ? o.error : null }]);
+                setProgress([
+                  { ...item, signature, state: o.kind, error: o.kind === "failed" ? fail.tx(o.err) : null },
+                ]);
                 setStatus({ message: t(`tx.state.${o.kind}`), error: o.kind !== "confirmed" });
               },
             );
             onSent();
           } catch (error) {
-            setStatus({ message: t("tx.error", { error: errorMessage(error) }), error: true });
+            const failure = fail.error(error);
+            setStatus({ message: t("tx.error", { error: failure.message }), detail: failure.detail, error: true });
           }
         })();
       }}
@@ -249,7 +263,7 @@ export function SendSol({
         {t("phantom.send")}
       </button>
       {fee !== null && <p className="text-sm">{t("phantom.fee", { amount: formatAmount(fee, SOL_DECIMALS) })}</p>}
-      <Status message={status.message} error={status.error} />
+      <Status message={status.message} error={status.error} detail={status.detail} />
       <TxList items={progress} />
     </form>
   );

@@ -5,6 +5,7 @@
  */
 
 import type { Address } from "@solana/kit";
+import { SolanaToolError } from "../lib/solana/errors.ts";
 import {
   applyDecisions,
   isJobFinished,
@@ -60,10 +61,24 @@ async function contextOf(job: Job): Promise<TransferContext> {
   };
 }
 
+/** A transaction's simulation failed: nothing was signed. `err` and `logs` as the RPC gave them. */
 export class SimulationError extends Error {
   readonly txIndex: number;
-  constructor(txIndex: number, message: string) {
+  readonly err: unknown;
+  readonly logs: readonly string[];
+  constructor(txIndex: number, message: string, err: unknown, logs: readonly string[]) {
     super(message);
+    this.txIndex = txIndex;
+    this.err = err;
+    this.logs = logs;
+  }
+}
+
+/** Sending a signed transaction failed (it stays signed: a resume sends the same bytes). */
+export class SendError extends Error {
+  readonly txIndex: number;
+  constructor(txIndex: number, cause: unknown) {
+    super(`transaction ${txIndex + 1}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.txIndex = txIndex;
   }
 }
@@ -99,7 +114,7 @@ export async function runJob(initial: Job, deps: RunnerDeps): Promise<Job> {
           await sendWire(deps.rpc, signedTx as Parameters<typeof sendWire>[1]);
         } catch (error) {
           // Not marked sent: the next round finds it unknown and sends the same bytes again.
-          throw new Error(`transaction ${i + 1}: ${error instanceof Error ? error.message : String(error)}`);
+          throw new SendError(i, error);
         }
         await save(recordSent(job, i));
       }
@@ -109,7 +124,8 @@ export async function runJob(initial: Job, deps: RunnerDeps): Promise<Job> {
     if (isJobFinished(job)) break;
     deps.onMessage("confirming");
     idle += 1;
-    if (idle > (deps.maxIdleRounds ?? 120)) throw new Error("the network has not confirmed the transactions yet");
+    if (idle > (deps.maxIdleRounds ?? 120))
+      throw new SolanaToolError("notConfirmed", "the network has not confirmed the transactions yet");
     await sleep(deps.pollMs ?? 700);
   }
   return job;
@@ -134,7 +150,7 @@ export async function runJob(initial: Job, deps: RunnerDeps): Promise<Job> {
     });
     for (const [k, tx] of txs.entries()) {
       const result = await simulate(deps.rpc, tx);
-      if (result.error) throw new SimulationError(decisions[k]?.txIndex ?? k, result.error);
+      if (result.error) throw new SimulationError(decisions[k]?.txIndex ?? k, result.error, result.err, result.logs);
     }
     deps.onMessage("signing", txs.length);
     const signed = await signTransactions(

@@ -52,11 +52,14 @@ export function bytesToBase64(bytes: Uint8Array): string {
   return getBase64Decoder().decode(bytes);
 }
 
-/** Simulates an unsigned transaction; the error (JSON text) and logs, error null when it would succeed. */
+/**
+ * Simulates an unsigned transaction: the error (JSON text, null when it would succeed), the
+ * error as the RPC gave it (`err`), and the logs.
+ */
 export async function simulate(
   rpc: SolanaRpc,
   transaction: Transaction,
-): Promise<{ error: string | null; logs: readonly string[] }> {
+): Promise<{ error: string | null; err: unknown; logs: readonly string[] }> {
   const { value } = await rpc
     .simulateTransaction(getBase64EncodedWireTransaction(transaction), {
       encoding: "base64",
@@ -65,7 +68,7 @@ export async function simulate(
       commitment: "confirmed",
     })
     .send();
-  return { error: value.err ? jsonText(value.err) : null, logs: value.logs ?? [] };
+  return { error: value.err ? jsonText(value.err) : null, err: value.err, logs: value.logs ?? [] };
 }
 
 /** The network fee of a compiled message, in lamports (null when the RPC cannot tell). */
@@ -104,7 +107,7 @@ export async function signatureStatuses(
   return out;
 }
 
-export type Outcome = { kind: "confirmed" } | { kind: "failed"; error: string } | { kind: "expired" };
+export type Outcome = { kind: "confirmed" } | { kind: "failed"; error: string; err: unknown } | { kind: "expired" };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -122,7 +125,7 @@ export async function waitForOutcomes(
     for (const [signature, lastValid] of pending) {
       const status = statuses.get(signature);
       if (status?.err) {
-        onOutcome(signature, { kind: "failed", error: jsonText(status.err) });
+        onOutcome(signature, { kind: "failed", error: jsonText(status.err), err: status.err });
         pending.delete(signature);
       } else if (status && (status.confirmationStatus === "confirmed" || status.confirmationStatus === "finalized")) {
         onOutcome(signature, { kind: "confirmed" });

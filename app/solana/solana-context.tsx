@@ -5,6 +5,7 @@
 
 import type { Address } from "@solana/kit";
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
+import { type ClassifiedError, classifyError, SolanaToolError } from "../lib/solana/errors.ts";
 import { CHAIN, type NetworkId, networkOfUrl, PUBLIC_RPC, parseRpcUrl, RPC_COOKIE } from "../lib/solana/network.ts";
 import { rpcFor, type SolanaRpc } from "./rpc.ts";
 import {
@@ -33,7 +34,8 @@ export interface SolanaState {
   account: WalletAccount | null;
   address: Address | null;
   connecting: boolean;
-  connectError: string | null;
+  /** Why the last connect failed, sorted (the layout shows it in the page's language). */
+  connectError: ClassifiedError | null;
   connect(wallet: Wallet): Promise<void>;
   disconnect(): Promise<void>;
 }
@@ -79,7 +81,7 @@ export function SolanaProvider({ defaultRpc, children }: { defaultRpc: string; c
   const [wallet, setWallet] = useState<Wallet | null>(null);
   const [account, setAccount] = useState<WalletAccount | null>(null);
   const [connecting, setConnecting] = useState(false);
-  const [connectError, setConnectError] = useState<string | null>(null);
+  const [connectError, setConnectError] = useState<ClassifiedError | null>(null);
   const triedSilent = useRef(false);
 
   useEffect(() => {
@@ -139,12 +141,12 @@ export function SolanaProvider({ defaultRpc, children }: { defaultRpc: string; c
     try {
       const accounts = await connectWallet(target, false);
       const first = accounts[0];
-      if (!first) throw new Error("no account");
+      if (!first) throw new SolanaToolError("notConnected", "the wallet shared no account");
       setWallet(target);
       setAccount(first);
       writeStorage(WALLET_KEY, target.name);
     } catch (error) {
-      setConnectError(error instanceof Error ? error.message : String(error));
+      setConnectError(classifyError(error));
     } finally {
       setConnecting(false);
     }

@@ -1,5 +1,7 @@
+import { type ReactNode, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { formatAmount, SOL_DECIMALS } from "../lib/solana/amount.ts";
+import { type ClassifiedError, classifyError, classifyTransactionError, type ErrorKind } from "../lib/solana/errors.ts";
 import { explorerTxUrl } from "../lib/solana/network.ts";
 import { useSolana } from "./solana-context.tsx";
 
@@ -13,7 +15,46 @@ export interface TxProgress {
   label: string;
   state: TxState;
   signature: string | null;
-  error: string | null;
+  error: Failure | null;
+}
+
+/** A failure as shown: a sentence in the page's language and the raw cause (English) for details. */
+export interface Failure {
+  kind: ErrorKind;
+  message: string;
+  detail: string;
+}
+
+/**
+ * Turns thrown errors (`error`) and the RPC's transaction errors (`tx`, from a simulation or a
+ * signature status) into failures in the page's language.
+ */
+export function useFailures(): {
+  error(error: unknown, logs?: readonly string[]): Failure;
+  tx(err: unknown, logs?: readonly string[]): Failure;
+} {
+  const { t } = useTranslation("solana");
+  return useMemo(() => {
+    const shown = (c: ClassifiedError): Failure => ({ kind: c.kind, message: t(`errors.${c.kind}`), detail: c.detail });
+    return {
+      error: (error, logs) => shown(classifyError(error, logs)),
+      tx: (err, logs) => shown(classifyTransactionError(err, logs)),
+    };
+  }, [t]);
+}
+
+/** The raw cause after a localized sentence: smaller, and marked as English. */
+export function Details({ detail }: { detail: string | undefined }) {
+  const { t } = useTranslation("solana");
+  if (!detail) return null;
+  return (
+    <>
+      {" "}
+      <span className="block text-xs">
+        {t("errors.details")} <span lang="en">{detail}</span>
+      </span>
+    </>
+  );
 }
 
 /** Per-transaction progress, signature and explorer link, announced politely. */
@@ -42,7 +83,12 @@ export function TxList({ items }: { items: readonly TxProgress[] }) {
                 </a>
               </>
             )}
-            {item.error && <span className="block text-red-700 dark:text-red-400">{item.error}</span>}
+            {item.error && (
+              <span className="block text-red-700 dark:text-red-400">
+                {item.error.message}
+                <Details detail={item.error.detail} />
+              </span>
+            )}
           </li>
         ))}
       </ol>
@@ -51,7 +97,7 @@ export function TxList({ items }: { items: readonly TxProgress[] }) {
 }
 
 /** A status line for screen readers and everyone else. */
-export function Status({ message, error = false }: { message: string; error?: boolean }) {
+export function Status({ message, error = false, detail }: { message: string; error?: boolean; detail?: string }) {
   return (
     <p
       role={error ? "alert" : "status"}
@@ -59,10 +105,39 @@ export function Status({ message, error = false }: { message: string; error?: bo
       className={`min-h-5 text-sm ${error ? "text-red-700 dark:text-red-400" : ""}`}
     >
       {message}
+      <Details detail={detail} />
     </p>
   );
 }
 
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** What a status line holds: a message, whether it is an error, and the raw cause of a failure. */
+export interface StatusState {
+  message: string;
+  error: boolean;
+  detail?: string;
+}
+
+/** A /solana page: its heading (the section's name) and an optional introduction, then the tool. */
+export function ToolPage({
+  id,
+  title,
+  intro,
+  className = "space-y-4",
+  children,
+}: {
+  id: string;
+  title: string;
+  intro?: string;
+  className?: string;
+  children?: ReactNode;
+}) {
+  return (
+    <section aria-labelledby={id} className={className}>
+      <h1 id={id} className="text-2xl font-bold">
+        {title}
+      </h1>
+      {intro && <p>{intro}</p>}
+      {children}
+    </section>
+  );
 }

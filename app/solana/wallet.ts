@@ -5,6 +5,7 @@
 
 import { getWallets } from "@wallet-standard/app";
 import type { Wallet, WalletAccount } from "@wallet-standard/base";
+import { SolanaToolError } from "../lib/solana/errors.ts";
 
 export type { Wallet, WalletAccount };
 
@@ -71,7 +72,7 @@ export function watchWallets(callback: (wallets: Wallet[]) => void): () => void 
 
 export async function connectWallet(wallet: Wallet, silent: boolean): Promise<readonly WalletAccount[]> {
   const connect = feature<ConnectFeature>(wallet, FEATURES.connect);
-  if (!connect) throw new Error("wallet cannot connect");
+  if (!connect) throw new SolanaToolError("unsupported", "wallet cannot connect");
   const { accounts } = await connect.connect(silent ? { silent: true } : undefined);
   return accounts;
 }
@@ -100,12 +101,13 @@ export async function signTransactions(
   chain: string | undefined,
 ): Promise<Uint8Array[]> {
   const sign = feature<SignTransactionFeature>(wallet, FEATURES.signTransaction);
-  if (!sign) throw new Error("wallet cannot sign transactions");
+  if (!sign) throw new SolanaToolError("unsupported", "wallet cannot sign transactions");
   const inputs = transactions.map((transaction) =>
     chain ? { account, transaction, chain } : { account, transaction },
   );
   const results = await sign.signTransaction(...inputs);
-  if (results.length !== transactions.length) throw new Error("wallet returned a different number of transactions");
+  if (results.length !== transactions.length)
+    throw new SolanaToolError("unsupported", "wallet returned a different number of transactions");
   return results.map((r) => r.signedTransaction);
 }
 
@@ -117,9 +119,9 @@ export async function signAndSendTransaction(
   chain: string,
 ): Promise<Uint8Array> {
   const send = feature<SignAndSendFeature>(wallet, FEATURES.signAndSendTransaction);
-  if (!send) throw new Error("wallet cannot send transactions");
+  if (!send) throw new SolanaToolError("unsupported", "wallet cannot send transactions");
   const [result] = await send.signAndSendTransaction({ account, transaction, chain });
-  if (!result) throw new Error("wallet returned no signature");
+  if (!result) throw new SolanaToolError("unsupported", "wallet returned no signature");
   return result.signature;
 }
 
@@ -129,8 +131,8 @@ export async function signMessage(
   message: Uint8Array,
 ): Promise<{ signedMessage: Uint8Array; signature: Uint8Array }> {
   const sign = feature<SignMessageFeature>(wallet, FEATURES.signMessage);
-  if (!sign) throw new Error("wallet cannot sign messages");
+  if (!sign) throw new SolanaToolError("unsupported", "wallet cannot sign messages");
   const [result] = await sign.signMessage({ account, message });
-  if (!result) throw new Error("wallet returned no signature");
+  if (!result) throw new SolanaToolError("unsupported", "wallet returned no signature");
   return result;
 }

@@ -3,6 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { type Address, getBase58Decoder, lamports } from "@solana/kit";
 import { findAssociatedTokenPda, getTokenDecoder, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
+import { TOKEN_2022_PROGRAM_ADDRESS } from "../../app/lib/solana/transfer-plan.ts";
 import { startTestRpc, type TestRpc } from "../setup/solana-rpc.ts";
 import { expect, test } from "./fixtures.ts";
 import { registerTestWallet, type TestWalletInput } from "./solana-wallet.ts";
@@ -105,7 +106,10 @@ test("connect, close empty accounts, batch-send with an interruption and resume"
     const send = page.getByRole("button", { name: "Sign all and send" });
     await expect(send).toBeEnabled({ timeout: 5000 });
     await send.click();
-    await expect(page.getByRole("alert")).toContainText("Stopped: transaction 2");
+    await expect(page.getByRole("alert")).toContainText(
+      "Stopped at transaction 2: The RPC server could not be reached or is not answering.",
+    );
+    await expect(page.getByRole("alert").locator("[lang=en]")).toHaveText("HTTP 503 Service Unavailable");
     const paid = recipients.filter((r) => (rpc.svm.getBalance(r) ?? 0n) > 0n).length;
     expect(paid).toBeGreaterThan(0);
     expect(paid).toBeLessThan(30);
@@ -168,6 +172,32 @@ test("Phantom: balances, a signed message checked in the page, and a SOL payment
   await axe(page, "/en/solana/PhantomWallet");
 });
 
+test("failures read in the page's language, with the raw cause kept as English details", async ({ page }) => {
+  test.setTimeout(60_000);
+  const phantom = { ...makeWallet(), name: "Phantom" };
+  rpc.svm.airdrop(phantom.address as Address, lamports(100_000_000n));
+  await page.addInitScript(registerTestWallet, phantom);
+  await page.goto("/zh/solana/PhantomWallet");
+  await page.getByRole("combobox", { name: "网络" }).selectOption("custom");
+  await page.getByRole("textbox", { name: "RPC 地址" }).fill(rpc.url);
+  await page.getByRole("button", { name: "使用此网络" }).click();
+  await hydrated(page);
+  await page.getByRole("region", { name: "Phantom 钱包" }).getByRole("button", { name: "连接 Phantom" }).click();
+  await expect(page.getByTestId("sol-balance")).toContainText("0.1 SOL");
+  const sends = rpc.sendCount;
+  await page.getByRole("textbox", { name: "收款地址" }).fill(walletAddress());
+  await page.getByRole("textbox", { name: "金额（SOL）" }).fill("5");
+  await page.getByRole("button", { name: "模拟、签名并发送" }).click();
+  const alert = page.getByRole("alert");
+  await expect(alert).toContainText("模拟失败，没有签名任何交易：钱包中的 SOL 不足以完成这笔转账。");
+  await expect(alert).toContainText("详情：");
+  const details = alert.locator("[lang=en]");
+  await expect(details).toContainText('{"InstructionError":[0,{"Custom":1}]}');
+  await expect(details).toContainText("Transfer: insufficient lamports");
+  expect(rpc.sendCount).toBe(sends);
+  await axe(page, "/zh/solana/PhantomWallet (failure)");
+});
+
 test("batch-send a token, creating the recipients' token accounts", async ({ page }) => {
   test.setTimeout(60_000);
   const sender = { ...makeWallet(), name: "Token Wallet" };
@@ -210,4 +240,59 @@ test("batch-send a token, creating the recipients' token accounts", async ({ pag
     expect(account.exists).toBe(true);
     if (account.exists) expect(getTokenDecoder().decode(account.data).amount).toBe(BigInt((i + 1) * 100 + 25));
   }
+});
+
+test("batch-send a Token-2022 token with decimals, to recipients with and without token accounts", async ({ page }) => {
+  test.setTimeout(60_000);
+  const program = TOKEN_2022_PROGRAM_ADDRESS;
+  const sender = { ...makeWallet(), name: "Token-2022 Wallet" };
+  const senderAddress = sender.address as Address;
+  const mint = randomAddress();
+  rpc.svm.airdrop(senderAddress, lamports(1_000_000_000n));
+  rpc.addMint(mint, { decimals: 6, supply: 1_000_000_000n, program });
+  const [source] = await findAssociatedTokenPda({ owner: senderAddress, mint, tokenProgram: program });
+  rpc.addTokenAccount(source, { mint, owner: senderAddress, amount: 1_000_000_000n, program });
+  const recipients = Array.from({ length: 4 }, () => walletAddress());
+  const atas = await Promise.all(
+    recipients.map(async (owner) => (await findAssociatedTokenPda({ owner, mint, tokenProgram: program }))[0]),
+  );
+  // The first two already hold an account (one with a balance); the last two get one created.
+  rpc.addTokenAccount(atas[0] as Address, { mint, owner: recipients[0] as Address, amount: 0n, program });
+  rpc.addTokenAccount(atas[1] as Address, { mint, owner: recipients[1] as Address, amount: 7n, program });
+  const amounts = ["1.5", "0.000001", "12.345678", "3"];
+  const expected = [1_500_000n, 7n + 1n, 12_345_678n, 3_000_000n];
+
+  await page.addInitScript(registerTestWallet, sender);
+  await page.goto("/en/solana/transferBatch");
+  await page.getByRole("combobox", { name: "Network" }).selectOption("custom");
+  await page.getByRole("textbox", { name: "RPC URL" }).fill(rpc.url);
+  await page.getByRole("button", { name: "Use this network" }).click();
+  await hydrated(page);
+  await page.getByRole("button", { name: "Connect Token-2022 Wallet" }).click();
+  await page.getByRole("radio", { name: "A token" }).check();
+  await page.getByRole("textbox", { name: "or the token's mint address" }).fill(mint);
+  await page
+    .getByRole("textbox", { name: "Recipients (address,amount per line)" })
+    .fill(recipients.map((r, i) => `${r},${amounts[i]}`).join("\n"));
+  await page.getByRole("button", { name: "Check the list" }).click();
+  await expect(page.getByTestId("rows-valid")).toHaveText("Valid rows: 4 of 4.");
+  // Two new Token-2022 accounts (170 bytes with the immutable-owner extension) are paid for.
+  const rent = rpc.svm.minimumBalanceForRentExemption(170n);
+  await expect(page.getByTestId("cost")).toContainText(`Rent for new token accounts: ${Number(2n * rent) / 1e9} SOL`);
+  await expect(page.getByTestId("cost")).toContainText("Total to send: 16.845679");
+  await page.getByRole("button", { name: "Sign all and send" }).click();
+  await expect(page.getByTestId("job-paid")).toHaveText("Paid: 4 of 4 recipients.");
+  for (const [i, ata] of atas.entries()) {
+    const account = rpc.svm.getAccount(ata);
+    expect(account.exists).toBe(true);
+    if (!account.exists) continue;
+    expect(account.programAddress).toBe(program);
+    const token = getTokenDecoder().decode(account.data.subarray(0, 165));
+    expect(token.owner).toBe(recipients[i]);
+    expect(token.amount).toBe(expected[i]);
+  }
+  const sourceAccount = rpc.svm.getAccount(source);
+  expect(sourceAccount.exists && getTokenDecoder().decode(sourceAccount.data.subarray(0, 165)).amount).toBe(
+    1_000_000_000n - 16_845_679n,
+  );
 });

@@ -113,7 +113,11 @@ test("WalletConnect: pair by QR link (declined, then approved), balances, sign, 
     await page.getByRole("textbox", { name: "Message" }).fill("hello from the phone");
     wallet.refuseNextRequest = true;
     await page.getByRole("button", { name: "Sign", exact: true }).click();
-    await expect(page.getByRole("alert")).toHaveText("Stopped: User rejected.", PHONE);
+    await expect(page.getByRole("alert")).toHaveText(
+      "Stopped: You declined the request in your wallet. Details: User rejected.",
+      PHONE,
+    );
+    await expect(page.getByRole("alert").locator("[lang=en]")).toHaveText("User rejected.");
     await page.getByRole("button", { name: "Sign", exact: true }).click();
     await expect(page.getByText("The signature is valid (checked in this browser)")).toBeVisible(PHONE);
     expect(wallet.answered.solana_signMessage).toBe(1);

@@ -17,6 +17,7 @@ import {
   TOKEN_PROGRAM_ADDRESS,
 } from "@solana-program/token";
 import { FailedTransactionMetadata, LiteSVM } from "litesvm";
+import { TOKEN_2022_PROGRAM_ADDRESS } from "../../app/lib/solana/transfer-plan.ts";
 
 /**
  * A Solana JSON-RPC endpoint for tests (browser and runner), executing on litesvm: only the methods the
@@ -34,12 +35,154 @@ export interface TestRpc {
   blockHeight: number;
   /** Signatures that landed, by base58 signature. */
   landed: Map<string, { slot: number; err: unknown }>;
-  addTokenAccount(address: Address, input: { mint: Address; owner: Address; amount: bigint }): void;
-  addMint(address: Address, input: { decimals: number; supply: bigint }): void;
+  /** A token account (base layout, no extensions) under Token, or Token-2022 with `program`. */
+  addTokenAccount(address: Address, input: { mint: Address; owner: Address; amount: bigint; program?: Address }): void;
+  addMint(address: Address, input: { decimals: number; supply: bigint; program?: Address }): void;
   close(): Promise<void>;
 }
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+// litesvm's fieldless errors are numbers (const enums, not available at run time): their names in order.
+const TRANSACTION_ERRORS = [
+  "AccountInUse",
+  "AccountLoadedTwice",
+  "AccountNotFound",
+  "ProgramAccountNotFound",
+  "InsufficientFundsForFee",
+  "InvalidAccountForFee",
+  "AlreadyProcessed",
+  "BlockhashNotFound",
+  "CallChainTooDeep",
+  "MissingSignatureForFee",
+  "InvalidAccountIndex",
+  "SignatureFailure",
+  "InvalidProgramForExecution",
+  "SanitizeFailure",
+  "ClusterMaintenance",
+  "AccountBorrowOutstanding",
+  "WouldExceedMaxBlockCostLimit",
+  "UnsupportedVersion",
+  "InvalidWritableAccount",
+  "WouldExceedMaxAccountCostLimit",
+  "WouldExceedAccountDataBlockLimit",
+  "TooManyAccountLocks",
+  "AddressLookupTableNotFound",
+  "InvalidAddressLookupTableOwner",
+  "InvalidAddressLookupTableData",
+  "InvalidAddressLookupTableIndex",
+  "InvalidRentPayingAccount",
+  "WouldExceedMaxVoteCostLimit",
+  "WouldExceedAccountDataTotalLimit",
+  "MaxLoadedAccountsDataSizeExceeded",
+  "ResanitizationNeeded",
+  "InvalidLoadedAccountsDataSizeLimit",
+  "UnbalancedTransaction",
+  "ProgramCacheHitMaxLimit",
+  "CommitCancelled",
+];
+const INSTRUCTION_ERRORS = [
+  "GenericError",
+  "InvalidArgument",
+  "InvalidInstructionData",
+  "InvalidAccountData",
+  "AccountDataTooSmall",
+  "InsufficientFunds",
+  "IncorrectProgramId",
+  "MissingRequiredSignature",
+  "AccountAlreadyInitialized",
+  "UninitializedAccount",
+  "UnbalancedInstruction",
+  "ModifiedProgramId",
+  "ExternalAccountLamportSpend",
+  "ExternalAccountDataModified",
+  "ReadonlyLamportChange",
+  "ReadonlyDataModified",
+  "DuplicateAccountIndex",
+  "ExecutableModified",
+  "RentEpochModified",
+  "NotEnoughAccountKeys",
+  "AccountDataSizeChanged",
+  "AccountNotExecutable",
+  "AccountBorrowFailed",
+  "AccountBorrowOutstanding",
+  "DuplicateAccountOutOfSync",
+  "InvalidError",
+  "ExecutableDataModified",
+  "ExecutableLamportChange",
+  "ExecutableAccountNotRentExempt",
+  "UnsupportedProgramId",
+  "CallDepth",
+  "MissingAccount",
+  "ReentrancyNotAllowed",
+  "MaxSeedLengthExceeded",
+  "InvalidSeeds",
+  "InvalidRealloc",
+  "ComputationalBudgetExceeded",
+  "PrivilegeEscalation",
+  "ProgramEnvironmentSetupFailure",
+  "ProgramFailedToComplete",
+  "ProgramFailedToCompile",
+  "Immutable",
+  "IncorrectAuthority",
+  "AccountNotRentExempt",
+  "InvalidAccountOwner",
+  "ArithmeticOverflow",
+  "UnsupportedSysvar",
+  "IllegalOwner",
+  "MaxAccountsDataAllocationsExceeded",
+  "MaxAccountsExceeded",
+  "MaxInstructionTraceLengthExceeded",
+  "BuiltinProgramsMustConsumeComputeUnits",
+  "BorshIoError",
+];
+
+/** A failed transaction's error in the JSON shape a Solana RPC answers (`err` of simulate/status). */
+function rpcError(failed: FailedTransactionMetadata): Json {
+  const err: unknown = failed.err();
+  if (typeof err === "number") return TRANSACTION_ERRORS[err] ?? String(err);
+  if (typeof err !== "object" || err === null) return String(err);
+  if ("index" in err && typeof err.index === "number" && "err" in err && typeof err.err === "function") {
+    const inner: unknown = err.err();
+    const detail: Json =
+      typeof inner === "number"
+        ? (INSTRUCTION_ERRORS[inner] ?? String(inner))
+        : typeof inner === "object" && inner !== null && "code" in inner && typeof inner.code === "number"
+          ? { Custom: inner.code }
+          : String(inner);
+    return { InstructionError: [err.index, detail] };
+  }
+  if ("accountIndex" in err && typeof err.accountIndex === "number") {
+    return { InsufficientFundsForRent: { account_index: err.accountIndex } };
+  }
+  return String(err);
+}
+
+/** Thrown by a handler to answer a JSON-RPC error with data (a failed preflight). */
+class RpcFailure extends Error {
+  readonly code: number;
+  readonly data: Json;
+  constructor(code: number, message: string, data: Json) {
+    super(message);
+    this.code = code;
+    this.data = data;
+  }
+}
+
+/** The extensions of a Token-2022 account (type-length-value entries after the account type byte). */
+function tokenExtensions(data: Uint8Array): string[] {
+  const names: Record<number, string> = { 7: "immutableOwner" };
+  const out: string[] = [];
+  let offset = 166;
+  while (offset + 4 <= data.length) {
+    const type = (data[offset] ?? 0) | ((data[offset + 1] ?? 0) << 8);
+    const length = (data[offset + 2] ?? 0) | ((data[offset + 3] ?? 0) << 8);
+    if (type === 0) break;
+    out.push(names[type] ?? `extension${type}`);
+    offset += 4 + length;
+  }
+  return out;
+}
 
 const BLOCK_HEIGHT = 1000;
 const SLOT = 1000;
@@ -58,7 +201,7 @@ export async function startTestRpc(): Promise<TestRpc> {
     sendCount: 0,
     blockHeight: BLOCK_HEIGHT,
     landed: new Map(),
-    addTokenAccount(address, { mint, owner, amount }) {
+    addTokenAccount(address, { mint, owner, amount, program = TOKEN_PROGRAM_ADDRESS }) {
       const data = new Uint8Array(
         getTokenEncoder().encode({
           mint,
@@ -74,21 +217,21 @@ export async function startTestRpc(): Promise<TestRpc> {
       svm.setAccount({
         address,
         lamports: lamports(svm.minimumBalanceForRentExemption(165n)),
-        programAddress: TOKEN_PROGRAM_ADDRESS,
+        programAddress: program,
         executable: false,
         data,
         space: 165n,
       });
       state.tokenAccounts.add(address);
     },
-    addMint(address, { decimals, supply }) {
+    addMint(address, { decimals, supply, program = TOKEN_PROGRAM_ADDRESS }) {
       const data = new Uint8Array(
         getMintEncoder().encode({ mintAuthority: null, supply, decimals, isInitialized: true, freezeAuthority: null }),
       );
       svm.setAccount({
         address,
         lamports: lamports(svm.minimumBalanceForRentExemption(82n)),
-        programAddress: TOKEN_PROGRAM_ADDRESS,
+        programAddress: program,
         executable: false,
         data,
         space: 82n,
@@ -106,13 +249,21 @@ export async function startTestRpc(): Promise<TestRpc> {
       rentEpoch: 0,
       space: account.data.length,
     };
-    if (encoding === "jsonParsed" && account.programAddress === TOKEN_PROGRAM_ADDRESS && account.data.length === 165) {
-      const token = getTokenDecoder().decode(account.data);
+    const tokenProgram =
+      account.programAddress === TOKEN_PROGRAM_ADDRESS || account.programAddress === TOKEN_2022_PROGRAM_ADDRESS;
+    const programName = account.programAddress === TOKEN_PROGRAM_ADDRESS ? "spl-token" : "spl-token-2022";
+    // A Token-2022 account may carry extensions after the 165-byte base (an account type byte, then TLV).
+    const isTokenAccount =
+      account.data.length === 165 ||
+      (account.programAddress === TOKEN_2022_PROGRAM_ADDRESS && account.data.length > 165 && account.data[165] === 2);
+    if (encoding === "jsonParsed" && tokenProgram && isTokenAccount) {
+      const token = getTokenDecoder().decode(account.data.subarray(0, 165));
+      const extensions = tokenExtensions(account.data);
       return {
         ...base,
         data: {
-          program: "spl-token",
-          space: 165,
+          program: programName,
+          space: account.data.length,
           parsed: {
             type: "account",
             info: {
@@ -126,17 +277,18 @@ export async function startTestRpc(): Promise<TestRpc> {
                 uiAmount: Number(token.amount),
                 uiAmountString: token.amount.toString(),
               },
+              ...(extensions.length > 0 ? { extensions: extensions.map((extension) => ({ extension })) } : null),
             },
           },
         },
       };
     }
-    if (encoding === "jsonParsed" && account.programAddress === TOKEN_PROGRAM_ADDRESS && account.data.length === 82) {
+    if (encoding === "jsonParsed" && tokenProgram && account.data.length === 82) {
       const mint = getMintDecoder().decode(account.data);
       return {
         ...base,
         data: {
-          program: "spl-token",
+          program: programName,
           space: 82,
           parsed: {
             type: "mint",
@@ -174,8 +326,12 @@ export async function startTestRpc(): Promise<TestRpc> {
     getTokenAccountsByOwner: ([owner, filter]) => {
       const programId = (filter as { programId?: string }).programId;
       const value =
-        programId === TOKEN_PROGRAM_ADDRESS
+        programId === TOKEN_PROGRAM_ADDRESS || programId === TOKEN_2022_PROGRAM_ADDRESS
           ? [...state.tokenAccounts]
+              .filter((address) => {
+                const account = svm.getAccount(address);
+                return account.exists && account.programAddress === programId;
+              })
               .map((address) => ({ pubkey: address, account: accountJson(address, "jsonParsed") }))
               .filter((entry) => {
                 const account = entry.account as { data?: { parsed?: { info?: { owner?: string } } } } | null;
@@ -189,7 +345,7 @@ export async function startTestRpc(): Promise<TestRpc> {
       try {
         const result = svm.simulateTransaction(decodeTx(tx as string));
         if (result instanceof FailedTransactionMetadata) {
-          return { context: ctx, value: { err: result.toString(), logs: result.meta().logs(), unitsConsumed: 0 } };
+          return { context: ctx, value: { err: rpcError(result), logs: result.meta().logs(), unitsConsumed: 0 } };
         }
         return {
           context: ctx,
@@ -201,7 +357,14 @@ export async function startTestRpc(): Promise<TestRpc> {
     },
     sendTransaction: ([tx]) => {
       const result = svm.sendTransaction(decodeTx(tx as string));
-      if (result instanceof FailedTransactionMetadata) throw new Error(result.toString());
+      if (result instanceof FailedTransactionMetadata) {
+        throw new RpcFailure(-32002, "Transaction simulation failed", {
+          err: rpcError(result),
+          logs: result.meta().logs(),
+          accounts: null,
+          unitsConsumed: 0,
+        });
+      }
       const signature = b58.decode(result.signature());
       state.landed.set(signature, { slot: SLOT, err: null });
       return signature;
@@ -244,7 +407,14 @@ export async function startTestRpc(): Promise<TestRpc> {
         try {
           answer = { jsonrpc: "2.0", id: body.id, result: handler(body.params ?? []) };
         } catch (error) {
-          answer = { jsonrpc: "2.0", id: body.id, error: { code: -32002, message: String(error) } };
+          answer = {
+            jsonrpc: "2.0",
+            id: body.id,
+            error:
+              error instanceof RpcFailure
+                ? { code: error.code, message: error.message, data: error.data }
+                : { code: -32002, message: String(error) },
+          };
         }
       }
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));

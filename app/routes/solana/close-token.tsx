@@ -21,7 +21,7 @@ import {
   wireBytes,
 } from "../../solana/rpc.ts";
 import { useSolana } from "../../solana/solana-context.tsx";
-import { errorMessage, Status, sol, TxList, type TxProgress } from "../../solana/ui.tsx";
+import { Status, type StatusState, sol, ToolPage, TxList, type TxProgress, useFailures } from "../../solana/ui.tsx";
 import { FEATURES, hasFeature, signAndSendTransaction, signTransactions } from "../../solana/wallet.ts";
 import type { Route } from "./+types/close-token";
 
@@ -37,7 +37,8 @@ export default function CloseToken() {
   const [accounts, setAccounts] = useState<TokenAccountInfo[] | null>(null);
   const [selection, setSelection] = useState<CloseSelection | null>(null);
   const [chosen, setChosen] = useState<Set<string>>(new Set());
-  const [status, setStatus] = useState<{ message: string; error: boolean }>({ message: "", error: false });
+  const fail = useFailures();
+  const [status, setStatus] = useState<StatusState>({ message: "", error: false });
   const [progress, setProgress] = useState<TxProgress[]>([]);
   const [busy, setBusy] = useState(false);
 
@@ -52,9 +53,10 @@ export default function CloseToken() {
       setChosen(new Set(sel.closable.map((c) => c.account.address)));
       setStatus({ message: t("close.loaded", { count: sel.closable.length }), error: false });
     } catch (error) {
-      setStatus({ message: t("rpcError", { error: errorMessage(error) }), error: true });
+      const failure = fail.error(error);
+      setStatus({ message: t("rpcError", { error: failure.message }), detail: failure.detail, error: true });
     }
-  }, [rpc, address, t]);
+  }, [rpc, address, t, fail]);
 
   useEffect(() => {
     setAccounts(null);
@@ -89,8 +91,13 @@ export default function CloseToken() {
       for (const [i, tx] of txs.entries()) {
         const result = await simulate(rpc, tx);
         if (result.error) {
-          update(i, { state: "failed", error: t("tx.simulationFailed", { error: result.error }) });
-          setStatus({ message: t("tx.simulationFailed", { error: result.error }), error: true });
+          const failure = fail.tx(result.err, result.logs);
+          update(i, { state: "failed", error: failure });
+          setStatus({
+            message: t("tx.simulationFailed", { error: failure.message }),
+            detail: failure.detail,
+            error: true,
+          });
           return;
         }
         update(i, { state: "signing" });
@@ -111,7 +118,7 @@ export default function CloseToken() {
             update(i, { state: "confirming", signature });
             sent.push({ signature, lastValidBlockHeight: lifetime.lastValidBlockHeight, index: i });
           } catch (error) {
-            update(i, { state: "failed", error: errorMessage(error) });
+            update(i, { state: "failed", error: fail.error(error) });
           }
         }
       } else if (hasFeature(wallet, FEATURES.signAndSendTransaction) && chain) {
@@ -129,14 +136,15 @@ export default function CloseToken() {
       setStatus({ message: t("tx.confirming"), error: false });
       await waitForOutcomes(rpc, sent, (signature, outcome) => {
         const i = sent.find((s) => s.signature === signature)?.index ?? -1;
-        if (outcome.kind === "failed") update(i, { state: "failed", error: outcome.error });
+        if (outcome.kind === "failed") update(i, { state: "failed", error: fail.tx(outcome.err) });
         else update(i, { state: outcome.kind });
       });
       const ok = items.filter((i) => i.state === "confirmed").length;
       setStatus({ message: t("tx.finished", { ok, total: items.length }), error: ok !== items.length });
       await load();
     } catch (error) {
-      setStatus({ message: t("tx.error", { error: errorMessage(error) }), error: true });
+      const failure = fail.error(error);
+      setStatus({ message: t("tx.error", { error: failure.message }), detail: failure.detail, error: true });
     } finally {
       setBusy(false);
     }
@@ -147,16 +155,12 @@ export default function CloseToken() {
     : 0n;
 
   return (
-    <section aria-labelledby="close-title" className="space-y-4">
-      <h1 id="close-title" className="text-2xl font-bold">
-        {t("close.title")}
-      </h1>
-      <p>{t("close.intro")}</p>
+    <ToolPage id="close-title" title={t("close.title")} intro={t("close.intro")}>
       {!address ? (
         <p>{t("connectFirst")}</p>
       ) : (
         <>
-          <Status message={status.message} error={status.error} />
+          <Status message={status.message} error={status.error} detail={status.detail} />
           {selection && accounts && (
             <>
               <h2 className="text-lg font-semibold">{t("close.closable", { count: selection.closable.length })}</h2>
@@ -236,6 +240,6 @@ export default function CloseToken() {
           )}
         </>
       )}
-    </section>
+    </ToolPage>
   );
 }

@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { solanaTitle } from "../../solana/i18n.ts";
+import { ToolPage } from "../../solana/ui.tsx";
 import type { Route } from "./+types/index";
 import { useLocalePrefix } from "./layout.tsx";
 
@@ -20,11 +21,7 @@ export default function SolanaHome() {
   const { t } = useTranslation("solana");
   const prefix = useLocalePrefix();
   return (
-    <section aria-labelledby="solana-title" className="space-y-4">
-      <h1 id="solana-title" className="text-2xl font-bold">
-        {t("title")}
-      </h1>
-      <p>{t("home.intro")}</p>
+    <ToolPage id="solana-title" title={t("title")} intro={t("home.intro")}>
       <ul className="grid gap-3 sm:grid-cols-2">
         {TOOLS.map((tool) => (
           <li key={tool.path} className="rounded border border-zinc-300 p-3 dark:border-zinc-700">
@@ -35,6 +32,6 @@ export default function SolanaHome() {
           </li>
         ))}
       </ul>
-    </section>
+    </ToolPage>
   );
 }

@@ -6,6 +6,7 @@ import { PUBLIC_RPC } from "../../lib/solana/network.ts";
 import { getApp } from "../../server/context.server.ts";
 import { addSolanaStrings } from "../../solana/i18n.ts";
 import { SolanaProvider, useSolana } from "../../solana/solana-context.tsx";
+import { Details } from "../../solana/ui.tsx";
 import type { Route } from "./+types/layout";
 
 export function loader({ context }: Route.LoaderArgs) {
@@ -206,7 +207,16 @@ function WalletPanel() {
         </ul>
       )}
       <p aria-live="polite" className="min-h-5">
-        {copied ? t("wallet.copied") : connectError ? t("wallet.connectFailed", { error: connectError }) : ""}
+        {copied ? (
+          t("wallet.copied")
+        ) : connectError ? (
+          <>
+            {t("wallet.connectFailed", { error: t(`errors.${connectError.kind}`) })}
+            <Details detail={connectError.detail} />
+          </>
+        ) : (
+          ""
+        )}
       </p>
     </section>
   );

@@ -4,6 +4,7 @@ import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { AccountBalances, SendSol, SignMessage } from "../../solana/account-tools.tsx";
 import { solanaTitle } from "../../solana/i18n.ts";
 import { useSolana } from "../../solana/solana-context.tsx";
+import { ToolPage } from "../../solana/ui.tsx";
 import type { Route } from "./+types/phantom";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -17,10 +18,7 @@ export default function PhantomPage() {
   const [paid, setPaid] = useState(0);
 
   return (
-    <section aria-labelledby="phantom-title" className="space-y-6">
-      <h1 id="phantom-title" className="text-2xl font-bold">
-        {t("phantom.title")}
-      </h1>
+    <ToolPage id="phantom-title" title={t("phantom.title")} className="space-y-6">
       {wallets === null ? (
         <p>{t("wallet.looking")}</p>
       ) : !phantom ? (
@@ -53,6 +51,6 @@ export default function PhantomPage() {
           />
         </>
       )}
-    </section>
+    </ToolPage>
   );
 }

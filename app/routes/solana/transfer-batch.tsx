@@ -23,12 +23,12 @@ import {
   type TransferCost,
   transferCost,
 } from "../../lib/solana/transfer-plan.ts";
-import { runJob, SimulationError } from "../../solana/batch-runner.ts";
+import { runJob, SendError, SimulationError } from "../../solana/batch-runner.ts";
 import { solanaTitle } from "../../solana/i18n.ts";
 import { createIndexedDbJobStore } from "../../solana/job-store.ts";
 import { loadTokenAccounts } from "../../solana/rpc.ts";
 import { useSolana } from "../../solana/solana-context.tsx";
-import { errorMessage, Status, sol } from "../../solana/ui.tsx";
+import { Status, type StatusState, sol, ToolPage, useFailures } from "../../solana/ui.tsx";
 import type { Route } from "./+types/transfer-batch";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -60,7 +60,8 @@ export default function TransferBatch() {
   const [job, setJob] = useState<Job | null>(null);
   const [unfinished, setUnfinished] = useState<Job | null>(null);
   const [running, setRunning] = useState(false);
-  const [status, setStatus] = useState({ message: "", error: false });
+  const [status, setStatus] = useState<StatusState>({ message: "", error: false });
+  const fail = useFailures();
   const [twice, setTwice] = useState<number[]>([]);
 
   useEffect(() => {
@@ -178,7 +179,8 @@ export default function TransferBatch() {
       }
       setChecked({ parsed, asset, ctx, plan, cost, problems, belowRent });
     } catch (error) {
-      setStatus({ message: t("rpcError", { error: errorMessage(error) }), error: true });
+      const failure = fail.error(error);
+      setStatus({ message: t("rpcError", { error: failure.message }), detail: failure.detail, error: true });
     }
   }
 
@@ -220,11 +222,24 @@ export default function TransferBatch() {
       });
       setUnfinished(null);
     } catch (error) {
-      const message =
-        error instanceof SimulationError
-          ? t("tx.simulationFailed", { error: error.message })
-          : t("tx.error", { error: errorMessage(error) });
-      setStatus({ message, error: true });
+      if (error instanceof SimulationError) {
+        const failure = fail.tx(error.err, error.logs);
+        setStatus({
+          message: t("tx.simulationFailed", { error: failure.message }),
+          detail: failure.detail,
+          error: true,
+        });
+      } else if (error instanceof SendError) {
+        const failure = fail.error(error.cause);
+        setStatus({
+          message: t("tx.sendFailed", { n: error.txIndex + 1, error: failure.message }),
+          detail: failure.detail,
+          error: true,
+        });
+      } else {
+        const failure = fail.error(error);
+        setStatus({ message: t("tx.error", { error: failure.message }), detail: failure.detail, error: true });
+      }
     } finally {
       setRunning(false);
     }
@@ -265,11 +280,7 @@ export default function TransferBatch() {
   const unit = checked?.asset.kind === "token" ? shortAddress(checked.asset.mint) : "SOL";
 
   return (
-    <section aria-labelledby="batch-title" className="space-y-4">
-      <h1 id="batch-title" className="text-2xl font-bold">
-        {t("batch.title")}
-      </h1>
-      <p>{t("batch.intro")}</p>
+    <ToolPage id="batch-title" title={t("batch.title")} intro={t("batch.intro")}>
       {unfinished && !running && !job && (
         <div className="space-y-2 rounded border border-zinc-400 p-3" data-testid="resume">
           <p>{t("batch.resumeFound", { date: unfinished.createdAt, rows: unfinished.rows.length })}</p>
@@ -368,7 +379,7 @@ export default function TransferBatch() {
           </button>
         </form>
       )}
-      <Status message={status.message} error={status.error} />
+      <Status message={status.message} error={status.error} detail={status.detail} />
       {mintProblems.map((code) => (
         <p key={code} role="alert" className="text-red-700 dark:text-red-400">
           {t(`codes.${code}`)}
@@ -454,7 +465,7 @@ export default function TransferBatch() {
           {t("batch.resume")}
         </button>
       )}
-    </section>
+    </ToolPage>
   );
 }
 

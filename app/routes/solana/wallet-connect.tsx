@@ -3,13 +3,13 @@ import { useTranslation } from "react-i18next";
 import { useRouteLoaderData } from "react-router";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { shortAddress } from "../../lib/solana/address.ts";
-import { asWcError, wcErrorCode } from "../../lib/solana/walletconnect.ts";
+import { wcErrorCode } from "../../lib/solana/walletconnect.ts";
 import type { loader as rootLoader } from "../../root.tsx";
 import { getApp } from "../../server/context.server.ts";
 import { AccountBalances, SendSol, SignMessage } from "../../solana/account-tools.tsx";
 import { solanaTitle } from "../../solana/i18n.ts";
 import { useSolana } from "../../solana/solana-context.tsx";
-import { errorMessage, Status } from "../../solana/ui.tsx";
+import { type Failure, Status, ToolPage, useFailures } from "../../solana/ui.tsx";
 import type { WalletConnectController, WcSession } from "../../solana/walletconnect-client.ts";
 import type { Route } from "./+types/wallet-connect";
 
@@ -32,16 +32,12 @@ type Phase =
   | { kind: "idle" }
   | { kind: "waiting"; uri: string }
   | { kind: "connected"; session: WcSession }
-  | { kind: "over"; reason: "rejected" | "expired" | "ended" | "noAccount" | "failed"; error?: string };
+  | { kind: "over"; reason: "rejected" | "expired" | "ended" | "noAccount" | "failed"; error?: Failure };
 
 export default function WalletConnectPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("solana");
   return (
-    <section aria-labelledby="wc-title" className="space-y-4">
-      <h1 id="wc-title" className="text-2xl font-bold">
-        {t("walletConnect.title")}
-      </h1>
-      <p>{t("walletConnect.intro")}</p>
+    <ToolPage id="wc-title" title={t("walletConnect.title")} intro={t("walletConnect.intro")}>
       {loaderData ? (
         <WalletConnectSession projectId={loaderData.projectId} relayUrl={loaderData.relayUrl} />
       ) : (
@@ -56,7 +52,7 @@ export default function WalletConnectPage({ loaderData }: Route.ComponentProps) 
           </ol>
         </div>
       )}
-    </section>
+    </ToolPage>
   );
 }
 
@@ -67,6 +63,7 @@ function WalletConnectSession({ projectId, relayUrl }: { projectId: string; rela
   const [phase, setPhase] = useState<Phase>({ kind: "starting" });
   const [client, setClient] = useState<{ module: ClientModule; controller: WalletConnectController } | null>(null);
   const [paid, setPaid] = useState(0);
+  const fail = useFailures();
   /** Counts pairings, so the answer to an abandoned one is ignored. */
   const attempt = useRef(0);
   const description = t("walletConnect.siteDescription");
@@ -83,13 +80,13 @@ function WalletConnectSession({ projectId, relayUrl }: { projectId: string; rela
         const session = controller.current();
         setPhase(session ? { kind: "connected", session } : { kind: "idle" });
       } catch (error) {
-        if (!cancelled) setPhase({ kind: "over", reason: "failed", error: errorMessage(error) });
+        if (!cancelled) setPhase({ kind: "over", reason: "failed", error: fail.error(error) });
       }
     })();
     return () => {
       cancelled = true;
     };
-  }, [projectId, relayUrl, siteName, description]);
+  }, [projectId, relayUrl, siteName, description, fail]);
 
   useEffect(() => {
     if (!client) return;
@@ -122,10 +119,10 @@ function WalletConnectSession({ projectId, relayUrl }: { projectId: string; rela
       setPhase(
         code === "rejected" || code === "expired"
           ? { kind: "over", reason: code }
-          : { kind: "over", reason: "failed", error: asWcError(error).message },
+          : { kind: "over", reason: "failed", error: fail.error(error) },
       );
     }
-  }, [client, network]);
+  }, [client, network, fail]);
 
   const disconnect = useCallback(async () => {
     if (!client || phase.kind !== "connected") return;
@@ -181,9 +178,10 @@ function WalletConnectSession({ projectId, relayUrl }: { projectId: string; rela
             <Status
               message={
                 phase.reason === "failed"
-                  ? t("walletConnect.failed", { error: phase.error ?? "" })
+                  ? t("walletConnect.failed", { error: phase.error?.message ?? "" })
                   : t(`walletConnect.${phase.reason}`)
               }
+              detail={phase.reason === "failed" ? phase.error?.detail : undefined}
               error
             />
             {client && (
