@@ -15,29 +15,49 @@ import { filesUnder, postForm, signedInAccount, uploadFile } from "../setup/uplo
 
 const mediaRows = (db: DB) => db.selectFrom("media").select("id").execute();
 
+interface Site {
+  server: ServerProcess;
+  db: DB;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** A production server on a fresh data directory and database, with its own handle on the database. */
+async function startSite(env: Record<string, string>): Promise<Site> {
+  const dataDir = tempDataDir();
+  const database = await createServerDatabaseUrl(dataDir);
+  const server = await startServer({
+    DATA_DIR: dataDir,
+    DATABASE_URL: database.url,
+    LOG_REQUESTS: "false",
+    LOG_LEVEL: "fatal",
+    ...env,
+  });
+  const db = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 2 }).db;
+  return {
+    server,
+    db,
+    dataDir,
+    async stop() {
+      await server.stop("SIGKILL");
+      await db.destroy();
+      await database.cleanup();
+    },
+  };
+}
+
 describe(`uploads on a full disk (${testDialect()})`, () => {
+  let site: Site;
   let server: ServerProcess;
   let db: DB;
-  let dataDir: string;
-  let database: Awaited<ReturnType<typeof createServerDatabaseUrl>>;
 
   beforeAll(async () => {
-    dataDir = tempDataDir();
-    database = await createServerDatabaseUrl(dataDir);
-    server = await startServer({
-      DATA_DIR: dataDir,
-      DATABASE_URL: database.url,
-      LOG_REQUESTS: "false",
-      LOG_LEVEL: "fatal",
-      TEST_STORAGE_FAULT: "enospc",
-    });
-    db = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 2 }).db;
+    site = await startSite({ TEST_STORAGE_FAULT: "enospc" });
+    ({ server, db } = site);
   });
 
   afterAll(async () => {
-    await server?.stop("SIGKILL");
-    await db?.destroy();
-    await database?.cleanup();
+    await site?.stop();
   });
 
   it("answers 507 and leaves no partial file and no row", async () => {
@@ -46,28 +66,22 @@ describe(`uploads on a full disk (${testDialect()})`, () => {
     expect(res.status).toBe(507);
     expect(await res.json()).toMatchObject({ code: "quota-exceeded" });
     expect(await mediaRows(db)).toEqual([]);
-    expect(filesUnder(path.join(dataDir, "uploads"))).toEqual([]);
+    expect(filesUnder(path.join(site.dataDir, "uploads"))).toEqual([]);
   });
 });
 
 describe(`uploads while S3 is unreachable (${testDialect()})`, () => {
   let s3: TestS3;
   let relay: TcpRelay;
+  let site: Site;
   let server: ServerProcess;
   let db: DB;
-  let database: Awaited<ReturnType<typeof createServerDatabaseUrl>>;
 
   beforeAll(async () => {
     s3 = await startTestS3(["inkwell-media"]);
     const endpoint = new URL(s3.endpoint);
     relay = await startRelay({ host: endpoint.hostname, port: Number(endpoint.port) });
-    const dataDir = tempDataDir();
-    database = await createServerDatabaseUrl(dataDir);
-    server = await startServer({
-      DATA_DIR: dataDir,
-      DATABASE_URL: database.url,
-      LOG_REQUESTS: "false",
-      LOG_LEVEL: "fatal",
+    site = await startSite({
       STORAGE_DRIVER: "s3",
       S3_ENDPOINT: `http://127.0.0.1:${relay.port()}`,
       S3_BUCKET: "inkwell-media",
@@ -78,13 +92,11 @@ describe(`uploads while S3 is unreachable (${testDialect()})`, () => {
       STORAGE_UPLOAD_RETRY_SECONDS: "3",
       SMTP_URL: "smtp://127.0.0.1:1",
     });
-    db = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 2 }).db;
+    ({ server, db } = site);
   });
 
   afterAll(async () => {
-    await server?.stop("SIGKILL");
-    await db?.destroy();
-    await database?.cleanup();
+    await site?.stop();
     await relay?.close();
     await s3?.stop();
   });
