@@ -51,6 +51,17 @@ async function hydrated(page: Page) {
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
 }
 
+/** Opens a /solana page with the test wallet registered, on the test RPC (English or Chinese labels). */
+async function openOnTestRpc(page: Page, wallet: TestWalletInput, path: string) {
+  const zh = path.startsWith("/zh/");
+  await page.addInitScript(registerTestWallet, wallet);
+  await page.goto(path);
+  await page.getByRole("combobox", { name: zh ? "网络" : "Network" }).selectOption("custom");
+  await page.getByRole("textbox", { name: zh ? "RPC 地址" : "RPC URL" }).fill(rpc.url);
+  await page.getByRole("button", { name: zh ? "使用此网络" : "Use this network" }).click();
+  await hydrated(page);
+}
+
 async function axe(page: Page, label: string) {
   const results = await new AxeBuilder({ page }).analyze();
   const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
@@ -146,12 +157,7 @@ test("Phantom: balances, a signed message checked in the page, and a SOL payment
   const phantom = { ...makeWallet(), name: "Phantom" };
   rpc.svm.airdrop(phantom.address as Address, lamports(2_000_000_000n));
   rpc.addTokenAccount(randomAddress(), { mint: randomAddress(), owner: phantom.address as Address, amount: 42n });
-  await page.addInitScript(registerTestWallet, phantom);
-  await page.goto("/en/solana/PhantomWallet");
-  await page.getByRole("combobox", { name: "Network" }).selectOption("custom");
-  await page.getByRole("textbox", { name: "RPC URL" }).fill(rpc.url);
-  await page.getByRole("button", { name: "Use this network" }).click();
-  await hydrated(page);
+  await openOnTestRpc(page, phantom, "/en/solana/PhantomWallet");
   await expect(page.getByTestId("rpc-url")).toHaveText(rpc.url);
   await page.getByRole("region", { name: "Phantom wallet" }).getByRole("button", { name: "Connect Phantom" }).click();
   await expect(page.getByTestId("sol-balance")).toHaveText("SOL: 2 SOL");
@@ -176,12 +182,7 @@ test("failures read in the page's language, with the raw cause kept as English d
   test.setTimeout(60_000);
   const phantom = { ...makeWallet(), name: "Phantom" };
   rpc.svm.airdrop(phantom.address as Address, lamports(100_000_000n));
-  await page.addInitScript(registerTestWallet, phantom);
-  await page.goto("/zh/solana/PhantomWallet");
-  await page.getByRole("combobox", { name: "网络" }).selectOption("custom");
-  await page.getByRole("textbox", { name: "RPC 地址" }).fill(rpc.url);
-  await page.getByRole("button", { name: "使用此网络" }).click();
-  await hydrated(page);
+  await openOnTestRpc(page, phantom, "/zh/solana/PhantomWallet");
   await page.getByRole("region", { name: "Phantom 钱包" }).getByRole("button", { name: "连接 Phantom" }).click();
   await expect(page.getByTestId("sol-balance")).toContainText("0.1 SOL");
   const sends = rpc.sendCount;
@@ -209,12 +210,7 @@ test("batch-send a token, creating the recipients' token accounts", async ({ pag
   rpc.addTokenAccount(source, { mint, owner: senderAddress, amount: 100_000n });
   const recipients = Array.from({ length: 5 }, () => walletAddress());
 
-  await page.addInitScript(registerTestWallet, sender);
-  await page.goto("/en/solana/transferBatch");
-  await page.getByRole("combobox", { name: "Network" }).selectOption("custom");
-  await page.getByRole("textbox", { name: "RPC URL" }).fill(rpc.url);
-  await page.getByRole("button", { name: "Use this network" }).click();
-  await hydrated(page);
+  await openOnTestRpc(page, sender, "/en/solana/transferBatch");
   await page.getByRole("button", { name: "Connect Token Wallet" }).click();
   await page.getByRole("radio", { name: "A token" }).check();
   await page.getByRole("combobox", { name: "Token from your wallet" }).selectOption(mint);
@@ -262,12 +258,7 @@ test("batch-send a Token-2022 token with decimals, to recipients with and withou
   const amounts = ["1.5", "0.000001", "12.345678", "3"];
   const expected = [1_500_000n, 7n + 1n, 12_345_678n, 3_000_000n];
 
-  await page.addInitScript(registerTestWallet, sender);
-  await page.goto("/en/solana/transferBatch");
-  await page.getByRole("combobox", { name: "Network" }).selectOption("custom");
-  await page.getByRole("textbox", { name: "RPC URL" }).fill(rpc.url);
-  await page.getByRole("button", { name: "Use this network" }).click();
-  await hydrated(page);
+  await openOnTestRpc(page, sender, "/en/solana/transferBatch");
   await page.getByRole("button", { name: "Connect Token-2022 Wallet" }).click();
   await page.getByRole("radio", { name: "A token" }).check();
   await page.getByRole("textbox", { name: "or the token's mint address" }).fill(mint);
