@@ -19,12 +19,18 @@ export { parsePageParam };
 // `/`, `/posts` and `/posts/page/{n}` (and their /en, /zh forms): published posts,
 // newest first, in the reader's language.
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { db } = getApp(context);
+  const { db, env } = getApp(context);
   const pageNumber = parsePageParam(params.page);
   if (pageNumber === null) throw data(null, { status: 404 });
   const locale = localeFromRequest(request);
   const { postsPerPage } = await requestSettings(context);
-  const page = await listPublishedPosts(db, { locale, page: pageNumber, pageSize: postsPerPage, cachedTotal: true });
+  // The totals are cached with the pages: RENDER_CACHE=false shows rows written straight into the database at once.
+  const page = await listPublishedPosts(db, {
+    locale,
+    page: pageNumber,
+    pageSize: postsPerPage,
+    cachedTotal: env.renderCache.enabled,
+  });
   if (pageNumber > page.pageCount) throw data(null, { status: 404 });
   const pathname = new URL(request.url).pathname;
   const prefix = localePrefix(pathname);

@@ -15,7 +15,7 @@ import type { Route } from "./+types/term-posts";
 // `/categories/{slug}` and `/tags/{slug}` (+ `/page/{n}`, and their /en, /zh forms):
 // the published posts of one category or tag, newest first, paged like the home page.
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { db } = getApp(context);
+  const { db, env } = getApp(context);
   const pathname = new URL(request.url).pathname;
   const prefix = localePrefix(pathname);
   const kind = pathname.slice(prefix.length).startsWith("/categories/") ? "category" : "tag";
@@ -30,7 +30,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     locale,
     page: pageNumber,
     pageSize: postsPerPage,
-    cachedTotal: true,
+    cachedTotal: env.renderCache.enabled,
     ...(kind === "category" ? { categoryId: term.id } : { tagId: term.id }),
   });
   if (pageNumber > page.pageCount) throw data(null, { status: 404 });
