@@ -35,6 +35,10 @@ test("the toast container follows the spec's options", async ({ page }) => {
   const toast = page.locator(".Toastify__toast").filter({ hasText: "Welcome back." });
   await expect(toast).toHaveAttribute("role", "status");
   await expect(toast.getByRole("button", { name: "Close" })).toBeVisible();
+  // Below the header, never over the account menu (a resting pointer would pause it).
+  const header = await page.getByTestId("site-header").boundingBox();
+  const box = await toast.boundingBox();
+  expect(box?.y ?? 0).toBeGreaterThanOrEqual((header?.y ?? 0) + (header?.height ?? 0));
   await toast.getByRole("button", { name: "Close" }).click();
   await expect(toast).toBeHidden();
 });

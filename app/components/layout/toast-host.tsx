@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { ToastContainer, toast } from "react-toastify/unstyled";
 // Bundled by Vite into this chunk's stylesheet (a <link> added when the chunk loads).
 import "react-toastify/ReactToastify.css";
+import "./toast-host.css";
 import type { FlashMessage } from "../../lib/flash.ts";
 
 /** Spec 9: 5000 ms, at most 20, removed when dragged past 60 % of the width. */
