@@ -17,7 +17,7 @@ import {
   wcErrorCode,
 } from "../../app/lib/solana/walletconnect.ts";
 import { startTestRelay, type TestRelay } from "../setup/wc-relay.ts";
-import { startTestWcWallet, type TestWcWallet } from "../setup/wc-wallet.ts";
+import { memoryStorage, startTestWcWallet, type TestWcWallet } from "../setup/wc-wallet.ts";
 
 // The test relay and the test wallet that the WalletConnect browser journey stands on, checked
 // with the real sign client on both sides: pairing through the relay's mailbox, a rejected and
@@ -26,21 +26,6 @@ import { startTestWcWallet, type TestWcWallet } from "../setup/wc-wallet.ts";
 const projectId = "inkwelltest0001";
 let relay: TestRelay;
 let wallet: TestWcWallet;
-
-function memoryStorage() {
-  const items = new Map<string, unknown>();
-  return {
-    getKeys: async () => [...items.keys()],
-    getEntries: async <T>() => [...items.entries()] as [string, T][],
-    getItem: async <T>(key: string) => items.get(key) as T | undefined,
-    setItem: async <T>(key: string, value: T) => {
-      items.set(key, value);
-    },
-    removeItem: async (key: string) => {
-      items.delete(key);
-    },
-  };
-}
 
 beforeAll(async () => {
   relay = await startTestRelay();

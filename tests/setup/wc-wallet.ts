@@ -37,7 +37,7 @@ export interface TestWcWallet {
 }
 
 /** An IKeyValueStorage in memory (the Node default would write files). */
-function memoryStorage() {
+export function memoryStorage() {
   const items = new Map<string, unknown>();
   return {
     getKeys: async () => [...items.keys()],
