@@ -57,10 +57,18 @@ const registered = new Map<string, Record<Locale, ResourceLanguage>>();
 /** Called by a strings module when it loads; every instance created afterwards has the namespace. */
 export function registerStrings(namespace: string, strings: Record<Locale, ResourceLanguage>): void {
   registered.set(namespace, strings);
+  generation += 1;
 }
+
+/** Bumped by every registration; an instance that has seen the current one has every namespace. */
+let generation = 0;
+const seenGeneration = new WeakMap<i18n, number>();
 
 /** Adds the registered namespaces an existing instance (the page's) does not have yet. */
 export function addRegisteredStrings(instance: i18n): void {
+  // Called for every render and meta function: nothing to do unless something registered since.
+  if (seenGeneration.get(instance) === generation) return;
+  seenGeneration.set(instance, generation);
   for (const [namespace, strings] of registered) {
     for (const locale of ["en", "zh"] as const) {
       if (!instance.hasResourceBundle(locale, namespace))
