@@ -13,6 +13,7 @@ import * as addUserBan from "./20261122T230500_add_user_ban.ts";
 import * as createMedia from "./20261123T000000_create_media.ts";
 import * as createContentVersion from "./20261123T010000_create_content_version.ts";
 import * as createJobLeases from "./20261123T020000_create_job_leases.ts";
+import * as addSearchKeyIndex from "./20261123T030000_add_search_key_index.ts";
 
 /**
  * Every migration, in order. Listed explicitly so the same history runs in the
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   "20261123T000000_create_media": createMedia,
   "20261123T010000_create_content_version": createContentVersion,
   "20261123T020000_create_job_leases": createJobLeases,
+  "20261123T030000_add_search_key_index": addSearchKeyIndex,
 };

@@ -41,7 +41,8 @@ function isSqlite(db: DB): boolean {
  * (higher is better). Tokens are always bound parameters. For FTS5 each token is
  * a quoted phrase (a `"` inside is doubled), so nothing in a query is FTS5 syntax;
  * for PostgreSQL each becomes phraseto_tsquery('simple', token), and they are
- * joined with &&.
+ * joined with &&. On SQLite the matches are joined back to "postSearch" through the
+ * narrow "postSearch_keys" index (the table's rows carry whole bodies, one page each).
  */
 function hitsQuery(db: DB, tokens: readonly string[]): RawBuilder<unknown> {
   if (isSqlite(db)) {
@@ -49,7 +50,7 @@ function hitsQuery(db: DB, tokens: readonly string[]): RawBuilder<unknown> {
     return sql`select s."postId" as "postId", s."locale" as "locale", p."publishedAt" as "publishedAt",
         -bm25("postSearchFts", ${sql.lit(WEIGHTS.title)}, ${sql.lit(WEIGHTS.summary)}, ${sql.lit(WEIGHTS.body)}) as "score"
       from "postSearchFts"
-      join "postSearch" s on s."id" = "postSearchFts"."rowid"
+      join "postSearch" s indexed by "postSearch_keys" on s."id" = "postSearchFts"."rowid"
       join "posts" p on p."id" = s."postId"
       join "postTranslations" t on t."postId" = s."postId" and t."locale" = s."locale"
       where "postSearchFts" match ${match}
