@@ -77,6 +77,9 @@ describe("npm run bench (tiny)", () => {
           expect(page?.[key], `${kind} ${name} ${key}`).toBeGreaterThan(0);
         }
         expect(page?.p99Ms).toBeGreaterThanOrEqual(page?.p50Ms ?? 0);
+        expect(page?.single.requests, `${kind} ${name} single`).toBeGreaterThan(0);
+        expect(page?.single.p50Ms, `${kind} ${name} single`).toBeGreaterThan(0);
+        expect(page?.single.p99Ms).toBeGreaterThanOrEqual(page?.single.p50Ms ?? 0);
         for (const key of ["errors", "timeouts", "non2xx"] as const) {
           expect(page?.[key], `${kind} ${name} ${key}`).toBeGreaterThanOrEqual(0);
         }

@@ -269,10 +269,24 @@ async function measureRun(
     for (const [name, pagePath] of Object.entries(pages)) {
       const load = await loadPage(`${server.url}${pagePath}`, options);
       await settle(server.url);
+      const alone = await loadPage(`${server.url}${pagePath}`, {
+        connections: 1,
+        duration: Math.max(1, options.duration / 3),
+        warmup: 0,
+        ...(options.amount ? { amount: options.amount } : {}),
+      });
       const first = cold[name] ?? { ms: 0, status: 0, bytes: 0 };
-      results[name] = { path: pagePath, coldMs: first.ms, status: first.status, bytes: first.bytes, ...load };
+      results[name] = {
+        path: pagePath,
+        coldMs: first.ms,
+        status: first.status,
+        bytes: first.bytes,
+        ...load,
+        single: { p50Ms: alone.p50Ms, p99Ms: alone.p99Ms, requests: alone.requests },
+      };
       log(
         `  ${name.padEnd(7)} ${String(load.requestsPerSec).padStart(9)} req/s  p50 ${load.p50Ms} ms  p99 ${load.p99Ms} ms` +
+          `  (1 connection: p50 ${alone.p50Ms} ms)` +
           (load.errors + load.non2xx > 0
             ? `  errors ${load.errors} (${load.timeouts} timeouts), non-2xx ${load.non2xx}`
             : ""),

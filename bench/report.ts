@@ -17,6 +17,11 @@ export interface PageResult extends LoadResult {
   /** Status and size of that first answer. */
   status: number;
   bytes: number;
+  /**
+   * Latency with one connection (a lone reader's wait, no queueing behind other
+   * requests), measured after the loaded run for a third of its duration.
+   */
+  single: { p50Ms: number; p99Ms: number; requests: number };
 }
 
 export interface RunResult {
@@ -85,6 +90,16 @@ export function markdownTables(result: BenchResult): string {
     lines.push(
       `| ${name} \`${path}\` | ${num(s?.requestsPerSec)} | ${num(on?.requestsPerSec)} | ${ms(on?.p50Ms)} | ${ms(on?.p99Ms)} | ${pct(ratioToStatic(result, name, "cache"))} | ${num(off?.requestsPerSec)} | ${ms(off?.p50Ms)} | ${ms(off?.p99Ms)} | ${pct(ratioToStatic(result, name, "nocache"))} | ${errors} / ${non2xx} |`,
     );
+  }
+  lines.push(
+    "",
+    "| page | cache on p50 ms, 1 connection | p99 ms | cache off p50 ms, 1 connection | p99 ms |",
+    "| --- | ---: | ---: | ---: | ---: |",
+  );
+  for (const name of Object.keys(result.pages)) {
+    const on = result.runs.cache?.pages[name]?.single;
+    const off = result.runs.nocache?.pages[name]?.single;
+    lines.push(`| ${name} | ${ms(on?.p50Ms)} | ${ms(on?.p99Ms)} | ${ms(off?.p50Ms)} | ${ms(off?.p99Ms)} |`);
   }
   lines.push("", "| run | boot ms | cold first request ms | peak RSS MiB |", "| --- | ---: | ---: | ---: |");
   for (const kind of RUN_KINDS) {
