@@ -31,14 +31,35 @@ function render(items: PostListItem[]): string {
 }
 
 describe("PostList covers", () => {
-  it("loads the first two covers at once and the rest lazily, each in a sized box", () => {
-    const html = render([1, 2, 3, 4].map(item));
-    const images = [...html.matchAll(/<img [^>]*>/g)].map((m) => m[0]);
-    expect(images).toHaveLength(4);
-    expect(images.map((img) => /loading="(\w+)"/.exec(img)?.[1])).toEqual(["eager", "eager", "lazy", "lazy"]);
-    for (const img of images) {
+  const attribute = (img: string, name: string) => new RegExp(`${name}="(\\w+)"`, "i").exec(img)?.[1];
+  const images = (html: string) => [...html.matchAll(/<img [^>]*>/g)].map((m) => m[0]);
+
+  it("loads the first three covers at once and the rest lazily, each in a sized 4:3 box", () => {
+    const html = render([1, 2, 3, 4, 5].map(item));
+    const imgs = images(html);
+    expect(imgs).toHaveLength(5);
+    expect(imgs.map((img) => attribute(img, "loading"))).toEqual(["eager", "eager", "eager", "lazy", "lazy"]);
+    for (const img of imgs) {
       expect(img).toContain('width="160"');
       expect(img).toContain('height="120"');
     }
+    // Not stretched to the card's height: the box keeps its aspect ratio.
+    const boxes = [...html.matchAll(/<div class="([^"]*aspect-\[4\/3\][^"]*)"/g)].map((m) => m[1]);
+    expect(boxes).toHaveLength(5);
+    for (const box of boxes) expect(box?.split(" ")).toContain("self-start");
+  });
+
+  it("fetches the first cover of the first screen with high priority, and only that one", () => {
+    const withFirstCovers = images(render([1, 2, 3].map(item)));
+    expect(withFirstCovers.map((img) => attribute(img, "fetchpriority") ?? null)).toEqual(["high", null, null]);
+
+    // The first two cards have no cover: the third card's is the one.
+    const bare = (n: number): PostListItem => ({ ...item(n), coverImageUrl: null });
+    const later = images(render([bare(1), bare(2), item(3), item(4)]));
+    expect(later.map((img) => attribute(img, "fetchpriority") ?? null)).toEqual(["high", null]);
+
+    // No cover before the fourth card: nothing is hinted.
+    const none = images(render([bare(1), bare(2), bare(3), item(4)]));
+    expect(none.map((img) => attribute(img, "fetchpriority") ?? null)).toEqual([null]);
   });
 });

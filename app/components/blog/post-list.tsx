@@ -40,8 +40,11 @@ const BETWEEN_AFTER = 3;
 const chip =
   "rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-700 hover:underline focus-visible:underline dark:bg-zinc-800 dark:text-zinc-300";
 
-/** Covers of the first cards load at once; the rest only as they near the screen. */
-const EAGER_COVERS = 2;
+/**
+ * Covers of the first cards load at once (on a phone the third card still shows in
+ * the first screen); the rest only as they near the screen.
+ */
+const EAGER_COVERS = 3;
 
 /**
  * Published posts as the home page and the category and tag pages show them:
@@ -64,6 +67,8 @@ export function PostList({
 }) {
   const { t } = useTranslation("blog");
   if (items.length === 0) return <p className="mt-6 text-zinc-600 dark:text-zinc-400">{emptyText}</p>;
+  // The first cover on the first screen is often the page's largest paint: fetched first.
+  const firstCover = items.findIndex((post) => post.coverImageUrl);
   return (
     <ol className="mt-6 space-y-8">
       {items.map((post, index) => (
@@ -123,7 +128,8 @@ export function PostList({
               </div>
               {post.coverImageUrl && (
                 // A fixed box: the page does not move when the image arrives.
-                <div className="aspect-[4/3] w-24 shrink-0 overflow-hidden rounded bg-zinc-100 sm:w-40 dark:bg-zinc-800">
+                // self-start: stretched to the card's height, the box would lose its 4:3 shape.
+                <div className="aspect-[4/3] w-24 shrink-0 self-start overflow-hidden rounded bg-zinc-100 sm:w-40 dark:bg-zinc-800">
                   <img
                     src={post.coverImage?.src ?? post.coverImageUrl}
                     srcSet={post.coverImage?.srcSet || undefined}
@@ -131,6 +137,7 @@ export function PostList({
                     alt={post.coverAlt}
                     // The first covers are in the first screen (often the largest paint): no lazy wait.
                     loading={index < EAGER_COVERS ? "eager" : "lazy"}
+                    fetchPriority={index === firstCover && index < EAGER_COVERS ? "high" : undefined}
                     decoding="async"
                     width={160}
                     height={120}
