@@ -14,6 +14,7 @@ import * as createMedia from "./20261123T000000_create_media.ts";
 import * as createContentVersion from "./20261123T010000_create_content_version.ts";
 import * as createJobLeases from "./20261123T020000_create_job_leases.ts";
 import * as addSearchKeyIndex from "./20261123T030000_add_search_key_index.ts";
+import * as addPostListingIndexes from "./20261123T040000_add_post_listing_indexes.ts";
 
 /**
  * Every migration, in order. Listed explicitly so the same history runs in the
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   "20261123T010000_create_content_version": createContentVersion,
   "20261123T020000_create_job_leases": createJobLeases,
   "20261123T030000_add_search_key_index": addSearchKeyIndex,
+  "20261123T040000_add_post_listing_indexes": addPostListingIndexes,
 };

@@ -103,6 +103,16 @@ describe("listPublishedPosts with a category or tag", () => {
     const page = await listPublishedPosts(database.db, { locale: "en", page: 1, pageSize: 10, tagId: tag.ts });
     expect(page.items.map((p) => p.slug)).toEqual(["food-1", "code-3", "code-1"]);
     expect(page.total).toBe(3);
+    // Both filters: counted the same way as listed (the draft, scheduled and trashed ones never).
+    const both = await listPublishedPosts(database.db, {
+      locale: "en",
+      page: 1,
+      pageSize: 1,
+      tagId: tag.ts,
+      categoryId: cat.code,
+    });
+    expect(both.items.map((p) => p.slug)).toEqual(["code-3"]);
+    expect([both.total, both.pageCount]).toEqual([2, 2]);
     const noodles = await listPublishedPosts(database.db, { locale: "zh", page: 1, pageSize: 10, tagId: tag.noodles });
     expect(noodles.items.map((p) => [p.slug, p.isFallback])).toEqual([
       ["food-2", true],

@@ -114,8 +114,24 @@ export async function listPublishedPosts(
     .offset((page - 1) * pageSize)
     .execute();
 
+  // The same posts as published(), counted. A tag's count starts from the tag's rows in
+  // postTags and looks each post up by id (posts_state_idx): going through every
+  // published post and probing postTags for each costs ~7× more at 10,000 posts.
+  // CROSS JOIN keeps that order in SQLite, whose planner (no ANALYZE statistics) would
+  // start from posts; PostgreSQL plans it as the inner join it is.
   const count = async () => {
-    const row = await published()
+    const counted =
+      tagId === undefined
+        ? published()
+        : db
+            .selectFrom("postTags as pt")
+            .crossJoin("posts as p")
+            .whereRef("p.id", "=", "pt.postId")
+            .where("pt.tagId", "=", tagId)
+            .where("p.status", "=", "published")
+            .where("p.deletedAt", "is", null)
+            .$if(categoryId !== undefined, (qb) => qb.where("p.categoryId", "=", categoryId ?? ""));
+    const row = await counted
       .select((eb) => eb.fn.countAll<number | string | bigint>().as("n"))
       .executeTakeFirstOrThrow();
     return Number(row.n);
