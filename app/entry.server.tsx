@@ -4,6 +4,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
+import { DocumentPartsProvider } from "./components/document-parts.tsx";
 import { NonceProvider } from "./components/nonce.tsx";
 import { RequestLocaleProvider } from "./components/request-locale.tsx";
 import { localeFromRequest } from "./lib/i18n/locale.ts";
@@ -22,7 +23,7 @@ export default function handleRequest(
     responseHeaders.set("Content-Type", "text/html; charset=utf-8");
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
-  const { nonce, log } = loadContext.get(appContext);
+  const { nonce, log, documentParts } = loadContext.get(appContext);
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;
@@ -36,7 +37,9 @@ export default function handleRequest(
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <RequestLocaleProvider value={localeFromRequest(request)}>
-          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          <DocumentPartsProvider value={documentParts}>
+            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          </DocumentPartsProvider>
         </RequestLocaleProvider>
       </NonceProvider>,
       {

@@ -396,6 +396,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
         rateLimits: shared.rateLimits,
         dbHealth,
         effects: newEffects(),
+        ...(req.path.endsWith(".data") ? {} : { documentParts: new Map<string, string>() }),
       });
       const response = await withRequestLocale(page?.locale ?? localeFromRequest(request), () =>
         handle(request, context),

@@ -37,6 +37,11 @@ export interface AppContext {
   dbHealth: DatabaseHealth;
   /** What this request's render counted (a view, ad impressions): a cached copy counts them again. */
   effects: RequestEffects;
+  /**
+   * Set on document requests only (not on `.data` ones): large HTML a loader renders
+   * into the page without repeating it in the hydration data (app/components/document-parts.tsx).
+   */
+  documentParts?: Map<string, string>;
 }
 
 export const appContext = createContext<AppContext>();

@@ -167,6 +167,22 @@ test("a published post shows title, body, contents and tags in English, and in C
   const html = (await response?.text()) ?? "";
   expect(html).toMatch(/<script type="application\/ld\+json" nonce="[^"]+">/);
   expect(html).toContain("Hello \\u003c/script> detail");
+  // The body is in the document once (its text twice, as written): the hydration data
+  // leaves it out, and the hydrated page keeps it.
+  expect(html.split("Body text in English.").length - 1).toBe(2);
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  await expect(page.locator("#post-body")).toContainText("Body text in English.");
+  // A client-side navigation (the marker survives it) brings the next body in its data; back again too.
+  await page.evaluate(() => {
+    document.documentElement.dataset.sameDocument = "yes";
+  });
+  await page.getByRole("navigation", { name: "Previous and next posts" }).locator('a[rel="next"]').click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(englishOnlyTitle);
+  await expect(page.locator("#post-body")).toContainText("Only in English here.");
+  await page.goBack();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(enTitle);
+  await expect(page.locator("#post-body")).toContainText("Body text in English.");
+  await expect(page.locator("html")).toHaveAttribute("data-same-document", "yes");
 
   // Chinese: the Chinese version, Chinese interface.
   await page.getByRole("link", { name: "Read this post in Chinese" }).click();
@@ -277,6 +293,8 @@ test("a verified user comments; another cannot delete it, not even with a forged
   await page.getByRole("button", { name: "Post comment" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Your comment was posted." }).first()).toBeVisible();
   await expect(comments(page)).toHaveCount(1);
+  // Revalidated after the comment, the page still shows the post's body.
+  await expect(page.locator("#post-body")).toContainText("Body text in English.");
   const mine = comments(page).first();
   await expect(mine).toContainText("What a lovely post.");
   await expect(mine.locator("strong")).toHaveText("lovely");

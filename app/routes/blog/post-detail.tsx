@@ -2,8 +2,8 @@ import { useTranslation } from "react-i18next";
 import { data, Link, redirect } from "react-router";
 import { AdSlot } from "../../components/ads/ad-slot.tsx";
 import { type CommentActionResult, Comments } from "../../components/blog/comments.tsx";
+import { DocumentHtml } from "../../components/document-parts.tsx";
 import { useNonce } from "../../components/nonce.tsx";
-import { SanitizedHtml } from "../../components/ui/sanitized-html.tsx";
 import { formatDate } from "../../lib/format.ts";
 import { validate } from "../../lib/forms.ts";
 import { HTML_LANG, type Locale, localeFromRequest } from "../../lib/i18n/locale.ts";
@@ -31,6 +31,8 @@ import type { Route } from "./+types/post-detail";
 
 /** Post ids are app-generated (or the editor's idempotency key): short and URL-safe. */
 const ID_PATTERN = /^[\w-]{1,64}$/;
+/** The post body's element id, and its name among the document's parts. */
+const POST_BODY_ID = "post-body";
 
 const otherLocale = (l: Locale): Locale => (l === "en" ? "zh" : "en");
 
@@ -130,12 +132,15 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const path = pagePath(request);
   const prefix = path.match(/^\/(en|zh)(?=\/|$)/)?.[0] ?? "";
   const cover = safeCover(post.coverImageUrl);
+  // A document has the body once, as HTML: the hydration data leaves it out.
+  app.documentParts?.set(POST_BODY_ID, post.translation.bodyHtml);
+  const translation = { ...post.translation, bodyHtml: app.documentParts ? null : post.translation.bodyHtml };
   const access = !open ? "closed" : !user ? "signIn" : !user.emailVerified ? "verify" : "open";
   return {
     locale,
     prefix,
     path,
-    post: { ...post, coverImageUrl: cover, viewCount: post.viewCount + app.views.pending(post.id) },
+    post: { ...post, translation, coverImageUrl: cover, viewCount: post.viewCount + app.views.pending(post.id) },
     coverImage: covers.get(mediaIdFromUrl(cover) ?? "") ?? null,
     isPublic: open,
     neighbours,
@@ -379,7 +384,7 @@ export default function PostDetailPage({ loaderData, actionData }: Route.Compone
           </nav>
         )}
 
-        <SanitizedHtml className="markdown mt-8" html={translation.bodyHtml} />
+        <DocumentHtml id={POST_BODY_ID} className="markdown mt-8" html={translation.bodyHtml} />
         <AdSlot ad={bottomAd} className="mt-8" />
 
         {post.tags.length > 0 && (

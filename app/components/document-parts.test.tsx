@@ -1,0 +1,34 @@
+import { renderToString } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { DocumentHtml, DocumentPartsProvider } from "./document-parts.tsx";
+
+describe("DocumentHtml", () => {
+  it("renders the HTML it is given (a data request's)", () => {
+    const html = renderToString(<DocumentHtml id="body" className="markdown" html="<p>Hello</p>" />);
+    expect(html).toBe('<div id="body" class="markdown"><p>Hello</p></div>');
+  });
+
+  it("renders this request's document part when given none (a document request, on the server)", () => {
+    const parts = new Map([["body", "<p>From the loader</p>"]]);
+    const html = renderToString(
+      <DocumentPartsProvider value={parts}>
+        <DocumentHtml id="body" html={null} />
+      </DocumentPartsProvider>,
+    );
+    expect(html).toBe('<div id="body"><p>From the loader</p></div>');
+  });
+
+  it("prefers the HTML in the data over a document part of the same name", () => {
+    const html = renderToString(
+      <DocumentPartsProvider value={new Map([["body", "<p>stale</p>"]])}>
+        <DocumentHtml id="body" html="<p>fresh</p>" />
+      </DocumentPartsProvider>,
+    );
+    expect(html).toContain("fresh");
+    expect(html).not.toContain("stale");
+  });
+
+  it("renders an empty element when there is neither (no document to read from)", () => {
+    expect(renderToString(<DocumentHtml id="body" html={null} />)).toBe('<div id="body"></div>');
+  });
+});
