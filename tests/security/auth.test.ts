@@ -268,21 +268,41 @@ async function startSite(env: Record<string, string>, place: Place): Promise<{ s
   };
 }
 
-// ---------------------------------------------------------------------------
-
-describe(`brute force, TRUST_PROXY unset (${testDialect()})`, () => {
-  let place: Place;
-  let handle: Awaited<ReturnType<typeof startSite>>;
-  let site: Site;
-
+/**
+ * A site of its own for the enclosing describe block: a new place and server before its
+ * tests, both gone after them. `onStart` receives the site each time a server starts;
+ * `restart` stops the server and starts another on the same data.
+ */
+function siteForBlock(env: Record<string, string>, onStart: (site: Site) => void): { restart(): Promise<void> } {
+  let place: Place | undefined;
+  let handle: Awaited<ReturnType<typeof startSite>> | undefined;
+  const start = async (on: Place) => {
+    handle = await startSite(env, on);
+    onStart(handle.site);
+  };
   beforeAll(async () => {
     place = await newPlace();
-    handle = await startSite({}, place);
-    site = handle.site;
+    await start(place);
   });
   afterAll(async () => {
     await handle?.stop();
     await place?.cleanup();
+  });
+  return {
+    async restart() {
+      if (!place) throw new Error("the block's site has not started");
+      await handle?.stop();
+      await start(place);
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------
+
+describe(`brute force, TRUST_PROXY unset (${testDialect()})`, () => {
+  let site: Site;
+  siteForBlock({}, (started) => {
+    site = started;
   });
   // Every request here comes from 127.0.0.1: each case starts with empty counters.
   beforeEach(async () => {
@@ -351,20 +371,11 @@ describe(`brute force, TRUST_PROXY unset (${testDialect()})`, () => {
 });
 
 describe(`account security (${testDialect()})`, () => {
-  let place: Place;
-  let handle: Awaited<ReturnType<typeof startSite>>;
   let site: Site;
-
   // TRUST_PROXY=true so that each test can act as its own client address
   // (X-Forwarded-For) and the per-address limits do not spill between tests.
-  beforeAll(async () => {
-    place = await newPlace();
-    handle = await startSite({ TRUST_PROXY: "true" }, place);
-    site = handle.site;
-  });
-  afterAll(async () => {
-    await handle?.stop();
-    await place?.cleanup();
+  siteForBlock({ TRUST_PROXY: "true" }, (started) => {
+    site = started;
   });
 
   it("behind a trusted proxy, stops a rotating X-Forwarded-For by the per-account limit", async () => {
@@ -654,19 +665,10 @@ describe(`account security (${testDialect()})`, () => {
 });
 
 describe(`admin rule (${testDialect()})`, () => {
-  let place: Place;
-  let handle: Awaited<ReturnType<typeof startSite>>;
   let site: Site;
   const boss = "boss@example.test";
-
-  beforeAll(async () => {
-    place = await newPlace();
-    handle = await startSite({ ADMIN_EMAILS: "  Boss@Example.TEST ", TRUST_PROXY: "true" }, place);
-    site = handle.site;
-  });
-  afterAll(async () => {
-    await handle?.stop();
-    await place?.cleanup();
+  siteForBlock({ ADMIN_EMAILS: "  Boss@Example.TEST ", TRUST_PROXY: "true" }, (started) => {
+    site = started;
   });
 
   it("is admin only with a verified e-mail listed in admins, checked on every request", async () => {
@@ -717,18 +719,9 @@ describe(`admin rule (${testDialect()})`, () => {
 });
 
 describe(`first-run setup link (${testDialect()})`, () => {
-  let place: Place;
-  let handle: Awaited<ReturnType<typeof startSite>>;
   let site: Site;
-
-  beforeAll(async () => {
-    place = await newPlace();
-    handle = await startSite({}, place);
-    site = handle.site;
-  });
-  afterAll(async () => {
-    await handle?.stop();
-    await place?.cleanup();
+  const server = siteForBlock({}, (started) => {
+    site = started;
   });
 
   const setupToken = (output: string) => /\/setup\?token=([\w-]+)/.exec(output)?.[1] ?? null;
@@ -787,9 +780,7 @@ describe(`first-run setup link (${testDialect()})`, () => {
     expect(await userCount()).toBe(users + 1);
 
     // With an admin, a restart prints no link.
-    await handle.stop();
-    handle = await startSite({}, place);
-    site = handle.site;
+    await server.restart();
     expect(setupToken(site.server.output())).toBeNull();
     expect(site.server.output()).not.toContain("No admin yet");
   });
