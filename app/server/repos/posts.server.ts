@@ -67,26 +67,29 @@ export async function listPublishedPosts(
   const page = Math.max(1, Math.trunc(opts.page));
   const other = otherLocale(locale);
 
-  // The same WHERE for the page and the count.
-  const published = () =>
+  // The same WHERE for the page and the count. A tag's posts are found two ways: the page
+  // walks the newest posts and probes postTags for each (EXISTS) until it has enough; the
+  // count starts from the tag's own rows and looks each post up by id (IN, through
+  // posts_state_idx), which costs ~7× less than EXISTS at 10,000 posts.
+  const published = (tagLookup: "exists" | "in") =>
     db
       .selectFrom("posts as p")
       .where("p.status", "=", "published")
       .where("p.deletedAt", "is", null)
       .$if(categoryId !== undefined, (qb) => qb.where("p.categoryId", "=", categoryId ?? ""))
       .$if(tagId !== undefined, (qb) =>
-        qb.where((eb) =>
-          eb.exists(
-            eb
-              .selectFrom("postTags as pt")
-              .select("pt.postId")
-              .whereRef("pt.postId", "=", "p.id")
-              .where("pt.tagId", "=", tagId ?? ""),
-          ),
-        ),
+        qb.where((eb) => {
+          const tagged = eb
+            .selectFrom("postTags as pt")
+            .select("pt.postId")
+            .where("pt.tagId", "=", tagId ?? "");
+          return tagLookup === "exists"
+            ? eb.exists(tagged.whereRef("pt.postId", "=", "p.id"))
+            : eb("p.id", "in", tagged);
+        }),
       );
 
-  const rows = await published()
+  const rows = await published("exists")
     .leftJoin("postTranslations as t", (j) => j.onRef("t.postId", "=", "p.id").on("t.locale", "=", locale))
     .leftJoin("postTranslations as f", (j) => j.onRef("f.postId", "=", "p.id").on("f.locale", "=", other))
     .leftJoin("categories as c", "c.id", "p.categoryId")
@@ -114,24 +117,8 @@ export async function listPublishedPosts(
     .offset((page - 1) * pageSize)
     .execute();
 
-  // The same posts as published(), counted. A tag's count starts from the tag's rows in
-  // postTags and looks each post up by id (posts_state_idx): going through every
-  // published post and probing postTags for each costs ~7× more at 10,000 posts.
-  // CROSS JOIN keeps that order in SQLite, whose planner (no ANALYZE statistics) would
-  // start from posts; PostgreSQL plans it as the inner join it is.
   const count = async () => {
-    const counted =
-      tagId === undefined
-        ? published()
-        : db
-            .selectFrom("postTags as pt")
-            .crossJoin("posts as p")
-            .whereRef("p.id", "=", "pt.postId")
-            .where("pt.tagId", "=", tagId)
-            .where("p.status", "=", "published")
-            .where("p.deletedAt", "is", null)
-            .$if(categoryId !== undefined, (qb) => qb.where("p.categoryId", "=", categoryId ?? ""));
-    const row = await counted
+    const row = await published("in")
       .select((eb) => eb.fn.countAll<number | string | bigint>().as("n"))
       .executeTakeFirstOrThrow();
     return Number(row.n);
