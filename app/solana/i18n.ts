@@ -1,21 +1,17 @@
 /**
- * The "solana" strings, loaded with the /solana routes only and added to the page's i18next
- * instance there; `solanaTitle` gives route meta the page title without that instance.
+ * The "solana" strings, loaded with the /solana routes only: importing this module
+ * registers them (like the admin strings), and the layout adds them to the page's
+ * i18next instance; `solanaTitle` gives route meta the page title without that instance.
  */
 
-import type { i18n } from "i18next";
 import en from "../../locales/en/solana.json";
 import zh from "../../locales/zh/solana.json";
+import { registerStrings } from "../lib/i18n/i18n.ts";
 import { DEFAULT_LOCALE, isLocale, type Locale } from "../lib/i18n/locale.ts";
 
 const STRINGS: Record<Locale, typeof en> = { en, zh };
 
-/** Adds the namespace to an instance once (both languages: the other is the fallback). */
-export function addSolanaStrings(instance: i18n): void {
-  for (const locale of ["en", "zh"] as const) {
-    if (!instance.hasResourceBundle(locale, "solana")) instance.addResourceBundle(locale, "solana", STRINGS[locale]);
-  }
-}
+registerStrings("solana", STRINGS);
 
 type TitleKey = "title" | "close" | "batch" | "phantom" | "walletConnect";
 

@@ -1,10 +1,11 @@
 import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { NavLink, Outlet, useLocation } from "react-router";
+import { addRegisteredStrings } from "../../lib/i18n/i18n.ts";
 import { shortAddress } from "../../lib/solana/address.ts";
 import { PUBLIC_RPC } from "../../lib/solana/network.ts";
 import { getApp } from "../../server/context.server.ts";
-import { addSolanaStrings } from "../../solana/i18n.ts";
+import "../../solana/i18n.ts";
 import { SolanaProvider, useSolana } from "../../solana/solana-context.tsx";
 import { Details } from "../../solana/ui.tsx";
 import type { Route } from "./+types/layout";
@@ -30,7 +31,7 @@ const TOOLS = [
 export default function SolanaLayout({ loaderData }: Route.ComponentProps) {
   const { i18n } = useTranslation();
   // Before any string of the namespace is read (server and browser alike).
-  addSolanaStrings(i18n);
+  addRegisteredStrings(i18n);
   const { t } = useTranslation("solana");
   const prefix = useLocalePrefix();
   return (
