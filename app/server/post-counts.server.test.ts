@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../tests/setup/test-db.ts";
-import { cachedPostCount, forgetPostCounts, POST_COUNTS_TTL_MS } from "./post-counts.server.ts";
+import { cachedCount, cachedPostCount, forgetPostCounts, POST_COUNTS_TTL_MS } from "./post-counts.server.ts";
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -36,6 +36,17 @@ describe("cachedPostCount", () => {
     expect(await cachedPostCount(db, "all", count, 0)).toBe(1);
     forgetPostCounts(db);
     expect(await cachedPostCount(db, "all", count, 1)).toBe(2);
+  });
+
+  it("keeps a list total apart from another count of the same name, and forgets both", async () => {
+    const { db } = database;
+    forgetPostCounts(db);
+    expect(await cachedCount(db, "categories", async () => ["footer"], 0)).toEqual(["footer"]);
+    expect(await cachedPostCount(db, "categories", async () => 5, 0)).toBe(5);
+    expect(await cachedCount(db, "categories", async () => ["other"], 1)).toEqual(["footer"]);
+    forgetPostCounts(db);
+    expect(await cachedCount(db, "categories", async () => ["after"], 2)).toEqual(["after"]);
+    expect(await cachedPostCount(db, "categories", async () => 6, 2)).toBe(6);
   });
 
   it("does not keep a failed count", async () => {

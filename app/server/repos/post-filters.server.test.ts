@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
-import { cachedCategoryPostCounts, forgetCategoryPostCounts } from "../popular-categories.server.ts";
+import { cachedCategoryPostCounts } from "../popular-categories.server.ts";
+import { forgetPostCounts } from "../post-counts.server.ts";
 import { latestPostsInLocale, sitemapData } from "./discovery.server.ts";
 import { createPost, listPublishedPosts } from "./posts.server.ts";
 import { categoryPostCounts, createCategory, ensureTags, pickPopularCategories } from "./taxonomy.server.ts";
@@ -165,7 +166,7 @@ describe("popular categories", () => {
 
   it("is cached for a short while in the process", async () => {
     const { db } = database;
-    forgetCategoryPostCounts(db);
+    forgetPostCounts(db);
     const t0 = 1_000_000;
     const before = await cachedCategoryPostCounts(db, t0);
     await post("trips-2", 18, { categoryId: cat.trips });
@@ -185,7 +186,7 @@ describe("popular categories", () => {
       .deleteFrom("posts")
       .where("id", "=", ids["trips-2"] ?? "")
       .execute();
-    forgetCategoryPostCounts(db);
+    forgetPostCounts(db);
   });
 });
 
