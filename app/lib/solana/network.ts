@@ -23,17 +23,22 @@ export const CHAIN: Record<NetworkId, `solana:${string}` | undefined> = {
   custom: undefined,
 };
 
-/** An http(s) RPC URL without credentials, normalised; null for anything else. */
-export function parseRpcUrl(input: string): string | null {
+/** `input` as a URL with one of `protocols` and no credentials; null for anything else. */
+function parseServiceUrl(input: string, protocols: readonly string[]): URL | null {
   let url: URL;
   try {
     url = new URL(input.trim());
   } catch {
     return null;
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+  if (!protocols.includes(url.protocol)) return null;
   if (url.username || url.password) return null;
-  return url.toString();
+  return url;
+}
+
+/** An http(s) RPC URL without credentials, normalised; null for anything else. */
+export function parseRpcUrl(input: string): string | null {
+  return parseServiceUrl(input, ["https:", "http:"])?.toString() ?? null;
 }
 
 /** The network an RPC URL belongs to (one of the public ones, else custom). */
@@ -95,15 +100,7 @@ export const DEFAULT_RELAY_URL = "wss://relay.walletconnect.org";
 
 /** A ws:// or wss:// URL without credentials, normalised; null for anything else. */
 export function parseRelayUrl(input: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(input.trim());
-  } catch {
-    return null;
-  }
-  if (url.protocol !== "wss:" && url.protocol !== "ws:") return null;
-  if (url.username || url.password) return null;
-  return url.toString().replace(/\/$/, "");
+  return parseServiceUrl(input, ["wss:", "ws:"])?.toString().replace(/\/$/, "") ?? null;
 }
 
 /** The connect-src source that lets a page open the relay's socket (its origin). */
