@@ -23,12 +23,23 @@ export interface MailCapture {
  * A local SMTP server that keeps every message it receives, for tests, with a
  * small HTTP API so test processes other than this one can read them.
  */
-export async function startMailCapture(opts: { smtpPort?: number } = {}): Promise<MailCapture> {
+export async function startMailCapture(
+  opts: {
+    smtpPort?: number;
+    /** Refuses a recipient with this SMTP reply (e.g. 451 to try later, 550 for no such mailbox). */
+    refuse?: (address: string) => { code: number; message: string } | null;
+  } = {},
+): Promise<MailCapture> {
   const messages: CapturedMail[] = [];
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const refusal = opts.refuse?.(address.address.toLowerCase());
+      if (!refusal) return callback();
+      callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+    },
     onData(stream, session, callback) {
       simpleParser(stream)
         .then((parsed) => {

@@ -30,6 +30,32 @@ export interface Database {
   media: MediaTable;
   contentVersion: ContentVersionTable;
   jobLeases: JobLeasesTable;
+  mailOutbox: MailOutboxTable;
+}
+
+export type MailStatus = "queued" | "sent" | "failed";
+
+/** Every mail the site sends, queued with the change that causes it and sent by one worker. */
+export interface MailOutboxTable {
+  id: string;
+  /** Unique per mail: queuing the same key twice keeps the first (e.g. `newsletter:{postId}:{subscriberId}`). */
+  key: string;
+  /** What it is for: "auth", "contact", "subscribe", … */
+  kind: string;
+  recipient: string;
+  subject: string;
+  text: string;
+  html: string | null;
+  /** Extra headers as a JSON object (List-Unsubscribe, …). */
+  headers: string | null;
+  status: MailStatus;
+  attempts: Generated<number>;
+  /** When the worker may try it (again). */
+  nextAttemptAt: Timestamp;
+  /** The server's reply to the last failed attempt. */
+  lastError: string | null;
+  createdAt: Timestamp;
+  sentAt: Timestamp | null;
 }
 
 /** Which instance runs a scheduled job, until when (renewed on every run). */

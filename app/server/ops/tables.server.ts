@@ -44,6 +44,7 @@ export const LOGICAL_TABLES: readonly TableSpec[] = [
   { name: "links", key: ["id"] },
   { name: "ads", key: ["id"] },
   { name: "auditLog", key: ["id"] },
+  { name: "mailOutbox", key: ["id"] },
 ];
 
 export type Row = Record<string, unknown>;
