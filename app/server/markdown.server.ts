@@ -6,6 +6,7 @@ import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
 import { type Processor, unified } from "unified";
+import { MAX_MARKDOWN_NESTING, withinNesting } from "../lib/markdown-depth.ts";
 
 /** Prefix of every id that comes from the Markdown (footnotes), so none can clobber the page's. */
 const CLOBBER_PREFIX = "user-content-";
@@ -77,8 +78,28 @@ const processor = unified()
   .use(externalLinks)
   .use(rehypeStringify);
 
-/** Markdown to sanitized HTML: no scripts, event handlers, iframes or unsafe URLs. */
+/** Markdown nested deeper than MAX_MARKDOWN_NESTING: refused before any parser sees it. */
+export class MarkdownTooDeep extends Error {
+  override name = "MarkdownTooDeep";
+  constructor() {
+    super(`Markdown nested deeper than ${MAX_MARKDOWN_NESTING} levels`);
+  }
+}
+
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
+
+/** Text shown as it was typed, in one paragraph: what over-deep Markdown becomes on a page. */
+function asPlainText(markdown: string): string {
+  return `<p>${markdown.replace(/[&<>"]/g, (c) => ESCAPES[c] ?? c)}</p>`;
+}
+
+/**
+ * Markdown to sanitized HTML: no scripts, event handlers, iframes or unsafe URLs.
+ * Settings pages are rendered on read: nesting past the limit shows as plain text
+ * rather than reaching the parser.
+ */
 export function renderMarkdown(markdown: string): string {
+  if (!withinNesting(markdown)) return asPlainText(markdown);
   return String(processor.processSync(markdown));
 }
 
@@ -158,6 +179,8 @@ const commentProcessor = unified()
   .use(rehypeStringify);
 
 function commentTree(markdown: string): Root {
+  // submitComment refuses deeper comments first; this never lets one reach the parser.
+  if (!withinNesting(markdown)) throw new MarkdownTooDeep();
   return commentProcessor.runSync(commentProcessor.parse(markdown)) as Root;
 }
 

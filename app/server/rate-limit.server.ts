@@ -108,6 +108,10 @@ export const LIMITS = {
   previewPerUser: { max: 120, windowMs: MINUTE },
   /** Image uploads per admin (an editor may drop a dozen images at once). */
   uploadPerUser: { max: 60, windowMs: MINUTE },
+  /** Account mail to one address, whatever path asks for it (sign-up, change-email, a replayed link…). */
+  mailPerAddress: { max: 5, windowMs: HOUR },
+  /** A verification link works once: a second use of the same token is refused. */
+  tokenUse: { max: 1, windowMs: 24 * HOUR },
   /** New comments and replies per account, over a minute and over an hour. */
   commentPerUserMinute: { max: 5, windowMs: MINUTE },
   commentPerUserHour: { max: 30, windowMs: HOUR },

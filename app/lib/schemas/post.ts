@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { Locale } from "../i18n/locale.ts";
+import { RECORD_ID } from "../ids.ts";
+import { withinNesting } from "../markdown-depth.ts";
 
 /** Limits of the post editor; also the variables of its error messages. */
 export const POST_LIMITS = {
@@ -101,7 +103,11 @@ const summary = text(POST_LIMITS.summaryMax, "editor:errors.summaryTooLong");
 const seoTitle = text(POST_LIMITS.seoTitleMax, "editor:errors.seoTitleTooLong");
 const seoDescription = text(POST_LIMITS.seoDescriptionMax, "editor:errors.seoDescriptionTooLong");
 // The body is Markdown: leading and trailing whitespace can matter, keep it.
-const body = z.string().max(POST_LIMITS.bodyMax, "editor:errors.bodyTooLong").default("");
+const body = z
+  .string()
+  .max(POST_LIMITS.bodyMax, "editor:errors.bodyTooLong")
+  .refine(withinNesting, "editor:errors.bodyTooDeep")
+  .default("");
 
 export interface EditorTranslation {
   locale: Locale;
@@ -141,10 +147,7 @@ const PUBLISHED_FUTURE_SLACK_MS = 5 * 60_000;
 export function makePostFormSchema(now: () => number = Date.now) {
   return z
     .object({
-      key: z
-        .string()
-        .regex(/^[0-9a-z]{20}$/, "editor:errors.invalidForm")
-        .optional(),
+      key: z.string().regex(RECORD_ID, "editor:errors.invalidForm").optional(),
       version,
       /** "Overwrite with mine" after a conflict: the version to overwrite. */
       overwriteVersion: version,

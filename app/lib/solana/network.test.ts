@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { contentSecurityPolicy } from "../../server/security.server.ts";
 import {
   explorerTxUrl,
-  isSolanaPath,
   networkOfUrl,
   parseRelayUrl,
   parseRpcUrl,
@@ -35,12 +34,24 @@ describe("solana network helpers", () => {
     expect(explorerTxUrl("abc", "http://127.0.0.1:8899/")).toContain("customUrl=http%3A%2F%2F127.0.0.1%3A8899%2F");
   });
 
-  it("recognises the /solana paths only", () => {
-    for (const p of ["/solana", "/solana/closeToken", "/en/solana", "/zh/solana/WalletConnect", "/SOLANA"]) {
-      expect(isSolanaPath(p), p).toBe(true);
+  it("refuses RPC and relay URLs whose host could end a CSP directive (issue 19, finding 5)", () => {
+    for (const hostile of [
+      "http://x;sandbox",
+      "http://host;frame-ancestors",
+      "https://a*b.example",
+      "http://a'b",
+      "http://a,b.example",
+      "http://under_score.example",
+    ]) {
+      expect(parseRpcUrl(hostile), hostile).toBeNull();
+      expect(parseRelayUrl(hostile.replace(/^https?/, "wss")), hostile).toBeNull();
+      expect(rpcFromCookie(`${RPC_COOKIE}=${encodeURIComponent(hostile)}`), hostile).toBeNull();
+      expect(solanaConnectSources("https://api.mainnet-beta.solana.com", hostile)).toEqual(["https:", "wss:"]);
     }
-    for (const p of ["/", "/solanax", "/posts/solana", "/fr/solana", "/en/solanas"])
-      expect(isSolanaPath(p), p).toBe(false);
+    expect(parseRpcUrl("http://[::1]:8899")).toBe("http://[::1]:8899/");
+    expect(parseRpcUrl("https://xn--fiq228c.example")).toBe("https://xn--fiq228c.example/");
+    expect(parseRpcUrl("https://中文.example")).toBe("https://xn--fiq228c.example/");
+    expect(parseRpcUrl("http://localhost:8899")).toBe("http://localhost:8899/");
   });
 
   it("reads the custom RPC cookie, refusing anything but http(s)", () => {

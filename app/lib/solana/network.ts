@@ -23,7 +23,15 @@ export const CHAIN: Record<NetworkId, `solana:${string}` | undefined> = {
   custom: undefined,
 };
 
-/** `input` as a URL with one of `protocols` and no credentials; null for anything else. */
+const DNS_LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";
+/**
+ * A host a CSP source can name: a DNS name, an IPv4 address, or a bracketed IPv6 one.
+ * A WHATWG URL's host may also hold `;`, `*`, `'` or `,` (`http://x;sandbox` parses),
+ * which would end the connect-src directive and start another in the header.
+ */
+const SAFE_HOST = new RegExp(`^(?:${DNS_LABEL}(?:\\.${DNS_LABEL})*\\.?|\\[[0-9a-f:.]+\\])$`);
+
+/** `input` as a URL with one of `protocols`, no credentials and a plain host; null for anything else. */
 function parseServiceUrl(input: string, protocols: readonly string[]): URL | null {
   let url: URL;
   try {
@@ -33,6 +41,7 @@ function parseServiceUrl(input: string, protocols: readonly string[]): URL | nul
   }
   if (!protocols.includes(url.protocol)) return null;
   if (url.username || url.password) return null;
+  if (!SAFE_HOST.test(url.hostname)) return null;
   return url;
 }
 
@@ -54,11 +63,6 @@ export function explorerTxUrl(signature: string, rpcUrl: string): string {
   if (network === "mainnet-beta") return base;
   if (network === "devnet") return `${base}?cluster=devnet`;
   return `${base}?cluster=custom&customUrl=${encodeURIComponent(rpcUrl)}`;
-}
-
-/** Whether a path is one of the /solana pages (also under /en and /zh). */
-export function isSolanaPath(pathname: string): boolean {
-  return /^\/(?:(?:en|zh)\/)?solana(?:\/|$)/i.test(pathname);
 }
 
 /** The custom RPC URL a request's cookie names, or null. */

@@ -1,19 +1,28 @@
-import { defineRequestState, hasRequestState } from "@better-auth/core/context";
+import { createHash } from "node:crypto";
+import {
+  defineRequestState,
+  hasRequestState,
+  queueAfterTransactionHook,
+  tryGetCurrentAuthEndpointContext,
+} from "@better-auth/core/context";
 import type { SecondaryStorage } from "@better-auth/core/db";
 import { betterAuth } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import type { Logger } from "pino";
 import { OIDC_TEST_PROVIDER } from "../../lib/auth-providers.ts";
-import { DEFAULT_LOCALE, type Locale, localeFromRequest } from "../../lib/i18n/locale.ts";
+import { checkDisplayName, cleanDisplayName, DISPLAY_NAME_MAX, type NameProblem } from "../../lib/display-name.ts";
+import { DEFAULT_LOCALE, isLocale, type Locale, localeFromRequest, resolveLocale } from "../../lib/i18n/locale.ts";
 import { missingClasses } from "../../lib/schemas/auth.ts";
 import type { DB } from "../db/db.server.ts";
 import type { Env } from "../env.server.ts";
+import { normalizeEmail } from "../env.server.ts";
 import { newId } from "../ids.server.ts";
-import type { Mailer } from "../mail.server.ts";
+import type { Mailer, MailMessage } from "../mail.server.ts";
+import { hit, LIMITS, type RateLimitStore, scaled } from "../rate-limit.server.ts";
 import { BANNED_CODE, isUserBanned, recordSignIn } from "../repos/admin-users.server.ts";
+import { isAdminEmail } from "../repos/admins.server.ts";
 import { getSiteSettings } from "../repos/site-settings.server.ts";
-import { requestLocale } from "../request-locale.server.ts";
 import { authMail } from "./mail-templates.server.ts";
 import {
   PASSWORD_MAX_LENGTH,
@@ -26,6 +35,21 @@ import {
 export { PASSWORD_MAX_LENGTH } from "./password-policy.server.ts";
 /** The header our adapter fills with the client address (after TRUST_PROXY). */
 export const CLIENT_IP_HEADER = "x-inkwell-client-ip";
+/** The header our adapter fills with the language decided for the request (URL prefix, cookie, …). */
+export const LOCALE_HEADER = "x-inkwell-locale";
+
+/** The endpoints whose body may set the user's name. */
+const NAME_PATHS = new Set(["/sign-up/email", "/update-user"]);
+const NAME_CODES: Record<NameProblem, string> = {
+  required: "NAME_REQUIRED",
+  tooLong: "NAME_TOO_LONG",
+  invalid: "NAME_INVALID",
+};
+const NAME_MESSAGES: Record<NameProblem, string> = {
+  required: "A name is required",
+  tooLong: `A name can have at most ${DISPLAY_NAME_MAX} characters`,
+  invalid: "A name cannot contain control or text-direction characters",
+};
 
 /** The body field carrying a new password, per better-auth endpoint. */
 const PASSWORD_FIELDS: Record<string, string> = {
@@ -45,7 +69,35 @@ export interface AuthDeps {
    * database, shared by every instance. Null keeps them in the database.
    */
   secondaryStorage?: SecondaryStorage | null;
+  /** After a user row changed or went away (a name on cached pages): the server drops rendered pages. */
+  onUserChanged?: () => Promise<void>;
+  /** Shared counters: mail per address and tokens used once (absent in unit tests of other rules). */
+  rateLimits?: RateLimitStore;
 }
+
+/** The claims of a better-auth verification token (a JWT), or null when it is not one. */
+function tokenClaims(token: string): Record<string, unknown> | null {
+  const payload = token.split(".")[1];
+  if (!payload) return null;
+  try {
+    const claims: unknown = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+    return typeof claims === "object" && claims !== null ? (claims as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The address a change-email token would move an account to, or null for a sign-up token. */
+function changeEmailTarget(token: string): string | null {
+  const updateTo = tokenClaims(token)?.updateTo;
+  return typeof updateTo === "string" ? updateTo : null;
+}
+
+const emailReserved = () =>
+  new APIError("FORBIDDEN", {
+    code: "EMAIL_RESERVED",
+    message: "This address belongs to an admin; it can only be used by signing up or by an admin",
+  });
 
 /**
  * The sign-in providers this server has credentials for, in button order: the
@@ -68,9 +120,24 @@ const registrationState = defineRequestState<boolean | null>(() => null);
 const registrationClosed = () =>
   new APIError("FORBIDDEN", { code: "REGISTRATION_CLOSED", message: "Registration is closed" });
 
-/** The reader's language: of the request being served, else of better-auth's request. */
-const localeOf = (request: Request | undefined): Locale =>
-  requestLocale() ?? (request ? localeFromRequest(request) : DEFAULT_LOCALE);
+/**
+ * The reader's language for a mail better-auth sends: the one our server decided for
+ * the request, which it passes in LOCALE_HEADER to /api/auth/* and our forms pass on
+ * with their `headers` (`request` is undefined for those server-side calls).
+ */
+function localeOf(request: Request | undefined): Locale {
+  const headers = request?.headers ?? tryGetCurrentAuthEndpointContext()?.headers;
+  const decided = headers?.get(LOCALE_HEADER);
+  if (isLocale(decided)) return decided;
+  if (request) return localeFromRequest(request);
+  if (!headers) return DEFAULT_LOCALE;
+  return resolveLocale({
+    pathname: "/",
+    cookie: headers.get("cookie"),
+    host: headers.get("host"),
+    acceptLanguage: headers.get("accept-language"),
+  });
+}
 
 /**
  * better-auth on our own database. It stores values the way the rest of our
@@ -78,7 +145,33 @@ const localeOf = (request: Request | undefined): Locale =>
  * better-auth's SQLite encoding: so it is told "sqlite" whatever the dialect
  * (docs/decisions/004-accounts.md).
  */
-export function createAuth({ db, env, mailer, log, secondaryStorage = null }: AuthDeps) {
+export function createAuth({
+  db,
+  env,
+  mailer: outbox,
+  log,
+  secondaryStorage = null,
+  onUserChanged,
+  rateLimits,
+}: AuthDeps) {
+  // better-auth may call a mail callback inside its transaction, which holds SQLite's one
+  // connection: the mail is queued once that work commits (never for work rolled back).
+  // Every account mail to one address counts against one limit, whichever path (and
+  // whichever replayed link) asked for it: no address can be bombed through us.
+  const mailer = {
+    send: (message: MailMessage) =>
+      queueAfterTransactionHook(async () => {
+        if (rateLimits) {
+          const limit = scaled(LIMITS.mailPerAddress, env.rateLimitMultiplier);
+          const allowed = await hit(rateLimits, `mail:to:${normalizeEmail(message.to)}`, limit);
+          if (!allowed.allowed) {
+            log.warn({ subject: message.subject }, "account mail to an address over its hourly limit; not sent");
+            return;
+          }
+        }
+        await outbox.send(message, { kind: "auth" });
+      }),
+  };
   const https = env.publicUrl.startsWith("https://");
   const link = (path: string, token: string) => `${env.publicUrl}${path}?token=${encodeURIComponent(token)}`;
 
@@ -176,8 +269,17 @@ export function createAuth({ db, env, mailer, log, secondaryStorage = null }: Au
       autoSignInAfterVerification: false,
       expiresIn: 24 * 3600,
       sendVerificationEmail: async ({ user, token }, request) => {
+        const newEmail = changeEmailTarget(token);
+        // Attaching an address to an existing account is not a sign-up: the mail says so, and whose.
         await mailer.send(
-          authMail("verifyEmail", localeOf(request), { to: user.email, url: link("/verify-email", token) }),
+          newEmail
+            ? authMail("changeEmailVerify", localeOf(request), {
+                to: newEmail,
+                url: link("/verify-email", token),
+                email: newEmail,
+                name: user.name,
+              })
+            : authMail("verifyEmail", localeOf(request), { to: user.email, url: link("/verify-email", token) }),
         );
       },
     },
@@ -185,15 +287,25 @@ export function createAuth({ db, env, mailer, log, secondaryStorage = null }: Au
     databaseHooks: {
       user: {
         create: {
-          before: async () => {
+          before: async (user) => {
             // Unknown (a path not in MAY_CREATE_USER): refused rather than guessed.
             const open = (await hasRequestState()) ? await registrationState.get() : null;
             if (open !== true && !registrationBypassed()) {
               log.warn("refused to create a user: registration is closed (or its state unknown)");
               throw registrationClosed();
             }
+            // An OAuth provider's profile name is cleaned (the e-mail sign-up was checked above).
+            return { data: { ...user, name: cleanDisplayName(user.name ?? "") } };
           },
         },
+        // Whichever endpoint made them (/api/auth/update-user, delete-user, an admin action).
+        update: {
+          // A name from an OAuth provider's profile cannot be refused with a form error: cleaned.
+          before: async (data) =>
+            typeof data.name === "string" ? { data: { ...data, name: cleanDisplayName(data.name) } } : undefined,
+          after: async () => onUserChanged?.(),
+        },
+        delete: { after: async () => onUserChanged?.() },
       },
       session: {
         create: {
@@ -231,8 +343,35 @@ export function createAuth({ db, env, mailer, log, secondaryStorage = null }: Au
           await registrationState.set(allowed);
           if (ctx.path === "/sign-up/email" && !allowed) throw registrationClosed();
         }
-        const field = PASSWORD_FIELDS[ctx.path];
         const body: unknown = ctx.body;
+        // An admin's address is claimed by signing up, /setup or an admin, never by change-email.
+        if (ctx.path === "/change-email" && body && typeof body === "object" && "newEmail" in body) {
+          if (typeof body.newEmail === "string" && (await isAdminEmail(db, body.newEmail))) throw emailReserved();
+        }
+        if (ctx.path === "/verify-email" && typeof ctx.query?.token === "string") {
+          const token = ctx.query.token;
+          const target = changeEmailTarget(token);
+          if (target && (await isAdminEmail(db, target))) throw emailReserved();
+          // A verification link works once: replaying it (to send the next mail again) is refused.
+          if (rateLimits) {
+            const key = `token:used:${createHash("sha256").update(token).digest("base64url")}`;
+            if (!(await hit(rateLimits, key, LIMITS.tokenUse)).allowed) {
+              throw new APIError("BAD_REQUEST", { code: "TOKEN_USED", message: "This link was already used" });
+            }
+          }
+        }
+        // One rule for names on every path that sets one (the API as much as our forms).
+        if (NAME_PATHS.has(ctx.path) && body && typeof body === "object" && "name" in body) {
+          const checked = checkDisplayName(body.name);
+          if (!checked.ok) {
+            throw new APIError("BAD_REQUEST", {
+              code: NAME_CODES[checked.problem],
+              message: NAME_MESSAGES[checked.problem],
+            });
+          }
+          (body as { name: string }).name = checked.name;
+        }
+        const field = PASSWORD_FIELDS[ctx.path];
         if (!field || !body || typeof body !== "object" || !(field in body)) return;
         const value = (body as Record<string, unknown>)[field];
         if (typeof value !== "string") return;

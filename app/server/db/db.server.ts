@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, sql, type 
 import pg from "pg";
 import type { DatabaseConfig } from "../env.server.ts";
 import type { Database } from "./schema.server.ts";
+import { RefuseNulText } from "./text-guard.server.ts";
 
 export type DB = Kysely<Database>;
 export type Dialect = DatabaseConfig["dialect"];
@@ -60,7 +61,10 @@ export function openDatabase(config: DatabaseConfig, options: { poolMax?: number
     database.pragma("foreign_keys = ON");
     database.pragma("busy_timeout = 5000");
     database.pragma("synchronous = FULL");
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+    const db = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: withStatementCache(database) }),
+      plugins: [new RefuseNulText()],
+    });
     return { db, dialect: "sqlite", close: () => db.destroy() };
   }
   const pool = new pg.Pool({
@@ -77,7 +81,7 @@ export function openDatabase(config: DatabaseConfig, options: { poolMax?: number
   pool.on("connect", (client) => {
     client.on("error", () => {});
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new RefuseNulText()] });
   return { db, dialect: "postgres", close: () => db.destroy() };
 }
 
