@@ -44,6 +44,7 @@ export default defineConfig({
       DATA_DIR: dataDir,
       NODE_ENV: "production",
       LOG_LEVEL: "warn",
+      MAIL_RATE_PER_MINUTE: "100000",
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       SMTP_URL: process.env.E2E_SMTP_URL ?? "",
       MAIL_FROM: "Inkwell <blog@example.test>",

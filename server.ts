@@ -8,16 +8,16 @@ type CreateServer = (options?: CreateServerOptions) => Promise<InkwellServer>;
 
 const SHUTDOWN_GRACE_MS = 8_000;
 
-async function loadApp(dev: boolean): Promise<InkwellServer> {
+async function loadApp(dev: boolean, options: CreateServerOptions): Promise<InkwellServer> {
   if (!dev) {
     const buildEntry = new URL("./build/server/index.js", import.meta.url).href;
     const mod = (await import(buildEntry)) as { createServer: CreateServer };
-    return mod.createServer();
+    return mod.createServer(options);
   }
   const { createServer: createVite } = await import("vite");
   const vite = await createVite({ server: { middlewareMode: true }, appType: "custom" });
   const mod = (await vite.ssrLoadModule("./app/server/app.server.ts")) as { createServer: CreateServer };
-  const server = await mod.createServer({ dev: true, devMiddleware: vite.middlewares });
+  const server = await mod.createServer({ ...options, dev: true, devMiddleware: vite.middlewares });
   const close = server.close;
   server.close = async () => {
     await vite.close();
@@ -26,11 +26,12 @@ async function loadApp(dev: boolean): Promise<InkwellServer> {
   return server;
 }
 
-export async function start(): Promise<{ http: Server; app: InkwellServer }> {
+/** Starts the blog; `options` are for test entry points (tests/setup), never set in production. */
+export async function start(options: CreateServerOptions = {}): Promise<{ http: Server; app: InkwellServer }> {
   const dev = process.argv.includes("--dev") || process.env.NODE_ENV === "development";
   let inkwell: InkwellServer;
   try {
-    inkwell = await loadApp(dev);
+    inkwell = await loadApp(dev, options);
   } catch (error) {
     // Configuration and migration errors: one clear line, no stack.
     const message = error instanceof Error ? error.message : String(error);

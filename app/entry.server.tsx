@@ -7,8 +7,7 @@ import { ServerRouter } from "react-router";
 import { DocumentPartsProvider } from "./components/document-parts.tsx";
 import { NonceProvider } from "./components/nonce.tsx";
 import { RequestLocaleProvider } from "./components/request-locale.tsx";
-import { localeFromRequest } from "./lib/i18n/locale.ts";
-import { appContext } from "./server/context.server.ts";
+import { requestContext, servicesContext } from "./server/context.server.ts";
 
 export const streamTimeout = 5_000;
 
@@ -23,7 +22,7 @@ export default function handleRequest(
     responseHeaders.set("Content-Type", "text/html; charset=utf-8");
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
-  const { nonce, log, documentParts } = loadContext.get(appContext);
+  const { nonce, log, documentParts, locale } = loadContext.get(requestContext);
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;
@@ -36,7 +35,7 @@ export default function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <RequestLocaleProvider value={localeFromRequest(request)}>
+        <RequestLocaleProvider value={locale}>
           <DocumentPartsProvider value={documentParts}>
             <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
           </DocumentPartsProvider>
@@ -76,7 +75,8 @@ export default function handleRequest(
 
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
-  const { log, dbHealth } = context.get(appContext);
+  const { dbHealth } = context.get(servicesContext);
+  const { log } = context.get(requestContext);
   // The database being away is logged once by the health monitor, not per request.
   if (dbHealth.noteError(error)) return;
   log.error({ err: error, url: request.url }, "error in a loader, action or render");

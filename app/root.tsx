@@ -23,9 +23,9 @@ import { Toasts } from "./components/layout/toasts.tsx";
 import { useNonce } from "./components/nonce.tsx";
 import { useFallbackLocale } from "./components/request-locale.tsx";
 import { i18nFor } from "./lib/i18n/i18n.ts";
-import { DEFAULT_LOCALE, HTML_LANG, type Locale, localeFromRequest } from "./lib/i18n/locale.ts";
+import { DEFAULT_LOCALE, HTML_LANG, type Locale, withoutLocalePrefix } from "./lib/i18n/locale.ts";
 import { getUser } from "./server/auth/session.server.ts";
-import { getApp } from "./server/context.server.ts";
+import { getApp, getRequest } from "./server/context.server.ts";
 import { clearFlashCookie, flashOptions, hasFlashCookie, readFlash } from "./server/flash.server.ts";
 import { cachedCategoryPostCounts } from "./server/popular-categories.server.ts";
 import { FOOTER_LINKS, listEnabledLinks } from "./server/repos/links.server.ts";
@@ -36,7 +36,7 @@ import { requestSettings } from "./server/request-settings.server.ts";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, buildId, db } = getApp(context);
   const url = new URL(request.url);
-  const locale = localeFromRequest(request);
+  const { locale } = getRequest(context);
   const [user, settings, categoryCounts] = await Promise.all([
     getUser(context, request),
     requestSettings(context),
@@ -82,7 +82,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** Canonical URL and the alternates of this page in each language (spec: hreflang). */
 function alternates(publicUrl: string, path: string) {
-  const plain = path.replace(/^\/(en|zh)(?=\/|$)/, "") || "/";
+  const plain = withoutLocalePrefix(path);
   const inLocale = (l: Locale) => `${publicUrl}/${l}${plain === "/" ? "" : plain}`;
   return {
     canonical: `${publicUrl}${path}`,

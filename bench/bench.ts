@@ -2,7 +2,8 @@
 // production server with the render cache on and then off, and loads six pages
 // with autocannon; the same pages, saved as files and served from memory by
 // bench/static-server.ts, are the ceiling. Prints a Markdown table and writes
-// bench/results/latest.json and latest.md.
+// bench/results/latest.json and latest.md. One file (~430 lines): seeding, servers,
+// the load runs and the report are one pipeline read top to bottom.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";

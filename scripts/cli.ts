@@ -198,7 +198,10 @@ async function backupCommand(args: string[]): Promise<number> {
 async function restoreCommand(args: string[]): Promise<number> {
   const file = fileArgument(args, ["--force"], "restore <file.tar.gz> [--force]");
   if (!file) return 2;
-  const { restoreBackup, RestoreRefused } = await import("../app/server/ops/backup.server.ts");
+  const [{ restoreBackup }, { RestoreRefused }] = await Promise.all([
+    import("../app/server/ops/restore.server.ts"),
+    import("../app/server/ops/backup-format.server.ts"),
+  ]);
   const { ArchiveError } = await import("../app/server/ops/tar.server.ts");
   // Parse without generating a session secret into DATA_DIR: the backup brings its own.
   const env = parseEnv({ ...process.env, AUTH_SECRET: process.env.AUTH_SECRET || "x".repeat(32) });

@@ -1,7 +1,8 @@
 import type { RouterContextProvider } from "react-router";
-import { getApp } from "./context.server.ts";
+import { changesAt } from "./cache/render-cache.server.ts";
+import { getApp, getRequest } from "./context.server.ts";
 import type { AdPlacement } from "./db/schema.server.ts";
-import { type PublicAd, pickAd } from "./repos/ads.server.ts";
+import { type PublicAd, pickAdInWindow } from "./repos/ads.server.ts";
 
 /**
  * The ad to show in `placement` on this page, picked by weight on the server,
@@ -14,15 +15,18 @@ export async function adFor(
   placement: AdPlacement,
 ): Promise<PublicAd | null> {
   const app = getApp(context);
+  const { effects, log } = getRequest(context);
   try {
-    const ad = await pickAd(app.db, placement);
+    const { ad, nextChange } = await pickAdInWindow(app.db, placement);
+    // An ad whose window opens or closes changes this page by itself.
+    changesAt(effects, nextChange);
     if (ad && request.method === "GET") {
       app.adImpressions.record(ad.id, request.headers.get("user-agent"));
-      app.effects.ads.push(ad.id);
+      effects.ads.push(ad.id);
     }
     return ad;
   } catch (error) {
-    app.log.warn({ err: error, placement }, "could not pick an ad");
+    log.warn({ err: error, placement }, "could not pick an ad");
     return null;
   }
 }

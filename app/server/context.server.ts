@@ -1,6 +1,9 @@
 import type { Logger } from "pino";
 import { createContext, type RouterContextProvider } from "react-router";
+import type { Locale, LocalePrefix } from "../lib/i18n/locale.ts";
+import type { RoutePolicy } from "../lib/route-policy.ts";
 import type { Auth } from "./auth/auth.server.ts";
+import type { ContentChanges } from "./cache/content-changes.server.ts";
 import type { RequestEffects } from "./cache/render-cache.server.ts";
 import type { DB, Dialect } from "./db/db.server.ts";
 import type { DatabaseHealth } from "./db/health.server.ts";
@@ -11,20 +14,16 @@ import type { AdImpressions } from "./repos/ads.server.ts";
 import type { StorageDriver } from "./storage/types.server.ts";
 import type { ViewCounter } from "./views.server.ts";
 
-/** What every loader, action and middleware gets from the server for one request. */
-export interface AppContext {
+/** What the process holds for every request: made once at start (app/server/boot/services.server.ts). */
+export interface Services {
   db: DB;
   dialect: Dialect;
   env: Env;
+  /** The process's logger; a request logs through `RequestState.log` (it carries the request id). */
   log: Logger;
-  requestId: string;
-  /** The per-request CSP nonce for inline scripts. */
-  nonce: string;
   buildId: string;
   auth: Auth;
   mailer: Mailer;
-  /** The client's address: the socket's, or the proxy's word when TRUST_PROXY says so. */
-  clientIp: string;
   /** Post view counting, batched in memory (one per process). */
   views: ViewCounter;
   /** Ad impression counting, batched in memory (one per process). */
@@ -35,6 +34,25 @@ export interface AppContext {
   rateLimits: RateLimitStore;
   /** Whether the database answers; errors that say it does not are reported here. */
   dbHealth: DatabaseHealth;
+  /** The one call every write that changes what readers see goes through. */
+  content: ContentChanges;
+}
+
+/** What belongs to one request: worked out once, at its start (app/server/http/request-meta.server.ts). */
+export interface RequestState {
+  id: string;
+  /** The per-request CSP nonce for inline scripts. */
+  nonce: string;
+  /** The client's address: the socket's, or the proxy's word when TRUST_PROXY says so. */
+  clientIp: string;
+  /** The language decided for this request (URL prefix → cookie → host → Accept-Language → default). */
+  locale: Locale;
+  /** "/en", "/zh" or "" (no prefix in the URL): links on the page keep it. */
+  prefix: LocalePrefix;
+  /** The logger for this request: every line carries its id. */
+  log: Logger;
+  /** The policy its route declares (cache, writes, body limit, CSP). */
+  policy: RoutePolicy;
   /** What this request's render counted (a view, ad impressions): a cached copy counts them again. */
   effects: RequestEffects;
   /**
@@ -44,8 +62,15 @@ export interface AppContext {
   documentParts?: Map<string, string>;
 }
 
-export const appContext = createContext<AppContext>();
+export const servicesContext = createContext<Services>();
+export const requestContext = createContext<RequestState>();
 
-export function getApp(context: Readonly<RouterContextProvider>): AppContext {
-  return context.get(appContext);
+/** The process's services, for a loader or action. */
+export function getApp(context: Readonly<RouterContextProvider>): Services {
+  return context.get(servicesContext);
+}
+
+/** This request's own state (id, nonce, client address, locale, effects). */
+export function getRequest(context: Readonly<RouterContextProvider>): RequestState {
+  return context.get(requestContext);
 }

@@ -106,6 +106,12 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ DATA_DIR: tmp(), STORAGE_RETRY_SECONDS: "0" })).toThrow(/STORAGE_RETRY_SECONDS/);
   });
 
+  it("sends 60 mails a minute unless told otherwise, and never none", () => {
+    expect(parseEnv({ DATA_DIR: tmp() }).mailRatePerMinute).toBe(60);
+    expect(parseEnv({ DATA_DIR: tmp(), MAIL_RATE_PER_MINUTE: "600" }).mailRatePerMinute).toBe(600);
+    expect(() => parseEnv({ DATA_DIR: tmp(), MAIL_RATE_PER_MINUTE: "0" })).toThrow(/MAIL_RATE_PER_MINUTE/);
+  });
+
   it("refuses local storage for several instances, with a clear message", () => {
     expect(() => parseEnv({ DATA_DIR: tmp(), INSTANCE_COUNT: "2" })).toThrow(
       /local disk cannot be shared by several instances/,

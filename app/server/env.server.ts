@@ -43,6 +43,8 @@ const schema = z.object({
     .regex(/^smtps?:\/\/.+/, "must be an smtp:// or smtps:// URL")
     .optional(),
   MAIL_FROM: z.string().min(3).max(200).optional(),
+  /** How many mails the outbox worker sends a minute, at most. */
+  MAIL_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
   ADMIN_EMAILS: z.string().max(10_000).optional(),
   /** Multiplies every rate limit; for test environments where one address does everything. */
   RATE_LIMIT_MULTIPLIER: z.coerce.number().int().min(1).max(1000).default(1),
@@ -133,8 +135,6 @@ const schema = z.object({
     .url()
     .refine((v) => parseRelayUrl(v) !== null, "must be a ws:// or wss:// URL without credentials")
     .default(DEFAULT_RELAY_URL),
-  /** Tests only: make local file writes fail as on a full disk. */
-  TEST_STORAGE_FAULT: z.enum(["enospc"]).optional(),
   /** Tests only: a generic OpenID Connect provider (discovery URL, id, secret). */
   OIDC_TEST_DISCOVERY_URL: z.string().url().optional(),
   OIDC_TEST_CLIENT_ID: z.string().optional(),
@@ -159,6 +159,7 @@ export interface Env {
   logRequests: boolean;
   smtpUrl: string | null;
   mailFrom: string;
+  mailRatePerMinute: number;
   adminEmails: string[];
   passwordMinLength: number;
   passwordRequiredClasses: Array<"lower" | "upper" | "digit" | "symbol">;
@@ -173,8 +174,6 @@ export interface Env {
   walletConnectProjectId: string | null;
   /** The WalletConnect relay (normalised ws:// or wss:// URL). */
   walletConnectRelayUrl: string;
-  /** Tests only (TEST_STORAGE_FAULT). */
-  testStorageFault: "enospc" | null;
   renderCache: { enabled: boolean; maxBytes: number };
   instanceCount: number;
   schedulerIntervalMs: number;
@@ -336,6 +335,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     logRequests: v.LOG_REQUESTS,
     smtpUrl: v.SMTP_URL ?? null,
     mailFrom: v.MAIL_FROM ?? `Inkwell <no-reply@${new URL(publicUrl).hostname}>`,
+    mailRatePerMinute: v.MAIL_RATE_PER_MINUTE,
     adminEmails: parseEmailList(v.ADMIN_EMAILS),
     passwordMinLength: v.PASSWORD_MIN_LENGTH,
     passwordRequiredClasses: [
@@ -367,7 +367,6 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     solanaRpcUrl: v.SOLANA_RPC_URL,
     walletConnectProjectId: v.WALLETCONNECT_PROJECT_ID ?? null,
     walletConnectRelayUrl: parseRelayUrl(v.WALLETCONNECT_RELAY_URL) ?? DEFAULT_RELAY_URL,
-    testStorageFault: v.TEST_STORAGE_FAULT ?? null,
     renderCache: { enabled: v.RENDER_CACHE, maxBytes: v.RENDER_CACHE_MAX_MB * 1024 * 1024 },
     instanceCount: v.INSTANCE_COUNT,
     schedulerIntervalMs: v.SCHEDULER_INTERVAL_MS,

@@ -6,9 +6,17 @@ import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
 import { unified } from "unified";
 import type { Locale } from "../lib/i18n/locale.ts";
+import { withinNesting } from "../lib/markdown-depth.ts";
 import { BODY_IMAGE_SIZES, type MediaImage, mediaIdFromUrl } from "../lib/media.ts";
 import { hasCodeBlock, highlightCodeBlocks, loadHighlighter } from "./highlight.server.ts";
-import { externalLinks, footnoteLinks, sanitizeSchema, toHastOptions, visitElements } from "./markdown.server.ts";
+import {
+  externalLinks,
+  footnoteLinks,
+  MarkdownTooDeep,
+  sanitizeSchema,
+  toHastOptions,
+  visitElements,
+} from "./markdown.server.ts";
 
 /** One heading of a post's table of contents. */
 export interface TocEntry {
@@ -174,6 +182,8 @@ export async function renderPost(
   locale: Locale = "en",
   options: RenderOptions = {},
 ): Promise<RenderedPost> {
+  // Forms refuse deeper nesting; never hand it to the parser, whose recursion it overflows.
+  if (!withinNesting(markdown)) throw new MarkdownTooDeep();
   const processor = toSanitizedTree[locale];
   const tree = processor.runSync(processor.parse(markdown)) as Root;
   const toc = addHeadingIds(tree);

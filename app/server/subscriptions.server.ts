@@ -70,6 +70,7 @@ export async function subscribe(deps: SubscribeDeps, email: string, locale: Loca
       confirmUrl: `${base}/subscribe/confirm?token=${outcome.confirmToken}`,
       unsubscribeUrl: `${base}/unsubscribe?token=${outcome.unsubscribeToken}`,
     }),
+    { kind: "subscribe" },
   );
   return { ok: true };
 }

@@ -7,8 +7,8 @@ import { PUBLISH_LEASE } from "../../app/server/jobs/publish-scheduled.server.ts
 import { addAdmins } from "../../app/server/repos/admins.server.ts";
 import { createPost } from "../../app/server/repos/posts.server.ts";
 import { redisContentVersion } from "../../app/server/shared-state/redis.server.ts";
-import { startTestS3, type TestS3 } from "../../app/server/storage/s3rver.testing.server.ts";
 import { jpeg } from "../fixtures/images.ts";
+import { startTestS3, type TestS3 } from "../setup/s3rver.ts";
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl } from "../setup/test-db.ts";
 import { createTestRedis, type TestRedis, testRedisUrl } from "../setup/test-redis.ts";

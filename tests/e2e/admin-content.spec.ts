@@ -1,3 +1,5 @@
+// Long on purpose: the admin's content sections (posts, categories, tags, comments)
+// share one signed-in admin and their fixtures.
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { newId } from "../../app/server/ids.server.ts";

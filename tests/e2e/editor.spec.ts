@@ -1,3 +1,5 @@
+// Long on purpose: every journey of the one editor screen (write, autosave, recover,
+// conflicts, images, both languages) shares its sign-in and post helpers here.
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
 import type { OpenDatabase } from "../../app/server/db/db.server.ts";

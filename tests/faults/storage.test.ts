@@ -2,8 +2,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DB, openDatabase } from "../../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../../app/server/env.server.ts";
-import { startTestS3, type TestS3 } from "../../app/server/storage/s3rver.testing.server.ts";
 import { jpeg } from "../fixtures/images.ts";
+import { startTestS3, type TestS3 } from "../setup/s3rver.ts";
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { startRelay, type TcpRelay } from "../setup/tcp-relay.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
@@ -23,16 +23,19 @@ interface Site {
 }
 
 /** A production server on a fresh data directory and database, with its own handle on the database. */
-async function startSite(env: Record<string, string>): Promise<Site> {
+async function startSite(env: Record<string, string>, entry?: string): Promise<Site> {
   const dataDir = tempDataDir();
   const database = await createServerDatabaseUrl(dataDir);
-  const server = await startServer({
-    DATA_DIR: dataDir,
-    DATABASE_URL: database.url,
-    LOG_REQUESTS: "false",
-    LOG_LEVEL: "fatal",
-    ...env,
-  });
+  const server = await startServer(
+    {
+      DATA_DIR: dataDir,
+      DATABASE_URL: database.url,
+      LOG_REQUESTS: "false",
+      LOG_LEVEL: "fatal",
+      ...env,
+    },
+    entry ? { entry } : {},
+  );
   const db = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 2 }).db;
   return {
     server,
@@ -52,7 +55,7 @@ describe(`uploads on a full disk (${testDialect()})`, () => {
   let db: DB;
 
   beforeAll(async () => {
-    site = await startSite({ TEST_STORAGE_FAULT: "enospc" });
+    site = await startSite({}, "tests/setup/storage-fault-server.ts");
     ({ server, db } = site);
   });
 

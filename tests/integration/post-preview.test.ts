@@ -126,7 +126,7 @@ describe(`POST /api/posts/preview (${testDialect()})`, () => {
     for (const origin of ["https://evil.example", "null", null]) {
       const res = await preview({ markdown }, { cookie: adminCookie, origin });
       expect(res.status, String(origin)).toBe(403);
-      expect(res.body).toMatchObject({ code: "cross_origin" });
+      expect(res.body).toMatchObject({ code: "cross-origin" });
     }
   });
 
@@ -155,20 +155,20 @@ describe(`POST /api/posts/preview (${testDialect()})`, () => {
     expect(ok.status).toBe(200);
     const tooLong = await preview({ markdown: "x".repeat(200_001) }, { cookie: adminCookie });
     expect(tooLong.status).toBe(413);
-    expect(tooLong.body).toMatchObject({ code: "too_long" });
+    expect(tooLong.body).toMatchObject({ code: "too-long" });
     expect(String(tooLong.body.error)).toContain("200000");
   });
 
   it("answers bad bodies with a clear 4xx", async () => {
     const cases: Array<[unknown, { contentType?: string }, number, string]> = [
-      ["{not json", {}, 400, "invalid_json"],
-      [{}, {}, 400, "invalid_body"],
-      [{ markdown: 42 }, {}, 400, "invalid_body"],
-      [[], {}, 400, "invalid_body"],
-      ["null", {}, 400, "invalid_body"],
-      [{ markdown: "x", locale: "fr" }, {}, 400, "invalid_locale"],
-      [{ markdown: "x" }, { contentType: "text/plain" }, 415, "unsupported_media_type"],
-      [{ markdown: "x" }, { contentType: "application/x-www-form-urlencoded" }, 415, "unsupported_media_type"],
+      ["{not json", {}, 400, "invalid-json"],
+      [{}, {}, 400, "invalid-body"],
+      [{ markdown: 42 }, {}, 400, "invalid-body"],
+      [[], {}, 400, "invalid-body"],
+      ["null", {}, 400, "invalid-body"],
+      [{ markdown: "x", locale: "fr" }, {}, 400, "invalid-locale"],
+      [{ markdown: "x" }, { contentType: "text/plain" }, 415, "unsupported-media-type"],
+      [{ markdown: "x" }, { contentType: "application/x-www-form-urlencoded" }, 415, "unsupported-media-type"],
     ];
     for (const [body, opts, status, code] of cases) {
       const res = await preview(body, { cookie: adminCookie, ...opts });
@@ -195,7 +195,7 @@ describe(`POST /api/posts/preview (${testDialect()})`, () => {
     try {
       const res = await preview({ markdown: "hi" }, { cookie: adminCookie });
       expect(res.status).toBe(429);
-      expect(res.body).toMatchObject({ code: "too_many_requests" });
+      expect(res.body).toMatchObject({ code: "too-many-requests" });
       expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
     } finally {
       await db.deleteFrom("rateLimits").where("key", "=", key).execute();

@@ -1,3 +1,5 @@
+// Long on purpose: every upload case (formats, hostile files, limits, variants, S3)
+// runs against the same started server, which is the slow part to repeat.
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
@@ -5,8 +7,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DB, openDatabase } from "../../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../../app/server/env.server.ts";
-import { startTestS3, type TestS3 } from "../../app/server/storage/s3rver.testing.server.ts";
 import { claimedSizePng, ENTITY_SVG, HOSTILE_SVG, htmlJpegPolyglot, jpeg, png } from "../fixtures/images.ts";
+import { startTestS3, type TestS3 } from "../setup/s3rver.ts";
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
 import {

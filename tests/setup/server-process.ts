@@ -32,14 +32,17 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; ms: number }>;
 }
 
-/** Starts the production server (`node server.ts`) and waits until /healthz answers. */
+/**
+ * Starts the production server (`node server.ts`, or a test entry point in
+ * tests/setup that calls its `start` with test seams) and waits until /healthz answers.
+ */
 export async function startServer(
   env: Record<string, string>,
-  opts: { waitReady?: boolean } = {},
+  opts: { waitReady?: boolean; entry?: string } = {},
 ): Promise<ServerProcess> {
   // A caller that must name the port up front (an OAuth redirect URI) passes PORT.
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const proc = spawn(process.execPath, ["server.ts"], {
+  const proc = spawn(process.execPath, [opts.entry ?? "server.ts"], {
     cwd: repoRoot,
     env: {
       PATH: process.env.PATH ?? "",
@@ -48,6 +51,8 @@ export async function startServer(
       HOST: "127.0.0.1",
       PORT: String(port),
       LOG_LEVEL: "warn",
+      // Tests send many mails in moments; the rate limit has its own test.
+      MAIL_RATE_PER_MINUTE: "100000",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -188,8 +188,3 @@ export function Pagination({
     </nav>
   );
 }
-
-/** "", "/en" or "/zh": the locale prefix of the requested path, kept on the list's links. */
-export function localePrefix(pathname: string): string {
-  return pathname.match(/^\/(en|zh)(?=\/|\.data$|$)/)?.[0] ?? "";
-}

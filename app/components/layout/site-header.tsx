@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, NavLink, useLocation, useNavigation } from "react-router";
 import type { Locale } from "../../lib/i18n/locale.ts";
+import { useLocalePrefix } from "../../lib/i18n/use-locale-prefix.ts";
 import { ThemeToggle } from "./theme.tsx";
 
 export interface HeaderUser {
@@ -64,8 +65,7 @@ function LanguageSwitch({ locale }: { locale: Locale }) {
 /** The search page, in the language of the page it is on (an icon button, always visible). */
 function SearchLink() {
   const { t } = useTranslation("search");
-  const { pathname } = useLocation();
-  const prefix = pathname.match(/^\/(en|zh)(?=\/|$)/)?.[0] ?? "";
+  const prefix = useLocalePrefix();
   return (
     <Link
       to={`${prefix}/search`}

@@ -21,6 +21,20 @@ export function localeFromPath(pathname: string): Locale | null {
   return m ? (m[1] as Locale) : null;
 }
 
+export type LocalePrefix = "" | "/en" | "/zh";
+
+/** "/en" or "/zh" when the path carries that prefix (also `/zh.data`), else "": links keep it. */
+export function localePrefix(pathname: string): LocalePrefix {
+  const locale = localeFromPath(pathname);
+  return locale ? `/${locale}` : "";
+}
+
+/** The path without its language prefix: "/en/posts" → "/posts", "/zh" → "/". */
+export function withoutLocalePrefix(pathname: string): string {
+  const prefix = localePrefix(pathname);
+  return prefix ? pathname.slice(prefix.length) || "/" : pathname;
+}
+
 /** Reads the `locale` cookie; anything but exactly `en` or `zh` is ignored. */
 export function localeFromCookie(cookieHeader: string | null | undefined): Locale | null {
   const value = readCookie(cookieHeader, LOCALE_COOKIE);

@@ -10,12 +10,11 @@ import {
 } from "../../components/admin/list-parts.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
 import { formatDateTime } from "../../lib/format.ts";
-import { localeFromRequest } from "../../lib/i18n/locale.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { AD_PLACEMENTS, AD_SORTS, type AdPlacementValue, clickThroughRate } from "../../lib/schemas/ad.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { deleteAd, getAd, listAdsForAdmin, parseAdSort } from "../../server/repos/ads.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
@@ -36,7 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const list = await listAdsForAdmin(db, { q, placement, sort, page, pageSize: PAGE_SIZE });
   const confirmId = url.searchParams.get("confirmDelete");
   const confirming = confirmId ? ((await getAd(db, confirmId)) ?? null) : null;
-  return { list, q, placement, sort, confirming, locale: localeFromRequest(request) };
+  return { list, q, placement, sort, confirming, locale: getRequest(context).locale };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -6,13 +6,12 @@ import { FormAlert } from "../../components/ui/field.tsx";
 import { ADMIN_POST_SORTS, ADMIN_POST_STATUSES, oneOf } from "../../lib/admin-content.ts";
 import { browserOffsetAt } from "../../lib/editor-values.ts";
 import { formatDateTime } from "../../lib/format.ts";
-import { localeFromRequest } from "../../lib/i18n/locale.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { localDateTimeToIso } from "../../lib/schemas/post.ts";
 import { termName } from "../../lib/terms.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import {
   changePost,
@@ -36,7 +35,7 @@ type Intent = (typeof INTENTS)[number];
 export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = await requireAdmin(context, request);
   const { db } = getApp(context);
-  const locale = localeFromRequest(request);
+  const locale = getRequest(context).locale;
   const { q, page, url } = listQuery(request);
   const p = url.searchParams;
   const trash = p.get("view") === "trash";

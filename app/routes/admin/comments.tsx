@@ -18,12 +18,11 @@ import {
   oneOf,
 } from "../../lib/admin-content.ts";
 import { formatDateTime } from "../../lib/format.ts";
-import { localeFromRequest } from "../../lib/i18n/locale.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { revokeUserSessions } from "../../server/auth/auth.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { banUser, getUserForAdmin } from "../../server/repos/admin-users.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
@@ -42,7 +41,7 @@ const BASE = "/admin/comments";
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
   const { db } = getApp(context);
-  const locale = localeFromRequest(request);
+  const locale = getRequest(context).locale;
   const { q, page, url } = listQuery(request);
   const status = oneOf(COMMENT_TABS, url.searchParams.get("status")) ?? "pending";
   const sort = oneOf(COMMENT_SORTS, url.searchParams.get("sort")) ?? "newest";

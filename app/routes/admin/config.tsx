@@ -19,7 +19,7 @@ import {
 import type { FormFailure } from "../../server/auth/guard.server.ts";
 import { passwordPolicy } from "../../server/auth/password-policy.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
 import {
@@ -80,7 +80,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     if (!(error instanceof InvalidSettingError)) throw error;
     // The form's schema is at least as strict as the store's; this is a backstop.
-    app.log.warn({ key: error.key }, "a setting passed the form but not the store");
+    getRequest(context).log.warn({ key: error.key }, "a setting passed the form but not the store");
     return data<ConfigFailure>({ formError: "adminConfig:errors.invalid", values: typed() }, { status: 400 });
   }
   return redirect("/admin/config", { headers: flashHeaders(flashOptions(app.env), "success", "flash.saved") });

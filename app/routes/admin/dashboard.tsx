@@ -1,9 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "../../lib/format.ts";
-import { localeFromRequest } from "../../lib/i18n/locale.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { adminCounts } from "../../server/repos/admin-stats.server.ts";
 import { latestAudit } from "../../server/repos/audit.server.ts";
 import type { Route } from "./+types/dashboard";
@@ -12,7 +11,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
   const { db } = getApp(context);
   const [counts, changes] = await Promise.all([adminCounts(db), latestAudit(db, 20)]);
-  return { counts, changes, locale: localeFromRequest(request) };
+  return { counts, changes, locale: getRequest(context).locale };
 }
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -1,8 +1,11 @@
 import { useTranslation } from "react-i18next";
 import { NavLink, Outlet } from "react-router";
 import { useAdminStrings } from "../../lib/i18n/admin-strings.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import type { Route } from "./+types/layout";
+
+export const handle = routePolicy({ cache: "none", writes: "content" });
 
 /** The admin menu: every section that exists, in the spec's order. */
 export const ADMIN_SECTIONS = [

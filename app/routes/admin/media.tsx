@@ -14,12 +14,11 @@ import { IMAGE_ACCEPT, useUpload } from "../../components/media/use-upload.ts";
 import { FormAlert } from "../../components/ui/field.tsx";
 import { oneOf } from "../../lib/admin-content.ts";
 import { formatDateTime } from "../../lib/format.ts";
-import { localeFromRequest } from "../../lib/i18n/locale.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { formatBytes, MEDIA_SORTS, usageHref } from "../../lib/media.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { deleteMedia, findUsagesForMany, getMedia, listMedia } from "../../server/media/media.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
@@ -62,7 +61,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     sort,
     details,
     confirming: confirming ? { id: confirming.id, originalName: confirming.originalName } : null,
-    locale: localeFromRequest(request),
+    locale: getRequest(context).locale,
     maxBytes: env.uploadMaxBytes,
   };
 }
@@ -78,7 +77,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ error: "admin:errors.notFound", usages: [] }, { status: 400 });
   }
   const record = await getMedia(app.db, id);
-  const result = await deleteMedia({ db: app.db, storage: app.storage, log: app.log }, id);
+  const result = await deleteMedia({ db: app.db, storage: app.storage, log: getRequest(context).log }, id);
   if (!result.ok && result.reason === "notFound") {
     return data({ error: "admin:errors.notFound", usages: [] }, { status: 404 });
   }

@@ -3,10 +3,9 @@ import { Form } from "react-router";
 import { ADMIN_BUTTON, AdminPagination, listQuery, useListUrls } from "../../components/admin/list-parts.tsx";
 import { isSubscriberFilter, isSubscriberSort, SUBSCRIBER_FILTERS, SUBSCRIBER_SORTS } from "../../lib/admin-users.ts";
 import { formatDateTime } from "../../lib/format.ts";
-import { localeFromRequest } from "../../lib/i18n/locale.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { listSubscribersForAdmin } from "../../server/repos/admin-subscribers.server.ts";
 import type { Route } from "./+types/subscribers";
 
@@ -30,7 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     status,
     sort,
     exportHref: `/admin/subscribers.csv${exportParams.size ? `?${exportParams}` : ""}`,
-    locale: localeFromRequest(request),
+    locale: getRequest(context).locale,
   };
 }
 

@@ -13,11 +13,10 @@ import {
 } from "../../components/admin/list-parts.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
 import { formatDateTime } from "../../lib/format.ts";
-import { localeFromRequest } from "../../lib/i18n/locale.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
 import { deleteSlide, getSlide, listSlidesForAdmin, moveSlide } from "../../server/repos/swapers.server.ts";
@@ -32,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const list = await listSlidesForAdmin(db, { q, page, pageSize: PAGE_SIZE });
   const confirmId = url.searchParams.get("confirmDelete");
   const confirming = confirmId ? ((await getSlide(db, confirmId)) ?? null) : null;
-  return { list, q, confirming, locale: localeFromRequest(request), offset: (list.page - 1) * PAGE_SIZE };
+  return { list, q, confirming, locale: getRequest(context).locale, offset: (list.page - 1) * PAGE_SIZE };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -4,14 +4,13 @@ import { ADMIN_BUTTON } from "../../components/admin/list-parts.tsx";
 import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
 import { validate } from "../../lib/forms.ts";
-import { localeFromRequest } from "../../lib/i18n/locale.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { termSchema } from "../../lib/schemas/term.ts";
 import { termBasePath, termKind, termName } from "../../lib/terms.ts";
 import type { FormFailure } from "../../server/auth/guard.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { transactionIfOk } from "../../server/db/db.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
@@ -32,7 +31,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
           (t) => t.id !== term.id,
         )
       : [];
-  return { kind, term, mergeTargets, locale: localeFromRequest(request) };
+  return { kind, term, mergeTargets, locale: getRequest(context).locale };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {

@@ -10,12 +10,11 @@ import {
   useListUrls,
 } from "../../components/admin/list-parts.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
-import { localeFromRequest } from "../../lib/i18n/locale.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { TERM_SORTS, termBasePath, termKind, termName } from "../../lib/terms.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
 import {
@@ -48,7 +47,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     sort: (TERM_SORTS as readonly string[]).includes(sort) ? sort : "order",
     confirming,
     moveTargets,
-    locale: localeFromRequest(request),
+    locale: getRequest(context).locale,
   };
 }
 

@@ -13,13 +13,12 @@ import { FormAlert } from "../../components/ui/field.tsx";
 import { PASSWORD_PROVIDER, USER_SORTS } from "../../lib/admin-users.ts";
 import { PROVIDER_NAMES } from "../../lib/auth-providers.ts";
 import { formatDateTime } from "../../lib/format.ts";
-import { localeFromRequest } from "../../lib/i18n/locale.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { revokeUserSessions } from "../../server/auth/auth.server.ts";
 import { callAuth, mailAllowed, retryAfterHeaders } from "../../server/auth/guard.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { normalizeEmail } from "../../server/env.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import {
@@ -51,7 +50,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     q,
     confirming,
     selfId: admin.id,
-    locale: localeFromRequest(request),
+    locale: getRequest(context).locale,
   };
 }
 
@@ -78,7 +77,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (intent === "resendVerification") {
     if (user.emailVerified) return data<ActionData>({ error: "adminUsers:errors.alreadyVerified" }, { status: 409 });
-    if (!(await mailAllowed(app, user.email))) {
+    if (!(await mailAllowed(context, user.email))) {
       return data<ActionData>(
         { error: "auth:errors.tooManyRequests" },
         { status: 429, headers: { "Retry-After": "3600" } },
@@ -96,7 +95,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       }),
     );
     if (!sent.ok) {
-      app.log.error({ code: sent.code, status: sent.status }, "resending a verification e-mail failed");
+      getRequest(context).log.error({ code: sent.code, status: sent.status }, "resending a verification e-mail failed");
       return data<ActionData>({ error: "auth:errors.internalError" }, { status: 500 });
     }
     await audit(app.db, admin, "user.resendVerification", entity, details);

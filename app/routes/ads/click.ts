@@ -1,8 +1,10 @@
+import { isRecordId } from "../../lib/ids.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
 import { getApp } from "../../server/context.server.ts";
 import { clickThrough } from "../../server/repos/ads.server.ts";
 import type { Route } from "./+types/click";
 
-const ID_PATTERN = /^[\w-]{1,64}$/;
+export const handle = routePolicy({ cache: "none" });
 
 // GET /ads/{id}/click: counts a click and redirects (302) to the ad's stored URL.
 // Only an existing, enabled ad redirects, and only to what the admin stored:
@@ -10,9 +12,7 @@ const ID_PATTERN = /^[\w-]{1,64}$/;
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const id = params.id ?? "";
   const headers = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow" };
-  const target = ID_PATTERN.test(id)
-    ? await clickThrough(getApp(context).db, id, request.headers.get("user-agent"))
-    : null;
+  const target = isRecordId(id) ? await clickThrough(getApp(context).db, id, request.headers.get("user-agent")) : null;
   if (!target) {
     return new Response("Not found", {
       status: 404,

@@ -1,14 +1,23 @@
+import { routePolicy } from "../../lib/route-policy.ts";
 import { type AuthEndpoint, hitAuthLimits } from "../../server/auth/guard.server.ts";
+import { getUser } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
 import type { Route } from "./+types/auth";
 
-// better-auth's handler at /api/auth/* (its standard paths). Every write goes
+export const handle = routePolicy({ cache: "none", writes: "none" });
+
+// better-auth's handler at /api/auth/* (its standard paths). Every request goes
 // through the same rate limits as our own forms first.
+
+const PASSWORD_CHECKS = /^\/(?:change-password|delete-user|verify-password)$/;
 
 const ENDPOINTS: Array<[RegExp, AuthEndpoint]> = [
   [/^\/sign-in\//, "signIn"],
+  // Endpoints that check the signed-in user's password are password guesses too: they
+  // count against the same per-account limit as signing in (/account's forms do the same).
+  [PASSWORD_CHECKS, "signIn"],
   [/^\/sign-up\//, "signUp"],
-  [/^\/(request-password-reset|forget-password|send-verification-email|change-email)$/, "mail"],
+  [/^\/(request-password-reset|forget-password|send-verification-email|change-email|verify-email)$/, "mail"],
 ];
 
 async function emailFrom(request: Request): Promise<string | undefined> {
@@ -21,12 +30,16 @@ async function emailFrom(request: Request): Promise<string | undefined> {
   }
 }
 
-async function handle(request: Request, context: Route.LoaderArgs["context"]): Promise<Response> {
+async function serveAuth(request: Request, context: Route.LoaderArgs["context"]): Promise<Response> {
   const app = getApp(context);
-  if (request.method !== "GET" && request.method !== "HEAD") {
+  // Reads count too: a GET such as /verify-email?token=… can make better-auth send mail.
+  if (request.method !== "HEAD") {
     const path = new URL(request.url).pathname.replace(/^\/api\/auth/, "");
     const endpoint = ENDPOINTS.find(([re]) => re.test(path))?.[1] ?? "other";
-    const result = await hitAuthLimits(app, endpoint, await emailFrom(request));
+    // For the signed-in user's own account (its password, its address) the account is theirs.
+    const ownAccount = PASSWORD_CHECKS.test(path) || path === "/change-email";
+    const email = ownAccount ? (await getUser(context, request))?.email : await emailFrom(request);
+    const result = await hitAuthLimits(context, endpoint, email);
     if (!result.allowed) {
       return Response.json(
         { code: "TOO_MANY_REQUESTS", message: "Too many requests" },
@@ -41,9 +54,9 @@ async function handle(request: Request, context: Route.LoaderArgs["context"]): P
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return handle(request, context);
+  return serveAuth(request, context);
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  return handle(request, context);
+  return serveAuth(request, context);
 }

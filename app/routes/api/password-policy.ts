@@ -1,7 +1,10 @@
+import { routePolicy } from "../../lib/route-policy.ts";
 import { passwordPolicy } from "../../server/auth/guard.server.ts";
 import { getApp } from "../../server/context.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/password-policy";
+
+export const handle = routePolicy({ cache: "none" });
 
 // GET /api/auth/password-policy: the rules a new password must meet (read-only).
 export async function loader({ context }: Route.LoaderArgs) {

@@ -1,14 +1,19 @@
 import { redirect } from "react-router";
+import type { ErrorCode } from "../../lib/error-codes.ts";
 import type { FlashKey } from "../../lib/flash.ts";
 import { formatBytes } from "../../lib/media.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
 import { getUser } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { jsonError } from "../../server/http/json-error.server.ts";
 import { storeUpload, UploadRejected } from "../../server/media/media.server.ts";
 import { readSingleFile } from "../../server/media/multipart.server.ts";
 import { hit, LIMITS, scaled } from "../../server/rate-limit.server.ts";
 import { StorageError } from "../../server/storage/types.server.ts";
 import type { Route } from "./+types/uploads";
+
+export const handle = routePolicy({ cache: "none", writes: "none", body: "upload" });
 
 // POST /api/uploads: one image as multipart/form-data (field "file"). Admins only,
 // same-origin only (the server's CSRF guard), rate-limited per admin. Answers 201
@@ -19,12 +24,8 @@ import type { Route } from "./+types/uploads";
 
 const NO_STORE = { "Cache-Control": "no-store" };
 
-function failure(status: number, code: string, error: string, headers: Record<string, string> = {}): Response {
-  return Response.json({ code, error }, { status, headers: { ...NO_STORE, ...headers } });
-}
-
 export async function loader() {
-  return failure(405, "method-not-allowed", "Use POST.", { Allow: "POST" });
+  return jsonError(405, "method-not-allowed", "Use POST.", { Allow: "POST" });
 }
 
 const FORMAT_MESSAGES = {
@@ -39,33 +40,42 @@ function wantsPage(request: Request): boolean {
   return /\btext\/html\b/.test(request.headers.get("accept") ?? "");
 }
 
-const PAGE_FLASH: Record<string, FlashKey> = {
+const PAGE_FLASH: Partial<Record<ErrorCode, FlashKey>> = {
   "invalid-format": "media:flash.invalidFormat",
   "too-large": "media:flash.tooLarge",
   "too-many-pixels": "media:flash.tooManyPixels",
 };
 
 export async function action(args: Route.ActionArgs) {
-  const response = await handleUpload(args);
+  const { code, response } = await handleUpload(args);
   if (!wantsPage(args.request) || response.status === 401 || response.status === 403) return response;
   const app = getApp(args.context);
   const options = flashOptions(app.env);
-  if (response.status === 201) {
+  if (code === "created") {
     return redirect("/admin/media", { headers: flashHeaders(options, "success", "media:flash.uploaded") });
   }
-  const body: unknown = await response.json().catch(() => null);
-  const code = body && typeof body === "object" && "code" in body ? String(body.code) : "";
   return redirect("/admin/media", {
     headers: flashHeaders(options, "error", PAGE_FLASH[code] ?? "media:flash.failed"),
   });
 }
 
-async function handleUpload({ request, context }: Route.ActionArgs): Promise<Response> {
+/** What an upload came to: its code (or "created") and the JSON answer, read without re-parsing it. */
+interface UploadOutcome {
+  code: ErrorCode | "created";
+  response: Response;
+}
+
+const fail = (status: number, code: ErrorCode, error: string, headers: Record<string, string> = {}): UploadOutcome => ({
+  code,
+  response: jsonError(status, code, error, headers),
+});
+
+async function handleUpload({ request, context }: Route.ActionArgs): Promise<UploadOutcome> {
   const app = getApp(context);
-  if (request.method !== "POST") return failure(405, "method-not-allowed", "Use POST.", { Allow: "POST" });
+  if (request.method !== "POST") return fail(405, "method-not-allowed", "Use POST.", { Allow: "POST" });
   const user = await getUser(context, request);
-  if (!user) return failure(401, "unauthenticated", "Sign in as an admin to upload files.");
-  if (!user.isAdmin) return failure(403, "unauthorized", "Only admins can upload files.");
+  if (!user) return fail(401, "unauthenticated", "Sign in as an admin to upload files.");
+  if (!user.isAdmin) return fail(403, "unauthorized", "Only admins can upload files.");
 
   const limit = await hit(
     app.rateLimits,
@@ -73,7 +83,7 @@ async function handleUpload({ request, context }: Route.ActionArgs): Promise<Res
     scaled(LIMITS.uploadPerUser, app.env.rateLimitMultiplier),
   );
   if (!limit.allowed) {
-    return failure(429, "too-many-requests", `Too many uploads; try again in ${limit.retryAfterSeconds} s.`, {
+    return fail(429, "too-many-requests", `Too many uploads; try again in ${limit.retryAfterSeconds} s.`, {
       "Retry-After": String(limit.retryAfterSeconds),
     });
   }
@@ -83,38 +93,43 @@ async function handleUpload({ request, context }: Route.ActionArgs): Promise<Res
   if (!part.ok) {
     switch (part.reason) {
       case "too-large":
-        return failure(413, "too-large", `The file is larger than the ${formatBytes(max)} limit.`, {
+        return fail(413, "too-large", `The file is larger than the ${formatBytes(max)} limit.`, {
           Connection: "close",
         });
       case "not-multipart":
-        return failure(400, "invalid-request", "Send the file as multipart/form-data in a field named “file”.");
+        return fail(400, "invalid-request", "Send the file as multipart/form-data in a field named “file”.");
       case "too-many-parts":
-        return failure(400, "invalid-request", "Send one file per request.");
+        return fail(400, "invalid-request", "Send one file per request.");
       case "no-file":
-        return failure(400, "no-file", "Choose a file to upload.");
+        return fail(400, "no-file", "Choose a file to upload.");
       default:
-        return failure(400, "invalid-request", "The upload could not be read.");
+        return fail(400, "invalid-request", "The upload could not be read.");
     }
   }
 
   try {
     const media = await storeUpload(
-      { db: app.db, storage: app.storage, log: app.log, uploadDeadlineMs: app.env.storageRetry.uploadDeadlineMs },
+      {
+        db: app.db,
+        storage: app.storage,
+        log: getRequest(context).log,
+        uploadDeadlineMs: app.env.storageRetry.uploadDeadlineMs,
+      },
       { fileName: part.fileName, data: part.data, uploadedBy: user.id, signal: request.signal },
     );
-    app.log.info({ mediaId: media.id, size: media.size }, "stored an upload");
-    return Response.json({ media }, { status: 201, headers: NO_STORE });
+    getRequest(context).log.info({ mediaId: media.id, size: media.size }, "stored an upload");
+    return { code: "created", response: Response.json({ media }, { status: 201, headers: NO_STORE }) };
   } catch (error) {
     if (error instanceof UploadRejected) {
       const f = error.failure;
-      if (f.code === "invalid-format") return failure(415, "invalid-format", FORMAT_MESSAGES[f.reason]);
-      if (f.code === "unsafe-svg") return failure(415, "invalid-format", "This SVG file cannot be made safe.");
-      return failure(422, "too-many-pixels", "The image has too many pixels.");
+      if (f.code === "invalid-format") return fail(415, "invalid-format", FORMAT_MESSAGES[f.reason]);
+      if (f.code === "unsafe-svg") return fail(415, "invalid-format", "This SVG file cannot be made safe.");
+      return fail(422, "too-many-pixels", "The image has too many pixels.");
     }
     if (error instanceof StorageError) {
-      app.log.error({ err: error, code: error.code }, "could not store an upload");
-      if (error.code === "quota-exceeded") return failure(507, "quota-exceeded", "The storage is full.");
-      return failure(
+      getRequest(context).log.error({ err: error, code: error.code }, "could not store an upload");
+      if (error.code === "quota-exceeded") return fail(507, "quota-exceeded", "The storage is full.");
+      return fail(
         error.status >= 500 ? 503 : error.status,
         error.code,
         "The file could not be stored; try again.",

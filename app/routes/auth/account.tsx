@@ -6,6 +6,7 @@ import { PROVIDER_NAMES } from "../../lib/auth-providers.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
 import { changeEmailSchema, changePasswordSchema, deleteAccountSchema } from "../../lib/schemas/auth.ts";
 import { configuredProviders } from "../../server/auth/auth.server.ts";
 import {
@@ -19,10 +20,12 @@ import {
   retryAfterHeaders,
 } from "../../server/auth/guard.server.ts";
 import { requireUser } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/account";
+
+export const handle = routePolicy({ cache: "none", writes: "content" });
 
 type Intent = "password" | "email" | "link" | "unlink" | "revokeOthers" | "delete";
 
@@ -61,7 +64,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "password": {
       const parsed = validate(changePasswordSchema(passwordPolicy(app.env, await requestSettings(context))), form);
       if (!parsed.ok) return fail({ fieldErrors: parsed.errors });
-      const limited = await checkFormLimits<AccountResult>(app, "signIn", user.email, { intent });
+      const limited = await checkFormLimits<AccountResult>(context, "signIn", user.email, { intent });
       if (limited) return limited;
       const result = await callAuth(() =>
         app.auth.api.changePassword({
@@ -87,7 +90,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "email": {
       const parsed = validate(changeEmailSchema, form);
       if (!parsed.ok) return fail({ fieldErrors: parsed.errors });
-      const limited = await checkFormLimits<AccountResult>(app, "mail", user.email, { intent });
+      const limited = await checkFormLimits<AccountResult>(context, "mail", user.email, { intent });
       if (limited) return limited;
       const result = await callAuth(() =>
         app.auth.api.changeEmail({
@@ -129,7 +132,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "delete": {
       const parsed = validate(deleteAccountSchema, form);
       if (!parsed.ok) return fail({ fieldErrors: parsed.errors });
-      const limited = await checkFormLimits<AccountResult>(app, "signIn", user.email, { intent });
+      const limited = await checkFormLimits<AccountResult>(context, "signIn", user.email, { intent });
       if (limited) return limited;
       const hasPassword = (await app.auth.api.listUserAccounts({ headers })).some((a) => a.providerId === "credential");
       if (hasPassword && !parsed.data.password)
@@ -143,7 +146,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       );
       if (result.code === "INVALID_PASSWORD") return fail({ fieldErrors: { password: "auth:account.wrongPassword" } });
       if (!result.ok) return fail({ formError: messageFor(result.code) }, result.status >= 500 ? 500 : 400);
-      app.log.info({ userId: user.id }, "account deleted by its owner");
+      getRequest(context).log.info({ userId: user.id }, "account deleted by its owner");
       throw redirect("/", {
         headers: flashHeaders(flashOptions(app.env), "info", "flash.accountDeleted", cookieHeaders(result.headers)),
       });

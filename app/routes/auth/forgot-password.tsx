@@ -5,10 +5,13 @@ import { useClientValidation } from "../../components/ui/use-client-validation.t
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
 import { emailOnlySchema } from "../../lib/schemas/auth.ts";
 import { callAuth, checkFormLimits, type FormFailure, retryAfterHeaders } from "../../server/auth/guard.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import type { Route } from "./+types/forgot-password";
+
+export const handle = routePolicy({ cache: "none", writes: "none" });
 
 type ForgotResult = FormFailure & { sentTo?: string };
 
@@ -17,7 +20,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = validate(emailOnlySchema, await request.formData());
   if (!parsed.ok) return data<ForgotResult>({ fieldErrors: parsed.errors }, { status: 400 });
   const { email } = parsed.data;
-  const limited = await checkFormLimits<ForgotResult>(app, "mail", email);
+  const limited = await checkFormLimits<ForgotResult>(context, "mail", email);
   if (limited) return limited;
   const result = await callAuth(() =>
     app.auth.api.requestPasswordReset({
@@ -26,7 +29,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       asResponse: true,
     }),
   );
-  if (!result.ok) app.log.warn({ code: result.code, status: result.status }, "password reset request failed");
+  if (!result.ok)
+    getRequest(context).log.warn({ code: result.code, status: result.status }, "password reset request failed");
   // The same answer whether or not the account exists.
   return data<ForgotResult>({ sentTo: email });
 }

@@ -1,10 +1,13 @@
 import { redirect } from "react-router";
 import { localeFromPath } from "../../lib/i18n/locale.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
 import { configuredProviders } from "../../server/auth/auth.server.ts";
 import { callAuth, cookieHeaders, hitAuthLimits } from "../../server/auth/guard.server.ts";
 import { safeRedirectPath } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import type { Route } from "./+types/login-provider";
+
+export const handle = routePolicy({ cache: "none" });
 
 /**
  * Starts a sign-in with an OAuth/OpenID provider: the login page's provider
@@ -25,7 +28,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     redirect(`${loginPage}&error=${error}`, { headers: { "Cache-Control": "no-store" } });
 
   if (!configuredProviders(app.env).includes(params.provider)) throw failed("unknown_provider");
-  const limit = await hitAuthLimits(app, "signIn");
+  const limit = await hitAuthLimits(context, "signIn");
   if (!limit.allowed) throw failed("too_many_requests");
   // better-auth sends the provider's answer to its callback, then on to
   // redirectTo, or to the login page with `?error=<code>`.
@@ -39,7 +42,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const target =
     result.body && typeof result.body === "object" && "url" in result.body ? String(result.body.url) : null;
   if (!result.ok || !target) {
-    app.log.warn(
+    getRequest(context).log.warn(
       { provider: params.provider, status: result.status, code: result.code },
       "OAuth sign-in did not start",
     );

@@ -7,6 +7,7 @@ import { validate } from "../../lib/forms.ts";
 import { localeFromPath } from "../../lib/i18n/locale.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
 import { loginSchema } from "../../lib/schemas/auth.ts";
 import { configuredProviders } from "../../server/auth/auth.server.ts";
 import {
@@ -20,9 +21,11 @@ import {
   retryAfterHeaders,
 } from "../../server/auth/guard.server.ts";
 import { getUser, safeRedirectPath } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import type { Route } from "./+types/login";
+
+export const handle = routePolicy({ cache: "none", writes: "none" });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getApp(context);
@@ -48,7 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = validate(loginSchema, form);
   if (!parsed.ok) return data<FormFailure>({ fieldErrors: parsed.errors }, { status: 400 });
   const { email, password } = parsed.data;
-  const limited = await checkFormLimits(app, "signIn", email);
+  const limited = await checkFormLimits(context, "signIn", email);
   if (limited) return limited;
 
   const result = await callAuth(() =>
@@ -65,7 +68,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (result.code === "EMAIL_NOT_VERIFIED") {
     // The password was right: send a fresh verification link, within the mail limits.
-    const allowed = await mailAllowed(app, email);
+    const allowed = await mailAllowed(context, email);
     if (allowed) {
       await callAuth(() =>
         app.auth.api.sendVerificationEmail({
@@ -78,7 +81,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<FormFailure>({ formError: "auth:errors.emailNotVerified" }, { status: 403 });
   }
   const status = result.status === 403 ? 403 : result.status >= 500 ? 500 : 400;
-  if (status === 500) app.log.error({ code: result.code }, "sign-in failed on the server");
+  if (status === 500) getRequest(context).log.error({ code: result.code }, "sign-in failed on the server");
   return data<FormFailure>({ formError: messageFor(result.code) }, { status });
 }
 

@@ -1,8 +1,11 @@
 import { redirect } from "react-router";
+import { routePolicy } from "../../lib/route-policy.ts";
 import { callAuth, cookieHeaders } from "../../server/auth/guard.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import type { Route } from "./+types/logout";
+
+export const handle = routePolicy({ cache: "none", writes: "none" });
 
 // Signing out is a POST only: it revokes the session on the server and clears the
 // cookie. A GET changes nothing and goes home.
@@ -20,7 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return new Response("Forbidden", { status: 403 });
   }
   const result = await callAuth(() => app.auth.api.signOut({ headers: request.headers, asResponse: true }));
-  if (!result.ok && result.status >= 500) app.log.error({ code: result.code }, "sign-out failed");
+  if (!result.ok && result.status >= 500) getRequest(context).log.error({ code: result.code }, "sign-out failed");
   throw redirect("/", {
     headers: flashHeaders(flashOptions(app.env), "info", "flash.signedOut", cookieHeaders(result.headers)),
   });

@@ -2,9 +2,11 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { EmailField, FormAlert, NewPasswordField, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
+import { DISPLAY_NAME_MAX } from "../../lib/display-name.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
 import { registerSchema } from "../../lib/schemas/auth.ts";
 import {
   callAuth,
@@ -16,9 +18,11 @@ import {
   retryAfterHeaders,
 } from "../../server/auth/guard.server.ts";
 import { getUser } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/register";
+
+export const handle = routePolicy({ cache: "none", writes: "none" });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   if (await getUser(context, request)) throw redirect("/");
@@ -40,10 +44,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = validate(registerSchema(policy), await request.formData());
   if (!parsed.ok) return data<RegisterResult>({ fieldErrors: parsed.errors }, { status: 400 });
   const { email, password } = parsed.data;
-  const limited = await checkFormLimits<RegisterResult>(app, "signUp", email);
+  const limited = await checkFormLimits<RegisterResult>(context, "signUp", email);
   if (limited) return limited;
 
-  const name = email.split("@")[0]?.slice(0, 100) ?? "";
+  const name = email.split("@")[0]?.slice(0, DISPLAY_NAME_MAX) ?? "";
   const result = await callAuth(() =>
     app.auth.api.signUpEmail({ body: { email, password, name }, headers: request.headers, asResponse: true }),
   );
@@ -51,7 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (isPasswordPolicyCode(result.code)) {
     return data<RegisterResult>({ fieldErrors: { password: messageFor(result.code) } }, { status: 400 });
   }
-  app.log.error({ code: result.code, status: result.status }, "sign-up failed");
+  getRequest(context).log.error({ code: result.code, status: result.status }, "sign-up failed");
   return data<RegisterResult>({ formError: messageFor(result.code) }, { status: result.status >= 500 ? 500 : 400 });
 }
 

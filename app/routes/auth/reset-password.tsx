@@ -5,6 +5,7 @@ import { useClientValidation } from "../../components/ui/use-client-validation.t
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
 import { resetSchema } from "../../lib/schemas/auth.ts";
 import {
   callAuth,
@@ -17,6 +18,8 @@ import {
 import { getApp } from "../../server/context.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/reset-password";
+
+export const handle = routePolicy({ cache: "none", writes: "none" });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const token = (new URL(request.url).searchParams.get("token") ?? "").slice(0, 500);
@@ -35,7 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (parsed.errors.token) return data<ResetResult>({ invalid: true }, { status: 400 });
     return data<ResetResult>({ fieldErrors: parsed.errors }, { status: 400 });
   }
-  const limited = await checkFormLimits<ResetResult>(app, "other");
+  const limited = await checkFormLimits<ResetResult>(context, "other");
   if (limited) return limited;
   const result = await callAuth(() =>
     app.auth.api.resetPassword({

@@ -2,19 +2,23 @@ import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { EmailField, FormAlert, NewPasswordField, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
+import { DISPLAY_NAME_MAX } from "../../lib/display-name.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
 import { registerSchema } from "../../lib/schemas/auth.ts";
 import { callAuth, cookieHeaders, type FormFailure, passwordPolicy } from "../../server/auth/guard.server.ts";
 import { withRegistrationBypass } from "../../server/auth/password-policy.server.ts";
 import { consumeSetupToken, releaseSetupToken, setupTokenIsValid } from "../../server/auth/setup.server.ts";
-import { getApp } from "../../server/context.server.ts";
-import { nowIso } from "../../server/db/db.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { normalizeEmail } from "../../server/env.server.ts";
+import { markEmailVerified, userIdByEmail } from "../../server/repos/admin-users.server.ts";
 import { addAdmins } from "../../server/repos/admins.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/setup";
+
+export const handle = routePolicy({ cache: "none", writes: "none" });
 
 // The first-run link printed at start while no admin exists: creates the first
 // admin account (verified, since the link proves control of the server).
@@ -40,8 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<FormFailure>({ formError: "auth:setup.invalid" }, { status: 404 });
   }
   const email = normalizeEmail(parsed.data.email);
-  const existing = await app.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
-  if (existing) return data<FormFailure>({ formError: "auth:setup.exists" }, { status: 409 });
+  if (await userIdByEmail(app.db, email)) return data<FormFailure>({ formError: "auth:setup.exists" }, { status: 409 });
   if (!(await consumeSetupToken(app.db, token))) {
     return data<FormFailure>({ formError: "auth:setup.invalid" }, { status: 404 });
   }
@@ -49,20 +52,20 @@ export async function action({ request, context }: Route.ActionArgs) {
   const signUp = await callAuth(() =>
     withRegistrationBypass(() =>
       app.auth.api.signUpEmail({
-        body: { email, password: parsed.data.password, name: email.split("@")[0] ?? "" },
+        body: { email, password: parsed.data.password, name: email.split("@")[0]?.slice(0, DISPLAY_NAME_MAX) ?? "" },
         asResponse: true,
       }),
     ),
   );
-  const user = await app.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
-  if (!signUp.ok || !user) {
+  const userId = await userIdByEmail(app.db, email);
+  if (!signUp.ok || !userId) {
     await releaseSetupToken(app.db, token);
-    app.log.error({ code: signUp.code }, "setup could not create the admin account");
+    getRequest(context).log.error({ code: signUp.code }, "setup could not create the admin account");
     return data<FormFailure>({ formError: "auth:errors.internalError" }, { status: 500 });
   }
-  await app.db.updateTable("users").set({ emailVerified: 1, updatedAt: nowIso() }).where("id", "=", user.id).execute();
+  await markEmailVerified(app.db, userId);
   await addAdmins(app.db, [email], "setup");
-  app.log.info({ email }, "created the first admin through the setup link");
+  getRequest(context).log.info({ email }, "created the first admin through the setup link");
   const signIn = await callAuth(() =>
     app.auth.api.signInEmail({
       body: { email, password: parsed.data.password },

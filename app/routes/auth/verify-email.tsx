@@ -3,10 +3,13 @@ import { data, Form, Link } from "react-router";
 import { FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { validate } from "../../lib/forms.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
 import { tokenSchema } from "../../lib/schemas/auth.ts";
 import { callAuth } from "../../server/auth/guard.server.ts";
 import { getApp } from "../../server/context.server.ts";
 import type { Route } from "./+types/verify-email";
+
+export const handle = routePolicy({ cache: "none", writes: "none" });
 
 // The link in the verification mail lands here. Opening it changes nothing (mail
 // scanners follow links); the button below verifies.

@@ -1,18 +1,21 @@
 import { useTranslation } from "react-i18next";
 import { data } from "react-router";
 import { AdSlot } from "../../components/ads/ad-slot.tsx";
-import { localePrefix, Pagination, PostList } from "../../components/blog/post-list.tsx";
+import { Pagination, PostList } from "../../components/blog/post-list.tsx";
 import { Carousel } from "../../components/carousel.tsx";
-import { localeFromRequest } from "../../lib/i18n/locale.ts";
 import { mediaIdFromUrl } from "../../lib/media.ts";
 import { parsePageParam } from "../../lib/pagination.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
 import { adFor } from "../../server/ad-slots.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { changesAt } from "../../server/cache/render-cache.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { mediaImages } from "../../server/media/media.server.ts";
 import { listPublishedPosts } from "../../server/repos/posts.server.ts";
-import { listActiveSlides } from "../../server/repos/swapers.server.ts";
+import { slidesInWindow } from "../../server/repos/swapers.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/home";
+
+export const handle = routePolicy({ cache: "public" });
 
 export { parsePageParam };
 
@@ -22,7 +25,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { db, env } = getApp(context);
   const pageNumber = parsePageParam(params.page);
   if (pageNumber === null) throw data(null, { status: 404 });
-  const locale = localeFromRequest(request);
+  const locale = getRequest(context).locale;
   const { postsPerPage } = await requestSettings(context);
   // The totals are cached with the pages: RENDER_CACHE=false shows rows written straight into the database at once.
   const page = await listPublishedPosts(db, {
@@ -33,14 +36,17 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   });
   if (pageNumber > page.pageCount) throw data(null, { status: 404 });
   const pathname = new URL(request.url).pathname;
-  const prefix = localePrefix(pathname);
+  const prefix = getRequest(context).prefix;
   // The carousel belongs to the home page only, not to /posts or its pages.
   const isHome = !/\/posts(\/|\.data$|$)/.test(pathname);
-  const [slides, topAd, betweenAd] = await Promise.all([
-    isHome ? listActiveSlides(db, locale) : [],
+  const [carousel, topAd, betweenAd] = await Promise.all([
+    isHome ? slidesInWindow(db, locale) : { slides: [], nextChange: null },
     isHome ? adFor(context, request, "home_top") : null,
     page.items.length > 3 ? adFor(context, request, "list_between") : null,
   ]);
+  // A slide whose window opens or closes changes the page by itself.
+  changesAt(getRequest(context).effects, carousel.nextChange);
+  const { slides } = carousel;
   const slideImages = await mediaImages(
     db,
     slides.flatMap((s) => mediaIdFromUrl(s.imageUrl) ?? []),

@@ -6,14 +6,16 @@ import { DocumentHtml } from "../../components/document-parts.tsx";
 import { useNonce } from "../../components/nonce.tsx";
 import { formatDate } from "../../lib/format.ts";
 import { validate } from "../../lib/forms.ts";
-import { HTML_LANG, type Locale, localeFromRequest } from "../../lib/i18n/locale.ts";
+import { HTML_LANG, type Locale } from "../../lib/i18n/locale.ts";
+import { isRecordId } from "../../lib/ids.ts";
 import { BODY_IMAGE_SIZES, mediaIdFromUrl } from "../../lib/media.ts";
 import { contentPageMeta, NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
 import { commentSchema } from "../../lib/schemas/comment.ts";
 import { adFor } from "../../server/ad-slots.server.ts";
 import { retryAfterHeaders } from "../../server/auth/guard.server.ts";
 import { getUser, requireUser } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { mediaImages } from "../../server/media/media.server.ts";
 import { hitAll } from "../../server/rate-limit.server.ts";
@@ -24,13 +26,13 @@ import {
   findPostDetail,
   findRelatedPosts,
   isPublic,
-  type PostDetail,
 } from "../../server/repos/post-detail.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/post-detail";
+import { safeCover, seoFor } from "./post-seo.ts";
 
-/** Post ids are app-generated (or the editor's idempotency key): short and URL-safe. */
-const ID_PATTERN = /^[\w-]{1,64}$/;
+export const handle = routePolicy({ cache: "public", writes: "content" });
+
 /** The post body's element id, and its name among the document's parts. */
 const POST_BODY_ID = "post-body";
 
@@ -41,69 +43,14 @@ function pagePath(request: Request): string {
   return new URL(request.url).pathname.replace(/\.data$/, "");
 }
 
-/** A cover URL we are willing to put in the page: http(s) or a site-relative path. */
-function safeCover(url: string | null): string | null {
-  if (!url) return null;
-  if (/^https?:\/\//i.test(url)) return url;
-  if (url.startsWith("/") && !url.startsWith("//") && !url.startsWith("/\\")) return url;
-  return null;
-}
-
-const absolute = (publicUrl: string, url: string) => (url.startsWith("/") ? `${publicUrl}${url}` : url);
-
-/** JSON for a <script> element: `<` escaped so no `</script>` or `<!--` can end it early. */
-export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c");
-}
-
-function seoFor(post: PostDetail, publicUrl: string, siteName: string, cover: string | null) {
-  const { translation } = post;
-  const url = (l: Locale) => `${publicUrl}/${l}/posts/detail/${post.id}`;
-  const canonical = url(translation.locale);
-  const title = translation.seoTitle || translation.title;
-  const description = translation.seoDescription || translation.summary || null;
-  const image = cover ? absolute(publicUrl, cover) : null;
-  const published = post.publishedAt ?? post.createdAt;
-  const jsonLd = {
-    "@context": "https://schema.org",
-    "@type": "BlogPosting",
-    headline: translation.title,
-    ...(description ? { description } : {}),
-    datePublished: published,
-    dateModified: post.updatedAt,
-    author: post.authorName
-      ? { "@type": "Person", name: post.authorName }
-      : { "@type": "Organization", name: siteName },
-    ...(image ? { image: [image] } : {}),
-    inLanguage: HTML_LANG[translation.locale],
-    mainEntityOfPage: { "@type": "WebPage", "@id": canonical },
-    ...(post.tags.length > 0 ? { keywords: post.tags.map((g) => g.name).join(", ") } : {}),
-  };
-  return {
-    title,
-    description,
-    canonical,
-    image,
-    contentLocale: translation.locale,
-    alternates: [
-      ...post.locales.map((l) => ({ hrefLang: l, href: url(l) })),
-      { hrefLang: "x-default", href: `${publicUrl}/posts/detail/${post.id}` },
-    ],
-    otherLocales: post.locales.filter((l) => l !== translation.locale),
-    publishedTime: post.publishedAt,
-    modifiedTime: post.updatedAt,
-    tags: post.tags.map((g) => g.name),
-    jsonLd: jsonForScript(jsonLd),
-  };
-}
-
 // /posts/detail/{id} (and /en, /zh): one post in the reader's language (or the
 // other one, labelled), its comments, and the posts around it.
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const app = getApp(context);
+  const req = getRequest(context);
   const id = params.id ?? "";
-  if (!ID_PATTERN.test(id)) throw data(null, { status: 404 });
-  const locale = localeFromRequest(request);
+  if (!isRecordId(id)) throw data(null, { status: 404 });
+  const locale = getRequest(context).locale;
   const [user, post, settings] = await Promise.all([
     getUser(context, request),
     findPostDetail(app.db, id, locale),
@@ -125,16 +72,16 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     mediaImages(app.db, [mediaIdFromUrl(post.coverImageUrl) ?? ""]),
   ]);
   if (open && request.method === "GET") {
-    app.views.record(post.id, { ip: app.clientIp, userAgent: request.headers.get("user-agent") });
-    app.effects.viewedPost = post.id;
+    app.views.record(post.id, { ip: req.clientIp, userAgent: request.headers.get("user-agent") });
+    req.effects.viewedPost = post.id;
   }
 
   const path = pagePath(request);
-  const prefix = path.match(/^\/(en|zh)(?=\/|$)/)?.[0] ?? "";
+  const prefix = getRequest(context).prefix;
   const cover = safeCover(post.coverImageUrl);
   // A document has the body once, as HTML: the hydration data leaves it out.
-  app.documentParts?.set(POST_BODY_ID, post.translation.bodyHtml);
-  const translation = { ...post.translation, bodyHtml: app.documentParts ? null : post.translation.bodyHtml };
+  req.documentParts?.set(POST_BODY_ID, post.translation.bodyHtml);
+  const translation = { ...post.translation, bodyHtml: req.documentParts ? null : post.translation.bodyHtml };
   const access = !open ? "closed" : !user ? "signIn" : !user.emailVerified ? "verify" : "open";
   return {
     locale,
@@ -158,8 +105,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const app = getApp(context);
   const user = await requireUser(context, request);
   const id = params.id ?? "";
-  if (!ID_PATTERN.test(id)) throw data(null, { status: 404 });
-  const locale = localeFromRequest(request);
+  if (!isRecordId(id)) throw data(null, { status: 404 });
+  const locale = getRequest(context).locale;
   const post = await findPostDetail(app.db, id, locale);
   if (!post || !canView(post, user)) throw data(null, { status: 404 });
 
@@ -214,7 +161,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     trusted: user.isAdmin,
   });
   if (!result.ok) return fail({ fieldErrors: { body: `post:comments.errors.${result.error}` } }, 400);
-  if (!result.id) app.log.info("comment honeypot filled; comment dropped");
+  if (!result.id) getRequest(context).log.info("comment honeypot filled; comment dropped");
   const anchor = result.id ? `#comment-${result.id}` : "#comments";
   const key = result.status === "pending" ? "post:flash.commentPending" : "post:flash.commentPosted";
   return redirect(`${path}${anchor}`, { headers: flash(key) });

@@ -1,30 +1,32 @@
 import { useTranslation } from "react-i18next";
 import { data } from "react-router";
 import { AdSlot } from "../../components/ads/ad-slot.tsx";
-import { localePrefix, Pagination, PostList } from "../../components/blog/post-list.tsx";
-import { localeFromRequest } from "../../lib/i18n/locale.ts";
+import { Pagination, PostList } from "../../components/blog/post-list.tsx";
 import { pageMeta } from "../../lib/meta.ts";
 import { parsePageParam } from "../../lib/pagination.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
 import { adFor } from "../../server/ad-slots.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { listPublishedPosts } from "../../server/repos/posts.server.ts";
 import { findCategoryBySlug, findTagBySlug, termName } from "../../server/repos/taxonomy.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/term-posts";
+
+export const handle = routePolicy({ cache: "public" });
 
 // `/categories/{slug}` and `/tags/{slug}` (+ `/page/{n}`, and their /en, /zh forms):
 // the published posts of one category or tag, newest first, paged like the home page.
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { db, env } = getApp(context);
   const pathname = new URL(request.url).pathname;
-  const prefix = localePrefix(pathname);
+  const prefix = getRequest(context).prefix;
   const kind = pathname.slice(prefix.length).startsWith("/categories/") ? "category" : "tag";
   const pageNumber = parsePageParam(params.page);
   // Slugs are short ASCII; anything longer cannot exist and is not worth a query.
   if (pageNumber === null || params.slug.length > 200) throw data(null, { status: 404 });
   const term = kind === "category" ? await findCategoryBySlug(db, params.slug) : await findTagBySlug(db, params.slug);
   if (!term) throw data(null, { status: 404 });
-  const locale = localeFromRequest(request);
+  const locale = getRequest(context).locale;
   const { postsPerPage } = await requestSettings(context);
   const page = await listPublishedPosts(db, {
     locale,

@@ -1,8 +1,11 @@
 import { useTranslation } from "react-i18next";
 import { pageMeta } from "../../lib/meta.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
 import { getApp } from "../../server/context.server.ts";
 import { listEnabledLinks } from "../../server/repos/links.server.ts";
 import type { Route } from "./+types/links";
+
+export const handle = routePolicy({ cache: "public" });
 
 // /links (and /en, /zh): the enabled friend links, in the admin's order.
 export async function loader({ context }: Route.LoaderArgs) {

@@ -5,24 +5,26 @@ import { SanitizedHtml } from "../../components/ui/sanitized-html.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
 import { validate } from "../../lib/forms.ts";
 import { createI18n } from "../../lib/i18n/i18n.ts";
-import { localeFromRequest } from "../../lib/i18n/locale.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { pageMeta } from "../../lib/meta.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
 import { contactSchema } from "../../lib/schemas/contact.ts";
 import { CONTACT_MESSAGE_MAX } from "../../lib/schemas/limits.ts";
 import { checkFormLimits, type FormFailure, retryAfterHeaders } from "../../server/auth/guard.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { renderMarkdownCached } from "../../server/markdown.server.ts";
 import { listAdmins } from "../../server/repos/admins.server.ts";
 import { saveContactMessage } from "../../server/repos/contact.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/contact";
 
+export const handle = routePolicy({ cache: "public", writes: "none" });
+
 type ContactResult = FormFailure & { sent?: boolean };
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const settings = await requestSettings(context);
-  return { html: renderMarkdownCached(settings.pages.contact[localeFromRequest(request)]) };
+  return { html: renderMarkdownCached(settings.pages.contact[getRequest(context).locale]) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -30,31 +32,31 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = validate(contactSchema, await request.formData());
   if (!parsed.ok) return data<ContactResult>({ fieldErrors: parsed.errors }, { status: 400 });
   const { name, email, message, website } = parsed.data;
-  const limited = await checkFormLimits<ContactResult>(app, "contact", email);
+  const limited = await checkFormLimits<ContactResult>(context, "contact", email);
   if (limited) return limited;
   // A filled honeypot is a bot: it gets the same answer, and nothing is stored or sent.
   if (website) {
-    app.log.info("contact form honeypot filled; message dropped");
+    getRequest(context).log.info("contact form honeypot filled; message dropped");
     return data<ContactResult>({ sent: true });
   }
-  const locale = localeFromRequest(request);
-  await saveContactMessage(app.db, { name, email, message, locale, ipAddress: app.clientIp });
-  const admins = await listAdmins(app.db);
+  const locale = getRequest(context).locale;
   const settings = await requestSettings(context);
   const { t } = createI18n(locale);
   const site = settings.siteName[locale];
-  for (const admin of admins) {
-    try {
-      await app.mailer.send({
-        to: admin.email,
-        subject: t("pages.contactMailSubject", { name, site }),
-        text: t("pages.contactMailBody", { name, email, message, site }),
-      });
-    } catch (error) {
-      // The message is stored; mail can be retried from the admin area.
-      app.log.error({ err: error }, "could not mail a contact message to an admin");
+  // The message and a mail to each admin are stored together: both or neither.
+  await app.db.transaction().execute(async (trx) => {
+    const id = await saveContactMessage(trx, { name, email, message, locale, ipAddress: getRequest(context).clientIp });
+    for (const admin of await listAdmins(trx)) {
+      await app.mailer.send(
+        {
+          to: admin.email,
+          subject: t("pages.contactMailSubject", { name, site }),
+          text: t("pages.contactMailBody", { name, email, message, site }),
+        },
+        { trx, kind: "contact", key: `contact:${id}:${admin.email}` },
+      );
     }
-  }
+  });
   return data<ContactResult>({ sent: true });
 }
 

@@ -1,13 +1,22 @@
 import { data, redirect } from "react-router";
-import { isLocale, LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, type Locale } from "../../lib/i18n/locale.ts";
+import {
+  isLocale,
+  LOCALE_COOKIE,
+  LOCALE_COOKIE_MAX_AGE,
+  type Locale,
+  localePrefix,
+  withoutLocalePrefix,
+} from "../../lib/i18n/locale.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
 import { safeRedirectPath } from "../../server/auth/session.server.ts";
 import type { Route } from "./+types/locale";
 
+export const handle = routePolicy({ cache: "none", writes: "none" });
+
 /** The same page in the other language: swap an /en or /zh prefix, keep anything else. */
 export function pathInLocale(path: string, locale: Locale): string {
-  const m = /^\/(en|zh)(\/.*|$)/.exec(path);
-  if (!m) return path;
-  const rest = m[2] || "/";
+  if (!localePrefix(path)) return path;
+  const rest = withoutLocalePrefix(path);
   return rest === "/" ? `/${locale}` : `/${locale}${rest}`;
 }
 

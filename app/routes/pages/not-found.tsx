@@ -1,4 +1,7 @@
 import { data } from "react-router";
+import { routePolicy } from "../../lib/route-policy.ts";
+
+export const handle = routePolicy({ cache: "none", writes: "none" });
 
 // Any path no other route matches: a 404 rendered by the root error boundary,
 // which shows "Page not found: {fullPath}" inside the normal layout.

@@ -1,11 +1,14 @@
 import { useTranslation } from "react-i18next";
 import { data } from "react-router";
 import { SanitizedHtml } from "../../components/ui/sanitized-html.tsx";
-import { localeFromRequest } from "../../lib/i18n/locale.ts";
 import { pageMeta } from "../../lib/meta.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
+import { getRequest } from "../../server/context.server.ts";
 import { renderMarkdownCached } from "../../server/markdown.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/static-page";
+
+export const handle = routePolicy({ cache: "public" });
 
 const PAGES = { about: "pages.aboutTitle", privacy: "pages.privacyTitle" } as const;
 type PageName = keyof typeof PAGES;
@@ -19,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       .pop() ?? "";
   if (!(name in PAGES)) throw data(null, { status: 404 });
   const page = name as PageName;
-  const locale = localeFromRequest(request);
+  const locale = getRequest(context).locale;
   const settings = await requestSettings(context);
   return { page, titleKey: PAGES[page], html: renderMarkdownCached(settings.pages[page][locale]) };
 }

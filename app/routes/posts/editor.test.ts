@@ -1,8 +1,9 @@
 import { pino } from "pino";
-import { RouterContextProvider } from "react-router";
+import type { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { requestStateFor, testRouterContext } from "../../../tests/setup/router-context.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
-import { type AppContext, appContext } from "../../server/context.server.ts";
+import type { Services } from "../../server/context.server.ts";
 import { newId } from "../../server/ids.server.ts";
 import { addAdmins } from "../../server/repos/admins.server.ts";
 import { createEditorPost, loadPostForEdit } from "../../server/repos/post-editor.server.ts";
@@ -35,27 +36,23 @@ afterAll(async () => {
   await database.cleanup();
 });
 
-function contextFor(user: FakeUser | null): RouterContextProvider {
-  const context = new RouterContextProvider();
-  const app = {
-    db: database.db,
-    dialect: database.dialect,
-    env: { authSecret: "s".repeat(40), publicUrl: "http://blog.test" },
-    log: pino({ level: "silent" }),
-    requestId: "test",
-    nonce: "nonce",
-    buildId: "build",
-    clientIp: "127.0.0.1",
-    mailer: {},
-    auth: {
-      api: {
-        getSession: async () =>
-          user ? { user: { ...user, name: "", image: null }, session: { id: "s", userId: user.id } } : null,
-      },
+function contextFor(user: FakeUser | null, path: string): RouterContextProvider {
+  return testRouterContext(
+    {
+      db: database.db,
+      dialect: database.dialect,
+      env: { authSecret: "s".repeat(40), publicUrl: "http://blog.test" } as Services["env"],
+      log: pino({ level: "silent" }),
+      buildId: "build",
+      auth: {
+        api: {
+          getSession: async () =>
+            user ? { user: { ...user, name: "", image: null }, session: { id: "s", userId: user.id } } : null,
+        },
+      } as unknown as Services["auth"],
     },
-  } as unknown as AppContext;
-  context.set(appContext, app);
-  return context;
+    requestStateFor(`${URL_BASE}${path}`),
+  );
 }
 
 const URL_BASE = "http://blog.test";
@@ -89,7 +86,11 @@ const cookieOf = (user: FakeUser | null): Record<string, string> =>
   user ? { cookie: "inkwell.session_token=fake" } : {};
 
 function get(path: string, user: FakeUser | null, params: Args["params"] = {}): Args {
-  return { request: new Request(`${URL_BASE}${path}`, { headers: cookieOf(user) }), context: contextFor(user), params };
+  return {
+    request: new Request(`${URL_BASE}${path}`, { headers: cookieOf(user) }),
+    context: contextFor(user, path),
+    params,
+  };
 }
 
 function post(path: string, user: FakeUser | null, fields: Record<string, string>, params: Args["params"] = {}): Args {
@@ -97,7 +98,7 @@ function post(path: string, user: FakeUser | null, fields: Record<string, string
   for (const [k, v] of Object.entries(fields)) body.set(k, v);
   return {
     request: new Request(`${URL_BASE}${path}`, { method: "POST", body, headers: cookieOf(user) }),
-    context: contextFor(user),
+    context: contextFor(user, path),
     params,
   };
 }

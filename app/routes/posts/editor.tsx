@@ -5,11 +5,11 @@ import { editorValuesFromForm, editorValuesFromPost, emptyEditorValues } from ".
 import type { FieldErrors } from "../../lib/forms.ts";
 import { validate } from "../../lib/forms.ts";
 import { useAdminStrings } from "../../lib/i18n/admin-strings.ts";
-import { localeFromRequest } from "../../lib/i18n/locale.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
 import { postFormSchema } from "../../lib/schemas/post.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { newId } from "../../server/ids.server.ts";
 import {
@@ -21,12 +21,10 @@ import {
 import { listCategories, termName } from "../../server/repos/taxonomy.server.ts";
 import type { Route } from "./+types/editor";
 
+export const handle = routePolicy({ cache: "none", writes: "content" });
+
 // `/posts/createPost` and `/posts/edit/{postId}` (and their /en, /zh forms): the
 // admin's post editor. Only admins, and only their own posts.
-
-function localePrefix(request: Request): string {
-  return new URL(request.url).pathname.match(/^\/(en|zh)(?=\/|\.data$|$)/)?.[0] ?? "";
-}
 
 function valuesOf(post: EditorPost, locale: "en" | "zh") {
   return editorValuesFromPost(
@@ -38,9 +36,9 @@ function valuesOf(post: EditorPost, locale: "en" | "zh") {
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireAdmin(context, request);
   const { db } = getApp(context);
-  const locale = localeFromRequest(request);
+  const locale = getRequest(context).locale;
   const categories = (await listCategories(db)).map((c) => ({ id: c.id, name: termName(c, locale) }));
-  const base = { locale, prefix: localePrefix(request), categories };
+  const base = { locale, prefix: getRequest(context).prefix, categories };
   if (!params.postId) {
     // The form's idempotency key: it becomes the new post's id, so a second submit
     // of this same form finds the post instead of making another.
@@ -67,8 +65,8 @@ interface EditorActionData {
 export async function action({ request, context, params }: Route.ActionArgs) {
   const user = await requireAdmin(context, request);
   const app = getApp(context);
-  const locale = localeFromRequest(request);
-  const prefix = localePrefix(request);
+  const locale = getRequest(context).locale;
+  const prefix = getRequest(context).prefix;
   const form = await request.formData();
   const values = editorValuesFromForm(form);
   const parsed = validate(postFormSchema, form);
@@ -81,7 +79,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     redirect(`${prefix}/posts/edit/${id}`, { headers: flashHeaders(flashOptions(app.env), "success", key) });
 
   if (result.ok) {
-    app.log.info({ postId: result.id, version: result.version, created: result.created }, "post saved");
+    getRequest(context).log.info({ postId: result.id, version: result.version, created: result.created }, "post saved");
     return toEdit(result.id, result.created ? "editor:flash.created" : "editor:flash.saved");
   }
   switch (result.reason) {

@@ -3,14 +3,17 @@ import { data, Link } from "react-router";
 import { EditorErrorBoundary } from "../../components/editor/error-boundary.tsx";
 import { formatDate } from "../../lib/format.ts";
 import { useAdminStrings } from "../../lib/i18n/admin-strings.ts";
-import { HTML_LANG, localeFromRequest } from "../../lib/i18n/locale.ts";
+import { HTML_LANG } from "../../lib/i18n/locale.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
 import { POST_STATUSES } from "../../lib/schemas/post.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import type { PostStatus } from "../../server/db/schema.server.ts";
 import { listMyPosts } from "../../server/repos/post-editor.server.ts";
 import type { Route } from "./+types/my-posts";
+
+export const handle = routePolicy({ cache: "none" });
 
 // `/posts/myPosts` (and /en, /zh): the signed-in admin's own posts, every status,
 // most recently updated first, filtered by `?status=` and paged by `?page=`.
@@ -35,10 +38,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const page = parsePage(url.searchParams.get("page"));
   if (page === null) throw data(null, { status: 404 });
   const status = parseStatus(url.searchParams.get("status"));
-  const locale = localeFromRequest(request);
+  const locale = getRequest(context).locale;
   const list = await listMyPosts(db, { authorId: user.id, locale, status, page, pageSize: MY_POSTS_PAGE_SIZE });
   if (page > list.pageCount) throw data(null, { status: 404 });
-  const prefix = url.pathname.match(/^\/(en|zh)(?=\/|\.data$|$)/)?.[0] ?? "";
+  const prefix = getRequest(context).prefix;
   return { locale, list, status, prefix };
 }
 

@@ -4,12 +4,15 @@ import { data, Form, Link } from "react-router";
 import { Pagination } from "../../components/blog/post-list.tsx";
 import { SanitizedHtml } from "../../components/ui/sanitized-html.tsx";
 import { formatDate } from "../../lib/format.ts";
-import { HTML_LANG, localeFromRequest } from "../../lib/i18n/locale.ts";
+import { HTML_LANG } from "../../lib/i18n/locale.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
 import { MAX_QUERY_LENGTH } from "../../lib/search.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { searchPosts } from "../../server/search/search.server.ts";
 import type { Route } from "./+types/search";
+
+export const handle = routePolicy({ cache: "public" });
 
 const PAGE_SIZE = 10;
 
@@ -28,8 +31,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const pageNumber = parseSearchPage(url.searchParams.get("page"));
   if (pageNumber === null) throw data(null, { status: 404 });
-  const locale = localeFromRequest(request);
-  const prefix = url.pathname.match(/^\/(en|zh)(?=\/|\.data$|$)/)?.[0] ?? "";
+  const locale = getRequest(context).locale;
+  const prefix = getRequest(context).prefix;
   const q = (url.searchParams.get("q") ?? "").slice(0, MAX_QUERY_LENGTH).trim();
   if (q === "") return { q, locale, prefix, results: null };
   const { items, total, page, pageCount } = await searchPosts(db, { q, locale, page: pageNumber, pageSize: PAGE_SIZE });

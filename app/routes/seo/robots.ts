@@ -1,6 +1,9 @@
+import { routePolicy } from "../../lib/route-policy.ts";
 import { getApp } from "../../server/context.server.ts";
 import { robotsTxt } from "../../server/feeds.server.ts";
 import type { Route } from "./+types/robots";
+
+export const handle = routePolicy({ cache: "public" });
 
 // GET /robots.txt: crawl everything public, point at the sitemap.
 export function loader({ context }: Route.LoaderArgs) {

@@ -1,9 +1,12 @@
+import { routePolicy } from "../../lib/route-policy.ts";
 import { getApp } from "../../server/context.server.ts";
 import { buildSitemap } from "../../server/feeds.server.ts";
 import { sitemapData } from "../../server/repos/discovery.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/sitemap";
 import { xmlResponse } from "./feed.server.ts";
+
+export const handle = routePolicy({ cache: "public" });
 
 // GET /sitemap.xml: every public page with its language alternates.
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,10 +1,10 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { useLocalePrefix } from "../../lib/i18n/use-locale-prefix.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { solanaTitle } from "../../solana/i18n.ts";
 import { ToolPage } from "../../solana/ui.tsx";
 import type { Route } from "./+types/index";
-import { useLocalePrefix } from "./layout.tsx";
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, solanaTitle(matches, "title"), [NOINDEX]);

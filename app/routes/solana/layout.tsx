@@ -1,7 +1,9 @@
 import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { NavLink, Outlet, useLocation } from "react-router";
+import { NavLink, Outlet } from "react-router";
 import { addRegisteredStrings } from "../../lib/i18n/i18n.ts";
+import { useLocalePrefix } from "../../lib/i18n/use-locale-prefix.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
 import { shortAddress } from "../../lib/solana/address.ts";
 import { PUBLIC_RPC } from "../../lib/solana/network.ts";
 import { getApp } from "../../server/context.server.ts";
@@ -10,15 +12,11 @@ import { SolanaProvider, useSolana } from "../../solana/solana-context.tsx";
 import { Details } from "../../solana/ui.tsx";
 import type { Route } from "./+types/layout";
 
+export const handle = routePolicy({ cache: "none", csp: "solana" });
+
 export function loader({ context }: Route.LoaderArgs) {
   const { env } = getApp(context);
   return { defaultRpc: env.solanaRpcUrl };
-}
-
-/** `/en` or `/zh` when the page was asked for with a prefix, else "". */
-export function useLocalePrefix(): string {
-  const { pathname } = useLocation();
-  return pathname.match(/^\/(en|zh)(?=\/|$)/)?.[0] ?? "";
 }
 
 const TOOLS = [

@@ -2,13 +2,15 @@ import { useTranslation } from "react-i18next";
 import { data, Form, useNavigation } from "react-router";
 import { SubscribeForm, type SubscribeResult } from "../../components/layout/subscribe-box.tsx";
 import { validate } from "../../lib/forms.ts";
-import { localeFromRequest } from "../../lib/i18n/locale.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
 import { emailOnlySchema } from "../../lib/schemas/auth.ts";
 import { retryAfterHeaders } from "../../server/auth/guard.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { subscribe } from "../../server/subscriptions.server.ts";
 import type { Route } from "./+types/subscribe";
+
+export const handle = routePolicy({ cache: "none", writes: "none" });
 
 // The footer's subscribe box posts here (through a fetcher, or as a page without
 // JavaScript). The answer never tells whether the address was already subscribed.
@@ -16,16 +18,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
   const parsed = validate(emailOnlySchema, await request.formData());
   if (!parsed.ok) return data<SubscribeResult>({ fieldErrors: parsed.errors }, { status: 400 });
-  const locale = localeFromRequest(request);
+  const locale = getRequest(context).locale;
   try {
     const result = await subscribe(
       {
         db: app.db,
         mailer: app.mailer,
-        log: app.log,
+        log: getRequest(context).log,
         publicUrl: app.env.publicUrl,
         rateLimitMultiplier: app.env.rateLimitMultiplier,
-        clientIp: app.clientIp,
+        clientIp: getRequest(context).clientIp,
         rateLimits: app.rateLimits,
       },
       parsed.data.email,
@@ -38,7 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       );
     }
   } catch (error) {
-    app.log.error({ err: error }, "subscribe failed");
+    getRequest(context).log.error({ err: error }, "subscribe failed");
     return data<SubscribeResult>({ formError: "common:subscribe.failed" }, { status: 503 });
   }
   return data<SubscribeResult>({ message: "common:subscribe.checkInbox" });

@@ -1,10 +1,13 @@
 import { SubscriberTokenPage } from "../../components/subscriber-token-page.tsx";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
 import { retryAfterHeaders } from "../../server/auth/guard.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { unsubscribe } from "../../server/repos/subscribers.server.ts";
 import { pressSubscriberToken } from "../../server/subscriptions.server.ts";
 import type { Route } from "./+types/unsubscribe";
+
+export const handle = routePolicy({ cache: "none", writes: "none" });
 
 // Every subscriber mail links here. Opening it changes nothing (mail scanners
 // follow links); the button on the page does.
@@ -19,7 +22,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     {
       db: app.db,
       rateLimitMultiplier: app.env.rateLimitMultiplier,
-      clientIp: app.clientIp,
+      clientIp: getRequest(context).clientIp,
       rateLimits: app.rateLimits,
     },
     request,

@@ -1,5 +1,5 @@
-import { data, type HeadersArgs } from "react-router";
-import type { AppContext } from "../context.server.ts";
+import { data, type HeadersArgs, type RouterContextProvider } from "react-router";
+import { getApp, getRequest } from "../context.server.ts";
 import { normalizeEmail } from "../env.server.ts";
 import { hitAll, LIMITS, type Limit, type LimitResult, scaled } from "../rate-limit.server.ts";
 
@@ -32,8 +32,13 @@ export function limitChecks(
 }
 
 /** Counts one attempt at `endpoint` against every limit that applies (scaled by RATE_LIMIT_MULTIPLIER). */
-export function hitAuthLimits(app: AppContext, endpoint: AuthEndpoint, email?: string): Promise<LimitResult> {
-  return hitAll(app.rateLimits, limitChecks(endpoint, app.clientIp, email, app.env.rateLimitMultiplier));
+export function hitAuthLimits(
+  context: Readonly<RouterContextProvider>,
+  endpoint: AuthEndpoint,
+  email?: string,
+): Promise<LimitResult> {
+  const { rateLimits, env } = getApp(context);
+  return hitAll(rateLimits, limitChecks(endpoint, getRequest(context).clientIp, email, env.rateLimitMultiplier));
 }
 
 export interface FormFailure {
@@ -48,12 +53,12 @@ export interface FormFailure {
  * route's `headers` export (`retryAfterHeaders`) passes its Retry-After on.
  */
 export async function checkFormLimits<T extends FormFailure = FormFailure>(
-  app: AppContext,
+  context: Readonly<RouterContextProvider>,
   endpoint: AuthEndpoint,
   email?: string,
   extra: Partial<T> = {},
 ): Promise<ReturnType<typeof data<T>> | null> {
-  const result = await hitAuthLimits(app, endpoint, email);
+  const result = await hitAuthLimits(context, endpoint, email);
   if (result.allowed) return null;
   const failure = { ...extra, formError: "auth:errors.tooManyRequests", retryAfter: result.retryAfterSeconds };
   return data(failure as T, {
@@ -74,8 +79,8 @@ export function retryAfterHeaders({ actionHeaders, errorHeaders }: HeadersArgs):
 }
 
 /** Counts a mail-sending attempt; false when the address or account is over its mail limit. */
-export async function mailAllowed(app: AppContext, email: string): Promise<boolean> {
-  const result = await hitAuthLimits(app, "mail", email);
+export async function mailAllowed(context: Readonly<RouterContextProvider>, email: string): Promise<boolean> {
+  const result = await hitAuthLimits(context, "mail", email);
   return result.allowed;
 }
 

@@ -1,6 +1,6 @@
-import { RouterContextProvider } from "react-router";
+import type { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { type AppContext, appContext } from "../context.server.ts";
+import { testRouterContext } from "../../../tests/setup/router-context.ts";
 import type { Auth } from "./auth.server.ts";
 import { getUser } from "./session.server.ts";
 
@@ -8,10 +8,8 @@ import { getUser } from "./session.server.ts";
 // readers (most requests) never reach its endpoint pipeline.
 
 function contextWith(getSession: () => Promise<null>): RouterContextProvider {
-  const context = new RouterContextProvider();
   const auth = { api: { getSession } } as Pick<Auth, "api"> as Auth;
-  context.set(appContext, { auth } as AppContext);
-  return context;
+  return testRouterContext({ auth });
 }
 
 describe("getUser", () => {

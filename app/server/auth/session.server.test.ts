@@ -20,9 +20,21 @@ describe("safeRedirectPath", () => {
     "/\tevil",
     "/%0d%0aSet-Cookie:x=1",
     "/%E0%A4%A",
+    "/a%E2%80%A8b",
+    "/a%00b",
+    "/a%0Cb",
+    "/a\u2028b",
+    "/a\u0000b",
     "",
   ])("refuses %j", (target) => {
     expect(safeRedirectPath(target)).toBe("/");
+  });
+
+  it("percent-encodes what a Location header cannot carry, keeping what is encoded already", () => {
+    expect(safeRedirectPath("/tags/中文")).toBe("/tags/%E4%B8%AD%E6%96%87");
+    expect(safeRedirectPath("/tags/%E4%B8%AD%E6%96%87")).toBe("/tags/%E4%B8%AD%E6%96%87");
+    expect(safeRedirectPath("/search?q=a b")).toBe("/search?q=a%20b");
+    expect(safeRedirectPath("/a\uD800b")).toBe("/");
   });
 
   it("uses the fallback for a missing target", () => {

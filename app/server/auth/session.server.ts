@@ -1,6 +1,6 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { isAnonymous } from "../cache/render-cache.server.ts";
-import { type AppContext, getApp } from "../context.server.ts";
+import { getApp, getRequest, type RequestState, type Services } from "../context.server.ts";
 import { isAdminEmail } from "../repos/admins.server.ts";
 
 export interface SessionUser {
@@ -12,9 +12,9 @@ export interface SessionUser {
   isAdmin: boolean;
 }
 
-const cache = new WeakMap<AppContext, Promise<SessionUser | null>>();
+const cache = new WeakMap<RequestState, Promise<SessionUser | null>>();
 
-async function loadUser(app: AppContext, request: Request): Promise<SessionUser | null> {
+async function loadUser(app: Services, request: Request): Promise<SessionUser | null> {
   // Sessions live in our cookies only: without one there is nothing for better-auth to
   // look up, and most readers have none (this skips its whole endpoint pipeline).
   if (isAnonymous(request.headers.get("cookie"))) return null;
@@ -30,11 +30,11 @@ async function loadUser(app: AppContext, request: Request): Promise<SessionUser 
 
 /** The signed-in user of this request, or null (looked up once per request). */
 export function getUser(context: Readonly<RouterContextProvider>, request: Request): Promise<SessionUser | null> {
-  const app = getApp(context);
-  let pending = cache.get(app);
+  const key = getRequest(context);
+  let pending = cache.get(key);
   if (!pending) {
-    pending = loadUser(app, request);
-    cache.set(app, pending);
+    pending = loadUser(getApp(context), request);
+    cache.set(key, pending);
   }
   return pending;
 }
@@ -49,10 +49,19 @@ export function safeRedirectPath(target: string | null | undefined, fallback = "
     return fallback;
   }
   if (!target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) return fallback;
-  if (decoded.startsWith("//") || decoded.startsWith("/\\") || /[\r\n\t]/.test(decoded)) return fallback;
+  if (decoded.startsWith("//") || decoded.startsWith("/\\")) return fallback;
+  // Control characters and line separators (raw or %-encoded) never make a useful target.
+  if (CONTROL.test(decoded) || CONTROL.test(target)) return fallback;
   if (/^\/[^/]*:/.test(decoded) && /^[a-z][a-z0-9+.-]*:/i.test(decoded.slice(1))) return fallback;
-  return target;
+  // A Location header takes ASCII only: /tags/中文 (a real page) goes out as /tags/%E4%B8%AD%E6%96%87.
+  try {
+    return target.replace(/[^\x21-\x7E]/gu, (c) => encodeURIComponent(c));
+  } catch {
+    return fallback; // a lone surrogate cannot be encoded
+  }
 }
+
+const CONTROL = /[\p{Cc}\u2028\u2029]/u;
 
 export async function requireUser(context: Readonly<RouterContextProvider>, request: Request): Promise<SessionUser> {
   const user = await getUser(context, request);

@@ -1,20 +1,9 @@
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
-import { pagePathOf } from "./render-cache.server.ts";
 
 /** Public pages for anonymous readers: a CDN may keep them briefly and serve them stale while it checks. */
 export const PUBLIC_PAGE_CACHE_CONTROL = "public, max-age=0, must-revalidate, s-maxage=30, stale-while-revalidate=60";
 /** Anything for a signed-in reader: this browser only, checked every time. */
 export const PRIVATE_CACHE_CONTROL = "private, no-cache";
-
-/** Writes that never change what anonymous readers see: they do not invalidate rendered pages. */
-const NO_CONTENT_WRITES =
-  /^(?:\/(?:en|zh))?\/(?:login|register|logout|forgot-password|reset-password|verify-email|subscribe|subscribe\/confirm|unsubscribe|contact|locale|setup)$|^\/api\/(?:auth\/|uploads$|posts\/preview$)/;
-
-/** Whether a successful write to this path may have changed public content. */
-export function changesContent(method: string, pathname: string): boolean {
-  if (method === "GET" || method === "HEAD" || method === "OPTIONS") return false;
-  return !NO_CONTENT_WRITES.test(pagePathOf(pathname)) && !NO_CONTENT_WRITES.test(pathname);
-}
 
 /** True when the request's If-None-Match names this ETag (weak or strong, or "*"). */
 export function matchesEtag(req: ExpressRequest, etag: string): boolean {

@@ -1,13 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
+  changesAt,
   createRenderCache,
   isAnonymous,
-  isPublicPage,
   joinWithNonce,
   NONCE_SENTINEL,
   newEffects,
-  pagePathOf,
-  postIdOfPage,
   splitAtNonce,
   strongEtag,
   withoutNonce,
@@ -80,50 +78,15 @@ describe("nonces in stored pages", () => {
 });
 
 describe("which requests are shared", () => {
-  it("knows the public pages, with a language prefix and as data requests", () => {
-    for (const path of [
-      "/",
-      "/_root.data",
-      "/en",
-      "/zh.data",
-      "/posts",
-      "/posts/page/2",
-      "/zh/posts/page/3.data",
-      "/posts/detail/abcdefghjkmnpqrstvwx",
-      "/categories/news",
-      "/tags/%E4%B8%AD%E6%96%87/page/2",
-      "/search",
-      "/links",
-      "/about",
-      "/contact",
-      "/rss.xml",
-      "/zh/atom.xml",
-      "/sitemap.xml",
-      "/robots.txt",
-    ]) {
-      expect(isPublicPage(path), path).toBe(true);
-    }
-    for (const path of [
-      "/admin",
-      "/admin/media",
-      "/posts/myPosts",
-      "/posts/createPost",
-      "/posts/edit/abcdefghjkmnpqrstvwx",
-      "/account",
-      "/login",
-      "/api/files/x",
-      "/media/a/b.jpg",
-      "/setup",
-      "/fr/posts",
-    ]) {
-      expect(isPublicPage(path), path).toBe(false);
-    }
-  });
-
-  it("maps data requests to their page and finds post pages", () => {
-    expect(pagePathOf("/posts/page/2.data")).toBe("/posts/page/2");
-    expect(postIdOfPage("/zh/posts/detail/abcdefghjkmnpqrstvwx.data")).toBe("abcdefghjkmnpqrstvwx");
-    expect(postIdOfPage("/posts")).toBeNull();
+  it("notes the earliest future time a page changes by itself", () => {
+    const effects = newEffects();
+    const now = Date.parse("2026-01-01T00:00:00Z");
+    changesAt(effects, "2026-01-03T00:00:00Z", now);
+    changesAt(effects, "2026-01-02T00:00:00Z", now);
+    changesAt(effects, "2025-12-31T00:00:00Z", now); // already past: no change ahead
+    changesAt(effects, null, now);
+    changesAt(effects, "not a date", now);
+    expect(effects.expiresAt).toBe(Date.parse("2026-01-02T00:00:00Z"));
   });
 
   it("shares only requests without a session or a message", () => {

@@ -10,10 +10,22 @@ export interface RequestEffects {
   viewedPost: string | null;
   /** Ads shown on the page (an impression each on every hit). */
   ads: string[];
+  /**
+   * When something on the page changes by itself (ms since epoch, or Infinity): the
+   * earliest start or end of a time window it depends on (a slide's, an ad's).
+   */
+  expiresAt: number;
 }
 
 export function newEffects(): RequestEffects {
-  return { viewedPost: null, ads: [] };
+  return { viewedPost: null, ads: [], expiresAt: Number.POSITIVE_INFINITY };
+}
+
+/** Notes that the page changes by itself at `when` (an ISO time; null or past times are ignored). */
+export function changesAt(effects: RequestEffects, when: string | null | undefined, now = Date.now()): void {
+  if (!when) return;
+  const at = Date.parse(when);
+  if (Number.isFinite(at) && at > now && at < effects.expiresAt) effects.expiresAt = at;
 }
 
 export interface CachedPage {
@@ -130,28 +142,6 @@ export function createRenderCache(maxBytes: number): RenderCache {
       return bytes;
     },
   };
-}
-
-const LOCALE_PREFIX = "(?:/(?:en|zh))?";
-/** Public pages (and their React Router data requests): the same for every anonymous reader. */
-const PUBLIC_PAGE = new RegExp(
-  `^/(?:en|zh)$|^${LOCALE_PREFIX}(?:/|/posts(?:/page/\\d{1,9})?|/posts/detail/[0-9a-z]{20}|/(?:categories|tags)/[^/]{1,200}(?:/page/\\d{1,9})?|/search|/links|/about|/privacy|/contact|/rss\\.xml|/atom\\.xml)$|^/(?:sitemap\\.xml|robots\\.txt)$`,
-);
-
-/** The page path a request is for: React Router data requests name it with ".data" ("/_root.data" is "/"). */
-export function pagePathOf(pathname: string): string {
-  if (pathname === "/_root.data") return "/";
-  const path = pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
-  return path.length > 1 ? path.replace(/\/$/, "") : path;
-}
-
-export function isPublicPage(pathname: string): boolean {
-  return PUBLIC_PAGE.test(pagePathOf(pathname));
-}
-
-/** The post a public page is, if it is a post page. */
-export function postIdOfPage(pathname: string): string | null {
-  return /\/posts\/detail\/([0-9a-z]{20})$/.exec(pagePathOf(pathname))?.[1] ?? null;
 }
 
 /**

@@ -34,25 +34,28 @@ function limitBody(req: ExpressRequest, limit: number, state: BodyState): Readab
   return req.pipe(limiter);
 }
 
-/** Builds a Fetch API Request from an Express request, with a bounded body. */
+/**
+ * Builds a Fetch API Request from an Express request, with a bounded body.
+ * `trusted` headers carry what the server decided (the client's address, the
+ * request's language): whatever the client sent under those names is dropped.
+ */
 export function toFetchRequest(
   req: ExpressRequest,
   res: ExpressResponse,
-  opts: { bodyLimit: number; clientIpHeader?: string },
+  opts: { bodyLimit: number; trusted?: Readonly<Record<string, string>> },
 ): { request: Request; body: BodyState } {
   const url = new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`);
   const controller = new AbortController();
   res.on("close", () => controller.abort());
 
+  const trusted = opts.trusted ?? {};
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || name === opts.clientIpHeader) continue;
+    if (value === undefined || Object.hasOwn(trusted, name)) continue;
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);
     else headers.set(name, value);
   }
-
-  // The client address as Express decided it (TRUST_PROXY), never as the client claims.
-  if (opts.clientIpHeader) headers.set(opts.clientIpHeader, req.ip ?? req.socket.remoteAddress ?? "");
+  for (const [name, value] of Object.entries(trusted)) headers.set(name, value);
 
   const body: BodyState = { tooLarge: false };
   const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };

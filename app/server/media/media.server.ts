@@ -1,12 +1,14 @@
+// The media library in one module (~400 lines): storing an upload, its variants,
+// listing, usage and deletion all share the variant names and the row mapping.
 import { type Selectable, sql } from "kysely";
 import type { Logger } from "pino";
 import { MEDIA_SORTS, type MediaImage, type MediaSort, mediaSrcSet, mediaUrl } from "../../lib/media.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
+import { likePattern } from "../db/query.server.ts";
 import type { MediaFile, MediaTable } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { clampPage } from "../repos/paging.server.ts";
-import { likePattern } from "../repos/taxonomy.server.ts";
 import { STORAGE_UPLOAD_DEADLINE_MS } from "../storage/retry.server.ts";
 import { type StorageDriver, StorageError } from "../storage/types.server.ts";
 import { ImageError, processImage } from "./image.server.ts";

@@ -2,11 +2,11 @@ import * as fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fillSite } from "../../../tests/setup/site-fixture.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import { type OpenDatabase, openDatabase } from "../db/db.server.ts";
 import { migrateToLatest } from "../db/migrate.server.ts";
 import { EXPORT_TABLES, exportContent, ImportRefused, importContent, parseExport } from "./export.server.ts";
-import { fillSite } from "./site-fixture.testing.server.ts";
 import { canonicalRow, countRows, readAllRows, tableDigests } from "./tables.server.ts";
 
 let root: string;

@@ -7,7 +7,7 @@ import { type OpenDatabase, openDatabase } from "../db/db.server.ts";
 import { migrateToLatest } from "../db/migrate.server.ts";
 import { parseBackupSchedule, parseEnv } from "../env.server.ts";
 import { createLocalStorage } from "../storage/local.server.ts";
-import type { SiteTarget } from "./backup.server.ts";
+import type { SiteTarget } from "./backup-format.server.ts";
 import {
   backupFileName,
   isBackupDue,

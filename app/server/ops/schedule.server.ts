@@ -4,7 +4,8 @@ import type { Logger } from "pino";
 import type { OpenDatabase } from "../db/db.server.ts";
 import type { BackupSchedule } from "../env.server.ts";
 import { acquireLease, INSTANCE_ID, releaseLease } from "../jobs/lease.server.ts";
-import { createBackup, type SiteTarget } from "./backup.server.ts";
+import { createBackup } from "./backup.server.ts";
+import type { SiteTarget } from "./backup-format.server.ts";
 
 /** Scheduled backups are named by their UTC time, so names sort as times do. */
 const NAME = /^inkwell-backup-(\d{8}T\d{6}Z)\.tar\.gz$/;

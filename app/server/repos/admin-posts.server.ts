@@ -3,9 +3,9 @@ import { ADMIN_POST_SORTS, type AdminPostSort, oneOf, pickTitle } from "../../li
 import type { Locale } from "../../lib/i18n/locale.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
+import { likePattern } from "../db/query.server.ts";
 import type { PostStatus } from "../db/schema.server.ts";
 import { clampPage } from "./paging.server.ts";
-import { likePattern } from "./taxonomy.server.ts";
 
 // The admin's view of every post of every author: list, filters, trash, and the
 // state changes the list offers. Each change bumps `version` (the editor's

@@ -1,9 +1,9 @@
 import { sql } from "kysely";
 import { isSubscriberFilter, type SubscriberSort } from "../../lib/admin-users.ts";
 import type { DB } from "../db/db.server.ts";
+import { likePattern } from "../db/query.server.ts";
 import type { SubscriberStatus } from "../db/schema.server.ts";
 import { clampPage } from "./paging.server.ts";
-import { likePattern } from "./taxonomy.server.ts";
 
 type CountValue = number | string | bigint;
 

@@ -2,11 +2,11 @@ import { sql } from "kysely";
 import { isUserSort, type UserSort } from "../../lib/admin-users.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
+import { likePattern } from "../db/query.server.ts";
 import { normalizeEmail } from "../env.server.ts";
 import { addAdmins, removeAdmin } from "./admins.server.ts";
 import type { Actor } from "./audit.server.ts";
 import { clampPage } from "./paging.server.ts";
-import { likePattern } from "./taxonomy.server.ts";
 
 type CountValue = number | string | bigint;
 
@@ -222,4 +222,15 @@ export async function deleteUserAccount(trx: DB, actor: Actor, user: AdminUser):
   await trx.deleteFrom("admins").where("email", "=", normalizeEmail(user.email)).execute();
   await trx.deleteFrom("users").where("id", "=", user.id).execute();
   return { ok: true };
+}
+
+/** The id of the account with this (normalised) e-mail, or null. */
+export async function userIdByEmail(db: DB, email: string): Promise<string | null> {
+  const row = await db.selectFrom("users").select("id").where("email", "=", normalizeEmail(email)).executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** Marks an account's e-mail verified (the /setup link proves the owner holds the server). */
+export async function markEmailVerified(db: DB, userId: string): Promise<void> {
+  await db.updateTable("users").set({ emailVerified: 1, updatedAt: nowIso() }).where("id", "=", userId).execute();
 }

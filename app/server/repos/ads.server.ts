@@ -5,10 +5,11 @@ import { isHttpUrl } from "../../lib/schemas/link.ts";
 import { type BatchCounter, createBatchCounter } from "../batch-counter.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
+import { likePattern } from "../db/query.server.ts";
 import type { AdKind, AdPlacement } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { clampPage } from "./paging.server.ts";
-import { likePattern } from "./taxonomy.server.ts";
+import { splitByWindow } from "./time-windows.server.ts";
 
 /** What a public page needs to show an ad: never its target URL (clicks go through /ads/{id}/click). */
 export interface PublicAd {
@@ -197,17 +198,33 @@ export async function listAdsForAdmin(
 
 /** The ads of a placement that may show now: enabled and inside their time window. */
 export async function listActiveAds(db: DB, placement: AdPlacement, now = nowIso()): Promise<Candidate[]> {
+  return (await adsInWindow(db, placement, now)).active;
+}
+
+/**
+ * The ads of a placement that may show now, and the earliest start or end of an
+ * enabled ad's time window after `now` (null when none is ahead).
+ */
+export async function adsInWindow(
+  db: DB,
+  placement: AdPlacement,
+  now = nowIso(),
+): Promise<{ active: Candidate[]; nextChange: string | null }> {
+  // Ads still to come are read too: their start is when the placement changes.
   const rows = await db
     .selectFrom("ads")
-    .select(["id", "kind", "title", "text", "imageUrl", "imageAlt", "weight"])
+    .select(["id", "kind", "title", "text", "imageUrl", "imageAlt", "weight", "startsAt", "endsAt"])
     .where("placement", "=", placement)
     .where("enabled", "=", 1)
-    .where((eb) => eb.or([eb("startsAt", "is", null), eb("startsAt", "<=", now)]))
     .where((eb) => eb.or([eb("endsAt", "is", null), eb("endsAt", ">", now)]))
     .orderBy("createdAt")
     .orderBy("id")
     .execute();
-  return rows.map((r) => ({ ...r, weight: clampWeight(Number(r.weight)) }));
+  const { active, nextChange } = splitByWindow(rows, now);
+  return {
+    active: active.map(({ startsAt: _s, endsAt: _e, ...r }) => ({ ...r, weight: clampWeight(Number(r.weight)) })),
+    nextChange,
+  };
 }
 
 /**
@@ -231,10 +248,20 @@ export async function pickAd(
   placement: AdPlacement,
   options: { now?: string; random?: () => number } = {},
 ): Promise<PublicAd | null> {
-  const picked = pickWeighted(await listActiveAds(db, placement, options.now), options.random ?? Math.random);
-  if (!picked) return null;
+  return (await pickAdInWindow(db, placement, options)).ad;
+}
+
+/** One active ad of `placement` (or null), and when the placement's choice changes by itself. */
+export async function pickAdInWindow(
+  db: DB,
+  placement: AdPlacement,
+  options: { now?: string; random?: () => number } = {},
+): Promise<{ ad: PublicAd | null; nextChange: string | null }> {
+  const { active, nextChange } = await adsInWindow(db, placement, options.now);
+  const picked = pickWeighted(active, options.random ?? Math.random);
+  if (!picked) return { ad: null, nextChange };
   const { weight: _weight, ...ad } = picked;
-  return ad;
+  return { ad, nextChange };
 }
 
 /**

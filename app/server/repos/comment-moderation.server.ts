@@ -4,9 +4,9 @@ import { pickTitle } from "../../lib/admin-content.ts";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
+import { likePattern } from "../db/query.server.ts";
 import type { CommentStatus } from "../db/schema.server.ts";
 import { clampPage } from "./paging.server.ts";
-import { likePattern } from "./taxonomy.server.ts";
 
 // The admin's moderation queue: every comment on every post (trashed posts too),
 // newest first, by status; status changes and deletes of chosen ids only.

@@ -1,3 +1,4 @@
+import { withinNesting } from "../../lib/markdown-depth.ts";
 import { COMMENT_MAX_LENGTH, COMMENT_MAX_LINKS } from "../../lib/schemas/comment.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
@@ -6,6 +7,7 @@ import { newId } from "../ids.server.ts";
 import { countLinks, renderComment } from "../markdown.server.ts";
 import { LIMITS, type Limit, scaled } from "../rate-limit.server.ts";
 import { displayName } from "./post-detail.server.ts";
+import { wherePublic } from "./post-visibility.server.ts";
 import type { CommentModeration } from "./site-settings.server.ts";
 
 export interface CommentView {
@@ -76,7 +78,13 @@ export async function listComments(db: DB, postId: string, viewerId: string | nu
   return top;
 }
 
-export type CommentError = "bodyRequired" | "bodyTooLong" | "tooManyLinks" | "postNotOpen" | "parentNotFound";
+export type CommentError =
+  | "bodyRequired"
+  | "bodyTooLong"
+  | "tooDeep"
+  | "tooManyLinks"
+  | "postNotOpen"
+  | "parentNotFound";
 
 export type SubmitCommentResult =
   | {
@@ -109,6 +117,8 @@ export async function submitComment(db: DB, input: SubmitCommentInput): Promise<
   const body = input.body.trim();
   if (!body) return { ok: false, error: "bodyRequired" };
   if (body.length > COMMENT_MAX_LENGTH) return { ok: false, error: "bodyTooLong" };
+  // Before the parser sees it: deep nesting overflows its stack.
+  if (!withinNesting(body)) return { ok: false, error: "tooDeep" };
   if (countLinks(body) > COMMENT_MAX_LINKS) return { ok: false, error: "tooManyLinks" };
   const status: CommentStatus = input.moderation === "hold" && !input.trusted ? "pending" : "approved";
   if (input.honeypot) return { ok: true, id: null, status };
@@ -117,8 +127,7 @@ export async function submitComment(db: DB, input: SubmitCommentInput): Promise<
     .selectFrom("posts")
     .select("id")
     .where("id", "=", input.postId)
-    .where("status", "=", "published")
-    .where("deletedAt", "is", null)
+    .where(wherePublic())
     .executeTakeFirst();
   if (!post) return { ok: false, error: "postNotOpen" };
 

@@ -1,5 +1,6 @@
 import type { DB } from "../db/db.server.ts";
 import type { Locale } from "../db/schema.server.ts";
+import { wherePublic } from "./post-visibility.server.ts";
 import { type TermRef, tagsOfPosts } from "./posts.server.ts";
 import { termName } from "./taxonomy.server.ts";
 
@@ -32,8 +33,7 @@ export async function latestPostsInLocale(db: DB, locale: Locale, limit: number)
     .innerJoin("postTranslations as t", (j) => j.onRef("t.postId", "=", "p.id").on("t.locale", "=", locale))
     .leftJoin("categories as c", "c.id", "p.categoryId")
     .leftJoin("users as u", "u.id", "p.authorId")
-    .where("p.status", "=", "published")
-    .where("p.deletedAt", "is", null)
+    .where(wherePublic("p"))
     .select([
       "p.id",
       "p.publishedAt",
@@ -91,8 +91,7 @@ export async function sitemapData(db: DB): Promise<SitemapData> {
   const postRows = await db
     .selectFrom("posts as p")
     .innerJoin("postTranslations as t", "t.postId", "p.id")
-    .where("p.status", "=", "published")
-    .where("p.deletedAt", "is", null)
+    .where(wherePublic("p"))
     .select([
       "p.id",
       "p.publishedAt",
@@ -115,8 +114,7 @@ export async function sitemapData(db: DB): Promise<SitemapData> {
   const categories = await db
     .selectFrom("categories as c")
     .innerJoin("posts as p", "p.categoryId", "c.id")
-    .where("p.status", "=", "published")
-    .where("p.deletedAt", "is", null)
+    .where(wherePublic("p"))
     .groupBy("c.slug")
     .select(["c.slug", (eb) => eb.fn.max("p.updatedAt").as("updatedAt")])
     .orderBy("c.slug")
@@ -126,8 +124,7 @@ export async function sitemapData(db: DB): Promise<SitemapData> {
     .selectFrom("tags as tg")
     .innerJoin("postTags as pt", "pt.tagId", "tg.id")
     .innerJoin("posts as p", "p.id", "pt.postId")
-    .where("p.status", "=", "published")
-    .where("p.deletedAt", "is", null)
+    .where(wherePublic("p"))
     .groupBy("tg.slug")
     .select(["tg.slug", (eb) => eb.fn.max("p.updatedAt").as("updatedAt")])
     .orderBy("tg.slug")

@@ -1,10 +1,10 @@
 import { sql } from "kysely";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
+import { likePattern } from "../db/query.server.ts";
 import { newId } from "../ids.server.ts";
 import { moveToPosition } from "./ordering.server.ts";
 import { clampPage } from "./paging.server.ts";
-import { likePattern } from "./taxonomy.server.ts";
 
 /** A friend link as the public pages show it. */
 export interface PublicLink {

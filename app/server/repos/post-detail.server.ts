@@ -1,6 +1,7 @@
 import type { DB } from "../db/db.server.ts";
 import type { Locale, PostStatus } from "../db/schema.server.ts";
 import type { TocEntry } from "../post-render.server.ts";
+import { wherePublic } from "./post-visibility.server.ts";
 import { termName } from "./taxonomy.server.ts";
 
 const otherLocale = (l: Locale): Locale => (l === "en" ? "zh" : "en");
@@ -54,27 +55,7 @@ export interface PostLink {
   publishedAt: string | null;
 }
 
-/** Who is looking: drafts, scheduled and trashed posts are only for some readers. */
-export interface Viewer {
-  id: string;
-  isAdmin: boolean;
-}
-
-/** Public: published and not in the trash. */
-export function isPublic(post: Pick<PostDetail, "status" | "deletedAt">): boolean {
-  return post.status === "published" && post.deletedAt === null;
-}
-
-/**
- * Whether `viewer` may see the post: everyone sees public posts; drafts and
- * scheduled posts are for their author and admins; the trash is for admins.
- */
-export function canView(post: Pick<PostDetail, "status" | "deletedAt" | "authorId">, viewer: Viewer | null): boolean {
-  if (isPublic(post)) return true;
-  if (!viewer) return false;
-  if (viewer.isAdmin) return true;
-  return post.deletedAt === null && post.authorId !== null && post.authorId === viewer.id;
-}
+export { canView, isPublic, type Viewer } from "./post-visibility.server.ts";
 
 /** A display name for a user: the name, else the e-mail's local part (never the address). */
 export function displayName(name: string | null | undefined, email: string | null | undefined): string | null {
@@ -235,8 +216,7 @@ function publicPostLinks(db: DB, locale: Locale) {
     .selectFrom("posts as p")
     .leftJoin("postTranslations as t", (j) => j.onRef("t.postId", "=", "p.id").on("t.locale", "=", locale))
     .leftJoin("postTranslations as f", (j) => j.onRef("f.postId", "=", "p.id").on("f.locale", "=", otherLocale(locale)))
-    .where("p.status", "=", "published")
-    .where("p.deletedAt", "is", null)
+    .where(wherePublic("p"))
     .where((eb) => eb.or([eb("t.postId", "is not", null), eb("f.postId", "is not", null)]));
 }
 
@@ -295,8 +275,7 @@ export async function findRelatedPosts(db: DB, postId: string, locale: Locale, l
       qb
         .selectFrom("posts as p")
         .select(["p.id", "p.publishedAt"])
-        .where("p.status", "=", "published")
-        .where("p.deletedAt", "is", null)
+        .where(wherePublic("p"))
         .where("p.id", "!=", postId)
         .where(({ exists, selectFrom }) =>
           exists(

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import type { EditorInput } from "../../lib/schemas/post.ts";
+import { isUniqueViolation } from "../db/query.server.ts";
 import { newId } from "../ids.server.ts";
 import { publishDuePosts } from "../jobs/publish-scheduled.server.ts";
 import {
   createEditorPost,
-  isUniqueViolation,
   listMyPosts,
   loadPostForEdit,
   type SaveResult,

@@ -4,6 +4,7 @@ import type { EditorInput, EditorTranslation } from "../../lib/schemas/post.ts";
 import { slugify } from "../../lib/slug.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
+import { isUniqueViolation } from "../db/query.server.ts";
 import type { Database, Locale, PostStatus } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { mediaImages } from "../media/media.server.ts";
@@ -178,13 +179,6 @@ export async function listMyPosts(
     };
   });
   return { items, total, page, pageSize, pageCount: Math.max(1, Math.ceil(total / pageSize)), counts };
-}
-
-/** A unique-index or primary-key violation, on SQLite or PostgreSQL. */
-export function isUniqueViolation(error: unknown): boolean {
-  if (typeof error !== "object" || error === null) return false;
-  const code = (error as { code?: unknown }).code;
-  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 }
 
 const SLUG_TAKEN: FieldErrors = { slug: "editor:errors.slugTaken" };

@@ -6,6 +6,7 @@ import type { Database, Locale, PostStatus } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { mediaImages } from "../media/media.server.ts";
 import { cachedPostCount } from "../post-counts.server.ts";
+import { wherePublic } from "./post-visibility.server.ts";
 import { termName } from "./taxonomy.server.ts";
 
 /** A category or tag as a list shows it: its name in the visitor's language. */
@@ -74,8 +75,7 @@ export async function listPublishedPosts(
   const published = (tagLookup: "exists" | "in") =>
     db
       .selectFrom("posts as p")
-      .where("p.status", "=", "published")
-      .where("p.deletedAt", "is", null)
+      .where(wherePublic("p"))
       .$if(categoryId !== undefined, (qb) => qb.where("p.categoryId", "=", categoryId ?? ""))
       .$if(tagId !== undefined, (qb) =>
         qb.where((eb) => {

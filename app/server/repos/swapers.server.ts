@@ -5,6 +5,7 @@ import type { Locale } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { moveToPosition } from "./ordering.server.ts";
 import { clampPage } from "./paging.server.ts";
+import { splitByWindow } from "./time-windows.server.ts";
 
 export interface Slide {
   id: string;
@@ -22,23 +23,42 @@ export const MAX_SLIDES = 10;
  * title in the reader's language (the other language when that one is empty).
  */
 export async function listActiveSlides(db: DB, locale: Locale, now = nowIso()): Promise<Slide[]> {
+  return (await slidesInWindow(db, locale, now)).slides;
+}
+
+/**
+ * The slides to show now, and when that changes by itself: the earliest start or end
+ * of an enabled slide's time window after `now` (null when none is ahead).
+ */
+export async function slidesInWindow(
+  db: DB,
+  locale: Locale,
+  now = nowIso(),
+): Promise<{ slides: Slide[]; nextChange: string | null }> {
+  // Slides still to come are read too (there are few): their start is when the carousel changes.
   const rows = await db
     .selectFrom("swapers")
-    .select(["id", "titleEn", "titleZh", "imageUrl", "imageAlt", "linkUrl"])
+    .select(["id", "titleEn", "titleZh", "imageUrl", "imageAlt", "linkUrl", "startsAt", "endsAt"])
     .where("enabled", "=", 1)
-    .where((eb) => eb.or([eb("startsAt", "is", null), eb("startsAt", "<=", now)]))
     .where((eb) => eb.or([eb("endsAt", "is", null), eb("endsAt", ">", now)]))
     .orderBy("sortOrder")
     .orderBy("createdAt")
-    .limit(MAX_SLIDES)
     .execute();
-  return rows.map((r) => ({
+  const { active, nextChange } = splitByWindow(rows, now);
+  return { slides: active.slice(0, MAX_SLIDES).map((r) => toSlide(r, locale)), nextChange };
+}
+
+function toSlide(
+  r: { id: string; titleEn: string; titleZh: string; imageUrl: string; imageAlt: string; linkUrl: string | null },
+  locale: Locale,
+): Slide {
+  return {
     id: r.id,
     title: locale === "en" ? r.titleEn || r.titleZh : r.titleZh || r.titleEn,
     imageUrl: r.imageUrl,
     imageAlt: r.imageAlt,
     linkUrl: r.linkUrl,
-  }));
+  };
 }
 
 export interface NewSlide {

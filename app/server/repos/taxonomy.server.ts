@@ -3,9 +3,11 @@ import { slugify } from "../../lib/slug.ts";
 import { TERM_SORTS, type TermKind, type TermSort, termName } from "../../lib/terms.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
+import { isUniqueViolation, likePattern } from "../db/query.server.ts";
 import type { Locale } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { clampPage } from "./paging.server.ts";
+import { wherePublic } from "./post-visibility.server.ts";
 
 export interface Term {
   id: string;
@@ -112,11 +114,6 @@ export interface AdminTerm extends Term {
 export { TERM_SORTS };
 
 type CountValue = number | string | bigint;
-
-/** LIKE pattern for a literal substring: %, _ and \ in the query match themselves. */
-export function likePattern(q: string): string {
-  return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /**
  * Categories or tags for the admin list: search over both names and the slug,
@@ -248,11 +245,6 @@ async function slugTaken(db: DB, kind: TermKind, slug: string, exceptId: string 
   return row !== undefined && row.id !== exceptId;
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  const text = error instanceof Error ? `${error.message} ${(error as { code?: string }).code ?? ""}` : "";
-  return /UNIQUE constraint failed|duplicate key value|23505/.test(text);
-}
-
 /** Creates (id null) or updates a category or tag. */
 export async function saveTerm(db: DB, kind: TermKind, id: string | null, input: TermInput): Promise<TermWriteResult> {
   if (await slugTaken(db, kind, input.slug, id)) return { ok: false, reason: "slugTaken" };
@@ -353,8 +345,7 @@ export async function categoryPostCounts(db: DB): Promise<CategoryCount[]> {
   const rows = await db
     .selectFrom("categories as c")
     .innerJoin("posts as p", "p.categoryId", "c.id")
-    .where("p.status", "=", "published")
-    .where("p.deletedAt", "is", null)
+    .where(wherePublic("p"))
     .groupBy(["c.id", "c.slug", "c.nameEn", "c.nameZh"])
     .select(["c.id", "c.slug", "c.nameEn", "c.nameZh", (eb) => eb.fn.countAll<number | string | bigint>().as("n")])
     .execute();

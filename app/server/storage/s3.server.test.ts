@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestS3, type TestS3 } from "../../../tests/setup/s3rver.ts";
 import { createS3Storage, mapS3Error } from "./s3.server.ts";
-import { startTestS3, type TestS3 } from "./s3rver.testing.server.ts";
 import { StorageError } from "./types.server.ts";
 
 const PNG = { contentType: "image/png", cacheControl: "public, max-age=31536000, immutable" };

@@ -4,9 +4,9 @@ import os from "node:os";
 import path from "node:path";
 import { text } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestS3 } from "../../../tests/setup/s3rver.ts";
 import { createLocalStorage } from "./local.server.ts";
 import { createS3Storage } from "./s3.server.ts";
-import { startTestS3 } from "./s3rver.testing.server.ts";
 import { type StorageDriver, StorageError } from "./types.server.ts";
 
 interface Harness {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jsonForScript } from "./post-detail.tsx";
+import { jsonForScript } from "./post-seo.ts";
 
 describe("jsonForScript", () => {
   it("escapes < so the data cannot close its script element", () => {

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { CreateBucketCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import S3rver from "s3rver";
-import type { S3StorageConfig } from "./s3.server.ts";
+import type { S3StorageConfig } from "../../app/server/storage/s3.server.ts";
 
 export interface TestS3 {
   endpoint: string;

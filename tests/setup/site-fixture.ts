@@ -1,4 +1,4 @@
-import type { DB } from "../db/db.server.ts";
+import type { DB } from "../../app/server/db/db.server.ts";
 
 /**
  * A little of everything, for the backup and export tests: a row or more in every

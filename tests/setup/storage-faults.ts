@@ -1,8 +1,8 @@
 import { open } from "node:fs/promises";
-import type { LocalFileSystem, LocalWriteHandle } from "./local.server.ts";
+import type { LocalFileSystem, LocalWriteHandle } from "../../app/server/storage/local.server.ts";
 
 /**
- * Fault injection for tests of the whole server (TEST_STORAGE_FAULT): "enospc"
+ * Fault injection for tests of the whole server (storage-fault-server.ts): "enospc"
  * makes every file write stop half-way with ENOSPC, as a full disk does. The
  * local driver must then remove its temporary file and report quota-exceeded.
  */

@@ -1,0 +1,61 @@
+import { HTML_LANG, type Locale } from "../../lib/i18n/locale.ts";
+import type { PostDetail } from "../../server/repos/post-detail.server.ts";
+
+// What a post page tells search engines and link previews: kept beside the route.
+
+/** A cover URL we are willing to put in the page: http(s) or a site-relative path. */
+export function safeCover(url: string | null): string | null {
+  if (!url) return null;
+  if (/^https?:\/\//i.test(url)) return url;
+  if (url.startsWith("/") && !url.startsWith("//") && !url.startsWith("/\\")) return url;
+  return null;
+}
+
+const absolute = (publicUrl: string, url: string) => (url.startsWith("/") ? `${publicUrl}${url}` : url);
+
+/** JSON for a <script> element: `<` escaped so no `</script>` or `<!--` can end it early. */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, "\\u003c");
+}
+
+/** The page's title, description, canonical URL, language alternates and JSON-LD. */
+export function seoFor(post: PostDetail, publicUrl: string, siteName: string, cover: string | null) {
+  const { translation } = post;
+  const url = (l: Locale) => `${publicUrl}/${l}/posts/detail/${post.id}`;
+  const canonical = url(translation.locale);
+  const title = translation.seoTitle || translation.title;
+  const description = translation.seoDescription || translation.summary || null;
+  const image = cover ? absolute(publicUrl, cover) : null;
+  const published = post.publishedAt ?? post.createdAt;
+  const jsonLd = {
+    "@context": "https://schema.org",
+    "@type": "BlogPosting",
+    headline: translation.title,
+    ...(description ? { description } : {}),
+    datePublished: published,
+    dateModified: post.updatedAt,
+    author: post.authorName
+      ? { "@type": "Person", name: post.authorName }
+      : { "@type": "Organization", name: siteName },
+    ...(image ? { image: [image] } : {}),
+    inLanguage: HTML_LANG[translation.locale],
+    mainEntityOfPage: { "@type": "WebPage", "@id": canonical },
+    ...(post.tags.length > 0 ? { keywords: post.tags.map((g) => g.name).join(", ") } : {}),
+  };
+  return {
+    title,
+    description,
+    canonical,
+    image,
+    contentLocale: translation.locale,
+    alternates: [
+      ...post.locales.map((l) => ({ hrefLang: l, href: url(l) })),
+      { hrefLang: "x-default", href: `${publicUrl}/posts/detail/${post.id}` },
+    ],
+    otherLocales: post.locales.filter((l) => l !== translation.locale),
+    publishedTime: post.publishedAt,
+    modifiedTime: post.updatedAt,
+    tags: post.tags.map((g) => g.name),
+    jsonLd: jsonForScript(jsonLd),
+  };
+}

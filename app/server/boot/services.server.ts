@@ -1,0 +1,167 @@
+import { type Logger, pino } from "pino";
+import { createAuth } from "../auth/auth.server.ts";
+import { announceSetup } from "../auth/setup.server.ts";
+import { createContentChanges } from "../cache/content-changes.server.ts";
+import { type ContentVersionWatch, watchContentVersion } from "../cache/content-version.server.ts";
+import { createRenderCache, type RenderCache } from "../cache/render-cache.server.ts";
+import type { Services } from "../context.server.ts";
+import { type OpenDatabase, openDatabase } from "../db/db.server.ts";
+import { createDatabaseHealth } from "../db/health.server.ts";
+import { migrateToLatest } from "../db/migrate.server.ts";
+import type { Env } from "../env.server.ts";
+import { startScheduledPublishing } from "../jobs/publish-scheduled.server.ts";
+import { type MailWorker, startMailWorker } from "../mail/outbox.server.ts";
+import { createMailTransport } from "../mail/transport.server.ts";
+import { createMailer } from "../mail.server.ts";
+import { startScheduledBackups } from "../ops/schedule.server.ts";
+import { addAdmins } from "../repos/admins.server.ts";
+import { createAdImpressions } from "../repos/ads.server.ts";
+import { createSharedState, type SharedState } from "../shared-state/index.server.ts";
+import { createStorage } from "../storage/index.server.ts";
+import { createLocalStorage, type LocalFileSystem } from "../storage/local.server.ts";
+import { createViewCounter } from "../views.server.ts";
+
+/** Everything one process runs on, plus what only the HTTP layer needs and how to stop it all. */
+export interface Boot {
+  services: Omit<Services, "buildId">;
+  database: OpenDatabase;
+  log: Logger;
+  shared: SharedState;
+  renderCache: RenderCache;
+  contentVersion: ContentVersionWatch;
+  /** Starts the background jobs (scheduled publishing, backups) on this instance. */
+  startJobs(): void;
+  /** Stops the jobs, writes pending counts and closes the database and shared state. */
+  close(): Promise<void>;
+}
+
+export interface BootOptions {
+  /**
+   * The file system local uploads are written through: the test seam for storage
+   * faults (tests/setup/storage-fault-server.ts). Production never passes it.
+   */
+  localFileSystem?: Partial<LocalFileSystem>;
+}
+
+/**
+ * Opens the database (migrating it first), connects the shared state, and makes
+ * every per-process service: the boot half of what used to be one `createServer`.
+ */
+export async function createServices(env: Env, options: BootOptions = {}): Promise<Boot> {
+  const log = pino({ level: env.logLevel, base: { app: "inkwell" } });
+
+  const database = openDatabase(env.database);
+  const closeDatabase = () => database.close().catch(() => {});
+  try {
+    const applied = await migrateToLatest(database.db);
+    if (applied.length > 0) log.info({ applied }, "applied database migrations");
+  } catch (error) {
+    await closeDatabase();
+    throw error;
+  }
+  if (env.adminEmails.length > 0) {
+    const added = await addAdmins(database.db, env.adminEmails, "env");
+    if (added.length > 0) log.info({ added }, "added admins from ADMIN_EMAILS");
+  }
+
+  let shared: SharedState;
+  try {
+    shared = await createSharedState(env, database.db, log);
+  } catch (error) {
+    await closeDatabase();
+    throw new Error(
+      `could not connect to Redis (REDIS_URL): ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  if (shared.kind === "redis") log.info("sessions, rate limits and the content version are kept in Redis");
+
+  // Marked down by the first "unreachable" error; requests then get 503 until a probe succeeds.
+  const dbHealth = createDatabaseHealth(database.db, log);
+  // Rendered pages for anonymous readers; dropped whenever any instance changes content.
+  const renderCache = createRenderCache(env.renderCache.maxBytes);
+  const content = createContentChanges({ db: database.db, renderCache, version: shared.contentVersion, log });
+  const contentVersion = watchContentVersion(shared.contentVersion, {
+    onChange: () => content.forgetLocal(),
+    onError: (error) => log.warn({ err: error }, "could not read the content version"),
+  });
+
+  // Every mail is queued in the outbox; the worker (a job, below) sends it.
+  const transport = createMailTransport(env, log);
+  let mailWorker: MailWorker | null = null;
+  const mailer = createMailer(database.db, { target: transport.target, onQueued: () => mailWorker?.poke() });
+  const auth = createAuth({
+    db: database.db,
+    env,
+    mailer,
+    log,
+    secondaryStorage: shared.authStorage,
+    // A renamed or deleted account shows on cached pages (comments, author lines).
+    onUserChanged: () => content.changed(),
+    rateLimits: shared.rateLimits,
+  });
+  await announceSetup(database.db, env, log);
+  const views = createViewCounter(database.db, {
+    onError: (error) => log.warn({ err: error }, "could not write view counts; will retry"),
+  });
+  const adImpressions = createAdImpressions(database.db, {
+    onError: (error) => log.warn({ err: error }, "could not write ad impressions; will retry"),
+  });
+  const storage =
+    options.localFileSystem && env.storage.driver === "local"
+      ? createLocalStorage(env.storage.root, { fs: options.localFileSystem, retry: env.storageRetry })
+      : await createStorage(env.storage, env.storageRetry);
+
+  const jobs: Array<{ stop(): Promise<void> }> = [];
+  return {
+    services: {
+      db: database.db,
+      dialect: database.dialect,
+      env,
+      log,
+      auth,
+      mailer,
+      views,
+      adImpressions,
+      storage,
+      rateLimits: shared.rateLimits,
+      dbHealth,
+      content,
+    },
+    database,
+    log,
+    shared,
+    renderCache,
+    contentVersion,
+    startJobs() {
+      // Queued mail goes out on the holder of the mail lease, at MAIL_RATE_PER_MINUTE.
+      mailWorker = startMailWorker(database.db, transport, log, { ratePerMinute: env.mailRatePerMinute });
+      jobs.push(mailWorker);
+      // Scheduled posts go live within one interval of their time, on the lease holder only.
+      jobs.push(
+        startScheduledPublishing(database.db, log, {
+          intervalMs: env.schedulerIntervalMs,
+          onPublished: () => content.changed(),
+        }),
+      );
+      // BACKUP_CRON: on the holder of the backup lease only.
+      if (env.backup.schedule) {
+        jobs.push(
+          startScheduledBackups({ database: env.database, storage, dataDir: env.dataDir }, database, log, {
+            schedule: env.backup.schedule,
+            dir: env.backup.dir,
+            keep: env.backup.keep,
+          }),
+        );
+      }
+    },
+    async close() {
+      await contentVersion.stop();
+      await views.stop();
+      await adImpressions.stop();
+      for (const job of jobs) await job.stop();
+      dbHealth.stop();
+      await shared.close().catch(() => {});
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import type { Request as ExpressRequest, Response as ExpressResponse, NextFunction, RequestHandler } from "express";
+import type { ContentVersionWatch } from "../cache/content-version.server.ts";
+import { PUBLIC_PAGE_CACHE_CONTROL, sendPage } from "../cache/page-cache.server.ts";
+import {
+  AD_PAGE_TTL_MS,
+  isAnonymous,
+  joinWithNonce,
+  type RenderCache,
+  strongEtag,
+  withoutNonce,
+} from "../cache/render-cache.server.ts";
+import type { Services } from "../context.server.ts";
+import type { Env } from "../env.server.ts";
+import { clientIpOf, localsOf } from "./request-meta.server.ts";
+
+interface CacheDeps {
+  env: Env;
+  renderCache: RenderCache;
+  contentVersion: ContentVersionWatch;
+  services: Pick<Services, "views" | "adImpressions">;
+}
+
+/**
+ * Anonymous readers' public pages straight from memory, before any other work.
+ * Only routes whose policy says `cache: "public"` pay for the lookup.
+ */
+export function serveCachedPages({ env, renderCache, contentVersion, services }: CacheDeps): RequestHandler {
+  return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    const locals = localsOf(res);
+    const publicPage =
+      (req.method === "GET" || req.method === "HEAD") &&
+      locals.route.policy.cache === "public" &&
+      isAnonymous(req.get("cookie"));
+    if (!publicPage) return next();
+    const key = `${locals.state.locale}|${req.get("host") ?? ""}|${req.originalUrl}`;
+    const version = contentVersion.current();
+    const useCache = env.renderCache.enabled && version > 0;
+    locals.page = { key, version, useCache };
+    const hit = useCache ? renderCache.get(key, version) : null;
+    if (!hit) return next();
+    // The render's counting happens on every read, cached or not.
+    if (req.method === "GET") {
+      const userAgent = req.get("user-agent") ?? null;
+      if (hit.effects.viewedPost) services.views.record(hit.effects.viewedPost, { ip: clientIpOf(req), userAgent });
+      for (const ad of hit.effects.ads) services.adImpressions.record(ad, userAgent);
+    }
+    sendPage(req, res, { ...hit, body: joinWithNonce(hit.parts, locals.state.nonce) }, "hit");
+  };
+}
+
+/**
+ * Sends a public page React Router rendered, keeping a copy when it may be shared:
+ * a 200 with no cookie and no private cache header. False when it is not such a page.
+ */
+export async function sendRenderedPage(
+  { renderCache, contentVersion }: Pick<CacheDeps, "renderCache" | "contentVersion">,
+  req: ExpressRequest,
+  res: ExpressResponse,
+  fetched: Response,
+): Promise<boolean> {
+  const { page, state } = localsOf(res);
+  const shareable =
+    page &&
+    fetched.status === 200 &&
+    fetched.headers.getSetCookie().length === 0 &&
+    !/no-store|private/.test(fetched.headers.get("cache-control") ?? "");
+  if (!page || !shareable) return false;
+  const contentType = fetched.headers.get("content-type") ?? "";
+  const raw = Buffer.from(await fetched.arrayBuffer());
+  const stored = withoutNonce(raw, state.nonce);
+  const etag = fetched.headers.get("etag") ?? strongEtag(stored);
+  const cacheControl = fetched.headers.get("cache-control") ?? PUBLIC_PAGE_CACHE_CONTROL;
+  const { effects } = state;
+  // A HEAD's render has no body to keep: only GETs fill the cache.
+  if (page.useCache && req.method === "GET" && contentVersion.current() === page.version) {
+    renderCache.set(page.key, {
+      status: 200,
+      body: stored,
+      contentType,
+      etag,
+      cacheControl,
+      effects,
+      version: page.version,
+      // Ads rotate by weight; a slide's or an ad's time window opens or closes.
+      expiresAt: Math.min(effects.expiresAt, effects.ads.length > 0 ? Date.now() + AD_PAGE_TTL_MS : Infinity),
+    });
+  }
+  sendPage(req, res, { status: 200, body: raw, contentType, etag, cacheControl }, page.useCache ? "miss" : "off");
+  return true;
+}

@@ -1,0 +1,70 @@
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
+import { CLIENT_IP_HEADER, LOCALE_HEADER } from "../auth/auth.server.ts";
+import { PRIVATE_CACHE_CONTROL } from "../cache/page-cache.server.ts";
+import { isAnonymous } from "../cache/render-cache.server.ts";
+import { requestContext, type Services, servicesContext } from "../context.server.ts";
+import type { Env } from "../env.server.ts";
+import { sendFetchResponse, toFetchRequest } from "./adapter.server.ts";
+import { sendRenderedPage } from "./cached-pages.server.ts";
+import { bodyLimitOf, sendTooLarge, sendUnavailable } from "./guards.server.ts";
+import { localsOf } from "./request-meta.server.ts";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Hands the request to React Router with the services and this request's state,
+ * then applies what its route declared: a public page is kept for the next reader,
+ * and a signed-in write to a route that `writes: "content"` drops rendered pages.
+ */
+export function renderWithReactRouter(deps: {
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  dev: boolean;
+  env: Env;
+  services: Services;
+  cache: Parameters<typeof sendRenderedPage>[0];
+}): RequestHandler {
+  const { env, services } = deps;
+  const handle = createRequestHandler(deps.build, deps.dev ? "development" : "production");
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const { state, route } = localsOf(res);
+      const { request, body } = toFetchRequest(req, res, {
+        bodyLimit: bodyLimitOf(route.policy, env),
+        // The client address as Express decided it (TRUST_PROXY), never as the client claims,
+        // and the language decided for the request (mail that better-auth sends is in it).
+        trusted: { [CLIENT_IP_HEADER]: state.clientIp, [LOCALE_HEADER]: state.locale },
+      });
+      if (!req.path.endsWith(".data")) state.documentParts = new Map<string, string>();
+      const context = new RouterContextProvider();
+      context.set(servicesContext, services);
+      context.set(requestContext, state);
+      const response = await handle(request, context);
+      if (body.tooLarge) {
+        await response.body?.cancel();
+        if (!res.headersSent) sendTooLarge(req, res);
+        return;
+      }
+      // A loader or action failed because the database is away (entry.server's
+      // handleError reported it): the reader gets 503 and Retry-After, not a 500.
+      if (response.status >= 500 && services.dbHealth.isDown()) {
+        await response.body?.cancel();
+        sendUnavailable(req, res);
+        return;
+      }
+      if (await sendRenderedPage(deps.cache, req, res, response)) return;
+      const anonymous = isAnonymous(req.get("cookie"));
+      // Only signed-in writers can change what readers see (comments, the admin area):
+      // anonymous posts (sign-up, subscribe, contact) never empty the cache.
+      if (response.status < 400 && !anonymous && !SAFE_METHODS.has(req.method) && route.policy.writes === "content") {
+        await services.content.changed();
+      }
+      if (!localsOf(res).page && !response.headers.has("cache-control")) {
+        res.setHeader("Cache-Control", anonymous ? "no-cache" : PRIVATE_CACHE_CONTROL);
+      }
+      await sendFetchResponse(res, response);
+    } catch (error) {
+      next(error);
+    }
+  };
+}

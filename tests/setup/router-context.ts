@@ -1,0 +1,48 @@
+import { pino } from "pino";
+import { RouterContextProvider } from "react-router";
+import { localePrefix, resolveLocale } from "../../app/lib/i18n/locale.ts";
+import { DEFAULT_POLICY } from "../../app/lib/route-policy.ts";
+import { newEffects } from "../../app/server/cache/render-cache.server.ts";
+import { type RequestState, requestContext, type Services, servicesContext } from "../../app/server/context.server.ts";
+
+/**
+ * A React Router context as the server makes it for one request, for tests that call
+ * a loader, an action or a server helper directly: the services a test provides
+ * (the rest left out, as the test does not use them) and a fresh request state.
+ */
+export function testRouterContext(
+  services: Partial<Services>,
+  request: Partial<RequestState> = {},
+): RouterContextProvider {
+  const context = new RouterContextProvider();
+  context.set(servicesContext, services as Services);
+  context.set(requestContext, {
+    id: "test",
+    nonce: "nonce",
+    clientIp: "127.0.0.1",
+    locale: "en",
+    prefix: "",
+    log: pino({ level: "silent" }),
+    policy: DEFAULT_POLICY,
+    effects: newEffects(),
+    ...request,
+  });
+  return context;
+}
+
+/** The locale and prefix the server would decide for a request to `url` with these headers. */
+export function requestStateFor(
+  url: string,
+  headers: Headers = new Headers(),
+): Pick<RequestState, "locale" | "prefix"> {
+  const { pathname, host } = new URL(url);
+  return {
+    locale: resolveLocale({
+      pathname,
+      cookie: headers.get("cookie"),
+      host,
+      acceptLanguage: headers.get("accept-language"),
+    }),
+    prefix: localePrefix(pathname),
+  };
+}
