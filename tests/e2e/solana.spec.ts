@@ -287,3 +287,56 @@ test("batch-send a Token-2022 token with decimals, to recipients with and withou
     1_000_000_000n - 16_845_679n,
   );
 });
+
+test("a SOL batch, then a token batch in the same page view: both deliver, each with its own rows", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const sender = { ...makeWallet(), name: "Two Batch Wallet" };
+  const senderAddress = sender.address as Address;
+  const mint = randomAddress();
+  rpc.svm.airdrop(senderAddress, lamports(2_000_000_000n));
+  rpc.addMint(mint, { decimals: 0, supply: 1_000n });
+  const [source] = await findAssociatedTokenPda({ owner: senderAddress, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+  rpc.addTokenAccount(source, { mint, owner: senderAddress, amount: 1_000n });
+  const solRecipients = Array.from({ length: 5 }, () => walletAddress());
+  const tokenRecipients = Array.from({ length: 3 }, () => walletAddress());
+  const list = page.getByRole("textbox", { name: "Recipients (address,amount per line)" });
+
+  await openOnTestRpc(page, sender, "/en/solana/transferBatch");
+  await page.getByRole("button", { name: "Connect Two Batch Wallet" }).click();
+  await list.fill(solRecipients.map((r) => `${r},0.01`).join("\n"));
+  await page.getByRole("button", { name: "Check the list" }).click();
+  await page.getByRole("button", { name: "Sign all and send" }).click();
+  await expect(page.getByTestId("job-paid")).toHaveText("Paid: 5 of 5 recipients.");
+  for (const r of solRecipients) expect(rpc.svm.getBalance(r)).toBe(10_000_000n);
+
+  // The defect this guards: the new list's rows showed as "paid" and nothing was sent.
+  await page.getByRole("radio", { name: "A token" }).check();
+  await expect(page.getByTestId("job")).toHaveCount(0);
+  await page.getByRole("combobox", { name: "Token from your wallet" }).selectOption(mint);
+  await list.fill(tokenRecipients.map((r) => `${r},7`).join("\n"));
+  await page.getByRole("button", { name: "Check the list" }).click();
+  await expect(page.getByTestId("rows-valid")).toHaveText("Valid rows: 3 of 3.");
+  await expect(page.getByTestId("rows").locator("tbody tr[data-status=confirmed]")).toHaveCount(0);
+  await expect(page.getByTestId("rows").locator("tbody tr")).toHaveCount(3);
+  await expect(page.getByTestId("past-batches")).toContainText("SOL: paid 5 of 5 recipients.");
+  await expect(page.getByTestId("past-batches").getByRole("link", { name: "Download results (CSV)" })).toHaveCount(1);
+  const send = page.getByRole("button", { name: "Sign all and send" });
+  await expect(send).toBeEnabled();
+  await send.click();
+  await expect(page.getByTestId("job-paid")).toHaveText("Paid: 3 of 3 recipients.");
+  await expect(page.getByTestId("rows").locator("tbody tr[data-status=confirmed]")).toHaveCount(3);
+  for (const r of tokenRecipients) {
+    const [ata] = await findAssociatedTokenPda({ owner: r, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+    const account = rpc.svm.getAccount(ata);
+    expect(account.exists && getTokenDecoder().decode(account.data).amount).toBe(7n);
+  }
+
+  // "Start a new batch" ends the finished one and clears the list; both earlier results stay.
+  await page.getByRole("button", { name: "Start a new batch" }).click();
+  await expect(list).toHaveValue("");
+  await expect(page.getByTestId("job")).toHaveCount(0);
+  await expect(page.getByTestId("past-batches").locator("li")).toHaveCount(2);
+  await axe(page, "/en/solana/transferBatch (after two batches)");
+});
