@@ -4,7 +4,7 @@ import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import type { CommentStatus } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
-import { countLinks, renderComment } from "../markdown.server.ts";
+import { renderCommentParts } from "../markdown.server.ts";
 import { LIMITS, type Limit, scaled } from "../rate-limit.server.ts";
 import { displayName } from "./post-detail.server.ts";
 import { wherePublic } from "./post-visibility.server.ts";
@@ -119,7 +119,9 @@ export async function submitComment(db: DB, input: SubmitCommentInput): Promise<
   if (body.length > COMMENT_MAX_LENGTH) return { ok: false, error: "bodyTooLong" };
   // Before the parser sees it: deep nesting overflows its stack.
   if (!withinNesting(body)) return { ok: false, error: "tooDeep" };
-  if (countLinks(body) > COMMENT_MAX_LINKS) return { ok: false, error: "tooManyLinks" };
+  // Parsed once: the links are counted on the very HTML that is stored.
+  const rendered = renderCommentParts(body);
+  if (rendered.links > COMMENT_MAX_LINKS) return { ok: false, error: "tooManyLinks" };
   const status: CommentStatus = input.moderation === "hold" && !input.trusted ? "pending" : "approved";
   if (input.honeypot) return { ok: true, id: null, status };
 
@@ -161,7 +163,7 @@ export async function submitComment(db: DB, input: SubmitCommentInput): Promise<
         authorId: input.authorId,
         parentId,
         bodyMarkdown: body,
-        bodyHtml: renderComment(body),
+        bodyHtml: rendered.html,
         status,
         createdAt: now,
         updatedAt: now,
