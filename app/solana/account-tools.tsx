@@ -14,7 +14,7 @@ import {
 import { getTransferSolInstruction } from "@solana-program/system";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { parseAddress, shortAddress } from "../lib/solana/address.ts";
+import { parseAddress } from "../lib/solana/address.ts";
 import { formatAmount, parseAmount, SOL_DECIMALS } from "../lib/solana/amount.ts";
 import type { TokenAccountInfo } from "../lib/solana/close-accounts.ts";
 import { SolanaToolError } from "../lib/solana/errors.ts";
@@ -31,7 +31,17 @@ import {
   wireBytes,
 } from "./rpc.ts";
 import { useSolana } from "./solana-context.tsx";
-import { Status, type StatusState, sol, TxList, type TxProgress, useFailures } from "./ui.tsx";
+import { useTokenInfos } from "./token-infos.ts";
+import {
+  Status,
+  type StatusState,
+  sol,
+  TokenLabel,
+  TxList,
+  type TxProgress,
+  useFailures,
+  useTokenAmount,
+} from "./ui.tsx";
 import { signMessage, signTransactions, type Wallet, type WalletAccount } from "./wallet.ts";
 
 export interface WalletProps {
@@ -46,6 +56,11 @@ export function AccountBalances({ address, refresh = 0 }: { address: Address; re
   const { rpc } = useSolana();
   const [balance, setBalance] = useState<bigint | null>(null);
   const [tokens, setTokens] = useState<TokenAccountInfo[]>([]);
+  const infos = useTokenInfos(
+    rpc,
+    tokens.map((tok) => tok.mint),
+  );
+  const tokenAmount = useTokenAmount();
   const [loadStatus, setLoadStatus] = useState<StatusState>({ message: "", error: false });
   const fail = useFailures();
 
@@ -95,10 +110,10 @@ export function AccountBalances({ address, refresh = 0 }: { address: Address; re
           <tbody>
             {tokens.map((tok) => (
               <tr key={tok.address}>
-                <td className="font-mono" title={tok.mint}>
-                  {shortAddress(tok.mint, 6)}
+                <td>
+                  <TokenLabel mint={tok.mint} info={infos.get(tok.mint)} />
                 </td>
-                <td>{tok.amount.toString()}</td>
+                <td>{tokenAmount(tok.amount, infos.get(tok.mint))}</td>
               </tr>
             ))}
           </tbody>
@@ -232,6 +247,14 @@ export function SendSol({
             onSent();
           } catch (error) {
             const failure = fail.error(error);
+            // The transaction shows the refusal too, not the step it was at ("waiting for the wallet").
+            setProgress((items) =>
+              items.map((item) =>
+                item.state === "confirmed" || item.state === "failed" || item.state === "expired"
+                  ? item
+                  : { ...item, state: "failed", error: failure },
+              ),
+            );
             setStatus({ message: t("tx.error", { error: failure.message }), detail: failure.detail, error: true });
           }
         })();

@@ -4,7 +4,7 @@ import { shortAddress } from "../lib/solana/address.ts";
 import { formatAmount, SOL_DECIMALS } from "../lib/solana/amount.ts";
 import type { RecipientsParseResult } from "../lib/solana/csv.ts";
 import { type Job, jobResultsCsv, rowStatuses } from "../lib/solana/job.ts";
-import type { CheckedBatch } from "./batch-check.ts";
+import type { CheckedBatch, costAt } from "./batch-check.ts";
 import { sol } from "./ui.tsx";
 
 export const decimalsOf = (asset: CheckedBatch["asset"] | Job["asset"]) =>
@@ -76,19 +76,28 @@ export function JobRows({ job }: { job: Job }) {
   );
 }
 
-export function CostSummary({ checked }: { checked: CheckedBatch }) {
-  const { t } = useTranslation("solana");
-  const { cost, asset } = checked;
+/** What the batch costs at the chosen price, and what the wallet lacks for it. */
+export function CostSummary({ checked, priced }: { checked: CheckedBatch; priced: ReturnType<typeof costAt> }) {
+  const { t, i18n } = useTranslation("solana");
+  const { cost, problems } = priced;
+  const { asset } = checked;
   const decimals = decimalsOf(asset);
+  const units = checked.unitLimits.reduce((sum, n) => sum + n, 0);
   return (
     <div className="space-y-1" data-testid="cost">
       <h2 className="text-lg font-semibold">{t("batch.cost")}</h2>
       <p>{t("batch.costTransactions", { count: cost.transactions })}</p>
-      <p>{t("batch.costFees", { amount: sol(cost.networkFees + cost.priorityFees) })}</p>
+      <p>{t("batch.costFees", { amount: sol(cost.networkFees) })}</p>
+      <p data-testid="cost-priority">
+        {t("batch.costPriority", {
+          amount: sol(cost.priorityFees),
+          units: new Intl.NumberFormat(i18n.language === "zh" ? "zh-CN" : "en").format(units),
+        })}
+      </p>
       {cost.newAccountRent > 0n && <p>{t("batch.costRent", { amount: sol(cost.newAccountRent) })}</p>}
       <p>{t("batch.costTotal", { amount: `${formatAmount(cost.totalAmount, decimals)} ${unitOf(asset)}` })}</p>
-      <p>{t("batch.costNeeded", { amount: sol(cost.lamportsNeeded) })}</p>
-      {checked.problems.map((p) => (
+      <p data-testid="cost-needed">{t("batch.costNeeded", { amount: sol(cost.lamportsNeeded) })}</p>
+      {problems.map((p) => (
         <p key={p.code} role="alert" className="text-red-700 dark:text-red-400">
           {t(`codes.${p.code}`, {
             amount: p.code === "balance.insufficientSol" ? sol(p.shortfall) : formatAmount(p.shortfall, decimals),

@@ -144,7 +144,7 @@ export async function runJob(initial: Job, deps: RunnerDeps): Promise<Job> {
       });
       return compileUnsignedTransaction(
         transferInstructions(ctx, rows, planned.creates),
-        { feePayer: job.sender as Address },
+        { feePayer: job.sender as Address, computeBudget: planned.computeBudget ?? null },
         lifetime,
       );
     });

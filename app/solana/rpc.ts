@@ -15,6 +15,7 @@ import {
   type Transaction,
 } from "@solana/kit";
 import { type TokenAccountInfo, tokenAccountFromJsonParsed } from "../lib/solana/close-accounts.ts";
+import { estimateFees, FEE_ACCOUNTS_MAX, type FeeEstimate } from "../lib/solana/fees.ts";
 import type { SignatureStatus } from "../lib/solana/job.ts";
 import type { BlockhashLifetime } from "../lib/solana/pack.ts";
 import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../lib/solana/transfer-plan.ts";
@@ -54,12 +55,12 @@ export function bytesToBase64(bytes: Uint8Array): string {
 
 /**
  * Simulates an unsigned transaction: the error (JSON text, null when it would succeed), the
- * error as the RPC gave it (`err`), and the logs.
+ * error as the RPC gave it (`err`), the logs, and the compute units it consumed.
  */
 export async function simulate(
   rpc: SolanaRpc,
   transaction: Transaction,
-): Promise<{ error: string | null; err: unknown; logs: readonly string[] }> {
+): Promise<{ error: string | null; err: unknown; logs: readonly string[]; unitsConsumed: number | null }> {
   const { value } = await rpc
     .simulateTransaction(getBase64EncodedWireTransaction(transaction), {
       encoding: "base64",
@@ -68,7 +69,12 @@ export async function simulate(
       commitment: "confirmed",
     })
     .send();
-  return { error: value.err ? jsonText(value.err) : null, err: value.err, logs: value.logs ?? [] };
+  return {
+    error: value.err ? jsonText(value.err) : null,
+    err: value.err,
+    logs: value.logs ?? [],
+    unitsConsumed: value.unitsConsumed === undefined ? null : Number(value.unitsConsumed),
+  };
 }
 
 /** The network fee of a compiled message, in lamports (null when the RPC cannot tell). */
@@ -141,4 +147,14 @@ export async function waitForOutcomes(
 
 export function jsonText(value: unknown): string {
   return JSON.stringify(value, (_key, v) => (typeof v === "bigint" ? v.toString() : v));
+}
+
+/**
+ * Price levels from the fees recently paid to write these accounts (the writable accounts of
+ * the transactions about to be sent; at most 128 are asked about).
+ */
+export async function recentFeeEstimate(rpc: SolanaRpc, writable: readonly Address[]): Promise<FeeEstimate> {
+  const accounts = [...new Set(writable)].slice(0, FEE_ACCOUNTS_MAX);
+  const recent = await rpc.getRecentPrioritizationFees(accounts).send();
+  return estimateFees(recent);
 }

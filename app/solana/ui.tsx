@@ -1,8 +1,10 @@
 import { type ReactNode, useMemo } from "react";
 import { useTranslation } from "react-i18next";
+import { shortAddress } from "../lib/solana/address.ts";
 import { formatAmount, SOL_DECIMALS } from "../lib/solana/amount.ts";
 import { type ClassifiedError, classifyError, classifyTransactionError, type ErrorKind } from "../lib/solana/errors.ts";
 import { explorerTxUrl } from "../lib/solana/network.ts";
+import { formatTokenAmount, type TokenInfo, tokenTitle } from "../lib/solana/token-metadata.ts";
 import { useSolana } from "./solana-context.tsx";
 
 export function sol(lamports: bigint): string {
@@ -140,4 +142,24 @@ export function ToolPage({
       {children}
     </section>
   );
+}
+
+/** A token as a reader knows it: its name and symbol when the mint carries them, always with the short mint. */
+export function TokenLabel({ mint, info }: { mint: string; info: TokenInfo | undefined }) {
+  const title = tokenTitle(info?.names ?? null);
+  return (
+    <>
+      {title && <span className="mr-1">{title}</span>}
+      <span className="font-mono" title={mint}>
+        {shortAddress(mint, 6)}
+      </span>
+    </>
+  );
+}
+
+/** A token amount in whole tokens in the page's number format, or base units while the decimals are unknown. */
+export function useTokenAmount(): (amount: bigint, info: TokenInfo | undefined) => string {
+  const { i18n } = useTranslation();
+  const locale = i18n.language === "zh" ? "zh-CN" : "en";
+  return (amount, info) => (info ? formatTokenAmount(amount, info.decimals, locale) : amount.toString());
 }

@@ -3,6 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { type Address, getBase58Decoder, lamports } from "@solana/kit";
 import { findAssociatedTokenPda, getTokenDecoder, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
+import { shortAddress } from "../../app/lib/solana/address.ts";
 import { TOKEN_2022_PROGRAM_ADDRESS } from "../../app/lib/solana/transfer-plan.ts";
 import { startTestRpc, type TestRpc } from "../setup/solana-rpc.ts";
 import { expect, test } from "./fixtures.ts";
@@ -62,6 +63,13 @@ async function openOnTestRpc(page: Page, wallet: TestWalletInput, path: string) 
   await hydrated(page);
 }
 
+/** "0.000105 SOL" (as the page shows amounts) in lamports, exactly. */
+function lamportsIn(text: string): bigint {
+  const match = /(\d+)(?:\.(\d{1,9}))? SOL/.exec(text);
+  if (!match) throw new Error(`no SOL amount in "${text}"`);
+  return BigInt(match[1] ?? "0") * 1_000_000_000n + BigInt((match[2] ?? "").padEnd(9, "0"));
+}
+
 async function axe(page: Page, label: string) {
   const results = await new AxeBuilder({ page }).analyze();
   const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
@@ -97,12 +105,28 @@ test("connect, close empty accounts, batch-send with an interruption and resume"
     const total = Number(3n * rent) / 1e9;
     await expect(page.getByTestId("close-total")).toHaveText(`${total} SOL`);
     await axe(page, "/en/solana/closeToken");
+    // The fees are shown before anything is signed: the network fee and a priority fee.
+    const fees = page.getByTestId("close-fees");
+    await expect(fees).toContainText("network 0.000005 SOL");
+    const feesShown = lamportsIn((await fees.textContent()) ?? "");
+    expect(feesShown).toBeGreaterThan(5000n);
+    const sentBefore = rpc.sentBudgets.length;
     const before = rpc.svm.getBalance(owner) ?? 0n;
     await page.getByRole("button", { name: "Close selected accounts (3)" }).click();
     await expect(page.getByTestId("tx-list").locator("li[data-state=confirmed]")).toHaveCount(1);
+    // The outcome stays above the reloaded list.
+    await expect(page.getByTestId("close-outcome")).toHaveText(
+      `Closed 3 accounts; ${Number(3n * rent) / 1e9} SOL returned to your wallet.`,
+    );
+    await expect(page.getByText("No empty token account to close.")).toBeVisible();
     for (const a of emptyAccounts) expect(rpc.svm.getAccount(a).exists).toBe(false);
     expect(rpc.svm.getAccount(fullAccount).exists).toBe(true);
-    expect((rpc.svm.getBalance(owner) ?? 0n) - before).toBe(3n * rent - 5000n);
+    expect((rpc.svm.getBalance(owner) ?? 0n) - before).toBe(3n * rent - feesShown);
+    const sent = rpc.sentBudgets.slice(sentBefore);
+    expect(sent).toHaveLength(1);
+    // "Normal" on the test RPC's recent fees (a median of 2,000 micro-lamports per unit).
+    expect(sent[0]?.unitPrice).toBe(2_000n);
+    expect(sent[0]?.unitLimit).toBeGreaterThan(0);
   });
 
   const recipients = Array.from({ length: 30 }, () => walletAddress());
@@ -197,6 +221,16 @@ test("failures read in the page's language, with the raw cause kept as English d
   await expect(details).toContainText("Transfer: insufficient lamports");
   expect(rpc.sendCount).toBe(sends);
   await axe(page, "/zh/solana/PhantomWallet (failure)");
+
+  // The node refuses the signed transaction: the transaction shows the refusal and why.
+  rpc.refuseSignature = true;
+  await page.getByRole("textbox", { name: "金额（SOL）" }).fill("0.01");
+  await page.getByRole("button", { name: "模拟、签名并发送" }).click();
+  await expect(page.getByTestId("tx-list").locator("li[data-state=failed]")).toContainText(
+    "网络拒绝了签名：钱包用另一个账户签名，或改动了交易。",
+  );
+  await expect(page.getByTestId("tx-list").locator("li[data-state=signing]")).toHaveCount(0);
+  await expect(page.getByRole("alert")).toContainText("网络拒绝了签名");
 });
 
 test("batch-send a token, creating the recipients' token accounts", async ({ page }) => {
@@ -209,11 +243,17 @@ test("batch-send a token, creating the recipients' token accounts", async ({ pag
   const [source] = await findAssociatedTokenPda({ owner: senderAddress, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
   rpc.addTokenAccount(source, { mint, owner: senderAddress, amount: 100_000n });
   const recipients = Array.from({ length: 5 }, () => walletAddress());
+  await rpc.addMetaplexMetadata(mint, { name: "Inkwell Coin", symbol: "INK" });
 
   await openOnTestRpc(page, sender, "/en/solana/transferBatch");
   await page.getByRole("button", { name: "Connect Token Wallet" }).click();
   await page.getByRole("radio", { name: "A token" }).check();
-  await page.getByRole("combobox", { name: "Token from your wallet" }).selectOption(mint);
+  const picker = page.getByRole("combobox", { name: "Token from your wallet" });
+  // 100,000 base units of a 2-decimal mint, named by its Metaplex metadata account.
+  await expect(picker.locator(`option[value="${mint}"]`)).toHaveText(
+    `Inkwell Coin (INK) · ${shortAddress(mint, 6)} — 1,000`,
+  );
+  await picker.selectOption(mint);
   await page
     .getByRole("textbox", { name: "Recipients (address,amount per line)" })
     .fill(["address,amount", ...recipients.map((r, i) => `${r},${i + 1}.25`), "not-an-address,1"].join("\n"));
@@ -307,9 +347,26 @@ test("a SOL batch, then a token batch in the same page view: both deliver, each 
   await page.getByRole("button", { name: "Connect Two Batch Wallet" }).click();
   await list.fill(solRecipients.map((r) => `${r},0.01`).join("\n"));
   await page.getByRole("button", { name: "Check the list" }).click();
+  // A faster level raises the priority fee shown, and the SOL needed with it, before signing.
+  const normalNeeded = lamportsIn((await page.getByTestId("cost-needed").textContent()) ?? "");
+  await page.getByRole("radio", { name: /^Fast \(10,000 micro-lamports per unit\)$/ }).check();
+  await expect(page.getByTestId("cost-needed")).not.toHaveText(`SOL needed: ${Number(normalNeeded) / 1e9} SOL`);
+  const needed = lamportsIn((await page.getByTestId("cost-needed").textContent()) ?? "");
+  expect(needed).toBeGreaterThan(normalNeeded);
+  const sentBefore = rpc.sentBudgets.length;
+  const before = rpc.svm.getBalance(senderAddress) ?? 0n;
   await page.getByRole("button", { name: "Sign all and send" }).click();
   await expect(page.getByTestId("job-paid")).toHaveText("Paid: 5 of 5 recipients.");
   for (const r of solRecipients) expect(rpc.svm.getBalance(r)).toBe(10_000_000n);
+  // What was shown is what was paid, and every transaction carried its limit and the price.
+  expect(before - (rpc.svm.getBalance(senderAddress) ?? 0n)).toBe(needed);
+  const sent = rpc.sentBudgets.slice(sentBefore);
+  expect(sent.length).toBeGreaterThan(0);
+  for (const budget of sent) {
+    expect(budget.unitPrice).toBe(10_000n);
+    expect(budget.unitLimit).toBeGreaterThan(0);
+    expect(budget.unitLimit).toBeLessThan(200_000);
+  }
 
   // The defect this guards: the new list's rows showed as "paid" and nothing was sent.
   await page.getByRole("radio", { name: "A token" }).check();

@@ -5,6 +5,7 @@ import {
   getBase58Decoder,
   getBase64Decoder,
   getBase64Encoder,
+  getCompiledTransactionMessageDecoder,
   getTransactionDecoder,
   lamports,
 } from "@solana/kit";
@@ -17,7 +18,9 @@ import {
   TOKEN_PROGRAM_ADDRESS,
 } from "@solana-program/token";
 import { FailedTransactionMetadata, LiteSVM } from "litesvm";
+import { METAPLEX_METADATA_PROGRAM, metaplexMetadataAddress } from "../../app/lib/solana/token-metadata.ts";
 import { TOKEN_2022_PROGRAM_ADDRESS } from "../../app/lib/solana/transfer-plan.ts";
+import { metaplexMetadataBytes } from "./solana-metadata.ts";
 
 /**
  * A Solana JSON-RPC endpoint for tests (browser and runner), executing on litesvm: only the methods the
@@ -30,14 +33,24 @@ export interface TestRpc {
   tokenAccounts: Set<Address>;
   /** Answers the n-th sendTransaction (1-based) with HTTP 503, without executing it. */
   dropSend: number | null;
+  /** Refuses the next sendTransaction as a node does a bad signature (-32003), without executing it. */
+  refuseSignature: boolean;
   sendCount: number;
   /** The block height the RPC reports (raise it to expire blockhashes). */
   blockHeight: number;
   /** Signatures that landed, by base58 signature. */
   landed: Map<string, { slot: number; err: unknown }>;
+  /** The compute budget of every transaction that landed through sendTransaction, in order. */
+  sentBudgets: { unitLimit: number | null; unitPrice: bigint | null }[];
+  /** What getRecentPrioritizationFees reports (micro-lamports per unit, one per recent slot). */
+  recentFees: number[];
+  /** The addresses the last getRecentPrioritizationFees asked about. */
+  feeQueries: string[][];
   /** A token account (base layout, no extensions) under Token, or Token-2022 with `program`. */
   addTokenAccount(address: Address, input: { mint: Address; owner: Address; amount: bigint; program?: Address }): void;
   addMint(address: Address, input: { decimals: number; supply: bigint; program?: Address }): void;
+  /** A Metaplex metadata account naming the mint, at its program-derived address. */
+  addMetaplexMetadata(mint: Address, input: { name: string; symbol: string }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -184,6 +197,23 @@ function tokenExtensions(data: Uint8Array): string[] {
   return out;
 }
 
+/** The SetComputeUnitLimit (2) and SetComputeUnitPrice (3) values a message carries, if any. */
+function computeBudgetOf(
+  messageBytes: Parameters<ReturnType<typeof getCompiledTransactionMessageDecoder>["decode"]>[0],
+): { unitLimit: number | null; unitPrice: bigint | null } {
+  const message = getCompiledTransactionMessageDecoder().decode(messageBytes);
+  const out: { unitLimit: number | null; unitPrice: bigint | null } = { unitLimit: null, unitPrice: null };
+  if (!("instructions" in message)) return out;
+  for (const ix of message.instructions) {
+    if (message.staticAccounts[ix.programAddressIndex] !== "ComputeBudget111111111111111111111111111111") continue;
+    const data = ix.data ?? new Uint8Array();
+    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    if (data[0] === 2 && data.length >= 5) out.unitLimit = view.getUint32(1, true);
+    if (data[0] === 3 && data.length >= 9) out.unitPrice = view.getBigUint64(1, true);
+  }
+  return out;
+}
+
 const BLOCK_HEIGHT = 1000;
 const SLOT = 1000;
 
@@ -198,9 +228,13 @@ export async function startTestRpc(): Promise<TestRpc> {
     svm,
     tokenAccounts: new Set(),
     dropSend: null,
+    refuseSignature: false,
     sendCount: 0,
     blockHeight: BLOCK_HEIGHT,
     landed: new Map(),
+    recentFees: [0, 0, 2_000, 5_000, 20_000],
+    sentBudgets: [],
+    feeQueries: [],
     addTokenAccount(address, { mint, owner, amount, program = TOKEN_PROGRAM_ADDRESS }) {
       const data = new Uint8Array(
         getTokenEncoder().encode({
@@ -237,7 +271,24 @@ export async function startTestRpc(): Promise<TestRpc> {
         space: 82n,
       });
     },
+    async addMetaplexMetadata(mint, { name, symbol }) {
+      const data = metaplexMetadataBytes(mint, name, symbol);
+      svm.setAccount({
+        address: await metaplexMetadataAddress(mint),
+        lamports: lamports(svm.minimumBalanceForRentExemption(BigInt(data.length))),
+        programAddress: METAPLEX_METADATA_PROGRAM,
+        executable: false,
+        data,
+        space: BigInt(data.length),
+      });
+    },
   };
+
+  /** A mint's decimals, as a real RPC reports them in each token account's tokenAmount. */
+  function mintDecimals(mint: Address): number {
+    const account = svm.getAccount(mint);
+    return account.exists && account.data.length === 82 ? getMintDecoder().decode(account.data).decimals : 0;
+  }
 
   function accountJson(address: Address, encoding: string): Json {
     const account = svm.getAccount(address);
@@ -273,9 +324,9 @@ export async function startTestRpc(): Promise<TestRpc> {
               state: token.state === AccountState.Frozen ? "frozen" : "initialized",
               tokenAmount: {
                 amount: token.amount.toString(),
-                decimals: 0,
-                uiAmount: Number(token.amount),
-                uiAmountString: token.amount.toString(),
+                decimals: mintDecimals(token.mint),
+                uiAmount: Number(token.amount) / 10 ** mintDecimals(token.mint),
+                uiAmountString: (Number(token.amount) / 10 ** mintDecimals(token.mint)).toString(),
               },
               ...(extensions.length > 0 ? { extensions: extensions.map((extension) => ({ extension })) } : null),
             },
@@ -317,6 +368,10 @@ export async function startTestRpc(): Promise<TestRpc> {
       context: ctx,
       value: accountJson(address as Address, (config as { encoding?: string } | null)?.encoding ?? "base64"),
     }),
+    getRecentPrioritizationFees: ([addresses]) => {
+      state.feeQueries.push((addresses as string[] | undefined) ?? []);
+      return state.recentFees.map((prioritizationFee, i) => ({ slot: SLOT - i, prioritizationFee }));
+    },
     getMultipleAccounts: ([addresses, config]) => ({
       context: ctx,
       value: (addresses as string[]).map((a) =>
@@ -356,7 +411,12 @@ export async function startTestRpc(): Promise<TestRpc> {
       }
     },
     sendTransaction: ([tx]) => {
-      const result = svm.sendTransaction(decodeTx(tx as string));
+      if (state.refuseSignature) {
+        state.refuseSignature = false;
+        throw new RpcFailure(-32003, "Transaction signature verification failure", null);
+      }
+      const decoded = decodeTx(tx as string);
+      const result = svm.sendTransaction(decoded);
       if (result instanceof FailedTransactionMetadata) {
         throw new RpcFailure(-32002, "Transaction simulation failed", {
           err: rpcError(result),
@@ -367,6 +427,7 @@ export async function startTestRpc(): Promise<TestRpc> {
       }
       const signature = b58.decode(result.signature());
       state.landed.set(signature, { slot: SLOT, err: null });
+      state.sentBudgets.push(computeBudgetOf(decoded.messageBytes));
       return signature;
     },
     getSignatureStatuses: ([signatures]) => ({

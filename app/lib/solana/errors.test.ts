@@ -81,6 +81,24 @@ describe("classifyError: RPC and network", () => {
     expect(short.detail).toContain("Error: insufficient funds");
   });
 
+  it("says a bad signature is the wallet's doing, not 'something went wrong'", () => {
+    const refused = getSolanaErrorFromJsonRpcError({
+      code: -32003,
+      message: "Transaction signature verification failure",
+    });
+    expect(classifyError(refused).kind).toBe("badSignature");
+    expect(
+      classifyError(
+        getSolanaErrorFromJsonRpcError({
+          code: -32002,
+          message: "Transaction simulation failed",
+          data: { err: "SignatureFailure", logs: [], accounts: null, unitsConsumed: 0 },
+        }),
+      ).kind,
+    ).toBe("badSignature");
+    expect(classifyTransactionError("SignatureFailure").kind).toBe("badSignature");
+  });
+
   it("recognises a transaction over the size limit", () => {
     expect(
       classifyError(

@@ -16,6 +16,7 @@ import {
   SOLANA_ERROR__INSTRUCTION_ERROR__INVALID_ACCOUNT_OWNER,
   SOLANA_ERROR__INSTRUCTION_ERROR__UNINITIALIZED_ACCOUNT,
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_NODE_UNHEALTHY,
+  SOLANA_ERROR__JSON_RPC__SERVER_ERROR_TRANSACTION_SIGNATURE_VERIFICATION_FAILURE,
   SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR,
   SOLANA_ERROR__TRANSACTION__EXCEEDS_SIZE_LIMIT,
   SOLANA_ERROR__TRANSACTION_ERROR__ACCOUNT_NOT_FOUND,
@@ -23,7 +24,9 @@ import {
   SOLANA_ERROR__TRANSACTION_ERROR__INSUFFICIENT_FUNDS_FOR_FEE,
   SOLANA_ERROR__TRANSACTION_ERROR__INSUFFICIENT_FUNDS_FOR_RENT,
   SOLANA_ERROR__TRANSACTION_ERROR__INVALID_ACCOUNT_FOR_FEE,
+  SOLANA_ERROR__TRANSACTION_ERROR__MISSING_SIGNATURE_FOR_FEE,
   SOLANA_ERROR__TRANSACTION_ERROR__PROGRAM_ACCOUNT_NOT_FOUND,
+  SOLANA_ERROR__TRANSACTION_ERROR__SIGNATURE_FAILURE,
   SOLANA_ERROR__WALLET__ACCOUNT_NOT_AVAILABLE,
   SOLANA_ERROR__WALLET__NO_SIGNER_CONNECTED,
   SOLANA_ERROR__WALLET__NOT_CONNECTED,
@@ -51,6 +54,7 @@ export const ERROR_KINDS = [
   "notConnected",
   "unsupported",
   "notConfirmed",
+  "badSignature",
   "unknown",
 ] as const;
 
@@ -148,6 +152,10 @@ function solanaErrorKind(error: SolanaError, logs: readonly string[]): ErrorKind
       return typeof context.code === "number" ? customKind(context.code, allLogs) : null;
     case SOLANA_ERROR__TRANSACTION__EXCEEDS_SIZE_LIMIT:
       return "tooLarge";
+    case SOLANA_ERROR__JSON_RPC__SERVER_ERROR_TRANSACTION_SIGNATURE_VERIFICATION_FAILURE:
+    case SOLANA_ERROR__TRANSACTION_ERROR__SIGNATURE_FAILURE:
+    case SOLANA_ERROR__TRANSACTION_ERROR__MISSING_SIGNATURE_FOR_FEE:
+      return "badSignature";
     case SOLANA_ERROR__WALLET__NOT_CONNECTED:
     case SOLANA_ERROR__WALLET__NO_SIGNER_CONNECTED:
     case SOLANA_ERROR__WALLET__ACCOUNT_NOT_AVAILABLE:
@@ -191,6 +199,7 @@ function textKind(text: string): ErrorKind | null {
   if (/insufficient lamports/i.test(text)) return "insufficientSol";
   if (/blockhash not found|block height exceeded|blockhash.{0,20}expired/i.test(text)) return "blockhashExpired";
   if (/\btoo large\b|exceeds? (the )?size limit/i.test(text)) return "tooLarge";
+  if (/signature verification fail|SignatureFailure|missing signature for fee/i.test(text)) return "badSignature";
   if (/\b429\b|too many requests|rate.?limit/i.test(text)) return "rateLimited";
   if (/failed to fetch|fetch failed|networkerror|load failed|network request failed|econnrefused/i.test(text)) {
     return "rpcUnavailable";

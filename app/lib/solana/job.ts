@@ -15,6 +15,7 @@
 import { getBase64Encoder, getSignatureFromTransaction, getTransactionDecoder } from "@solana/kit";
 import { toCsv } from "../csv.ts";
 import { formatAmount, SOL_DECIMALS } from "./amount.ts";
+import type { ComputeBudget } from "./pack.ts";
 import type { TransferAsset } from "./transfer-plan.ts";
 
 export type JobTxStatus = "unsigned" | "signed" | "sent" | "confirmed" | "failed";
@@ -24,6 +25,12 @@ export interface JobTx {
   rowIdxs: number[];
   /** Token accounts the plan creates in this transaction: pass to `transferInstructions` to rebuild it. */
   creates: string[];
+  /**
+   * Compute-unit limit and price, fixed when the reader confirmed the cost: every signing (a
+   * re-signing after expiry too) uses them, so the fee paid is the fee shown. Optional for jobs
+   * saved before budgets existed, which are rebuilt without one.
+   */
+  computeBudget?: ComputeBudget | null;
   status: JobTxStatus;
   /** Signed wire transaction, base64, exactly as it was (or will be) sent. */
   signedTx: string | null;
@@ -253,8 +260,8 @@ export function createJob(input: {
   sender: string;
   asset: TransferAsset;
   rows: JobRow[];
-  /** From `planTransfers(...).transactions`. */
-  txs: readonly { rowIdxs: readonly number[]; creates?: readonly string[] }[];
+  /** From `planTransfers(...).transactions`, each with the compute budget chosen before signing. */
+  txs: readonly { rowIdxs: readonly number[]; creates?: readonly string[]; computeBudget?: ComputeBudget | null }[];
 }): Job {
   return {
     id: input.id,
@@ -265,6 +272,7 @@ export function createJob(input: {
     txs: input.txs.map((tx) => ({
       rowIdxs: [...tx.rowIdxs],
       creates: [...(tx.creates ?? [])],
+      computeBudget: tx.computeBudget ?? null,
       status: "unsigned",
       signedTx: null,
       signature: null,

@@ -25,7 +25,7 @@ describe("transferCost", () => {
     ];
     const budget = { unitLimit: 10_001, unitPrice: 3n };
     const plan = planTransfers({ sender, asset: sol }, rows, { computeBudget: budget });
-    const cost = transferCost(plan, rows, sol, { accountRent: 2_039_280n, computeBudget: budget });
+    const cost = transferCost(plan, rows, sol, { accountRent: 2_039_280n, budgets: [budget] });
     // 3 micro-lamports × 10,001 units = 30,003 micro-lamports: 1 lamport after rounding up.
     expect(cost).toEqual({
       transactions: 1,

@@ -13,6 +13,7 @@ import {
   getTransferCheckedInstruction,
   TOKEN_PROGRAM_ADDRESS,
 } from "@solana-program/token";
+import { priorityFeeLamports } from "./fees.ts";
 import { type BuildOptions, type ComputeBudget, type PackItem, packItems } from "./pack.ts";
 
 export const TOKEN_2022_PROGRAM_ADDRESS = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb" as Address;
@@ -199,7 +200,7 @@ export interface TransferCost {
   transactions: number;
   /** Base fees: one signature per transaction. */
   networkFees: bigint;
-  /** unitPrice × unitLimit per transaction, rounded up to whole lamports. */
+  /** unitPrice × unitLimit of each transaction, rounded up to whole lamports. */
   priorityFees: bigint;
   /** Rent for the token accounts created (the sender pays it). */
   newAccountRent: bigint;
@@ -209,18 +210,19 @@ export interface TransferCost {
   lamportsNeeded: bigint;
 }
 
-/** What the plan costs. `accountRent`: rent-exempt minimum of one new token account (ask the RPC). */
+/**
+ * What the plan costs. `accountRent`: rent-exempt minimum of one new token account (ask the RPC).
+ * `budgets`: each transaction's compute budget, in plan order (none: no priority fee).
+ */
 export function transferCost(
   plan: TransferPlan,
   rows: readonly TransferRow[],
   asset: TransferAsset,
-  options: { accountRent: bigint; computeBudget?: ComputeBudget | null },
+  options: { accountRent: bigint; budgets?: readonly (ComputeBudget | null)[] },
 ): TransferCost {
   const count = BigInt(plan.transactions.length);
-  const budget = options.computeBudget;
-  const perTxPriority = budget ? (budget.unitPrice * BigInt(budget.unitLimit) + 999_999n) / 1_000_000n : 0n;
+  const priorityFees = (options.budgets ?? []).reduce((sum, b) => sum + (b ? priorityFeeLamports(b) : 0n), 0n);
   const networkFees = count * LAMPORTS_PER_SIGNATURE;
-  const priorityFees = count * perTxPriority;
   const newAccountRent = BigInt(plan.newAccounts.length) * options.accountRent;
   const totalAmount = rows.reduce((sum, row) => sum + row.amount, 0n);
   const lamportsNeeded = networkFees + priorityFees + newAccountRent + (asset.kind === "sol" ? totalAmount : 0n);

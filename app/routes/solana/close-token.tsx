@@ -3,13 +3,11 @@ import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { shortAddress } from "../../lib/solana/address.ts";
-import {
-  type CloseSelection,
-  planCloseAccounts,
-  selectClosable,
-  type TokenAccountInfo,
-} from "../../lib/solana/close-accounts.ts";
-import { compileUnsignedTransaction, WALLET_HEADROOM_SIZE } from "../../lib/solana/pack.ts";
+import { type CloseSelection, selectClosable, type TokenAccountInfo } from "../../lib/solana/close-accounts.ts";
+import { chosenPrice } from "../../lib/solana/fees.ts";
+import { compileUnsignedTransaction } from "../../lib/solana/pack.ts";
+import { closeFees, usePreparedClose } from "../../solana/close-prepare.ts";
+import { DEFAULT_FEE_CHOICE, FeePicker } from "../../solana/fee-picker.tsx";
 import { solanaTitle } from "../../solana/i18n.ts";
 import {
   latestBlockhash,
@@ -21,7 +19,19 @@ import {
   wireBytes,
 } from "../../solana/rpc.ts";
 import { useSolana } from "../../solana/solana-context.tsx";
-import { Status, type StatusState, sol, ToolPage, TxList, type TxProgress, useFailures } from "../../solana/ui.tsx";
+import { useTokenInfos } from "../../solana/token-infos.ts";
+import {
+  Details,
+  Status,
+  type StatusState,
+  sol,
+  TokenLabel,
+  ToolPage,
+  TxList,
+  type TxProgress,
+  useFailures,
+  useTokenAmount,
+} from "../../solana/ui.tsx";
 import { FEATURES, hasFeature, signAndSendTransaction, signTransactions } from "../../solana/wallet.ts";
 import type { Route } from "./+types/close-token";
 
@@ -41,6 +51,16 @@ export default function CloseToken() {
   const [status, setStatus] = useState<StatusState>({ message: "", error: false });
   const [progress, setProgress] = useState<TxProgress[]>([]);
   const [busy, setBusy] = useState(false);
+  /** What the last close did, kept above the list reloaded after it. */
+  const [outcome, setOutcome] = useState<{ accounts: number; rent: bigint } | null>(null);
+  const infos = useTokenInfos(rpc, accounts?.map((a) => a.mint) ?? []);
+  const picked = selection ? selection.closable.filter((c) => chosen.has(c.account.address)).map((c) => c.account) : [];
+  const { prepared, error: prepareError } = usePreparedClose(rpc, address, picked);
+  const [fee, setFee] = useState(DEFAULT_FEE_CHOICE);
+  const price = prepared ? chosenPrice(fee.level, prepared.fees, fee.custom) : null;
+  const fees = prepared && price !== null ? closeFees(prepared, price) : null;
+  const failure = prepared?.failure ? fail.tx(prepared.failure.err, prepared.failure.logs) : null;
+  const tokenAmount = useTokenAmount();
 
   const load = useCallback(async () => {
     if (!address) return;
@@ -62,16 +82,17 @@ export default function CloseToken() {
     setAccounts(null);
     setSelection(null);
     setProgress([]);
+    setOutcome(null);
     void load();
   }, [load]);
 
   async function closeSelected() {
-    if (!address || !wallet || !account || !selection) return;
-    const picked = selection.closable.filter((c) => chosen.has(c.account.address)).map((c) => c.account);
-    if (picked.length === 0) return;
+    if (!address || !wallet || !account || !prepared || prepared.failure || price === null) return;
+    const { plans, unitLimits } = prepared;
+    if (plans.length === 0) return;
     setBusy(true);
+    setOutcome(null);
     try {
-      const plans = planCloseAccounts(picked, address, { maxBytes: WALLET_HEADROOM_SIZE });
       const label = (i: number) => t("tx.label", { n: i + 1, total: plans.length });
       let items: TxProgress[] = plans.map((_, i) => ({
         label: label(i),
@@ -86,7 +107,14 @@ export default function CloseToken() {
       setProgress(items);
       setStatus({ message: t("tx.simulating"), error: false });
       const lifetime = await latestBlockhash(rpc);
-      const txs = plans.map((p) => compileUnsignedTransaction(p.instructions, { feePayer: address }, lifetime));
+      // The limits and price shown under the list are the ones signed.
+      const txs = plans.map((p, i) =>
+        compileUnsignedTransaction(
+          p.instructions,
+          { feePayer: address, computeBudget: { unitLimit: unitLimits[i] ?? 0, unitPrice: price } },
+          lifetime,
+        ),
+      );
       // Every transaction is simulated before the wallet is asked to sign anything.
       for (const [i, tx] of txs.entries()) {
         const result = await simulate(rpc, tx);
@@ -140,8 +168,13 @@ export default function CloseToken() {
         else update(i, { state: outcome.kind });
       });
       const ok = items.filter((i) => i.state === "confirmed").length;
-      setStatus({ message: t("tx.finished", { ok, total: items.length }), error: ok !== items.length });
+      const landed = plans.filter((_, i) => items[i]?.state === "confirmed");
+      setOutcome({
+        accounts: landed.reduce((n, p) => n + p.accounts.length, 0),
+        rent: landed.reduce((sum, p) => sum + p.rent, 0n),
+      });
       await load();
+      setStatus({ message: t("tx.finished", { ok, total: items.length }), error: ok !== items.length });
     } catch (error) {
       const failure = fail.error(error);
       setStatus({ message: t("tx.error", { error: failure.message }), detail: failure.detail, error: true });
@@ -161,6 +194,11 @@ export default function CloseToken() {
       ) : (
         <>
           <Status message={status.message} error={status.error} detail={status.detail} />
+          {outcome && (
+            <p data-testid="close-outcome" className="font-medium">
+              {t("close.outcome", { count: outcome.accounts, amount: sol(outcome.rent) })}
+            </p>
+          )}
           {selection && accounts && (
             <>
               <h2 className="text-lg font-semibold">{t("close.closable", { count: selection.closable.length })}</h2>
@@ -195,8 +233,8 @@ export default function CloseToken() {
                         <td className="font-mono" title={acc.address}>
                           {shortAddress(acc.address, 6)}
                         </td>
-                        <td className="font-mono" title={acc.mint}>
-                          {shortAddress(acc.mint, 6)}
+                        <td>
+                          <TokenLabel mint={acc.mint} info={infos.get(acc.mint)} />
                         </td>
                         <td>{t("sol", { amount: sol(rent) })}</td>
                       </tr>
@@ -212,9 +250,35 @@ export default function CloseToken() {
                   </tfoot>
                 </table>
               )}
+              {picked.length > 0 && !prepared && !prepareError && <p>{t("close.feesPending")}</p>}
+              {prepareError !== null && (
+                <p role="alert" className="text-red-700 dark:text-red-400">
+                  {t("rpcError", { error: fail.error(prepareError).message })}
+                </p>
+              )}
+              {failure && (
+                <p role="alert" className="text-red-700 dark:text-red-400">
+                  {t("tx.simulationFailed", { error: failure.message })}
+                  <Details detail={failure.detail} />
+                </p>
+              )}
+              {prepared && picked.length > 0 && !failure && (
+                <>
+                  <FeePicker estimate={prepared.fees} choice={fee} onChange={setFee} disabled={busy} />
+                  {fees && (
+                    <p data-testid="close-fees">
+                      {t("close.fees", {
+                        amount: sol(fees.network + fees.priority),
+                        network: sol(fees.network),
+                        priority: sol(fees.priority),
+                      })}
+                    </p>
+                  )}
+                </>
+              )}
               <button
                 type="button"
-                disabled={busy || chosen.size === 0}
+                disabled={busy || chosen.size === 0 || !prepared || failure !== null || price === null}
                 onClick={() => void closeSelected()}
                 className="rounded bg-zinc-900 px-4 py-2 text-white disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900"
               >
@@ -229,8 +293,10 @@ export default function CloseToken() {
                       <li key={acc.address}>
                         <span className="font-mono" title={acc.address}>
                           {shortAddress(acc.address, 6)}
-                        </span>
-                        : {t(`reasons.${reason}`)}
+                        </span>{" "}
+                        (<TokenLabel mint={acc.mint} info={infos.get(acc.mint)} />
+                        {acc.amount > 0n && `, ${tokenAmount(acc.amount, infos.get(acc.mint))}`}):{" "}
+                        {t(`reasons.${reason}`)}
                       </li>
                     ))}
                   </ul>

@@ -1,19 +1,22 @@
 import { useEffect, useMemo, useReducer, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
-import { shortAddress } from "../../lib/solana/address.ts";
 import type { TokenAccountInfo } from "../../lib/solana/close-accounts.ts";
 import { payableRows } from "../../lib/solana/csv.ts";
+import { chosenPrice } from "../../lib/solana/fees.ts";
 import { createJob, isJobFinished, type Job, rowStatuses } from "../../lib/solana/job.ts";
-import { type CheckedBatch, checkBatch } from "../../solana/batch-check.ts";
+import { tokenOptionLabel } from "../../lib/solana/token-metadata.ts";
+import { type CheckedBatch, checkBatch, costAt } from "../../solana/batch-check.ts";
 import { CheckedRows, CostSummary, decimalsOf, JobProgress, JobRows, PastBatches } from "../../solana/batch-parts.tsx";
 import { runJob, SendError, SimulationError } from "../../solana/batch-runner.ts";
 import { type BatchDraft, batchReducer, initialBatchState } from "../../solana/batch-state.ts";
+import { DEFAULT_FEE_CHOICE, FeePicker } from "../../solana/fee-picker.tsx";
 import { solanaTitle } from "../../solana/i18n.ts";
 import { createIndexedDbJobStore } from "../../solana/job-store.ts";
 import { loadTokenAccounts } from "../../solana/rpc.ts";
 import { useSolana } from "../../solana/solana-context.tsx";
-import { Status, type StatusState, ToolPage, useFailures } from "../../solana/ui.tsx";
+import { useTokenInfos } from "../../solana/token-infos.ts";
+import { Details, Status, type StatusState, ToolPage, useFailures } from "../../solana/ui.tsx";
 import type { Route } from "./+types/transfer-batch";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -24,7 +27,7 @@ const primary = "rounded bg-zinc-900 px-3 py-1 text-white disabled:opacity-50 da
 const field = "rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900";
 
 export default function TransferBatch() {
-  const { t } = useTranslation("solana");
+  const { t, i18n } = useTranslation("solana");
   const { rpc, address, wallet, account, chain } = useSolana();
   const store = useMemo(() => (typeof indexedDB === "undefined" ? null : createIndexedDbJobStore()), []);
   const [state, dispatch] = useReducer(batchReducer<CheckedBatch>, undefined, initialBatchState<CheckedBatch>);
@@ -33,7 +36,13 @@ export default function TransferBatch() {
   const [unfinished, setUnfinished] = useState<Job | null>(null);
   const [status, setStatus] = useState<StatusState>({ message: "", error: false });
   const [twice, setTwice] = useState<number[]>([]);
+  const [fee, setFee] = useState(DEFAULT_FEE_CHOICE);
   const fail = useFailures();
+  const infos = useTokenInfos(
+    rpc,
+    tokens.map((a) => a.mint),
+  );
+  const locale = i18n.language === "zh" ? "zh-CN" : "en";
   const edit = (patch: Partial<BatchDraft>) => dispatch({ type: "edit", patch });
 
   useEffect(() => {
@@ -130,8 +139,14 @@ export default function TransferBatch() {
     }
   }
 
+  const price = checked ? chosenPrice(fee.level, checked.fees, fee.custom) : null;
+  const priced = checked ? costAt(checked, price) : null;
+  const simulationFailure = checked?.simulationFailure
+    ? fail.tx(checked.simulationFailure.err, checked.simulationFailure.logs)
+    : null;
+
   async function start() {
-    if (!checked || !address || !store) return;
+    if (!checked || !address || !store || !priced || price === null) return;
     const lines = new Map(checked.parsed.rows.map((r) => [r.index, r.line]));
     const newJob = createJob({
       id: crypto.randomUUID(),
@@ -139,7 +154,8 @@ export default function TransferBatch() {
       sender: address,
       asset: checked.asset,
       rows: payableRows(checked.parsed).map((r) => ({ ...r, line: lines.get(r.index) ?? 0 })),
-      txs: checked.plan.transactions,
+      // The limits and price shown in the cost summary are the ones every signing uses.
+      txs: checked.plan.transactions.map((tx, i) => ({ ...tx, computeBudget: priced.budgets[i] ?? null })),
     });
     // Saved before anything is signed or sent.
     await store.put(newJob);
@@ -155,7 +171,11 @@ export default function TransferBatch() {
     !!checked &&
     checked.parsed.ok &&
     checked.plan.transactions.length > 0 &&
-    checked.problems.length === 0 &&
+    price !== null &&
+    priced !== null &&
+    priced.problems.length === 0 &&
+    checked.simulationFailure === null &&
+    checked.unitLimits.length === checked.plan.transactions.length &&
     checked.belowRent.length === 0 &&
     !blockingMint &&
     (!hasDup || state.confirmDup) &&
@@ -231,7 +251,7 @@ export default function TransferBatch() {
                     <option value="">—</option>
                     {tokens.map((a) => (
                       <option key={a.address} value={a.mint}>
-                        {shortAddress(a.mint, 6)} ({a.amount.toString()})
+                        {tokenOptionLabel(a.mint, a.amount, infos.get(a.mint), locale)}
                       </option>
                     ))}
                   </select>
@@ -326,7 +346,19 @@ export default function TransferBatch() {
               {t("batch.confirmOffCurve")}
             </label>
           )}
-          {checked.plan.transactions.length > 0 && <CostSummary checked={checked} />}
+          {checked.simulationFailure && simulationFailure && (
+            <p role="alert" className="text-red-700 dark:text-red-400" data-testid="simulation-failure">
+              {t("batch.simulationFailed", {
+                n: checked.simulationFailure.txIndex + 1,
+                error: simulationFailure.message,
+              })}
+              <Details detail={simulationFailure.detail} />
+            </p>
+          )}
+          {checked.plan.transactions.length > 0 && !job && (
+            <FeePicker estimate={checked.fees} choice={fee} onChange={setFee} disabled={running} />
+          )}
+          {checked.plan.transactions.length > 0 && priced && <CostSummary checked={checked} priced={priced} />}
           {!job && (
             <button type="button" disabled={!canSend} onClick={() => void start()} className={`px-4 py-2 ${primary}`}>
               {t("batch.send")}
