@@ -3,7 +3,7 @@ import { type Address, getBase58Decoder, lamports } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestRpc, type TestRpc } from "../../tests/setup/solana-rpc.ts";
 import { createJob, createMemoryJobStore, type Job, type JobStore } from "../lib/solana/job.ts";
-import { WALLET_HEADROOM_SIZE } from "../lib/solana/pack.ts";
+import { type ComputeBudget, WALLET_HEADROOM_SIZE } from "../lib/solana/pack.ts";
 import { planTransfers } from "../lib/solana/transfer-plan.ts";
 import { runJob } from "./batch-runner.ts";
 import { rpcFor } from "./rpc.ts";
@@ -23,7 +23,11 @@ function keyAddress(): { address: Address; privateKey: ReturnType<typeof generat
   };
 }
 
-function nodeWallet() {
+/**
+ * A wallet that signs; `rewrite` lets it change the message first, as wallets that set their
+ * own priority fee do.
+ */
+function nodeWallet(rewrite: (message: Uint8Array) => void = () => {}) {
   const { address, privateKey } = keyAddress();
   let prompts = 0;
   const account = { address, publicKey: new Uint8Array(32), chains: ["solana:localnet"], features: [] };
@@ -40,7 +44,8 @@ function nodeWallet() {
           prompts += 1;
           return inputs.map(({ transaction }) => {
             const out = new Uint8Array(transaction);
-            out.set(sign(null, transaction.subarray(65), privateKey), 1);
+            rewrite(out.subarray(65));
+            out.set(sign(null, out.subarray(65), privateKey), 1);
             return { signedTransaction: out };
           });
         },
@@ -63,17 +68,24 @@ afterAll(async () => {
   await rpc?.close();
 });
 
-function newJob(sender: Address, count: number): { job: Job; recipients: Address[] } {
+function newJob(
+  sender: Address,
+  count: number,
+  computeBudget: ComputeBudget | null = null,
+): { job: Job; recipients: Address[] } {
   const recipients = Array.from({ length: count }, () => keyAddress().address);
   const rows = recipients.map((address, index) => ({ index, address, amount: AMOUNT }));
-  const plan = planTransfers({ sender, asset: { kind: "sol" } }, rows, { maxBytes: WALLET_HEADROOM_SIZE });
+  const plan = planTransfers({ sender, asset: { kind: "sol" } }, rows, {
+    maxBytes: WALLET_HEADROOM_SIZE,
+    computeBudget: computeBudget ?? undefined,
+  });
   const job = createJob({
     id: crypto.randomUUID(),
     createdAt: new Date().toISOString(),
     sender,
     asset: { kind: "sol" },
     rows: rows.map((r) => ({ ...r, line: r.index + 1 })),
-    txs: plan.transactions,
+    txs: plan.transactions.map((tx) => ({ ...tx, computeBudget })),
   });
   return { job, recipients };
 }
@@ -148,6 +160,36 @@ describe("batch runner on litesvm", () => {
     expect(done.txs[0]?.status).toBe("confirmed");
     expect(rpc.sendCount).toBe(sendsBefore);
     expect(w.prompts()).toBe(1);
+    for (const r of recipients) expect(rpc.svm.getBalance(r)).toBe(AMOUNT);
+  });
+
+  it("signs with the job's compute budget, and sends what a wallet that changed its price signed", async () => {
+    const price = 12_345n;
+    const walletPrice = 54_321n;
+    const le = (n: bigint) => {
+      const bytes = new Uint8Array(8);
+      new DataView(bytes.buffer).setBigUint64(0, n, true);
+      return bytes;
+    };
+    // The wallet finds SetComputeUnitPrice (3, then the price) and puts in its own price.
+    const w = nodeWallet((message) => {
+      const wanted = [3, ...le(price)];
+      for (let i = 0; i + wanted.length <= message.length; i++) {
+        if (wanted.every((b, j) => message[i + j] === b)) {
+          message.set(le(walletPrice), i + 1);
+          return;
+        }
+      }
+      throw new Error("no compute-unit price in the message");
+    });
+    rpc.svm.airdrop(w.address, lamports(5_000_000_000n));
+    const store = createMemoryJobStore();
+    const { job, recipients } = newJob(w.address, 5, { unitLimit: 40_000, unitPrice: price });
+    await store.put(job);
+    const sentBefore = rpc.sentBudgets.length;
+    const done = await runJob(job, deps(w, store));
+    expect(done.txs.map((t) => t.status)).toEqual(["confirmed"]);
+    expect(rpc.sentBudgets.slice(sentBefore)).toEqual([{ unitLimit: 40_000, unitPrice: walletPrice }]);
     for (const r of recipients) expect(rpc.svm.getBalance(r)).toBe(AMOUNT);
   });
 });
