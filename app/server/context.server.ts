@@ -5,6 +5,7 @@ import type { RoutePolicy } from "../lib/route-policy.ts";
 import type { Auth } from "./auth/auth.server.ts";
 import type { ContentChanges } from "./cache/content-changes.server.ts";
 import type { RequestEffects } from "./cache/render-cache.server.ts";
+import type { CommentRenderer } from "./comment-renderer.server.ts";
 import type { DB, Dialect } from "./db/db.server.ts";
 import type { DatabaseHealth } from "./db/health.server.ts";
 import type { Env } from "./env.server.ts";
@@ -36,6 +37,8 @@ export interface Services {
   dbHealth: DatabaseHealth;
   /** The one call every write that changes what readers see goes through. */
   content: ContentChanges;
+  /** Renders comments off the request thread, within a time budget. */
+  comments: CommentRenderer;
 }
 
 /** What belongs to one request: worked out once, at its start (app/server/http/request-meta.server.ts). */

@@ -151,15 +151,19 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
 
   const settings = await requestSettings(context);
-  const result = await submitComment(app.db, {
-    postId: post.id,
-    authorId: user.id,
-    body: parsed.data.body,
-    parentId: rawParent,
-    honeypot: parsed.data.website,
-    moderation: settings.commentModeration,
-    trusted: user.isAdmin,
-  });
+  const result = await submitComment(
+    app.db,
+    {
+      postId: post.id,
+      authorId: user.id,
+      body: parsed.data.body,
+      parentId: rawParent,
+      honeypot: parsed.data.website,
+      moderation: settings.commentModeration,
+      trusted: user.isAdmin,
+    },
+    app.comments,
+  );
   if (!result.ok) return fail({ fieldErrors: { body: `post:comments.errors.${result.error}` } }, 400);
   if (!result.id) getRequest(context).log.info("comment honeypot filled; comment dropped");
   const anchor = result.id ? `#comment-${result.id}` : "#comments";

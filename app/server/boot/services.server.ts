@@ -4,6 +4,7 @@ import { announceSetup } from "../auth/setup.server.ts";
 import { createContentChanges } from "../cache/content-changes.server.ts";
 import { type ContentVersionWatch, watchContentVersion } from "../cache/content-version.server.ts";
 import { createRenderCache, type RenderCache } from "../cache/render-cache.server.ts";
+import { workerCommentRenderer } from "../comment-renderer.server.ts";
 import type { Services } from "../context.server.ts";
 import { type OpenDatabase, openDatabase } from "../db/db.server.ts";
 import { createDatabaseHealth } from "../db/health.server.ts";
@@ -41,6 +42,18 @@ export interface BootOptions {
    * faults (tests/setup/storage-fault-server.ts). Production never passes it.
    */
   localFileSystem?: Partial<LocalFileSystem>;
+}
+
+/**
+ * The comment renderer's worker script. Built, it is the server bundle's second entry, next
+ * to index.js, which this module is part of; from source (development, tests) Node runs the
+ * TypeScript file itself. The names are held in variables so Vite does not take them for
+ * assets to bundle.
+ */
+function commentWorkerUrl(): URL {
+  const built = "./comment-worker.js";
+  const source = "../markdown-worker.server.ts";
+  return new URL(new URL(import.meta.url).pathname.endsWith(".ts") ? source : built, import.meta.url);
 }
 
 /**
@@ -111,6 +124,8 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
       ? createLocalStorage(env.storage.root, { fs: options.localFileSystem, retry: env.storageRetry })
       : await createStorage(env.storage, env.storageRetry);
 
+  const comments = workerCommentRenderer({ url: commentWorkerUrl(), log });
+
   const jobs: Array<{ stop(): Promise<void> }> = [];
   return {
     services: {
@@ -126,6 +141,7 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
       rateLimits: shared.rateLimits,
       dbHealth,
       content,
+      comments,
     },
     database,
     log,
@@ -155,6 +171,7 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
       }
     },
     async close() {
+      await comments.close();
       await contentVersion.stop();
       await views.stop();
       await adImpressions.stop();

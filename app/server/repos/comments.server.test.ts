@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser } from "../../../tests/setup/fixtures-db.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
+import { type CommentRenderer, CommentTooComplex } from "../comment-renderer.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import {
   commentLimitChecks,
@@ -97,6 +98,19 @@ describe("submitComment", () => {
         error: "tooManyLinks",
       });
     }
+    expect(await total()).toBe(before);
+  });
+
+  it("refuses a comment its renderer stops at the time budget, storing nothing", async () => {
+    const before = await total();
+    const stopped: CommentRenderer = {
+      render: async () => {
+        throw new CommentTooComplex(1);
+      },
+      close: async () => {},
+    };
+    const input = { postId, authorId: alice, moderation: "auto" as const, body: "- a\n".repeat(1250) };
+    expect(await submitComment(database.db, input, stopped)).toEqual({ ok: false, error: "tooComplex" });
     expect(await total()).toBe(before);
   });
 

@@ -1,10 +1,16 @@
 import { withinNesting } from "../../lib/markdown-depth.ts";
 import { COMMENT_MAX_LENGTH, COMMENT_MAX_LINKS } from "../../lib/schemas/comment.ts";
+import {
+  type CommentRenderer,
+  CommentTooComplex,
+  inProcessCommentRenderer,
+  type RenderedComment,
+} from "../comment-renderer.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import type { CommentStatus } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
-import { renderCommentParts } from "../markdown.server.ts";
+import { MarkdownTooDeep } from "../markdown.server.ts";
 import { LIMITS, type Limit, scaled } from "../rate-limit.server.ts";
 import { displayName } from "./post-detail.server.ts";
 import { wherePublic } from "./post-visibility.server.ts";
@@ -83,6 +89,7 @@ export type CommentError =
   | "bodyTooLong"
   | "tooDeep"
   | "tooManyLinks"
+  | "tooComplex"
   | "postNotOpen"
   | "parentNotFound";
 
@@ -113,14 +120,25 @@ export interface SubmitCommentInput {
  * A filled honeypot answers like success and stores nothing. Held comments are
  * `pending` (visible to their author only) until an admin approves them.
  */
-export async function submitComment(db: DB, input: SubmitCommentInput): Promise<SubmitCommentResult> {
+export async function submitComment(
+  db: DB,
+  input: SubmitCommentInput,
+  renderer: CommentRenderer = inProcessCommentRenderer,
+): Promise<SubmitCommentResult> {
   const body = input.body.trim();
   if (!body) return { ok: false, error: "bodyRequired" };
   if (body.length > COMMENT_MAX_LENGTH) return { ok: false, error: "bodyTooLong" };
   // Before the parser sees it: deep nesting overflows its stack.
   if (!withinNesting(body)) return { ok: false, error: "tooDeep" };
-  // Parsed once: the links are counted on the very HTML that is stored.
-  const rendered = renderCommentParts(body);
+  // Parsed once, off the request thread: the links are counted on the very HTML that is stored.
+  let rendered: RenderedComment;
+  try {
+    rendered = await renderer.render(body);
+  } catch (error) {
+    if (error instanceof CommentTooComplex) return { ok: false, error: "tooComplex" };
+    if (error instanceof MarkdownTooDeep) return { ok: false, error: "tooDeep" };
+    throw error;
+  }
   if (rendered.links > COMMENT_MAX_LINKS) return { ok: false, error: "tooManyLinks" };
   const status: CommentStatus = input.moderation === "hold" && !input.trusted ? "pending" : "approved";
   if (input.honeypot) return { ok: true, id: null, status };
