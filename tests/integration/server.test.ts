@@ -156,6 +156,26 @@ describe(`production server (${testDialect()})`, () => {
     if (res.status !== -1) expect(res.status).toBe(413);
   });
 
+  it("lets the sender of a too-large body read its 413, and keeps the connection for the next request", async () => {
+    // Closing with the body unread reset the connection, and clients lost the 413 (EPIPE).
+    const socket = connect(server.port, "127.0.0.1");
+    await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+    let response = "";
+    socket.on("data", (d: Buffer) => {
+      response += d.toString();
+    });
+    const body = "x".repeat(256 * 1024);
+    socket.write(
+      `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
+    socket.write(body);
+    socket.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    const statuses = () => [...response.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => m[1]);
+    for (let i = 0; i < 100 && statuses().length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    socket.destroy();
+    expect(statuses()).toEqual(["413", "200"]);
+  });
+
   it("answers HEAD without a body", async () => {
     const res = await raw(`${server.url}/`, { method: "HEAD" });
     expect(res.status).toBe(200);

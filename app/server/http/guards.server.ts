@@ -23,9 +23,40 @@ export function sendUnavailable(req: Request, res: Response): void {
   }
 }
 
-/** 413, and the connection is dropped rather than the rest of the body read. */
+/** How long, and how much of, a refused body is read and dropped after its 413. */
+export const REFUSED_BODY_LINGER = { ms: 2_000, bytes: 8 * 1024 * 1024 };
+
+/**
+ * Reads and drops the rest of a refused body for a moment, then cuts the connection if it is
+ * still coming. Closing a socket with the sender's bytes unread makes the kernel reset the
+ * connection, and the client (a browser uploading a too-large image) then often loses the
+ * 413 it was sent and shows a network error instead. The drain is bounded in time and bytes,
+ * so a huge or endless body costs no more than that; a body that ends in time leaves the
+ * connection usable.
+ */
+function drainRefusedBody(req: Request): void {
+  let seen = 0;
+  const cut = () => {
+    if (!req.complete) req.socket.destroy();
+  };
+  const timer = setTimeout(cut, REFUSED_BODY_LINGER.ms);
+  timer.unref();
+  const stop = () => clearTimeout(timer);
+  req.on("data", (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > REFUSED_BODY_LINGER.bytes) {
+      stop();
+      cut();
+    }
+  });
+  req.once("end", stop);
+  req.once("close", stop);
+  req.resume();
+}
+
+/** 413, with the rest of the body drained for a bounded moment so the client reads the answer. */
 export function sendTooLarge(req: Request, res: Response): void {
-  res.setHeader("Connection", "close");
+  drainRefusedBody(req);
   if (req.path.startsWith("/api/")) {
     res.status(413).json({ code: "too-large", error: "The request body is too large." } satisfies ErrorBody);
   } else {
