@@ -22,6 +22,10 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   use: {
+    // A click or a navigation that never completes fails at its own step (with the
+    // page's state in the trace) instead of running into the test's timeout.
+    actionTimeout: 20_000,
+    navigationTimeout: 30_000,
     // Overridden per worker by the fixtures; this is the first server.
     baseURL: `http://127.0.0.1:${servers[0]?.port}`,
     trace: "retain-on-failure",
