@@ -4,6 +4,7 @@ import express from "express";
 import type { Logger } from "pino";
 import type { ServerBuild } from "react-router";
 import { type BootOptions, createServices } from "./boot/services.server.ts";
+import { createRenderFlights } from "./cache/render-flights.server.ts";
 import type { Services } from "./context.server.ts";
 import type { OpenDatabase } from "./db/db.server.ts";
 import { type Env, parseEnv } from "./env.server.ts";
@@ -52,6 +53,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
   const services: Services = { ...boot.services, buildId };
   const { log, renderCache, contentVersion } = boot;
   const cache = { renderCache, contentVersion };
+  // Readers of a page being rendered wait for that render (one per page at a time).
+  const flights = createRenderFlights();
 
   const app = express();
   app.disable("x-powered-by");
@@ -60,7 +63,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
   const matchRoute = createRouteMatcher(routeTree(build.routes));
   app.use(requestMeta({ env, log, dev, matchRoute }));
   app.use(compression({ threshold: 1024 }));
-  app.use(serveCachedPages({ env, ...cache, services }));
+  app.use(serveCachedPages({ env, ...cache, flights, services }));
   app.use(healthRoutes({ db: services.db, storage: services.storage, shared: boot.shared, buildId }));
   app.get("/media/*path", serveMedia(services.storage, log));
   app.use(options.devMiddleware ?? staticFiles(fileURLToPath(new URL("../client", import.meta.url))));

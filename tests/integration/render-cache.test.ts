@@ -110,6 +110,19 @@ describe(`render cache (${testDialect()})`, () => {
     expect(hit.headers.get("vary")).toContain("Cookie");
   });
 
+  it("renders a page once for many readers asking for it at the same time", async () => {
+    // The instance must have taken in the latest version: taking it in empties its cache.
+    await warm(`${a.url}/`);
+    const url = `${a.url}/?readers=${randomBytes(6).toString("hex")}`;
+    const pages = await Promise.all(Array.from({ length: 16 }, () => get(url)));
+    const states = pages.map((p) => p.headers.get("x-render-cache"));
+    expect(states.filter((state) => state === "miss")).toHaveLength(1);
+    expect(states.filter((state) => state === "hit")).toHaveLength(15);
+    const bodies = new Set(pages.map((p) => p.body.replaceAll(nonces(p).header, "N")));
+    expect(pages.every((p) => p.status === 200)).toBe(true);
+    expect(bodies.size).toBe(1);
+  });
+
   it("never keeps the empty body of a HEAD request", async () => {
     const url = `${a.url}/links`;
     const head = await fetch(url, { method: "HEAD" });

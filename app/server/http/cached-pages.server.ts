@@ -3,12 +3,14 @@ import type { ContentVersionWatch } from "../cache/content-version.server.ts";
 import { PUBLIC_PAGE_CACHE_CONTROL, sendPage } from "../cache/page-cache.server.ts";
 import {
   AD_PAGE_TTL_MS,
+  type CachedPage,
   isAnonymous,
   joinWithNonce,
   type RenderCache,
   strongEtag,
   withoutNonce,
 } from "../cache/render-cache.server.ts";
+import { type RenderFlights, waitAtMost } from "../cache/render-flights.server.ts";
 import type { Services } from "../context.server.ts";
 import type { Env } from "../env.server.ts";
 import { clientIpOf, localsOf } from "./request-meta.server.ts";
@@ -17,15 +19,31 @@ interface CacheDeps {
   env: Env;
   renderCache: RenderCache;
   contentVersion: ContentVersionWatch;
+  flights: RenderFlights;
   services: Pick<Services, "views" | "adImpressions">;
 }
+
+/**
+ * How long a reader waits for another request's render of the same page before
+ * rendering it too (a render stuck on a slow query must not hold everyone).
+ */
+export const FLIGHT_WAIT_MS = 5_000;
 
 /**
  * Anonymous readers' public pages straight from memory, before any other work.
  * Only routes whose policy says `cache: "public"` pay for the lookup.
  */
-export function serveCachedPages({ env, renderCache, contentVersion, services }: CacheDeps): RequestHandler {
-  return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+export function serveCachedPages({ env, renderCache, contentVersion, flights, services }: CacheDeps): RequestHandler {
+  const serveHit = (req: ExpressRequest, res: ExpressResponse, hit: CachedPage) => {
+    // The render's counting happens on every read, cached or not.
+    if (req.method === "GET") {
+      const userAgent = req.get("user-agent") ?? null;
+      if (hit.effects.viewedPost) services.views.record(hit.effects.viewedPost, { ip: clientIpOf(req), userAgent });
+      for (const ad of hit.effects.ads) services.adImpressions.record(ad, userAgent);
+    }
+    sendPage(req, res, { ...hit, body: joinWithNonce(hit.parts, localsOf(res).state.nonce) }, "hit");
+  };
+  return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     const locals = localsOf(res);
     const publicPage =
       (req.method === "GET" || req.method === "HEAD") &&
@@ -37,14 +55,18 @@ export function serveCachedPages({ env, renderCache, contentVersion, services }:
     const useCache = env.renderCache.enabled && version > 0;
     locals.page = { key, version, useCache };
     const hit = useCache ? renderCache.get(key, version) : null;
-    if (!hit) return next();
-    // The render's counting happens on every read, cached or not.
-    if (req.method === "GET") {
-      const userAgent = req.get("user-agent") ?? null;
-      if (hit.effects.viewedPost) services.views.record(hit.effects.viewedPost, { ip: clientIpOf(req), userAgent });
-      for (const ad of hit.effects.ads) services.adImpressions.record(ad, userAgent);
+    if (hit) return serveHit(req, res, hit);
+    if (!useCache || req.method !== "GET") return next();
+    // Another reader is rendering this page: wait for its copy rather than render it again.
+    const pending = flights.pending(key);
+    if (pending && (await waitAtMost(pending, FLIGHT_WAIT_MS))) {
+      const now = contentVersion.current();
+      const rendered = renderCache.get(key, now);
+      if (rendered) return serveHit(req, res, rendered);
+      locals.page = { key, version: now, useCache };
     }
-    sendPage(req, res, { ...hit, body: joinWithNonce(hit.parts, locals.state.nonce) }, "hit");
+    if (!flights.pending(key)) res.once("close", flights.start(key));
+    return next();
   };
 }
 
