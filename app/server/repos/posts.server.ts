@@ -55,8 +55,9 @@ export interface PostListFilter {
 
 /**
  * Published posts, newest first, in the visitor's language with the other language
- * as fallback, optionally of one category or tag: one query for the page (both
- * translations and the category joined), one for the count, and one for the tags
+ * as fallback, optionally of one category or tag: one query for the page (its ids
+ * from the listing index, then both translations and the category joined for those
+ * only), one for the count, and one for the tags
  * of the page's posts. With `cachedTotal` the count comes from this instance's
  * short-lived cache (pages for readers; see post-counts.server.ts).
  */
@@ -89,11 +90,24 @@ export async function listPublishedPosts(
         }),
       );
 
-  const rows = await published("exists")
+  // The page's ids first, from the listing index alone (a deep page skips its OFFSET
+  // over narrow index entries, not over joined rows), then the ten rows joined.
+  const pageIds = published("exists")
+    .where(({ exists, selectFrom }) =>
+      exists(selectFrom("postTranslations as x").select("x.postId").whereRef("x.postId", "=", "p.id")),
+    )
+    .select("p.id")
+    .orderBy("p.publishedAt", "desc")
+    .orderBy("p.id", "desc")
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+
+  const rows = await db
+    .selectFrom("posts as p")
+    .where("p.id", "in", pageIds)
     .leftJoin("postTranslations as t", (j) => j.onRef("t.postId", "=", "p.id").on("t.locale", "=", locale))
     .leftJoin("postTranslations as f", (j) => j.onRef("f.postId", "=", "p.id").on("f.locale", "=", other))
     .leftJoin("categories as c", "c.id", "p.categoryId")
-    .where((eb) => eb.or([eb("t.postId", "is not", null), eb("f.postId", "is not", null)]))
     .select([
       "p.id",
       "p.slug",
@@ -113,8 +127,6 @@ export async function listPublishedPosts(
     ])
     .orderBy("p.publishedAt", "desc")
     .orderBy("p.id", "desc")
-    .limit(pageSize)
-    .offset((page - 1) * pageSize)
     .execute();
 
   const count = async () => {
