@@ -1,8 +1,9 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
 
 /**
- * The whole database, one interface (DESIGN.md §4.5). Column names are camelCase
- * on both dialects. Timestamps are ISO-8601 UTC strings (`2026-11-22T17:00:00.000Z`)
+ * The whole database, one interface (DESIGN.md §4.5), in one file on purpose:
+ * Kysely types every query from it, and a table reads best beside its neighbours.
+ * Column names are camelCase on both dialects. Timestamps are ISO-8601 UTC strings (`2026-11-22T17:00:00.000Z`)
  * on both dialects, set by the server; booleans are integers 0/1 on both.
  */
 export interface Database {
@@ -387,7 +388,8 @@ export interface AuditLogTable {
  * The search index (app/server/search): one row per post and language, its text
  * already cut into tokens separated by spaces. SQLite also has an integer `id`
  * (the rowid of the FTS5 table "postSearchFts" over this one); PostgreSQL a
- * generated `searchVector` tsvector. Neither is written by the app.
+ * generated `searchVector` tsvector (and `headVector`, title and summary only, for
+ * ranking). Neither is written by the app.
  */
 export interface PostSearchTable {
   postId: string;

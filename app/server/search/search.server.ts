@@ -60,16 +60,34 @@ function hitsQuery(db: DB, tokens: readonly string[]): RawBuilder<unknown> {
     tokens.map((t) => sql`phraseto_tsquery('simple'::regconfig, ${t})`),
     sql` && `,
   );
-  // ts_rank's weights are listed {D, C, B, A}: body (C), summary (B), title (A).
-  const weights = `{0, ${WEIGHTS.body / WEIGHTS.title}, ${WEIGHTS.summary / WEIGHTS.title}, 1}`;
+  // ts_rank's weights are listed {D, C, B, A}: summary (B), title (A). The GIN index over
+  // the whole vector finds the rows; the rank reads only the small title-and-summary
+  // vector, so no match's long body vector is detoasted (body-only matches tie at the
+  // bottom and fall back to newest first).
+  const weights = `{0, 0, ${WEIGHTS.summary / WEIGHTS.title}, 1}`;
   return sql`select s."postId" as "postId", s."locale" as "locale", p."publishedAt" as "publishedAt",
-      ts_rank(${weights}::float4[], s."searchVector", q."query") as "score"
+      ts_rank(${weights}::float4[], s."headVector", q."query") as "score"
     from "postSearch" s
     cross join (select ${query} as "query") q
     join "posts" p on p."id" = s."postId"
     join "postTranslations" t on t."postId" = s."postId" and t."locale" = s."locale"
     where s."searchVector" @@ q."query"
       and p."status" = 'published' and p."deletedAt" is null`;
+}
+
+/**
+ * Runs a search query; on PostgreSQL in a transaction that tells the planner to find
+ * matches through the GIN index. For a common word it would otherwise scan the table
+ * and test every row's vector, detoasting each post's whole body (~290 ms for "the"
+ * over 10,000 posts, against ~60 ms through the index): the planner does not count
+ * that cost.
+ */
+function withIndexedMatching<T>(db: DB, run: (q: DB) => Promise<T>): Promise<T> {
+  if (isSqlite(db)) return run(db);
+  return db.transaction().execute(async (trx) => {
+    await sql`set local enable_seqscan = off`.execute(trx);
+    return run(trx);
+  });
 }
 
 interface Row {
@@ -113,7 +131,8 @@ export async function searchPosts(
 
   // One pass over the matches: the page's ids are ranked on light rows that also
   // carry the total, and only the page's posts bring their text along.
-  const { rows } = await sql<Row & { total: number | string }>`${ranked},
+  const { rows } = await withIndexedMatching(db, (q) =>
+    sql<Row & { total: number | string }>`${ranked},
     "top" as (
       select r."postId", r."locale", r."score", r."publishedAt", count(*) over () as "total"
       from "ranked" r
@@ -125,14 +144,18 @@ export async function searchPosts(
       t."title" as "title", t."summary" as "summary", t."bodyMarkdown" as "bodyMarkdown", t."bodyHtml" as "bodyHtml"
     from "top" x
     join "postTranslations" t on t."postId" = x."postId" and t."locale" = x."locale"
-    order by x."score" desc, x."publishedAt" desc, x."postId" desc`.execute(db);
+    order by x."score" desc, x."publishedAt" desc, x."postId" desc`.execute(q),
+  );
   // A page past the end has no row to carry the total: it is counted on its own then.
   const total =
     rows.length > 0
       ? Number(rows[0]?.total ?? 0)
       : Number(
-          (await sql<{ n: number | string }>`${ranked} select count(*) as "n" from "ranked" where "rn" = 1`.execute(db))
-            .rows[0]?.n ?? 0,
+          (
+            await withIndexedMatching(db, (q) =>
+              sql<{ n: number | string }>`${ranked} select count(*) as "n" from "ranked" where "rn" = 1`.execute(q),
+            )
+          ).rows[0]?.n ?? 0,
         );
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   if (total === 0 || page > pageCount) return { ...empty, total, pageCount };
