@@ -61,8 +61,8 @@ export default [
   route("locale", "routes/pages/locale.tsx"),
 
   ...localized("subscribe", "routes/subscribe/subscribe.tsx", "subscribe"),
-  ...localized("subscribe/confirm", "routes/subscribe/confirm.tsx", "subscribe-confirm"),
-  ...localized("unsubscribe", "routes/subscribe/unsubscribe.tsx", "unsubscribe"),
+  ...localized("subscribe/confirm", "routes/subscribe/subscriber-token.tsx", "subscribe-confirm"),
+  ...localized("unsubscribe", "routes/subscribe/subscriber-token.tsx", "unsubscribe"),
 
   route("admin", "routes/admin/layout.tsx", [
     index("routes/admin/dashboard.tsx"),
