@@ -1,7 +1,7 @@
 import { pino } from "pino";
 import type { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { requestStateFor, testRouterContext } from "../../../tests/setup/router-context.ts";
+import { callRoute, requestStateFor, testRouterContext } from "../../../tests/setup/router-context.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import type { Services } from "../../server/context.server.ts";
 import { newId } from "../../server/ids.server.ts";
@@ -58,28 +58,6 @@ function contextFor(user: FakeUser | null, path: string): RouterContextProvider 
 const URL_BASE = "http://blog.test";
 
 type Args = { request: Request; context: RouterContextProvider; params: Record<string, string | undefined> };
-type Handler = (args: never) => Promise<unknown>;
-
-async function call(
-  handler: Handler,
-  args: Args,
-): Promise<{ status: number; location?: string | null; body?: unknown }> {
-  try {
-    const result = await handler(args as never);
-    if (result instanceof Response) return { status: result.status, location: result.headers.get("location") };
-    if (result && typeof result === "object" && "init" in result && "data" in result) {
-      const init = (result as { init?: { status?: number } | null }).init;
-      return { status: init?.status ?? 200, body: (result as { data: unknown }).data };
-    }
-    return { status: 200, body: result };
-  } catch (thrown) {
-    if (thrown instanceof Response) return { status: thrown.status, location: thrown.headers.get("location") };
-    if (thrown && typeof thrown === "object" && "init" in thrown) {
-      return { status: (thrown as { init?: { status?: number } | null }).init?.status ?? 500 };
-    }
-    throw thrown;
-  }
-}
 
 /** A signed-in browser sends its session cookie (the fake auth layer does not read it). */
 const cookieOf = (user: FakeUser | null): Record<string, string> =>
@@ -148,7 +126,7 @@ describe(`editor permissions (${testDialect()})`, () => {
   it("sends anonymous visitors to the login page, coming back afterwards", async () => {
     for (const [name, handler, args] of cases()) {
       const a = args(null);
-      const reply = await call(handler, a);
+      const reply = await callRoute(handler, a);
       expect(reply.status, name).toBe(302);
       const back = new URL(a.request.url).pathname;
       expect(reply.location, name).toBe(`/login?redirectTo=${encodeURIComponent(back)}`);
@@ -158,7 +136,7 @@ describe(`editor permissions (${testDialect()})`, () => {
   it("answers 403 to signed-in users who are not admins (also an unverified listed e-mail)", async () => {
     for (const user of [READER, UNVERIFIED]) {
       for (const [name, handler, args] of cases()) {
-        expect((await call(handler, args(user))).status, `${name} as ${user.email}`).toBe(403);
+        expect((await callRoute(handler, args(user))).status, `${name} as ${user.email}`).toBe(403);
       }
     }
     const before = await database.db.selectFrom("posts").select("id").execute();
@@ -168,13 +146,13 @@ describe(`editor permissions (${testDialect()})`, () => {
 
   it("lets the author's admin account in", async () => {
     for (const [name, handler, args] of cases().slice(0, 3)) {
-      expect((await call(handler, args(ADMIN))).status, name).toBe(200);
+      expect((await callRoute(handler, args(ADMIN))).status, name).toBe(200);
     }
   });
 
   it("answers 404 to another admin for someone else's post, and changes nothing", async () => {
-    expect((await call(editorLoader, get(`/posts/edit/${postId}`, OTHER_ADMIN, { postId }))).status).toBe(404);
-    const reply = await call(
+    expect((await callRoute(editorLoader, get(`/posts/edit/${postId}`, OTHER_ADMIN, { postId }))).status).toBe(404);
+    const reply = await callRoute(
       editorAction,
       post(`/posts/edit/${postId}`, OTHER_ADMIN, form({ version: "1", enTitle: "Hijacked" }), { postId }),
     );
@@ -183,7 +161,7 @@ describe(`editor permissions (${testDialect()})`, () => {
     expect(stored?.translations.en?.title).toBe("Mine");
     expect(stored?.version).toBe(1);
     // My blogs lists only one's own posts.
-    const list = await call(myPostsLoader, get("/posts/myPosts", OTHER_ADMIN));
+    const list = await callRoute(myPostsLoader, get("/posts/myPosts", OTHER_ADMIN));
     expect((list.body as { list: { total: number } }).list.total).toBe(0);
   });
 });
@@ -192,16 +170,16 @@ describe(`editor actions (${testDialect()})`, () => {
   it("creates a post, redirects to its edit page (keeping /en) with a flash, and a resubmit finds it", async () => {
     const key = newId();
     const fields = form({ key, enTitle: "Created through the action", tags: "one, two" });
-    const first = await call(editorAction, post("/en/posts/createPost", ADMIN, fields));
+    const first = await callRoute(editorAction, post("/en/posts/createPost", ADMIN, fields));
     expect(first).toMatchObject({ status: 302, location: `/en/posts/edit/${key}` });
-    const again = await call(editorAction, post("/en/posts/createPost", ADMIN, fields));
+    const again = await callRoute(editorAction, post("/en/posts/createPost", ADMIN, fields));
     expect(again).toMatchObject({ status: 302, location: `/en/posts/edit/${key}` });
     const rows = await database.db.selectFrom("posts").select("slug").where("id", "=", key).execute();
     expect(rows).toEqual([{ slug: "created-through-the-action" }]);
   });
 
   it("answers bad input with 400 and field errors, echoing what was sent", async () => {
-    const reply = await call(
+    const reply = await callRoute(
       editorAction,
       post("/posts/createPost", ADMIN, form({ enTitle: "", zhBody: "正文", coverImageUrl: "javascript:alert(1)" })),
     );
@@ -216,22 +194,22 @@ describe(`editor actions (${testDialect()})`, () => {
   });
 
   it("answers a taken slug with 400 and the slug's field error", async () => {
-    await call(editorAction, post("/posts/createPost", ADMIN, form({ slug: "slug-once" })));
-    const reply = await call(editorAction, post("/posts/createPost", ADMIN, form({ slug: "slug-once" })));
+    await callRoute(editorAction, post("/posts/createPost", ADMIN, form({ slug: "slug-once" })));
+    const reply = await callRoute(editorAction, post("/posts/createPost", ADMIN, form({ slug: "slug-once" })));
     expect(reply.status).toBe(400);
     expect((reply.body as { fieldErrors: unknown }).fieldErrors).toEqual({ slug: "editor:errors.slugTaken" });
   });
 
   it("answers a stale version with 409 and the saved version, and saves nothing", async () => {
     const key = newId();
-    await call(editorAction, post("/posts/createPost", ADMIN, form({ key, enTitle: "Original" })));
+    await callRoute(editorAction, post("/posts/createPost", ADMIN, form({ key, enTitle: "Original" })));
     const params = { postId: key };
-    const saved = await call(
+    const saved = await callRoute(
       editorAction,
       post(`/posts/edit/${key}`, ADMIN, form({ version: "1", enTitle: "Theirs" }), params),
     );
     expect(saved).toMatchObject({ status: 302, location: `/posts/edit/${key}` });
-    const stale = await call(
+    const stale = await callRoute(
       editorAction,
       post(`/posts/edit/${key}`, ADMIN, form({ version: "1", enTitle: "Mine" }), params),
     );
@@ -245,7 +223,7 @@ describe(`editor actions (${testDialect()})`, () => {
     expect(body.values.enTitle).toBe("Mine");
     expect((await loadPostForEdit(database.db, key, ADMIN.id))?.translations.en?.title).toBe("Theirs");
     // "Overwrite with mine" sends the version it saw.
-    const overwrite = await call(
+    const overwrite = await callRoute(
       editorAction,
       post(`/posts/edit/${key}`, ADMIN, form({ version: "1", overwriteVersion: "2", enTitle: "Mine" }), params),
     );
@@ -254,8 +232,8 @@ describe(`editor actions (${testDialect()})`, () => {
   });
 
   it("answers 404 for a malformed page number on My blogs", async () => {
-    expect((await call(myPostsLoader, get("/posts/myPosts?page=0", ADMIN))).status).toBe(404);
-    expect((await call(myPostsLoader, get("/posts/myPosts?page=99", ADMIN))).status).toBe(404);
-    expect((await call(myPostsLoader, get("/posts/myPosts?status=nonsense", ADMIN))).status).toBe(200);
+    expect((await callRoute(myPostsLoader, get("/posts/myPosts?page=0", ADMIN))).status).toBe(404);
+    expect((await callRoute(myPostsLoader, get("/posts/myPosts?page=99", ADMIN))).status).toBe(404);
+    expect((await callRoute(myPostsLoader, get("/posts/myPosts?status=nonsense", ADMIN))).status).toBe(200);
   });
 });

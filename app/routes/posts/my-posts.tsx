@@ -10,7 +10,7 @@ import { POST_STATUSES } from "../../lib/schemas/post.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import type { PostStatus } from "../../server/db/schema.server.ts";
-import { listMyPosts } from "../../server/repos/post-editor.server.ts";
+import { listMyPosts } from "../../server/repos/my-posts.server.ts";
 import type { Route } from "./+types/my-posts";
 
 export const handle = routePolicy({ cache: "none" });

@@ -4,15 +4,13 @@ import type { EditorInput } from "../../lib/schemas/post.ts";
 import { isUniqueViolation } from "../db/query.server.ts";
 import { newId } from "../ids.server.ts";
 import { publishDuePosts } from "../jobs/publish-scheduled.server.ts";
-import {
-  createEditorPost,
-  listMyPosts,
-  loadPostForEdit,
-  type SaveResult,
-  updateEditorPost,
-} from "./post-editor.server.ts";
+import { listMyPosts } from "./my-posts.server.ts";
+import { createEditorPost, loadPostForEdit, type SaveResult, updateEditorPost } from "./post-editor.server.ts";
 import { createPost } from "./posts.server.ts";
 import { createCategory } from "./taxonomy.server.ts";
+
+// Long on purpose (~430 lines): create, update, conflicts, slugs and the author's
+// list share one database and the input builders below.
 
 let database: TestDatabase;
 const ALICE = "author-alice";
