@@ -1,4 +1,6 @@
+import { sql } from "kysely";
 import type { DB } from "../db/db.server.ts";
+import type { CountValue } from "../db/query.server.ts";
 import type { Locale, PostStatus } from "../db/schema.server.ts";
 import type { TocEntry } from "../post-render.server.ts";
 import { wherePublic } from "./post-visibility.server.ts";
@@ -84,8 +86,8 @@ function parseToc(json: string | null): TocEntry[] {
 
 /**
  * One post with everything its page shows, in `locale` with the other language
- * as fallback: one query for the post, its author, category and both
- * translations, one for its tags. Undefined when the id is unknown. Visibility
+ * as fallback: one query for the post, its author, category and the one
+ * translation it shows (with how many it has), one for its tags. Undefined when the id is unknown. Visibility
  * is the caller's decision (`canView`).
  */
 export async function findPostDetail(db: DB, id: string, locale: Locale): Promise<PostDetail | undefined> {
@@ -94,8 +96,16 @@ export async function findPostDetail(db: DB, id: string, locale: Locale): Promis
     .selectFrom("posts as p")
     .leftJoin("users as u", "u.id", "p.authorId")
     .leftJoin("categories as c", "c.id", "p.categoryId")
-    .leftJoin("postTranslations as t", (j) => j.onRef("t.postId", "=", "p.id").on("t.locale", "=", locale))
-    .leftJoin("postTranslations as f", (j) => j.onRef("f.postId", "=", "p.id").on("f.locale", "=", other))
+    // Only the language shown is read (a body can be large): the reader's, else the other one.
+    .leftJoin("postTranslations as t", (j) =>
+      j
+        .onRef("t.postId", "=", "p.id")
+        .on(
+          "t.locale",
+          "=",
+          sql<Locale>`(case when exists (select 1 from "postTranslations" x where x."postId" = ${id} and x."locale" = ${locale}) then ${locale} else ${other} end)`,
+        ),
+    )
     .where("p.id", "=", id)
     .select([
       "p.id",
@@ -114,6 +124,7 @@ export async function findPostDetail(db: DB, id: string, locale: Locale): Promis
       "c.slug as categorySlug",
       "c.nameEn as categoryNameEn",
       "c.nameZh as categoryNameZh",
+      "t.locale as tLocale",
       "t.title as tTitle",
       "t.summary as tSummary",
       "t.bodyHtml as tBodyHtml",
@@ -121,18 +132,12 @@ export async function findPostDetail(db: DB, id: string, locale: Locale): Promis
       "t.readingMinutes as tReadingMinutes",
       "t.seoTitle as tSeoTitle",
       "t.seoDescription as tSeoDescription",
-      "f.title as fTitle",
-      "f.summary as fSummary",
-      "f.bodyHtml as fBodyHtml",
-      "f.tocJson as fTocJson",
-      "f.readingMinutes as fReadingMinutes",
-      "f.seoTitle as fSeoTitle",
-      "f.seoDescription as fSeoDescription",
+      sql<CountValue>`(select count(*) from "postTranslations" x where x."postId" = p."id")`.as("languageCount"),
     ])
     .executeTakeFirst();
   if (!row) return undefined;
-  const own = row.tTitle !== null;
-  if (!own && row.fTitle === null) return undefined; // no translation at all: nothing to show
+  if (row.tLocale === null) return undefined; // no translation at all: nothing to show
+  const own = row.tLocale === locale;
 
   const tags = await db
     .selectFrom("postTags as pt")
@@ -142,28 +147,18 @@ export async function findPostDetail(db: DB, id: string, locale: Locale): Promis
     .orderBy("g.slug")
     .execute();
 
-  const translation: PostTranslationView = own
-    ? {
-        locale,
-        title: row.tTitle ?? "",
-        summary: row.tSummary ?? "",
-        bodyHtml: row.tBodyHtml ?? "",
-        toc: parseToc(row.tTocJson),
-        readingMinutes: Number(row.tReadingMinutes ?? 1),
-        seoTitle: row.tSeoTitle || null,
-        seoDescription: row.tSeoDescription || null,
-      }
-    : {
-        locale: other,
-        title: row.fTitle ?? "",
-        summary: row.fSummary ?? "",
-        bodyHtml: row.fBodyHtml ?? "",
-        toc: parseToc(row.fTocJson),
-        readingMinutes: Number(row.fReadingMinutes ?? 1),
-        seoTitle: row.fSeoTitle || null,
-        seoDescription: row.fSeoDescription || null,
-      };
-  const locales = (["en", "zh"] as const).filter((l) => (l === locale ? own : row.fTitle !== null));
+  const translation: PostTranslationView = {
+    locale: row.tLocale,
+    title: row.tTitle ?? "",
+    summary: row.tSummary ?? "",
+    bodyHtml: row.tBodyHtml ?? "",
+    toc: parseToc(row.tTocJson),
+    readingMinutes: Number(row.tReadingMinutes ?? 1),
+    seoTitle: row.tSeoTitle || null,
+    seoDescription: row.tSeoDescription || null,
+  };
+  // Both languages, or only the one shown.
+  const locales: Locale[] = Number(row.languageCount) > 1 ? ["en", "zh"] : [row.tLocale];
 
   return {
     id: row.id,
