@@ -7,6 +7,8 @@ import { linkIn, type MailCapture, startMailCapture, waitForMail } from "../setu
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
 
+// Long on purpose (~790 lines): every attack here runs against the one server and
+// mail catcher started below, which are the slow part to repeat per file.
 // Attacks on sign-in, sessions, tokens and the admin rule, against the production
 // server over HTTP. Every refusal is checked three ways: a clear 4xx, no session
 // cookie, and nothing changed in the database.

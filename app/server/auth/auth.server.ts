@@ -1,18 +1,12 @@
 import { createHash } from "node:crypto";
-import {
-  defineRequestState,
-  hasRequestState,
-  queueAfterTransactionHook,
-  tryGetCurrentAuthEndpointContext,
-} from "@better-auth/core/context";
+import { hasRequestState, queueAfterTransactionHook } from "@better-auth/core/context";
 import type { SecondaryStorage } from "@better-auth/core/db";
 import { betterAuth } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import type { Logger } from "pino";
 import { OIDC_TEST_PROVIDER } from "../../lib/auth-providers.ts";
-import { checkDisplayName, cleanDisplayName, DISPLAY_NAME_MAX, type NameProblem } from "../../lib/display-name.ts";
-import { DEFAULT_LOCALE, isLocale, type Locale, localeFromRequest, resolveLocale } from "../../lib/i18n/locale.ts";
+import { checkDisplayName, cleanDisplayName } from "../../lib/display-name.ts";
 import { missingClasses } from "../../lib/schemas/auth.ts";
 import type { DB } from "../db/db.server.ts";
 import type { Env } from "../env.server.ts";
@@ -23,6 +17,18 @@ import { hit, LIMITS, type RateLimitStore, scaled } from "../rate-limit.server.t
 import { BANNED_CODE, isUserBanned, recordSignIn } from "../repos/admin-users.server.ts";
 import { isAdminEmail } from "../repos/admins.server.ts";
 import { getSiteSettings } from "../repos/site-settings.server.ts";
+import {
+  changeEmailTarget,
+  emailReserved,
+  localeOf,
+  MAY_CREATE_USER,
+  NAME_CODES,
+  NAME_MESSAGES,
+  NAME_PATHS,
+  PASSWORD_FIELDS,
+  registrationClosed,
+  registrationState,
+} from "./auth-rules.server.ts";
 import { authMail } from "./mail-templates.server.ts";
 import {
   PASSWORD_MAX_LENGTH,
@@ -35,29 +41,7 @@ import {
 export { PASSWORD_MAX_LENGTH } from "./password-policy.server.ts";
 /** The header our adapter fills with the client address (after TRUST_PROXY). */
 export const CLIENT_IP_HEADER = "x-inkwell-client-ip";
-/** The header our adapter fills with the language decided for the request (URL prefix, cookie, …). */
-export const LOCALE_HEADER = "x-inkwell-locale";
-
-/** The endpoints whose body may set the user's name. */
-const NAME_PATHS = new Set(["/sign-up/email", "/update-user"]);
-const NAME_CODES: Record<NameProblem, string> = {
-  required: "NAME_REQUIRED",
-  tooLong: "NAME_TOO_LONG",
-  invalid: "NAME_INVALID",
-};
-const NAME_MESSAGES: Record<NameProblem, string> = {
-  required: "A name is required",
-  tooLong: `A name can have at most ${DISPLAY_NAME_MAX} characters`,
-  invalid: "A name cannot contain control or text-direction characters",
-};
-
-/** The body field carrying a new password, per better-auth endpoint. */
-const PASSWORD_FIELDS: Record<string, string> = {
-  "/sign-up/email": "password",
-  "/reset-password": "newPassword",
-  "/change-password": "newPassword",
-  "/set-password": "newPassword",
-};
+export { LOCALE_HEADER } from "./auth-rules.server.ts";
 
 export interface AuthDeps {
   db: DB;
@@ -75,30 +59,6 @@ export interface AuthDeps {
   rateLimits?: RateLimitStore;
 }
 
-/** The claims of a better-auth verification token (a JWT), or null when it is not one. */
-function tokenClaims(token: string): Record<string, unknown> | null {
-  const payload = token.split(".")[1];
-  if (!payload) return null;
-  try {
-    const claims: unknown = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
-    return typeof claims === "object" && claims !== null ? (claims as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The address a change-email token would move an account to, or null for a sign-up token. */
-function changeEmailTarget(token: string): string | null {
-  const updateTo = tokenClaims(token)?.updateTo;
-  return typeof updateTo === "string" ? updateTo : null;
-}
-
-const emailReserved = () =>
-  new APIError("FORBIDDEN", {
-    code: "EMAIL_RESERVED",
-    message: "This address belongs to an admin; it can only be used by signing up or by an admin",
-  });
-
 /**
  * The sign-in providers this server has credentials for, in button order: the
  * social providers from the environment, then the test OpenID provider.
@@ -106,37 +66,6 @@ const emailReserved = () =>
 export function configuredProviders(env: Env): string[] {
   const social = (["google", "github", "twitter"] as const).filter((id) => env.oauth[id]);
   return [...social, ...(env.oidcTest ? [OIDC_TEST_PROVIDER] : [])];
-}
-
-/**
- * The endpoints that can create a user: e-mail sign-up, and the OAuth sign-ins
- * and their callbacks (a provider's first sign-in creates the account).
- */
-const MAY_CREATE_USER = /^\/(sign-up\/|sign-in\/(social|oauth2)|callback\/|oauth2\/callback\/)/;
-
-/** Whether registration is open, read once per better-auth call (request-scoped). */
-const registrationState = defineRequestState<boolean | null>(() => null);
-
-const registrationClosed = () =>
-  new APIError("FORBIDDEN", { code: "REGISTRATION_CLOSED", message: "Registration is closed" });
-
-/**
- * The reader's language for a mail better-auth sends: the one our server decided for
- * the request, which it passes in LOCALE_HEADER to /api/auth/* and our forms pass on
- * with their `headers` (`request` is undefined for those server-side calls).
- */
-function localeOf(request: Request | undefined): Locale {
-  const headers = request?.headers ?? tryGetCurrentAuthEndpointContext()?.headers;
-  const decided = headers?.get(LOCALE_HEADER);
-  if (isLocale(decided)) return decided;
-  if (request) return localeFromRequest(request);
-  if (!headers) return DEFAULT_LOCALE;
-  return resolveLocale({
-    pathname: "/",
-    cookie: headers.get("cookie"),
-    host: headers.get("host"),
-    acceptLanguage: headers.get("accept-language"),
-  });
 }
 
 /**
