@@ -103,10 +103,7 @@ test("an admin adds, edits, reorders and deletes slides, and the home page follo
 
   // Delete asks first.
   await page.goto("/admin/swapers");
-  await page
-    .getByRole("row", { name: /Autumn notes/ })
-    .getByRole("link", { name: "Delete" })
-    .click();
+  await page.getByRole("link", { name: "Delete “Autumn notes”" }).click();
   const confirm = page.getByRole("alertdialog");
   await expect(confirm).toContainText("Delete the slide “Autumn notes”?");
   await confirm.getByRole("button", { name: "Delete" }).click();

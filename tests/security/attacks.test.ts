@@ -10,6 +10,8 @@ import { type MailCapture, startMailCapture } from "../setup/mail-capture.ts";
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
 
+// Long on purpose (~710 lines): the whole catalogue shares one started server and
+// its accounts, the slow part to repeat per file.
 // The attack catalogue (issue #10), one production server: each case asserts a
 // clear 4xx (or a harmless answer), no stored row, and a server still serving.
 

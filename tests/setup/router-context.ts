@@ -46,3 +46,33 @@ export function requestStateFor(
     prefix: localePrefix(pathname),
   };
 }
+
+/** A loader or action, however it answers (a value, `data()`, a Response, or one thrown). */
+export type RouteHandler = (args: never) => Promise<unknown>;
+
+/**
+ * Calls a loader or action as React Router would and reads its answer: the status,
+ * a redirect's location, and the body of `data()` or a plain value.
+ */
+export async function callRoute(
+  handler: RouteHandler,
+  args: { request: Request; context: RouterContextProvider; params?: Record<string, string | undefined> },
+): Promise<{ status: number; location?: string | null; headers?: Headers; body?: unknown }> {
+  try {
+    const result = await handler(args as never);
+    if (result instanceof Response) {
+      return { status: result.status, location: result.headers.get("location"), headers: result.headers };
+    }
+    if (result && typeof result === "object" && "init" in result && "data" in result) {
+      const init = (result as { init?: { status?: number } | null }).init;
+      return { status: init?.status ?? 200, body: (result as { data: unknown }).data };
+    }
+    return { status: 200, body: result };
+  } catch (thrown) {
+    if (thrown instanceof Response) return { status: thrown.status, location: thrown.headers.get("location") };
+    if (thrown && typeof thrown === "object" && "init" in thrown) {
+      return { status: (thrown as { init?: { status?: number } | null }).init?.status ?? 500 };
+    }
+    throw thrown;
+  }
+}

@@ -22,6 +22,8 @@ import { METAPLEX_METADATA_PROGRAM, metaplexMetadataAddress } from "../../app/li
 import { TOKEN_2022_PROGRAM_ADDRESS } from "../../app/lib/solana/transfer-plan.ts";
 import { metaplexMetadataBytes } from "./solana-metadata.ts";
 
+// Long on purpose (~490 lines): each RPC method the /solana pages call, answered
+// from one litesvm instance whose state they all share.
 /**
  * A Solana JSON-RPC endpoint for tests (browser and runner), executing on litesvm: only the methods the
  * /solana pages call. Token accounts are found among the addresses the test registered.

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { isoToLocal } from "../../lib/schemas/swaper.ts";
+import { describedBy, FieldMessages } from "../ui/field.tsx";
 
 /**
  * The browser's UTC offset in minutes (Date#getTimezoneOffset), 0 until hydrated:
@@ -38,14 +39,10 @@ export function DateTimeField({
         name={name}
         defaultValue={defaultValue}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+        aria-describedby={describedBy(id, null, error)}
         className="block rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900"
       />
-      {error && (
-        <p id={`${id}-error`} className="text-sm text-red-700 dark:text-red-400">
-          {error}
-        </p>
-      )}
+      <FieldMessages id={id} error={error} />
     </div>
   );
 }

@@ -1,6 +1,9 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useSearchParams } from "react-router";
+import { formatDateTime } from "../../lib/format.ts";
+import type { Locale } from "../../lib/i18n/locale.ts";
+import { SelectField } from "../ui/field.tsx";
 
 export const ADMIN_BUTTON =
   "rounded-md border border-zinc-300 px-2 py-1 text-sm hover:bg-zinc-100 disabled:opacity-40 dark:border-zinc-700 dark:hover:bg-zinc-800";
@@ -133,15 +136,38 @@ export function AdminPagination({
  * without JavaScript and never relies on a browser dialog.
  */
 export function ConfirmDelete({
-  text,
   id,
-  back,
-  children,
+  intent = "delete",
+  ...panel
 }: {
   text: string;
   id: string;
   back: string;
+  /** The intent the confirmed form posts ("trash", "purge"…); "delete" unless said. */
+  intent?: string;
+  /** The confirming button's text; "Delete" unless said. */
+  submit?: string;
   /** Extra fields, e.g. where a category's posts go. */
+  children?: ReactNode;
+}) {
+  return <ConfirmPanel fields={{ intent, id }} {...panel} />;
+}
+
+/**
+ * A confirmation panel posting `fields` (a list posts each value under the name)
+ * with `back`; `children` go inside the form, above its buttons.
+ */
+export function ConfirmPanel({
+  text,
+  fields,
+  back,
+  submit,
+  children,
+}: {
+  text: string;
+  fields: Record<string, string | readonly string[]>;
+  back: string;
+  submit?: string;
   children?: ReactNode;
 }) {
   const { t } = useTranslation("admin");
@@ -153,13 +179,16 @@ export function ConfirmDelete({
     >
       <p id="confirm-text">{text}</p>
       <Form method="post" className="mt-3 space-y-3">
-        <input type="hidden" name="intent" value="delete" />
-        <input type="hidden" name="id" value={id} />
+        {Object.entries(fields).flatMap(([name, value]) =>
+          (typeof value === "string" ? [value] : value).map((v) => (
+            <input key={`${name}=${v}`} type="hidden" name={name} value={v} />
+          )),
+        )}
         <input type="hidden" name="back" value={back} />
         {children}
         <div className="flex gap-3">
           <button type="submit" className="rounded-md bg-red-700 px-3 py-1.5 text-white hover:bg-red-800">
-            {t("list.delete")}
+            {submit ?? t("list.delete")}
           </button>
           <Link to={back} className="rounded-md border border-zinc-300 px-3 py-1.5 dark:border-zinc-700">
             {t("list.cancel")}
@@ -170,40 +199,27 @@ export function ConfirmDelete({
   );
 }
 
-/** Reads `?q=` and `?page=` of an admin list, bounded. */
-export function listQuery(request: Request): { q: string; page: number; url: URL } {
-  const url = new URL(request.url);
-  const q = (url.searchParams.get("q") ?? "").slice(0, 100);
-  const pageParam = Number(url.searchParams.get("page") ?? "1");
-  return { q, page: Number.isSafeInteger(pageParam) && pageParam > 0 ? pageParam : 1, url };
-}
-
-/** A `back` value from a form, accepted only when it is this list itself (with a query). */
-export function safeBack(value: FormDataEntryValue | null, basePath: string): string {
-  const text = typeof value === "string" ? value : "";
-  const escaped = basePath.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-  return new RegExp(`^${escaped}(\\?[^#\\\\]*)?$`).test(text) && !text.includes("confirmDelete") ? text : basePath;
-}
-
 /**
  * ↑ / ↓ for a row of a hand-ordered list (slides, links): each posts
  * `intent=move` with the row's new 0-based position; the keyboard's way to reorder.
  */
 export function MoveButtons({
   id,
+  name,
   position,
   total,
   back,
-  upLabel,
-  downLabel,
 }: {
   id: string;
+  /** The row's name, in the buttons' accessible names ("Move “Rust weekly” up"). */
+  name: string;
   position: number;
   total: number;
   back: string;
-  upLabel: string;
-  downLabel: string;
 }) {
+  const { t } = useTranslation("admin");
+  const upLabel = t("list.moveUp", { name });
+  const downLabel = t("list.moveDown", { name });
   const move = (to: number, label: string, disabled: boolean, arrow: string) => (
     <Form method="post">
       <input type="hidden" name="intent" value="move" />
@@ -221,4 +237,268 @@ export function MoveButtons({
       {move(position + 1, downLabel, position === total - 1, "↓")}
     </>
   );
+}
+
+/** An admin list's heading, with the link to add a new item when there is one. */
+export function AdminListHeader({
+  id,
+  title,
+  create,
+}: {
+  id: string;
+  title: string;
+  create?: { to: string; label: string };
+}) {
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-4">
+      <h1 id={id} className="text-3xl font-bold tracking-tight">
+        {title}
+      </h1>
+      {create && (
+        <Link to={create.to} className="rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800">
+          {create.label}
+        </Link>
+      )}
+    </div>
+  );
+}
+
+export interface AdminColumn {
+  label: string;
+  /** Numbers line up on the right. */
+  numeric?: boolean;
+}
+
+/**
+ * An admin list's table: its header row from `columns`, the rows as children, or
+ * the `empty` text when there are none (no search match, or nothing yet).
+ */
+export function AdminTable({
+  columns,
+  rowCount,
+  empty,
+  caption,
+  pagination,
+  children,
+}: {
+  columns: ReadonlyArray<AdminColumn | string | false>;
+  rowCount: number;
+  empty: string;
+  caption?: string;
+  /** The list's pages, shown under the table. */
+  pagination?: { page: number; pageCount: number; withParams: (changes: Record<string, string>) => string };
+  children: ReactNode;
+}) {
+  if (rowCount === 0) return <p className="text-zinc-600 dark:text-zinc-400">{empty}</p>;
+  const shown = columns.filter((c): c is AdminColumn | string => c !== false);
+  return (
+    <>
+      <AdminTableBody columns={shown} caption={caption}>
+        {children}
+      </AdminTableBody>
+      {pagination && <AdminPagination {...pagination} />}
+    </>
+  );
+}
+
+function AdminTableBody({
+  columns: shown,
+  caption,
+  children,
+}: {
+  columns: ReadonlyArray<AdminColumn | string>;
+  caption?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-sm">
+        {caption && <caption className="sr-only">{caption}</caption>}
+        <thead>
+          <tr className="border-b border-zinc-200 dark:border-zinc-800">
+            {shown.map((column, i) => {
+              const { label, numeric } = typeof column === "string" ? { label: column, numeric: false } : column;
+              const last = i === shown.length - 1;
+              return (
+                <th key={label} scope="col" className={`py-2 ${last ? "" : "pr-3"} ${numeric ? "text-right" : ""}`}>
+                  {label}
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A row's last cell: its action links and buttons, side by side. */
+export function ActionsCell({ children }: { children: ReactNode }) {
+  return (
+    <td className="py-2">
+      <div className="flex flex-wrap gap-2">{children}</div>
+    </td>
+  );
+}
+
+/** A row's action link (edit, view, delete): a small button-like link with its own accessible name. */
+export function RowLink({
+  to,
+  label,
+  text,
+  danger = false,
+}: {
+  to: string;
+  /** The accessible name, naming the row ("Edit Rust links"). */
+  label?: string;
+  text: string;
+  danger?: boolean;
+}) {
+  return (
+    <Link to={to} className={`${ADMIN_BUTTON}${danger ? " text-red-700 dark:text-red-400" : ""}`} aria-label={label}>
+      {text}
+    </Link>
+  );
+}
+
+/** A row's edit and delete links, named after the row ("Edit “Rust weekly”"). */
+export function EditDeleteLinks({ name, editTo, deleteTo }: { name: string; editTo: string; deleteTo: string }) {
+  const { t } = useTranslation("admin");
+  return (
+    <>
+      <RowLink to={editTo} label={t("list.editNamed", { name })} text={t("list.edit")} />
+      <RowLink to={deleteTo} label={t("list.deleteNamed", { name })} text={t("list.delete")} danger />
+    </>
+  );
+}
+
+/** The actions of a row in a hand-ordered list (slides, links): ↑, ↓, edit and delete. */
+export function OrderedRowActions({
+  id,
+  name,
+  position,
+  total,
+  back,
+  editTo,
+  deleteTo,
+}: {
+  id: string;
+  name: string;
+  position: number;
+  total: number;
+  back: string;
+  editTo: string;
+  deleteTo: string;
+}) {
+  return (
+    <ActionsCell>
+      <MoveButtons id={id} name={name} position={position} total={total} back={back} />
+      <EditDeleteLinks name={name} editTo={editTo} deleteTo={deleteTo} />
+    </ActionsCell>
+  );
+}
+
+/** A GET sort menu beside an admin list's search box; it keeps the search (`q`) and starts at page 1. */
+export function AdminSortForm({
+  id,
+  label,
+  button,
+  sort,
+  sorts,
+  q,
+}: {
+  id: string;
+  label: string;
+  button: string;
+  sort: string;
+  sorts: ReadonlyArray<{ key: string; label: string }>;
+  q: string;
+}) {
+  return (
+    <Form method="get" className="flex items-end gap-2">
+      {q && <input type="hidden" name="q" value={q} />}
+      <SelectField
+        id={id}
+        name="sort"
+        label={label}
+        defaultValue={sort}
+        options={sorts.map(({ key, label: text }) => ({ value: key, label: text }))}
+        compact
+      />
+      <button type="submit" className={ADMIN_BUTTON}>
+        {button}
+      </button>
+    </Form>
+  );
+}
+
+/** When a scheduled item (a slide, an ad) shows, in words: "From …", "Until …", "… – …" or "Always". */
+export function ShowingWindow({
+  item,
+  locale,
+}: {
+  item: { startsAt: string | null; endsAt: string | null };
+  locale: Locale;
+}) {
+  const { t } = useTranslation("admin");
+  const from = item.startsAt ? formatDateTime(item.startsAt, locale) : null;
+  const until = item.endsAt ? formatDateTime(item.endsAt, locale) : null;
+  if (from && until) return <>{t("list.window.between", { from, until })}</>;
+  if (from) return <>{t("list.window.from", { date: from })}</>;
+  if (until) return <>{t("list.window.until", { date: until })}</>;
+  return <>{t("list.window.always")}</>;
+}
+
+/** A row's one-button form: posts `intent` for row `id`, then the list comes back as it was. */
+export function IntentButton({
+  id,
+  intent,
+  back,
+  text,
+  label,
+  danger = false,
+}: {
+  id: string;
+  intent: string;
+  back: string;
+  text: string;
+  /** The accessible name, naming the row ("Ban ann@example.com"). */
+  label: string;
+  danger?: boolean;
+}) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="id" value={id} />
+      <input type="hidden" name="back" value={back} />
+      <button
+        type="submit"
+        className={`${ADMIN_BUTTON}${danger ? " text-red-700 dark:text-red-400" : ""}`}
+        aria-label={label}
+      >
+        {text}
+      </button>
+    </Form>
+  );
+}
+
+/** A labelled select of a list's GET filter form; `any` adds a first, empty choice. */
+export function FilterSelect({
+  id,
+  name,
+  label,
+  value,
+  any,
+  options,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  value: string;
+  any?: string;
+  options: ReadonlyArray<{ value: string; label: string }>;
+}) {
+  const choices = any === undefined ? options : [{ value: "", label: any }, ...options];
+  return <SelectField id={id} name={name} label={label} defaultValue={value} options={choices} compact />;
 }

@@ -5,9 +5,14 @@ import { usePasswordHint } from "./use-password-hint.ts";
 export interface FieldProps {
   label: string;
   name: string;
-  type?: "email" | "password" | "text";
+  type?: "email" | "password" | "text" | "url" | "datetime-local";
   autoComplete?: string;
   defaultValue?: string;
+  /** With `onValueChange`: a controlled field (the post editor's). */
+  value?: string;
+  onValueChange?: (value: string) => void;
+  lang?: string;
+  placeholder?: string;
   required?: boolean;
   minLength?: number;
   maxLength?: number;
@@ -18,15 +23,38 @@ export interface FieldProps {
   rows?: number;
 }
 
+/** What a control's `aria-describedby` names: its error and hint, as FieldMessages gives them ids. */
+export function describedBy(id: string, hint?: string | null, error?: string | null): string | undefined {
+  return [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
+}
+
+/** A field's hint and error under its control, with the ids `describedBy` names. */
+export function FieldMessages({ id, hint, error }: { id: string; hint?: string | null; error?: string | null }) {
+  return (
+    <>
+      {hint && (
+        <p id={`${id}-hint`} className="text-sm text-zinc-600 dark:text-zinc-400">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="text-sm text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      )}
+    </>
+  );
+}
+
 /** A labelled input with its error message tied to it for screen readers. */
 const CONTROL =
   "block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-zinc-900 shadow-sm focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/40 aria-[invalid]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100";
 
-export function Field({ label, name, type = "text", error, hint, rows, ...rest }: FieldProps) {
+export function Field({ label, name, type = "text", error, hint, rows, onValueChange, ...rest }: FieldProps) {
   const id = useId();
-  const errorId = `${id}-error`;
-  const hintId = `${id}-hint`;
-  const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(" ") || undefined;
+  const onChange = onValueChange
+    ? (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => onValueChange(e.target.value)
+    : undefined;
   return (
     <div className="space-y-1">
       <label htmlFor={id} className="block text-sm font-medium">
@@ -38,8 +66,9 @@ export function Field({ label, name, type = "text", error, hint, rows, ...rest }
           name={name}
           rows={rows}
           aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
+          aria-describedby={describedBy(id, hint, error)}
           className={CONTROL}
+          onChange={onChange}
           {...rest}
         />
       ) : (
@@ -48,24 +77,73 @@ export function Field({ label, name, type = "text", error, hint, rows, ...rest }
           name={name}
           type={type}
           aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
+          aria-describedby={describedBy(id, hint, error)}
           className={CONTROL}
+          onChange={onChange}
           {...rest}
         />
       )}
-      {hint && (
-        <p id={hintId} className="text-sm text-zinc-600 dark:text-zinc-400">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={errorId} className="text-sm text-red-700 dark:text-red-400">
-          {error}
-        </p>
-      )}
+      <FieldMessages id={id} hint={hint} error={error} />
     </div>
   );
 }
+
+/**
+ * A labelled select with its hint and error tied to it: uncontrolled with
+ * `defaultValue`, or controlled with `value` and `onChange`.
+ */
+export function SelectField({
+  id: givenId,
+  label,
+  name,
+  options,
+  hint,
+  error,
+  compact = false,
+  ...state
+}: {
+  /** A fixed id, where a page links to the field; else one is made. */
+  id?: string;
+  label: string;
+  name: string;
+  options: ReadonlyArray<{ value: string; label: string }>;
+  hint?: string;
+  error?: string | null;
+  /** Small text and the menu's own width (a filter bar), instead of a form's full width. */
+  compact?: boolean;
+} & ({ defaultValue: string } | { value: string; onChange: (value: string) => void })) {
+  const madeId = useId();
+  const id = givenId ?? madeId;
+  const control =
+    "value" in state
+      ? { value: state.value, onChange: (e: React.ChangeEvent<HTMLSelectElement>) => state.onChange(e.target.value) }
+      : { defaultValue: state.defaultValue };
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="block text-sm font-medium">
+        {label}
+      </label>
+      <select
+        id={id}
+        name={name}
+        {...control}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, hint, error)}
+        className={compact ? COMPACT_CONTROL : CONTROL}
+      >
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      <FieldMessages id={id} hint={hint} error={error} />
+    </div>
+  );
+}
+
+const COMPACT_CONTROL =
+  "block rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900";
 
 /** The e-mail field every form uses. */
 export function EmailField({ label, name = "email", error }: { label: string; name?: string; error: string | null }) {

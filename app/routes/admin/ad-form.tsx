@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { EnabledWindowFields, useBrowserTzOffset } from "../../components/admin/form-parts.tsx";
 import { UploadButton } from "../../components/media/upload-button.tsx";
-import { Field, SubmitButton } from "../../components/ui/field.tsx";
+import { Field, SelectField, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
@@ -68,9 +68,6 @@ export function meta({ matches, params }: Route.MetaArgs) {
   return pageMeta(matches, params.id ? "adminLinks:ads.edit" : "adminLinks:ads.new", [NOINDEX]);
 }
 
-const CONTROL =
-  "block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900";
-
 export default function AdFormPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("adminLinks");
   const m = useMessage();
@@ -90,7 +87,6 @@ export default function AdFormPage({ loaderData, actionData }: Route.ComponentPr
       <Form method="post" noValidate onSubmit={onSubmit} className="space-y-4">
         <input type="hidden" name="tzOffset" value={tzOffset} />
         <SelectField
-          id="ad-placement"
           label={t("ads.fields.placement")}
           name="placement"
           defaultValue={ad?.placement ?? "home_top"}
@@ -99,7 +95,6 @@ export default function AdFormPage({ loaderData, actionData }: Route.ComponentPr
           error={err("placement")}
         />
         <SelectField
-          id="ad-kind"
           label={t("ads.fields.kind")}
           name="kind"
           defaultValue={ad?.kind ?? "text"}
@@ -176,56 +171,5 @@ export default function AdFormPage({ loaderData, actionData }: Route.ComponentPr
         </div>
       </Form>
     </section>
-  );
-}
-
-function SelectField({
-  id,
-  label,
-  name,
-  defaultValue,
-  options,
-  hint,
-  error,
-}: {
-  id: string;
-  label: string;
-  name: string;
-  defaultValue: string;
-  options: Array<{ value: string; label: string }>;
-  hint?: string;
-  error: string | null;
-}) {
-  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
-  return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm font-medium">
-        {label}
-      </label>
-      <select
-        id={id}
-        name={name}
-        defaultValue={defaultValue}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        className={CONTROL}
-      >
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      {hint && (
-        <p id={`${id}-hint`} className="text-sm text-zinc-600 dark:text-zinc-400">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="text-sm text-red-700 dark:text-red-400">
-          {error}
-        </p>
-      )}
-    </div>
   );
 }

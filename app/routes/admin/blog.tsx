@@ -1,8 +1,17 @@
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
-import { ADMIN_BUTTON, AdminPagination, listQuery, safeBack, useListUrls } from "../../components/admin/list-parts.tsx";
-import { FormAlert } from "../../components/ui/field.tsx";
+import {
+  ActionsCell,
+  ADMIN_BUTTON,
+  AdminTable,
+  ConfirmDelete,
+  FilterSelect,
+  IntentButton,
+  RowLink,
+  useListUrls,
+} from "../../components/admin/list-parts.tsx";
+import { describedBy, FieldMessages, FormAlert } from "../../components/ui/field.tsx";
 import { ADMIN_POST_SORTS, ADMIN_POST_STATUSES, oneOf } from "../../lib/admin-content.ts";
 import { browserOffsetAt } from "../../lib/editor-values.ts";
 import { formatDateTime } from "../../lib/format.ts";
@@ -10,8 +19,9 @@ import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { localDateTimeToIso } from "../../lib/schemas/post.ts";
 import { termName } from "../../lib/terms.ts";
+import { adminListRequest, safeBack } from "../../server/admin/list-request.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
+import { getApp } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import {
   changePost,
@@ -32,11 +42,9 @@ const BASE = "/admin/blog";
 const INTENTS = ["publish", "unpublish", "schedule", "feature", "unfeature", "trash", "restore", "purge"] as const;
 type Intent = (typeof INTENTS)[number];
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const admin = await requireAdmin(context, request);
-  const { db } = getApp(context);
-  const locale = getRequest(context).locale;
-  const { q, page, url } = listQuery(request);
+export async function loader(args: Route.LoaderArgs) {
+  const { admin, app, q, page, url, locale } = await adminListRequest(args);
+  const { db } = app;
   const p = url.searchParams;
   const trash = p.get("view") === "trash";
   const filters = {
@@ -132,31 +140,6 @@ function withoutPanels(url: string): string {
   return `${path}${params.size ? `?${params}` : ""}`;
 }
 
-function RowAction({
-  intent,
-  id,
-  back,
-  label,
-  name,
-}: {
-  intent: Intent;
-  id: string;
-  back: string;
-  label: string;
-  name: string;
-}) {
-  return (
-    <Form method="post">
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="id" value={id} />
-      <input type="hidden" name="back" value={back} />
-      <button type="submit" className={ADMIN_BUTTON} aria-label={name}>
-        {label}
-      </button>
-    </Form>
-  );
-}
-
 /**
  * Sends the browser's UTC offset at the chosen moment with the schedule form
  * (without JavaScript it stays 0: the time is read as UTC, as the hint says).
@@ -169,9 +152,6 @@ function withBrowserOffset(event: FormEvent<HTMLFormElement>) {
     tz.value = String(browserOffsetAt(local.value));
   }
 }
-
-const SELECT =
-  "block rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900";
 
 export default function BlogAdmin({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("adminContent");
@@ -208,28 +188,17 @@ export default function BlogAdmin({ loaderData, actionData }: Route.ComponentPro
       {actionData?.error && !fieldError && <FormAlert>{m(actionData.error)}</FormAlert>}
 
       {confirming && (
-        <div
-          role="alertdialog"
-          aria-labelledby="confirm-text"
-          className="rounded-lg border border-red-300 bg-red-50 p-4 dark:border-red-800 dark:bg-red-950"
-        >
-          <p id="confirm-text">
-            {confirming.deletedAt
+        <ConfirmDelete
+          text={
+            confirming.deletedAt
               ? t("blog.purgeConfirm", { title: titleOf(confirming) })
-              : t("blog.trashConfirm", { title: titleOf(confirming) })}
-          </p>
-          <Form method="post" className="mt-3 flex gap-3">
-            <input type="hidden" name="intent" value={confirming.deletedAt ? "purge" : "trash"} />
-            <input type="hidden" name="id" value={confirming.id} />
-            <input type="hidden" name="back" value={back} />
-            <button type="submit" className="rounded-md bg-red-700 px-3 py-1.5 text-white hover:bg-red-800">
-              {confirming.deletedAt ? t("blog.purge") : t("blog.moveToTrash")}
-            </button>
-            <Link to={back} className="rounded-md border border-zinc-300 px-3 py-1.5 dark:border-zinc-700">
-              {t("blog.cancel")}
-            </Link>
-          </Form>
-        </div>
+              : t("blog.trashConfirm", { title: titleOf(confirming) })
+          }
+          id={confirming.id}
+          back={back}
+          intent={confirming.deletedAt ? "purge" : "trash"}
+          submit={confirming.deletedAt ? t("blog.purge") : t("blog.moveToTrash")}
+        />
       )}
 
       {scheduling && (
@@ -255,17 +224,10 @@ export default function BlogAdmin({ loaderData, actionData }: Route.ComponentPro
                 name="publishAtLocal"
                 required
                 aria-invalid={fieldError ? true : undefined}
-                aria-describedby={fieldError ? "schedule-at-error schedule-at-hint" : "schedule-at-hint"}
+                aria-describedby={describedBy("schedule-at", t("blog.scheduleHint"), fieldError)}
                 className="block rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900"
               />
-              <p id="schedule-at-hint" className="text-sm text-zinc-600 dark:text-zinc-400">
-                {t("blog.scheduleHint")}
-              </p>
-              {fieldError && (
-                <p id="schedule-at-error" className="text-sm text-red-700 dark:text-red-400">
-                  {fieldError}
-                </p>
-              )}
+              <FieldMessages id="schedule-at" hint={t("blog.scheduleHint")} error={fieldError} />
             </div>
             <div className="flex gap-3">
               <button type="submit" className="rounded-md bg-blue-700 px-3 py-1.5 text-white hover:bg-blue-800">
@@ -340,165 +302,80 @@ export default function BlogAdmin({ loaderData, actionData }: Route.ComponentPro
 
       <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("blog.count", { count: list.total })}</p>
 
-      {list.items.length === 0 ? (
-        <p className="text-zinc-600 dark:text-zinc-400">{trash ? t("blog.trashEmpty") : t("blog.empty")}</p>
-      ) : (
-        <table className="w-full text-left text-sm">
-          <thead>
-            <tr className="border-b border-zinc-200 dark:border-zinc-800">
-              <th scope="col" className="py-2 pr-3">
-                {t("blog.titleCol")}
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                {t("blog.author")}
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                {t("blog.status")}
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                {t("blog.dates")}
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                {t("blog.views")}
-              </th>
-              <th scope="col" className="py-2">
-                {t("blog.actions")}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.items.map((post) => {
-              const title = titleOf(post);
-              const act = (intent: Intent, label: string) => (
-                <RowAction
-                  intent={intent}
-                  id={post.id}
-                  back={back}
-                  label={label}
-                  name={t("blog.actionOn", { action: label, title })}
-                />
-              );
-              return (
-                <tr key={post.id} className="border-b border-zinc-100 align-top dark:border-zinc-900">
-                  <td className="py-2 pr-3">
-                    <span className="font-medium">{title}</span>
-                    {post.featured && (
-                      <span className="ml-2 rounded bg-amber-100 px-1.5 text-xs text-amber-900 dark:bg-amber-900 dark:text-amber-100">
-                        {t("blog.featuredBadge")}
-                      </span>
-                    )}
+      <AdminTable
+        columns={[
+          t("blog.titleCol"),
+          t("blog.author"),
+          t("blog.status"),
+          t("blog.dates"),
+          t("blog.views"),
+          t("blog.actions"),
+        ]}
+        rowCount={list.items.length}
+        pagination={{ page: list.page, pageCount: list.pageCount, withParams }}
+        empty={trash ? t("blog.trashEmpty") : t("blog.empty")}
+      >
+        {list.items.map((post) => {
+          const title = titleOf(post);
+          const act = (intent: Intent, text: string) => (
+            <IntentButton
+              intent={intent}
+              id={post.id}
+              back={back}
+              text={text}
+              label={t("blog.actionOn", { action: text, title })}
+            />
+          );
+          const link = (to: string, text: string, danger = false) => (
+            <RowLink to={to} text={text} label={t("blog.actionOn", { action: text, title })} danger={danger} />
+          );
+          return (
+            <tr key={post.id} className="border-b border-zinc-100 align-top dark:border-zinc-900">
+              <td className="py-2 pr-3">
+                <span className="font-medium">{title}</span>
+                {post.featured && (
+                  <span className="ml-2 rounded bg-amber-100 px-1.5 text-xs text-amber-900 dark:bg-amber-900 dark:text-amber-100">
+                    {t("blog.featuredBadge")}
+                  </span>
+                )}
+                <br />
+                <code className="text-xs text-zinc-600 dark:text-zinc-400">{post.slug}</code>
+              </td>
+              <td className="py-2 pr-3">{post.authorEmail ?? t("blog.noAuthor")}</td>
+              <td className="py-2 pr-3">{t(`status.${post.status}`)}</td>
+              <td className="py-2 pr-3">
+                {post.publishedAt && (
+                  <>
+                    {post.status === "scheduled" ? t("blog.scheduledFor") : t("blog.publishedAt")}{" "}
+                    <time dateTime={post.publishedAt}>{formatDateTime(post.publishedAt, locale)}</time>
                     <br />
-                    <code className="text-xs text-zinc-600 dark:text-zinc-400">{post.slug}</code>
-                  </td>
-                  <td className="py-2 pr-3">{post.authorEmail ?? t("blog.noAuthor")}</td>
-                  <td className="py-2 pr-3">{t(`status.${post.status}`)}</td>
-                  <td className="py-2 pr-3">
-                    {post.publishedAt && (
-                      <>
-                        {post.status === "scheduled" ? t("blog.scheduledFor") : t("blog.publishedAt")}{" "}
-                        <time dateTime={post.publishedAt}>{formatDateTime(post.publishedAt, locale)}</time>
-                        <br />
-                      </>
-                    )}
-                    {t("blog.updatedAt")}{" "}
-                    <time dateTime={post.updatedAt}>{formatDateTime(post.updatedAt, locale)}</time>
-                  </td>
-                  <td className="py-2 pr-3 tabular-nums">{post.viewCount}</td>
-                  <td className="py-2">
-                    <div className="flex flex-wrap gap-2">
-                      {trash ? (
-                        <>
-                          {act("restore", t("blog.restore"))}
-                          <Link
-                            to={withParams({ confirmDelete: post.id })}
-                            className={`${ADMIN_BUTTON} text-red-700 dark:text-red-400`}
-                            aria-label={t("blog.actionOn", { action: t("blog.purge"), title })}
-                          >
-                            {t("blog.purge")}
-                          </Link>
-                        </>
-                      ) : (
-                        <>
-                          {post.status !== "published" && act("publish", t("blog.publish"))}
-                          {post.status !== "draft" && act("unpublish", t("blog.unpublish"))}
-                          <Link
-                            to={withParams({ schedule: post.id })}
-                            className={ADMIN_BUTTON}
-                            aria-label={t("blog.actionOn", { action: t("blog.schedule"), title })}
-                          >
-                            {t("blog.schedule")}
-                          </Link>
-                          {post.featured ? act("unfeature", t("blog.unfeature")) : act("feature", t("blog.feature"))}
-                          {post.authorId === adminId && (
-                            <Link
-                              to={`/posts/edit/${post.id}`}
-                              className={ADMIN_BUTTON}
-                              aria-label={t("blog.actionOn", { action: t("blog.edit"), title })}
-                            >
-                              {t("blog.edit")}
-                            </Link>
-                          )}
-                          {post.status === "published" && (
-                            <Link
-                              to={`/posts/detail/${post.id}`}
-                              className={ADMIN_BUTTON}
-                              aria-label={t("blog.actionOn", { action: t("blog.view"), title })}
-                            >
-                              {t("blog.view")}
-                            </Link>
-                          )}
-                          <Link
-                            to={withParams({ confirmDelete: post.id })}
-                            className={`${ADMIN_BUTTON} text-red-700 dark:text-red-400`}
-                            aria-label={t("blog.actionOn", { action: t("blog.moveToTrash"), title })}
-                          >
-                            {t("blog.moveToTrash")}
-                          </Link>
-                        </>
-                      )}
-                    </div>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
-
-      <AdminPagination page={list.page} pageCount={list.pageCount} withParams={withParams} />
+                  </>
+                )}
+                {t("blog.updatedAt")} <time dateTime={post.updatedAt}>{formatDateTime(post.updatedAt, locale)}</time>
+              </td>
+              <td className="py-2 pr-3 tabular-nums">{post.viewCount}</td>
+              <ActionsCell>
+                {trash ? (
+                  <>
+                    {act("restore", t("blog.restore"))}
+                    {link(withParams({ confirmDelete: post.id }), t("blog.purge"), true)}
+                  </>
+                ) : (
+                  <>
+                    {post.status !== "published" && act("publish", t("blog.publish"))}
+                    {post.status !== "draft" && act("unpublish", t("blog.unpublish"))}
+                    {link(withParams({ schedule: post.id }), t("blog.schedule"))}
+                    {post.featured ? act("unfeature", t("blog.unfeature")) : act("feature", t("blog.feature"))}
+                    {post.authorId === adminId && link(`/posts/edit/${post.id}`, t("blog.edit"))}
+                    {post.status === "published" && link(`/posts/detail/${post.id}`, t("blog.view"))}
+                    {link(withParams({ confirmDelete: post.id }), t("blog.moveToTrash"), true)}
+                  </>
+                )}
+              </ActionsCell>
+            </tr>
+          );
+        })}
+      </AdminTable>
     </section>
-  );
-}
-
-/** A labelled select of the filter form; `any` adds a first, empty choice. */
-function FilterSelect({
-  id,
-  name,
-  label,
-  value,
-  any,
-  options,
-}: {
-  id: string;
-  name: string;
-  label: string;
-  value: string;
-  any?: string;
-  options: Array<{ value: string; label: string }>;
-}) {
-  return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium">
-        {label}
-      </label>
-      <select id={id} name={name} defaultValue={value} className={SELECT}>
-        {any !== undefined && <option value="">{any}</option>}
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </div>
   );
 }

@@ -4,8 +4,7 @@ import {
   ADMIN_BUTTON,
   AdminPagination,
   AdminSearchSort,
-  listQuery,
-  safeBack,
+  ConfirmPanel,
   useListUrls,
 } from "../../components/admin/list-parts.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
@@ -20,9 +19,10 @@ import {
 import { formatDateTime } from "../../lib/format.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { adminListRequest, pendingDelete, safeBack } from "../../server/admin/list-request.server.ts";
 import { revokeUserSessions } from "../../server/auth/auth.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
+import { getApp } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { banUser, getUserForAdmin } from "../../server/repos/admin-users.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
@@ -38,16 +38,12 @@ import type { Route } from "./+types/comments";
 const PAGE_SIZE = 25;
 const BASE = "/admin/comments";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(context, request);
-  const { db } = getApp(context);
-  const locale = getRequest(context).locale;
-  const { q, page, url } = listQuery(request);
+export async function loader(args: Route.LoaderArgs) {
+  const { app, q, page, url, locale } = await adminListRequest(args);
   const status = oneOf(COMMENT_TABS, url.searchParams.get("status")) ?? "pending";
   const sort = oneOf(COMMENT_SORTS, url.searchParams.get("sort")) ?? "newest";
-  const list = await listCommentsForModeration(db, { status, page, pageSize: PAGE_SIZE, locale, q, sort });
-  const confirmId = url.searchParams.get("confirmDelete");
-  const confirming = confirmId ? ((await getCommentsForModeration(db, [confirmId]))[0] ?? null) : null;
+  const list = await listCommentsForModeration(app.db, { status, page, pageSize: PAGE_SIZE, locale, q, sort });
+  const confirming = await pendingDelete(url, async (id) => (await getCommentsForModeration(app.db, [id]))[0]);
   return { list, status, confirming, locale, q, sort };
 }
 
@@ -121,6 +117,7 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "adminContent:comments.title", [NOINDEX]);
 }
 
+/** The delete step for one comment or the chosen ones: which, then the real form. */
 function DeleteConfirm({
   text,
   items,
@@ -133,41 +130,19 @@ function DeleteConfirm({
   one: boolean;
 }) {
   const { t } = useTranslation("adminContent");
+  const fields: Record<string, string | string[]> = one
+    ? { confirmed: "1", one: `delete:${items[0]?.id ?? ""}` }
+    : { confirmed: "1", bulk: "delete", ids: items.map((c) => c.id) };
   return (
-    <div
-      role="alertdialog"
-      aria-labelledby="confirm-text"
-      className="rounded-lg border border-red-300 bg-red-50 p-4 dark:border-red-800 dark:bg-red-950"
-    >
-      <p id="confirm-text">{text}</p>
-      <ul className="mt-2 list-disc pl-6 text-sm">
+    <ConfirmPanel text={text} fields={fields} back={back} submit={t("comments.delete")}>
+      <ul className="list-disc pl-6 text-sm">
         {items.map((c) => (
           <li key={c.id}>
             {c.authorEmail ?? t("comments.deletedAccount")}: {c.excerpt}
           </li>
         ))}
       </ul>
-      <Form method="post" className="mt-3 flex gap-3">
-        <input type="hidden" name="back" value={back} />
-        <input type="hidden" name="confirmed" value="1" />
-        {one ? (
-          <input type="hidden" name="one" value={`delete:${items[0]?.id ?? ""}`} />
-        ) : (
-          <>
-            <input type="hidden" name="bulk" value="delete" />
-            {items.map((c) => (
-              <input key={c.id} type="hidden" name="ids" value={c.id} />
-            ))}
-          </>
-        )}
-        <button type="submit" className="rounded-md bg-red-700 px-3 py-1.5 text-white hover:bg-red-800">
-          {t("comments.delete")}
-        </button>
-        <Link to={back} className="rounded-md border border-zinc-300 px-3 py-1.5 dark:border-zinc-700">
-          {t("comments.cancel")}
-        </Link>
-      </Form>
-    </div>
+    </ConfirmPanel>
   );
 }
 

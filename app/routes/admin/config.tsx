@@ -2,7 +2,7 @@ import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { UploadButton } from "../../components/media/upload-button.tsx";
-import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
+import { describedBy, Field, FieldMessages, FormAlert, SelectField, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
@@ -248,26 +248,6 @@ export default function AdminConfigPage({ loaderData, actionData }: Route.Compon
 const CONTROL =
   "block rounded-md border border-zinc-300 bg-white px-3 py-2 text-zinc-900 aria-[invalid]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100";
 
-function Described({ id, hint, error }: { id: string; hint?: string; error?: string | null }) {
-  return (
-    <>
-      {hint && (
-        <p id={`${id}-hint`} className="text-sm text-zinc-600 dark:text-zinc-400">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="text-sm text-red-700 dark:text-red-400">
-          {error}
-        </p>
-      )}
-    </>
-  );
-}
-
-const describedBy = (id: string, hint?: string, error?: string | null) =>
-  [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
-
 function NumberField(props: {
   name: string;
   label: string;
@@ -296,39 +276,7 @@ function NumberField(props: {
         aria-describedby={describedBy(id, props.hint, props.error)}
         className={`${CONTROL} w-32`}
       />
-      <Described id={id} hint={props.hint} error={props.error} />
-    </div>
-  );
-}
-
-function SelectField(props: {
-  name: string;
-  label: string;
-  defaultValue: string;
-  options: Array<{ value: string; label: string }>;
-  error: string | null;
-}) {
-  const id = useId();
-  return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm font-medium">
-        {props.label}
-      </label>
-      <select
-        id={id}
-        name={props.name}
-        defaultValue={props.defaultValue}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={describedBy(id, undefined, props.error)}
-        className={CONTROL}
-      >
-        {props.options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      <Described id={id} error={props.error} />
+      <FieldMessages id={id} hint={props.hint} error={props.error} />
     </div>
   );
 }
@@ -348,7 +296,7 @@ function CheckboxField(props: { name: string; label: string; hint?: string; defa
         />
         <label htmlFor={id}>{props.label}</label>
       </div>
-      <Described id={id} hint={props.hint} />
+      <FieldMessages id={id} hint={props.hint} />
     </div>
   );
 }

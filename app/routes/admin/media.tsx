@@ -6,8 +6,6 @@ import {
   AdminPagination,
   AdminSearchSort,
   ConfirmDelete,
-  listQuery,
-  safeBack,
   useListUrls,
 } from "../../components/admin/list-parts.tsx";
 import { IMAGE_ACCEPT, useUpload } from "../../components/media/use-upload.ts";
@@ -17,6 +15,7 @@ import { formatDateTime } from "../../lib/format.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { formatBytes, MEDIA_SORTS, usageHref } from "../../lib/media.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { adminListRequest, pendingDelete, safeBack } from "../../server/admin/list-request.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
@@ -26,10 +25,9 @@ import type { Route } from "./+types/media";
 
 const PAGE_SIZE = 20;
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(context, request);
-  const { db, env } = getApp(context);
-  const { q, page, url } = listQuery(request);
+export async function loader(args: Route.LoaderArgs) {
+  const { app, q, page, url, locale } = await adminListRequest(args);
+  const { db, env } = app;
   const sort = oneOf(MEDIA_SORTS, url.searchParams.get("sort")) ?? "newest";
   const list = await listMedia(db, { q, sort, page, pageSize: PAGE_SIZE });
   const usages = await findUsagesForMany(
@@ -38,8 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   );
   const detailsId = url.searchParams.get("details");
   const details = detailsId && /^[0-9a-z]{20}$/.test(detailsId) ? await getMedia(db, detailsId) : null;
-  const confirmId = url.searchParams.get("confirmDelete");
-  const confirming = confirmId && /^[0-9a-z]{20}$/.test(confirmId) ? await getMedia(db, confirmId) : null;
+  const confirming = await pendingDelete(url, async (id) => (/^[0-9a-z]{20}$/.test(id) ? getMedia(db, id) : undefined));
   return {
     items: list.items.map((m) => ({
       id: m.id,
@@ -61,7 +58,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     sort,
     details,
     confirming: confirming ? { id: confirming.id, originalName: confirming.originalName } : null,
-    locale: getRequest(context).locale,
+    locale,
     maxBytes: env.uploadMaxBytes,
   };
 }

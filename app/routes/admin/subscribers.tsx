@@ -1,20 +1,18 @@
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
-import { ADMIN_BUTTON, AdminPagination, listQuery, useListUrls } from "../../components/admin/list-parts.tsx";
+import { ADMIN_BUTTON, AdminPagination, useListUrls } from "../../components/admin/list-parts.tsx";
 import { isSubscriberFilter, isSubscriberSort, SUBSCRIBER_FILTERS, SUBSCRIBER_SORTS } from "../../lib/admin-users.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
+import { adminListRequest } from "../../server/admin/list-request.server.ts";
 import { listSubscribersForAdmin } from "../../server/repos/admin-subscribers.server.ts";
 import type { Route } from "./+types/subscribers";
 
 const PAGE_SIZE = 50;
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(context, request);
-  const { db } = getApp(context);
-  const { q, page, url } = listQuery(request);
+export async function loader(args: Route.LoaderArgs) {
+  const { app, q, page, url, locale } = await adminListRequest(args);
+  const { db } = app;
   const statusParam = url.searchParams.get("status") ?? "";
   const status = isSubscriberFilter(statusParam) ? statusParam : "";
   const sortParam = url.searchParams.get("sort") ?? "";
@@ -29,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     status,
     sort,
     exportHref: `/admin/subscribers.csv${exportParams.size ? `?${exportParams}` : ""}`,
-    locale: getRequest(context).locale,
+    locale,
   };
 }
 

@@ -1,22 +1,21 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect } from "react-router";
 import {
-  ADMIN_BUTTON,
-  AdminPagination,
+  ActionsCell,
+  AdminListHeader,
   AdminSearch,
+  AdminSortForm,
+  AdminTable,
   ConfirmDelete,
-  listQuery,
-  safeBack,
+  EditDeleteLinks,
+  RowLink,
   useListUrls,
 } from "../../components/admin/list-parts.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { TERM_SORTS, termBasePath, termKind, termName } from "../../lib/terms.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
-import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
-import { audit } from "../../server/repos/audit.server.ts";
+import { adminListRequest, pendingDelete } from "../../server/admin/list-request.server.ts";
+import { refuse, rowActions } from "../../server/admin/row-actions.server.ts";
 import {
   deleteCategory,
   deleteTag,
@@ -28,18 +27,15 @@ import type { Route } from "./+types/terms";
 
 const PAGE_SIZE = 25;
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(context, request);
-  const { db } = getApp(context);
-  const kind = termKind(request);
-  const { q, page, url } = listQuery(request);
+export async function loader(args: Route.LoaderArgs) {
+  const { app, q, page, url, locale } = await adminListRequest(args);
+  const kind = termKind(args.request);
   const sort = url.searchParams.get("sort") ?? "";
-  const list = await listTermsForAdmin(db, kind, { q, sort, page, pageSize: PAGE_SIZE });
-  const confirmId = url.searchParams.get("confirmDelete");
-  const confirming = confirmId ? ((await getTerm(db, kind, confirmId)) ?? null) : null;
+  const list = await listTermsForAdmin(app.db, kind, { q, sort, page, pageSize: PAGE_SIZE });
+  const confirming = await pendingDelete(url, (id) => getTerm(app.db, kind, id));
   // Where a deleted category's posts can go.
   const moveTargets =
-    confirming && kind === "category" ? (await listCategories(db)).filter((c) => c.id !== confirming.id) : [];
+    confirming && kind === "category" ? (await listCategories(app.db)).filter((c) => c.id !== confirming.id) : [];
   return {
     kind,
     list,
@@ -47,29 +43,33 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     sort: (TERM_SORTS as readonly string[]).includes(sort) ? sort : "order",
     confirming,
     moveTargets,
-    locale: getRequest(context).locale,
+    locale,
   };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(context, request);
-  const app = getApp(context);
-  const kind = termKind(request);
-  const form = await request.formData();
-  const id = String(form.get("id") ?? "");
-  const term = id ? await getTerm(app.db, kind, id) : undefined;
-  if (!term || form.get("intent") !== "delete") return data({ error: "admin:errors.notFound" }, { status: 404 });
-  const back = safeBack(form.get("back"), termBasePath(kind));
-  const moveTo = String(form.get("moveTo") ?? "") || null;
-  if (kind === "category" && moveTo && !(await getTerm(app.db, "category", moveTo))) {
-    return data({ error: "admin:errors.notFound" }, { status: 400 });
-  }
-  await app.db.transaction().execute(async (trx) => {
-    if (kind === "category") await deleteCategory(trx, id, moveTo);
-    else await deleteTag(trx, id);
-    await audit(trx, admin, `${kind}.delete`, { type: kind, id }, { title: term.nameEn, moveTo });
-  });
-  return redirect(back, { headers: flashHeaders(flashOptions(app.env), "success", "flash.deleted") });
+export async function action(args: Route.ActionArgs) {
+  const kind = termKind(args.request);
+  return rowActions({
+    type: kind,
+    listPath: termBasePath(kind),
+    load: (db, id) => getTerm(db, kind, id),
+    title: (term) => term.nameEn,
+    intents: {
+      delete: {
+        apply: async (trx, term, form) => {
+          // Where a deleted category's posts go: another category, or none.
+          const moveTo = String(form.get("moveTo") ?? "") || null;
+          if (kind === "category" && moveTo && !(await getTerm(trx, "category", moveTo))) {
+            return refuse("admin:errors.notFound");
+          }
+          if (kind === "category") await deleteCategory(trx, term.id, moveTo);
+          else await deleteTag(trx, term.id);
+          return { moveTo };
+        },
+        flash: "flash.deleted",
+      },
+    },
+  })(args);
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
@@ -87,14 +87,11 @@ export default function TermsAdmin({ loaderData, actionData }: Route.ComponentPr
 
   return (
     <section aria-labelledby="terms-title" className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-4">
-        <h1 id="terms-title" className="text-3xl font-bold tracking-tight">
-          {t(`${section}.title`)}
-        </h1>
-        <Link to={`${path}/new`} className="rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800">
-          {t(`${section}.new`)}
-        </Link>
-      </div>
+      <AdminListHeader
+        id="terms-title"
+        title={t(`${section}.title`)}
+        create={{ to: `${path}/new`, label: t(`${section}.new`) }}
+      />
       {actionData?.error && <FormAlert>{m(actionData.error)}</FormAlert>}
 
       {confirming && (
@@ -127,100 +124,54 @@ export default function TermsAdmin({ loaderData, actionData }: Route.ComponentPr
 
       <div className="flex flex-wrap items-end gap-6">
         <AdminSearch id="terms-q" label={t(`${section}.search`)} button={t("list.search")} q={q} />
-        <Form method="get" className="flex items-end gap-2">
-          {q && <input type="hidden" name="q" value={q} />}
-          <div>
-            <label htmlFor="terms-sort" className="block text-sm font-medium">
-              {t("terms.sortBy")}
-            </label>
-            <select
-              id="terms-sort"
-              name="sort"
-              defaultValue={sort}
-              className="rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900"
-            >
-              {TERM_SORTS.map((key) => (
-                <option key={key} value={key}>
-                  {t(`terms.sort.${key}`)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <button type="submit" className={ADMIN_BUTTON}>
-            {t("terms.sortButton")}
-          </button>
-        </Form>
+        <AdminSortForm
+          id="terms-sort"
+          label={t("terms.sortBy")}
+          button={t("terms.sortButton")}
+          sort={sort}
+          sorts={TERM_SORTS.map((key) => ({ key, label: t(`terms.sort.${key}`) }))}
+          q={q}
+        />
       </div>
 
-      {list.items.length === 0 ? (
-        <p className="text-zinc-600 dark:text-zinc-400">{q ? t(`${section}.noMatch`, { q }) : t(`${section}.empty`)}</p>
-      ) : (
-        <table className="w-full text-left text-sm">
-          <thead>
-            <tr className="border-b border-zinc-200 dark:border-zinc-800">
-              <th scope="col" className="py-2 pr-3">
-                {t("terms.nameEn")}
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                {t("terms.nameZh")}
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                {t("terms.slug")}
-              </th>
-              {kind === "category" && (
-                <th scope="col" className="py-2 pr-3">
-                  {t("terms.sortOrder")}
-                </th>
-              )}
-              <th scope="col" className="py-2 pr-3">
-                {t("terms.posts")}
-              </th>
-              <th scope="col" className="py-2">
-                {t("swapers.actions")}
-              </th>
+      <AdminTable
+        columns={[
+          t("terms.nameEn"),
+          t("terms.nameZh"),
+          t("terms.slug"),
+          kind === "category" && t("terms.sortOrder"),
+          t("terms.posts"),
+          t("swapers.actions"),
+        ]}
+        rowCount={list.items.length}
+        pagination={{ page: list.page, pageCount: list.pageCount, withParams }}
+        empty={q ? t(`${section}.noMatch`, { q }) : t(`${section}.empty`)}
+      >
+        {list.items.map((term) => {
+          const name = termName(term, locale);
+          return (
+            <tr key={term.id} className="border-b border-zinc-100 dark:border-zinc-900">
+              <td className="py-2 pr-3">{term.nameEn}</td>
+              <td className="py-2 pr-3" lang="zh-CN">
+                {term.nameZh}
+              </td>
+              <td className="py-2 pr-3">
+                <code>{term.slug}</code>
+              </td>
+              {kind === "category" && <td className="py-2 pr-3 tabular-nums">{term.sortOrder}</td>}
+              <td className="py-2 pr-3 tabular-nums">{term.postCount}</td>
+              <ActionsCell>
+                <RowLink to={`${publicPath}/${term.slug}`} text={t("terms.view")} />
+                <EditDeleteLinks
+                  name={name}
+                  editTo={`${path}/${term.id}`}
+                  deleteTo={withParams({ confirmDelete: term.id })}
+                />
+              </ActionsCell>
             </tr>
-          </thead>
-          <tbody>
-            {list.items.map((term) => {
-              const name = termName(term, locale);
-              return (
-                <tr key={term.id} className="border-b border-zinc-100 dark:border-zinc-900">
-                  <td className="py-2 pr-3">{term.nameEn}</td>
-                  <td className="py-2 pr-3" lang="zh-CN">
-                    {term.nameZh}
-                  </td>
-                  <td className="py-2 pr-3">
-                    <code>{term.slug}</code>
-                  </td>
-                  {kind === "category" && <td className="py-2 pr-3 tabular-nums">{term.sortOrder}</td>}
-                  <td className="py-2 pr-3 tabular-nums">{term.postCount}</td>
-                  <td className="py-2">
-                    <div className="flex flex-wrap gap-2">
-                      <Link
-                        to={`${path}/${term.id}`}
-                        className={ADMIN_BUTTON}
-                        aria-label={t("terms.editLink", { name })}
-                      >
-                        {t("terms.editAction")}
-                      </Link>
-                      <Link to={`${publicPath}/${term.slug}`} className={ADMIN_BUTTON}>
-                        {t("terms.view")}
-                      </Link>
-                      <Link
-                        to={withParams({ confirmDelete: term.id })}
-                        className={`${ADMIN_BUTTON} text-red-700 dark:text-red-400`}
-                      >
-                        {t("list.delete")}
-                      </Link>
-                    </div>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
-      <AdminPagination page={list.page} pageCount={list.pageCount} withParams={withParams} />
+          );
+        })}
+      </AdminTable>
     </section>
   );
 }

@@ -3,15 +3,13 @@ import { ADMIN_POST_SORTS, type AdminPostSort, oneOf, pickTitle } from "../../li
 import type { Locale } from "../../lib/i18n/locale.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
-import { likePattern } from "../db/query.server.ts";
+import { countRows, likePattern } from "../db/query.server.ts";
 import type { PostStatus } from "../db/schema.server.ts";
 import { clampPage } from "./paging.server.ts";
 
 // The admin's view of every post of every author: list, filters, trash, and the
 // state changes the list offers. Each change bumps `version` (the editor's
 // optimistic concurrency) and `updatedAt`; callers run `afterPostWrite` after commit.
-
-type CountValue = number | string | bigint;
 
 export interface AdminPostFilter {
   q?: string;
@@ -95,13 +93,7 @@ export async function listPostsForAdmin(db: DB, opts: AdminPostFilter): Promise<
     return query;
   };
 
-  const total = Number(
-    (
-      await base()
-        .select((eb) => eb.fn.countAll<CountValue>().as("n"))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+  const total = await countRows(base());
   const { page, pageCount } = clampPage(total, opts.page, opts.pageSize);
 
   const titleExpr =

@@ -1,4 +1,5 @@
 import type { DB } from "../db/db.server.ts";
+import type { CountValue } from "../db/query.server.ts";
 
 export interface AdminCounts {
   posts: { published: number; draft: number; scheduled: number; trash: number };
@@ -6,8 +7,6 @@ export interface AdminCounts {
   users: number;
   subscribers: { confirmed: number; pending: number };
 }
-
-type CountValue = number | string | bigint;
 
 /** The dashboard's figures: four grouped counts, run together. */
 export async function adminCounts(db: DB): Promise<AdminCounts> {

@@ -1,11 +1,8 @@
-import { sql } from "kysely";
 import { isSubscriberFilter, type SubscriberSort } from "../../lib/admin-users.ts";
 import type { DB } from "../db/db.server.ts";
-import { likePattern } from "../db/query.server.ts";
+import { containsText, countRows } from "../db/query.server.ts";
 import type { SubscriberStatus } from "../db/schema.server.ts";
-import { clampPage } from "./paging.server.ts";
-
-type CountValue = number | string | bigint;
+import { type AdminPage, adminPage } from "./paging.server.ts";
 
 export interface AdminSubscriber {
   id: string;
@@ -26,7 +23,7 @@ function filtered(db: DB, opts: SubscriberFilterOpts) {
   const status = isSubscriberFilter(opts.status ?? "") ? (opts.status as SubscriberStatus) : null;
   return db
     .selectFrom("subscribers as s")
-    .$if(q !== "", (qb) => qb.where(sql<boolean>`lower(s."email") like ${likePattern(q)} escape '\\'`))
+    .$if(q !== "", (qb) => qb.where(containsText(["s.email"], q)))
     .$if(status !== null, (qb) => qb.where("s.status", "=", status as SubscriberStatus));
 }
 
@@ -36,25 +33,18 @@ const COLUMNS = ["s.id", "s.email", "s.status", "s.locale", "s.createdAt", "s.co
 export async function listSubscribersForAdmin(
   db: DB,
   opts: SubscriberFilterOpts & { page: number; pageSize: number; sort?: SubscriberSort },
-): Promise<{ items: AdminSubscriber[]; total: number; page: number; pageCount: number }> {
-  const total = Number(
-    (
-      await filtered(db, opts)
-        .select((eb) => eb.fn.countAll<CountValue>().as("n"))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
-  const { page, pageCount } = clampPage(total, opts.page, opts.pageSize);
+): Promise<AdminPage<AdminSubscriber>> {
   const sort = opts.sort ?? "newest";
-  const items = await filtered(db, opts)
-    .select(COLUMNS)
-    .$if(sort === "email", (qb) => qb.orderBy("s.email"))
-    .orderBy("s.createdAt", sort === "oldest" ? "asc" : "desc")
-    .orderBy("s.id")
-    .limit(opts.pageSize)
-    .offset((page - 1) * opts.pageSize)
-    .execute();
-  return { items, total, page, pageCount };
+  return adminPage(await countRows(filtered(db, opts)), opts, (limit, offset) =>
+    filtered(db, opts)
+      .select(COLUMNS)
+      .$if(sort === "email", (qb) => qb.orderBy("s.email"))
+      .orderBy("s.createdAt", sort === "oldest" ? "asc" : "desc")
+      .orderBy("s.id")
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+  );
 }
 
 /** Every subscriber matching the filter, oldest first (the CSV export). */

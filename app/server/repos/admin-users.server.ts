@@ -2,13 +2,11 @@ import { sql } from "kysely";
 import { isUserSort, type UserSort } from "../../lib/admin-users.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
-import { likePattern } from "../db/query.server.ts";
+import { type CountValue, containsText, countRows } from "../db/query.server.ts";
 import { normalizeEmail } from "../env.server.ts";
 import { addAdmins, removeAdmin } from "./admins.server.ts";
 import type { Actor } from "./audit.server.ts";
-import { clampPage } from "./paging.server.ts";
-
-type CountValue = number | string | bigint;
+import { type AdminPage, adminPage } from "./paging.server.ts";
 
 /** The error code a banned user's sign-in fails with (guard.server.ts translates it). */
 export const BANNED_CODE = "ACCOUNT_BANNED";
@@ -90,38 +88,22 @@ async function withMethods(db: DB, rows: UserRow[]): Promise<AdminUser[]> {
 export async function listUsersForAdmin(
   db: DB,
   opts: { q?: string; sort?: string; page: number; pageSize: number },
-): Promise<{ items: AdminUser[]; total: number; page: number; pageCount: number; sort: UserSort }> {
+): Promise<AdminPage<AdminUser> & { sort: UserSort }> {
   const q = opts.q?.trim() ?? "";
   const sort: UserSort = isUserSort(opts.sort ?? "") ? (opts.sort as UserSort) : "created";
-  const like = likePattern(q);
-  const search = sql<boolean>`(lower(u."email") like ${like} escape '\\' or lower(u."name") like ${like} escape '\\')`;
-  const total = Number(
-    (
-      await db
-        .selectFrom("users as u")
-        .$if(q !== "", (qb) => qb.where(search))
-        .select((eb) => eb.fn.countAll<CountValue>().as("n"))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
-  const { page, pageCount } = clampPage(total, opts.page, opts.pageSize);
+  const base = db.selectFrom("users as u").$if(q !== "", (qb) => qb.where(containsText(["u.email", "u.name"], q)));
   const order = {
     created: [sql`u."createdAt" desc`],
     email: [sql`u."email" asc`],
     // Never signed in last, on both dialects.
     lastSignIn: [sql`(case when u."lastSignInAt" is null then 1 else 0 end) asc`, sql`u."lastSignInAt" desc`],
   }[sort];
-  let query = db
-    .selectFrom("users as u")
-    .$if(q !== "", (qb) => qb.where(search))
-    .select([...userColumns, adminFlag.as("isAdmin")]);
-  for (const o of order) query = query.orderBy(o);
-  const rows = await query
-    .orderBy("u.id")
-    .limit(opts.pageSize)
-    .offset((page - 1) * opts.pageSize)
-    .execute();
-  return { items: await withMethods(db, rows), total, page, pageCount, sort };
+  const list = await adminPage(await countRows(base), opts, async (limit, offset) => {
+    let query = base.select([...userColumns, adminFlag.as("isAdmin")]);
+    for (const o of order) query = query.orderBy(o);
+    return withMethods(db, await query.orderBy("u.id").limit(limit).offset(offset).execute());
+  });
+  return { ...list, sort };
 }
 
 export async function getUserForAdmin(db: DB, id: string): Promise<AdminUser | undefined> {

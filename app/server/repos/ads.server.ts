@@ -5,10 +5,10 @@ import { isHttpUrl } from "../../lib/schemas/link.ts";
 import { type BatchCounter, createBatchCounter } from "../batch-counter.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
-import { likePattern } from "../db/query.server.ts";
+import { containsText, countRows } from "../db/query.server.ts";
 import type { AdKind, AdPlacement } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
-import { clampPage } from "./paging.server.ts";
+import { type AdminPage, adminPage } from "./paging.server.ts";
 import { splitByWindow } from "./time-windows.server.ts";
 
 /** What a public page needs to show an ad: never its target URL (clicks go through /ads/{id}/click). */
@@ -157,43 +157,25 @@ export function parseAdSort(value: string | null): AdSort {
 export async function listAdsForAdmin(
   db: DB,
   opts: { q?: string; placement?: AdPlacement | null; sort?: AdSort; page: number; pageSize: number },
-): Promise<{ items: AdRow[]; total: number; page: number; pageCount: number }> {
+): Promise<AdminPage<AdRow>> {
   const q = opts.q?.trim() ?? "";
-  const like = likePattern(q);
   const placement = opts.placement ?? null;
   const base = db
     .selectFrom("ads")
     .$if(placement !== null, (qb) => qb.where("placement", "=", placement as AdPlacement))
-    .$if(q !== "", (qb) =>
-      qb.where(
-        sql<boolean>`(lower(${sql.ref("title")}) like ${like} escape '\\' or lower(${sql.ref("text")}) like ${like} escape '\\')`,
-      ),
-    );
-  const countRow = await base
-    .select((eb) => eb.fn.countAll<number | string | bigint>().as("n"))
-    .executeTakeFirstOrThrow();
-  const total = Number(countRow.n);
-  const { page, pageCount } = clampPage(total, opts.page, opts.pageSize);
-  let query = base.select(COLUMNS);
-  switch (opts.sort ?? "newest") {
-    case "title":
-      query = query.orderBy("title");
-      break;
-    case "impressions":
-      query = query.orderBy("impressions", "desc");
-      break;
-    case "clicks":
-      query = query.orderBy("clicks", "desc");
-      break;
-    default:
-      query = query.orderBy("createdAt", "desc");
-  }
-  const rows = await query
-    .orderBy("id")
-    .limit(opts.pageSize)
-    .offset((page - 1) * opts.pageSize)
-    .execute();
-  return { items: rows.map(toRow), total, page, pageCount };
+    .$if(q !== "", (qb) => qb.where(containsText(["title", "text"], q)));
+  const order = {
+    newest: ["createdAt", "desc"],
+    title: ["title", "asc"],
+    impressions: ["impressions", "desc"],
+    clicks: ["clicks", "desc"],
+  } as const;
+  const [column, direction] = order[opts.sort ?? "newest"] ?? order.newest;
+  return adminPage(await countRows(base), opts, async (limit, offset) =>
+    (await base.select(COLUMNS).orderBy(column, direction).orderBy("id").limit(limit).offset(offset).execute()).map(
+      toRow,
+    ),
+  );
 }
 
 /** The ads of a placement that may show now: enabled and inside their time window. */

@@ -4,14 +4,12 @@ import { pickTitle } from "../../lib/admin-content.ts";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
-import { likePattern } from "../db/query.server.ts";
+import { type CountValue, countRows, likePattern } from "../db/query.server.ts";
 import type { CommentStatus } from "../db/schema.server.ts";
 import { clampPage } from "./paging.server.ts";
 
 // The admin's moderation queue: every comment on every post (trashed posts too),
 // newest first, by status; status changes and deletes of chosen ids only.
-
-type CountValue = number | string | bigint;
 
 /** How many characters of a comment's text the list shows. */
 export const EXCERPT_LENGTH = 200;
@@ -80,11 +78,7 @@ export async function listCommentsForModeration(
         sql<boolean>`(lower(c."bodyMarkdown") like ${like} escape '\\' or lower(coalesce(u."email", '')) like ${like} escape '\\')`,
       ),
     );
-  const total = q
-    ? Number(
-        (await filtered.select((eb) => eb.fn.countAll<number | string | bigint>().as("n")).executeTakeFirstOrThrow()).n,
-      )
-    : counts[opts.status];
+  const total = q ? await countRows(filtered) : counts[opts.status];
   const { page, pageCount } = clampPage(total, opts.page, opts.pageSize);
   const direction = opts.sort === "oldest" ? "asc" : "desc";
   const rows = await filtered

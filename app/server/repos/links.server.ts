@@ -1,10 +1,9 @@
-import { sql } from "kysely";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
-import { likePattern } from "../db/query.server.ts";
+import { containsText, countRows } from "../db/query.server.ts";
 import { newId } from "../ids.server.ts";
 import { moveToPosition } from "./ordering.server.ts";
-import { clampPage } from "./paging.server.ts";
+import { type AdminPage, adminPage } from "./paging.server.ts";
 
 /** A friend link as the public pages show it. */
 export interface PublicLink {
@@ -76,30 +75,21 @@ export async function createLink(db: DB, input: NewLink): Promise<string> {
 export async function listLinksForAdmin(
   db: DB,
   opts: { q?: string; page: number; pageSize: number },
-): Promise<{ items: LinkRow[]; total: number; page: number; pageCount: number }> {
+): Promise<AdminPage<LinkRow>> {
   const q = opts.q?.trim() ?? "";
-  const like = likePattern(q);
-  const base = db
-    .selectFrom("links")
-    .$if(q !== "", (qb) =>
-      qb.where(
-        sql<boolean>`(lower(${sql.ref("name")}) like ${like} escape '\\' or lower(${sql.ref("url")}) like ${like} escape '\\' or lower(${sql.ref("description")}) like ${like} escape '\\')`,
-      ),
-    );
-  const countRow = await base
-    .select((eb) => eb.fn.countAll<number | string | bigint>().as("n"))
-    .executeTakeFirstOrThrow();
-  const total = Number(countRow.n);
-  const { page, pageCount } = clampPage(total, opts.page, opts.pageSize);
-  const rows = await base
-    .select(COLUMNS)
-    .orderBy("sortOrder")
-    .orderBy("createdAt")
-    .orderBy("id")
-    .limit(opts.pageSize)
-    .offset((page - 1) * opts.pageSize)
-    .execute();
-  return { items: rows.map(toRow), total, page, pageCount };
+  const base = db.selectFrom("links").$if(q !== "", (qb) => qb.where(containsText(["name", "url", "description"], q)));
+  return adminPage(await countRows(base), opts, async (limit, offset) =>
+    (
+      await base
+        .select(COLUMNS)
+        .orderBy("sortOrder")
+        .orderBy("createdAt")
+        .orderBy("id")
+        .limit(limit)
+        .offset(offset)
+        .execute()
+    ).map(toRow),
+  );
 }
 
 export async function getLink(db: DB, id: string): Promise<LinkRow | undefined> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clampPage } from "./paging.server.ts";
+import { adminPage, clampPage } from "./paging.server.ts";
 
 describe("clampPage", () => {
   it.each([
@@ -10,5 +10,26 @@ describe("clampPage", () => {
     [25, 2.7, 10, { page: 2, pageCount: 3 }],
   ])("total %i, page %d, size %i", (total, page, size, expected) => {
     expect(clampPage(total, page, size)).toEqual(expected);
+  });
+});
+
+describe("adminPage", () => {
+  it("asks for the clamped page's rows only", async () => {
+    const asked: Array<[number, number]> = [];
+    const rows = async (limit: number, offset: number) => {
+      asked.push([limit, offset]);
+      return [offset];
+    };
+    expect(await adminPage(25, { page: 9, pageSize: 10 }, rows)).toEqual({
+      items: [20],
+      total: 25,
+      page: 3,
+      pageCount: 3,
+    });
+    expect(await adminPage(0, { page: 2, pageSize: 10 }, rows)).toMatchObject({ page: 1, pageCount: 1 });
+    expect(asked).toEqual([
+      [10, 20],
+      [10, 0],
+    ]);
   });
 });

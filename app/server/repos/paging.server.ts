@@ -6,3 +6,24 @@ export function clampPage(total: number, requested: number, pageSize: number): {
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   return { page: Math.min(Math.max(1, Math.trunc(requested)), pageCount), pageCount };
 }
+
+/** One page of an admin list, and where it sits among the rest. */
+export interface AdminPage<R> {
+  items: R[];
+  total: number;
+  page: number;
+  pageCount: number;
+}
+
+/**
+ * An admin list's page: `total` rows counted, the requested page clamped to them,
+ * and `rows(limit, offset)` asked for that page only.
+ */
+export async function adminPage<R>(
+  total: number,
+  opts: { page: number; pageSize: number },
+  rows: (limit: number, offset: number) => Promise<R[]>,
+): Promise<AdminPage<R>> {
+  const { page, pageCount } = clampPage(total, opts.page, opts.pageSize);
+  return { items: await rows(opts.pageSize, (page - 1) * opts.pageSize), total, page, pageCount };
+}

@@ -1,10 +1,10 @@
-import { sql } from "kysely";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
+import { containsText, countRows } from "../db/query.server.ts";
 import type { Locale } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { moveToPosition } from "./ordering.server.ts";
-import { clampPage } from "./paging.server.ts";
+import { type AdminPage, adminPage } from "./paging.server.ts";
 import { splitByWindow } from "./time-windows.server.ts";
 
 export interface Slide {
@@ -132,30 +132,21 @@ function toSlideRow(r: Omit<SlideRow, "enabled"> & { enabled: number }): SlideRo
 export async function listSlidesForAdmin(
   db: DB,
   opts: { q?: string; page: number; pageSize: number },
-): Promise<{ items: SlideRow[]; total: number; page: number; pageCount: number }> {
-  const q = opts.q?.trim().toLowerCase() ?? "";
-  const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  let base = db.selectFrom("swapers");
-  if (q) {
-    // ESCAPE makes % and _ in the query literal on both dialects.
-    base = base.where(
-      sql<boolean>`(lower(${sql.ref("titleEn")}) like ${like} escape '\\' or lower(${sql.ref("titleZh")}) like ${like} escape '\\')`,
-    );
-  }
-  const countRow = await base
-    .select((eb) => eb.fn.countAll<number | string | bigint>().as("n"))
-    .executeTakeFirstOrThrow();
-  const total = Number(countRow.n);
-  const { page, pageCount } = clampPage(total, opts.page, opts.pageSize);
-  const rows = await base
-    .select(SLIDE_COLUMNS)
-    .orderBy("sortOrder")
-    .orderBy("createdAt")
-    .orderBy("id")
-    .limit(opts.pageSize)
-    .offset((page - 1) * opts.pageSize)
-    .execute();
-  return { items: rows.map(toSlideRow), total, page, pageCount };
+): Promise<AdminPage<SlideRow>> {
+  const q = opts.q?.trim() ?? "";
+  const base = db.selectFrom("swapers").$if(q !== "", (qb) => qb.where(containsText(["titleEn", "titleZh"], q)));
+  return adminPage(await countRows(base), opts, async (limit, offset) =>
+    (
+      await base
+        .select(SLIDE_COLUMNS)
+        .orderBy("sortOrder")
+        .orderBy("createdAt")
+        .orderBy("id")
+        .limit(limit)
+        .offset(offset)
+        .execute()
+    ).map(toSlideRow),
+  );
 }
 
 export async function getSlide(db: DB, id: string): Promise<SlideRow | undefined> {

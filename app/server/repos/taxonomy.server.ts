@@ -3,10 +3,10 @@ import { slugify } from "../../lib/slug.ts";
 import { TERM_SORTS, type TermKind, type TermSort, termName } from "../../lib/terms.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
-import { isUniqueViolation, likePattern } from "../db/query.server.ts";
+import { type CountValue, containsText, countRows, isUniqueViolation } from "../db/query.server.ts";
 import type { Locale } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
-import { clampPage } from "./paging.server.ts";
+import { type AdminPage, adminPage } from "./paging.server.ts";
 import { wherePublic } from "./post-visibility.server.ts";
 
 export interface Term {
@@ -113,8 +113,6 @@ export interface AdminTerm extends Term {
 
 export { TERM_SORTS };
 
-type CountValue = number | string | bigint;
-
 /**
  * Categories or tags for the admin list: search over both names and the slug,
  * a sort from the allowlist, pages, and each term's post count, in one query
@@ -124,72 +122,63 @@ export async function listTermsForAdmin(
   db: DB,
   kind: TermKind,
   opts: { q?: string; sort?: string; page: number; pageSize: number },
-): Promise<{ items: AdminTerm[]; total: number; page: number; pageCount: number }> {
+): Promise<AdminPage<AdminTerm>> {
   const q = opts.q?.trim() ?? "";
   const sort: TermSort = (TERM_SORTS as readonly string[]).includes(opts.sort ?? "")
     ? (opts.sort as TermSort)
     : "order";
-  const like = likePattern(q);
-  const search = sql<boolean>`(lower(t."nameEn") like ${like} escape '\\' or lower(t."nameZh") like ${like} escape '\\' or t."slug" like ${like} escape '\\')`;
-
-  const countQuery =
+  const search = containsText(["t.nameEn", "t.nameZh", "t.slug"], q);
+  const total =
     kind === "category"
-      ? db.selectFrom("categories as t").$if(q !== "", (qb) => qb.where(search))
-      : db.selectFrom("tags as t").$if(q !== "", (qb) => qb.where(search));
-  const total = Number(
-    (await countQuery.select((eb) => eb.fn.countAll<CountValue>().as("n")).executeTakeFirstOrThrow()).n,
-  );
-  const { page, pageCount } = clampPage(total, opts.page, opts.pageSize);
+      ? await countRows(db.selectFrom("categories as t").$if(q !== "", (qb) => qb.where(search)))
+      : await countRows(db.selectFrom("tags as t").$if(q !== "", (qb) => qb.where(search)));
 
   const postCount =
     kind === "category"
       ? sql<CountValue>`(select count(*) from "posts" p where p."categoryId" = t."id" and p."deletedAt" is null)`
       : sql<CountValue>`(select count(*) from "postTags" pt join "posts" p on p."id" = pt."postId" where pt."tagId" = t."id" and p."deletedAt" is null)`;
   const order = {
-    order: [sql`${kind === "category" ? sql`t."sortOrder"` : sql`t."slug"`} asc`],
-    name: [sql`lower(t."nameEn") asc`],
-    slug: [sql`t."slug" asc`],
-    posts: [sql`"postCount" desc`],
-    updated: [sql`t."updatedAt" desc`],
+    order: sql`${kind === "category" ? sql`t."sortOrder"` : sql`t."slug"`} asc`,
+    name: sql`lower(t."nameEn") asc`,
+    slug: sql`t."slug" asc`,
+    posts: sql`"postCount" desc`,
+    updated: sql`t."updatedAt" desc`,
   }[sort];
 
-  const rows =
-    kind === "category"
-      ? await db
-          .selectFrom("categories as t")
-          .$if(q !== "", (qb) => qb.where(search))
-          .select([
-            "t.id",
-            "t.slug",
-            "t.nameEn",
-            "t.nameZh",
-            "t.description",
-            "t.sortOrder",
-            "t.updatedAt",
-            postCount.as("postCount"),
-          ])
-          .orderBy(order)
-          .orderBy("t.id")
-          .limit(opts.pageSize)
-          .offset((page - 1) * opts.pageSize)
-          .execute()
-      : (
-          await db
-            .selectFrom("tags as t")
+  return adminPage(total, opts, async (limit, offset) => {
+    const rows =
+      kind === "category"
+        ? await db
+            .selectFrom("categories as t")
             .$if(q !== "", (qb) => qb.where(search))
-            .select(["t.id", "t.slug", "t.nameEn", "t.nameZh", "t.updatedAt", postCount.as("postCount")])
+            .select([
+              "t.id",
+              "t.slug",
+              "t.nameEn",
+              "t.nameZh",
+              "t.description",
+              "t.sortOrder",
+              "t.updatedAt",
+              postCount.as("postCount"),
+            ])
             .orderBy(order)
             .orderBy("t.id")
-            .limit(opts.pageSize)
-            .offset((page - 1) * opts.pageSize)
+            .limit(limit)
+            .offset(offset)
             .execute()
-        ).map((r) => ({ ...r, description: "", sortOrder: 0 }));
-  return {
-    items: rows.map((r) => ({ ...r, postCount: Number(r.postCount) })),
-    total,
-    page,
-    pageCount,
-  };
+        : (
+            await db
+              .selectFrom("tags as t")
+              .$if(q !== "", (qb) => qb.where(search))
+              .select(["t.id", "t.slug", "t.nameEn", "t.nameZh", "t.updatedAt", postCount.as("postCount")])
+              .orderBy(order)
+              .orderBy("t.id")
+              .limit(limit)
+              .offset(offset)
+              .execute()
+          ).map((r) => ({ ...r, description: "", sortOrder: 0 }));
+    return rows.map((r) => ({ ...r, postCount: Number(r.postCount) }));
+  });
 }
 
 export async function getTerm(db: DB, kind: TermKind, id: string): Promise<AdminTerm | undefined> {
@@ -208,22 +197,17 @@ export async function getTerm(db: DB, kind: TermKind, id: string): Promise<Admin
           .executeTakeFirst()
           .then((r) => (r ? { ...r, description: "", sortOrder: 0 } : undefined));
   if (!row) return undefined;
-  const count =
+  const postCount =
     kind === "category"
-      ? await db
-          .selectFrom("posts")
-          .where("categoryId", "=", id)
-          .where("deletedAt", "is", null)
-          .select((eb) => eb.fn.countAll<CountValue>().as("n"))
-          .executeTakeFirstOrThrow()
-      : await db
-          .selectFrom("postTags as pt")
-          .innerJoin("posts as p", "p.id", "pt.postId")
-          .where("pt.tagId", "=", id)
-          .where("p.deletedAt", "is", null)
-          .select((eb) => eb.fn.countAll<CountValue>().as("n"))
-          .executeTakeFirstOrThrow();
-  return { ...row, postCount: Number(count.n) };
+      ? await countRows(db.selectFrom("posts").where("categoryId", "=", id).where("deletedAt", "is", null))
+      : await countRows(
+          db
+            .selectFrom("postTags as pt")
+            .innerJoin("posts as p", "p.id", "pt.postId")
+            .where("pt.tagId", "=", id)
+            .where("p.deletedAt", "is", null),
+        );
+  return { ...row, postCount };
 }
 
 export interface TermInput {
