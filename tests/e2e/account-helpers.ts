@@ -28,6 +28,12 @@ export async function login(page: Page, email: string, password = PASSWORD): Pro
   await page.getByRole("button", { name: "Log in" }).click();
 }
 
+/** Signs out from the header and waits until the page says so (a goto before that may cancel it). */
+export async function logout(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Logout" }).click();
+  await expect(page.getByRole("link", { name: "Login" })).toBeVisible();
+}
+
 /** A registered, verified and signed-in account; returns its e-mail. */
 export async function signedInUser(page: Page, tag: string): Promise<string> {
   const email = uniqueEmail(tag);

@@ -1,4 +1,4 @@
-import { login, PASSWORD, signedInUser } from "./account-helpers.ts";
+import { login, logout, PASSWORD, signedInUser } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 import { linkIn, mailTo, uniqueEmail } from "./mail.ts";
 
@@ -82,10 +82,10 @@ test("changing the e-mail: the old address approves, the new one verifies", asyn
   await page.getByRole("button", { name: "Verify my e-mail" }).click();
   await expect(page.getByRole("status")).toHaveText("Your e-mail is verified. You can log in now.");
 
-  await page.getByRole("button", { name: "Logout" }).click();
+  await logout(page);
   await login(page, newEmail);
   await expect(page.getByTestId("nav-user")).toHaveText(newEmail);
-  await page.getByRole("button", { name: "Logout" }).click();
+  await logout(page);
   await login(page, email);
   await expect(page.getByRole("alert")).toHaveText("Invalid e-mail or password.");
 });
