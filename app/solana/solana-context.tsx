@@ -6,7 +6,15 @@
 import type { Address } from "@solana/kit";
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
 import { type ClassifiedError, classifyError, SolanaToolError } from "../lib/solana/errors.ts";
-import { CHAIN, type NetworkId, networkOfUrl, PUBLIC_RPC, parseRpcUrl, RPC_COOKIE } from "../lib/solana/network.ts";
+import {
+  CHAIN,
+  connectAllows,
+  type NetworkId,
+  networkOfUrl,
+  PUBLIC_RPC,
+  parseRpcUrl,
+  RPC_COOKIE,
+} from "../lib/solana/network.ts";
 import { rpcFor, type SolanaRpc } from "./rpc.ts";
 import {
   connectWallet,
@@ -19,6 +27,8 @@ import {
 
 const RPC_KEY = "inkwell.solana.rpc";
 const WALLET_KEY = "inkwell.solana.wallet";
+/** The custom RPC this tab last reloaded for (session storage): one reload per RPC, never a loop. */
+const RELOADED_KEY = "inkwell.solana.reloadedFor";
 
 export interface SolanaState {
   rpcUrl: string;
@@ -48,18 +58,19 @@ export function useSolana(): SolanaState {
   return value;
 }
 
-function readStorage(key: string): string | null {
+function readStorage(key: string, storage: "local" | "session" = "local"): string | null {
   try {
-    return window.localStorage.getItem(key);
+    return (storage === "local" ? window.localStorage : window.sessionStorage).getItem(key);
   } catch {
     return null;
   }
 }
 
-function writeStorage(key: string, value: string | null) {
+function writeStorage(key: string, value: string | null, storage: "local" | "session" = "local") {
   try {
-    if (value === null) window.localStorage.removeItem(key);
-    else window.localStorage.setItem(key, value);
+    const store = storage === "local" ? window.localStorage : window.sessionStorage;
+    if (value === null) store.removeItem(key);
+    else store.setItem(key, value);
   } catch {
     // Storage refused (private mode): the choice lasts for this page only.
   }
@@ -75,8 +86,19 @@ function writeRpcCookie(url: string | null) {
       : `${RPC_COOKIE}=${encodeURIComponent(url)}; path=/; max-age=31536000; SameSite=Lax${secure}`;
 }
 
-export function SolanaProvider({ defaultRpc, children }: { defaultRpc: string; children: ReactNode }) {
+export function SolanaProvider({
+  defaultRpc,
+  connectSources,
+  children,
+}: {
+  defaultRpc: string;
+  /** What this document's connect-src allows besides 'self' (as the server sent it). */
+  connectSources: readonly string[];
+  children: ReactNode;
+}) {
   const [rpcUrl, setRpcUrl] = useState(defaultRpc);
+  // The document's CSP is fixed when it loads: later loader data does not change it.
+  const documentSources = useRef(connectSources);
   const [wallets, setWallets] = useState<Wallet[] | null>(null);
   const [wallet, setWallet] = useState<Wallet | null>(null);
   const [account, setAccount] = useState<WalletAccount | null>(null);
@@ -87,10 +109,22 @@ export function SolanaProvider({ defaultRpc, children }: { defaultRpc: string; c
   useEffect(() => {
     const stored = readStorage(RPC_KEY);
     const url = stored ? parseRpcUrl(stored) : null;
-    if (url) {
-      setRpcUrl(url);
-      if (networkOfUrl(url) === "custom") writeRpcCookie(url);
+    if (!url) return;
+    if (networkOfUrl(url) === "custom") {
+      writeRpcCookie(url);
+      // The cookie was missing when this page was asked for (cleared, expired, or written
+      // by the previous page just before its reload and not yet sent): load once more.
+      if (!connectAllows(documentSources.current, url)) {
+        if (readStorage(RELOADED_KEY, "session") !== url) {
+          writeStorage(RELOADED_KEY, url, "session");
+          window.location.reload();
+          return;
+        }
+      } else {
+        writeStorage(RELOADED_KEY, null, "session");
+      }
     }
+    setRpcUrl(url);
   }, []);
 
   useEffect(() => watchWallets(setWallets), []);

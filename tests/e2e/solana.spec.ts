@@ -4,6 +4,7 @@ import type { Page } from "@playwright/test";
 import { type Address, getBase58Decoder, lamports } from "@solana/kit";
 import { findAssociatedTokenPda, getTokenDecoder, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
 import { shortAddress } from "../../app/lib/solana/address.ts";
+import { RPC_COOKIE } from "../../app/lib/solana/network.ts";
 import { TOKEN_2022_PROGRAM_ADDRESS } from "../../app/lib/solana/transfer-plan.ts";
 import { startTestRpc, type TestRpc } from "../setup/solana-rpc.ts";
 import { expect, test } from "./fixtures.ts";
@@ -60,6 +61,8 @@ async function openOnTestRpc(page: Page, wallet: TestWalletInput, path: string) 
   await page.getByRole("combobox", { name: zh ? "网络" : "Network" }).selectOption("custom");
   await page.getByRole("textbox", { name: zh ? "RPC 地址" : "RPC URL" }).fill(rpc.url);
   await page.getByRole("button", { name: zh ? "使用此网络" : "Use this network" }).click();
+  // The page reloads so its CSP allows the RPC; it uses the RPC only once that document has it.
+  await expect(page.getByTestId("rpc-url")).toHaveText(rpc.url);
   await hydrated(page);
 }
 
@@ -174,6 +177,28 @@ test("the WalletConnect page explains how to enable it; the shell passes axe in 
   await page.goto("/en/solana");
   await expect(page.locator("html")).toHaveClass(/dark/);
   await axe(page, "/en/solana (dark)");
+});
+
+test("a stored custom RPC whose cookie is gone reloads the page once, then reaches the RPC", async ({ page }) => {
+  const holder = { ...makeWallet(), name: "Phantom" };
+  rpc.svm.airdrop(holder.address as Address, lamports(3_000_000_000n));
+  await openOnTestRpc(page, holder, "/en/solana/PhantomWallet");
+  // The browser keeps the choice but loses the cookie the server widens connect-src by.
+  await page.context().clearCookies({ name: RPC_COOKIE });
+  const documents: string[] = [];
+  page.on("response", (response) => {
+    if (response.request().resourceType() === "document")
+      documents.push(response.headers()["content-security-policy"] ?? "");
+  });
+  await page.reload();
+  await expect(page.getByTestId("rpc-url")).toHaveText(rpc.url);
+  await hydrated(page);
+  // The first document could not reach the RPC; the one it reloaded into can.
+  expect(documents).toHaveLength(2);
+  expect(documents[0]).not.toContain(rpc.url.replace(/\/$/, ""));
+  expect(documents[1]).toContain(rpc.url.replace(/\/$/, ""));
+  await page.getByRole("region", { name: "Phantom wallet" }).getByRole("button", { name: "Connect Phantom" }).click();
+  await expect(page.getByTestId("sol-balance")).toHaveText("SOL: 3 SOL");
 });
 
 test("Phantom: balances, a signed message checked in the page, and a SOL payment", async ({ page }) => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { contentSecurityPolicy } from "../../server/security.server.ts";
 import {
+  connectAllows,
   explorerTxUrl,
   networkOfUrl,
   parseRelayUrl,
@@ -72,6 +73,18 @@ describe("solana network helpers", () => {
       "connect-src 'self' https: wss: http://127.0.0.1:8899 ws://127.0.0.1:8899",
     );
     expect(connectSrc(contentSecurityPolicy("n", { dev: false }))).toBe("connect-src 'self'");
+  });
+
+  it("tells whether the page's connect-src lets it reach an RPC", () => {
+    const sources = solanaConnectSources("https://api.mainnet-beta.solana.com", "http://127.0.0.1:8899/");
+    expect(connectAllows(sources, "https://rpc.example/")).toBe(true);
+    expect(connectAllows(sources, "http://127.0.0.1:8899/")).toBe(true);
+    // The cookie named another port, or none: the page must load again to reach it.
+    expect(connectAllows(sources, "http://127.0.0.1:9000/")).toBe(false);
+    expect(connectAllows(solanaConnectSources("https://api.devnet.solana.com", null), "http://127.0.0.1:8899/")).toBe(
+      false,
+    );
+    expect(connectAllows(sources, "not a url")).toBe(false);
   });
 
   it("accepts only ws(s) relay URLs without credentials, and allows just the relay's origin", () => {

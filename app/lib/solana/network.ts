@@ -128,3 +128,14 @@ export function walletConnectSources(
   const relay = relayConnectSource(relayUrl);
   return { connect: relay ? [relay] : [], frame: [WC_VERIFY_ORIGIN] };
 }
+
+/**
+ * Whether a page whose connect-src was widened by `sources` (from solanaConnectSources) may
+ * fetch `rpcUrl`: any https RPC, or an http one whose origin the server named.
+ */
+export function connectAllows(sources: readonly string[], rpcUrl: string): boolean {
+  const url = parseRpcUrl(rpcUrl);
+  if (!url) return false;
+  const { protocol, origin } = new URL(url);
+  return sources.includes(protocol) || sources.includes(origin);
+}

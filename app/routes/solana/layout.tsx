@@ -5,7 +5,7 @@ import { addRegisteredStrings } from "../../lib/i18n/i18n.ts";
 import { useLocalePrefix } from "../../lib/i18n/use-locale-prefix.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { shortAddress } from "../../lib/solana/address.ts";
-import { PUBLIC_RPC } from "../../lib/solana/network.ts";
+import { PUBLIC_RPC, rpcFromCookie, solanaConnectSources } from "../../lib/solana/network.ts";
 import { getApp } from "../../server/context.server.ts";
 import "../../solana/i18n.ts";
 import { SolanaProvider, useSolana } from "../../solana/solana-context.tsx";
@@ -14,9 +14,12 @@ import type { Route } from "./+types/layout";
 
 export const handle = routePolicy({ cache: "none", csp: "solana" });
 
-export function loader({ context }: Route.LoaderArgs) {
+export function loader({ request, context }: Route.LoaderArgs) {
   const { env } = getApp(context);
-  return { defaultRpc: env.solanaRpcUrl };
+  // What this response's connect-src allows (the same sources the CSP header was given): the
+  // page checks its stored RPC against it before using it.
+  const connectSources = solanaConnectSources(env.solanaRpcUrl, rpcFromCookie(request.headers.get("cookie")));
+  return { defaultRpc: env.solanaRpcUrl, connectSources };
 }
 
 const TOOLS = [
@@ -33,7 +36,7 @@ export default function SolanaLayout({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("solana");
   const prefix = useLocalePrefix();
   return (
-    <SolanaProvider defaultRpc={loaderData.defaultRpc}>
+    <SolanaProvider defaultRpc={loaderData.defaultRpc} connectSources={loaderData.connectSources}>
       <div className="mx-auto max-w-4xl space-y-6">
         <header className="space-y-3">
           <p className="text-sm">
