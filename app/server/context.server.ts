@@ -4,6 +4,7 @@ import type { Locale, LocalePrefix } from "../lib/i18n/locale.ts";
 import type { RoutePolicy } from "../lib/route-policy.ts";
 import type { Auth } from "./auth/auth.server.ts";
 import type { ContentChanges } from "./cache/content-changes.server.ts";
+import type { ChangeTags } from "./cache/content-version.server.ts";
 import type { RequestEffects } from "./cache/render-cache.server.ts";
 import type { CommentRenderer } from "./comment-renderer.server.ts";
 import type { DB, Dialect } from "./db/db.server.ts";
@@ -58,6 +59,11 @@ export interface RequestState {
   policy: RoutePolicy;
   /** What this request's render counted (a view, ad impressions): a cached copy counts them again. */
   effects: RequestEffects;
+  /**
+   * What this request's write changed, when its action knows it is less than
+   * everything (app/server/cache/page-tags.server.ts); unset drops every cached page.
+   */
+  changes?: ChangeTags;
   /**
    * Set on document requests only (not on `.data` ones): large HTML a loader renders
    * into the page without repeating it in the hydration data (app/components/document-parts.tsx).

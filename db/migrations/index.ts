@@ -17,6 +17,7 @@ import * as addSearchKeyIndex from "./20261123T030000_add_search_key_index.ts";
 import * as addPostListingIndexes from "./20261123T040000_add_post_listing_indexes.ts";
 import * as createMailOutbox from "./20261125T010000_create_mail_outbox.ts";
 import * as addSearchHeadVector from "./20261125T100000_add_search_head_vector.ts";
+import * as createContentChanges from "./20261125T120000_create_content_changes.ts";
 
 /**
  * Every migration, in order. Listed explicitly so the same history runs in the
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   "20261123T040000_add_post_listing_indexes": addPostListingIndexes,
   "20261125T010000_create_mail_outbox": createMailOutbox,
   "20261125T100000_add_search_head_vector": addSearchHeadVector,
+  "20261125T120000_create_content_changes": createContentChanges,
 };

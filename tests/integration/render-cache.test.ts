@@ -13,7 +13,8 @@ import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
 
 // The render cache across two instances on one database: anonymous pages are
 // shared and validated with ETags, signed-in pages never are, a content change on
-// one instance empties the other's cache, and cached reads still count views.
+// one instance empties the other's cache (a comment: only its post's pages), and
+// cached reads still count views.
 
 const PASSWORD = "correct horse battery";
 const SESSION_COOKIE = "inkwell.session_token";
@@ -203,7 +204,7 @@ describe(`render cache (${testDialect()})`, () => {
     await waitFor(async () => (await get(url)).body.includes("Second version."));
   });
 
-  it("bumps the version on a comment through the app, not on a sign-up or sign-in", async () => {
+  it("a comment drops its post's pages on every instance and no other page; sign-ups drop nothing", async () => {
     const before = await readContentVersion(db);
     const email = `bump-${randomBytes(4).toString("hex")}@example.test`;
     const post = (path: string, fields: Record<string, string>, cookie = "") =>
@@ -224,7 +225,16 @@ describe(`render cache (${testDialect()})`, () => {
     expect(await readContentVersion(db)).toBe(before);
 
     const url = `${a.url}/posts/detail/${postId}`;
-    await warm(url);
+    const otherId = await createPost(db, {
+      slug: `other-${randomBytes(4).toString("hex")}`,
+      authorId: null,
+      status: "published",
+      publishedAt: "2026-10-01T00:00:00.000Z",
+      translations: [{ locale: "en", title: "Another post", bodyHtml: "<p>Untouched.</p>" }],
+    });
+    const untouched = [`/posts/detail/${otherId}`, "/", "/posts/page/1"];
+    for (const server of [a, b])
+      for (const path of [...untouched, `/posts/detail/${postId}`]) await warm(server.url + path);
     const cookie =
       login.headers
         .getSetCookie()
@@ -244,6 +254,13 @@ describe(`render cache (${testDialect()})`, () => {
     const next = await get(url);
     expect(next.headers.get("x-render-cache")).toBe("miss");
     expect(next.body).toContain("A fresh comment");
+    // The other instance drops that post's page within a poll.
+    await waitFor(async () => (await get(`${b.url}/posts/detail/${postId}`)).body.includes("A fresh comment"));
+    // A comment touches its post's pages only: the rest of both caches stays.
+    await new Promise((r) => setTimeout(r, 2.5 * CONTENT_VERSION_POLL_MS));
+    for (const server of [a, b]) {
+      for (const path of untouched) expect(await isHit(server.url + path, {}), `${server.url}${path}`).toBe(true);
+    }
   });
 
   it("counts a view for every reader of a cached post page", async () => {

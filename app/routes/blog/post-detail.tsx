@@ -15,6 +15,7 @@ import { commentSchema } from "../../lib/schemas/comment.ts";
 import { adFor } from "../../server/ad-slots.server.ts";
 import { retryAfterHeaders } from "../../server/auth/guard.server.ts";
 import { getUser, requireUser } from "../../server/auth/session.server.ts";
+import { pageShowsPost, writeChangesPost } from "../../server/cache/page-tags.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { mediaImages } from "../../server/media/media.server.ts";
@@ -75,6 +76,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     app.views.record(post.id, { ip: req.clientIp, userAgent: request.headers.get("user-agent") });
     req.effects.viewedPost = post.id;
   }
+  // A comment on this post drops this page (both languages, every comment page) and no other.
+  pageShowsPost(req, post.id);
 
   const path = pagePath(request);
   const prefix = getRequest(context).prefix;
@@ -109,6 +112,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const locale = getRequest(context).locale;
   const post = await findPostDetail(app.db, id, locale);
   if (!post || !canView(post, user)) throw data(null, { status: 404 });
+  // Every intent here changes this post's comments: only its pages leave the cache.
+  writeChangesPost(getRequest(context), post.id);
 
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");

@@ -94,7 +94,7 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
   const renderCache = createRenderCache(env.renderCache.maxBytes);
   const content = createContentChanges({ db: database.db, renderCache, version: shared.contentVersion, log });
   const contentVersion = watchContentVersion(shared.contentVersion, {
-    onChange: () => content.forgetLocal(),
+    onChange: (_version, tags) => content.forgetLocal(tags),
     onError: (error) => log.warn({ err: error }, "could not read the content version"),
   });
 

@@ -1,23 +1,25 @@
 import type { Logger } from "pino";
 import type { DB } from "../db/db.server.ts";
 import { forgetPostCounts } from "../post-counts.server.ts";
-import type { ContentVersionStore } from "./content-version.server.ts";
+import type { ChangeTags, ContentVersionStore } from "./content-version.server.ts";
 import type { RenderCache } from "./render-cache.server.ts";
 
 /**
  * The one way to say "what readers see has changed": a route whose policy says
  * `writes: "content"`, better-auth's user hooks (a renamed or deleted account) and
- * the scheduled publisher all call `changed()`.
+ * the scheduled publisher all call `changed()`. A write that knows which pages it
+ * touched names their tags (a comment: its post's); the others drop every page.
  */
 export interface ContentChanges {
   /**
-   * Drops this instance's rendered pages and cached list totals at once, then bumps
-   * the shared version so every other instance drops theirs within a poll.
-   * Awaited before answering: the writer's next page must not come from a stale cache.
+   * Drops this instance's rendered pages that `tags` names (all of them, and the
+   * cached list totals, for "all"), then bumps the shared version with the tags so
+   * every other instance drops the same pages within a poll. Awaited before
+   * answering: the writer's next page must not come from a stale cache.
    */
-  changed(): Promise<void>;
+  changed(tags?: ChangeTags): Promise<void>;
   /** What an instance does when it notices someone else's change (the version watcher). */
-  forgetLocal(): void;
+  forgetLocal(tags: ChangeTags): void;
 }
 
 export function createContentChanges(deps: {
@@ -26,16 +28,20 @@ export function createContentChanges(deps: {
   version: ContentVersionStore;
   log: Logger;
 }): ContentChanges {
-  const forgetLocal = () => {
+  const forgetLocal = (tags: ChangeTags) => {
+    if (tags !== "all") {
+      deps.renderCache.invalidate(tags);
+      return;
+    }
     deps.renderCache.clear();
     forgetPostCounts(deps.db);
   };
   return {
     forgetLocal,
-    async changed() {
-      forgetLocal();
+    async changed(tags = "all") {
+      forgetLocal(tags);
       try {
-        await deps.version.bump();
+        await deps.version.bump(tags);
       } catch (error) {
         // The write itself succeeded; other instances catch up at the next bump.
         deps.log.warn({ err: error }, "could not bump the content version");

@@ -11,27 +11,41 @@ import {
   withoutNonce,
 } from "./render-cache.server.ts";
 
-const page = (body: string, version = 1, expiresAt = Number.POSITIVE_INFINITY) => ({
+const page = (body: string, expiresAt = Number.POSITIVE_INFINITY, tags: string[] = []) => ({
   status: 200,
   body: Buffer.from(body),
   contentType: "text/html",
   etag: strongEtag(Buffer.from(body)),
   cacheControl: "public",
-  effects: newEffects(),
-  version,
+  effects: { ...newEffects(), tags },
+  version: 1,
   expiresAt,
 });
 
 describe("createRenderCache", () => {
-  it("serves a page only at the version it was rendered at, and until it expires", () => {
+  it("serves a page until it expires", () => {
     const cache = createRenderCache(1024 * 1024);
-    cache.set("a", page("<p>a</p>", 3));
-    expect(cache.get("a", 3)?.body.toString()).toBe("<p>a</p>");
-    expect(cache.get("a", 4)).toBeNull();
+    cache.set("b", page("<p>b</p>", 1000));
+    expect(cache.get("b", 999)?.body.toString()).toBe("<p>b</p>");
+    expect(cache.get("b", 1000)).toBeNull();
     expect(cache.size).toBe(0);
-    cache.set("b", page("<p>b</p>", 1, 1000));
-    expect(cache.get("b", 1, 999)).not.toBeNull();
-    expect(cache.get("b", 1, 1000)).toBeNull();
+  });
+
+  it("drops the pages carrying a changed tag and keeps the others", () => {
+    const cache = createRenderCache(1024 * 1024);
+    cache.set("/posts/a", page("a", Infinity, ["post:a"]));
+    cache.set("/zh/posts/a?page=2", page("a2", Infinity, ["post:a"]));
+    cache.set("/posts/b", page("b", Infinity, ["post:b"]));
+    cache.set("/", page("home"));
+    cache.invalidate(["post:a", "post:zzz"]);
+    expect(cache.get("/posts/a")).toBeNull();
+    expect(cache.get("/zh/posts/a?page=2")).toBeNull();
+    expect(cache.get("/posts/b")?.body.toString()).toBe("b");
+    expect(cache.get("/")?.body.toString()).toBe("home");
+    expect(cache.size).toBe(2);
+    const bytes = cache.bytes;
+    cache.invalidate([]);
+    expect(cache.bytes).toBe(bytes);
   });
 
   it("stays within its byte bound by dropping the least recently used page", () => {
@@ -40,13 +54,13 @@ describe("createRenderCache", () => {
     cache.set("one", page(body));
     cache.set("two", page(body));
     cache.set("three", page(body));
-    cache.get("one", 1); // now the most recently used
+    cache.get("one"); // now the most recently used
     cache.set("four", page(body));
     cache.set("five", page(body));
     expect(cache.bytes).toBeLessThanOrEqual(8 * 1024);
-    expect(cache.get("one", 1)).not.toBeNull();
-    expect(cache.get("two", 1)).toBeNull();
-    expect(cache.get("five", 1)).not.toBeNull();
+    expect(cache.get("one")).not.toBeNull();
+    expect(cache.get("two")).toBeNull();
+    expect(cache.get("five")).not.toBeNull();
   });
 
   it("never keeps a page bigger than a quarter of the bound", () => {

@@ -15,10 +15,16 @@ export interface RequestEffects {
    * earliest start or end of a time window it depends on (a slide's, an ad's).
    */
   expiresAt: number;
+  /**
+   * What the page shows that a narrow change can make stale (`post:<id>`): such a
+   * change drops only the pages carrying its tags. Every page is dropped by a change
+   * to "all" (settings, menus, publishing, an edit).
+   */
+  tags: string[];
 }
 
 export function newEffects(): RequestEffects {
-  return { viewedPost: null, ads: [], expiresAt: Number.POSITIVE_INFINITY };
+  return { viewedPost: null, ads: [], expiresAt: Number.POSITIVE_INFINITY, tags: [] };
 }
 
 /** Notes that the page changes by itself at `when` (an ISO time; null or past times are ignored). */
@@ -36,7 +42,10 @@ export interface CachedPage {
   etag: string;
   cacheControl: string;
   effects: RequestEffects;
-  /** Content version it was rendered at. */
+  /**
+   * Content version it was rendered at. A page is kept only when no change came
+   * during its render; after that, only a change naming one of its tags drops it.
+   */
   version: number;
   /** When it stops being served (ms since epoch), or Infinity. */
   expiresAt: number;
@@ -89,8 +98,10 @@ export function withoutNonce(body: Buffer, nonce: string): Buffer {
 }
 
 export interface RenderCache {
-  get(key: string, version: number, now?: number): CachedPage | null;
+  get(key: string, now?: number): CachedPage | null;
   set(key: string, page: Omit<CachedPage, "bytes" | "parts">): void;
+  /** Drops the pages carrying any of `tags`. */
+  invalidate(tags: readonly string[]): void;
   clear(): void;
   readonly size: number;
   readonly bytes: number;
@@ -108,10 +119,10 @@ export function createRenderCache(maxBytes: number): RenderCache {
     bytes -= entry.bytes;
   };
   return {
-    get(key, version, now = Date.now()) {
+    get(key, now = Date.now()) {
       const entry = entries.get(key);
       if (!entry) return null;
-      if (entry.version !== version || entry.expiresAt <= now) {
+      if (entry.expiresAt <= now) {
         drop(key);
         return null;
       }
@@ -129,6 +140,13 @@ export function createRenderCache(maxBytes: number): RenderCache {
       for (const oldest of entries.keys()) {
         if (bytes <= maxBytes) break;
         drop(oldest);
+      }
+    },
+    invalidate(tags) {
+      if (tags.length === 0) return;
+      const stale = new Set(tags);
+      for (const [key, entry] of entries) {
+        if (entry.effects.tags.some((tag) => stale.has(tag))) drop(key);
       }
     },
     clear() {

@@ -30,6 +30,7 @@ export interface Database {
   postSearch: PostSearchTable;
   media: MediaTable;
   contentVersion: ContentVersionTable;
+  contentChanges: ContentChangesTable;
   jobLeases: JobLeasesTable;
   mailOutbox: MailOutboxTable;
 }
@@ -72,6 +73,13 @@ export interface ContentVersionTable {
   id: number;
   version: number;
   updatedAt: Timestamp;
+}
+
+/** What the bump to `version` touched: "*" (everything) or space-separated page tags. */
+export interface ContentChangesTable {
+  version: number;
+  tags: string;
+  createdAt: Timestamp;
 }
 
 export interface SiteSettingsTable {

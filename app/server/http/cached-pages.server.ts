@@ -54,16 +54,15 @@ export function serveCachedPages({ env, renderCache, contentVersion, flights, se
     const version = contentVersion.current();
     const useCache = env.renderCache.enabled && version > 0;
     locals.page = { key, version, useCache };
-    const hit = useCache ? renderCache.get(key, version) : null;
+    const hit = useCache ? renderCache.get(key) : null;
     if (hit) return serveHit(req, res, hit);
     if (!useCache || req.method !== "GET") return next();
     // Another reader is rendering this page: wait for its copy rather than render it again.
     const pending = flights.pending(key);
     if (pending && (await waitAtMost(pending, FLIGHT_WAIT_MS))) {
-      const now = contentVersion.current();
-      const rendered = renderCache.get(key, now);
+      const rendered = renderCache.get(key);
       if (rendered) return serveHit(req, res, rendered);
-      locals.page = { key, version: now, useCache };
+      locals.page = { key, version: contentVersion.current(), useCache };
     }
     if (!flights.pending(key)) res.once("close", flights.start(key));
     return next();

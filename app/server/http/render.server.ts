@@ -57,7 +57,7 @@ export function renderWithReactRouter(deps: {
       // Only signed-in writers can change what readers see (comments, the admin area):
       // anonymous posts (sign-up, subscribe, contact) never empty the cache.
       if (response.status < 400 && !anonymous && !SAFE_METHODS.has(req.method) && route.policy.writes === "content") {
-        await services.content.changed();
+        await services.content.changed(state.changes ?? "all");
       }
       if (!localsOf(res).page && !response.headers.has("cache-control")) {
         res.setHeader("Cache-Control", anonymous ? "no-cache" : PRIVATE_CACHE_CONTROL);

@@ -1,7 +1,7 @@
 import type { SecondaryStorage } from "@better-auth/core/db";
 import { createClient } from "@redis/client";
 import type { Logger } from "pino";
-import type { ContentVersionStore } from "../cache/content-version.server.ts";
+import { CHANGE_LOG_SIZE, type ContentVersionStore, decodeTags, encodeTags } from "../cache/content-version.server.ts";
 import type { RateLimitStore } from "../rate-limit.server.ts";
 
 /**
@@ -123,17 +123,33 @@ export function redisRateLimitStore(client: RedisClient, prefix: string): RateLi
   };
 }
 
-/** The render cache's content version as one Redis counter. */
+/**
+ * A bump: the counter and the change it made, in one step (a watcher reading the
+ * counter finds the change beside it), keeping only the latest changes.
+ */
+const BUMP = `
+local version = redis.call('INCR', KEYS[1])
+redis.call('ZADD', KEYS[2], version, version .. '|' .. ARGV[1])
+redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -(tonumber(ARGV[2]) + 1))
+return version`;
+
+/** The render cache's content version as one Redis counter, and its recent changes as a sorted set. */
 export function redisContentVersion(client: RedisClient, prefix: string): ContentVersionStore {
   const key = `${prefix}content-version`;
+  const changesKey = `${prefix}content-changes`;
   return {
-    async bump() {
-      await client.incr(key);
+    async bump(tags = "all") {
+      await client.eval(BUMP, { keys: [key, changesKey], arguments: [encodeTags(tags), String(CHANGE_LOG_SIZE)] });
     },
     async read() {
       // Never 0 once read: 0 means "unknown" to the watcher.
       const value = await client.get(key);
       return value === null ? 1 : Number(value) + 1;
+    },
+    async changes(after, upTo) {
+      // read() answers the counter plus one: the change that made counter n is version n + 1.
+      const members = await client.zRangeByScore(changesKey, `(${after - 1}`, upTo - 1);
+      return members.map((member) => decodeTags(member.slice(member.indexOf("|") + 1)));
     },
   };
 }
