@@ -253,9 +253,11 @@ export async function findNeighbours(
 
 /**
  * How many of the newest published posts sharing a tag are weighed for "related":
- * the cost of a post page stays flat however many posts carry its tags.
+ * the cost of a post page stays flat however many posts carry its tags. At 100 the
+ * weighing read ~1,700 rows on PostgreSQL per post page (tests/integration/query-budget);
+ * at 30 it reads ~500, and the three shown are still the closest among recent posts.
  */
-export const RELATED_CANDIDATES = 100;
+export const RELATED_CANDIDATES = 30;
 
 /**
  * Up to `limit` published posts sharing the most tags with this one (newest first
