@@ -7,6 +7,8 @@ import {
 } from "../../app/server/cache/content-version.server.ts";
 import { type DB, openDatabase } from "../../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../../app/server/env.server.ts";
+import { newId } from "../../app/server/ids.server.ts";
+import { addAdmins } from "../../app/server/repos/admins.server.ts";
 import { createPost } from "../../app/server/repos/posts.server.ts";
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
@@ -261,6 +263,53 @@ describe(`render cache (${testDialect()})`, () => {
     for (const server of [a, b]) {
       for (const path of untouched) expect(await isHit(server.url + path, {}), `${server.url}${path}`).toBe(true);
     }
+  });
+
+  it("an admin saving a draft keeps the cache; publishing drops it", async () => {
+    const email = `editor-${randomBytes(4).toString("hex")}@example.test`;
+    await addAdmins(db, [email], "cli");
+    const post = (path: string, fields: Record<string, string>, cookie = "") =>
+      fetch(`${a.url}${path}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: {
+          origin: a.url,
+          "content-type": "application/x-www-form-urlencoded",
+          ...(cookie ? { cookie } : {}),
+        },
+        body: new URLSearchParams(fields).toString(),
+      });
+    await (await post("/register", { email, password: PASSWORD })).arrayBuffer();
+    await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", email).execute();
+    const login = await post("/login", { email, password: PASSWORD });
+    await login.arrayBuffer();
+    const cookie =
+      login.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0] ?? "")
+        .find((c) => c.startsWith(SESSION_COOKIE)) ?? "";
+    expect(cookie).not.toBe("");
+    const home = `${a.url}/`;
+    await warm(home);
+    const key = newId();
+    const fields = { key, status: "draft", enTitle: "Quietly drafted", enBody: "Not yet." };
+    const draft = await post("/posts/createPost", fields, cookie);
+    await draft.arrayBuffer();
+    expect(draft.status).toBe(302);
+    expect(draft.headers.get("location")).toBe(`/posts/edit/${key}`);
+    const before = await readContentVersion(db);
+    const edit = await post(`/posts/edit/${key}`, { ...fields, version: "1", enBody: "Still not yet." }, cookie);
+    await edit.arrayBuffer();
+    expect(edit.status).toBe(302);
+    expect(await readContentVersion(db)).toBe(before + 1);
+    await new Promise((r) => setTimeout(r, 2.5 * CONTENT_VERSION_POLL_MS));
+    expect(await isHit(home, {})).toBe(true);
+    const published = await post(`/posts/edit/${key}`, { ...fields, version: "2", status: "published" }, cookie);
+    await published.arrayBuffer();
+    expect(published.status).toBe(302);
+    const next = await get(home);
+    expect(next.headers.get("x-render-cache")).toBe("miss");
+    expect(next.body).toContain("Quietly drafted");
   });
 
   it("counts a view for every reader of a cached post page", async () => {

@@ -9,6 +9,7 @@ import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { postFormSchema } from "../../lib/schemas/post.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
+import { editorChanges } from "../../server/cache/page-tags.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { newId } from "../../server/ids.server.ts";
@@ -79,7 +80,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     redirect(`${prefix}/posts/edit/${id}`, { headers: flashHeaders(flashOptions(app.env), "success", key) });
 
   if (result.ok) {
-    getRequest(context).log.info({ postId: result.id, version: result.version, created: result.created }, "post saved");
+    const req = getRequest(context);
+    // A draft's save shows nowhere public: the cached pages stay.
+    req.changes = editorChanges(result.id, result.public);
+    req.log.info({ postId: result.id, version: result.version, created: result.created }, "post saved");
     return toEdit(result.id, result.created ? "editor:flash.created" : "editor:flash.saved");
   }
   switch (result.reason) {

@@ -1,4 +1,5 @@
 import type { RequestState } from "../context.server.ts";
+import type { ChangeTags } from "./content-version.server.ts";
 
 /**
  * Tags name what a cached page shows that a narrow change can make stale, so the
@@ -20,4 +21,13 @@ export function pageShowsPost(req: RequestState, postId: string): void {
 /** Notes that this request's write changed only what the post's own pages show. */
 export function writeChangesPost(req: RequestState, postId: string): void {
   req.changes = [postTag(postId)];
+}
+
+/**
+ * What saving a post in the editor changed for readers: nothing public when the post was
+ * not published before the save and is not after (a draft or a scheduled post), so only
+ * its own tag; otherwise every page (lists, tags, feeds, neighbours may all show it).
+ */
+export function editorChanges(postId: string, visible: { before: boolean; after: boolean }): ChangeTags {
+  return visible.before || visible.after ? "all" : [postTag(postId)];
 }

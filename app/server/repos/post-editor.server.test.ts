@@ -145,7 +145,7 @@ describe(`post editor repository (${testDialect()})`, () => {
       ...mine,
       translations: [title("en", "First edit")],
     });
-    expect(first).toEqual({ ok: true, id, version: 2, created: false });
+    expect(first).toEqual({ ok: true, id, version: 2, created: false, public: { before: false, after: false } });
     const second = await updateEditorPost(database.db, ALICE, id, {
       ...mine,
       translations: [title("en", "Stale edit")],
@@ -160,6 +160,11 @@ describe(`post editor repository (${testDialect()})`, () => {
       ok: true,
       version: 3,
     });
+    // Whether readers saw it before and after the save (what the render cache must drop).
+    const published = await updateEditorPost(database.db, ALICE, id, { ...mine, version: 3, status: "published" });
+    expect(published).toMatchObject({ ok: true, public: { before: false, after: true } });
+    const unpublished = await updateEditorPost(database.db, ALICE, id, { ...mine, version: 4, status: "draft" });
+    expect(unpublished).toMatchObject({ ok: true, public: { before: true, after: false } });
   });
 
   it("lets exactly one of two concurrent saves of the same version win", async () => {
@@ -284,7 +289,13 @@ describe(`post editor repository (${testDialect()})`, () => {
       createEditorPost(database.db, ALICE, input({ key, slug: "double-click" })),
       createEditorPost(database.db, ALICE, input({ key, slug: "double-click" })),
     ]);
-    expect(results).toContainEqual({ ok: true, id: key, version: 1, created: true });
+    expect(results).toContainEqual({
+      ok: true,
+      id: key,
+      version: 1,
+      created: true,
+      public: { before: false, after: false },
+    });
     expect(results).toContainEqual({ ok: false, reason: "duplicate", id: key });
     expect(await countPosts({ id: key })).toBe(1);
     // Later, too.

@@ -52,7 +52,14 @@ export interface EditorPost {
 }
 
 export type SaveResult =
-  | { ok: true; id: string; version: number; created: boolean }
+  | {
+      ok: true;
+      id: string;
+      version: number;
+      created: boolean;
+      /** Whether readers could see the post before the save or can after it (status "published"). */
+      public: { before: boolean; after: boolean };
+    }
   /** Bad input only the database can tell (slug taken, unknown category): nothing was written. */
   | { ok: false; reason: "invalid"; fieldErrors: FieldErrors }
   /** The create form's idempotency key already made this post (a second submit of the same form). */
@@ -222,7 +229,7 @@ export async function createEditorPost(db: DB, authorId: string, input: EditorIn
       return { ok: false, reason: "invalid", fieldErrors: SLUG_TAKEN };
     }
     await afterPostWrite(db, id);
-    return { ok: true, id, version: 1, created: true };
+    return { ok: true, id, version: 1, created: true, public: { before: false, after: input.status === "published" } };
   }
 }
 
@@ -276,7 +283,7 @@ export async function updateEditorPost(
 ): Promise<SaveResult> {
   const existing = await db
     .selectFrom("posts")
-    .select(["slug", "publishedAt", "version"])
+    .select(["slug", "publishedAt", "version", "status"])
     .where("id", "=", postId)
     .where("authorId", "=", authorId)
     .where("deletedAt", "is", null)
@@ -337,5 +344,12 @@ export async function updateEditorPost(
   }
   if (!updated) return conflict();
   await afterPostWrite(db, postId);
-  return { ok: true, id: postId, version: expected + 1, created: false };
+  return {
+    ok: true,
+    id: postId,
+    version: expected + 1,
+    created: false,
+    // Read with the version the save matched: a concurrent change would have been a conflict.
+    public: { before: existing.status === "published", after: input.status === "published" },
+  };
 }
