@@ -222,7 +222,7 @@ export function serverNodeFlags(startScript: string): string[] {
   return flags;
 }
 
-function startScriptFlags(): string[] {
+export function startScriptFlags(): string[] {
   const pkg = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { scripts?: { start?: string } };
   return serverNodeFlags(pkg.scripts?.start ?? "");
 }

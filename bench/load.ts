@@ -9,6 +9,8 @@ export interface LoadOptions {
   warmup: number;
   /** A fixed number of requests instead of `duration` (and no warm-up): the smoke test's way to finish fast but never empty. */
   amount?: number;
+  /** Paths each connection asks for in turn, instead of the URL's own (a whole site under load). */
+  paths?: readonly string[];
 }
 
 export interface LoadResult {
@@ -50,6 +52,7 @@ export async function loadPage(url: string, opts: LoadOptions): Promise<LoadResu
     connections: opts.connections,
     duration: opts.duration,
     ...(opts.amount ? { amount: opts.amount } : {}),
+    ...(opts.paths ? { requests: opts.paths.map((p) => ({ method: "GET" as const, path: p })) } : {}),
     timeout: 10,
     // The run stops on a sample tick: with the default 1 s, a 0.3 s run would take 1 s.
     sampleInt: 100,
