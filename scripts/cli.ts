@@ -1,6 +1,7 @@
 // `npm run cli -- <command>`: operations on the blog's data from the shell.
 import { type DB, openDatabase } from "../app/server/db/db.server.ts";
 import { migrateDown, migrateToLatest, migrationStatus } from "../app/server/db/migrate.server.ts";
+import { refreshStatistics } from "../app/server/db/statistics.server.ts";
 import { EnvError, normalizeEmail, parseEnv } from "../app/server/env.server.ts";
 import { collectGarbage } from "../app/server/media/media.server.ts";
 import { addAdmins, countAdmins, listAdmins, removeAdmin } from "../app/server/repos/admins.server.ts";
@@ -129,10 +130,12 @@ async function seedCommand(args: string[]): Promise<number> {
     }
     posts = Number(raw);
   }
-  return withDatabase(async ({ db }) => {
+  return withDatabase(async (database) => {
+    const { db } = database;
     await migrateToLatest(db);
     try {
       const r = await seedDemo(db, { posts, force: args.includes("--force") });
+      await refreshStatistics(database, { all: true });
       console.log(
         `seeded ${r.posts} posts (${r.published} published, ${r.drafts} drafts, ${r.scheduled} scheduled), ` +
           `${r.categories} categories, ${r.tags} tags, ${r.comments} comments by ${DEMO_EMAIL}`,
@@ -212,6 +215,9 @@ async function restoreCommand(args: string[]): Promise<number> {
       { database: env.database, storage, dataDir: env.dataDir },
       { force: args.includes("--force") },
     );
+    // Restored rows have no planner statistics yet (PostgreSQL).
+    const database = openDatabase(env.database, { poolMax: 1 });
+    await refreshStatistics(database, { all: true }).finally(() => database.close());
     const rows = Object.values(result.counts).reduce((a, b) => a + b, 0);
     console.log(
       `restored ${file} (made ${result.manifest.createdAt} on ${result.manifest.dialect}): ${rows} rows, ${result.files} file(s)`,
@@ -257,6 +263,7 @@ async function importCommand(args: string[]): Promise<number> {
     await migrateToLatest(database.db);
     try {
       const counts = await importContent(database, doc, { force: args.includes("--force") });
+      await refreshStatistics(database, { all: true });
       await bumpRedisContentVersion(database.db);
       const summary = Object.entries(counts)
         .map(([t, n]) => `${t} ${n}`)

@@ -9,6 +9,7 @@ import type { Services } from "../context.server.ts";
 import { type OpenDatabase, openDatabase } from "../db/db.server.ts";
 import { createDatabaseHealth } from "../db/health.server.ts";
 import { migrateToLatest } from "../db/migrate.server.ts";
+import { startStatisticsRefresh } from "../db/statistics.server.ts";
 import type { Env } from "../env.server.ts";
 import { startScheduledPublishing } from "../jobs/publish-scheduled.server.ts";
 import { type MailWorker, startMailWorker } from "../mail/outbox.server.ts";
@@ -159,6 +160,9 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
           onPublished: () => content.changed(),
         }),
       );
+      // PostgreSQL: tables never analysed (a fresh import) or much changed get their statistics.
+      const statistics = startStatisticsRefresh(database, log);
+      if (statistics) jobs.push(statistics);
       // BACKUP_CRON: on the holder of the backup lease only.
       if (env.backup.schedule) {
         jobs.push(

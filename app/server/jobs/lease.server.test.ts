@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
-import { acquireLease, leaseHolder, releaseLease } from "./lease.server.ts";
+import { acquireLease, leaseHolder, releaseLease, startLeasedJob } from "./lease.server.ts";
 
 describe(`job leases (${testDialect()})`, () => {
   let database: TestDatabase;
@@ -41,5 +42,40 @@ describe(`job leases (${testDialect()})`, () => {
     expect(await acquireLease(db, "released", "b", 60_000)).toBe(false);
     await releaseLease(db, "released", "a");
     expect(await acquireLease(db, "released", "b", 60_000)).toBe(true);
+  });
+
+  it("runs a leased job on one holder only, and on another once the first stops", async () => {
+    const { db } = database;
+    const log = pino({ level: "silent" });
+    const runs = { a: 0, b: 0 };
+    const a = startLeasedJob(db, log, { name: "both", holder: "a", intervalMs: 20, run: async () => void runs.a++ });
+    await a.idle();
+    const b = startLeasedJob(db, log, { name: "both", holder: "b", intervalMs: 20, run: async () => void runs.b++ });
+    await vi.waitFor(() => expect(runs.a).toBeGreaterThanOrEqual(3));
+    expect(runs.b).toBe(0);
+    await a.stop();
+    const stoppedAt = runs.a;
+    await vi.waitFor(() => expect(runs.b).toBeGreaterThanOrEqual(1));
+    await b.stop();
+    expect(runs.a).toBe(stoppedAt);
+  });
+
+  it("keeps running after a failed run", async () => {
+    const { db } = database;
+    const errors: unknown[] = [];
+    const log = pino({ level: "error" }, { write: (line: string) => void errors.push(JSON.parse(line)) });
+    let calls = 0;
+    const job = startLeasedJob(db, log, {
+      name: "flaky",
+      holder: "a",
+      intervalMs: 20,
+      run: async () => {
+        calls++;
+        if (calls === 1) throw new Error("first run fails");
+      },
+    });
+    await vi.waitFor(() => expect(calls).toBeGreaterThanOrEqual(2));
+    await job.stop();
+    expect(errors).toEqual([expect.objectContaining({ job: "flaky", msg: "background job failed" })]);
   });
 });

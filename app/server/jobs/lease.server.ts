@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
+import type { Logger } from "pino";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 
@@ -51,4 +52,49 @@ export async function leaseHolder(db: DB, name: string): Promise<{ holder: strin
     .where("name", "=", name)
     .executeTakeFirst();
   return row ?? null;
+}
+
+export interface LeasedJob {
+  /** Stops the timer, waits for a run in progress and gives the lease up. */
+  stop(): Promise<void>;
+  /** The run in progress, if any (tests). */
+  idle(): Promise<void>;
+}
+
+/**
+ * Runs `run` now and every `intervalMs`, never two runs at once, and on one instance
+ * only: the holder of the lease `name`, renewed on every run and valid for three
+ * intervals, so a crashed holder is replaced within three intervals.
+ */
+export function startLeasedJob(
+  db: DB,
+  log: Logger,
+  opts: { name: string; intervalMs: number; holder?: string; run: () => Promise<void> },
+): LeasedJob {
+  const { name, intervalMs, holder = INSTANCE_ID, run } = opts;
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  const tick = () => {
+    if (stopped || running) return;
+    running = acquireLease(db, name, holder, intervalMs * 3)
+      .then((held) => (held ? run() : undefined))
+      .catch((error: unknown) => log.error({ err: error, job: name }, "background job failed"))
+      .finally(() => {
+        running = null;
+      });
+  };
+  tick();
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+      await releaseLease(db, name, holder).catch(() => {});
+    },
+    async idle() {
+      await running;
+    },
+  };
 }
