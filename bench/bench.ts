@@ -133,8 +133,8 @@ export interface Pages extends Record<string, string> {
 }
 
 /** The pages measured, picked from the seeded database. */
-export async function pickPages(dataDir: string, search = SEARCH_WORD): Promise<Pages> {
-  const { db, close } = openDatabase(parseDatabaseUrl(undefined, dataDir), { poolMax: 1 });
+export async function pickPages(dataDir: string, search = SEARCH_WORD, databaseUrl?: string): Promise<Pages> {
+  const { db, close } = openDatabase(parseDatabaseUrl(databaseUrl, dataDir), { poolMax: 1 });
   try {
     const now = new Date().toISOString();
     // The newest published post: the one a visitor is most likely to open.
@@ -172,24 +172,32 @@ export async function pickPages(dataDir: string, search = SEARCH_WORD): Promise<
   }
 }
 
-async function countPosts(dataDir: string): Promise<number> {
-  const { db, close } = openDatabase(parseDatabaseUrl(undefined, dataDir), { poolMax: 1 });
+/** The posts in the site's database; 0 when it has none yet (or no tables). */
+export async function countPosts(dataDir: string, databaseUrl?: string): Promise<number> {
+  const { db, close } = openDatabase(parseDatabaseUrl(databaseUrl, dataDir), { poolMax: 1 });
   try {
     const row = await db
       .selectFrom("posts")
       .select((eb) => eb.fn.countAll<number>().as("n"))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+      .executeTakeFirst()
+      .catch(() => undefined); // not migrated yet
+    return Number(row?.n ?? 0);
   } finally {
     await close();
   }
 }
 
-export function seed(dataDir: string, posts: number): number {
+export function seed(dataDir: string, posts: number, databaseUrl?: string): number {
   const started = performance.now();
   const result = spawnSync(process.execPath, ["scripts/cli.ts", "seed", "--demo", "--posts", String(posts)], {
     cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    },
     encoding: "utf8",
   });
   if (result.status !== 0) throw new Error(`seeding failed (${result.status}):\n${result.stdout}${result.stderr}`);
@@ -233,7 +241,7 @@ type Log = (line: string) => void;
  * Waits until the server answers /healthz quickly again: requests autocannon gave
  * up on (timeouts) are still being worked on, and would slow the next page down.
  */
-async function settle(url: string, timeoutMs = 60_000): Promise<void> {
+export async function settle(url: string, timeoutMs = 60_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
     if ((await timedGet(`${url}/healthz`)).ms < 50) return;

@@ -3,7 +3,6 @@
 // loads ~200 of its public URLs with autocannon twice: quiet, then while a signed-in
 // reader posts a comment every --every ms. Prints req/s and p99 of both and their
 // ratio. --database-url runs it on PostgreSQL instead of SQLite.
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,9 +10,9 @@ import { parseArgs } from "node:util";
 import { openDatabase } from "../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../app/server/env.server.ts";
 import { ensureBuild } from "../scripts/build-if-stale.ts";
-import { serverEnv, startScriptFlags } from "./bench.ts";
+import { seed, serverEnv, startScriptFlags } from "./bench.ts";
 import { type LoadResult, loadPage, timedGet } from "./load.ts";
-import { repoRoot, startProcess } from "./process.ts";
+import { startProcess } from "./process.ts";
 
 const USAGE = `Usage: npm run bench:busy -- [options]
 
@@ -98,17 +97,6 @@ async function siteUrls(dataDir: string, databaseUrl: string | undefined) {
   }
 }
 
-function seed(dataDir: string, databaseUrl: string | undefined, posts: number): void {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATA_DIR: dataDir };
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const result = spawnSync(process.execPath, ["scripts/cli.ts", "seed", "--demo", "--posts", String(posts)], {
-    cwd: repoRoot,
-    env: { ...env, LOG_LEVEL: "warn" },
-    encoding: "utf8",
-  });
-  if (result.status !== 0) throw new Error(`seeding failed:\n${result.stdout}${result.stderr}`);
-}
-
 /** Registers a reader, marks the address verified and signs in: the session cookie. */
 async function commenter(base: string, dataDir: string, databaseUrl: string | undefined): Promise<string> {
   const email = `bench-${Date.now()}@example.test`;
@@ -145,7 +133,7 @@ async function main(argv: string[]): Promise<number> {
     let site = await siteUrls(dataDir, options.databaseUrl).catch(() => null);
     if (!site || Number(site.count?.n ?? 0) === 0) {
       console.log(`seeding ${options.posts} posts`);
-      seed(dataDir, options.databaseUrl, options.posts);
+      seed(dataDir, options.posts, options.databaseUrl);
       site = await siteUrls(dataDir, options.databaseUrl);
     }
     const env = { ...serverEnv(dataDir, true), ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}) };

@@ -124,7 +124,7 @@ async function seedCommand(args: string[]): Promise<number> {
   const postsAt = args.indexOf("--posts");
   if (postsAt >= 0) {
     const raw = args[postsAt + 1] ?? "";
-    if (!/^\d{1,5}$/.test(raw) || Number(raw) > MAX_DEMO_POSTS) {
+    if (!/^\d{1,6}$/.test(raw) || Number(raw) > MAX_DEMO_POSTS) {
       console.error(`--posts needs a whole number from 0 to ${MAX_DEMO_POSTS}`);
       return 2;
     }

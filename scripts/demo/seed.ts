@@ -25,7 +25,7 @@ import { DEMO_SUBJECTS, LONGFORM_PER_POST, LONGFORM_SECTIONS, type LongformSecti
 /** The demo author's e-mail; its presence marks a database as seeded. */
 export const DEMO_EMAIL = "demo@example.invalid";
 export const DEFAULT_DEMO_POSTS = 24;
-export const MAX_DEMO_POSTS = 10_000;
+export const MAX_DEMO_POSTS = 100_000;
 /** Posts written per transaction: one fsync per batch instead of several per post. */
 const BATCH_SIZE = 100;
 const SEED = 20261122;
