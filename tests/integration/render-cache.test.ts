@@ -64,6 +64,35 @@ async function waitFor(check: () => Promise<boolean>, ms = 3000): Promise<void> 
   }
 }
 
+/** A form POST to `base`, as a browser on that origin sends it. */
+function postForm(base: string, path: string, fields: Record<string, string>, cookie = ""): Promise<Response> {
+  return fetch(`${base}${path}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: {
+      origin: base,
+      "content-type": "application/x-www-form-urlencoded",
+      ...(cookie ? { cookie } : {}),
+    },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+/** Registers `email` on `base` with a verified address and signs in: the session cookie. */
+async function signIn(db: DB, base: string, email: string): Promise<string> {
+  await (await postForm(base, "/register", { email, password: PASSWORD })).arrayBuffer();
+  await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", email).execute();
+  const login = await postForm(base, "/login", { email, password: PASSWORD });
+  await login.arrayBuffer();
+  const cookie =
+    login.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0] ?? "")
+      .find((c) => c.startsWith(SESSION_COOKIE)) ?? "";
+  expect(cookie).not.toBe("");
+  return cookie;
+}
+
 describe(`render cache (${testDialect()})`, () => {
   let a: ServerProcess;
   let b: ServerProcess;
@@ -209,22 +238,9 @@ describe(`render cache (${testDialect()})`, () => {
   it("a comment drops its post's pages on every instance and no other page; sign-ups drop nothing", async () => {
     const before = await readContentVersion(db);
     const email = `bump-${randomBytes(4).toString("hex")}@example.test`;
-    const post = (path: string, fields: Record<string, string>, cookie = "") =>
-      fetch(`${a.url}${path}`, {
-        method: "POST",
-        redirect: "manual",
-        headers: {
-          origin: a.url,
-          "content-type": "application/x-www-form-urlencoded",
-          ...(cookie ? { cookie } : {}),
-        },
-        body: new URLSearchParams(fields).toString(),
-      });
-    await (await post("/register", { email, password: PASSWORD })).arrayBuffer();
-    await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", email).execute();
-    const login = await post("/login", { email, password: PASSWORD });
-    await login.arrayBuffer();
+    const cookie = await signIn(db, a.url, email);
     expect(await readContentVersion(db)).toBe(before);
+    const post = (path: string, fields: Record<string, string>, session = "") => postForm(a.url, path, fields, session);
 
     const url = `${a.url}/posts/detail/${postId}`;
     const otherId = await createPost(db, {
@@ -237,12 +253,6 @@ describe(`render cache (${testDialect()})`, () => {
     const untouched = [`/posts/detail/${otherId}`, "/", "/posts/page/1"];
     for (const server of [a, b])
       for (const path of [...untouched, `/posts/detail/${postId}`]) await warm(server.url + path);
-    const cookie =
-      login.headers
-        .getSetCookie()
-        .map((c) => c.split(";")[0] ?? "")
-        .find((c) => c.startsWith(SESSION_COOKIE)) ?? "";
-    expect(cookie).not.toBe("");
     // A write without a session (here: refused, sent to sign in) never invalidates.
     const anonymous = await post(`/posts/detail/${postId}`, { intent: "comment", body: "Nobody" });
     await anonymous.arrayBuffer();
@@ -268,48 +278,89 @@ describe(`render cache (${testDialect()})`, () => {
   it("an admin saving a draft keeps the cache; publishing drops it", async () => {
     const email = `editor-${randomBytes(4).toString("hex")}@example.test`;
     await addAdmins(db, [email], "cli");
-    const post = (path: string, fields: Record<string, string>, cookie = "") =>
-      fetch(`${a.url}${path}`, {
-        method: "POST",
-        redirect: "manual",
-        headers: {
-          origin: a.url,
-          "content-type": "application/x-www-form-urlencoded",
-          ...(cookie ? { cookie } : {}),
-        },
-        body: new URLSearchParams(fields).toString(),
-      });
-    await (await post("/register", { email, password: PASSWORD })).arrayBuffer();
-    await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", email).execute();
-    const login = await post("/login", { email, password: PASSWORD });
-    await login.arrayBuffer();
-    const cookie =
-      login.headers
-        .getSetCookie()
-        .map((c) => c.split(";")[0] ?? "")
-        .find((c) => c.startsWith(SESSION_COOKIE)) ?? "";
-    expect(cookie).not.toBe("");
+    const cookie = await signIn(db, a.url, email);
     const home = `${a.url}/`;
     await warm(home);
     const key = newId();
     const fields = { key, status: "draft", enTitle: "Quietly drafted", enBody: "Not yet." };
-    const draft = await post("/posts/createPost", fields, cookie);
+    const draft = await postForm(a.url, "/posts/createPost", fields, cookie);
     await draft.arrayBuffer();
     expect(draft.status).toBe(302);
     expect(draft.headers.get("location")).toBe(`/posts/edit/${key}`);
     const before = await readContentVersion(db);
-    const edit = await post(`/posts/edit/${key}`, { ...fields, version: "1", enBody: "Still not yet." }, cookie);
+    const edit = await postForm(
+      a.url,
+      `/posts/edit/${key}`,
+      { ...fields, version: "1", enBody: "Still not yet." },
+      cookie,
+    );
     await edit.arrayBuffer();
     expect(edit.status).toBe(302);
     expect(await readContentVersion(db)).toBe(before + 1);
     await new Promise((r) => setTimeout(r, 2.5 * CONTENT_VERSION_POLL_MS));
     expect(await isHit(home, {})).toBe(true);
-    const published = await post(`/posts/edit/${key}`, { ...fields, version: "2", status: "published" }, cookie);
+    const published = await postForm(
+      a.url,
+      `/posts/edit/${key}`,
+      { ...fields, version: "2", status: "published" },
+      cookie,
+    );
     await published.arrayBuffer();
     expect(published.status).toBe(302);
     const next = await get(home);
     expect(next.headers.get("x-render-cache")).toBe("miss");
     expect(next.body).toContain("Quietly drafted");
+  });
+
+  it("an edit of a live post in place drops the pages showing it, on both instances, and no other", async () => {
+    const email = `reviser-${randomBytes(4).toString("hex")}@example.test`;
+    await addAdmins(db, [email], "cli");
+    const cookie = await signIn(db, a.url, email);
+    const key = newId();
+    const fields = { key, status: "published", enTitle: "Freshly published", enBody: "The first words." };
+    const created = await postForm(a.url, "/posts/createPost", fields, cookie);
+    await created.arrayBuffer();
+    expect(created.status).toBe(302);
+    // A post long before every other: no page that shows the new post shows this one.
+    const oldId = await createPost(db, {
+      slug: `long-ago-${randomBytes(4).toString("hex")}`,
+      authorId: null,
+      status: "published",
+      publishedAt: "2019-01-01T00:00:00.000Z",
+      translations: [{ locale: "en", title: "Long ago", bodyHtml: "<p>Old words.</p>" }],
+    });
+    await bumpContentVersion(db);
+    const showing = ["/", `/posts/detail/${key}`, "/en/rss.xml", "/search?q=words"];
+    const elsewhere = [`/posts/detail/${oldId}`];
+    for (const server of [a, b]) for (const path of [...showing, ...elsewhere]) await warm(server.url + path);
+
+    const { publishedAt } = await db
+      .selectFrom("posts")
+      .select("publishedAt")
+      .where("id", "=", key)
+      .executeTakeFirstOrThrow();
+    // The form shows the stored time to the minute, in UTC before the browser converts it.
+    const publishAtLocal = (publishedAt ?? "").slice(0, 16);
+    const edit = await postForm(
+      a.url,
+      `/posts/edit/${key}`,
+      { ...fields, version: "1", enTitle: "Freshly revised", publishAtLocal, publishAtTz: "0" },
+      cookie,
+    );
+    await edit.arrayBuffer();
+    expect(edit.status).toBe(302);
+    expect(
+      (await db.selectFrom("posts").select("publishedAt").where("id", "=", key).executeTakeFirstOrThrow()).publishedAt,
+    ).toBe(publishedAt);
+    for (const path of showing) {
+      await waitFor(async () => (await get(`${b.url}${path}`)).body.includes("Freshly revised"));
+      const page = await get(`${a.url}${path}`);
+      expect(page.body, path).toContain("Freshly revised");
+    }
+    await new Promise((r) => setTimeout(r, 2.5 * CONTENT_VERSION_POLL_MS));
+    for (const server of [a, b]) {
+      for (const path of elsewhere) expect(await isHit(server.url + path, {}), `${server.url}${path}`).toBe(true);
+    }
   });
 
   it("counts a view for every reader of a cached post page", async () => {

@@ -7,6 +7,7 @@ import { mediaIdFromUrl } from "../../lib/media.ts";
 import { parsePageParam } from "../../lib/pagination.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { adFor } from "../../server/ad-slots.server.ts";
+import { pageShowsPosts } from "../../server/cache/page-tags.server.ts";
 import { changesAt } from "../../server/cache/render-cache.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { mediaImages } from "../../server/media/media.server.ts";
@@ -35,6 +36,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     cachedTotal: env.renderCache.enabled,
   });
   if (pageNumber > page.pageCount) throw data(null, { status: 404 });
+  pageShowsPosts(
+    getRequest(context),
+    page.items.map((p) => p.id),
+  );
   const pathname = new URL(request.url).pathname;
   const prefix = getRequest(context).prefix;
   // The carousel belongs to the home page only, not to /posts or its pages.

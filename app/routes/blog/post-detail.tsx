@@ -15,7 +15,7 @@ import { commentSchema } from "../../lib/schemas/comment.ts";
 import { adFor } from "../../server/ad-slots.server.ts";
 import { retryAfterHeaders } from "../../server/auth/guard.server.ts";
 import { getUser, requireUser } from "../../server/auth/session.server.ts";
-import { pageShowsPost, writeChangesPost } from "../../server/cache/page-tags.server.ts";
+import { pageShowsPost, pageShowsPosts, writeChangesPost } from "../../server/cache/page-tags.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { mediaImages } from "../../server/media/media.server.ts";
@@ -76,8 +76,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     app.views.record(post.id, { ip: req.clientIp, userAgent: request.headers.get("user-agent") });
     req.effects.viewedPost = post.id;
   }
-  // A comment on this post drops this page (both languages, every comment page) and no other.
+  // A comment on this post drops this page (both languages, every comment page) and no
+  // other; an edit of a post shown here by title drops it too.
   pageShowsPost(req, post.id);
+  pageShowsPosts(
+    req,
+    [neighbours.previous, neighbours.next, ...related].flatMap((p) => (p ? [p.id] : [])),
+  );
 
   const path = pagePath(request);
   const prefix = getRequest(context).prefix;

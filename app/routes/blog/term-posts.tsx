@@ -6,6 +6,7 @@ import { pageMeta } from "../../lib/meta.ts";
 import { parsePageParam } from "../../lib/pagination.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { adFor } from "../../server/ad-slots.server.ts";
+import { pageShowsPosts } from "../../server/cache/page-tags.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { listPublishedPosts } from "../../server/repos/posts.server.ts";
 import { findCategoryBySlug, findTagBySlug, termName } from "../../server/repos/taxonomy.server.ts";
@@ -36,6 +37,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     ...(kind === "category" ? { categoryId: term.id } : { tagId: term.id }),
   });
   if (pageNumber > page.pageCount) throw data(null, { status: 404 });
+  pageShowsPosts(
+    getRequest(context),
+    page.items.map((p) => p.id),
+  );
   const betweenAd = page.items.length > 3 ? await adFor(context, request, "list_between") : null;
   return { kind, locale, prefix, page, betweenAd, term: { slug: term.slug, name: termName(term, locale) } };
 }

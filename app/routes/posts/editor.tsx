@@ -81,8 +81,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
   if (result.ok) {
     const req = getRequest(context);
-    // A draft's save shows nowhere public: the cached pages stay.
-    req.changes = editorChanges(result.id, result.public);
+    // A draft's save shows nowhere public, a live post's edit only where it is shown.
+    req.changes = editorChanges(result.id, result.public, result.moved);
     req.log.info({ postId: result.id, version: result.version, created: result.created }, "post saved");
     return toEdit(result.id, result.created ? "editor:flash.created" : "editor:flash.saved");
   }

@@ -8,6 +8,7 @@ import { HTML_LANG } from "../../lib/i18n/locale.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { MAX_QUERY_LENGTH } from "../../lib/search.ts";
+import { pageShowsAnyPost } from "../../server/cache/page-tags.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { searchPosts } from "../../server/search/search.server.ts";
 import type { Route } from "./+types/search";
@@ -35,6 +36,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const prefix = getRequest(context).prefix;
   const q = (url.searchParams.get("q") ?? "").slice(0, MAX_QUERY_LENGTH).trim();
   if (q === "") return { q, locale, prefix, results: null };
+  // Any edit of a public post can change what matches.
+  pageShowsAnyPost(getRequest(context));
   const { items, total, page, pageCount } = await searchPosts(db, { q, locale, page: pageNumber, pageSize: PAGE_SIZE });
   if (pageNumber > pageCount) throw data(null, { status: 404 });
   return { q, locale, prefix, results: { items, total, page, pageCount } };

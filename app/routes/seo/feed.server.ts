@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import type { RouterContextProvider } from "react-router";
 import { DEFAULT_LOCALE, localeFromPath } from "../../lib/i18n/locale.ts";
-import { getApp } from "../../server/context.server.ts";
+import { pageShowsAnyPost } from "../../server/cache/page-tags.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { FEED_CACHE_CONTROL, FEED_SIZE, type FeedInput } from "../../server/feeds.server.ts";
 import { latestPostsInLocale } from "../../server/repos/discovery.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
@@ -15,6 +16,8 @@ import { requestSettings } from "../../server/request-settings.server.ts";
 export async function feedInput(request: Request, context: Readonly<RouterContextProvider>): Promise<FeedInput> {
   const { db, env } = getApp(context);
   const locale = localeFromPath(new URL(request.url).pathname) ?? DEFAULT_LOCALE;
+  // A feed carries whole posts: an edit of any public post may show in it.
+  pageShowsAnyPost(getRequest(context));
   const [settings, posts] = await Promise.all([requestSettings(context), latestPostsInLocale(db, locale, FEED_SIZE)]);
   return {
     publicUrl: env.publicUrl,

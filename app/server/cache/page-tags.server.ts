@@ -7,15 +7,39 @@ import type { ChangeTags } from "./content-version.server.ts";
  * must not re-render the whole site). Everything else changes "all".
  */
 
-/** The tag of the pages that show a post's comments. */
+/** The tag of a post's own pages (both languages, every comment page): what a comment changes. */
 export function postTag(postId: string): string {
   return `post:${postId}`;
 }
 
+/** The tag of the pages that show a post by its title, summary or cover: lists, neighbours, related posts. */
+export function listedTag(postId: string): string {
+  return `listed:${postId}`;
+}
+
+/**
+ * The tag of the pages that show something of every public post, or may after any
+ * edit: search results (an edit can make a post match), the sitemap, the feeds.
+ */
+export const PUBLIC_POSTS_TAG = "posts";
+
+function tagPage(req: RequestState, tag: string): void {
+  if (!req.effects.tags.includes(tag)) req.effects.tags.push(tag);
+}
+
 /** Notes that this request's page shows the post (a change to it drops the page). */
 export function pageShowsPost(req: RequestState, postId: string): void {
-  const tag = postTag(postId);
-  if (!req.effects.tags.includes(tag)) req.effects.tags.push(tag);
+  tagPage(req, postTag(postId));
+}
+
+/** Notes every post a page lists or links by title (lists, neighbours, related posts). */
+export function pageShowsPosts(req: RequestState, postIds: Iterable<string>): void {
+  for (const id of postIds) tagPage(req, listedTag(id));
+}
+
+/** Notes that the page depends on every public post (see PUBLIC_POSTS_TAG). */
+export function pageShowsAnyPost(req: RequestState): void {
+  tagPage(req, PUBLIC_POSTS_TAG);
 }
 
 /** Notes that this request's write changed only what the post's own pages show. */
@@ -24,10 +48,19 @@ export function writeChangesPost(req: RequestState, postId: string): void {
 }
 
 /**
- * What saving a post in the editor changed for readers: nothing public when the post was
- * not published before the save and is not after (a draft or a scheduled post), so only
- * its own tag; otherwise every page (lists, tags, feeds, neighbours may all show it).
+ * What saving a post in the editor changed for readers. A post readers cannot see before
+ * or after the save (a draft, a scheduled post): only its own tag. A published post
+ * edited where it stays (same date, address, category, tags and languages): the pages
+ * that show it and those that depend on every post. Anything else (published,
+ * unpublished, moved in the lists, a new tag): every page, since lists, counts, tag
+ * and category pages and neighbours all change.
  */
-export function editorChanges(postId: string, visible: { before: boolean; after: boolean }): ChangeTags {
-  return visible.before || visible.after ? "all" : [postTag(postId)];
+export function editorChanges(
+  postId: string,
+  visible: { before: boolean; after: boolean },
+  moved: boolean,
+): ChangeTags {
+  if (!visible.before && !visible.after) return [postTag(postId)];
+  if (visible.before && visible.after && !moved) return [postTag(postId), listedTag(postId), PUBLIC_POSTS_TAG];
+  return "all";
 }

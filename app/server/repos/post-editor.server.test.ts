@@ -145,7 +145,14 @@ describe(`post editor repository (${testDialect()})`, () => {
       ...mine,
       translations: [title("en", "First edit")],
     });
-    expect(first).toEqual({ ok: true, id, version: 2, created: false, public: { before: false, after: false } });
+    expect(first).toEqual({
+      ok: true,
+      id,
+      version: 2,
+      created: false,
+      public: { before: false, after: false },
+      moved: false,
+    });
     const second = await updateEditorPost(database.db, ALICE, id, {
       ...mine,
       translations: [title("en", "Stale edit")],
@@ -165,6 +172,35 @@ describe(`post editor repository (${testDialect()})`, () => {
     expect(published).toMatchObject({ ok: true, public: { before: false, after: true } });
     const unpublished = await updateEditorPost(database.db, ALICE, id, { ...mine, version: 4, status: "draft" });
     expect(unpublished).toMatchObject({ ok: true, public: { before: true, after: false } });
+  });
+
+  it("tells a live post edited in place from one whose date, address, tags or languages changed", async () => {
+    const live = {
+      slug: "in-place",
+      status: "published",
+      publishAt: "2026-11-20T10:00:00.000Z",
+      tags: ["keep"],
+    } as const;
+    const id = created(await createEditorPost(database.db, ALICE, input({ ...live, tags: [...live.tags] })));
+    let version = 1;
+    const save = async (overrides: Partial<EditorInput>) => {
+      const result = await updateEditorPost(database.db, ALICE, id, {
+        ...input({ ...live, tags: [...live.tags] }),
+        version,
+        ...overrides,
+      });
+      if (!result.ok) throw new Error(`save failed: ${JSON.stringify(result)}`);
+      version = result.version;
+      return result.moved;
+    };
+    // New words, a new cover: the post stays where it is listed.
+    expect(await save({ translations: [title("en", "Better title")], coverImageUrl: "/cover.jpg" })).toBe(false);
+    expect(await save({ tags: ["keep", "new"] })).toBe(true);
+    expect(await save({ tags: ["new", "keep"] })).toBe(false);
+    expect(await save({ tags: ["new", "keep"], translations: [title("en", "T"), title("zh", "标题")] })).toBe(true);
+    expect(
+      await save({ tags: ["new", "keep"], translations: [title("en", "T"), title("zh", "标题")], slug: "moved" }),
+    ).toBe(true);
   });
 
   it("lets exactly one of two concurrent saves of the same version win", async () => {
@@ -295,6 +331,7 @@ describe(`post editor repository (${testDialect()})`, () => {
       version: 1,
       created: true,
       public: { before: false, after: false },
+      moved: true,
     });
     expect(results).toContainEqual({ ok: false, reason: "duplicate", id: key });
     expect(await countPosts({ id: key })).toBe(1);

@@ -27,6 +27,11 @@ export async function afterPostWrite(db: DB, postId: string): Promise<void> {
   forgetPostCounts(db);
 }
 
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const set = new Set(a);
+  return set.size === new Set(b).size && b.every((x) => set.has(x));
+}
+
 export interface EditorTranslationData {
   title: string;
   summary: string;
@@ -59,6 +64,11 @@ export type SaveResult =
       created: boolean;
       /** Whether readers could see the post before the save or can after it (status "published"). */
       public: { before: boolean; after: boolean };
+      /**
+       * Whether the save changed where the post is listed, not only what it says: its
+       * date, address, category, tags or languages (always true for a new post).
+       */
+      moved: boolean;
     }
   /** Bad input only the database can tell (slug taken, unknown category): nothing was written. */
   | { ok: false; reason: "invalid"; fieldErrors: FieldErrors }
@@ -229,7 +239,14 @@ export async function createEditorPost(db: DB, authorId: string, input: EditorIn
       return { ok: false, reason: "invalid", fieldErrors: SLUG_TAKEN };
     }
     await afterPostWrite(db, id);
-    return { ok: true, id, version: 1, created: true, public: { before: false, after: input.status === "published" } };
+    return {
+      ok: true,
+      id,
+      version: 1,
+      created: true,
+      public: { before: false, after: input.status === "published" },
+      moved: true,
+    };
   }
 }
 
@@ -283,7 +300,7 @@ export async function updateEditorPost(
 ): Promise<SaveResult> {
   const existing = await db
     .selectFrom("posts")
-    .select(["slug", "publishedAt", "version", "status"])
+    .select(["slug", "publishedAt", "version", "status", "categoryId"])
     .where("id", "=", postId)
     .where("authorId", "=", authorId)
     .where("deletedAt", "is", null)
@@ -312,15 +329,20 @@ export async function updateEditorPost(
   const translations = await rendered(db, input.translations);
   const now = nowIso();
 
-  let updated: boolean;
+  const publishedAt = publishTime(input, existing.publishedAt, now);
+  let updated: { moved: boolean } | null;
   try {
     updated = await db.transaction().execute(async (trx) => {
+      const [oldTags, oldLocales] = await Promise.all([
+        trx.selectFrom("postTags").select("tagId").where("postId", "=", postId).execute(),
+        trx.selectFrom("postTranslations").select("locale").where("postId", "=", postId).execute(),
+      ]);
       const result = await trx
         .updateTable("posts")
         .set((eb) => ({
           slug,
           status: input.status,
-          publishedAt: publishTime(input, existing.publishedAt, now),
+          publishedAt,
           categoryId: input.categoryId,
           coverImageUrl: input.coverImageUrl,
           coverAlt: input.coverAlt,
@@ -332,10 +354,22 @@ export async function updateEditorPost(
         .where("version", "=", expected)
         .where("deletedAt", "is", null)
         .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) return false;
+      if (Number(result.numUpdatedRows) === 0) return null;
       const tagIds = await ensureTags(trx, input.tags);
       await replaceTranslationsAndTags(trx, postId, translations, tagIds, now);
-      return true;
+      const moved =
+        slug !== existing.slug ||
+        publishedAt !== existing.publishedAt ||
+        input.categoryId !== existing.categoryId ||
+        !sameSet(
+          oldTags.map((t) => t.tagId),
+          tagIds,
+        ) ||
+        !sameSet(
+          oldLocales.map((t) => t.locale),
+          translations.map((t) => t.locale),
+        );
+      return { moved };
     });
   } catch (error) {
     // Another post took the slug between the check and the write.
@@ -351,5 +385,6 @@ export async function updateEditorPost(
     created: false,
     // Read with the version the save matched: a concurrent change would have been a conflict.
     public: { before: existing.status === "published", after: input.status === "published" },
+    moved: updated.moved,
   };
 }
