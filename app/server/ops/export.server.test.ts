@@ -63,6 +63,15 @@ describe(`export from SQLite, import into ${testDialect()}`, () => {
     expect(await tableDigests(target.db, EXPORT_TABLES)).toEqual(await tableDigests(source.db, EXPORT_TABLES));
   });
 
+  it("refuses a post without any translation, writing nothing", async () => {
+    const before = await tableDigests(target.db, EXPORT_TABLES);
+    const doc = await exportTo("bare.json");
+    const [first] = doc.tables.posts ?? [];
+    doc.tables.postTranslations = (doc.tables.postTranslations ?? []).filter((t) => t.postId !== first?.id);
+    await expect(importContent(target, doc, { force: true })).rejects.toThrow(/no translation/);
+    expect(await tableDigests(target.db, EXPORT_TABLES)).toEqual(before);
+  });
+
   it("imports in one transaction: a bad row leaves the database as it was", async () => {
     const before = await tableDigests(target.db, EXPORT_TABLES);
     const doc = await exportTo("broken.json");

@@ -203,6 +203,15 @@ export async function importContent(
   opts: { force?: boolean } = {},
 ): Promise<Record<string, number>> {
   const { db } = database;
+  // Every post has at least one translation (the editor and createPost insist; the
+  // lists rely on it): an export that breaks the rule is refused before anything is written.
+  const translated = new Set((doc.tables.postTranslations ?? []).map((t) => String(t.postId)));
+  const bare = (doc.tables.posts ?? []).map((p) => String(p.id)).filter((id) => !translated.has(id));
+  if (bare.length > 0) {
+    throw new ImportRefused(
+      `${bare.length} post(s) have no translation (${bare.slice(0, 3).join(", ")}); every post needs at least one`,
+    );
+  }
   if (!opts.force) {
     const busy = await nonEmptyTables(db, EXPORT_TABLES);
     if (busy.length > 0) {
