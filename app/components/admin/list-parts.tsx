@@ -1,3 +1,6 @@
+// The parts every admin list is built from, in one module (~500 lines) on purpose: the
+// search and sort forms, the table, pagination, row actions and confirmations share one
+// look and one URL scheme (useListUrls), and a list page imports most of them together.
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useSearchParams } from "react-router";
