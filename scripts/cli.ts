@@ -215,9 +215,6 @@ async function restoreCommand(args: string[]): Promise<number> {
       { database: env.database, storage, dataDir: env.dataDir },
       { force: args.includes("--force") },
     );
-    // Restored rows have no planner statistics yet (PostgreSQL).
-    const database = openDatabase(env.database, { poolMax: 1 });
-    await refreshStatistics(database, { all: true }).finally(() => database.close());
     const rows = Object.values(result.counts).reduce((a, b) => a + b, 0);
     console.log(
       `restored ${file} (made ${result.manifest.createdAt} on ${result.manifest.dialect}): ${rows} rows, ${result.files} file(s)`,
@@ -263,7 +260,6 @@ async function importCommand(args: string[]): Promise<number> {
     await migrateToLatest(database.db);
     try {
       const counts = await importContent(database, doc, { force: args.includes("--force") });
-      await refreshStatistics(database, { all: true });
       await bumpRedisContentVersion(database.db);
       const summary = Object.entries(counts)
         .map(([t, n]) => `${t} ${n}`)

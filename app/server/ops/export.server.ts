@@ -219,6 +219,6 @@ export async function importContent(
     }
   }
   const counts = await db.transaction().execute((trx) => loadRows(trx, doc.tables, { replace: opts.force === true }));
-  await afterLoad(db);
+  await afterLoad(database);
   return counts;
 }

@@ -334,7 +334,7 @@ async function restoreDatabase(
       try {
         await migrateToLatest(fresh.db);
         await fresh.db.transaction().execute((trx) => loadRows(trx, rows, { replace: false }));
-        await afterLoad(fresh.db);
+        await afterLoad(fresh);
       } finally {
         await fresh.close();
       }
@@ -368,7 +368,7 @@ async function restoreDatabase(
   try {
     await migrateToLatest(target.db);
     const counts = await target.db.transaction().execute((trx) => loadRows(trx, rows, { replace: force }));
-    await afterLoad(target.db);
+    await afterLoad(target);
     return counts;
   } finally {
     await target.close();

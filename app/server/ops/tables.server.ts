@@ -2,8 +2,9 @@ import { createHash } from "node:crypto";
 import { type RawBuilder, sql } from "kysely";
 import { migrations } from "../../../db/migrations/index.ts";
 import { bumpContentVersion } from "../cache/content-version.server.ts";
-import type { DB } from "../db/db.server.ts";
+import type { DB, OpenDatabase } from "../db/db.server.ts";
 import type { Database } from "../db/schema.server.ts";
+import { refreshStatistics } from "../db/statistics.server.ts";
 import { reindexAll } from "../search/index.server.ts";
 
 /**
@@ -171,10 +172,15 @@ export async function loadRows(trx: DB, data: TableRows, opts: { replace: boolea
   return counts;
 }
 
-/** After a logical load: rebuild the search index and tell every instance content changed. */
-export async function afterLoad(db: DB): Promise<void> {
-  await reindexAll(db);
-  await bumpContentVersion(db);
+/**
+ * After a logical load: rebuild the search index, give PostgreSQL's planner statistics
+ * for the loaded rows (it plans freshly loaded tables as nearly empty) and tell every
+ * instance content changed.
+ */
+export async function afterLoad(database: OpenDatabase): Promise<void> {
+  await reindexAll(database.db);
+  await refreshStatistics(database, { all: true });
+  await bumpContentVersion(database.db);
 }
 
 /** A value as both dialects agree on it (PostgreSQL returns bigint as text). */
