@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../tests/setup/test-db.ts";
+import { openDatabase } from "./db/db.server.ts";
 import { cachedCount, cachedPostCount, forgetPostCounts, POST_COUNTS_TTL_MS } from "./post-counts.server.ts";
 
 let database: TestDatabase;
@@ -54,5 +59,28 @@ describe("cachedPostCount", () => {
     forgetPostCounts(db);
     await expect(cachedPostCount(db, "all", () => Promise.reject(new Error("db away")), 0)).rejects.toThrow("db away");
     expect(await cachedPostCount(db, "all", async () => 7, 1)).toBe(7);
+  });
+
+  it("counts afresh on SQLite once another connection has committed to the file, not before", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "inkwell-counts-"));
+    const server = openDatabase({ dialect: "sqlite", file: path.join(dir, "site.db") });
+    const other = openDatabase({ dialect: "sqlite", file: path.join(dir, "site.db") });
+    try {
+      await sql`create table "t" ("n" integer)`.execute(server.db);
+      const { state, count } = counter();
+      expect(await cachedPostCount(server.db, "all", count, 0)).toBe(1);
+      // The server's own writes do not drop the counts (its content writes call forgetPostCounts).
+      await sql`insert into "t" values (1)`.execute(server.db);
+      expect(await cachedPostCount(server.db, "all", count, 1)).toBe(1);
+      // A row written by another process (a CLI command, a test) is counted at the next request.
+      await sql`insert into "t" values (2)`.execute(other.db);
+      expect(await cachedPostCount(server.db, "all", count, 2)).toBe(2);
+      expect(await cachedPostCount(server.db, "all", count, 3)).toBe(2);
+      expect(state.calls).toBe(2);
+    } finally {
+      await other.close();
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,11 +1,14 @@
+import { SqliteAdapter, sql } from "kysely";
 import type { DB } from "./db/db.server.ts";
 
 /**
  * How long one instance reuses a count of published posts: the total behind a list's
  * "page x of y", and the per-category counts of the footer's "Popular categories".
  * Every content change on any instance drops them sooner (the content-version watcher
- * and the writer's own request call `forgetPostCounts`); the limit only bounds how
- * long a row written straight into the database goes uncounted.
+ * and the writer's own request call `forgetPostCounts`), and on SQLite so does any
+ * commit by another connection (a CLI command, a test writing rows straight into the
+ * file: `PRAGMA data_version`); the limit only bounds how long a row written straight
+ * into a PostgreSQL database goes uncounted.
  */
 export const POST_COUNTS_TTL_MS = 30_000;
 
@@ -17,19 +20,40 @@ interface Kept {
   value: Promise<unknown>;
 }
 
-const cache = new WeakMap<DB, Map<string, Kept>>();
+interface Counts {
+  /** SQLite's data_version when these counts were started; null on PostgreSQL. */
+  stamp: number | null;
+  kept: Map<string, Kept>;
+}
+
+const cache = new WeakMap<DB, Counts>();
+
+/**
+ * SQLite's `PRAGMA data_version`: it changes whenever another connection commits to
+ * the file, and costs a few microseconds. PostgreSQL has no such counter (null).
+ */
+async function externalWriteStamp(db: DB): Promise<number | null> {
+  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return null;
+  const { rows } = await sql<{ data_version: number }>`pragma data_version`.execute(db);
+  return rows[0]?.data_version ?? null;
+}
+
+async function countsOf(db: DB): Promise<Map<string, Kept>> {
+  const stamp = await externalWriteStamp(db);
+  const counts = cache.get(db);
+  if (counts && counts.stamp === stamp) return counts.kept;
+  const fresh: Counts = { stamp, kept: new Map() };
+  cache.set(db, fresh);
+  return fresh.kept;
+}
 
 /**
  * The count `key` names, computed by `compute` at most once per POST_COUNTS_TTL_MS on
  * this instance: counting every published post of a large blog on each page view costs
  * more than the page itself. A failed count is not kept.
  */
-export function cachedCount<T>(db: DB, key: string, compute: () => Promise<T>, now = Date.now()): Promise<T> {
-  let kept = cache.get(db);
-  if (!kept) {
-    kept = new Map();
-    cache.set(db, kept);
-  }
+export async function cachedCount<T>(db: DB, key: string, compute: () => Promise<T>, now = Date.now()): Promise<T> {
+  const kept = await countsOf(db);
   const hit = kept.get(key);
   // The key decides the type: each key has one caller, which stored this T.
   if (hit && hit.until > now) return hit.value as Promise<T>;

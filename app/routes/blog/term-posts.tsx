@@ -18,7 +18,7 @@ export const handle = routePolicy({ cache: "public" });
 // `/categories/{slug}` and `/tags/{slug}` (+ `/page/{n}`, and their /en, /zh forms):
 // the published posts of one category or tag, newest first, paged like the home page.
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { db, env } = getApp(context);
+  const { db } = getApp(context);
   const pathname = new URL(request.url).pathname;
   const prefix = getRequest(context).prefix;
   const kind = pathname.slice(prefix.length).startsWith("/categories/") ? "category" : "tag";
@@ -33,7 +33,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     locale,
     page: pageNumber,
     pageSize: postsPerPage,
-    cachedTotal: env.renderCache.enabled,
+    cachedTotal: true,
     ...(kind === "category" ? { categoryId: term.id } : { tagId: term.id }),
   });
   if (pageNumber > page.pageCount) throw data(null, { status: 404 });

@@ -5,7 +5,7 @@ import { nowIso } from "../db/db.server.ts";
 import type { Database, Locale, PostStatus } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { mediaImages } from "../media/media.server.ts";
-import { cachedPostCount } from "../post-counts.server.ts";
+import { cachedPostCount, forgetPostCounts } from "../post-counts.server.ts";
 import { wherePublic } from "./post-visibility.server.ts";
 import { termName } from "./taxonomy.server.ts";
 
@@ -59,7 +59,7 @@ export interface PostListFilter {
  * from the listing index, then both translations and the category joined for those
  * only), one for the count, and one for the tags
  * of the page's posts. With `cachedTotal` the count comes from this instance's
- * short-lived cache (pages for readers; see post-counts.server.ts).
+ * kept counts (every reader's page; see post-counts.server.ts).
  */
 export async function listPublishedPosts(
   db: DB,
@@ -226,7 +226,9 @@ export interface NewPostInput {
 /** Creates a post and its translations atomically; returns the new id. */
 export async function createPost(db: DB, input: NewPostInput): Promise<string> {
   if (input.translations.length === 0) throw new Error("a post needs at least one translation");
-  return db.transaction().execute((trx) => insertPost(trx, input));
+  const id = await db.transaction().execute((trx) => insertPost(trx, input));
+  forgetPostCounts(db);
+  return id;
 }
 
 /**
