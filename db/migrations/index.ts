@@ -19,6 +19,7 @@ import * as createMailOutbox from "./20261125T010000_create_mail_outbox.ts";
 import * as addSearchHeadVector from "./20261125T100000_add_search_head_vector.ts";
 import * as createContentChanges from "./20261125T120000_create_content_changes.ts";
 import * as addIdToPostsListedIdx from "./20261125T170000_add_id_to_posts_listed_idx.ts";
+import * as addSearchHeadIndex from "./20261125T200000_add_search_head_index.ts";
 
 /**
  * Every migration, in order. Listed explicitly so the same history runs in the
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   "20261125T100000_add_search_head_vector": addSearchHeadVector,
   "20261125T120000_create_content_changes": createContentChanges,
   "20261125T170000_add_id_to_posts_listed_idx": addIdToPostsListedIdx,
+  "20261125T200000_add_search_head_index": addSearchHeadIndex,
 };

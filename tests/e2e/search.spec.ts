@@ -132,6 +132,24 @@ test("results are paginated ten to a page, and a page past the last is 404", asy
   }
 });
 
+test("a word in more posts than a search ranks says so, in both languages", async ({ page, serverDb }) => {
+  // SEARCH_CANDIDATES (200) posts are ranked; one more makes the count open-ended.
+  for (let i = 1; i <= 201; i++) {
+    await post(serverDb.db, `numbat-${i}`, "published", "2026-09-01T08:00:00.000Z", [
+      { locale: "en", title: `Field note ${i}`, markdown: "A numbat crossed the track." },
+    ]);
+  }
+  await page.goto("/search?q=numbat");
+  await expect(page.getByRole("status")).toHaveText(
+    "More than 200 posts match “numbat”. Add a word to narrow the search.",
+  );
+  await expect(page.getByRole("navigation", { name: "Result pages" })).toContainText("Page 1 of 20");
+  expect((await page.goto("/search?q=numbat&page=20"))?.status()).toBe(200);
+  expect((await page.goto("/search?q=numbat&page=21"))?.status()).toBe(404);
+  await page.goto("/zh/search?q=numbat");
+  await expect(page.getByRole("status")).toHaveText("与“numbat”匹配的文章超过 200 篇，再加一个词可以缩小范围。");
+});
+
 test("the header's search button opens the search page in the page's language", async ({ page }) => {
   await page.goto("/zh/posts");
   await page.getByRole("link", { name: "搜索文章" }).click();

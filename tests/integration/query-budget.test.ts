@@ -165,6 +165,8 @@ describe(`public pages read a bounded number of rows (${testDialect()})`, () => 
     ["a category", () => [`/categories/${categorySlug}`, termLoader as RouteHandler, { slug: categorySlug }]],
     ["a tag", () => [`/tags/${tagSlug}`, termLoader as RouteHandler, { slug: tagSlug }]],
     ["search", () => ["/search?q=sourdough", searchLoader as RouteHandler, {}]],
+    // A word in every post: only SEARCH_CANDIDATES rows of each list are ranked and joined.
+    ["search for a common word", () => ["/search?q=the", searchLoader as RouteHandler, {}]],
     ["Chinese search", () => ["/zh/search?q=%E9%9D%A2%E5%8C%85", searchLoader as RouteHandler, {}]],
   ];
 

@@ -38,9 +38,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (q === "") return { q, locale, prefix, results: null };
   // Any edit of a public post can change what matches.
   pageShowsAnyPost(getRequest(context));
-  const { items, total, page, pageCount } = await searchPosts(db, { q, locale, page: pageNumber, pageSize: PAGE_SIZE });
+  const { items, total, capped, page, pageCount } = await searchPosts(db, {
+    q,
+    locale,
+    page: pageNumber,
+    pageSize: PAGE_SIZE,
+  });
   if (pageNumber > pageCount) throw data(null, { status: 404 });
-  return { q, locale, prefix, results: { items, total, page, pageCount } };
+  return { q, locale, prefix, results: { items, total, capped, page, pageCount } };
 }
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -92,7 +97,9 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
       ) : (
         <>
           <p role="status" className="mt-6 text-sm text-zinc-600 dark:text-zinc-400">
-            {t("results", { count: results.total, query: q })}
+            {results.capped
+              ? t("resultsCapped", { shown: new Intl.NumberFormat(HTML_LANG[locale]).format(results.total), query: q })
+              : t("results", { count: results.total, query: q })}
           </p>
           <ol className="mt-4 space-y-8">
             {results.items.map((item) => (

@@ -191,6 +191,46 @@ describe(`searchPosts (${testDialect()})`, () => {
     expect(seen.slice(0, 2)).toEqual(["Paging 23", "Paging 22"]);
   });
 
+  it("ranks a bounded set of candidates: the newest matches and the newest title matches", async () => {
+    // Indexed oldest first: one post with the word in its title, then five with it in the body.
+    const titled = await post("quokka-title", [version("en", "Quokka days", "Notes.", "Small marsupials.")]);
+    const bodies: string[] = [];
+    for (let n = 1; n <= 5; n++) {
+      bodies.push(await post(`quokka-${n}`, [version("en", `Island ${n}`, "Notes.", `A quokka seen on day ${n}.`)]));
+    }
+    // PostgreSQL orders candidates by indexing time: make it unambiguous.
+    for (const [n, id] of [titled, ...bodies].entries()) {
+      await db
+        .updateTable("postSearch")
+        .set({ updatedAt: day(50 + n) })
+        .where("postId", "=", id)
+        .execute();
+    }
+
+    const all = await search("quokka");
+    expect([all.total, all.capped]).toEqual([6, false]);
+
+    const bounded = await searchPosts(db, { q: "quokka", locale: "en", page: 1, pageSize: 10, candidates: 3 });
+    // The three newest body matches and the title match; the two oldest body matches are not ranked.
+    expect([bounded.total, bounded.capped]).toEqual([4, true]);
+    expect(bounded.items[0]?.id).toBe(titled);
+    expect(new Set(bounded.items.slice(1).map((i) => i.id))).toEqual(new Set(bodies.slice(2)));
+
+    // Exactly as many matches as candidates: everything is ranked, nothing is left out.
+    const exact = await searchPosts(db, { q: "quokka", locale: "en", page: 1, pageSize: 10, candidates: 6 });
+    expect([exact.total, exact.capped]).toEqual([6, false]);
+    // A page past the end still says whether the count was capped.
+    const past = await searchPosts(db, { q: "quokka", locale: "en", page: 5, pageSize: 10, candidates: 3 });
+    expect([past.items.length, past.total, past.capped]).toEqual([0, 4, true]);
+
+    // The index tests below count every row: these posts go again.
+    await db
+      .deleteFrom("posts")
+      .where("id", "in", [titled, ...bodies])
+      .execute();
+    expect((await search("quokka")).total).toBe(0);
+  });
+
   it("answers an empty page for a query with nothing searchable, without querying", async () => {
     expect(await search("   ")).toMatchObject({ items: [], total: 0, pageCount: 1, tokens: [] });
     expect(await search("！？")).toMatchObject({ items: [], total: 0, tokens: [] });
