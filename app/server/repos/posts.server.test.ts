@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
-import { createPost, listPublishedPosts } from "./posts.server.ts";
+import { forgetPostCounts } from "../post-counts.server.ts";
+import { createPost, insertPost, listPublishedPosts } from "./posts.server.ts";
 
 let database: TestDatabase;
 
@@ -91,6 +92,54 @@ describe("listPublishedPosts", () => {
     const ids = [...first.items, ...second.items, ...third.items].map((p) => p.id);
     expect(new Set(ids).size).toBe(14);
     expect(third.items).toHaveLength(4);
+  });
+
+  it("starts a deep page from a kept anchor and finds the posts a plain OFFSET finds", async () => {
+    const { db } = database;
+    forgetPostCounts(db);
+    const ids = (page: { items: { id: string }[] }) => page.items.map((p) => p.id);
+    for (const pageSize of [1, 2, 3, 5]) {
+      for (let page = 1; page <= Math.ceil(14 / pageSize) + 1; page++) {
+        const plain = await listPublishedPosts(db, { locale: "en", page, pageSize });
+        const anchored = await listPublishedPosts(db, {
+          locale: "en",
+          page,
+          pageSize,
+          cachedTotal: true,
+          anchorEvery: 4,
+        });
+        expect(ids(anchored), `page ${page} of ${pageSize}`).toEqual(ids(plain));
+        expect(anchored.total).toBe(14);
+      }
+    }
+
+    // The anchors are keys, not positions: a post written behind the kept counts' back
+    // (not through createPost) shifts a plain OFFSET page by one, not an anchored one.
+    const before = ids(
+      await listPublishedPosts(db, { locale: "en", page: 3, pageSize: 4, cachedTotal: true, anchorEvery: 4 }),
+    );
+    const newest = await db.transaction().execute((trx) =>
+      insertPost(trx, {
+        slug: "behind-the-back",
+        authorId: null,
+        status: "published",
+        publishedAt: day(30),
+        translations: [{ locale: "en", title: "Newest" }],
+      }),
+    );
+    try {
+      const plain = ids(await listPublishedPosts(db, { locale: "en", page: 3, pageSize: 4 }));
+      const anchored = ids(
+        await listPublishedPosts(db, { locale: "en", page: 3, pageSize: 4, cachedTotal: true, anchorEvery: 4 }),
+      );
+      expect(anchored).toEqual(before);
+      expect(plain).not.toEqual(before);
+      expect(plain.slice(1)).toEqual(before.slice(0, 3));
+    } finally {
+      await db.deleteFrom("postTranslations").where("postId", "=", newest).execute();
+      await db.deleteFrom("posts").where("id", "=", newest).execute();
+      forgetPostCounts(db);
+    }
   });
 
   it("returns an empty page past the end (the route decides the 404)", async () => {
