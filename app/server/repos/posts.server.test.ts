@@ -142,6 +142,27 @@ describe("listPublishedPosts", () => {
     }
   });
 
+  it("counts a post created through createPost at once, though totals are kept", async () => {
+    const { db } = database;
+    const total = async () =>
+      (await listPublishedPosts(db, { locale: "en", page: 1, pageSize: 5, cachedTotal: true })).total;
+    expect(await total()).toBe(14);
+    const id = await createPost(db, {
+      slug: "counted-at-once",
+      authorId: null,
+      status: "published",
+      publishedAt: day(31),
+      translations: [{ locale: "en", title: "Counted" }],
+    });
+    try {
+      expect(await total()).toBe(15);
+    } finally {
+      await db.deleteFrom("postTranslations").where("postId", "=", id).execute();
+      await db.deleteFrom("posts").where("id", "=", id).execute();
+      forgetPostCounts(db);
+    }
+  });
+
   it("returns an empty page past the end (the route decides the 404)", async () => {
     const page = await listPublishedPosts(database.db, { locale: "en", page: 1_000_000_000, pageSize: 10 });
     expect(page.items).toEqual([]);
