@@ -45,5 +45,10 @@ describe("bench:scale", () => {
     expect(text).toContain("| sqlite | 10000 vs 100 | 90 % | 45 % | 80 % | 50 % |");
     expect(text).toContain("| postgres | 10000 vs 100 | 100 % | 100 % | 80 % | 100 % |");
     expect(text).toContain("- 10000 posts: 60 %");
+    expect(text).toContain(
+      "| page | dialect | 100 posts, cache off | 10,000 posts, cache off | 100, cache on | 10,000, cache on |",
+    );
+    expect(text).toContain("| deep | sqlite | 200 · 9 | 90 · 9 | – | – |");
+    expect(text).toContain("| post | postgres | 150 · 9 · 120 | 120 · 9 · 120 | – | – |");
   });
 });

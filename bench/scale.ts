@@ -229,9 +229,53 @@ async function measure(site: Site, cache: boolean, options: Options): Promise<Ro
 const ratio = (a: number | undefined, b: number | undefined) =>
   a !== undefined && b !== undefined && b > 0 ? `${Math.round((a / b) * 100)} %` : "–";
 
-/** The table, then the issue's targets as ratios of the measured figures. */
+const thousands = (n: number) => n.toLocaleString("en-US");
+
+/**
+ * One table for the README: a row per page and dialect, a column per blog size with the
+ * cache off (req/s at --connections · p99 of one connection · rows read per request on
+ * PostgreSQL), then the cache-on req/s per size.
+ */
+export function summary(rows: Row[]): string {
+  const sizes = [...new Set(rows.map((r) => r.posts))].sort((a, b) => a - b);
+  const pages = [...new Set(rows.map((r) => r.page))];
+  const dialects = [...new Set(rows.map((r) => r.dialect))];
+  const find = (posts: number, dialect: string, cache: string, page: string) =>
+    rows.find((r) => r.posts === posts && r.dialect === dialect && r.cache === cache && r.page === page);
+  const off = (r: Row | undefined) =>
+    r
+      ? [
+          `${Math.round(r.requestsPerSec)}`,
+          `${r.p99Ms}`,
+          ...(r.rowsPerRequest === null ? [] : [`${r.rowsPerRequest}`]),
+        ].join(" · ")
+      : "–";
+  const lines = [
+    `| page | dialect | ${sizes.map((n) => `${thousands(n)} posts, cache off`).join(" | ")} | ${sizes.map((n) => `${thousands(n)}, cache on`).join(" | ")} |`,
+    `| ---- | ------- |${sizes.map(() => " ---: |").join("")}${sizes.map(() => " ---: |").join("")}`,
+  ];
+  for (const page of pages) {
+    for (const dialect of dialects) {
+      const cells = sizes.map((n) => off(find(n, dialect, "off", page)));
+      const cached = sizes.map((n) => {
+        const r = find(n, dialect, "on", page);
+        return r ? `${Math.round(r.requestsPerSec)}` : "–";
+      });
+      lines.push(`| ${page} | ${dialect} | ${cells.join(" | ")} | ${cached.join(" | ")} |`);
+    }
+  }
+  return lines.join("\n");
+}
+
+/** The summary, every figure, then the issue's targets as ratios of the measured figures. */
 export function report(rows: Row[]): string {
   const lines = [
+    "Cache off: req/s · one connection's p99 in ms · rows read per request (PostgreSQL). Cache on: req/s.",
+    "",
+    summary(rows),
+    "",
+    "Every figure:",
+    "",
     "| posts | dialect | cache | page | req/s | 1 conn p50 ms | 1 conn p99 ms | rows/request |",
     "| ----: | ------- | ----- | ---- | ----: | ------------: | ------------: | -----------: |",
     ...rows.map(
