@@ -45,7 +45,7 @@ export interface PostPage {
 }
 
 /** A list keeps the position of every this many posts, so a deep page skips fewer than this many. */
-export const PAGE_ANCHOR_EVERY = 500;
+export const PAGE_ANCHOR_EVERY = 100;
 
 const otherLocale = (l: Locale): Locale => (l === "en" ? "zh" : "en");
 
@@ -265,6 +265,18 @@ export interface NewPostInput {
     seoTitle?: string | null;
     seoDescription?: string | null;
   }>;
+}
+
+/** How many posts are published (the home list's total, kept per instance like it). */
+export function publishedPostTotal(db: DB): Promise<number> {
+  return cachedPostCount(db, "|", async () => {
+    const row = await db
+      .selectFrom("posts as p")
+      .where(wherePublic("p"))
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as("n"))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  });
 }
 
 /** Creates a post and its translations atomically; returns the new id. */
