@@ -101,6 +101,7 @@ export default [
   ...localized("rss.xml", "routes/seo/rss.ts", "rss"),
   ...localized("atom.xml", "routes/seo/atom.ts", "atom"),
   route("sitemap.xml", "routes/seo/sitemap.ts"),
+  route("sitemaps/:file", "routes/seo/sitemap-part.ts"),
   route("robots.txt", "routes/seo/robots.ts"),
 
   route("api/auth/password-policy", "routes/api/password-policy.ts"),

@@ -147,41 +147,84 @@ export interface SitemapInput extends SitemapData {
   listPageCount: number;
 }
 
+const URLSET_ATTRIBUTES = {
+  xmlns: "http://www.sitemaps.org/schemas/sitemap/0.9",
+  "xmlns:xhtml": "http://www.w3.org/1999/xhtml",
+};
+
+/** Each published post: both languages with hreflang alternates, or its one language. */
+function postUrls(publicUrl: string, posts: SitemapData["posts"]): XmlElement[] {
+  return posts.flatMap((post) => {
+    const path = `/posts/detail/${encodeURIComponent(post.id)}`;
+    if (post.locales.length > 1) return bilingualUrls(publicUrl, path, post.updatedAt);
+    return post.locales.map((l) =>
+      el("url", {}, el("loc", {}, postUrl(publicUrl, l, post.id)), el("lastmod", {}, post.updatedAt)),
+    );
+  });
+}
+
+/** Categories and tags with posts, then the static pages. */
+function termAndStaticUrls(publicUrl: string, input: Pick<SitemapData, "categories" | "tags">): XmlElement[] {
+  return [
+    ...input.categories.flatMap((c) =>
+      bilingualUrls(publicUrl, `/categories/${encodeURIComponent(c.slug)}`, c.updatedAt),
+    ),
+    ...input.tags.flatMap((t) => bilingualUrls(publicUrl, `/tags/${encodeURIComponent(t.slug)}`, t.updatedAt)),
+    ...["/about", "/contact", "/privacy"].flatMap((page) => bilingualUrls(publicUrl, page, null)),
+  ];
+}
+
+/** Home and the post list pages; `latest` is the newest post's last change, when known. */
+function listUrls(publicUrl: string, listPageCount: number, latest: string | null): XmlElement[] {
+  const urls = [...bilingualUrls(publicUrl, "/", latest), ...bilingualUrls(publicUrl, "/posts", latest)];
+  for (let n = 2; n <= listPageCount; n++) urls.push(...bilingualUrls(publicUrl, `/posts/page/${n}`, null));
+  return urls;
+}
+
 /**
- * Every public page: home and the post list pages, each published post (with
- * hreflang alternates when it has both languages), categories and tags with
- * posts, and the static pages. One file holds up to 50,000 URLs, far more than a
- * personal blog has; a sitemap index would be the next step.
+ * Every public page in one file: home and the post list pages, each published post
+ * (with hreflang alternates when it has both languages), categories and tags with
+ * posts, and the static pages. A file may hold 50,000 URLs; a blog with more posts
+ * than SITEMAP_POSTS_PER_FILE gets an index of smaller files instead (sitemap.server.ts).
  */
 export function buildSitemap(input: SitemapInput): string {
   const { publicUrl } = input;
   const latest = input.posts.reduce<string | null>((m, p) => (m === null || p.updatedAt > m ? p.updatedAt : m), null);
-  const urls: XmlElement[] = [...bilingualUrls(publicUrl, "/", latest), ...bilingualUrls(publicUrl, "/posts", latest)];
-  for (let n = 2; n <= input.listPageCount; n++) urls.push(...bilingualUrls(publicUrl, `/posts/page/${n}`, null));
-  for (const post of input.posts) {
-    const path = `/posts/detail/${encodeURIComponent(post.id)}`;
-    if (post.locales.length > 1) {
-      urls.push(...bilingualUrls(publicUrl, path, post.updatedAt));
-    } else {
-      for (const l of post.locales) {
-        urls.push(el("url", {}, el("loc", {}, postUrl(publicUrl, l, post.id)), el("lastmod", {}, post.updatedAt)));
-      }
-    }
-  }
-  for (const c of input.categories) {
-    urls.push(...bilingualUrls(publicUrl, `/categories/${encodeURIComponent(c.slug)}`, c.updatedAt));
-  }
-  for (const t of input.tags) {
-    urls.push(...bilingualUrls(publicUrl, `/tags/${encodeURIComponent(t.slug)}`, t.updatedAt));
-  }
-  for (const page of ["/about", "/contact", "/privacy"]) urls.push(...bilingualUrls(publicUrl, page, null));
+  return renderXml(
+    el("urlset", URLSET_ATTRIBUTES, [
+      ...listUrls(publicUrl, input.listPageCount, latest),
+      ...postUrls(publicUrl, input.posts),
+      ...termAndStaticUrls(publicUrl, input),
+    ]),
+  );
+}
+
+/** A large blog's sitemap index: the address of each of its files. */
+export function buildSitemapIndex(publicUrl: string, paths: readonly string[]): string {
   return renderXml(
     el(
-      "urlset",
-      { xmlns: "http://www.sitemaps.org/schemas/sitemap/0.9", "xmlns:xhtml": "http://www.w3.org/1999/xhtml" },
-      urls,
+      "sitemapindex",
+      { xmlns: "http://www.sitemaps.org/schemas/sitemap/0.9" },
+      paths.map((path) => el("sitemap", {}, el("loc", {}, `${publicUrl}${path}`))),
     ),
   );
+}
+
+/** A large blog's pages file: home, the list pages, categories, tags and the static pages. */
+export function buildSitemapPages(
+  input: Pick<SitemapInput, "publicUrl" | "listPageCount" | "categories" | "tags">,
+): string {
+  return renderXml(
+    el("urlset", URLSET_ATTRIBUTES, [
+      ...listUrls(input.publicUrl, input.listPageCount, null),
+      ...termAndStaticUrls(input.publicUrl, input),
+    ]),
+  );
+}
+
+/** One of a large blog's post files. */
+export function buildSitemapPosts(publicUrl: string, posts: SitemapData["posts"]): string {
+  return renderXml(el("urlset", URLSET_ATTRIBUTES, postUrls(publicUrl, posts)));
 }
 
 /** Pages for people, not crawlers: admin, account, search results and the writing screens. */

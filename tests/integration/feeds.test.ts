@@ -120,6 +120,10 @@ describe(`feeds, sitemap and listings (${testDialect()})`, () => {
     expect(locs).toContain(`${PUBLIC_URL}/en/categories/code`);
     expect(locs).toContain(`${PUBLIC_URL}/zh/tags/typescript`);
     expect(locs).toContain(`${PUBLIC_URL}/en/privacy`);
+    // A blog this small has no split files (they exist past SITEMAP_POSTS_PER_FILE posts).
+    for (const file of ["pages.xml", "posts-1.xml", "nope.xml"]) {
+      expect((await get(`${server.url}/sitemaps/${file}`)).res.status, file).toBe(404);
+    }
   });
 
   it("gives feeds and the sitemap a strong ETag and answers 304 to a reader who has them", async () => {

@@ -86,6 +86,25 @@ export interface SitemapData {
   tags: Array<{ slug: string; updatedAt: string }>;
 }
 
+interface SitemapPostRow {
+  id: string;
+  locale: Locale;
+  postUpdatedAt: string;
+  translationUpdatedAt: string;
+}
+
+/** One entry per post, in the rows' order, with its languages and latest change. */
+function groupSitemapPosts(rows: readonly SitemapPostRow[]): SitemapData["posts"] {
+  const posts = new Map<string, { id: string; locales: Locale[]; updatedAt: string }>();
+  for (const r of rows) {
+    const entry = posts.get(r.id) ?? { id: r.id, locales: [], updatedAt: r.postUpdatedAt };
+    entry.locales.push(r.locale);
+    entry.updatedAt = later(entry.updatedAt, r.translationUpdatedAt);
+    posts.set(r.id, entry);
+  }
+  return [...posts.values()];
+}
+
 /** What the sitemap lists, in three queries. */
 export async function sitemapData(db: DB): Promise<SitemapData> {
   const postRows = await db
@@ -103,14 +122,37 @@ export async function sitemapData(db: DB): Promise<SitemapData> {
     .orderBy("p.id", "desc")
     .orderBy("t.locale")
     .execute();
-  const posts = new Map<string, { id: string; locales: Locale[]; updatedAt: string }>();
-  for (const r of postRows) {
-    const entry = posts.get(r.id) ?? { id: r.id, locales: [], updatedAt: r.postUpdatedAt };
-    entry.locales.push(r.locale);
-    entry.updatedAt = later(entry.updatedAt, r.translationUpdatedAt);
-    posts.set(r.id, entry);
-  }
+  return { posts: groupSitemapPosts(postRows), ...(await sitemapTerms(db)) };
+}
 
+/**
+ * One file's worth of published posts for a large blog's sitemap, oldest first, so a
+ * new post changes only the last file: the ids from the listing index, then their
+ * translations.
+ */
+export async function sitemapPosts(db: DB, opts: { offset: number; limit: number }): Promise<SitemapData["posts"]> {
+  const ids = db
+    .selectFrom("posts as p")
+    .where(wherePublic("p"))
+    .select("p.id")
+    .orderBy("p.publishedAt")
+    .orderBy("p.id")
+    .limit(opts.limit)
+    .offset(opts.offset);
+  const rows = await db
+    .selectFrom("posts as p")
+    .innerJoin("postTranslations as t", "t.postId", "p.id")
+    .where("p.id", "in", ids)
+    .select(["p.id", "p.updatedAt as postUpdatedAt", "t.locale", "t.updatedAt as translationUpdatedAt"])
+    .orderBy("p.publishedAt")
+    .orderBy("p.id")
+    .orderBy("t.locale")
+    .execute();
+  return groupSitemapPosts(rows);
+}
+
+/** Categories and tags with at least one published post, with that post's latest change. */
+export async function sitemapTerms(db: DB): Promise<Pick<SitemapData, "categories" | "tags">> {
   const categories = await db
     .selectFrom("categories as c")
     .innerJoin("posts as p", "p.categoryId", "c.id")
@@ -130,5 +172,5 @@ export async function sitemapData(db: DB): Promise<SitemapData> {
     .orderBy("tg.slug")
     .execute();
 
-  return { posts: [...posts.values()], categories, tags };
+  return { categories, tags };
 }
