@@ -55,6 +55,10 @@ export async function startMailCapture(
         .catch((error: Error) => callback(error));
     },
   });
+  // A connection's errors are emitted on the server: an app server stopped (or killed) while
+  // its mail worker holds a connection resets it, and with no listener that reset would be
+  // an uncaught exception in the test process. The sender going away is not a test failure.
+  smtp.on("error", () => {});
   await new Promise<void>((resolve) => smtp.listen(opts.smtpPort ?? 0, "127.0.0.1", () => resolve()));
   const smtpPort = (smtp.server.address() as AddressInfo).port;
 
