@@ -114,6 +114,14 @@ export async function listPublishedPosts(
   const anchors =
     opts.cachedTotal && offset >= anchorEvery
       ? await cachedCount(db, `anchors:${anchorEvery}:${categoryId ?? ""}|${tagId ?? ""}`, async () => {
+          // A published post without a date sorts first on PostgreSQL and last on SQLite
+          // and never compares below a key: with one, the list keeps plain OFFSETs.
+          const undated = await published("in")
+            .where("p.publishedAt", "is", null)
+            .select("p.id")
+            .limit(1)
+            .executeTakeFirst();
+          if (undated) return [];
           const walk = published("in")
             .select((eb) => [
               "p.publishedAt",
