@@ -1,7 +1,7 @@
 import type { DB } from "./db/db.server.ts";
 import { buildSitemap, buildSitemapIndex, buildSitemapPages, buildSitemapPosts } from "./feeds.server.ts";
 import { sitemapData, sitemapPosts, sitemapTerms } from "./repos/discovery.server.ts";
-import { publishedPostTotal } from "./repos/posts.server.ts";
+import { keptPublishedPostCount } from "./repos/posts.server.ts";
 
 /**
  * Posts per sitemap file once a blog has more than this many: each post is two URLs
@@ -30,7 +30,7 @@ export async function sitemapXml(
 ): Promise<string | null> {
   const { part, publicUrl } = opts;
   const perFile = opts.perFile ?? SITEMAP_POSTS_PER_FILE;
-  const total = await publishedPostTotal(db);
+  const total = await keptPublishedPostCount(db);
   const listPageCount = Math.max(1, Math.ceil(total / opts.postsPerPage));
   const files = Math.ceil(total / perFile);
   if (total <= perFile) {

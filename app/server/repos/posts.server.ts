@@ -56,6 +56,40 @@ export interface PostListFilter {
   tagId?: string;
 }
 
+// The same WHERE for a list's page and its count. A tag's posts are found two ways: the
+// page walks the newest posts and probes postTags for each (EXISTS) until it has enough;
+// the count starts from the tag's own rows and looks each post up by id (IN, through
+// posts_state_idx), which costs ~7× less than EXISTS at 10,000 posts.
+function publishedPosts(db: DB, filter: PostListFilter, tagLookup: "exists" | "in") {
+  const { categoryId, tagId } = filter;
+  return db
+    .selectFrom("posts as p")
+    .where(wherePublic("p"))
+    .$if(categoryId !== undefined, (qb) => qb.where("p.categoryId", "=", categoryId ?? ""))
+    .$if(tagId !== undefined, (qb) =>
+      qb.where((eb) => {
+        const tagged = eb
+          .selectFrom("postTags as pt")
+          .select("pt.postId")
+          .where("pt.tagId", "=", tagId ?? "");
+        return tagLookup === "exists" ? eb.exists(tagged.whereRef("pt.postId", "=", "p.id")) : eb("p.id", "in", tagged);
+      }),
+    );
+}
+
+/** The number of published posts in a list, counted now. */
+async function countPublishedPosts(db: DB, filter: PostListFilter): Promise<number> {
+  const row = await publishedPosts(db, filter, "in")
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The number of published posts in a list, kept per instance (post-counts.server.ts). */
+export function keptPublishedPostCount(db: DB, filter: PostListFilter = {}): Promise<number> {
+  return cachedPostCount(db, `${filter.categoryId ?? ""}|${filter.tagId ?? ""}`, () => countPublishedPosts(db, filter));
+}
+
 /**
  * Published posts, newest first, in the visitor's language with the other language
  * as fallback, optionally of one category or tag: one query for the page (its ids
@@ -80,26 +114,7 @@ export async function listPublishedPosts(
   const page = Math.max(1, Math.trunc(opts.page));
   const other = otherLocale(locale);
 
-  // The same WHERE for the page and the count. A tag's posts are found two ways: the page
-  // walks the newest posts and probes postTags for each (EXISTS) until it has enough; the
-  // count starts from the tag's own rows and looks each post up by id (IN, through
-  // posts_state_idx), which costs ~7× less than EXISTS at 10,000 posts.
-  const published = (tagLookup: "exists" | "in") =>
-    db
-      .selectFrom("posts as p")
-      .where(wherePublic("p"))
-      .$if(categoryId !== undefined, (qb) => qb.where("p.categoryId", "=", categoryId ?? ""))
-      .$if(tagId !== undefined, (qb) =>
-        qb.where((eb) => {
-          const tagged = eb
-            .selectFrom("postTags as pt")
-            .select("pt.postId")
-            .where("pt.tagId", "=", tagId ?? "");
-          return tagLookup === "exists"
-            ? eb.exists(tagged.whereRef("pt.postId", "=", "p.id"))
-            : eb("p.id", "in", tagged);
-        }),
-      );
+  const published = (tagLookup: "exists" | "in") => publishedPosts(db, { categoryId, tagId }, tagLookup);
 
   // The page's ids first, from the listing index alone (a deep page skips its OFFSET
   // over narrow index entries, not over joined rows), then the ten rows joined. Every
@@ -180,15 +195,9 @@ export async function listPublishedPosts(
     .orderBy("p.id", "desc")
     .execute();
 
-  const count = async () => {
-    const row = await published("in")
-      .select((eb) => eb.fn.countAll<number | string | bigint>().as("n"))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  };
   const total = opts.cachedTotal
-    ? await cachedPostCount(db, `${categoryId ?? ""}|${tagId ?? ""}`, count)
-    : await count();
+    ? await keptPublishedPostCount(db, { categoryId, tagId })
+    : await countPublishedPosts(db, { categoryId, tagId });
 
   const [tagsByPost, covers] = await Promise.all([
     tagsOfPosts(
@@ -273,18 +282,6 @@ export interface NewPostInput {
     seoTitle?: string | null;
     seoDescription?: string | null;
   }>;
-}
-
-/** How many posts are published (the home list's total, kept per instance like it). */
-export function publishedPostTotal(db: DB): Promise<number> {
-  return cachedPostCount(db, "|", async () => {
-    const row = await db
-      .selectFrom("posts as p")
-      .where(wherePublic("p"))
-      .select((eb) => eb.fn.countAll<number | string | bigint>().as("n"))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  });
 }
 
 /** Creates a post and its translations atomically; returns the new id. */
