@@ -33,9 +33,11 @@ export interface Database {
   contentChanges: ContentChangesTable;
   jobLeases: JobLeasesTable;
   mailOutbox: MailOutboxTable;
+  newsletterSends: NewsletterSendsTable;
 }
 
-export type MailStatus = "queued" | "sent" | "failed";
+/** "cancelled": not sent on purpose (the reader unsubscribed or the post went away first). */
+export type MailStatus = "queued" | "sent" | "failed" | "cancelled";
 
 /** Every mail the site sends, queued with the change that causes it and sent by one worker. */
 export interface MailOutboxTable {
@@ -58,6 +60,29 @@ export interface MailOutboxTable {
   lastError: string | null;
   createdAt: Timestamp;
   sentAt: Timestamp | null;
+  /** A newsletter mail: its send; the body is rendered from the send's mail when it goes out. */
+  sendId: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The subscriber a newsletter mail is for (bounces are counted against them). */
+  subscriberId: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The language of the newsletter version this reader gets. */
+  locale: ColumnType<Locale | null, Locale | null | undefined, Locale | null>;
+}
+
+export type NewsletterSendStatus = "preparing" | "sending" | "cancelled";
+
+/** One post mailed to its subscribers: recipients are queued in batches from `cursor` on. */
+export interface NewsletterSendsTable {
+  id: string;
+  postId: string;
+  status: NewsletterSendStatus;
+  /** The last subscriber id queued (subscribers are walked in id order). */
+  cursor: string | null;
+  recipients: ColumnType<number, number | undefined, number>;
+  /** JSON `NewsletterMails`: the rendered mail per language, set by the first batch. */
+  mails: string | null;
+  createdBy: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
 }
 
 /** Which instance runs a scheduled job, until when (renewed on every run). */
@@ -122,6 +147,8 @@ export interface PostsTable {
   /** Set = in the trash (hidden everywhere but the admin trash). */
   deletedAt: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   featured: ColumnType<number, number | undefined, number>;
+  /** 1: mail the post to subscribers when it first goes live (one send per post, ever). */
+  newsletter: ColumnType<number, number | undefined, number>;
   viewCount: ColumnType<number, number | undefined, number>;
   version: ColumnType<number, number | undefined, number>;
   createdAt: Timestamp;
@@ -219,6 +246,8 @@ export interface SetupTokensTable {
 }
 
 export type SubscriberStatus = "pending" | "confirmed" | "unsubscribed";
+/** Which versions of a post a subscriber reads: one language, or both (then their `locale` first). */
+export type SubscriberLanguages = Locale | "both";
 
 /** Newsletter subscribers (double opt-in). */
 export interface SubscribersTable {
@@ -233,6 +262,11 @@ export interface SubscribersTable {
   unsubscribeTokenHash: string;
   confirmedAt: Timestamp | null;
   unsubscribedAt: Timestamp | null;
+  languages: ColumnType<SubscriberLanguages, SubscriberLanguages | undefined, SubscriberLanguages>;
+  /** Permanent delivery failures in a row; reset by a delivered mail. */
+  bounceCount: ColumnType<number, number | undefined, number>;
+  /** Set at the third permanent failure: never mailed again until they subscribe again. */
+  bouncedAt: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
