@@ -19,6 +19,7 @@ export const EDITOR_FIELDS = [
   "status",
   "publishAtLocal",
   "publishAtTz",
+  "newsletter",
 ] as const;
 
 export type EditorValues = Record<string, string>;
@@ -28,6 +29,8 @@ export function emptyEditorValues(): EditorValues {
   for (const name of EDITOR_FIELDS) values[name] = "";
   values.status = "draft";
   values.publishAtTz = "0";
+  // A new post is mailed to subscribers when it goes live, unless the author says no.
+  values.newsletter = "1";
   return values;
 }
 
@@ -38,6 +41,8 @@ export function editorValuesFromForm(form: FormData): EditorValues {
     const v = form.get(name);
     if (typeof v === "string") values[name] = v;
   }
+  // An unticked checkbox sends nothing.
+  values.newsletter = form.get("newsletter") === "1" ? "1" : "";
   return values;
 }
 
@@ -48,6 +53,8 @@ export interface EditablePost {
   categoryId: string | null;
   coverImageUrl: string | null;
   coverAlt: string;
+  /** The "email subscribers" box as saved. */
+  newsletter?: boolean;
   translations: Partial<
     Record<
       Locale,
@@ -76,6 +83,7 @@ export function editorValuesFromPost(post: EditablePost, tagNames: readonly stri
   values.tags = tagNames.join(", ");
   values.publishAtLocal = isoToLocalDateTime(post.publishedAt, 0);
   values.publishAtTz = "0";
+  values.newsletter = post.newsletter ? "1" : "";
   return values;
 }
 

@@ -6,6 +6,9 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  html?: string | null;
+  /** Extra headers (List-Unsubscribe, …). */
+  headers?: Record<string, string>;
 }
 
 export interface SendOptions {

@@ -1,10 +1,9 @@
 import type { Logger } from "pino";
 import { data } from "react-router";
-import { validate } from "../lib/forms.ts";
 import { createI18n } from "../lib/i18n/i18n.ts";
 import type { Locale } from "../lib/i18n/locale.ts";
-import { tokenSchema } from "../lib/schemas/auth.ts";
 import type { DB } from "./db/db.server.ts";
+import type { SubscriberLanguages } from "./db/schema.server.ts";
 import { normalizeEmail } from "./env.server.ts";
 import type { Mailer, MailMessage } from "./mail.server.ts";
 import { hit, LIMITS, type RateLimitStore, scaled } from "./rate-limit.server.ts";
@@ -43,7 +42,12 @@ export function subscribeConfirmMail(
  * pending or unsubscribed address while its own mail limit allows; a confirmed
  * address is left alone.
  */
-export async function subscribe(deps: SubscribeDeps, email: string, locale: Locale): Promise<SubscribeResult> {
+export async function subscribe(
+  deps: SubscribeDeps,
+  email: string,
+  locale: Locale,
+  languages: SubscriberLanguages = locale,
+): Promise<SubscribeResult> {
   const perIp = await hit(
     deps.rateLimits,
     `subscribe:ip:${deps.clientIp}`,
@@ -61,7 +65,7 @@ export async function subscribe(deps: SubscribeDeps, email: string, locale: Loca
     deps.log.info("subscribe mail limit reached for an address; nothing sent");
     return { ok: true };
   }
-  const outcome = await requestSubscription(deps.db, { email: address, locale });
+  const outcome = await requestSubscription(deps.db, { email: address, locale, languages });
   if (outcome.kind === "alreadyConfirmed") return { ok: true };
   const base = `${deps.publicUrl}/${locale}`;
   await deps.mailer.send(
@@ -85,17 +89,25 @@ async function tokenPressLimited(deps: Pick<SubscribeDeps, "db" | "rateLimitMult
   return result.allowed ? null : result.retryAfterSeconds;
 }
 
-export type TokenPressResult = { done: boolean; formError?: string; retryAfter?: number };
+export type TokenPressResult = {
+  done: boolean;
+  /** Which change was made: the page's own, or the language form's. */
+  change?: "confirm" | "unsubscribe" | "languages";
+  /** After a language change: what the subscriber now gets. */
+  languages?: SubscriberLanguages;
+  formError?: string;
+  retryAfter?: number;
+};
 
 /**
- * The press of the button on a confirm or unsubscribe page: rate-limited per
- * client address, then `apply` with the token from the form. 400 for an unusable
- * or unknown token, 429 with Retry-After over the limit.
+ * The press of a button on a confirm or unsubscribe page (or a mail client's
+ * RFC 8058 one-click POST): rate-limited per client address, then `apply`. 400 for
+ * an unusable or unknown token, 429 with Retry-After over the limit.
  */
 export async function pressSubscriberToken(
   deps: Pick<SubscribeDeps, "db" | "rateLimitMultiplier" | "clientIp" | "rateLimits">,
-  request: Request,
-  apply: (db: DB, token: string) => Promise<TokenOutcome>,
+  change: NonNullable<TokenPressResult["change"]>,
+  apply: (db: DB) => Promise<TokenOutcome>,
 ) {
   const retryAfter = await tokenPressLimited(deps);
   if (retryAfter !== null) {
@@ -104,8 +116,11 @@ export async function pressSubscriberToken(
       { status: 429, headers: { "Retry-After": String(retryAfter) } },
     );
   }
-  const parsed = validate(tokenSchema, await request.formData());
-  const outcome = parsed.ok ? await apply(deps.db, parsed.data.token) : { kind: "invalid" as const };
-  if (outcome.kind === "invalid") return data<TokenPressResult>({ done: false }, { status: 400 });
-  return data<TokenPressResult>({ done: true });
+  const outcome = await apply(deps.db);
+  if (outcome.kind === "invalid") return data<TokenPressResult>({ done: false, change }, { status: 400 });
+  return data<TokenPressResult>({
+    done: true,
+    change,
+    ...(change === "languages" ? { languages: outcome.subscriber.languages } : {}),
+  });
 }

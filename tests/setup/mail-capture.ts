@@ -8,6 +8,10 @@ export interface CapturedMail {
   from: string;
   subject: string;
   text: string;
+  /** The HTML part, or "" when there is none. */
+  html: string;
+  /** Every header by its lower-case name, unfolded (the last one when repeated). */
+  headers: Record<string, string>;
   receivedAt: number;
 }
 
@@ -35,6 +39,8 @@ export async function startMailCapture(
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    // The site pools its SMTP connections: at close, an idle one is cut after a moment, not 30 s.
+    closeTimeout: 200,
     onRcptTo(address, _session, callback) {
       const refusal = opts.refuse?.(address.address.toLowerCase());
       if (!refusal) return callback();
@@ -48,6 +54,16 @@ export async function startMailCapture(
             from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
             subject: parsed.subject ?? "",
             text: parsed.text ?? "",
+            html: typeof parsed.html === "string" ? parsed.html : "",
+            headers: Object.fromEntries(
+              parsed.headerLines.map(({ key, line }) => [
+                key.toLowerCase(),
+                line
+                  .slice(line.indexOf(":") + 1)
+                  .replace(/\r?\n[ \t]+/g, " ")
+                  .trim(),
+              ]),
+            ),
             receivedAt: Date.now(),
           });
           callback();

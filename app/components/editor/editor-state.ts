@@ -31,6 +31,8 @@ export interface EditorState {
   keptAt: number | null;
   /** The browser's time zone; null until the page is hydrated (the server renders in UTC). */
   zone: string | null;
+  /** Whether the author set the newsletter box themselves (a back-dated time then leaves it alone). */
+  newsletterTouched: boolean;
 }
 
 export type EditorAction =
@@ -39,6 +41,8 @@ export type EditorAction =
   | { type: "field"; name: string; value: string }
   /** The publish time, with the browser's offset for it (it changes across summer time). */
   | { type: "publishAt"; value: string; offset: string }
+  /** The "email subscribers" box. */
+  | { type: "newsletter"; on: boolean }
   | { type: "tab"; locale: Locale }
   | { type: "checked"; errors: FieldErrors | null }
   | { type: "kept"; at: number | null }
@@ -70,6 +74,7 @@ export function initialEditorState(opts: {
     dismissedConflict: null,
     keptAt: null,
     zone: null,
+    newsletterTouched: false,
   };
 }
 
@@ -83,11 +88,17 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
     }
     case "field":
       return { ...state, values: { ...state.values, [action.name]: action.value } };
-    case "publishAt":
-      return {
-        ...state,
-        values: { ...state.values, publishAtLocal: action.value, publishAtTz: action.offset },
-      };
+    case "publishAt": {
+      const values: EditorValues = { ...state.values, publishAtLocal: action.value, publishAtTz: action.offset };
+      // A post dated well in the past (an import, a back-dated post) is not mailed unless the author says so.
+      if (!state.newsletterTouched && state.initial.newsletter === "1") {
+        const at = action.value ? Date.parse(action.value) : Number.NaN;
+        values.newsletter = Number.isFinite(at) && at < Date.now() - 24 * 60 * 60 * 1000 ? "" : "1";
+      }
+      return { ...state, values };
+    }
+    case "newsletter":
+      return { ...state, newsletterTouched: true, values: { ...state.values, newsletter: action.on ? "1" : "" } };
     case "tab":
       return { ...state, active: action.locale };
     case "checked":

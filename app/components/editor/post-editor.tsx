@@ -31,7 +31,8 @@ export interface PostEditorProps {
   mode: "create" | "edit";
   /** The create form's idempotency key. */
   formKey: string | null;
-  post: { id: string; version: number } | null;
+  /** `newsletter`: whether the "email subscribers" box is offered, or the post was live or mailed already. */
+  post: { id: string; version: number; newsletter?: "offered" | "live" | "sent" } | null;
   /** The form as loaded (the stored post, or empty). */
   loaded: EditorValues;
   /** What was submitted, when the action answered with errors (a page rendered without JavaScript). */
@@ -46,6 +47,49 @@ export interface PostEditorProps {
 export const AUTOSAVE_MS = 400;
 
 const LIMIT_VARS: Record<string, number> = { ...POST_LIMITS };
+
+/** A publish time more than a day ago: an imported or back-dated post. */
+function isBackdated(local: string): boolean {
+  const at = local ? Date.parse(local) : Number.NaN;
+  return Number.isFinite(at) && at < Date.now() - 24 * 60 * 60 * 1000;
+}
+
+/**
+ * "Email this post to subscribers": offered until the post first goes live (then it
+ * is sent once, to the subscribers of each language it has); afterwards a line says
+ * whether it was mailed.
+ */
+function NewsletterChoice(props: {
+  state: "offered" | "live" | "sent";
+  checked: boolean;
+  backdated: boolean;
+  onChange: (on: boolean) => void;
+}) {
+  const { t } = useTranslation("editor");
+  const hintId = useId();
+  if (props.state === "sent")
+    return <p className="text-sm text-zinc-700 dark:text-zinc-300">{t("form.newsletterSent")}</p>;
+  if (props.state === "live")
+    return <p className="text-sm text-zinc-700 dark:text-zinc-300">{t("form.newsletterLive")}</p>;
+  return (
+    <div>
+      <label className="flex items-center gap-2 text-sm font-medium">
+        <input
+          type="checkbox"
+          name="newsletter"
+          value="1"
+          checked={props.checked}
+          onChange={(e) => props.onChange(e.target.checked)}
+          aria-describedby={hintId}
+        />
+        {t("form.newsletter")}
+      </label>
+      <p id={hintId} className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+        {props.backdated && props.checked ? t("form.newsletterBackdated") : t("form.newsletterHint")}
+      </p>
+    </div>
+  );
+}
 
 /**
  * The one editor screen for creating and editing a post: both language versions in
@@ -336,6 +380,12 @@ export function PostEditor(props: PostEditorProps) {
             }
             error={err("publishAtLocal")}
             hint={zone ? t("form.publishAtHintLocal", { zone }) : t("form.publishAtHintUtc")}
+          />
+          <NewsletterChoice
+            state={post?.newsletter ?? "offered"}
+            checked={values.newsletter === "1"}
+            onChange={(on) => dispatch({ type: "newsletter", on })}
+            backdated={isBackdated(values.publishAtLocal ?? "")}
           />
         </fieldset>
 

@@ -6,7 +6,10 @@ import { useMessage } from "../../lib/i18n/use-message.ts";
 import { FormAlert } from "../ui/field.tsx";
 import { useClientValidation } from "../ui/use-client-validation.ts";
 
-const loadEmailSchema = () => import("../../lib/schemas/auth.ts").then((m) => m.emailOnlySchema);
+const loadEmailSchema = () => import("../../lib/schemas/auth.ts").then((m) => m.subscribeSchema);
+
+/** The choices of the language select, in the order shown (values of `subscribeSchema`'s `languages`). */
+const LANGUAGE_CHOICES = ["en", "zh", "both"] as const;
 
 /**
  * What POST /subscribe answers. Messages are i18n keys (they may become toasts):
@@ -47,6 +50,7 @@ export function SubscribeForm({ locale, result, busy, FormComponent }: Subscribe
   const errors = clientErrors ?? result?.fieldErrors ?? {};
   const fieldError = errors.email ? m(errors.email) : null;
   const inputId = `${id}-email`;
+  const languagesId = `${id}-languages`;
   const errorId = `${id}-error`;
   const descriptionId = `${id}-description`;
   return (
@@ -90,6 +94,23 @@ export function SubscribeForm({ locale, result, busy, FormComponent }: Subscribe
             {fieldError}
           </p>
         )}
+        <div className="flex items-center gap-2 text-sm">
+          <label htmlFor={languagesId} className="text-zinc-700 dark:text-zinc-300">
+            {t("subscribe.languageLabel")}
+          </label>
+          <select
+            id={languagesId}
+            name="languages"
+            defaultValue={locale}
+            className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+          >
+            {LANGUAGE_CHOICES.map((value) => (
+              <option key={value} value={value}>
+                {t(`subscribe.languages.${value}`)}
+              </option>
+            ))}
+          </select>
+        </div>
       </FormComponent>
       {!clientErrors && result?.message && <FormAlert tone="success">{m(result.message)}</FormAlert>}
       {!clientErrors && result?.formError && (

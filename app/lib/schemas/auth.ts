@@ -56,6 +56,16 @@ export const registerSchema = (policy: PasswordPolicy) => z.object({ email, pass
 
 export const emailOnlySchema = z.object({ email });
 
+/** Which versions of new posts a subscriber gets. */
+export const SUBSCRIBER_LANGUAGES = ["en", "zh", "both"] as const;
+const languages = z.enum(SUBSCRIBER_LANGUAGES, { error: "common:subscribe.languageInvalid" });
+
+/** The subscribe form: an address and, optionally, the languages (default: the page's). */
+export const subscribeSchema = z.object({ email, languages: languages.optional() });
+
+/** The language form on the page a newsletter's links lead to. */
+export const subscriberLanguagesSchema = z.object({ token: z.string().min(1).max(500), languages });
+
 export const resetSchema = (policy: PasswordPolicy) =>
   z.object({ token: z.string().min(1).max(500), password: password(policy) });
 

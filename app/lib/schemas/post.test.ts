@@ -21,6 +21,11 @@ const errorsOf = (fields: Record<string, string>) => {
 };
 
 describe("post form schema", () => {
+  it("reads the newsletter box: ticked is \"1\", anything else is refused", () => {
+    expect(check({ ...base, newsletter: "1" })).toMatchObject({ ok: true, data: { newsletter: true } });
+    expect(check({ ...base, newsletter: "yes" })).toMatchObject({ ok: false });
+  });
+
   it("accepts a minimal English draft and builds the repository input", () => {
     expect(check(base)).toEqual({
       ok: true,
@@ -34,6 +39,7 @@ describe("post form schema", () => {
         coverAlt: "",
         status: "draft",
         publishAt: null,
+        newsletter: false,
         translations: [
           { locale: "en", title: "Hello", summary: "", bodyMarkdown: "", seoTitle: null, seoDescription: null },
         ],

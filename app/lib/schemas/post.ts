@@ -133,6 +133,8 @@ export interface EditorInput {
   status: EditorStatus;
   /** UTC ISO, or null when not given. */
   publishAt: string | null;
+  /** "Email this post to subscribers" when it first goes live (default: no). */
+  newsletter?: boolean;
   /** Only the language versions that have a title. */
   translations: EditorTranslation[];
 }
@@ -183,6 +185,8 @@ export function makePostFormSchema(now: () => number = Date.now) {
         .string()
         .regex(/^-?\d{1,4}$/, "editor:errors.publishAtInvalid")
         .default("0"),
+      /** The "email this post to subscribers" checkbox: "1" when ticked, absent when not. */
+      newsletter: z.enum(["1"], { error: "editor:errors.invalidForm" }).optional(),
     })
     .superRefine((form, ctx) => {
       const values = form as Record<string, unknown>;
@@ -258,6 +262,7 @@ export function makePostFormSchema(now: () => number = Date.now) {
         coverAlt: form.coverAlt,
         status: form.status,
         publishAt: form.publishAtLocal ? localDateTimeToIso(form.publishAtLocal, Number(form.publishAtTz)) : null,
+        newsletter: form.newsletter === "1",
         translations,
       };
     });

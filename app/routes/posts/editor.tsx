@@ -51,7 +51,16 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     ...base,
     mode: "edit" as const,
     key: null,
-    post: { id: post.id, version: post.version },
+    post: {
+      id: post.id,
+      version: post.version,
+      // The newsletter box is offered until the post first goes live.
+      newsletter: post.newsletterSent
+        ? ("sent" as const)
+        : post.status === "published"
+          ? ("live" as const)
+          : ("offered" as const),
+    },
     values: valuesOf(post, locale),
   };
 }

@@ -4,7 +4,7 @@ import { SubscribeForm, type SubscribeResult } from "../../components/layout/sub
 import { validate } from "../../lib/forms.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
-import { emailOnlySchema } from "../../lib/schemas/auth.ts";
+import { subscribeSchema } from "../../lib/schemas/auth.ts";
 import { retryAfterHeaders } from "../../server/auth/guard.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { subscribe } from "../../server/subscriptions.server.ts";
@@ -16,7 +16,7 @@ export const handle = routePolicy({ cache: "none", writes: "none" });
 // JavaScript). The answer never tells whether the address was already subscribed.
 export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
-  const parsed = validate(emailOnlySchema, await request.formData());
+  const parsed = validate(subscribeSchema, await request.formData());
   if (!parsed.ok) return data<SubscribeResult>({ fieldErrors: parsed.errors }, { status: 400 });
   const locale = getRequest(context).locale;
   try {
@@ -32,6 +32,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       },
       parsed.data.email,
       locale,
+      parsed.data.languages ?? locale,
     );
     if (!result.ok) {
       return data<SubscribeResult>(

@@ -1,17 +1,27 @@
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
-import { FormAlert, SubmitButton } from "../../components/ui/field.tsx";
+import { FormAlert, SelectField, SubmitButton } from "../../components/ui/field.tsx";
+import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
+import { SUBSCRIBER_LANGUAGES, subscriberLanguagesSchema, tokenSchema } from "../../lib/schemas/auth.ts";
 import { retryAfterHeaders } from "../../server/auth/guard.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
-import { confirmSubscription, unsubscribe } from "../../server/repos/subscribers.server.ts";
+import {
+  confirmSubscription,
+  setSubscriberLanguages,
+  subscriberForToken,
+  unsubscribe,
+} from "../../server/repos/subscribers.server.ts";
 import { pressSubscriberToken } from "../../server/subscriptions.server.ts";
 import type { Route } from "./+types/subscriber-token";
 
 // The two pages a subscriber mail links to, /subscribe/confirm and /unsubscribe
 // (routes.ts gives this module both): the same page around a different change.
+// The unsubscribe page also lets the reader change the languages they get, and
+// answers a mail client's one-click POST (RFC 8058: the body is
+// "List-Unsubscribe=One-Click", the token is in the URL).
 
 export const handle = routePolicy({ cache: "none", writes: "none" });
 
@@ -22,25 +32,54 @@ function pageOf(request: Request): TokenPage {
   return /\/unsubscribe(\.data)?$/.test(new URL(request.url).pathname) ? "unsubscribe" : "confirm";
 }
 
-const APPLY = { confirm: confirmSubscription, unsubscribe };
-
-// Opening the link changes nothing (mail scanners follow links); the button on the page does.
-export async function loader({ request }: Route.LoaderArgs) {
-  const token = new URL(request.url).searchParams.get("token") ?? "";
-  return { page: pageOf(request), token: token.slice(0, 500) };
+// Opening the link changes nothing (mail scanners follow links); the buttons on the page do.
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const token = (new URL(request.url).searchParams.get("token") ?? "").slice(0, 500);
+  const page = pageOf(request);
+  let languages: string | null = null;
+  let preferred: string | null = null;
+  if (page === "unsubscribe" && token) {
+    const app = getApp(context);
+    const subscriber = await subscriberForToken(app.db, token, app.env.authSecret);
+    if (subscriber && subscriber.status !== "unsubscribed") {
+      languages = subscriber.languages;
+      preferred = subscriber.locale;
+    }
+  }
+  return { page, token, languages, preferred };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
-  return pressSubscriberToken(
-    {
-      db: app.db,
-      rateLimitMultiplier: app.env.rateLimitMultiplier,
-      clientIp: getRequest(context).clientIp,
-      rateLimits: app.rateLimits,
-    },
-    request,
-    APPLY[pageOf(request)],
+  const page = pageOf(request);
+  const form = await request.formData();
+  const deps = {
+    db: app.db,
+    rateLimitMultiplier: app.env.rateLimitMultiplier,
+    clientIp: getRequest(context).clientIp,
+    rateLimits: app.rateLimits,
+  };
+  const secret = app.env.authSecret;
+  if (page === "confirm") {
+    const parsed = validate(tokenSchema, form);
+    return pressSubscriberToken(deps, "confirm", (db) =>
+      parsed.ok ? confirmSubscription(db, parsed.data.token) : Promise.resolve({ kind: "invalid" as const }),
+    );
+  }
+  if (form.get("intent") === "languages") {
+    const parsed = validate(subscriberLanguagesSchema, form);
+    return pressSubscriberToken(deps, "languages", (db) =>
+      parsed.ok
+        ? setSubscriberLanguages(db, parsed.data.token, secret, parsed.data.languages)
+        : Promise.resolve({ kind: "invalid" as const }),
+    );
+  }
+  // A mail client's one-click unsubscribe carries the token in the URL only.
+  const oneClick = form.get("List-Unsubscribe") === "One-Click";
+  const token = oneClick ? (new URL(request.url).searchParams.get("token") ?? "") : form.get("token");
+  const parsed = validate(tokenSchema, { token: typeof token === "string" ? token : "" });
+  return pressSubscriberToken(deps, "unsubscribe", (db) =>
+    parsed.ok ? unsubscribe(db, parsed.data.token, secret) : Promise.resolve({ kind: "invalid" as const }),
   );
 }
 
@@ -55,33 +94,64 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
 }
 
 export default function SubscriberToken({ loaderData, actionData }: Route.ComponentProps) {
-  const { page, token } = loaderData;
+  const { page, token, languages, preferred } = loaderData;
   const { t } = useTranslation();
   const m = useMessage();
   const titleId = `${page}-title`;
+  const changedLanguages = actionData?.done && actionData.change === "languages";
+  const outcome = actionData?.done ? (
+    <FormAlert tone="success">
+      {changedLanguages
+        ? t("subscribe.unsubscribe.languageDone", {
+            languages: t(`subscribe.languages.${actionData.languages ?? "both"}`),
+          })
+        : t(`subscribe.${page}.done`)}
+    </FormAlert>
+  ) : actionData?.formError ? (
+    <FormAlert>{m(actionData.formError, { seconds: actionData.retryAfter ?? 60 })}</FormAlert>
+  ) : actionData || !token ? (
+    <FormAlert>{t("subscribe.invalidLink")}</FormAlert>
+  ) : null;
+  const unsubscribed = actionData?.done && actionData.change === "unsubscribe";
   return (
     <section aria-labelledby={titleId} className="mx-auto max-w-sm">
       <h1 id={titleId} className="text-2xl font-bold">
         {t(`subscribe.${page}.title`)}
       </h1>
-      {actionData?.done ? (
-        <div className="mt-6">
-          <FormAlert tone="success">{t(`subscribe.${page}.done`)}</FormAlert>
-        </div>
-      ) : actionData?.formError ? (
-        <div className="mt-6">
-          <FormAlert>{m(actionData.formError, { seconds: actionData.retryAfter ?? 60 })}</FormAlert>
-        </div>
-      ) : actionData || !token ? (
-        <div className="mt-6">
-          <FormAlert>{t("subscribe.invalidLink")}</FormAlert>
-        </div>
-      ) : (
-        <Form method="post" className="mt-6 space-y-4">
-          <p>{t(`subscribe.${page}.intro`)}</p>
-          <input type="hidden" name="token" value={token} />
-          <SubmitButton>{t(`subscribe.${page}.submit`)}</SubmitButton>
-        </Form>
+      {outcome && <div className="mt-6">{outcome}</div>}
+      {token && !(actionData?.done && page === "confirm") && !unsubscribed && !actionData?.formError && (
+        <>
+          {!(actionData && !actionData.done) && (
+            <Form method="post" className="mt-6 space-y-4">
+              <p>{t(`subscribe.${page}.intro`)}</p>
+              <input type="hidden" name="token" value={token} />
+              <SubmitButton>{t(`subscribe.${page}.submit`)}</SubmitButton>
+            </Form>
+          )}
+          {page === "unsubscribe" && languages && (
+            <Form method="post" className="mt-10 space-y-4" aria-labelledby="language-title">
+              <h2 id="language-title" className="text-xl font-semibold">
+                <a id="language" href="#language" className="no-underline">
+                  {t("subscribe.unsubscribe.languageTitle")}
+                </a>
+              </h2>
+              <p>
+                {t("subscribe.unsubscribe.languageIntro", {
+                  preferred: t(`subscribe.languages.${preferred === "en" ? "en" : "zh"}`),
+                })}
+              </p>
+              <input type="hidden" name="token" value={token} />
+              <input type="hidden" name="intent" value="languages" />
+              <SelectField
+                label={t("subscribe.languageLabel")}
+                name="languages"
+                defaultValue={actionData?.languages ?? languages}
+                options={SUBSCRIBER_LANGUAGES.map((value) => ({ value, label: t(`subscribe.languages.${value}`) }))}
+              />
+              <SubmitButton>{t("subscribe.unsubscribe.languageSubmit")}</SubmitButton>
+            </Form>
+          )}
+        </>
       )}
     </section>
   );

@@ -15,6 +15,7 @@ import { startScheduledPublishing } from "../jobs/publish-scheduled.server.ts";
 import { type MailWorker, startMailWorker } from "../mail/outbox.server.ts";
 import { createMailTransport } from "../mail/transport.server.ts";
 import { createMailer } from "../mail.server.ts";
+import { newsletterContext, newsletterOutboxHooks } from "../newsletter/worker.server.ts";
 import { startScheduledBackups } from "../ops/schedule.server.ts";
 import { addAdmins } from "../repos/admins.server.ts";
 import { createAdImpressions } from "../repos/ads.server.ts";
@@ -151,7 +152,11 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
     contentVersion,
     startJobs() {
       // Queued mail goes out on the holder of the mail lease, at MAIL_RATE_PER_MINUTE.
-      mailWorker = startMailWorker(database.db, transport, log, { ratePerMinute: env.mailRatePerMinute });
+      // Newsletter sends are queued by the same worker, a batch of recipients at a time.
+      mailWorker = startMailWorker(database.db, transport, log, {
+        ratePerMinute: env.mailRatePerMinute,
+        hooks: newsletterOutboxHooks(database.db, newsletterContext(env)),
+      });
       jobs.push(mailWorker);
       // Scheduled posts go live within one interval of their time, on the lease holder only.
       jobs.push(

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
+import { startNewsletters } from "../newsletter/sends.server.ts";
 import { afterPostWrite } from "../repos/post-editor.server.ts";
 import { type LeasedJob, startLeasedJob } from "./lease.server.ts";
 
@@ -8,20 +9,31 @@ export const PUBLISH_INTERVAL_MS = 15_000;
 
 /**
  * Publishes every scheduled post whose time has come, in one UPDATE: running it on
- * several instances at once is harmless (each row changes once). Bumps each
+ * several instances at once is harmless (each row changes once). A post whose
+ * "email subscribers" box was ticked starts its newsletter in the same transaction. Bumps each
  * post's version, so an editor still open on the scheduled post sees the change
  * as a conflict instead of saving over it. Returns the ids it published.
  */
 export async function publishDuePosts(db: DB, now: Date = new Date()): Promise<string[]> {
   const at = nowIso(now);
-  const rows = await db
-    .updateTable("posts")
-    .set((eb) => ({ status: "published", updatedAt: at, version: eb("version", "+", 1) }))
-    .where("status", "=", "scheduled")
-    .where("publishedAt", "<=", at)
-    .where("deletedAt", "is", null)
-    .returning("id")
-    .execute();
+  const rows = await db.transaction().execute(async (trx) => {
+    const published = await trx
+      .updateTable("posts")
+      .set((eb) => ({ status: "published", updatedAt: at, version: eb("version", "+", 1) }))
+      .where("status", "=", "scheduled")
+      .where("publishedAt", "<=", at)
+      .where("deletedAt", "is", null)
+      .returning("id")
+      .execute();
+    // The newsletters of the posts going live commit with their publication.
+    await startNewsletters(
+      trx,
+      published.map((r) => r.id),
+      null,
+      now,
+    );
+    return published;
+  });
   for (const { id } of rows) await afterPostWrite(db, id);
   return rows.map((r) => r.id);
 }

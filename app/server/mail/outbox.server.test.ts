@@ -32,6 +32,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await smtp.close?.();
   await capture.close();
   await database.cleanup();
 });

@@ -1,9 +1,10 @@
 import type { Logger } from "pino";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
+import type { Locale } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { acquireLease, INSTANCE_ID, releaseLease } from "../jobs/lease.server.ts";
-import { failureText, isTemporaryFailure, type MailTransport } from "./transport.server.ts";
+import { type Envelope, failureText, isTemporaryFailure, type MailTransport } from "./transport.server.ts";
 
 /** A mail to queue. `key` makes it unique: the same key queued twice is one mail. */
 export interface OutboxMessage {
@@ -52,7 +53,7 @@ export async function queueMail(db: DB, message: OutboxMessage, now = new Date()
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
-interface DueMail {
+export interface DueMail {
   id: string;
   recipient: string;
   subject: string;
@@ -61,13 +62,40 @@ interface DueMail {
   headers: string | null;
   attempts: number;
   createdAt: string;
+  /** A newsletter mail: rendered for its reader by the worker's `compose`. */
+  sendId: string | null;
+  subscriberId: string | null;
+  locale: Locale | null;
+}
+
+/**
+ * What the worker asks of the newsletter (app/server/newsletter): queue the next
+ * recipients, render a reader's mail as it goes out (null: it must not go), and
+ * count its outcome against the subscriber.
+ */
+export interface OutboxHooks {
+  prepare(): Promise<unknown>;
+  compose(mail: DueMail): Promise<Omit<Envelope, "to"> | null>;
+  outcome(mail: DueMail, outcome: "sent" | "failed"): Promise<void>;
 }
 
 /** The mails due now, oldest first. */
 export async function dueMail(db: DB, limit: number, now = new Date()): Promise<DueMail[]> {
   const rows = await db
     .selectFrom("mailOutbox")
-    .select(["id", "recipient", "subject", "text", "html", "headers", "attempts", "createdAt"])
+    .select([
+      "id",
+      "recipient",
+      "subject",
+      "text",
+      "html",
+      "headers",
+      "attempts",
+      "createdAt",
+      "sendId",
+      "subscriberId",
+      "locale",
+    ])
     .where("status", "=", "queued")
     .where("nextAttemptAt", "<=", nowIso(now))
     .orderBy("nextAttemptAt")
@@ -83,15 +111,32 @@ export async function deliverOne(
   transport: MailTransport,
   mail: DueMail,
   now: () => Date = () => new Date(),
-): Promise<"sent" | "retry" | "failed"> {
-  let headers: Record<string, string> | undefined;
-  try {
-    headers = mail.headers ? (JSON.parse(mail.headers) as Record<string, string>) : undefined;
-  } catch {
-    headers = undefined;
+  hooks?: Pick<OutboxHooks, "compose" | "outcome">,
+): Promise<"sent" | "retry" | "failed" | "cancelled"> {
+  let envelope: Envelope;
+  if (mail.sendId) {
+    const composed = hooks ? await hooks.compose(mail) : null;
+    if (!composed) {
+      await db
+        .updateTable("mailOutbox")
+        .set({ status: "cancelled", lastError: hooks ? "not sent: no longer wanted" : "no newsletter renderer" })
+        .where("id", "=", mail.id)
+        .where("status", "=", "queued")
+        .execute();
+      return "cancelled";
+    }
+    envelope = { ...composed, to: mail.recipient };
+  } else {
+    let headers: Record<string, string> | undefined;
+    try {
+      headers = mail.headers ? (JSON.parse(mail.headers) as Record<string, string>) : undefined;
+    } catch {
+      headers = undefined;
+    }
+    envelope = { to: mail.recipient, subject: mail.subject, text: mail.text, html: mail.html, headers };
   }
   try {
-    await transport.deliver({ to: mail.recipient, subject: mail.subject, text: mail.text, html: mail.html, headers });
+    await transport.deliver(envelope);
   } catch (error) {
     const attempts = mail.attempts + 1;
     const at = now();
@@ -107,6 +152,7 @@ export async function deliverOne(
       })
       .where("id", "=", mail.id)
       .execute();
+    if (!retry && mail.subscriberId) await hooks?.outcome(mail, "failed");
     return retry ? "retry" : "failed";
   }
   await db
@@ -114,6 +160,7 @@ export async function deliverOne(
     .set({ status: "sent", attempts: mail.attempts + 1, sentAt: nowIso(now()), lastError: null })
     .where("id", "=", mail.id)
     .execute();
+  if (mail.subscriberId) await hooks?.outcome(mail, "sent");
   return "sent";
 }
 
@@ -134,7 +181,7 @@ export function startMailWorker(
   db: DB,
   transport: MailTransport,
   log: Logger,
-  opts: { ratePerMinute: number; intervalMs?: number; holder?: string },
+  opts: { ratePerMinute: number; intervalMs?: number; holder?: string; hooks?: OutboxHooks },
 ): MailWorker {
   const intervalMs = opts.intervalMs ?? 1000;
   const holder = opts.holder ?? INSTANCE_ID;
@@ -147,14 +194,22 @@ export function startMailWorker(
 
   const run = async () => {
     if (!(await acquireLease(db, MAIL_LEASE, holder, Math.max(intervalMs * 3, 10_000)))) return;
+    let renewedAt = Date.now();
     while (!stopped && budget >= 1) {
+      // Queue newsletter recipients ahead of what can be sent now (a batch at a time).
+      if (opts.hooks) await opts.hooks.prepare();
       const batch = await dueMail(db, Math.min(50, Math.floor(budget)));
       if (batch.length === 0) return;
       for (const mail of batch) {
         if (stopped) return;
         budget -= 1;
-        const outcome = await deliverOne(db, transport, mail);
-        if (outcome !== "sent") log.warn({ mailId: mail.id, outcome }, "mail not delivered");
+        const outcome = await deliverOne(db, transport, mail, undefined, opts.hooks);
+        if (outcome === "retry" || outcome === "failed") log.warn({ mailId: mail.id, outcome }, "mail not delivered");
+      }
+      // A long run keeps its lease, so no other instance starts sending the same mail.
+      if (Date.now() - renewedAt > intervalMs) {
+        if (!(await acquireLease(db, MAIL_LEASE, holder, Math.max(intervalMs * 3, 10_000)))) return;
+        renewedAt = Date.now();
       }
     }
   };
@@ -187,6 +242,7 @@ export function startMailWorker(
       clearInterval(timer);
       await running;
       await releaseLease(db, MAIL_LEASE, holder).catch(() => {});
+      await transport.close?.();
     },
   };
 }

@@ -19,6 +19,18 @@ export interface MailTransport {
   deliver(mail: Envelope): Promise<void>;
   /** Where mail goes: "smtp" or the dev outbox folder. */
   readonly target: string;
+  /** Closes the pooled SMTP connections (at shutdown). */
+  close?(): Promise<void>;
+}
+
+/**
+ * SMTP_URL with connection pooling on (unless the URL says otherwise): a newsletter
+ * to thousands then reuses a few connections instead of opening one per mail.
+ */
+export function pooledSmtpUrl(smtpUrl: string): string {
+  const url = new URL(smtpUrl);
+  if (!url.searchParams.has("pool")) url.searchParams.set("pool", "true");
+  return url.toString();
 }
 
 const URL_RE = /https?:\/\/[^\s<>"]+/g;
@@ -36,7 +48,7 @@ export function createMailTransport(env: Env, log: Logger): MailTransport {
     transporter ??= import("nodemailer")
       .then(({ createTransport }) =>
         env.smtpUrl
-          ? createTransport(env.smtpUrl)
+          ? createTransport(pooledSmtpUrl(env.smtpUrl))
           : createTransport({ streamTransport: true, buffer: true, newline: "unix" }),
       )
       .catch((error: unknown) => {
@@ -58,7 +70,12 @@ export function createMailTransport(env: Env, log: Logger): MailTransport {
       target: "smtp",
       async deliver(mail) {
         await (await transport()).sendMail(fields(mail));
-        log.info({ to: mail.to, subject: mail.subject }, "mail sent");
+        log.debug({ to: mail.to, subject: mail.subject }, "mail sent");
+      },
+      async close() {
+        const pending = transporter;
+        transporter = undefined;
+        if (pending) (await pending.catch(() => null))?.close();
       },
     };
   }

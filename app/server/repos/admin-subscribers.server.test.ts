@@ -3,6 +3,8 @@ import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test
 import { listSubscribersForAdmin, subscribersForExport } from "./admin-subscribers.server.ts";
 import { confirmSubscription, requestSubscription, unsubscribe } from "./subscribers.server.ts";
 
+const TEST_SECRET = "a-test-secret-of-at-least-thirty-two-characters";
+
 let database: TestDatabase;
 
 beforeAll(async () => {
@@ -14,7 +16,7 @@ beforeAll(async () => {
   await confirmSubscription(database.db, c.confirmToken);
   const u = await requestSubscription(database.db, { email: "gone%@example.test", locale: "en" }, at(3));
   if (u.kind !== "pending") throw new Error("not pending");
-  await unsubscribe(database.db, u.unsubscribeToken);
+  await unsubscribe(database.db, u.unsubscribeToken, TEST_SECRET);
 });
 afterAll(async () => {
   await database.cleanup();

@@ -8,6 +8,7 @@ import { isUniqueViolation } from "../db/query.server.ts";
 import type { Database, Locale, PostStatus } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { mediaImages } from "../media/media.server.ts";
+import { startNewsletters } from "../newsletter/sends.server.ts";
 import { forgetPostCounts } from "../post-counts.server.ts";
 import { renderPost } from "../post-render.server.ts";
 import { reindexPost } from "../search/index.server.ts";
@@ -52,6 +53,10 @@ export interface EditorPost {
   version: number;
   createdAt: string;
   updatedAt: string;
+  /** The "email subscribers" box as last saved. */
+  newsletter: boolean;
+  /** Whether the post was mailed to subscribers already (then the box is not offered again). */
+  newsletterSent: boolean;
   tags: Term[];
   translations: Partial<Record<Locale, EditorTranslationData>>;
 }
@@ -94,13 +99,14 @@ export async function loadPostForEdit(db: DB, postId: string, authorId: string):
       "version",
       "createdAt",
       "updatedAt",
+      "newsletter",
     ])
     .where("id", "=", postId)
     .where("authorId", "=", authorId)
     .where("deletedAt", "is", null)
     .executeTakeFirst();
   if (!post) return null;
-  const [translations, tags] = await Promise.all([
+  const [translations, tags, send] = await Promise.all([
     db
       .selectFrom("postTranslations")
       .select(["locale", "title", "summary", "bodyMarkdown", "seoTitle", "seoDescription"])
@@ -113,10 +119,18 @@ export async function loadPostForEdit(db: DB, postId: string, authorId: string):
       .where("pt.postId", "=", postId)
       .orderBy("t.slug")
       .execute(),
+    db.selectFrom("newsletterSends").select("id").where("postId", "=", postId).executeTakeFirst(),
   ]);
   const byLocale: Partial<Record<Locale, EditorTranslationData>> = {};
   for (const { locale, ...t } of translations) byLocale[locale] = t;
-  return { ...post, version: Number(post.version), tags, translations: byLocale };
+  return {
+    ...post,
+    version: Number(post.version),
+    newsletter: Number(post.newsletter) === 1,
+    newsletterSent: send !== undefined,
+    tags,
+    translations: byLocale,
+  };
 }
 
 const SLUG_TAKEN: FieldErrors = { slug: "editor:errors.slugTaken" };
@@ -227,8 +241,11 @@ export async function createEditorPost(db: DB, authorId: string, input: EditorIn
           tagIds,
           coverImageUrl: input.coverImageUrl,
           coverAlt: input.coverAlt,
+          newsletter: input.newsletter,
           translations,
         });
+        // Published at once with the box ticked: its newsletter commits with it.
+        if (input.status === "published") await startNewsletters(trx, [id], authorId);
       });
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
@@ -346,6 +363,8 @@ export async function updateEditorPost(
           categoryId: input.categoryId,
           coverImageUrl: input.coverImageUrl,
           coverAlt: input.coverAlt,
+          // The box is offered until the post first goes live; a live post keeps what it had.
+          ...(existing.status === "published" ? {} : { newsletter: input.newsletter ? 1 : 0 }),
           updatedAt: now,
           version: eb("version", "+", 1),
         }))
@@ -357,6 +376,9 @@ export async function updateEditorPost(
       if (Number(result.numUpdatedRows) === 0) return null;
       const tagIds = await ensureTags(trx, input.tags);
       await replaceTranslationsAndTags(trx, postId, translations, tagIds, now);
+      // Goes live with this save: its newsletter (if the box is ticked) commits with it.
+      if (existing.status !== "published" && input.status === "published")
+        await startNewsletters(trx, [postId], authorId);
       const moved =
         slug !== existing.slug ||
         publishedAt !== existing.publishedAt ||

@@ -269,6 +269,8 @@ export interface NewPostInput {
   coverImageUrl?: string | null;
   coverAlt?: string;
   featured?: boolean;
+  /** Mail it to subscribers when it first goes live (the editor's box). */
+  newsletter?: boolean;
   /** A caller-chosen id (the editor's idempotency key); generated when absent. */
   id?: string;
   translations: Array<{
@@ -313,6 +315,7 @@ export async function insertPost(trx: Transaction<Database>, input: NewPostInput
       coverImageUrl: input.coverImageUrl ?? null,
       coverAlt: input.coverAlt ?? "",
       featured: input.featured ? 1 : 0,
+      newsletter: input.newsletter ? 1 : 0,
       createdAt: now,
       updatedAt: now,
     })

@@ -9,6 +9,8 @@ import {
   unsubscribe,
 } from "./subscribers.server.ts";
 
+const TEST_SECRET = "a-test-secret-of-at-least-thirty-two-characters";
+
 let database: TestDatabase;
 
 beforeAll(async () => {
@@ -91,8 +93,8 @@ describe("subscribers repository", () => {
     expect(await confirmSubscription(database.db, tampered)).toEqual({ kind: "invalid" });
     expect(await confirmSubscription(database.db, "")).toEqual({ kind: "invalid" });
     expect(await confirmSubscription(database.db, "x".repeat(5000))).toEqual({ kind: "invalid" });
-    expect(await unsubscribe(database.db, `${out.unsubscribeToken}x`)).toEqual({ kind: "invalid" });
-    expect(await unsubscribe(database.db, out.confirmToken)).toEqual({ kind: "invalid" });
+    expect(await unsubscribe(database.db, `${out.unsubscribeToken}x`, TEST_SECRET)).toEqual({ kind: "invalid" });
+    expect(await unsubscribe(database.db, out.confirmToken, TEST_SECRET)).toEqual({ kind: "invalid" });
     expect(await rawRow(email)).toEqual(before);
   });
 
@@ -100,11 +102,11 @@ describe("subscribers repository", () => {
     const email = address("unsub");
     const out = pending(await requestSubscription(database.db, { email, locale: "en" }));
     await confirmSubscription(database.db, out.confirmToken);
-    const done = await unsubscribe(database.db, out.unsubscribeToken);
+    const done = await unsubscribe(database.db, out.unsubscribeToken, TEST_SECRET);
     expect(done.kind === "done" && done.subscriber.status).toBe("unsubscribed");
     const row = await findSubscriberByEmail(database.db, email);
     expect(row?.unsubscribedAt).toMatch(/^\d{4}-/);
-    expect((await unsubscribe(database.db, out.unsubscribeToken)).kind).toBe("done");
+    expect((await unsubscribe(database.db, out.unsubscribeToken, TEST_SECRET)).kind).toBe("done");
     expect(await confirmSubscription(database.db, out.confirmToken)).toEqual({ kind: "invalid" });
     expect((await findSubscriberByEmail(database.db, email))?.status).toBe("unsubscribed");
   });
@@ -112,7 +114,7 @@ describe("subscribers repository", () => {
   it("a pending address can unsubscribe before confirming", async () => {
     const email = address("early");
     const out = pending(await requestSubscription(database.db, { email, locale: "en" }));
-    expect((await unsubscribe(database.db, out.unsubscribeToken)).kind).toBe("done");
+    expect((await unsubscribe(database.db, out.unsubscribeToken, TEST_SECRET)).kind).toBe("done");
     expect(await confirmSubscription(database.db, out.confirmToken)).toEqual({ kind: "invalid" });
   });
 
@@ -120,7 +122,7 @@ describe("subscribers repository", () => {
     const email = address("resub");
     const first = pending(await requestSubscription(database.db, { email, locale: "en" }));
     await confirmSubscription(database.db, first.confirmToken);
-    await unsubscribe(database.db, first.unsubscribeToken);
+    await unsubscribe(database.db, first.unsubscribeToken, TEST_SECRET);
     const second = pending(await requestSubscription(database.db, { email, locale: "zh" }));
     expect(second.subscriber).toMatchObject({
       id: first.subscriber.id,
@@ -130,7 +132,7 @@ describe("subscribers repository", () => {
       unsubscribedAt: null,
     });
     // The old links are dead; the new ones work.
-    expect(await unsubscribe(database.db, first.unsubscribeToken)).toEqual({ kind: "invalid" });
+    expect(await unsubscribe(database.db, first.unsubscribeToken, TEST_SECRET)).toEqual({ kind: "invalid" });
     expect((await confirmSubscription(database.db, second.confirmToken)).kind).toBe("done");
     expect((await findSubscriberByEmail(database.db, email))?.status).toBe("confirmed");
   });

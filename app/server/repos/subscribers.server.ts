@@ -1,22 +1,36 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
-import type { Locale, SubscriberStatus } from "../db/schema.server.ts";
+import type { Locale, SubscriberLanguages, SubscriberStatus } from "../db/schema.server.ts";
 import { normalizeEmail } from "../env.server.ts";
 import { newId } from "../ids.server.ts";
+import { isLinkToken, subscriberFromLinkToken } from "../newsletter/sends.server.ts";
 
 export interface Subscriber {
   id: string;
   email: string;
   locale: Locale;
   status: SubscriberStatus;
+  languages: SubscriberLanguages;
+  bouncedAt: string | null;
   confirmedAt: string | null;
   unsubscribedAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
 
-const COLUMNS = ["id", "email", "locale", "status", "confirmedAt", "unsubscribedAt", "createdAt", "updatedAt"] as const;
+const COLUMNS = [
+  "id",
+  "email",
+  "locale",
+  "status",
+  "languages",
+  "bouncedAt",
+  "confirmedAt",
+  "unsubscribedAt",
+  "createdAt",
+  "updatedAt",
+] as const;
 
 /** Tokens longer than this are refused before hashing. */
 export const SUBSCRIBER_TOKEN_MAX_LENGTH = 200;
@@ -35,13 +49,13 @@ export type SubscribeOutcome =
 
 /**
  * Records a subscription request for `email`, atomically on both dialects: a new
- * address gets a pending row; a pending or unsubscribed one starts (again) a new
- * opt-in with fresh tokens (earlier links stop working); a confirmed one is left
- * alone. Two concurrent requests for one address leave one row.
+ * address gets a pending row; a pending, unsubscribed or bounced one starts (again)
+ * a new opt-in with fresh tokens (earlier links stop working) and no bounces; a
+ * confirmed one is left alone. Two concurrent requests for one address leave one row.
  */
 export async function requestSubscription(
   db: DB,
-  input: { email: string; locale: Locale },
+  input: { email: string; locale: Locale; languages?: SubscriberLanguages },
   now = new Date(),
 ): Promise<SubscribeOutcome> {
   const email = normalizeEmail(input.email);
@@ -50,6 +64,9 @@ export async function requestSubscription(
   const at = nowIso(now);
   const fresh = {
     locale: input.locale,
+    languages: input.languages ?? input.locale,
+    bounceCount: 0,
+    bouncedAt: null,
     status: "pending" as const,
     confirmTokenHash: hashSubscriberToken(confirmToken),
     unsubscribeTokenHash: hashSubscriberToken(unsubscribeToken),
@@ -60,7 +77,14 @@ export async function requestSubscription(
   const row = await db
     .insertInto("subscribers")
     .values({ id: newId(), email, createdAt: at, ...fresh })
-    .onConflict((oc) => oc.column("email").doUpdateSet(fresh).where("subscribers.status", "!=", "confirmed"))
+    .onConflict((oc) =>
+      oc
+        .column("email")
+        .doUpdateSet(fresh)
+        .where((eb) =>
+          eb.or([eb("subscribers.status", "!=", "confirmed"), eb("subscribers.bouncedAt", "is not", null)]),
+        ),
+    )
     .returning(COLUMNS)
     .executeTakeFirst();
   if (!row) return { kind: "alreadyConfirmed" };
@@ -100,27 +124,65 @@ export async function confirmSubscription(db: DB, token: string, now = new Date(
 }
 
 /**
- * Unsubscribes the address whose unsubscribe token this is, pending or confirmed.
- * Unsubscribing twice is fine; an unknown token is refused and changes nothing.
+ * The subscriber an unsubscribe-page token names: the random token of the
+ * confirmation mail (stored as a hash), or a newsletter's signed link token.
  */
-export async function unsubscribe(db: DB, token: string, now = new Date()): Promise<TokenOutcome> {
-  if (!usableToken(token)) return { kind: "invalid" };
-  const hash = hashSubscriberToken(token);
+async function subscriberIdOf(db: DB, token: string, secret: string): Promise<string | null> {
+  if (!usableToken(token)) return null;
+  if (isLinkToken(token)) return subscriberFromLinkToken(db, secret, token);
+  const row = await db
+    .selectFrom("subscribers")
+    .select("id")
+    .where("unsubscribeTokenHash", "=", hashSubscriberToken(token))
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/**
+ * Unsubscribes the address this token names, pending or confirmed (the token of
+ * the confirmation mail, or a newsletter's link). Unsubscribing twice is fine; an
+ * unknown token is refused and changes nothing.
+ */
+export async function unsubscribe(db: DB, token: string, secret: string, now = new Date()): Promise<TokenOutcome> {
+  const id = await subscriberIdOf(db, token, secret);
+  if (!id) return { kind: "invalid" };
   const at = nowIso(now);
   const updated = await db
     .updateTable("subscribers")
     .set({ status: "unsubscribed", unsubscribedAt: at, updatedAt: at })
-    .where("unsubscribeTokenHash", "=", hash)
+    .where("id", "=", id)
     .where("status", "!=", "unsubscribed")
     .returning(COLUMNS)
     .executeTakeFirst();
   if (updated) return { kind: "done", subscriber: updated };
-  const existing = await db
-    .selectFrom("subscribers")
-    .select(COLUMNS)
-    .where("unsubscribeTokenHash", "=", hash)
-    .executeTakeFirst();
+  const existing = await db.selectFrom("subscribers").select(COLUMNS).where("id", "=", id).executeTakeFirst();
   return existing ? { kind: "done", subscriber: existing } : { kind: "invalid" };
+}
+
+/** Sets which versions of new posts the subscriber this token names gets. */
+export async function setSubscriberLanguages(
+  db: DB,
+  token: string,
+  secret: string,
+  languages: SubscriberLanguages,
+  now = new Date(),
+): Promise<TokenOutcome> {
+  const id = await subscriberIdOf(db, token, secret);
+  if (!id) return { kind: "invalid" };
+  const updated = await db
+    .updateTable("subscribers")
+    .set({ languages, updatedAt: nowIso(now) })
+    .where("id", "=", id)
+    .returning(COLUMNS)
+    .executeTakeFirst();
+  return updated ? { kind: "done", subscriber: updated } : { kind: "invalid" };
+}
+
+/** The subscriber a token names, for the unsubscribe page (null when the token names nobody). */
+export async function subscriberForToken(db: DB, token: string, secret: string): Promise<Subscriber | null> {
+  const id = await subscriberIdOf(db, token, secret);
+  if (!id) return null;
+  return (await db.selectFrom("subscribers").select(COLUMNS).where("id", "=", id).executeTakeFirst()) ?? null;
 }
 
 export async function findSubscriberByEmail(db: DB, email: string): Promise<Subscriber | null> {

@@ -1,0 +1,430 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { formatDate } from "../../lib/format.ts";
+import { createI18n } from "../../lib/i18n/i18n.ts";
+import type { DB } from "../db/db.server.ts";
+import { nowIso } from "../db/db.server.ts";
+import type { Locale, SubscriberLanguages } from "../db/schema.server.ts";
+import { newId } from "../ids.server.ts";
+import type { Envelope } from "../mail/transport.server.ts";
+import { getSiteSettings } from "../repos/site-settings.server.ts";
+import { personalize, type RenderedNewsletter, renderNewsletter } from "./mail-html.server.ts";
+
+// A post mailed to its subscribers. Publishing a post whose "email subscribers" box
+// was ticked writes one newsletterSends row in the same transaction; the mail
+// worker then queues the recipients in batches (each a transaction, resumable from
+// `cursor`), and renders each reader's mail from the send's stored mail as it goes
+// out. Every mail's key is `newsletter:{postId}:{subscriberId}`: nobody is queued
+// twice for one post, however often a batch runs.
+
+/** Subscribers queued per transaction. */
+export const NEWSLETTER_BATCH = 500;
+
+/** Permanent failures in a row after which an address is never mailed again (until it subscribes again). */
+export const BOUNCE_LIMIT = 3;
+
+export type NewsletterMails = Partial<Record<Locale, RenderedNewsletter>>;
+
+export interface NewsletterContext {
+  publicUrl: string;
+  authSecret: string;
+  /** The From header's address, for the List-Unsubscribe mailto. */
+  mailFrom: string;
+}
+
+/**
+ * Starts the newsletter of each post that has just gone live with its box ticked
+ * (`posts.newsletter = 1`). Call it in the transaction that publishes them: the send
+ * commits with the publication or not at all. A post is sent once, ever (unique postId).
+ */
+export async function startNewsletters(trx: DB, postIds: string[], createdBy: string | null, now = new Date()) {
+  if (postIds.length === 0) return 0;
+  const posts = await trx
+    .selectFrom("posts")
+    .select("id")
+    .where("id", "in", postIds)
+    .where("newsletter", "=", 1)
+    .where("status", "=", "published")
+    .where("deletedAt", "is", null)
+    .execute();
+  let started = 0;
+  const at = nowIso(now);
+  for (const post of posts) {
+    const result = await trx
+      .insertInto("newsletterSends")
+      .values({
+        id: newId(),
+        postId: post.id,
+        status: "preparing",
+        cursor: null,
+        recipients: 0,
+        mails: null,
+        createdBy,
+        createdAt: at,
+        updatedAt: at,
+      })
+      .onConflict((oc) => oc.column("postId").doNothing())
+      .executeTakeFirst();
+    started += Number(result.numInsertedOrUpdatedRows ?? 0);
+  }
+  return started;
+}
+
+/** Which version of a post a subscriber gets, or null when the post has none in their languages. */
+export function versionFor(
+  subscriber: { languages: SubscriberLanguages; locale: Locale },
+  available: readonly Locale[],
+): Locale | null {
+  if (subscriber.languages !== "both") return available.includes(subscriber.languages) ? subscriber.languages : null;
+  if (available.includes(subscriber.locale)) return subscriber.locale;
+  return available[0] ?? null;
+}
+
+/**
+ * A subscriber's link token: their id and an HMAC over it and their current
+ * unsubscribe hash, so it needs no storage and stops working when they subscribe
+ * anew (which makes a new hash).
+ */
+export function subscriberLinkToken(secret: string, subscriber: { id: string; unsubscribeTokenHash: string }): string {
+  const mac = createHmac("sha256", secret)
+    .update(`subscriber-link:${subscriber.id}:${subscriber.unsubscribeTokenHash}`)
+    .digest("base64url")
+    .slice(0, 32);
+  return `${subscriber.id}.${mac}`;
+}
+
+/** The subscriber id in a link token, when its signature is right for that subscriber's row. */
+export async function subscriberFromLinkToken(db: DB, secret: string, token: string): Promise<string | null> {
+  const dot = token.indexOf(".");
+  if (dot <= 0 || token.length > 120) return null;
+  const id = token.slice(0, dot);
+  const row = await db
+    .selectFrom("subscribers")
+    .select(["id", "unsubscribeTokenHash"])
+    .where("id", "=", id)
+    .executeTakeFirst();
+  if (!row) return null;
+  const expected = Buffer.from(subscriberLinkToken(secret, row));
+  const given = Buffer.from(token);
+  return expected.length === given.length && timingSafeEqual(expected, given) ? row.id : null;
+}
+
+/** Whether a token is a signed link token (the other kind is a random token stored as a hash). */
+export const isLinkToken = (token: string) => token.includes(".");
+
+/** The mailbox in a From header: `Blog <a@b>` → `a@b`. */
+export function mailboxOf(from: string): string {
+  const angle = /<([^>]+)>/.exec(from);
+  return (angle?.[1] ?? from).trim();
+}
+
+/** The reader's links, and the List-Unsubscribe headers of RFC 2369 and RFC 8058. */
+export function readerLinks(ctx: NewsletterContext, locale: Locale, token: string) {
+  const unsubscribe = `${ctx.publicUrl}/${locale}/unsubscribe?token=${encodeURIComponent(token)}`;
+  const mailto = `mailto:${mailboxOf(ctx.mailFrom)}?subject=${encodeURIComponent(`unsubscribe ${token}`)}`;
+  return {
+    unsubscribe,
+    preferences: `${unsubscribe}#language`,
+    headers: {
+      "List-Unsubscribe": `<${unsubscribe}>, <${mailto}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    },
+  };
+}
+
+/**
+ * The post's mail in every language it has, as readers will get it (placeholders
+ * for their own links); null when the post is no longer public.
+ */
+export async function renderPostMails(db: DB, postId: string, publicUrl: string): Promise<NewsletterMails | null> {
+  const post = await db
+    .selectFrom("posts")
+    .select(["id", "status", "publishedAt", "deletedAt", "coverImageUrl", "coverAlt"])
+    .where("id", "=", postId)
+    .executeTakeFirst();
+  if (!post || post.deletedAt !== null) return null;
+  return renderMailsOf(db, post, publicUrl);
+}
+
+async function renderMailsOf(
+  db: DB,
+  post: { id: string; publishedAt: string | null; coverImageUrl: string | null; coverAlt: string },
+  publicUrl: string,
+): Promise<NewsletterMails> {
+  const [translations, settings] = await Promise.all([
+    db
+      .selectFrom("postTranslations")
+      .select(["locale", "title", "summary", "bodyHtml"])
+      .where("postId", "=", post.id)
+      .execute(),
+    getSiteSettings(db),
+  ]);
+  const mails: NewsletterMails = {};
+  for (const tr of translations) {
+    const { t } = createI18n(tr.locale);
+    const siteName = settings.siteName[tr.locale];
+    mails[tr.locale] = renderNewsletter(
+      {
+        locale: tr.locale,
+        siteName,
+        title: tr.title,
+        summary: tr.summary,
+        coverUrl: post.coverImageUrl,
+        coverAlt: post.coverAlt,
+        bodyHtml: tr.bodyHtml,
+        postUrl: `${publicUrl}/${tr.locale}/posts/detail/${encodeURIComponent(post.id)}`,
+        dateLine: post.publishedAt ? formatDate(post.publishedAt, tr.locale) : "",
+        strings: {
+          readOnSite: t("newsletter.mail.readOnSite"),
+          footer: t("newsletter.mail.footer", { site: siteName }),
+          unsubscribe: t("newsletter.mail.unsubscribe"),
+          preferences: t("newsletter.mail.preferences"),
+        },
+      },
+      publicUrl,
+    );
+  }
+  return mails;
+}
+
+async function cancelSend(db: DB, sendId: string) {
+  await db
+    .updateTable("newsletterSends")
+    .set({ status: "cancelled", updatedAt: nowIso() })
+    .where("id", "=", sendId)
+    .execute();
+}
+
+/**
+ * Queues the next batch of one send's recipients (the oldest send still
+ * preparing), in one transaction that also moves its cursor. Returns how many
+ * mails it queued, or null when no send was preparing. The first batch renders
+ * and stores the mail; a post that went away first cancels the send.
+ */
+export async function prepareNextBatch(
+  db: DB,
+  ctx: Pick<NewsletterContext, "publicUrl">,
+  batchSize = NEWSLETTER_BATCH,
+): Promise<number | null> {
+  const send = await db
+    .selectFrom("newsletterSends")
+    .select(["id", "postId", "cursor", "mails"])
+    .where("status", "=", "preparing")
+    .orderBy("createdAt")
+    .orderBy("id")
+    .limit(1)
+    .executeTakeFirst();
+  if (!send) return null;
+  let mails: NewsletterMails | null;
+  if (send.mails) mails = JSON.parse(send.mails) as NewsletterMails;
+  else {
+    const post = await db
+      .selectFrom("posts")
+      .select(["id", "status", "publishedAt", "deletedAt", "coverImageUrl", "coverAlt"])
+      .where("id", "=", send.postId)
+      .executeTakeFirst();
+    mails =
+      post && post.status === "published" && post.deletedAt === null
+        ? await renderMailsOf(db, post, ctx.publicUrl)
+        : null;
+    if (!mails || Object.keys(mails).length === 0) {
+      await cancelSend(db, send.id);
+      return 0;
+    }
+    await db
+      .updateTable("newsletterSends")
+      .set({ mails: JSON.stringify(mails), updatedAt: nowIso() })
+      .where("id", "=", send.id)
+      .where("mails", "is", null)
+      .execute();
+  }
+  const available = (["en", "zh"] as const).filter((l) => mails?.[l]);
+  return db
+    .transaction()
+    .execute(async (trx) => {
+      let query = trx
+        .selectFrom("subscribers")
+        .select(["id", "email", "locale", "languages"])
+        .where("status", "=", "confirmed")
+        .where("bouncedAt", "is", null)
+        .orderBy("id")
+        .limit(batchSize);
+      if (send.cursor !== null) query = query.where("id", ">", send.cursor);
+      const subscribers = await query.execute();
+      const at = nowIso();
+      const rows = subscribers.flatMap((s) => {
+        const locale = versionFor(s, available);
+        const mail = locale ? mails?.[locale] : undefined;
+        if (!locale || !mail) return [];
+        return [
+          {
+            id: newId(),
+            key: `newsletter:${send.postId}:${s.id}`,
+            kind: "newsletter",
+            recipient: s.email,
+            subject: mail.subject,
+            // Rendered for the reader when it goes out (their own links).
+            text: "",
+            html: null,
+            headers: null,
+            status: "queued" as const,
+            nextAttemptAt: at,
+            createdAt: at,
+            sendId: send.id,
+            subscriberId: s.id,
+            locale,
+          },
+        ];
+      });
+      let queued = 0;
+      for (let i = 0; i < rows.length; i += 200) {
+        const result = await trx
+          .insertInto("mailOutbox")
+          .values(rows.slice(i, i + 200))
+          .onConflict((oc) => oc.column("key").doNothing())
+          .executeTakeFirst();
+        queued += Number(result.numInsertedOrUpdatedRows ?? 0);
+      }
+      const last = subscribers.at(-1)?.id ?? send.cursor;
+      // Moves only from the cursor this batch started at: a second runner's batch changes nothing.
+      let update = trx
+        .updateTable("newsletterSends")
+        .set((eb) => ({
+          cursor: last,
+          recipients: eb("recipients", "+", queued),
+          status: subscribers.length < batchSize ? "sending" : "preparing",
+          updatedAt: at,
+        }))
+        .where("id", "=", send.id)
+        .where("status", "=", "preparing");
+      update = send.cursor === null ? update.where("cursor", "is", null) : update.where("cursor", "=", send.cursor);
+      const moved = await update.executeTakeFirst();
+      if (Number(moved.numUpdatedRows) === 0) throw new StaleBatch();
+      return queued;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof StaleBatch) return 0;
+      throw error;
+    });
+}
+
+class StaleBatch extends Error {}
+
+/** Queues every send's recipients now (tests, the CLI); returns how many mails were queued. */
+export async function prepareAll(db: DB, ctx: Pick<NewsletterContext, "publicUrl">, batchSize = NEWSLETTER_BATCH) {
+  let total = 0;
+  for (;;) {
+    const queued = await prepareNextBatch(db, ctx, batchSize);
+    if (queued === null) return total;
+    total += queued;
+  }
+}
+
+/** A send's stored mails, kept per process (they never change once stored). */
+const mailsCache = new Map<string, NewsletterMails>();
+
+export interface NewsletterMailRow {
+  sendId: string;
+  subscriberId: string | null;
+  locale: Locale | null;
+}
+
+/**
+ * The mail one reader gets, rendered as it goes out; null when it must not go
+ * (they unsubscribed or bounced since, the send was cancelled, the post went away).
+ */
+export async function composeNewsletterMail(
+  db: DB,
+  ctx: NewsletterContext,
+  row: NewsletterMailRow,
+): Promise<Omit<Envelope, "to"> | null> {
+  if (!row.subscriberId || !row.locale) return null;
+  const [send, subscriber] = await Promise.all([
+    db
+      .selectFrom("newsletterSends")
+      .innerJoin("posts", "posts.id", "newsletterSends.postId")
+      .select(["newsletterSends.status", "newsletterSends.mails", "posts.status as postStatus", "posts.deletedAt"])
+      .where("newsletterSends.id", "=", row.sendId)
+      .executeTakeFirst(),
+    db
+      .selectFrom("subscribers")
+      .select(["id", "status", "bouncedAt", "unsubscribeTokenHash"])
+      .where("id", "=", row.subscriberId)
+      .executeTakeFirst(),
+  ]);
+  if (!send || send.status === "cancelled" || send.postStatus !== "published" || send.deletedAt !== null) return null;
+  if (subscriber?.status !== "confirmed" || subscriber.bouncedAt !== null) return null;
+  let mails = mailsCache.get(row.sendId);
+  if (!mails) {
+    if (!send.mails) return null;
+    mails = JSON.parse(send.mails) as NewsletterMails;
+    if (mailsCache.size > 50) mailsCache.clear();
+    mailsCache.set(row.sendId, mails);
+  }
+  const mail = mails[row.locale];
+  if (!mail) return null;
+  const links = readerLinks(ctx, row.locale, subscriberLinkToken(ctx.authSecret, subscriber));
+  return { ...personalize(mail, links), headers: links.headers };
+}
+
+/**
+ * Counts a newsletter mail's outcome against its subscriber: a permanent failure
+ * adds one (the third in a row suppresses the address), a delivery clears them.
+ */
+export async function recordNewsletterOutcome(
+  db: DB,
+  subscriberId: string,
+  outcome: "sent" | "failed",
+  now = new Date(),
+): Promise<void> {
+  if (outcome === "sent") {
+    await db
+      .updateTable("subscribers")
+      .set({ bounceCount: 0 })
+      .where("id", "=", subscriberId)
+      .where("bounceCount", ">", 0)
+      .execute();
+    return;
+  }
+  const at = nowIso(now);
+  await db
+    .updateTable("subscribers")
+    .set((eb) => ({
+      bounceCount: eb("bounceCount", "+", 1),
+      bouncedAt: eb
+        .case()
+        .when("bounceCount", ">=", BOUNCE_LIMIT - 1)
+        .then(eb.fn.coalesce("bouncedAt", eb.val(at)))
+        .else(eb.ref("bouncedAt"))
+        .end(),
+      updatedAt: at,
+    }))
+    .where("id", "=", subscriberId)
+    .execute();
+}
+
+/**
+ * A test of a post's newsletter to one address (the admin's own), queued like any
+ * mail; its links lead to the unsubscribe page without a token, which changes nothing.
+ */
+export async function queueNewsletterTest(
+  db: DB,
+  ctx: NewsletterContext,
+  input: { postId: string; to: string; locale: Locale },
+  queue: (message: Envelope & { key: string }) => Promise<void>,
+): Promise<"queued" | "notFound"> {
+  const mails = await renderPostMails(db, input.postId, ctx.publicUrl);
+  if (!mails) return "notFound";
+  const locale = mails[input.locale] ? input.locale : mails.en ? "en" : "zh";
+  const mail = mails[locale];
+  if (!mail) return "notFound";
+  const page = `${ctx.publicUrl}/${locale}/unsubscribe`;
+  const filled = personalize(mail, { unsubscribe: page, preferences: `${page}#language` });
+  await queue({
+    key: `newsletter-test:${input.postId}:${newId()}`,
+    to: input.to,
+    subject: `[${locale === "zh" ? "测试" : "Test"}] ${filled.subject}`,
+    text: filled.text,
+    html: filled.html,
+  });
+  return "queued";
+}
