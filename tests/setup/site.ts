@@ -8,6 +8,8 @@ export interface Site {
   server: ServerProcess;
   db: DB;
   dataDir: string;
+  /** The server's DATABASE_URL (to start another process on the same data). */
+  databaseUrl: string;
   /** `/api/auth/…` as a JSON POST from the trusted origin, with a session cookie and more headers when given. */
   authApi(path: string, body: unknown, cookie?: string, headers?: Record<string, string>): Promise<Response>;
   stop(): Promise<void>;
@@ -25,6 +27,7 @@ export async function startSite(env: Record<string, string>, opts: { entry?: str
     server,
     db: opened.db,
     dataDir,
+    databaseUrl: database.url,
     authApi: (path, body, cookie = "", headers = {}) =>
       fetch(`${server.url}/api/auth/${path}`, {
         method: "POST",
@@ -38,7 +41,7 @@ export async function startSite(env: Record<string, string>, opts: { entry?: str
         body: JSON.stringify(body),
       }),
     async stop() {
-      await server.stop("SIGKILL");
+      await this.server.stop("SIGKILL");
       await opened.close();
       await database.cleanup();
     },

@@ -21,7 +21,7 @@ const errorsOf = (fields: Record<string, string>) => {
 };
 
 describe("post form schema", () => {
-  it("reads the newsletter box: ticked is \"1\", anything else is refused", () => {
+  it('reads the newsletter box: ticked is "1", anything else is refused', () => {
     expect(check({ ...base, newsletter: "1" })).toMatchObject({ ok: true, data: { newsletter: true } });
     expect(check({ ...base, newsletter: "yes" })).toMatchObject({ ok: false });
   });

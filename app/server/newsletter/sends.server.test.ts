@@ -116,8 +116,7 @@ async function sendAllDue() {
   return outcomes;
 }
 
-const byRecipient = () =>
-  Object.fromEntries(capture.messages.map((m) => [m.to[0] ?? "", m]));
+const byRecipient = () => Object.fromEntries(capture.messages.map((m) => [m.to[0] ?? "", m]));
 
 describe("which version a subscriber gets", () => {
   it("follows their languages, and their own language first when they read both", () => {
@@ -227,7 +226,11 @@ describe(`newsletter sends (${testDialect()})`, () => {
       await prepareAll(database.db, ctx);
       await sendAllDue();
     }
-    const row = await database.db.selectFrom("subscribers").selectAll().where("id", "=", gone).executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom("subscribers")
+      .selectAll()
+      .where("id", "=", gone)
+      .executeTakeFirstOrThrow();
     expect(Number(row.bounceCount)).toBe(BOUNCE_LIMIT);
     expect(row.bouncedAt).not.toBeNull();
     const failed = await database.db
@@ -245,7 +248,11 @@ describe(`newsletter sends (${testDialect()})`, () => {
     // Subscribing again starts a fresh opt-in without the bounces.
     const again = await requestSubscription(database.db, { email: "gone@example.test", locale: "en" });
     expect(again.kind).toBe("pending");
-    const after = await database.db.selectFrom("subscribers").selectAll().where("id", "=", gone).executeTakeFirstOrThrow();
+    const after = await database.db
+      .selectFrom("subscribers")
+      .selectAll()
+      .where("id", "=", gone)
+      .executeTakeFirstOrThrow();
     expect([after.status, Number(after.bounceCount), after.bouncedAt]).toEqual(["pending", 0, null]);
   });
 

@@ -465,7 +465,59 @@ describe(`scheduled publishing (${testDialect()})`, () => {
     expect((await loadPostForEdit(database.db, later, ALICE))?.status).toBe("scheduled");
     expect(await publishDuePosts(database.db, at)).toEqual([]);
   });
+
+  it("starts the newsletter of a scheduled post with the box ticked when it goes live, once", async () => {
+    const soon = new Date(Date.now() + 60_000).toISOString();
+    const mailed = created(
+      await createEditorPost(database.db, ALICE, input({ status: "scheduled", publishAt: soon, newsletter: true })),
+    );
+    const quiet = created(await createEditorPost(database.db, ALICE, input({ status: "scheduled", publishAt: soon })));
+    expect(await sendsOf(mailed)).toBe(0);
+    const at = new Date(Date.now() + 120_000);
+    await Promise.all([publishDuePosts(database.db, at), publishDuePosts(database.db, at)]);
+    expect(await sendsOf(mailed)).toBe(1);
+    expect(await sendsOf(quiet)).toBe(0);
+    expect((await loadPostForEdit(database.db, mailed, ALICE))?.newsletterSent).toBe(true);
+  });
 });
+
+describe(`the editor's newsletter box (${testDialect()})`, () => {
+  it("starts a send when a post first goes live with the box ticked, and never for a live post's edits", async () => {
+    const direct = created(
+      await createEditorPost(database.db, ALICE, input({ status: "published", newsletter: true })),
+    );
+    expect(await sendsOf(direct)).toBe(1);
+
+    const draft = created(await createEditorPost(database.db, ALICE, input({ newsletter: true })));
+    expect(await sendsOf(draft)).toBe(0);
+    expect((await loadPostForEdit(database.db, draft, ALICE))?.newsletter).toBe(true);
+    const live = await updateEditorPost(
+      database.db,
+      ALICE,
+      draft,
+      input({ version: 1, status: "published", newsletter: true }),
+    );
+    expect(live.ok).toBe(true);
+    expect(await sendsOf(draft)).toBe(1);
+
+    // Published without the box: later saves of the live post never mail it, whatever the form says.
+    const plain = created(await createEditorPost(database.db, ALICE, input({ status: "published" })));
+    const edit = await updateEditorPost(
+      database.db,
+      ALICE,
+      plain,
+      input({ version: 1, status: "published", newsletter: true }),
+    );
+    expect(edit.ok).toBe(true);
+    expect(await sendsOf(plain)).toBe(0);
+    expect((await loadPostForEdit(database.db, plain, ALICE))?.newsletter).toBe(false);
+  });
+});
+
+async function sendsOf(postId: string): Promise<number> {
+  const rows = await database.db.selectFrom("newsletterSends").select("id").where("postId", "=", postId).execute();
+  return rows.length;
+}
 
 function title(locale: "en" | "zh", text: string) {
   return { locale, title: text, summary: "", bodyMarkdown: "", seoTitle: null, seoDescription: null };
