@@ -23,7 +23,7 @@ export async function startSite(env: Record<string, string>, opts: { entry?: str
     opts,
   );
   const opened = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 2 });
-  return {
+  const site: Site = {
     server,
     db: opened.db,
     dataDir,
@@ -41,11 +41,13 @@ export async function startSite(env: Record<string, string>, opts: { entry?: str
         body: JSON.stringify(body),
       }),
     async stop() {
-      await this.server.stop("SIGKILL");
+      // The server the site has now (a test may have restarted it).
+      await site.server.stop("SIGKILL");
       await opened.close();
       await database.cleanup();
     },
   };
+  return site;
 }
 
 /** The `name=value` pairs of a response's Set-Cookie headers, as a Cookie header. */
