@@ -13,6 +13,7 @@ import { startStatisticsRefresh } from "../db/statistics.server.ts";
 import type { Env } from "../env.server.ts";
 import { startScheduledPublishing } from "../jobs/publish-scheduled.server.ts";
 import { type MailWorker, startMailWorker } from "../mail/outbox.server.ts";
+import { relaxedOutcomeWrites } from "../mail/relaxed-writes.server.ts";
 import { createMailTransport } from "../mail/transport.server.ts";
 import { createMailer } from "../mail.server.ts";
 import { newsletterContext, newsletterOutboxHooks } from "../newsletter/worker.server.ts";
@@ -152,10 +153,12 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
     contentVersion,
     startJobs() {
       // Queued mail goes out on the holder of the mail lease, at MAIL_RATE_PER_MINUTE.
-      // Newsletter sends are queued by the same worker, a batch of recipients at a time.
+      // Newsletter sends are queued by the same worker, a batch of recipients at a time;
+      // outcomes are written without waiting for the disk (relaxed-writes.server.ts).
       mailWorker = startMailWorker(database.db, transport, log, {
         ratePerMinute: env.mailRatePerMinute,
         hooks: newsletterOutboxHooks(database.db, newsletterContext(env)),
+        writeOutcome: relaxedOutcomeWrites(database.db, database.dialect),
       });
       jobs.push(mailWorker);
       // Scheduled posts go live within one interval of their time, on the lease holder only.

@@ -105,6 +105,12 @@ export async function dueMail(db: DB, limit: number, now = new Date()): Promise<
   return rows.map((r) => ({ ...r, attempts: Number(r.attempts) }));
 }
 
+/**
+ * Runs a write of a mail's outcome. The default is the ordinary write; the worker
+ * may pass one that does not wait for the disk (app/server/mail/relaxed-writes.server.ts).
+ */
+export type OutcomeWriter = <T>(write: (db: DB) => Promise<T>) => Promise<T>;
+
 /** Sends one due mail and records the outcome: sent, retried later, or failed with the server's reply. */
 export async function deliverOne(
   db: DB,
@@ -112,6 +118,7 @@ export async function deliverOne(
   mail: DueMail,
   now: () => Date = () => new Date(),
   hooks?: Pick<OutboxHooks, "compose" | "outcome">,
+  writeOutcome: OutcomeWriter = (write) => write(db),
 ): Promise<"sent" | "retry" | "failed" | "cancelled"> {
   let envelope: Envelope;
   if (mail.sendId) {
@@ -142,24 +149,28 @@ export async function deliverOne(
     const at = now();
     const expired = at.getTime() - Date.parse(mail.createdAt) >= RETRY_WINDOW_MS;
     const retry = isTemporaryFailure(error) && !expired;
-    await db
-      .updateTable("mailOutbox")
-      .set({
-        attempts,
-        lastError: failureText(error),
-        status: retry ? "queued" : "failed",
-        nextAttemptAt: nowIso(new Date(at.getTime() + (retry ? retryDelayMs(attempts) : 0))),
-      })
-      .where("id", "=", mail.id)
-      .execute();
+    await writeOutcome((w) =>
+      w
+        .updateTable("mailOutbox")
+        .set({
+          attempts,
+          lastError: failureText(error),
+          status: retry ? "queued" : "failed",
+          nextAttemptAt: nowIso(new Date(at.getTime() + (retry ? retryDelayMs(attempts) : 0))),
+        })
+        .where("id", "=", mail.id)
+        .execute(),
+    );
     if (!retry && mail.subscriberId) await hooks?.outcome(mail, "failed");
     return retry ? "retry" : "failed";
   }
-  await db
-    .updateTable("mailOutbox")
-    .set({ status: "sent", attempts: mail.attempts + 1, sentAt: nowIso(now()), lastError: null })
-    .where("id", "=", mail.id)
-    .execute();
+  await writeOutcome((w) =>
+    w
+      .updateTable("mailOutbox")
+      .set({ status: "sent", attempts: mail.attempts + 1, sentAt: nowIso(now()), lastError: null })
+      .where("id", "=", mail.id)
+      .execute(),
+  );
   if (mail.subscriberId) await hooks?.outcome(mail, "sent");
   return "sent";
 }
@@ -181,7 +192,14 @@ export function startMailWorker(
   db: DB,
   transport: MailTransport,
   log: Logger,
-  opts: { ratePerMinute: number; intervalMs?: number; holder?: string; hooks?: OutboxHooks },
+  opts: {
+    ratePerMinute: number;
+    intervalMs?: number;
+    holder?: string;
+    hooks?: OutboxHooks;
+    /** How outcomes are written (default: the ordinary, fully durable write). */
+    writeOutcome?: OutcomeWriter;
+  },
 ): MailWorker {
   const intervalMs = opts.intervalMs ?? 1000;
   const holder = opts.holder ?? INSTANCE_ID;
@@ -203,7 +221,7 @@ export function startMailWorker(
       for (const mail of batch) {
         if (stopped) return;
         budget -= 1;
-        const outcome = await deliverOne(db, transport, mail, undefined, opts.hooks);
+        const outcome = await deliverOne(db, transport, mail, undefined, opts.hooks, opts.writeOutcome);
         if (outcome === "retry" || outcome === "failed") log.warn({ mailId: mail.id, outcome }, "mail not delivered");
       }
       // A long run keeps its lease, so no other instance starts sending the same mail.

@@ -1,6 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { formatDate } from "../../lib/format.ts";
-import { createI18n } from "../../lib/i18n/i18n.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import type { Locale, SubscriberLanguages } from "../db/schema.server.ts";
@@ -8,6 +7,7 @@ import { newId } from "../ids.server.ts";
 import type { Envelope } from "../mail/transport.server.ts";
 import { getSiteSettings } from "../repos/site-settings.server.ts";
 import { personalize, type RenderedNewsletter, renderNewsletter } from "./mail-html.server.ts";
+import { newsletterStrings } from "./strings.server.ts";
 
 // A post mailed to its subscribers. Publishing a post whose "email subscribers" box
 // was ticked writes one newsletterSends row in the same transaction; the mail
@@ -160,7 +160,6 @@ async function renderMailsOf(
   ]);
   const mails: NewsletterMails = {};
   for (const tr of translations) {
-    const { t } = createI18n(tr.locale);
     const siteName = settings.siteName[tr.locale];
     mails[tr.locale] = renderNewsletter(
       {
@@ -173,12 +172,7 @@ async function renderMailsOf(
         bodyHtml: tr.bodyHtml,
         postUrl: `${publicUrl}/${tr.locale}/posts/detail/${encodeURIComponent(post.id)}`,
         dateLine: post.publishedAt ? formatDate(post.publishedAt, tr.locale) : "",
-        strings: {
-          readOnSite: t("newsletter.mail.readOnSite"),
-          footer: t("newsletter.mail.footer", { site: siteName }),
-          unsubscribe: t("newsletter.mail.unsubscribe"),
-          preferences: t("newsletter.mail.preferences"),
-        },
+        strings: newsletterStrings(tr.locale, siteName),
       },
       publicUrl,
     );
@@ -322,6 +316,17 @@ export async function prepareAll(db: DB, ctx: Pick<NewsletterContext, "publicUrl
 /** A send's stored mails, kept per process (they never change once stored). */
 const mailsCache = new Map<string, NewsletterMails>();
 
+async function storedMails(db: DB, sendId: string): Promise<NewsletterMails | null> {
+  const cached = mailsCache.get(sendId);
+  if (cached) return cached;
+  const row = await db.selectFrom("newsletterSends").select("mails").where("id", "=", sendId).executeTakeFirst();
+  if (!row?.mails) return null;
+  const mails = JSON.parse(row.mails) as NewsletterMails;
+  if (mailsCache.size > 50) mailsCache.clear();
+  mailsCache.set(sendId, mails);
+  return mails;
+}
+
 export interface NewsletterMailRow {
   sendId: string;
   subscriberId: string | null;
@@ -331,39 +336,33 @@ export interface NewsletterMailRow {
 /**
  * The mail one reader gets, rendered as it goes out; null when it must not go
  * (they unsubscribed or bounced since, the send was cancelled, the post went away).
+ * `hadBounces`: whether a delivery now has failures of theirs to clear.
  */
 export async function composeNewsletterMail(
   db: DB,
   ctx: NewsletterContext,
   row: NewsletterMailRow,
-): Promise<Omit<Envelope, "to"> | null> {
+): Promise<(Omit<Envelope, "to"> & { hadBounces: boolean }) | null> {
   if (!row.subscriberId || !row.locale) return null;
   const [send, subscriber] = await Promise.all([
     db
       .selectFrom("newsletterSends")
       .innerJoin("posts", "posts.id", "newsletterSends.postId")
-      .select(["newsletterSends.status", "newsletterSends.mails", "posts.status as postStatus", "posts.deletedAt"])
+      .select(["newsletterSends.status", "posts.status as postStatus", "posts.deletedAt"])
       .where("newsletterSends.id", "=", row.sendId)
       .executeTakeFirst(),
     db
       .selectFrom("subscribers")
-      .select(["id", "status", "bouncedAt", "unsubscribeTokenHash"])
+      .select(["id", "status", "bouncedAt", "bounceCount", "unsubscribeTokenHash"])
       .where("id", "=", row.subscriberId)
       .executeTakeFirst(),
   ]);
   if (!send || send.status === "cancelled" || send.postStatus !== "published" || send.deletedAt !== null) return null;
   if (subscriber?.status !== "confirmed" || subscriber.bouncedAt !== null) return null;
-  let mails = mailsCache.get(row.sendId);
-  if (!mails) {
-    if (!send.mails) return null;
-    mails = JSON.parse(send.mails) as NewsletterMails;
-    if (mailsCache.size > 50) mailsCache.clear();
-    mailsCache.set(row.sendId, mails);
-  }
-  const mail = mails[row.locale];
+  const mail = (await storedMails(db, row.sendId))?.[row.locale];
   if (!mail) return null;
   const links = readerLinks(ctx, row.locale, subscriberLinkToken(ctx.authSecret, subscriber));
-  return { ...personalize(mail, links), headers: links.headers };
+  return { ...personalize(mail, links), headers: links.headers, hadBounces: Number(subscriber.bounceCount) > 0 };
 }
 
 /**

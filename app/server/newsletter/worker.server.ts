@@ -15,14 +15,26 @@ export function newsletterContext(env: Pick<Env, "publicUrl" | "authSecret" | "m
 
 /** The mail worker's newsletter steps: queue recipients, render each reader's mail, count bounces. */
 export function newsletterOutboxHooks(db: DB, ctx: NewsletterContext): OutboxHooks {
+  // Mails whose reader has failures to clear when it is delivered (most have none: no write then).
+  const withBounces = new Set<string>();
   return {
     prepare: () => prepareNextBatch(db, ctx),
-    compose: (mail) =>
-      mail.sendId
-        ? composeNewsletterMail(db, ctx, { sendId: mail.sendId, subscriberId: mail.subscriberId, locale: mail.locale })
-        : Promise.resolve(null),
+    compose: async (mail) => {
+      if (!mail.sendId) return null;
+      const composed = await composeNewsletterMail(db, ctx, {
+        sendId: mail.sendId,
+        subscriberId: mail.subscriberId,
+        locale: mail.locale,
+      });
+      if (!composed) return null;
+      const { hadBounces, ...envelope } = composed;
+      if (hadBounces) withBounces.add(mail.id);
+      return envelope;
+    },
     outcome: async (mail, outcome) => {
-      if (mail.subscriberId) await recordNewsletterOutcome(db, mail.subscriberId, outcome);
+      const hadBounces = withBounces.delete(mail.id);
+      if (!mail.subscriberId || (outcome === "sent" && !hadBounces)) return;
+      await recordNewsletterOutcome(db, mail.subscriberId, outcome);
     },
   };
 }
