@@ -6,6 +6,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** Extra headers (List-Unsubscribe …), kept with the queued mail. */
+  headers?: Record<string, string>;
 }
 
 export interface SendOptions {
