@@ -176,7 +176,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       locale: getRequest(context).locale,
     },
     app.comments,
-    commentMail(noticeDeps(app)),
+    commentMail(noticeDeps(app), settings.moderationNotice),
   );
   if (!result.ok) return fail({ fieldErrors: { body: `post:comments.errors.${result.error}` } }, 400);
   if (!result.id) getRequest(context).log.info("comment honeypot filled; comment dropped");

@@ -15,6 +15,8 @@ import { startScheduledPublishing } from "../jobs/publish-scheduled.server.ts";
 import { type MailWorker, startMailWorker } from "../mail/outbox.server.ts";
 import { createMailTransport } from "../mail/transport.server.ts";
 import { createMailer } from "../mail.server.ts";
+import { startModerationDigest } from "../notify/moderation.server.ts";
+import { noticeDeps } from "../notify/notices.server.ts";
 import { startScheduledBackups } from "../ops/schedule.server.ts";
 import { addAdmins } from "../repos/admins.server.ts";
 import { createAdImpressions } from "../repos/ads.server.ts";
@@ -160,6 +162,8 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
           onPublished: () => content.changed(),
         }),
       );
+      // The daily digest of comments waiting, while the site setting asks for one.
+      jobs.push(startModerationDigest(database.db, noticeDeps({ mailer, env }), log));
       // PostgreSQL: tables never analysed (a fresh import) or much changed get their statistics.
       const statistics = startStatisticsRefresh(database, log);
       if (statistics) jobs.push(statistics);

@@ -65,7 +65,7 @@ async function comment(authorId: string, body: string, opts: Partial<SubmitComme
     database.db,
     { postId, authorId, body, moderation: "auto", ...opts },
     undefined,
-    commentMail(deps),
+    commentMail(deps, "off"),
   );
   if (!result.ok || !result.id) throw new Error(`not stored: ${JSON.stringify(result)}`);
   return result.id;
@@ -160,7 +160,7 @@ describe("a reply readers see at once (auto)", () => {
         database.db,
         { postId, authorId: bob, body: "Lost", parentId: parent, moderation: "auto" },
         undefined,
-        commentMail(failing),
+        commentMail(failing, "off"),
       ),
     ).rejects.toThrow("outbox refused");
     const replies = await database.db.selectFrom("comments").select("id").where("parentId", "=", parent).execute();
