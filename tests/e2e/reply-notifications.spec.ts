@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { createPost } from "../../app/server/repos/posts.server.ts";
 import { signedInUser } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
@@ -62,6 +63,7 @@ test("a reply mails the comment's author, whose stop link turns reply mail off",
         .executeTakeFirstOrThrow()
     ).replyNotifications;
   expect(Number(await setting())).toBe(1);
+  expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
 
   await page.getByRole("button", { name: "Stop reply notifications" }).click();
   await expect(page.getByRole("status")).toContainText("you will get no more mail about replies");
@@ -70,6 +72,7 @@ test("a reply mails the comment's author, whose stop link turns reply mail off",
   await page.goto("/account");
   const box = page.getByLabel("Mail me when someone replies to my comments");
   await expect(box).not.toBeChecked();
+  expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
   await box.check();
   await page.getByRole("region", { name: "Notifications" }).getByRole("button", { name: "Save" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Reply notifications are on." })).toBeVisible();
