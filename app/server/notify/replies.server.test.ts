@@ -213,6 +213,14 @@ describe("a held reply (hold)", () => {
     expect(await outbox()).toHaveLength(1);
   });
 
+  it("approving a reply under a hidden comment mails nobody: readers still cannot see it", async () => {
+    const parent = await comment(alice, "First!");
+    const reply = await comment(bob, "Held back", { parentId: parent, moderation: "hold" });
+    await moderate("hide", parent);
+    await moderate("approve", reply);
+    expect(await outbox()).toEqual([]);
+  });
+
   it("approving a top-level comment or a self-reply mails nobody", async () => {
     const parent = await comment(alice, "Held top", { moderation: "hold" });
     await moderate("approve", parent);

@@ -16,10 +16,10 @@ export const replyKey = (replyId: string) => `reply:${replyId}`;
 /**
  * Queues, in `trx` (the transaction that made the replies visible), one mail per
  * reply among `replyIds` that readers can now see, to the author of the comment
- * replied to. Nothing for: a comment that is not an approved reply, a reply on a
- * post readers cannot see, a reply to oneself, a reply whose author or parent's
- * author account is gone, a parent author without a verified address, banned, or
- * with reply notifications off. A reply notified before (its key) is not again,
+ * replied to. Nothing for: a comment that is not an approved reply, a reply under
+ * a comment that is not approved, a reply on a post readers cannot see, a reply to
+ * oneself, a reply whose author or parent's author account is gone, a parent author
+ * without a verified address, banned, or with reply notifications off. A reply notified before (its key) is not again,
  * however often it is approved.
  */
 export async function queueReplyNotices(trx: DB, deps: NoticeDeps, replyIds: readonly string[]): Promise<void> {
@@ -47,6 +47,8 @@ export async function queueReplyNotices(trx: DB, deps: NoticeDeps, replyIds: rea
     ])
     .where("r.id", "in", ids)
     .where("r.status", "=", "approved")
+    // Under a hidden parent the reply is not shown either.
+    .where("parent.status", "=", "approved")
     .whereRef("r.authorId", "!=", "parent.authorId")
     .where("to.emailVerified", "=", 1)
     .where("to.banned", "=", 0)
