@@ -63,6 +63,7 @@ export default [
   ...localized("subscribe", "routes/subscribe/subscribe.tsx", "subscribe"),
   ...localized("subscribe/confirm", "routes/subscribe/subscriber-token.tsx", "subscribe-confirm"),
   ...localized("unsubscribe", "routes/subscribe/subscriber-token.tsx", "unsubscribe"),
+  ...localized("notifications/replies/stop", "routes/notify/stop-replies.tsx", "stop-replies"),
 
   route("admin", "routes/admin/layout.tsx", [
     index("routes/admin/dashboard.tsx"),

@@ -7,7 +7,7 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string | null;
-  /** Extra headers (List-Unsubscribe, …). */
+  /** Extra headers (List-Unsubscribe, …), kept with the queued mail. */
   headers?: Record<string, string>;
 }
 

@@ -500,6 +500,7 @@ describe(`attack catalogue (${testDialect()})`, () => {
           siteNameZh: "墨水",
           postsPerPage: "10",
           commentModeration: "auto",
+          moderationNotice: "each",
           socialImage: "/social.jpg",
           registrationOpen: "on",
           ...overrides,

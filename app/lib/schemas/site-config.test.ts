@@ -17,6 +17,7 @@ const SETTINGS: ConfigSettings = {
     privacy: { en: "Nothing.", zh: "没有。" },
   },
   commentModeration: "auto",
+  moderationNotice: "daily",
   registrationOpen: true,
   socialImage: "/social.jpg",
   passwordPolicy: null,

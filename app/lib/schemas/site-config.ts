@@ -18,6 +18,7 @@ export interface ConfigSettings {
     privacy: { en: string; zh: string };
   };
   commentModeration: "auto" | "hold";
+  moderationNotice: "each" | "daily" | "off";
   registrationOpen: boolean;
   socialImage: string;
   passwordPolicy: { minLength: number; requiredClasses: PasswordClass[] } | null;
@@ -73,6 +74,7 @@ export const siteConfigSchema = z
         message: "adminConfig:errors.postsPerPage",
       }),
     commentModeration: z.enum(["auto", "hold"], { error: "adminConfig:errors.moderation" }),
+    moderationNotice: z.enum(["each", "daily", "off"], { error: "adminConfig:errors.moderationNotice" }),
     registrationOpen: checkbox,
     languageButtonsForEveryone: checkbox,
     footerLinks: checkbox,
@@ -122,6 +124,7 @@ export function formToSettings(v: SiteConfigForm): ConfigSettings {
     copyright: { en: v.copyrightEn, zh: v.copyrightZh },
     postsPerPage: Number(v.postsPerPage),
     commentModeration: v.commentModeration,
+    moderationNotice: v.moderationNotice,
     registrationOpen: v.registrationOpen === "on",
     languageButtonsForEveryone: v.languageButtonsForEveryone === "on",
     footerLinks: v.footerLinks === "on",
@@ -163,6 +166,7 @@ export function settingsToForm(
     copyrightZh: s.copyright.zh,
     postsPerPage: String(s.postsPerPage),
     commentModeration: s.commentModeration,
+    moderationNotice: s.moderationNotice,
     registrationOpen: on(s.registrationOpen),
     languageButtonsForEveryone: on(s.languageButtonsForEveryone),
     footerLinks: on(s.footerLinks),

@@ -24,6 +24,8 @@ import { revokeUserSessions } from "../../server/auth/auth.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { noticeDeps } from "../../server/notify/notices.server.ts";
+import { queueReplyNotices } from "../../server/notify/replies.server.ts";
 import { banUser, getUserForAdmin } from "../../server/repos/admin-users.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
 import {
@@ -98,6 +100,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   await app.db.transaction().execute(async (trx) => {
     if (action === "delete") await deleteComments(trx, found);
     else await setCommentStatus(trx, found, COMMENT_ACTION_STATUS[action]);
+    // Replies readers see from now on notify the comment replied to (at most once each).
+    if (action === "approve") {
+      const shown = comments.filter((c) => c.status !== "approved").map((c) => c.id);
+      await queueReplyNotices(trx, noticeDeps(app), shown);
+    }
     for (const c of comments) {
       await audit(
         trx,

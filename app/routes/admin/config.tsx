@@ -174,6 +174,18 @@ export default function AdminConfigPage({ loaderData, actionData }: Route.Compon
             ]}
             error={err("commentModeration")}
           />
+          <SelectField
+            name="moderationNotice"
+            label={t("reading.moderationNotice")}
+            hint={t("reading.moderationNoticeHint")}
+            defaultValue={values.moderationNotice ?? "each"}
+            options={[
+              { value: "each", label: t("reading.moderationNoticeEach") },
+              { value: "daily", label: t("reading.moderationNoticeDaily") },
+              { value: "off", label: t("reading.moderationNoticeOff") },
+            ]}
+            error={err("moderationNotice")}
+          />
           <CheckboxField
             name="languageButtonsForEveryone"
             label={t("reading.languageButtons")}

@@ -3,6 +3,8 @@ import { NavLink, Outlet } from "react-router";
 import { useAdminStrings } from "../../lib/i18n/admin-strings.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
+import { getApp } from "../../server/context.server.ts";
+import { pendingCommentCount } from "../../server/repos/comment-moderation.server.ts";
 import type { Route } from "./+types/layout";
 
 export const handle = routePolicy({ cache: "none", writes: "content" });
@@ -27,11 +29,13 @@ export const ADMIN_SECTIONS = [
 // this one alone would not stop a child's data from being computed.
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
-  return null;
+  // Beside "Comments": one COUNT along the comments(status, createdAt) index.
+  return { pendingComments: await pendingCommentCount(getApp(context).db) };
 }
 
-export default function AdminLayout() {
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   useAdminStrings();
+  const pending = loaderData.pendingComments;
   // Sections name their menu entry in their own namespace ("adminLinks:menu.links").
   const { t } = useTranslation(["admin", "adminUsers", "adminConfig", "adminContent", "adminLinks", "media"]);
   return (
@@ -55,6 +59,15 @@ export default function AdminLayout() {
                 }
               >
                 {t(section.key)}
+                {section.to === "/admin/comments" && pending > 0 ? (
+                  <span
+                    data-testid="pending-comments"
+                    className="ml-1.5 inline-block min-w-5 rounded-full bg-amber-500 px-1.5 text-center text-xs font-semibold text-zinc-950"
+                  >
+                    <span aria-hidden="true">{pending}</span>
+                    <span className="sr-only">{` (${t("adminContent:menu.commentsWaiting", { count: pending })})`}</span>
+                  </span>
+                ) : null}
               </NavLink>
             </li>
           ))}

@@ -22,12 +22,17 @@ import {
 import { requireUser } from "../../server/auth/session.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import {
+  rememberLocale,
+  replyNotificationsOn,
+  setReplyNotifications,
+} from "../../server/repos/notification-prefs.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/account";
 
 export const handle = routePolicy({ cache: "none", writes: "content" });
 
-type Intent = "password" | "email" | "link" | "unlink" | "revokeOthers" | "delete";
+type Intent = "password" | "email" | "link" | "unlink" | "revokeOthers" | "notifications" | "delete";
 
 interface AccountResult extends FormFailure {
   intent?: Intent;
@@ -38,9 +43,10 @@ interface AccountResult extends FormFailure {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getApp(context);
   const user = await requireUser(context, request);
-  const [accounts, sessions] = await Promise.all([
+  const [accounts, sessions, replyNotifications] = await Promise.all([
     app.auth.api.listUserAccounts({ headers: request.headers }),
     app.auth.api.listSessions({ headers: request.headers }),
+    replyNotificationsOn(app.db, user.id),
   ]);
   const configured = configuredProviders(app.env);
   return {
@@ -48,6 +54,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     methods: accounts.map((a) => ({ providerId: a.providerId, accountId: a.accountId })),
     linkable: configured.filter((p) => !accounts.some((a) => a.providerId === p)),
     sessionCount: sessions.length,
+    replyNotifications,
     policy: passwordPolicy(app.env, await requestSettings(context)),
   };
 }
@@ -128,6 +135,18 @@ export async function action({ request, context }: Route.ActionArgs) {
       const result = await callAuth(() => app.auth.api.revokeOtherSessions({ headers, asResponse: true }));
       if (!result.ok) return fail({ formError: messageFor(result.code) }, 500);
       return data<AccountResult>({ intent, done: "auth:account.revoked" });
+    }
+    case "notifications": {
+      const on = form.get("replyNotifications") === "on";
+      await app.db.transaction().execute(async (trx) => {
+        await setReplyNotifications(trx, user.id, on);
+        // The mail is in the language of the page the choice was made on.
+        await rememberLocale(trx, user.id, getRequest(context).locale);
+      });
+      return data<AccountResult>({
+        intent,
+        done: on ? "auth:account.notificationsOn" : "auth:account.notificationsOff",
+      });
     }
     case "delete": {
       const parsed = validate(deleteAccountSchema, form);
@@ -284,6 +303,25 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           >
             {t("account.revokeOthers")}
           </button>
+        </Form>
+      </Section>
+
+      <Section id="notifications-title" title={t("account.notificationsTitle")}>
+        {notice("notifications")}
+        <Form method="post" className="space-y-4">
+          <input type="hidden" name="intent" value="notifications" />
+          <div className="flex items-center gap-2">
+            <input
+              key={String(loaderData.replyNotifications)}
+              id="reply-notifications"
+              type="checkbox"
+              name="replyNotifications"
+              defaultChecked={loaderData.replyNotifications}
+              className="h-4 w-4"
+            />
+            <label htmlFor="reply-notifications">{t("account.replyNotifications")}</label>
+          </div>
+          <SubmitButton busy={busy}>{t("account.notificationsSubmit")}</SubmitButton>
         </Form>
       </Section>
 

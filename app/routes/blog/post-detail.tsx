@@ -19,6 +19,8 @@ import { pageShowsPost, pageShowsPosts, writeChangesPost } from "../../server/ca
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { mediaImages } from "../../server/media/media.server.ts";
+import { commentMail } from "../../server/notify/comment-mail.server.ts";
+import { noticeDeps } from "../../server/notify/notices.server.ts";
 import { hitAll } from "../../server/rate-limit.server.ts";
 import { commentLimitChecks, deleteComment, listComments, submitComment } from "../../server/repos/comments.server.ts";
 import {
@@ -171,8 +173,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       honeypot: parsed.data.website,
       moderation: settings.commentModeration,
       trusted: user.isAdmin,
+      locale: getRequest(context).locale,
     },
     app.comments,
+    commentMail(noticeDeps(app), settings.moderationNotice),
   );
   if (!result.ok) return fail({ fieldErrors: { body: `post:comments.errors.${result.error}` } }, 400);
   if (!result.id) getRequest(context).log.info("comment honeypot filled; comment dropped");

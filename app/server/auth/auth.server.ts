@@ -7,6 +7,7 @@ import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import type { Logger } from "pino";
 import { OIDC_TEST_PROVIDER } from "../../lib/auth-providers.ts";
 import { checkDisplayName, cleanDisplayName } from "../../lib/display-name.ts";
+import { isLocale } from "../../lib/i18n/locale.ts";
 import { missingClasses } from "../../lib/schemas/auth.ts";
 import type { DB } from "../db/db.server.ts";
 import type { Env } from "../env.server.ts";
@@ -16,10 +17,12 @@ import type { Mailer, MailMessage } from "../mail.server.ts";
 import { hit, LIMITS, type RateLimitStore, scaled } from "../rate-limit.server.ts";
 import { BANNED_CODE, isUserBanned, recordSignIn } from "../repos/admin-users.server.ts";
 import { isAdminEmail } from "../repos/admins.server.ts";
+import { rememberLocale } from "../repos/notification-prefs.server.ts";
 import { getSiteSettings } from "../repos/site-settings.server.ts";
 import {
   changeEmailTarget,
   emailReserved,
+  LOCALE_HEADER,
   localeOf,
   MAY_CREATE_USER,
   NAME_CODES,
@@ -254,8 +257,11 @@ export function createAuth({
           },
           // Sessions are deleted on sign-out, so the last sign-in is kept on the user.
           // (After hooks run once better-auth's transaction is over.)
-          after: async (session) => {
+          after: async (session, context) => {
             await recordSignIn(db, session.userId);
+            // The language they sign in with is the one mail we send them unasked uses.
+            const locale = context?.headers?.get(LOCALE_HEADER);
+            if (isLocale(locale)) await rememberLocale(db, session.userId, locale);
           },
         },
       },

@@ -17,6 +17,8 @@ import { relaxedOutcomeWrites } from "../mail/relaxed-writes.server.ts";
 import { createMailTransport } from "../mail/transport.server.ts";
 import { createMailer } from "../mail.server.ts";
 import { newsletterContext, newsletterOutboxHooks } from "../newsletter/worker.server.ts";
+import { startModerationDigest } from "../notify/moderation.server.ts";
+import { noticeDeps } from "../notify/notices.server.ts";
 import { startScheduledBackups } from "../ops/schedule.server.ts";
 import { addAdmins } from "../repos/admins.server.ts";
 import { createAdImpressions } from "../repos/ads.server.ts";
@@ -168,6 +170,8 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
           onPublished: () => content.changed(),
         }),
       );
+      // The daily digest of comments waiting, while the site setting asks for one.
+      jobs.push(startModerationDigest(database.db, noticeDeps({ mailer, env }), log));
       // PostgreSQL: tables never analysed (a fresh import) or much changed get their statistics.
       const statistics = startStatisticsRefresh(database, log);
       if (statistics) jobs.push(statistics);

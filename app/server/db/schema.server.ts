@@ -181,6 +181,10 @@ export interface UsersTable {
   bannedAt: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   /** Set whenever a session is created (sessions themselves go on sign-out). */
   lastSignInAt: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** 1 = mail me when someone replies to my comment (default); 0 = off (stop link, account page). */
+  replyNotifications: ColumnType<number, number | undefined, number>;
+  /** The language the user last used the site in, for the mail we send unasked; null: the default. */
+  locale: ColumnType<Locale | null, Locale | null | undefined, Locale | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

@@ -59,6 +59,11 @@ export async function moderationCounts(db: DB): Promise<Record<CommentTab, numbe
   return counts;
 }
 
+/** How many comments wait for moderation: one COUNT along the comments(status, createdAt) index. */
+export async function pendingCommentCount(db: DB): Promise<number> {
+  return countRows(db.selectFrom("comments").select("id").where("status", "=", "pending"));
+}
+
 /** One page of comments of a status ("all" = any), newest first. */
 export async function listCommentsForModeration(
   db: DB,

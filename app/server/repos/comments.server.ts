@@ -1,3 +1,4 @@
+import type { Locale } from "../../lib/i18n/locale.ts";
 import { withinNesting } from "../../lib/markdown-depth.ts";
 import { COMMENT_MAX_LENGTH, COMMENT_MAX_LINKS } from "../../lib/schemas/comment.ts";
 import {
@@ -12,6 +13,7 @@ import type { CommentStatus } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { MarkdownTooDeep } from "../markdown.server.ts";
 import { LIMITS, type Limit, scaled } from "../rate-limit.server.ts";
+import { rememberLocale } from "./notification-prefs.server.ts";
 import { displayName } from "./post-detail.server.ts";
 import { wherePublic } from "./post-visibility.server.ts";
 import type { CommentModeration } from "./site-settings.server.ts";
@@ -112,7 +114,23 @@ export interface SubmitCommentInput {
   moderation: CommentModeration;
   /** Admins' comments skip the review queue. */
   trusted?: boolean;
+  /** The language the author is writing in: remembered for the mail they get later. */
+  locale?: Locale;
 }
+
+/** A comment just stored, as the code that mails about it sees it. */
+export interface StoredComment {
+  id: string;
+  postId: string;
+  parentId: string | null;
+  status: CommentStatus;
+}
+
+/**
+ * What happens with a new comment inside the transaction that stores it: the mail
+ * it causes (a reply notification, a moderation notice) commits with it or not at all.
+ */
+export type CommentStoredHook = (trx: DB, comment: StoredComment) => Promise<void>;
 
 /**
  * Validates and stores a comment or reply: at most 5000 characters and 3 links,
@@ -124,6 +142,7 @@ export async function submitComment(
   db: DB,
   input: SubmitCommentInput,
   renderer: CommentRenderer = inProcessCommentRenderer,
+  onStored?: CommentStoredHook,
 ): Promise<SubmitCommentResult> {
   const body = input.body.trim();
   if (!body) return { ok: false, error: "bodyRequired" };
@@ -173,20 +192,25 @@ export async function submitComment(
   const id = newId();
   const now = nowIso();
   try {
-    await db
-      .insertInto("comments")
-      .values({
-        id,
-        postId: input.postId,
-        authorId: input.authorId,
-        parentId,
-        bodyMarkdown: body,
-        bodyHtml: rendered.html,
-        status,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .execute();
+    // The row, the author's language and the mail it causes: all or nothing.
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto("comments")
+        .values({
+          id,
+          postId: input.postId,
+          authorId: input.authorId,
+          parentId,
+          bodyMarkdown: body,
+          bodyHtml: rendered.html,
+          status,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .execute();
+      if (input.locale) await rememberLocale(trx, input.authorId, input.locale);
+      await onStored?.(trx, { id, postId: input.postId, parentId, status });
+    });
   } catch (error) {
     // The parent (or post) was deleted a moment ago: the foreign key refused the row.
     if (parentId) {

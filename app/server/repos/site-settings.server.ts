@@ -25,6 +25,8 @@ const settingSchemas = {
   pages: z.object({ about: perLocale(50_000), contact: perLocale(50_000), privacy: perLocale(50_000) }),
   /** "auto": new comments are approved at once; "hold": they wait (pending) for an admin. */
   commentModeration: z.enum(["auto", "hold"]),
+  /** Mail to the admins about comments waiting: one per comment, a daily digest, or none. */
+  moderationNotice: z.enum(["each", "daily", "off"]),
   /** Whether the footer shows the first enabled friend links (all of them are on /links). */
   footerLinks: z.boolean(),
   /** Closed: no new accounts (e-mail or OAuth); existing ones still sign in. */
@@ -44,6 +46,7 @@ export type SiteSettings = { [K in keyof typeof settingSchemas]: z.infer<(typeof
 export type SettingKey = keyof SiteSettings;
 export type StaticPage = keyof SiteSettings["pages"];
 export type CommentModeration = SiteSettings["commentModeration"];
+export type ModerationNotice = SiteSettings["moderationNotice"];
 
 export const DEFAULT_SETTINGS: SiteSettings = {
   siteName: { en: "Inkwell", zh: "墨水博客" },
@@ -93,6 +96,7 @@ export const DEFAULT_SETTINGS: SiteSettings = {
     },
   },
   commentModeration: "auto",
+  moderationNotice: "each",
   footerLinks: false,
   registrationOpen: true,
   socialImage: "/social.jpg",

@@ -1,0 +1,100 @@
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertUser } from "../../../tests/setup/fixtures-db.ts";
+import { callRoute, testRouterContext } from "../../../tests/setup/router-context.ts";
+import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
+import type { Services } from "../../server/context.server.ts";
+import { nowIso } from "../../server/db/db.server.ts";
+import type { CommentStatus } from "../../server/db/schema.server.ts";
+import { newId } from "../../server/ids.server.ts";
+import { addAdmins } from "../../server/repos/admins.server.ts";
+import { createPost } from "../../server/repos/posts.server.ts";
+import { loader } from "./layout.tsx";
+
+// The admin layout's loader: the admin check, and the number of comments waiting
+// for moderation that the menu shows beside "Comments".
+
+const BASE = "http://blog.test";
+const ADMIN = { id: "", email: "admin@example.test" };
+const READER = { id: "", email: "reader@example.test" };
+
+let database: TestDatabase;
+let postId: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  ADMIN.id = await insertUser(database.db, { email: ADMIN.email });
+  READER.id = await insertUser(database.db, { email: READER.email });
+  await addAdmins(database.db, [ADMIN.email], "cli");
+  postId = await createPost(database.db, {
+    slug: "layout-post",
+    authorId: null,
+    status: "published",
+    publishedAt: "2026-11-01T00:00:00.000Z",
+    translations: [{ locale: "en", title: "Post" }],
+  });
+});
+
+afterAll(async () => {
+  await database.cleanup();
+});
+
+async function addComment(status: CommentStatus) {
+  const at = nowIso();
+  await database.db
+    .insertInto("comments")
+    .values({
+      id: newId(),
+      postId,
+      authorId: READER.id,
+      parentId: null,
+      bodyMarkdown: "hi",
+      bodyHtml: "<p>hi</p>",
+      status,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .execute();
+}
+
+function load(user: typeof ADMIN | null) {
+  return callRoute(loader, {
+    request: new Request(`${BASE}/admin`, { headers: user ? { cookie: "inkwell.session_token=fake" } : {} }),
+    context: testRouterContext({
+      db: database.db,
+      env: { authSecret: "s".repeat(40), publicUrl: BASE } as Services["env"],
+      log: pino({ level: "silent" }),
+      auth: {
+        api: {
+          getSession: async () =>
+            user
+              ? {
+                  user: { ...user, name: "", emailVerified: true, image: null },
+                  session: { id: "s", userId: user.id },
+                }
+              : null,
+        },
+      } as unknown as Services["auth"],
+    }),
+  });
+}
+
+describe("admin layout loader", () => {
+  it("counts only the comments waiting for moderation", async () => {
+    expect(await load(ADMIN)).toEqual({ status: 200, body: { pendingComments: 0 } });
+    await addComment("pending");
+    await addComment("pending");
+    await addComment("pending");
+    await addComment("approved");
+    await addComment("hidden");
+    await addComment("spam");
+    expect(await load(ADMIN)).toEqual({ status: 200, body: { pendingComments: 3 } });
+  });
+
+  it("answers 403 to a reader and sends a stranger to the login page", async () => {
+    expect((await load(READER)).status).toBe(403);
+    const stranger = await load(null);
+    expect(stranger.status).toBe(302);
+    expect(stranger.location).toMatch(/^\/login\?redirectTo=/);
+  });
+});
