@@ -12,8 +12,10 @@ import { insertPost } from "../repos/posts.server.ts";
 import { requestSubscription, unsubscribe } from "../repos/subscribers.server.ts";
 import {
   BOUNCE_LIMIT,
+  postsForTest,
   prepareAll,
   prepareNextBatch,
+  queueNewsletterTest,
   startNewsletters,
   subscriberFromLinkToken,
   subscriberLinkToken,
@@ -254,6 +256,23 @@ describe(`newsletter sends (${testDialect()})`, () => {
       .where("id", "=", gone)
       .executeTakeFirstOrThrow();
     expect([after.status, Number(after.bounceCount), after.bouncedAt]).toEqual(["pending", 0, null]);
+  });
+
+  it("queues a test of any post, a draft too, to one address, with links that change nothing", async () => {
+    const draft = await addPost(["en", "zh"], { status: "draft" });
+    const sent: Array<{ to: string; subject: string; html?: string | null | undefined; text: string }> = [];
+    const mailer = { send: async (m: (typeof sent)[number]) => void sent.push(m) };
+    expect(
+      await queueNewsletterTest(database.db, ctx, mailer, { postId: draft, to: "me@example.test", locale: "zh" }),
+    ).toBe("queued");
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.subject).toBe("[测试] 读者你好");
+    expect(sent[0]?.text).toContain("https://blog.example/zh/unsubscribe#language");
+    expect(sent[0]?.text).not.toContain("token=");
+    expect(
+      await queueNewsletterTest(database.db, ctx, mailer, { postId: "nope", to: "me@example.test", locale: "en" }),
+    ).toBe("notFound");
+    expect((await postsForTest(database.db, "en")).map((p) => p.id)).toContain(draft);
   });
 
   it("signs link tokens per subscriber and stops honouring them after a new opt-in", async () => {

@@ -5,6 +5,7 @@ import { nowIso } from "../db/db.server.ts";
 import type { Locale, SubscriberLanguages } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import type { Envelope } from "../mail/transport.server.ts";
+import type { Mailer } from "../mail.server.ts";
 import { getSiteSettings } from "../repos/site-settings.server.ts";
 import { personalize, type RenderedNewsletter, renderNewsletter } from "./mail-html.server.ts";
 import { newsletterStrings } from "./strings.server.ts";
@@ -402,28 +403,52 @@ export async function recordNewsletterOutcome(
 }
 
 /**
- * A test of a post's newsletter to one address (the admin's own), queued like any
- * mail; its links lead to the unsubscribe page without a token, which changes nothing.
+ * A test of a post's newsletter (any post of the site, a draft too) to one address,
+ * the admin's own, queued like every mail. Its links lead to the unsubscribe page
+ * without a token, which changes nothing. "notFound": no such post, or in the trash.
  */
 export async function queueNewsletterTest(
   db: DB,
   ctx: NewsletterContext,
+  mailer: Pick<Mailer, "send">,
   input: { postId: string; to: string; locale: Locale },
-  queue: (message: Envelope & { key: string }) => Promise<void>,
 ): Promise<"queued" | "notFound"> {
   const mails = await renderPostMails(db, input.postId, ctx.publicUrl);
-  if (!mails) return "notFound";
-  const locale = mails[input.locale] ? input.locale : mails.en ? "en" : "zh";
-  const mail = mails[locale];
+  const locale = mails?.[input.locale] ? input.locale : mails?.en ? "en" : "zh";
+  const mail = mails?.[locale];
   if (!mail) return "notFound";
   const page = `${ctx.publicUrl}/${locale}/unsubscribe`;
   const filled = personalize(mail, { unsubscribe: page, preferences: `${page}#language` });
-  await queue({
-    key: `newsletter-test:${input.postId}:${newId()}`,
-    to: input.to,
-    subject: `[${locale === "zh" ? "测试" : "Test"}] ${filled.subject}`,
-    text: filled.text,
-    html: filled.html,
-  });
+  await mailer.send(
+    {
+      to: input.to,
+      subject: `[${locale === "zh" ? "测试" : "Test"}] ${filled.subject}`,
+      text: filled.text,
+      html: filled.html,
+    },
+    { kind: "newsletter-test" },
+  );
   return "queued";
+}
+
+/** The posts an admin may send a test of: the 50 most recently changed, not in the trash. */
+export async function postsForTest(
+  db: DB,
+  locale: Locale,
+): Promise<Array<{ id: string; title: string; status: string }>> {
+  const rows = await db
+    .selectFrom("posts")
+    .leftJoin("postTranslations as mine", (join) =>
+      join.onRef("mine.postId", "=", "posts.id").on("mine.locale", "=", locale),
+    )
+    .leftJoin("postTranslations as other", (join) =>
+      join.onRef("other.postId", "=", "posts.id").on("other.locale", "!=", locale),
+    )
+    .select(["posts.id", "posts.status", "mine.title as mineTitle", "other.title as otherTitle"])
+    .where("posts.deletedAt", "is", null)
+    .orderBy("posts.updatedAt", "desc")
+    .orderBy("posts.id")
+    .limit(50)
+    .execute();
+  return rows.map((r) => ({ id: r.id, status: r.status, title: r.mineTitle ?? r.otherTitle ?? r.id }));
 }
