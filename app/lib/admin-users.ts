@@ -2,14 +2,17 @@
 export const USER_SORTS = ["created", "email", "lastSignIn"] as const;
 export type UserSort = (typeof USER_SORTS)[number];
 
-/** The status filter of the admin subscribers list ("" = every status). */
 /** Orders of the subscribers list. */
 export const SUBSCRIBER_SORTS = ["newest", "oldest", "email"] as const;
 export type SubscriberSort = (typeof SUBSCRIBER_SORTS)[number];
 export const isSubscriberSort = (value: string): value is SubscriberSort =>
   (SUBSCRIBER_SORTS as readonly string[]).includes(value);
 
-export const SUBSCRIBER_FILTERS = ["pending", "confirmed", "unsubscribed"] as const;
+/**
+ * The filter of the admin subscribers list ("" = everyone): a status, or "bounced"
+ * (suppressed after three permanent failures, whatever their status).
+ */
+export const SUBSCRIBER_FILTERS = ["pending", "confirmed", "unsubscribed", "bounced"] as const;
 export type SubscriberFilter = (typeof SUBSCRIBER_FILTERS)[number];
 
 export const isUserSort = (value: string): value is UserSort => (USER_SORTS as readonly string[]).includes(value);

@@ -35,6 +35,31 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "adminUsers:subscribers.title", [NOINDEX]);
 }
 
+type Row = Route.ComponentProps["loaderData"]["list"]["items"][number];
+
+/** The language choice as a string key: "both" names which version comes first. */
+function languagesKey(s: Pick<Row, "languages" | "locale">): "en" | "zh" | "bothEn" | "bothZh" {
+  if (s.languages !== "both") return s.languages;
+  return s.locale === "en" ? "bothEn" : "bothZh";
+}
+
+/** A bounced subscriber's badge with its date, else how many deliveries failed in a row, else "OK". */
+function Delivery({ subscriber: s, when }: { subscriber: Row; when: (iso: string | null) => string }) {
+  const { t } = useTranslation("adminUsers");
+  if (s.bouncedAt) {
+    return (
+      <span
+        title={t("subscribers.bouncedHint")}
+        className="inline-block rounded bg-red-100 px-2 py-0.5 text-xs font-medium whitespace-nowrap text-red-900 dark:bg-red-950 dark:text-red-200"
+      >
+        {t("subscribers.bouncedOn", { date: when(s.bouncedAt) })}
+      </span>
+    );
+  }
+  if (s.bounceCount > 0) return <>{t("subscribers.failures", { count: s.bounceCount })}</>;
+  return <>{t("subscribers.ok")}</>;
+}
+
 export default function SubscribersAdmin({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("adminUsers");
   const { list, q, status, sort, exportHref, locale } = loaderData;
@@ -104,7 +129,7 @@ export default function SubscribersAdmin({ loaderData }: Route.ComponentProps) {
           <table className="w-full text-left text-sm">
             <thead>
               <tr className="border-b border-zinc-200 dark:border-zinc-800">
-                {(["email", "status", "locale", "created", "confirmed"] as const).map((col) => (
+                {(["email", "status", "languages", "delivery", "created", "confirmed"] as const).map((col) => (
                   <th key={col} scope="col" className="py-2 pr-3">
                     {t(`subscribers.col.${col}`)}
                   </th>
@@ -116,7 +141,10 @@ export default function SubscribersAdmin({ loaderData }: Route.ComponentProps) {
                 <tr key={s.id} className="border-b border-zinc-100 dark:border-zinc-900">
                   <td className="py-2 pr-3 break-all">{s.email}</td>
                   <td className="py-2 pr-3">{t(`subscribers.status.${s.status}`)}</td>
-                  <td className="py-2 pr-3">{s.locale}</td>
+                  <td className="py-2 pr-3">{t(`subscribers.languages.${languagesKey(s)}`)}</td>
+                  <td className="py-2 pr-3">
+                    <Delivery subscriber={s} when={when} />
+                  </td>
                   <td className="py-2 pr-3 whitespace-nowrap">{when(s.createdAt)}</td>
                   <td className="py-2 pr-3 whitespace-nowrap">{when(s.confirmedAt)}</td>
                 </tr>
