@@ -11,7 +11,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // "en", "zh" or "both"; until now everybody got the language of the page they subscribed on.
   await db.schema
     .alterTable("subscribers")
-    .addColumn("languages", "text", (c) => c.notNull().defaultTo("both").check(sql`"languages" in ('en', 'zh', 'both')`))
+    .addColumn("languages", "text", (c) =>
+      c.notNull().defaultTo("both").check(sql`"languages" in ('en', 'zh', 'both')`),
+    )
     .execute();
   await sql`update "subscribers" set "languages" = "locale"`.execute(db);
   // Permanent failures in a row; at 3 the address is suppressed (bouncedAt) until it subscribes again.
