@@ -1,0 +1,148 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { MailStatus } from "../../app/server/db/schema.server.ts";
+import { newId } from "../../app/server/ids.server.ts";
+import { createPost } from "../../app/server/repos/posts.server.ts";
+import { signedInAdmin } from "./account-helpers.ts";
+import { expect, test } from "./fixtures.ts";
+
+test.describe.configure({ mode: "serial" });
+
+const tag = `nl${Date.now().toString(36)}`;
+const cleanup: { posts: string[]; sends: string[]; emails: string[] } = { posts: [], sends: [], emails: [] };
+
+test.afterAll(async ({ serverDb }) => {
+  // Other files share this database (the dashboard counts subscribers, lists count posts).
+  const { db } = serverDb;
+  if (cleanup.sends.length) {
+    await db.deleteFrom("mailOutbox").where("sendId", "in", cleanup.sends).execute();
+    await db.deleteFrom("newsletterSends").where("id", "in", cleanup.sends).execute();
+  }
+  if (cleanup.posts.length) {
+    await db.deleteFrom("postTranslations").where("postId", "in", cleanup.posts).execute();
+    await db.deleteFrom("posts").where("id", "in", cleanup.posts).execute();
+  }
+  if (cleanup.emails.length) await db.deleteFrom("subscribers").where("email", "in", cleanup.emails).execute();
+});
+
+test("visitors and non-admins never reach the newsletter pages", async ({ request }) => {
+  for (const path of ["/admin/newsletter", `/admin/newsletter/${newId()}`]) {
+    const response = await request.get(path, { maxRedirects: 0 });
+    expect(response.status(), path).toBe(302);
+  }
+});
+
+test("the newsletter page shows a send's counts and progress, live, and its failures", async ({ page, serverDb }) => {
+  test.slow();
+  const { db } = serverDb;
+  // A draft: it never shows on the public lists other files count.
+  const postId = await createPost(db, {
+    slug: `${tag}-letter`,
+    authorId: null,
+    status: "draft",
+    publishedAt: null,
+    translations: [
+      { locale: "en", title: `Letter ${tag}` },
+      { locale: "zh", title: `来信 ${tag}` },
+    ],
+  });
+  cleanup.posts.push(postId);
+  const sendId = newId();
+  cleanup.sends.push(sendId);
+  const at = new Date().toISOString();
+  await db
+    .insertInto("newsletterSends")
+    .values({
+      id: sendId,
+      postId,
+      status: "sending",
+      cursor: null,
+      recipients: 4,
+      mails: null,
+      createdBy: null,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .execute();
+  const mail = async (status: MailStatus, i: number, lastError: string | null = null) => {
+    const id = newId();
+    await db
+      .insertInto("mailOutbox")
+      .values({
+        id,
+        key: `newsletter:${postId}:${i}`,
+        kind: "newsletter",
+        recipient: `${tag}-${i}@example.test`,
+        subject: `Letter ${tag}`,
+        text: "",
+        html: null,
+        headers: null,
+        status,
+        attempts: status === "failed" ? 1 : 0,
+        // Far in the future: the server's worker leaves the queued one alone.
+        nextAttemptAt: "2999-01-01T00:00:00.000Z",
+        lastError,
+        createdAt: at,
+        sentAt: status === "sent" ? at : null,
+        sendId,
+        subscriberId: null,
+        locale: "en",
+      })
+      .execute();
+    return id;
+  };
+  const queued = await mail("queued", 1);
+  await mail("sent", 2);
+  await mail("sent", 3);
+  await mail("failed", 4, "550 5.1.1 <nobody@example.test>: Recipient address rejected");
+
+  await signedInAdmin(page, db, "newsletter-admin");
+  await page.goto("/admin");
+  await page.getByRole("link", { name: "Newsletter", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Newsletter");
+  await expect(page.getByRole("link", { name: "Newsletter", exact: true })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByText("Confirmed subscribers")).toBeVisible();
+
+  const row = page.getByRole("row", { name: new RegExp(`Letter ${tag}`) });
+  await expect(row.getByRole("link", { name: `Letter ${tag}`, exact: true })).toHaveAttribute(
+    "href",
+    `/posts/detail/${postId}`,
+  );
+  await expect(row.getByRole("cell").nth(1)).toHaveText("Sending");
+  await expect(row.getByRole("cell").nth(2)).toHaveText("1"); // queued
+  await expect(row.getByRole("cell").nth(3)).toHaveText("2"); // sent
+  await expect(row.getByRole("cell").nth(4)).toHaveText("1"); // failed
+  await expect(row.getByRole("cell").nth(5)).toHaveText("0"); // cancelled
+  const bar = row.getByRole("progressbar", { name: `Progress of “Letter ${tag}”` });
+  await expect(bar).toHaveAttribute("aria-valuenow", "75");
+  await expect(row).toContainText("3 of 4 (75%)");
+
+  // The last mail goes out: the page follows by itself while mail is queued.
+  await db
+    .updateTable("mailOutbox")
+    .set({ status: "sent", sentAt: new Date().toISOString() })
+    .where("id", "=", queued)
+    .execute();
+  await expect(bar).toHaveAttribute("aria-valuenow", "100", { timeout: 10_000 });
+  await expect(row.getByRole("cell").nth(1)).toHaveText("Finished");
+  await expect(row.getByRole("cell").nth(3)).toHaveText("3");
+
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+
+  await row.getByRole("link", { name: `Details of the send of “Letter ${tag}”` }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Send of “Letter ${tag}”`);
+  const failed = page.getByRole("table", { name: "Failed mails of this send, by recipient" });
+  await expect(failed.getByRole("row")).toHaveCount(2);
+  await expect(failed).toContainText(`${tag}-4@example.test`);
+  await expect(failed).toContainText("550 5.1.1 <nobody@example.test>: Recipient address rejected");
+  const detailAxe = await new AxeBuilder({ page }).analyze();
+  expect(detailAxe.violations.map((v) => v.id)).toEqual([]);
+
+  // In Chinese, the Chinese title.
+  await page.context().addCookies([{ name: "locale", value: "zh", url: new URL(page.url()).origin }]);
+  await page.goto("/admin/newsletter");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("邮件通讯");
+  await expect(page.getByRole("link", { name: `来信 ${tag}`, exact: true })).toBeVisible();
+  await page.context().clearCookies({ name: "locale" });
+  expect((await page.request.get(`/admin/newsletter/${newId()}`)).status()).toBe(404);
+});
