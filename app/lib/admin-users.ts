@@ -19,5 +19,14 @@ export const isUserSort = (value: string): value is UserSort => (USER_SORTS as r
 export const isSubscriberFilter = (value: string): value is SubscriberFilter =>
   (SUBSCRIBER_FILTERS as readonly string[]).includes(value);
 
+/** Most data rows one subscriber import may hold. */
+export const IMPORT_MAX_ROWS = 50_000;
+
+/** The language an admin picks for imported rows that name none: one, or both with the one read first. */
+export const IMPORT_DEFAULT_LANGUAGES = ["en", "zh", "bothEn", "bothZh"] as const;
+export type ImportDefaultLanguages = (typeof IMPORT_DEFAULT_LANGUAGES)[number];
+export const isImportDefaultLanguages = (value: string): value is ImportDefaultLanguages =>
+  (IMPORT_DEFAULT_LANGUAGES as readonly string[]).includes(value);
+
 /** better-auth's provider id of e-mail + password accounts. */
 export const PASSWORD_PROVIDER = "credential";

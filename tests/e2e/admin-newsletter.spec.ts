@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { MailStatus } from "../../app/server/db/schema.server.ts";
 import { newId } from "../../app/server/ids.server.ts";
 import { createPost } from "../../app/server/repos/posts.server.ts";
+import { requestSubscription, unsubscribe } from "../../app/server/repos/subscribers.server.ts";
 import { signedInAdmin } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 
@@ -24,11 +25,24 @@ test.afterAll(async ({ serverDb }) => {
   if (cleanup.emails.length) await db.deleteFrom("subscribers").where("email", "in", cleanup.emails).execute();
 });
 
-test("visitors and non-admins never reach the newsletter pages", async ({ request }) => {
+test("visitors never reach the newsletter pages nor import subscribers", async ({ request, baseURL, serverDb }) => {
   for (const path of ["/admin/newsletter", `/admin/newsletter/${newId()}`]) {
     const response = await request.get(path, { maxRedirects: 0 });
     expect(response.status(), path).toBe(302);
   }
+  const address = `${tag}-intruder@example.test`;
+  const post = await request.post("/admin/subscribers", {
+    maxRedirects: 0,
+    headers: { Origin: baseURL ?? "" },
+    multipart: {
+      intent: "import",
+      languages: "en",
+      file: { name: "x.csv", mimeType: "text/csv", buffer: Buffer.from(`email\n${address}\n`) },
+    },
+  });
+  expect(post.status()).toBe(302);
+  const row = await serverDb.db.selectFrom("subscribers").select("id").where("email", "=", address).executeTakeFirst();
+  expect(row).toBeUndefined();
 });
 
 test("the newsletter page shows a send's counts and progress, live, and its failures", async ({ page, serverDb }) => {
@@ -145,4 +159,75 @@ test("the newsletter page shows a send's counts and progress, live, and its fail
   await expect(page.getByRole("link", { name: `来信 ${tag}`, exact: true })).toBeVisible();
   await page.context().clearCookies({ name: "locale" });
   expect((await page.request.get(`/admin/newsletter/${newId()}`)).status()).toBe(404);
+});
+
+test("an admin imports a Ghost members export and sees the report and the new subscribers", async ({
+  page,
+  serverDb,
+}) => {
+  test.slow();
+  const { db } = serverDb;
+  const email = (name: string) => `${tag}-${name}@example.test`;
+  cleanup.emails.push(...["ann", "bob", "cy", "dee", "gone"].map(email));
+  // Someone who unsubscribed earlier: the import must not subscribe them again.
+  const gone = await requestSubscription(db, { email: email("gone"), locale: "en" });
+  if (gone.kind === "pending") await unsubscribe(db, gone.unsubscribeToken);
+
+  const csv = [
+    "id,email,name,note,subscribed_to_emails,complimentary_plan,stripe_customer_id,created_at,deleted_at,labels,tiers",
+    `1,${email("ann")},"Ann, A.",,true,,,2023-01-15T10:20:30.000Z,,,`,
+    `2,${email("bob").toUpperCase()},Bob,"two\nlines",true,,,2023-02-01T00:00:00.000Z,,,`,
+    `3,${email("ann")},Ann again,,true,,,,,,`,
+    `4,${email("cy")},Cy,,false,,,,,,`,
+    "5,not-an-address,Nobody,,true,,,,,,",
+    `6,${email("gone")},Gone,,true,,,,,,`,
+  ].join("\r\n");
+
+  await signedInAdmin(page, db, "newsletter-import");
+  await page.goto("/admin/subscribers");
+  await page.getByText("Import subscribers from a CSV file").click();
+  await page.getByLabel("CSV file").setInputFiles({
+    name: "members.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(`\uFEFF${csv}`, "utf8"),
+  });
+  await page.getByLabel("Language for rows that name none").selectOption("zh");
+  await page.getByRole("button", { name: "Import", exact: true }).click();
+
+  const report = page.getByRole("status").filter({ hasText: "Import finished" });
+  await expect(report).toContainText("Imported 2 subscribers.");
+  await expect(report).toContainText("Skipped 1 address repeated within the file.");
+  await expect(report).toContainText("Skipped 1 address already on the list.");
+  await expect(report).toContainText("Skipped 1 row not subscribed to e-mails.");
+  await expect(report).toContainText("Skipped 1 invalid row.");
+  await expect(report).toContainText("Line 7: “not-an-address” is not a valid e-mail address.");
+
+  await page.getByLabel("Search by e-mail").fill(tag);
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page.getByText("3 subscribers", { exact: true })).toBeVisible();
+  for (const name of ["ann", "bob"]) {
+    const row = page.getByRole("row", { name: new RegExp(email(name)) });
+    await expect(row).toContainText("Confirmed");
+    await expect(row).toContainText("Chinese");
+  }
+  await expect(page.getByRole("row", { name: new RegExp(email("gone")) })).toContainText("Unsubscribed");
+  await expect(page.getByRole("row", { name: new RegExp(email("cy")) })).toHaveCount(0);
+
+  // Not a CSV: refused with a reason, nothing written.
+  await page.getByText("Import subscribers from a CSV file").click();
+  await page.getByLabel("CSV file").setInputFiles({
+    name: "notes.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(`${email("dee")}\n`, "utf8"),
+  });
+  await page.getByRole("button", { name: "Import", exact: true }).click();
+  await expect(page.getByRole("alert")).toContainText(
+    "The first line must be a header naming the columns, with one called email.",
+  );
+  const dee = await db.selectFrom("subscribers").select("id").where("email", "=", email("dee")).executeTakeFirst();
+  expect(dee).toBeUndefined();
+
+  // The import is in the audit log.
+  await page.goto("/admin");
+  await expect(page.getByRole("table").getByText("subscribers.import").first()).toBeVisible();
 });
