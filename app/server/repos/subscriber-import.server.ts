@@ -41,44 +41,44 @@ export async function importSubscribers(
   now = new Date(),
 ): Promise<ImportOutcome> {
   const at = nowIso(now);
+  // Rows (ids, token hashes) are made before the transaction, so it holds the database no longer than the writes.
+  const rows = candidates.map((c) => ({
+    id: newId(),
+    email: c.email,
+    locale: c.locale,
+    languages: c.languages,
+    status: "confirmed" as const,
+    confirmTokenHash: unusableTokenHash(),
+    unsubscribeTokenHash: unusableTokenHash(),
+    confirmedAt: at,
+    unsubscribedAt: null,
+    bounceCount: 0,
+    bouncedAt: null,
+    createdAt: c.createdAt ?? at,
+    updatedAt: at,
+  }));
   return db.transaction().execute(async (trx) => {
     const present = new Set<string>();
-    for (const batch of chunks(candidates, BATCH)) {
-      const rows = await trx
+    for (const batch of chunks(rows, BATCH)) {
+      const found = await trx
         .selectFrom("subscribers")
         .select("email")
         .where(
           "email",
           "in",
-          batch.map((c) => c.email),
+          batch.map((r) => r.email),
         )
         .execute();
-      for (const row of rows) present.add(row.email);
+      for (const row of found) present.add(row.email);
     }
     let imported = 0;
     for (const batch of chunks(
-      candidates.filter((c) => !present.has(c.email)),
+      rows.filter((r) => !present.has(r.email)),
       BATCH,
     )) {
       const inserted = await trx
         .insertInto("subscribers")
-        .values(
-          batch.map((c) => ({
-            id: newId(),
-            email: c.email,
-            locale: c.locale,
-            languages: c.languages,
-            status: "confirmed" as const,
-            confirmTokenHash: unusableTokenHash(),
-            unsubscribeTokenHash: unusableTokenHash(),
-            confirmedAt: at,
-            unsubscribedAt: null,
-            bounceCount: 0,
-            bouncedAt: null,
-            createdAt: c.createdAt ?? at,
-            updatedAt: at,
-          })),
-        )
+        .values(batch)
         .onConflict((oc) => oc.column("email").doNothing())
         .returning("id")
         .execute();
