@@ -227,6 +227,27 @@ test("an admin imports a Ghost members export and sees the report and the new su
   const dee = await db.selectFrom("subscribers").select("id").where("email", "=", email("dee")).executeTakeFirst();
   expect(dee).toBeUndefined();
 
+  // Without JavaScript (a plain form post): the page comes back with its report; the same
+  // file again imports nothing, and a file without the header is a 400 with the reason.
+  const origin = new URL(page.url()).origin;
+  const plainPost = (name: string, text: string) =>
+    page.request.post("/admin/subscribers", {
+      headers: { Origin: origin, Accept: "text/html" },
+      multipart: {
+        intent: "import",
+        languages: "en",
+        file: { name, mimeType: "text/csv", buffer: Buffer.from(text, "utf8") },
+      },
+    });
+  const again = await plainPost("members.csv", csv);
+  expect(again.status()).toBe(200);
+  const html = await again.text();
+  expect(html).toContain("Imported 0 subscribers.");
+  expect(html).toContain("Skipped 3 addresses already on the list.");
+  const refused = await plainPost("notes.csv", `${email("dee")}\n`);
+  expect(refused.status()).toBe(400);
+  expect(await refused.text()).toContain("with one called email.");
+
   // The import is in the audit log.
   await page.goto("/admin");
   await expect(page.getByRole("table").getByText("subscribers.import").first()).toBeVisible();
