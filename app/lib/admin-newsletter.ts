@@ -10,6 +10,11 @@ export interface SendCounts {
 
 export const EMPTY_COUNTS: SendCounts = { queued: 0, sent: 0, failed: 0, cancelled: 0 };
 
+/** The counts in the order the admin pages show them. */
+export const SEND_COUNT_KEYS = ["queued", "sent", "failed", "cancelled"] as const satisfies ReadonlyArray<
+  keyof SendCounts
+>;
+
 /** "preparing": recipients still being queued; "sending": all queued; "cancelled". */
 export type SendStatus = "preparing" | "sending" | "cancelled";
 

@@ -8,7 +8,7 @@ import {
   useLiveRefresh,
   useSendTitleText,
 } from "../../components/admin/newsletter-parts.tsx";
-import { type SendCounts, sendInFlight, titleFor } from "../../lib/admin-newsletter.ts";
+import { SEND_COUNT_KEYS, sendInFlight, titleFor } from "../../lib/admin-newsletter.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { i18nFor } from "../../lib/i18n/i18n.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
@@ -33,8 +33,6 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   const title = titleFor(loaderData.send.titles, loaderData.locale)?.title ?? t("adminNewsletter:sends.deletedPost");
   return pageMeta(matches, { text: t("adminNewsletter:send.heading", { title }) }, [NOINDEX]);
 }
-
-const COUNT_KEYS = ["queued", "sent", "failed", "cancelled"] as const satisfies ReadonlyArray<keyof SendCounts>;
 
 export default function NewsletterSend({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("adminNewsletter");
@@ -70,7 +68,7 @@ export default function NewsletterSend({ loaderData }: Route.ComponentProps) {
           counts={send.counts}
         />
         <dl aria-label={t("send.countsCaption")} className="grid max-w-xl grid-cols-4 gap-3">
-          {COUNT_KEYS.map((key) => (
+          {SEND_COUNT_KEYS.map((key) => (
             <div key={key} className="rounded-lg border border-zinc-200 p-3 dark:border-zinc-800">
               <dt className="text-sm text-zinc-700 dark:text-zinc-300">{t(`sends.col.${key}`)}</dt>
               <dd className="text-xl font-semibold tabular-nums">{send.counts[key]}</dd>

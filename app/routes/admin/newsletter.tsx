@@ -8,7 +8,7 @@ import {
   useLiveRefresh,
   useSendTitleText,
 } from "../../components/admin/newsletter-parts.tsx";
-import { type SendCounts, sendInFlight } from "../../lib/admin-newsletter.ts";
+import { SEND_COUNT_KEYS, sendInFlight } from "../../lib/admin-newsletter.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
@@ -30,8 +30,6 @@ export async function loader(args: Route.LoaderArgs) {
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "adminNewsletter:title", [NOINDEX]);
 }
-
-const COUNT_KEYS = ["queued", "sent", "failed", "cancelled"] as const satisfies ReadonlyArray<keyof SendCounts>;
 
 export default function NewsletterAdmin({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("adminNewsletter");
@@ -92,7 +90,7 @@ export default function NewsletterAdmin({ loaderData }: Route.ComponentProps) {
             t("sends.col.post"),
             t("sends.col.started"),
             t("sends.col.status"),
-            ...COUNT_KEYS.map((key) => ({ label: t(`sends.col.${key}`), numeric: true })),
+            ...SEND_COUNT_KEYS.map((key) => ({ label: t(`sends.col.${key}`), numeric: true })),
             t("sends.col.progress"),
             t("sends.col.details"),
           ]}
@@ -118,7 +116,7 @@ function SendRow({ send, locale }: { send: AdminSend; locale: Locale }) {
       <td className="py-2 pr-3">
         <SendStatusText status={send.status} counts={send.counts} />
       </td>
-      {COUNT_KEYS.map((key) => (
+      {SEND_COUNT_KEYS.map((key) => (
         <td key={key} className="py-2 pr-3 text-right tabular-nums">
           {send.counts[key]}
         </td>
