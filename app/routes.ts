@@ -71,6 +71,8 @@ export default [
     route("users", "routes/admin/users.tsx"),
     route("subscribers", "routes/admin/subscribers.tsx"),
     route("subscribers.csv", "routes/admin/subscribers-csv.ts"),
+    route("newsletter", "routes/admin/newsletter.tsx"),
+    route("newsletter/:sendId", "routes/admin/newsletter-send.tsx"),
     route("swapers", "routes/admin/swapers.tsx"),
     route("swapers/new", "routes/admin/swaper-form.tsx", { id: "admin-swaper-new" }),
     route("swapers/:id", "routes/admin/swaper-form.tsx", { id: "admin-swaper-edit" }),

@@ -151,7 +151,7 @@ test("an admin filters subscribers and downloads them as CSV", async ({ page, se
   await requestSubscription(serverDb.db, { email: formula, locale: "zh" });
   await serverDb.db
     .updateTable("subscribers")
-    .set({ status: "confirmed", confirmedAt: new Date().toISOString() })
+    .set({ status: "confirmed", confirmedAt: new Date().toISOString(), languages: "zh" })
     .where("email", "=", formula)
     .execute();
 
@@ -166,6 +166,7 @@ test("an admin filters subscribers and downloads them as CSV", async ({ page, se
   await expect(page).toHaveURL(/status=confirmed/);
   await expect(page.getByText("1 subscriber", { exact: true })).toBeVisible();
   await expect(page.getByRole("row", { name: new RegExp(tag) })).toContainText("Confirmed");
+  await expect(page.getByRole("row", { name: new RegExp(tag) })).toContainText("Chinese");
 
   const [download] = await Promise.all([
     page.waitForEvent("download"),
@@ -174,9 +175,10 @@ test("an admin filters subscribers and downloads them as CSV", async ({ page, se
   expect(download.suggestedFilename()).toMatch(/^subscribers-\d{4}-\d{2}-\d{2}\.csv$/);
   const text = readFileSync(await download.path(), "utf8");
   const lines = text.trimEnd().split("\r\n");
-  expect(lines[0]).toBe("email,status,locale,createdAt,confirmedAt");
+  expect(lines[0]).toBe("email,status,locale,createdAt,confirmedAt,languages,bounceCount,bouncedAt");
   expect(lines).toHaveLength(2);
   expect(lines[1]).toMatch(new RegExp(`^'=${tag}-formula@example\\.test,confirmed,zh,\\d{4}-`));
+  expect(lines[1]).toMatch(/,zh,0,$/);
 
   const all = await page.request.get(`/admin/subscribers.csv?q=${tag}`);
   expect(all.headers()["content-disposition"]).toMatch(/^attachment; filename="subscribers-/);

@@ -315,7 +315,15 @@ describe(`attack catalogue (${testDialect()})`, () => {
       expect(res.status, q).toBe(200);
       await res.arrayBuffer();
     }
-    for (const page of ["admin/blog", "admin/users", "admin/subscribers", "admin/tags", "admin/ads", "admin/media"]) {
+    for (const page of [
+      "admin/blog",
+      "admin/users",
+      "admin/subscribers",
+      "admin/newsletter",
+      "admin/tags",
+      "admin/ads",
+      "admin/media",
+    ]) {
       const res = await fetch(url(`/${page}?sort=${encodeURIComponent("title; DROP TABLE posts; --")}&q=%27`), {
         headers: { cookie: adminCookie },
         redirect: "manual",

@@ -3,6 +3,7 @@ import enAdmin from "../../../locales/en/admin.json";
 import enAdminConfig from "../../../locales/en/adminConfig.json";
 import enAdminContent from "../../../locales/en/adminContent.json";
 import enAdminLinks from "../../../locales/en/adminLinks.json";
+import enAdminNewsletter from "../../../locales/en/adminNewsletter.json";
 import enAdminUsers from "../../../locales/en/adminUsers.json";
 import enEditor from "../../../locales/en/editor.json";
 import enMedia from "../../../locales/en/media.json";
@@ -10,6 +11,7 @@ import zhAdmin from "../../../locales/zh/admin.json";
 import zhAdminConfig from "../../../locales/zh/adminConfig.json";
 import zhAdminContent from "../../../locales/zh/adminContent.json";
 import zhAdminLinks from "../../../locales/zh/adminLinks.json";
+import zhAdminNewsletter from "../../../locales/zh/adminNewsletter.json";
 import zhAdminUsers from "../../../locales/zh/adminUsers.json";
 import zhEditor from "../../../locales/zh/editor.json";
 import zhMedia from "../../../locales/zh/media.json";
@@ -28,6 +30,7 @@ const STRINGS = {
     adminConfig: enAdminConfig,
     adminContent: enAdminContent,
     adminLinks: enAdminLinks,
+    adminNewsletter: enAdminNewsletter,
     media: enMedia,
     editor: enEditor,
   },
@@ -37,6 +40,7 @@ const STRINGS = {
     adminConfig: zhAdminConfig,
     adminContent: zhAdminContent,
     adminLinks: zhAdminLinks,
+    adminNewsletter: zhAdminNewsletter,
     media: zhMedia,
     editor: zhEditor,
   },

@@ -40,6 +40,7 @@ export const ADMIN_NAMESPACES = [
   "adminConfig",
   "adminContent",
   "adminLinks",
+  "adminNewsletter",
   "media",
   "editor",
 ] as const;

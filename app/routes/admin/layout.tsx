@@ -23,6 +23,7 @@ export const ADMIN_SECTIONS = [
   { to: "/admin/ads", key: "adminLinks:menu.ads", end: false },
   { to: "/admin/media", key: "media:menu", end: false },
   { to: "/admin/subscribers", key: "adminUsers:menu.subscribers", end: false },
+  { to: "/admin/newsletter", key: "adminNewsletter:menu", end: false },
 ] as const;
 
 // Every child loader and action checks admin too: loaders run in parallel, so
@@ -37,7 +38,15 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   useAdminStrings();
   const pending = loaderData.pendingComments;
   // Sections name their menu entry in their own namespace ("adminLinks:menu.links").
-  const { t } = useTranslation(["admin", "adminUsers", "adminConfig", "adminContent", "adminLinks", "media"]);
+  const { t } = useTranslation([
+    "admin",
+    "adminUsers",
+    "adminConfig",
+    "adminContent",
+    "adminLinks",
+    "adminNewsletter",
+    "media",
+  ]);
   return (
     <div className="space-y-8">
       <nav aria-labelledby="admin-menu-title" className="rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">

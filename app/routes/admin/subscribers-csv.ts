@@ -4,7 +4,11 @@ import { getApp } from "../../server/context.server.ts";
 import { subscribersForExport } from "../../server/repos/admin-subscribers.server.ts";
 import type { Route } from "./+types/subscribers-csv";
 
-/** The subscribers (with the list's filter, when given) as a CSV attachment. */
+/**
+ * The subscribers (with the list's filter, when given) as a CSV attachment. Newer columns
+ * come last, so a reader of the older five columns by position keeps working; the subscriber
+ * import reads `languages` back by its name.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
   const { db } = getApp(context);
@@ -14,8 +18,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     status: url.searchParams.get("status") ?? "",
   });
   const csv = toCsv([
-    ["email", "status", "locale", "createdAt", "confirmedAt"],
-    ...rows.map((s) => [s.email, s.status, s.locale, s.createdAt, s.confirmedAt]),
+    ["email", "status", "locale", "createdAt", "confirmedAt", "languages", "bounceCount", "bouncedAt"],
+    ...rows.map((s) => [
+      s.email,
+      s.status,
+      s.locale,
+      s.createdAt,
+      s.confirmedAt,
+      s.languages,
+      s.bounceCount,
+      s.bouncedAt,
+    ]),
   ]);
   const date = new Date().toISOString().slice(0, 10);
   return new Response(csv, {

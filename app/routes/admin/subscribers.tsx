@@ -1,12 +1,33 @@
 import { useTranslation } from "react-i18next";
-import { Form } from "react-router";
+import { data, Form, useActionData, useNavigation } from "react-router";
 import { ADMIN_BUTTON, AdminPagination, useListUrls } from "../../components/admin/list-parts.tsx";
-import { isSubscriberFilter, isSubscriberSort, SUBSCRIBER_FILTERS, SUBSCRIBER_SORTS } from "../../lib/admin-users.ts";
+import { FormAlert } from "../../components/ui/field.tsx";
+import {
+  IMPORT_DEFAULT_LANGUAGES,
+  IMPORT_MAX_ROWS,
+  type ImportDefaultLanguages,
+  isImportDefaultLanguages,
+  isSubscriberFilter,
+  isSubscriberSort,
+  SUBSCRIBER_FILTERS,
+  SUBSCRIBER_SORTS,
+} from "../../lib/admin-users.ts";
 import { formatDateTime } from "../../lib/format.ts";
+import { formatBytes } from "../../lib/media.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
 import { adminListRequest } from "../../server/admin/list-request.server.ts";
+import { type ImportProblem, readSubscriberCsv } from "../../server/admin/subscriber-csv.server.ts";
+import { requireAdmin } from "../../server/auth/session.server.ts";
+import { getApp } from "../../server/context.server.ts";
+import { readSingleFile } from "../../server/media/multipart.server.ts";
 import { listSubscribersForAdmin } from "../../server/repos/admin-subscribers.server.ts";
+import { importSubscribers } from "../../server/repos/subscriber-import.server.ts";
 import type { Route } from "./+types/subscribers";
+
+// The import posts a CSV file: the upload limit applies, not the form limit. The subscriber
+// list is only ever seen by admins, so an import empties no cached page.
+export const handle = routePolicy({ writes: "none", body: "upload" });
 
 const PAGE_SIZE = 50;
 
@@ -28,16 +49,98 @@ export async function loader(args: Route.LoaderArgs) {
     sort,
     exportHref: `/admin/subscribers.csv${exportParams.size ? `?${exportParams}` : ""}`,
     locale,
+    maxBytes: app.env.uploadMaxBytes,
   };
+}
+
+/** Why an import was refused as a whole; nothing was written. */
+type ImportErrorCode =
+  | "noFile"
+  | "tooLarge"
+  | "badForm"
+  | "notText"
+  | "empty"
+  | "noEmailColumn"
+  | "unterminatedQuote"
+  | "tooManyRows";
+
+type ImportAnswer =
+  | {
+      ok: true;
+      report: {
+        imported: number;
+        duplicates: number;
+        existing: number;
+        notSubscribed: number;
+        invalid: number;
+        problems: ImportProblem[];
+      };
+    }
+  | { ok: false; error: { code: ImportErrorCode; line?: number; rows?: number; max?: number } };
+
+const refuse = (code: ImportErrorCode, status = 400, extra: { line?: number; rows?: number; max?: number } = {}) =>
+  data<ImportAnswer>({ ok: false, error: { code, ...extra } }, { status });
+
+/**
+ * Imports a CSV of subscribers (multipart: `file`, `languages`). A file that is not a
+ * subscriber CSV is refused with 400 and a reason; otherwise every usable row is added in
+ * one transaction and the answer is the report of what was skipped and why.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(context, request);
+  const { db, env } = getApp(context);
+  const upload = await readSingleFile(request, env.uploadMaxBytes);
+  if (!upload.ok) {
+    if (upload.reason === "too-large") return refuse("tooLarge", 413);
+    return refuse(upload.reason === "no-file" ? "noFile" : "badForm");
+  }
+  const languages = upload.fields.languages ?? "";
+  if (upload.fields.intent !== "import" || !isImportDefaultLanguages(languages)) return refuse("badForm");
+  const file = readSubscriberCsv(upload.data, languages);
+  if (!file.ok) {
+    const { code, ...extra } = file.error;
+    return refuse(code, 400, extra);
+  }
+  const skipped = { duplicates: file.duplicates, notSubscribed: file.notSubscribed, invalid: file.invalid };
+  const outcome = await importSubscribers(db, admin, file.candidates, {
+    fileName: upload.fileName.slice(0, 200),
+    ...skipped,
+  });
+  return data<ImportAnswer>({ ok: true, report: { ...outcome, ...skipped, problems: file.problems } });
 }
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "adminUsers:subscribers.title", [NOINDEX]);
 }
 
+type Row = Route.ComponentProps["loaderData"]["list"]["items"][number];
+
+/** The language choice as a string key: "both" names which version comes first. */
+function languagesKey(s: Pick<Row, "languages" | "locale">): "en" | "zh" | "bothEn" | "bothZh" {
+  if (s.languages !== "both") return s.languages;
+  return s.locale === "en" ? "bothEn" : "bothZh";
+}
+
+/** A bounced subscriber's badge with its date, else how many deliveries failed in a row, else "OK". */
+function Delivery({ subscriber: s, when }: { subscriber: Row; when: (iso: string | null) => string }) {
+  const { t } = useTranslation("adminUsers");
+  if (s.bouncedAt) {
+    return (
+      <span
+        title={t("subscribers.bouncedHint")}
+        className="inline-block rounded bg-red-100 px-2 py-0.5 text-xs font-medium whitespace-nowrap text-red-900 dark:bg-red-950 dark:text-red-200"
+      >
+        {t("subscribers.bouncedOn", { date: when(s.bouncedAt) })}
+      </span>
+    );
+  }
+  if (s.bounceCount > 0) return <>{t("subscribers.failures", { count: s.bounceCount })}</>;
+  return <>{t("subscribers.ok")}</>;
+}
+
 export default function SubscribersAdmin({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("adminUsers");
-  const { list, q, status, sort, exportHref, locale } = loaderData;
+  const { list, q, status, sort, exportHref, locale, maxBytes } = loaderData;
   const { withParams } = useListUrls("/admin/subscribers");
   const when = (iso: string | null) => (iso ? formatDateTime(iso, locale) : "—");
   const input = "rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900";
@@ -57,6 +160,8 @@ export default function SubscribersAdmin({ loaderData }: Route.ComponentProps) {
           {t("subscribers.export")}
         </a>
       </div>
+
+      <ImportPanel maxBytes={maxBytes} locale={locale} />
 
       <Form method="get" role="search" className="flex flex-wrap items-end gap-3">
         <div>
@@ -104,7 +209,7 @@ export default function SubscribersAdmin({ loaderData }: Route.ComponentProps) {
           <table className="w-full text-left text-sm">
             <thead>
               <tr className="border-b border-zinc-200 dark:border-zinc-800">
-                {(["email", "status", "locale", "created", "confirmed"] as const).map((col) => (
+                {(["email", "status", "languages", "delivery", "created", "confirmed"] as const).map((col) => (
                   <th key={col} scope="col" className="py-2 pr-3">
                     {t(`subscribers.col.${col}`)}
                   </th>
@@ -116,7 +221,10 @@ export default function SubscribersAdmin({ loaderData }: Route.ComponentProps) {
                 <tr key={s.id} className="border-b border-zinc-100 dark:border-zinc-900">
                   <td className="py-2 pr-3 break-all">{s.email}</td>
                   <td className="py-2 pr-3">{t(`subscribers.status.${s.status}`)}</td>
-                  <td className="py-2 pr-3">{s.locale}</td>
+                  <td className="py-2 pr-3">{t(`subscribers.languages.${languagesKey(s)}`)}</td>
+                  <td className="py-2 pr-3">
+                    <Delivery subscriber={s} when={when} />
+                  </td>
                   <td className="py-2 pr-3 whitespace-nowrap">{when(s.createdAt)}</td>
                   <td className="py-2 pr-3 whitespace-nowrap">{when(s.confirmedAt)}</td>
                 </tr>
@@ -127,6 +235,120 @@ export default function SubscribersAdmin({ loaderData }: Route.ComponentProps) {
       )}
 
       <AdminPagination page={list.page} pageCount={list.pageCount} withParams={withParams} />
+    </section>
+  );
+}
+
+/** The CSV import: a file, the language for rows naming none, and the last import's report or refusal. */
+function ImportPanel({ maxBytes, locale }: { maxBytes: number; locale: Route.ComponentProps["loaderData"]["locale"] }) {
+  const { t } = useTranslation("adminUsers");
+  const answer = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "import";
+  const input = "rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900";
+  const defaultLanguages: ImportDefaultLanguages = locale === "en" ? "bothEn" : "bothZh";
+  return (
+    <div className="space-y-3">
+      <details open={answer !== undefined} className="rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
+        <summary className="cursor-pointer font-medium">{t("subscribers.import.open")}</summary>
+        <p className="mt-3 max-w-3xl text-sm text-zinc-700 dark:text-zinc-300">{t("subscribers.import.intro")}</p>
+        <Form method="post" encType="multipart/form-data" className="mt-3 flex flex-wrap items-end gap-3">
+          <input type="hidden" name="intent" value="import" />
+          <div>
+            <label htmlFor="import-file" className="block text-sm font-medium">
+              {t("subscribers.import.file")}
+            </label>
+            <input
+              id="import-file"
+              name="file"
+              type="file"
+              required
+              accept=".csv,text/csv"
+              aria-describedby="import-file-hint"
+              className="mt-1 block text-sm"
+              onChange={(event) => {
+                // A file over the limit would be cut off by the server: say so before sending it.
+                const file = event.currentTarget.files?.[0];
+                event.currentTarget.setCustomValidity(
+                  file && file.size > maxBytes
+                    ? t("subscribers.import.errors.tooLarge", { size: formatBytes(maxBytes) })
+                    : "",
+                );
+              }}
+            />
+            <p id="import-file-hint" className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+              {t("subscribers.import.fileHint", {
+                rows: IMPORT_MAX_ROWS.toLocaleString(locale),
+                size: formatBytes(maxBytes),
+              })}
+            </p>
+          </div>
+          <div>
+            <label htmlFor="import-languages" className="block text-sm font-medium">
+              {t("subscribers.import.language")}
+            </label>
+            <select id="import-languages" name="languages" defaultValue={defaultLanguages} className={input}>
+              {IMPORT_DEFAULT_LANGUAGES.map((key) => (
+                <option key={key} value={key}>
+                  {t(`subscribers.languages.${key}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button
+            type="submit"
+            disabled={busy}
+            className="rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+          >
+            {busy ? t("subscribers.import.busy") : t("subscribers.import.submit")}
+          </button>
+        </Form>
+      </details>
+      {answer && !answer.ok && (
+        <FormAlert>
+          {t(`subscribers.import.errors.${answer.error.code}`, {
+            size: formatBytes(maxBytes),
+            line: answer.error.line ?? 0,
+            rows: answer.error.rows ?? 0,
+            max: answer.error.max ?? IMPORT_MAX_ROWS,
+          })}
+        </FormAlert>
+      )}
+      {answer?.ok && <ImportReport report={answer.report} />}
+    </div>
+  );
+}
+
+type Report = Extract<ImportAnswer, { ok: true }>["report"];
+
+function ImportReport({ report }: { report: Report }) {
+  const { t } = useTranslation("adminUsers");
+  const skipped = (["duplicates", "existing", "notSubscribed", "invalid"] as const).filter((key) => report[key] > 0);
+  return (
+    <section
+      role="status"
+      aria-labelledby="import-report-title"
+      className="rounded-lg border border-green-300 bg-green-50 p-4 dark:border-green-800 dark:bg-green-950"
+    >
+      <h2 id="import-report-title" className="font-semibold">
+        {t("subscribers.import.reportTitle")}
+      </h2>
+      <ul className="mt-2 list-disc space-y-1 pl-5 text-sm">
+        <li>{t("subscribers.import.imported", { count: report.imported })}</li>
+        {skipped.map((key) => (
+          <li key={key}>{t(`subscribers.import.${key}`, { count: report[key] })}</li>
+        ))}
+      </ul>
+      {report.problems.length > 0 && (
+        <>
+          <h3 className="mt-3 text-sm font-semibold">{t("subscribers.import.problemsTitle")}</h3>
+          <ul className="mt-1 list-disc space-y-1 pl-5 text-sm break-all">
+            {report.problems.map((p) => (
+              <li key={p.line}>{t(`subscribers.import.problem.${p.reason}`, { line: p.line, value: p.value })}</li>
+            ))}
+          </ul>
+        </>
+      )}
     </section>
   );
 }

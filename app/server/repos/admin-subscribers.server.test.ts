@@ -17,6 +17,17 @@ beforeAll(async () => {
   const u = await requestSubscription(database.db, { email: "gone%@example.test", locale: "en" }, at(3));
   if (u.kind !== "pending") throw new Error("not pending");
   await unsubscribe(database.db, u.unsubscribeToken, TEST_SECRET);
+  // Each reads their own page's language but the confirmed one, who chose both and then bounced three times.
+  await database.db
+    .updateTable("subscribers")
+    .set({ languages: "en" })
+    .where("email", "in", ["pending@example.test", "gone%@example.test"])
+    .execute();
+  await database.db
+    .updateTable("subscribers")
+    .set({ languages: "both", bounceCount: 3, bouncedAt: "2026-11-20T08:00:00.000Z" })
+    .where("email", "=", "=conf_1@example.test")
+    .execute();
 });
 afterAll(async () => {
   await database.cleanup();
@@ -43,6 +54,20 @@ describe("listSubscribersForAdmin", () => {
     expect(paged).toMatchObject({ page: 2, pageCount: 2, total: 3 });
   });
 
+  it("shows the language choice and the bounce, and filters the bounced", async () => {
+    const all = await listSubscribersForAdmin(database.db, { page: 1, pageSize: 10 });
+    expect(all.items.map((s) => [s.email, s.languages, s.bounceCount, s.bouncedAt])).toEqual([
+      ["gone%@example.test", "en", 0, null],
+      ["=conf_1@example.test", "both", 3, "2026-11-20T08:00:00.000Z"],
+      ["pending@example.test", "en", 0, null],
+    ]);
+    const bounced = await listSubscribersForAdmin(database.db, { status: "bounced", page: 1, pageSize: 10 });
+    expect(bounced.items.map((s) => s.email)).toEqual(["=conf_1@example.test"]);
+    // A bounced reader keeps their status: the status filters still find them.
+    const confirmed = await listSubscribersForAdmin(database.db, { status: "confirmed", page: 1, pageSize: 10 });
+    expect(confirmed.total).toBe(1);
+  });
+
   it("orders oldest first or by e-mail on request", async () => {
     const order = async (sort: "newest" | "oldest" | "email") =>
       (await listSubscribersForAdmin(database.db, { sort, page: 1, pageSize: 10 })).items.map((s) => s.email);
@@ -56,6 +81,9 @@ describe("listSubscribersForAdmin", () => {
     expect(rows.map((s) => s.email)).toEqual(["pending@example.test", "=conf_1@example.test", "gone%@example.test"]);
     expect((await subscribersForExport(database.db, { status: "unsubscribed" })).map((s) => s.status)).toEqual([
       "unsubscribed",
+    ]);
+    expect((await subscribersForExport(database.db, { status: "bounced" })).map((s) => s.bouncedAt)).toEqual([
+      "2026-11-20T08:00:00.000Z",
     ]);
   });
 });

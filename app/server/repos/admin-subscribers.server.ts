@@ -1,14 +1,20 @@
-import { isSubscriberFilter, type SubscriberSort } from "../../lib/admin-users.ts";
+import { isSubscriberFilter, type SubscriberFilter, type SubscriberSort } from "../../lib/admin-users.ts";
 import type { DB } from "../db/db.server.ts";
 import { containsText, countRows } from "../db/query.server.ts";
-import type { SubscriberStatus } from "../db/schema.server.ts";
+import type { Locale, SubscriberLanguages, SubscriberStatus } from "../db/schema.server.ts";
 import { type AdminPage, adminPage } from "./paging.server.ts";
 
 export interface AdminSubscriber {
   id: string;
   email: string;
   status: SubscriberStatus;
-  locale: string;
+  locale: Locale;
+  /** What they read: one language or both (then `locale` first). */
+  languages: SubscriberLanguages;
+  /** Permanent failures in a row. */
+  bounceCount: number;
+  /** Set when suppressed (the third permanent failure in a row). */
+  bouncedAt: string | null;
   createdAt: string;
   confirmedAt: string | null;
 }
@@ -20,16 +26,29 @@ interface SubscriberFilterOpts {
 
 function filtered(db: DB, opts: SubscriberFilterOpts) {
   const q = opts.q?.trim() ?? "";
-  const status = isSubscriberFilter(opts.status ?? "") ? (opts.status as SubscriberStatus) : null;
+  const filter: SubscriberFilter | null = isSubscriberFilter(opts.status ?? "")
+    ? (opts.status as SubscriberFilter)
+    : null;
   return db
     .selectFrom("subscribers as s")
     .$if(q !== "", (qb) => qb.where(containsText(["s.email"], q)))
-    .$if(status !== null, (qb) => qb.where("s.status", "=", status as SubscriberStatus));
+    .$if(filter === "bounced", (qb) => qb.where("s.bouncedAt", "is not", null))
+    .$if(filter !== null && filter !== "bounced", (qb) => qb.where("s.status", "=", filter as SubscriberStatus));
 }
 
-const COLUMNS = ["s.id", "s.email", "s.status", "s.locale", "s.createdAt", "s.confirmedAt"] as const;
+const COLUMNS = [
+  "s.id",
+  "s.email",
+  "s.status",
+  "s.locale",
+  "s.languages",
+  "s.bounceCount",
+  "s.bouncedAt",
+  "s.createdAt",
+  "s.confirmedAt",
+] as const;
 
-/** Subscribers for the admin list, newest first: status filter, e-mail search, pages. */
+/** Subscribers for the admin list, newest first: status or bounce filter, e-mail search, pages. */
 export async function listSubscribersForAdmin(
   db: DB,
   opts: SubscriberFilterOpts & { page: number; pageSize: number; sort?: SubscriberSort },
