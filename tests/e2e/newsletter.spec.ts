@@ -1,3 +1,4 @@
+import { createEditorPost } from "../../app/server/repos/post-editor.server.ts";
 import { signedInAdmin } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 import { linkIn, mailTo, uniqueEmail } from "./mail.ts";
@@ -104,4 +105,50 @@ test("a reader changes the language from the mail's link, in English", async ({ 
   await page.getByRole("button", { name: "Save language" }).click();
   await expect(page.getByRole("main").getByRole("status")).toHaveText("Saved. You will get new posts in: English.");
   expect((await row()).languages).toBe("en");
+});
+
+test("an admin sends a test of a draft to their own address", async ({ page, serverDb }) => {
+  const admin = await signedInAdmin(page, serverDb.db, "news-tester");
+  const author = await serverDb.db
+    .selectFrom("users")
+    .select("id")
+    .where("email", "=", admin)
+    .executeTakeFirstOrThrow();
+  const marker = Date.now().toString(36);
+  const created = await createEditorPost(serverDb.db, author.id, {
+    slug: "",
+    categoryId: null,
+    tags: [],
+    coverImageUrl: null,
+    coverAlt: "",
+    status: "draft",
+    publishAt: null,
+    translations: [
+      {
+        locale: "en",
+        title: `Draft to try ${marker}`,
+        summary: "Not out yet.",
+        bodyMarkdown: "Hello **subscribers**.",
+        seoTitle: null,
+        seoDescription: null,
+      },
+    ],
+  });
+  if (!created.ok) throw new Error("the draft was not created");
+  posts.push(created.id);
+
+  await page.goto("/admin/newsletter");
+  const section = page.getByRole("region", { name: "Send a test" });
+  await expect(section.getByText(admin, { exact: false })).toBeVisible();
+  await section.getByLabel("Post").selectOption(created.id);
+  await section.getByLabel("Version").selectOption("en");
+  const asked = Date.now();
+  await section.getByRole("button", { name: "Send a test to me" }).click();
+  await expect(section.getByRole("status")).toHaveText(`A test of “Draft to try ${marker}” is on its way to ${admin}.`);
+  const mail = await mailTo(admin, new RegExp(`\\[Test\\] Draft to try ${marker}`), asked);
+  expect(mail.html).toContain("<strong");
+  expect(mail.text).toContain("Not out yet.");
+  // A test starts no send: the draft is still unsent.
+  const sends = await serverDb.db.selectFrom("newsletterSends").select("id").where("postId", "=", created.id).execute();
+  expect(sends).toHaveLength(0);
 });

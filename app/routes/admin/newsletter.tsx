@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import { AdminTable, RowLink, useListUrls } from "../../components/admin/list-parts.tsx";
 import {
   SendProgressBar,
@@ -8,32 +8,63 @@ import {
   useLiveRefresh,
   useSendTitleText,
 } from "../../components/admin/newsletter-parts.tsx";
+import { FormAlert, SelectField, SubmitButton } from "../../components/ui/field.tsx";
 import { SEND_COUNT_KEYS, sendInFlight } from "../../lib/admin-newsletter.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
 import { adminListRequest } from "../../server/admin/list-request.server.ts";
+import { requireAdmin } from "../../server/auth/session.server.ts";
+import { getApp } from "../../server/context.server.ts";
+import { postsForTest, queueNewsletterTest } from "../../server/newsletter/sends.server.ts";
+import { newsletterContext } from "../../server/newsletter/worker.server.ts";
 import { type AdminSend, listSendsForAdmin, newsletterAudience } from "../../server/repos/admin-newsletter.server.ts";
 import type { Route } from "./+types/newsletter";
 
 const PAGE_SIZE = 20;
 
+// A test mail changes nothing readers see.
+export const handle = routePolicy({ writes: "none" });
+
 export async function loader(args: Route.LoaderArgs) {
-  const { app, page, locale } = await adminListRequest(args);
-  const [audience, sends] = await Promise.all([
+  const { admin, app, page, locale } = await adminListRequest(args);
+  const [audience, sends, testPosts] = await Promise.all([
     newsletterAudience(app.db),
     listSendsForAdmin(app.db, { page, pageSize: PAGE_SIZE }),
+    postsForTest(app.db, locale),
   ]);
-  return { audience, sends, locale, live: sends.items.some(sendInFlight) };
+  return { audience, sends, locale, live: sends.items.some(sendInFlight), testPosts, adminEmail: admin.email };
+}
+
+type TestResult = { ok: true; title: string } | { ok: false; error: "invalid" | "notFound" };
+
+/** "Send a test to me": the chosen post's newsletter, in the chosen language, to the admin's own address. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(context, request);
+  const app = getApp(context);
+  const form = await request.formData();
+  const postId = String(form.get("postId") ?? "");
+  const language = form.get("language");
+  if (!/^[0-9a-z]{1,40}$/.test(postId) || (language !== "en" && language !== "zh"))
+    return data<TestResult>({ ok: false, error: "invalid" }, { status: 400 });
+  const outcome = await queueNewsletterTest(app.db, newsletterContext(app.env), app.mailer, {
+    postId,
+    to: admin.email,
+    locale: language,
+  });
+  if (outcome === "notFound") return data<TestResult>({ ok: false, error: "notFound" }, { status: 404 });
+  const post = (await postsForTest(app.db, language)).find((p) => p.id === postId);
+  return data<TestResult>({ ok: true, title: post?.title ?? postId });
 }
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "adminNewsletter:title", [NOINDEX]);
 }
 
-export default function NewsletterAdmin({ loaderData }: Route.ComponentProps) {
+export default function NewsletterAdmin({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("adminNewsletter");
-  const { audience, sends, locale, live } = loaderData;
+  const { audience, sends, locale, live, testPosts, adminEmail } = loaderData;
   const { withParams } = useListUrls("/admin/newsletter");
   useLiveRefresh(live, loaderData);
 
@@ -76,6 +107,8 @@ export default function NewsletterAdmin({ loaderData }: Route.ComponentProps) {
           </Link>
         </p>
       </section>
+
+      <TestSend posts={testPosts} email={adminEmail} locale={locale} result={actionData} />
 
       <section aria-labelledby="newsletter-sends" className="space-y-3">
         <h2 id="newsletter-sends" className="text-xl font-semibold">
@@ -136,5 +169,53 @@ function SendRow({ send, locale }: { send: AdminSend; locale: Locale }) {
         />
       </td>
     </tr>
+  );
+}
+
+/** "Send a test to me": any post, a draft too, as subscribers would get it, to the admin's own address. */
+function TestSend(props: {
+  posts: Array<{ id: string; title: string; status: "draft" | "published" | "scheduled" }>;
+  email: string;
+  locale: Locale;
+  result: TestResult | undefined;
+}) {
+  const { t } = useTranslation("adminNewsletter");
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formMethod?.toLowerCase() === "post";
+  return (
+    <section aria-labelledby="newsletter-test" className="space-y-3">
+      <h2 id="newsletter-test" className="text-xl font-semibold">
+        {t("test.title")}
+      </h2>
+      <p className="text-zinc-700 dark:text-zinc-300">{t("test.intro", { email: props.email })}</p>
+      {props.posts.length === 0 ? (
+        <p>{t("test.empty")}</p>
+      ) : (
+        <Form method="post" className="flex flex-wrap items-end gap-4">
+          <div className="min-w-64 flex-1">
+            <SelectField
+              label={t("test.post")}
+              name="postId"
+              defaultValue={props.posts[0]?.id ?? ""}
+              options={props.posts.map((p) => ({ value: p.id, label: `${p.title} (${t(`test.status.${p.status}`)})` }))}
+            />
+          </div>
+          <SelectField
+            label={t("test.language")}
+            name="language"
+            defaultValue={props.locale}
+            options={[
+              { value: "en", label: "English" },
+              { value: "zh", label: "中文" },
+            ]}
+          />
+          <SubmitButton busy={busy}>{t("test.submit")}</SubmitButton>
+        </Form>
+      )}
+      {props.result?.ok === true && (
+        <FormAlert tone="success">{t("test.sent", { title: props.result.title, email: props.email })}</FormAlert>
+      )}
+      {props.result?.ok === false && <FormAlert>{t(`test.errors.${props.result.error}`)}</FormAlert>}
+    </section>
   );
 }

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { formatDate } from "../../lib/format.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
-import type { Locale, SubscriberLanguages } from "../db/schema.server.ts";
+import type { Locale, PostStatus, SubscriberLanguages } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import type { Envelope } from "../mail/transport.server.ts";
 import type { Mailer } from "../mail.server.ts";
@@ -435,7 +435,7 @@ export async function queueNewsletterTest(
 export async function postsForTest(
   db: DB,
   locale: Locale,
-): Promise<Array<{ id: string; title: string; status: string }>> {
+): Promise<Array<{ id: string; title: string; status: PostStatus }>> {
   const rows = await db
     .selectFrom("posts")
     .leftJoin("postTranslations as mine", (join) =>
