@@ -20,6 +20,7 @@ import * as addSearchHeadVector from "./20261125T100000_add_search_head_vector.t
 import * as createContentChanges from "./20261125T120000_create_content_changes.ts";
 import * as addIdToPostsListedIdx from "./20261125T170000_add_id_to_posts_listed_idx.ts";
 import * as addSearchHeadIndex from "./20261125T200000_add_search_head_index.ts";
+import * as addSearchRecencyBuckets from "./20261126T130000_add_search_recency_buckets.ts";
 
 /**
  * Every migration, in order. Listed explicitly so the same history runs in the
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   "20261125T120000_create_content_changes": createContentChanges,
   "20261125T170000_add_id_to_posts_listed_idx": addIdToPostsListedIdx,
   "20261125T200000_add_search_head_index": addSearchHeadIndex,
+  "20261126T130000_add_search_recency_buckets": addSearchRecencyBuckets,
 };
