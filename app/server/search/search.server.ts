@@ -96,17 +96,32 @@ function hitsCtes(db: DB, tokens: readonly string[], candidates: number): RawBui
     sql` && `,
   );
   // The first list takes one row more than it ranks: its count says whether more matched.
-  // When it holds no more, every title or summary match is in it and the second list is skipped.
+  // When it holds no more, every title or summary match is in it and the second list is
+  // skipped. Otherwise the newest title or summary matches down to the first list's
+  // oldest candidate ("cut") are its own ones ("inHead" of them), so the second list
+  // only looks below the cut, for as many more as make SEARCH_CANDIDATES: none for a
+  // word found in the titles of all its newest matches.
   return sql`"q" as (select ${query} as "query",
       (select s."bucket"[1] from "postSearch" s order by s."seq" desc limit 1) as "top"),
-    "newest" as materialized (${newestMatches("searchVector", candidates + 1)}),
-    "newestHead" as materialized (${newestMatches("headVector", candidates, sql`(select count(*) from "newest") > ${candidates}`)}),
+    "newest" as materialized (${newestMatches({ vector: "searchVector", limit: sql.lit(candidates + 1) })}),
+    "capped" as (select count(*) > ${candidates} as "capped" from "newest"),
+    "cut" as (
+      select min(n."seq") as "seq", ${candidates} - count(*) filter (where n."inHead") as "wanted",
+        (select s."bucket"[1] from "postSearch" s where s."seq" = min(n."seq")) as "bucket"
+      from (select n."seq", n."inHead" from "newest" n order by n."seq" desc limit ${candidates}) n
+    ),
+    "newestHead" as materialized (${newestMatches({
+      vector: "headVector",
+      limit: sql`(select "wanted" from "cut")`,
+      top: sql`(select "bucket" from "cut")`,
+      below: sql`(select "seq" from "cut")`,
+      gate: sql`(select "capped" from "capped")`,
+    })}),
     "candidates" as (
       (select n."postId", n."locale", n."score" from "newest" n order by n."seq" desc limit ${candidates})
       union
       select h."postId", h."locale", h."score" from "newestHead" h
     ),
-    "capped" as (select count(*) > ${candidates} as "capped" from "newest"),
     "hits" as (select c."postId" as "postId", c."locale" as "locale", p."publishedAt" as "publishedAt",
       c."score" as "score", k."capped" as "capped"
     from "candidates" c
@@ -141,13 +156,22 @@ const BUCKET_SPANS: readonly (readonly [number, number])[] = [
  * matched: older spans are then never read. A probe whose span is older than the first
  * bucket, or whose `gate` is false, is skipped without touching the index.
  */
-function newestMatches(
-  vector: "searchVector" | "headVector",
-  limit: number,
-  gate: RawBuilder<unknown> = sql`true`,
-): RawBuilder<unknown> {
-  const top = sql`(select "top" from "q")`;
-  const matches = sql`s.${sql.ref(vector)} @@ (select "query" from "q")`;
+function newestMatches(list: {
+  vector: "searchVector" | "headVector";
+  limit: RawBuilder<unknown>;
+  /** The bucket the spans count back from: the newest one unless given. */
+  top?: RawBuilder<unknown>;
+  /** Only rows written before this "seq". */
+  below?: RawBuilder<unknown>;
+  gate?: RawBuilder<unknown>;
+}): RawBuilder<unknown> {
+  const { vector, limit } = list;
+  const top = list.top ?? sql`(select "top" from "q")`;
+  const gate = list.gate ?? sql`true`;
+  // "+ 0": a bound the index on "seq" cannot serve, so the planner never ANDs that
+  // index's whole range into a probe's bitmap; it is tested on the rows a probe found.
+  const below = list.below ? sql` and s."seq" + 0 < ${list.below}` : sql``;
+  const matches = sql`s.${sql.ref(vector)} @@ (select "query" from "q")${below}`;
   const probes = BUCKET_SPANS.map(
     ([from, to]) => sql`(select s."seq", s."postId", s."locale", s."headVector" from "postSearch" s
       where ${top} >= ${sql.lit(from)} and ${gate} and ${matches}
@@ -163,7 +187,9 @@ function newestMatches(
   // (body-only matches tie at the bottom and fall back to newest first). It is the same
   // in both lists, so a row in both is one candidate.
   const weights = `{0, 0, ${WEIGHTS.summary / WEIGHTS.title}, 1}`;
-  return sql`select u."seq", u."postId", u."locale", ts_rank(${weights}::float4[], u."headVector", (select "query" from "q")) as "score"
+  return sql`select u."seq", u."postId", u."locale",
+      ts_rank(${weights}::float4[], u."headVector", (select "query" from "q")) as "score",
+      u."headVector" @@ (select "query" from "q") as "inHead"
     from (${sql.join(probes, sql` union all `)}) u limit ${limit}`;
 }
 
