@@ -21,6 +21,7 @@ import * as createContentChanges from "./20261125T120000_create_content_changes.
 import * as addIdToPostsListedIdx from "./20261125T170000_add_id_to_posts_listed_idx.ts";
 import * as addSearchHeadIndex from "./20261125T200000_add_search_head_index.ts";
 import * as addNewsletter from "./20261126T120000_add_newsletter.ts";
+import * as addSearchRecencyBuckets from "./20261126T130000_add_search_recency_buckets.ts";
 import * as addUserNotificationPrefs from "./20261126T130500_add_user_notification_prefs.ts";
 
 /**
@@ -50,5 +51,6 @@ export const migrations: Record<string, Migration> = {
   "20261125T170000_add_id_to_posts_listed_idx": addIdToPostsListedIdx,
   "20261125T200000_add_search_head_index": addSearchHeadIndex,
   "20261126T120000_add_newsletter": addNewsletter,
+  "20261126T130000_add_search_recency_buckets": addSearchRecencyBuckets,
   "20261126T130500_add_user_notification_prefs": addUserNotificationPrefs,
 };

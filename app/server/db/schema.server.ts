@@ -435,7 +435,8 @@ export interface AuditLogTable {
  * already cut into tokens separated by spaces. SQLite also has an integer `id`
  * (the rowid of the FTS5 table "postSearchFts" over this one); PostgreSQL a
  * generated `searchVector` tsvector (and `headVector`, title and summary only, for
- * ranking). Neither is written by the app.
+ * ranking), and `seq` (the order rows were written) with its recency `bucket`, which
+ * its GIN indexes hold beside the vectors. None is written by the app.
  */
 export interface PostSearchTable {
   postId: string;

@@ -59,8 +59,8 @@ function isSqlite(db: DB): boolean {
  * phraseto_tsquery('simple', token), and they are joined with &&.
  *
  * The engine picks the candidates with a LIMIT (FTS5 walks its doclists newest rowid
- * first; PostgreSQL takes the newest "updatedAt" of the GIN index's matches) and
- * scores only them; the candidates are then joined to their posts (published, not in
+ * first; PostgreSQL probes its GIN indexes recency bucket by bucket, newest first: see
+ * newestMatches) and scores only them; the candidates are then joined to their posts (published, not in
  * the trash) one key lookup each; an index row stands for its translation (reindexPost
  * follows every change of one), and only the page's rows join their texts. On SQLite the joins are written as CROSS JOINs,
  * which fixes their order: the planner otherwise walked every published post for each
@@ -95,36 +95,102 @@ function hitsCtes(db: DB, tokens: readonly string[], candidates: number): RawBui
     tokens.map((t) => sql`phraseto_tsquery('simple'::regconfig, ${t})`),
     sql` && `,
   );
+  // The first list takes one row more than it ranks: its count says whether more matched.
+  // When it holds no more, every title or summary match is in it and the second list is
+  // skipped. Otherwise the newest title or summary matches down to the first list's
+  // oldest candidate ("cut") are its own ones ("inHead" of them), so the second list
+  // only looks below the cut, for as many more as make SEARCH_CANDIDATES: none for a
+  // word found in the titles of all its newest matches.
+  return sql`"q" as (select ${query} as "query",
+      (select s."bucket"[1] from "postSearch" s order by s."seq" desc limit 1) as "top"),
+    "newest" as materialized (${newestMatches({ vector: "searchVector", limit: sql.lit(candidates + 1) })}),
+    "capped" as (select count(*) > ${candidates} as "capped" from "newest"),
+    "cut" as (
+      select min(n."seq") as "seq", ${candidates} - count(*) filter (where n."inHead") as "wanted",
+        (select s."bucket"[1] from "postSearch" s where s."seq" = min(n."seq")) as "bucket"
+      from (select n."seq", n."inHead" from "newest" n order by n."seq" desc limit ${candidates}) n
+    ),
+    "newestHead" as materialized (${newestMatches({
+      vector: "headVector",
+      limit: sql`(select "wanted" from "cut")`,
+      top: sql`(select "bucket" from "cut")`,
+      below: sql`(select "seq" from "cut")`,
+      gate: sql`(select "capped" from "capped")`,
+    })}),
+    "candidates" as (
+      (select n."postId", n."locale", n."score" from "newest" n order by n."seq" desc limit ${candidates})
+      union
+      select h."postId", h."locale", h."score" from "newestHead" h
+    ),
+    "hits" as (select c."postId" as "postId", c."locale" as "locale", p."publishedAt" as "publishedAt",
+      c."score" as "score", k."capped" as "capped"
+    from "candidates" c
+    cross join "capped" k
+    join "posts" p on p."id" = c."postId"
+    where p."status" = 'published' and p."deletedAt" is null)`;
+}
+
+/**
+ * PostgreSQL: the spans of recency buckets probed in turn, as [from, to] buckets back from
+ * the newest one (a bucket is 512 rows in the order they were written; the newest one may
+ * have just begun). A word in nearly every post fills its candidates from the first
+ * spans; a rarer one widens span by span, the last ones four times the ones before; the
+ * rows older than the last span are read in one go, only when all of these held too few
+ * matches: a word in fewer than one row in 160 of the newest 32,768.
+ */
+const BUCKET_SPANS: readonly (readonly [number, number])[] = [
+  [0, 0],
+  [1, 1],
+  [2, 3],
+  [4, 15],
+  [16, 63],
+];
+
+/**
+ * PostgreSQL: the newest `limit` rows (by "seq", the order rows were written) whose
+ * `vector` matches the query of "q", as ("seq", "postId", "locale", "score"). GIN returns
+ * a word's matches in no order, so each span of recency buckets is one probe of the
+ * index with the query and the span's buckets ("bucket" is the index's second column):
+ * it meets only the index entries of rows in those buckets. The probes run newest span
+ * first (Append runs its parts in order) and the LIMIT stops them once enough rows
+ * matched: older spans are then never read. A probe whose span is older than the first
+ * bucket, or whose `gate` is false, is skipped without touching the index.
+ */
+function newestMatches(list: {
+  vector: "searchVector" | "headVector";
+  limit: RawBuilder<unknown>;
+  /** The bucket the spans count back from: the newest one unless given. */
+  top?: RawBuilder<unknown>;
+  /** Only rows written before this "seq". */
+  below?: RawBuilder<unknown>;
+  gate?: RawBuilder<unknown>;
+}): RawBuilder<unknown> {
+  const { vector, limit } = list;
+  const top = list.top ?? sql`(select "top" from "q")`;
+  const gate = list.gate ?? sql`true`;
+  // "+ 0": a bound the index on "seq" cannot serve, so the planner never ANDs that
+  // index's whole range into a probe's bitmap; it is tested on the rows a probe found.
+  const below = list.below ? sql` and s."seq" + 0 < ${list.below}` : sql``;
+  const matches = sql`s.${sql.ref(vector)} @@ (select "query" from "q")${below}`;
+  const probes = BUCKET_SPANS.map(
+    ([from, to]) => sql`(select s."seq", s."postId", s."locale", s."headVector" from "postSearch" s
+      where ${top} >= ${sql.lit(from)} and ${gate} and ${matches}
+        and s."bucket" && array(select generate_series(greatest(${top} - ${sql.lit(to)}, 0), ${top} - ${sql.lit(from)}))
+      order by s."seq" desc limit ${limit})`,
+  );
+  const oldest = BUCKET_SPANS.at(-1)?.[1] ?? 0;
+  probes.push(sql`(select s."seq", s."postId", s."locale", s."headVector" from "postSearch" s
+      where ${top} > ${sql.lit(oldest)} and ${gate} and ${matches} and s."bucket"[1] < ${top} - ${sql.lit(oldest)}
+      order by s."seq" desc limit ${limit})`);
   // ts_rank's weights are listed {D, C, B, A}: summary (B), title (A). The rank reads only
   // the small title-and-summary vector, so no match's long body vector is detoasted
-  // (body-only matches tie at the bottom and fall back to newest first).
+  // (body-only matches tie at the bottom and fall back to newest first). It is the same
+  // in both lists, so a row in both is one candidate.
   const weights = `{0, 0, ${WEIGHTS.summary / WEIGHTS.title}, 1}`;
-  // The first list takes one row more than it ranks: its count says whether more matched.
-  // Its sort compares bytes (collate "C": ISO dates and ids sort the same), twice as fast
-  // as the database's collation over thousands of matches.
-  return sql`"q" as (select ${query} as "query"),
-    "newest" as materialized (
-      select s."postId", s."locale", s."updatedAt" from "postSearch" s, "q"
-      where s."searchVector" @@ q."query" order by s."updatedAt" collate "C" desc, s."postId" collate "C" desc limit ${candidates + 1}
-    ),
-    "newestHead" as materialized (
-      select s."postId", s."locale" from "postSearch" s, "q"
-      where s."headVector" @@ q."query" order by s."updatedAt" collate "C" desc, s."postId" collate "C" desc limit ${candidates}
-    ),
-    "candidates" as (
-      (select n."postId", n."locale" from "newest" n order by n."updatedAt" collate "C" desc, n."postId" collate "C" desc limit ${candidates})
-      union
-      select h."postId", h."locale" from "newestHead" h
-    ),
-    "capped" as (select count(*) > ${candidates} as "capped" from "newest"),
-    "hits" as (select s."postId" as "postId", s."locale" as "locale", p."publishedAt" as "publishedAt",
-      ts_rank(${weights}::float4[], s."headVector", q."query") as "score", k."capped" as "capped"
-    from "candidates" c
-    join "postSearch" s on s."postId" = c."postId" and s."locale" = c."locale"
-    cross join "q"
-    cross join "capped" k
-    join "posts" p on p."id" = s."postId"
-    where p."status" = 'published' and p."deletedAt" is null)`;
+  return sql`select u."seq", u."postId", u."locale",
+      ts_rank(${weights}::float4[], u."headVector", (select "query" from "q")) as "score",
+      u."headVector" @@ (select "query" from "q") as "inHead"
+    from (${sql.join(probes, sql` union all `)}) u limit ${limit}`;
 }
 
 /**
@@ -132,12 +198,15 @@ function hitsCtes(db: DB, tokens: readonly string[], candidates: number): RawBui
  * matches through the GIN index. For a common word it would otherwise scan the table
  * and test every row's vector, detoasting each post's whole body (~290 ms for "the"
  * over 10,000 posts, against ~60 ms through the index): the planner does not count
- * that cost.
+ * that cost. Parallel workers are off too, so the probes of newestMatches run one after
+ * the other and stop at the first that suffice.
  */
 function withIndexedMatching<T>(db: DB, run: (q: DB) => Promise<T>): Promise<T> {
   if (isSqlite(db)) return run(db);
   return db.transaction().execute(async (trx) => {
-    await sql`set local enable_seqscan = off`.execute(trx);
+    await sql`select set_config('enable_seqscan', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)`.execute(
+      trx,
+    );
     return run(trx);
   });
 }
