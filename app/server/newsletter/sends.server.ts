@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { formatDate } from "../../lib/format.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
@@ -7,6 +6,7 @@ import { newId } from "../ids.server.ts";
 import type { Envelope } from "../mail/transport.server.ts";
 import type { Mailer } from "../mail.server.ts";
 import { getSiteSettings } from "../repos/site-settings.server.ts";
+import { idOfSignedToken, signedIdMatches, signId } from "../signed-id.server.ts";
 import { personalize, type RenderedNewsletter, renderNewsletter } from "./mail-html.server.ts";
 import { newsletterStrings } from "./strings.server.ts";
 
@@ -80,33 +80,26 @@ export function versionFor(
   return available[0] ?? null;
 }
 
+const LINK_PURPOSE = "subscriber-link";
+
 /**
- * A subscriber's link token: their id and an HMAC over it and their current
- * unsubscribe hash, so it needs no storage and stops working when they subscribe
- * anew (which makes a new hash).
+ * A subscriber's link token (signed-id.server.ts), bound to their current unsubscribe
+ * hash: it needs no storage and stops working when they subscribe anew (a new hash).
  */
 export function subscriberLinkToken(secret: string, subscriber: { id: string; unsubscribeTokenHash: string }): string {
-  const mac = createHmac("sha256", secret)
-    .update(`subscriber-link:${subscriber.id}:${subscriber.unsubscribeTokenHash}`)
-    .digest("base64url")
-    .slice(0, 32);
-  return `${subscriber.id}.${mac}`;
+  return signId(secret, LINK_PURPOSE, subscriber.id, subscriber.unsubscribeTokenHash);
 }
 
 /** The subscriber id in a link token, when its signature is right for that subscriber's row. */
 export async function subscriberFromLinkToken(db: DB, secret: string, token: string): Promise<string | null> {
-  const dot = token.indexOf(".");
-  if (dot <= 0 || token.length > 120) return null;
-  const id = token.slice(0, dot);
+  const id = idOfSignedToken(token);
+  if (!id) return null;
   const row = await db
     .selectFrom("subscribers")
     .select(["id", "unsubscribeTokenHash"])
     .where("id", "=", id)
     .executeTakeFirst();
-  if (!row) return null;
-  const expected = Buffer.from(subscriberLinkToken(secret, row));
-  const given = Buffer.from(token);
-  return expected.length === given.length && timingSafeEqual(expected, given) ? row.id : null;
+  return row && signedIdMatches(secret, LINK_PURPOSE, token, row.id, row.unsubscribeTokenHash) ? row.id : null;
 }
 
 /** Whether a token is a signed link token (the other kind is a random token stored as a hash). */
@@ -134,15 +127,22 @@ export function readerLinks(ctx: NewsletterContext, locale: Locale, token: strin
 
 /**
  * The post's mail in every language it has, as readers will get it (placeholders
- * for their own links); null when the post is no longer public.
+ * for their own links); null when the post is in the trash or gone, or, with
+ * `publishedOnly`, not live.
  */
-export async function renderPostMails(db: DB, postId: string, publicUrl: string): Promise<NewsletterMails | null> {
+export async function renderPostMails(
+  db: DB,
+  postId: string,
+  publicUrl: string,
+  opts: { publishedOnly?: boolean } = {},
+): Promise<NewsletterMails | null> {
   const post = await db
     .selectFrom("posts")
     .select(["id", "status", "publishedAt", "deletedAt", "coverImageUrl", "coverAlt"])
     .where("id", "=", postId)
     .executeTakeFirst();
   if (!post || post.deletedAt !== null) return null;
+  if (opts.publishedOnly && post.status !== "published") return null;
   return renderMailsOf(db, post, publicUrl);
 }
 
@@ -212,15 +212,7 @@ export async function prepareNextBatch(
   let mails: NewsletterMails | null;
   if (send.mails) mails = JSON.parse(send.mails) as NewsletterMails;
   else {
-    const post = await db
-      .selectFrom("posts")
-      .select(["id", "status", "publishedAt", "deletedAt", "coverImageUrl", "coverAlt"])
-      .where("id", "=", send.postId)
-      .executeTakeFirst();
-    mails =
-      post && post.status === "published" && post.deletedAt === null
-        ? await renderMailsOf(db, post, ctx.publicUrl)
-        : null;
+    mails = await renderPostMails(db, send.postId, ctx.publicUrl, { publishedOnly: true });
     if (!mails || Object.keys(mails).length === 0) {
       await cancelSend(db, send.id);
       return 0;
