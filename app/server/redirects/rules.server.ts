@@ -1,4 +1,12 @@
-import { fromKey, isReservedPath, locationFor, type RedirectKey, targetKey } from "../../lib/redirects.ts";
+import {
+  fromKey,
+  isExternalHttpsUrl,
+  isReservedPath,
+  isSitePath,
+  locationFor,
+  type RedirectKey,
+  targetKey,
+} from "../../lib/redirects.ts";
 
 /** One redirect as the lookup and the checks need it. */
 export interface RedirectRule {
@@ -160,9 +168,17 @@ export function planRule(
   return { ok: true, plan: { rule, repointed } };
 }
 
-/** Rows read from the table, minus any whose from-path the site keeps for itself. */
+/**
+ * Rows read from the table that the HTTP step may answer: not those whose from-path the site
+ * keeps for itself, nor any whose target leaves the site without the row allowing it (a row
+ * written past the checks, by hand or by an older version, never becomes an open redirect).
+ */
 export function usableRules(rules: Iterable<RedirectRule>): RuleSet {
   const set = new RuleSet();
-  for (const rule of rules) if (!isReservedPath(rule.fromPath, rule.fromQuery)) set.set(rule);
+  for (const rule of rules) {
+    if (isReservedPath(rule.fromPath, rule.fromQuery)) continue;
+    if (!isSitePath(rule.to) && !(rule.external && isExternalHttpsUrl(rule.to))) continue;
+    set.set(rule);
+  }
   return set;
 }

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { fromKey, type RedirectStatus } from "../../lib/redirects.ts";
+import { fromKey, isSitePath, type RedirectStatus } from "../../lib/redirects.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import { containsText, countRows } from "../db/query.server.ts";
@@ -184,7 +184,8 @@ export async function saveRedirect(db: DB, input: RedirectInput, id?: string): P
     fromQuery: input.fromQuery,
     to: input.to,
     status: input.status,
-    external: input.external,
+    // "External" marks a row that leaves the site; a site path is never one, whatever was ticked.
+    external: input.external && !isSitePath(input.to),
   };
   const planned = planRule(rules, candidate, replaces);
   if (!planned.ok) return planned;
@@ -225,7 +226,8 @@ export async function importRedirects(
   const added = new Set<string>();
   for (const c of candidates) {
     const stored = rules.get({ path: c.fromPath, query: c.fromQuery });
-    if (stored && stored.to === c.to && stored.status === c.status && stored.external === c.external) {
+    const external = c.external && !isSitePath(c.to);
+    if (stored && stored.to === c.to && stored.status === c.status && stored.external === external) {
       outcome.unchanged += 1;
       continue;
     }
@@ -235,7 +237,7 @@ export async function importRedirects(
       fromQuery: c.fromQuery,
       to: c.to,
       status: c.status,
-      external: c.external,
+      external,
     };
     const planned = planRule(rules, candidate, stored);
     if (!planned.ok) {
