@@ -31,6 +31,7 @@ beforeAll(async () => {
     await saveRedirect(trx, { ...base, fromPath: "/old-post", fromQuery: "", to: "/posts/detail/p1" });
     await saveRedirect(trx, { ...base, fromPath: "/", fromQuery: "p=123", to: "/posts/detail/p2", status: 302 });
     await saveRedirect(trx, { ...base, fromPath: "/2020/你好", fromQuery: "", to: "/posts/detail/p3#top" });
+    await saveRedirect(trx, { ...base, fromPath: "/tag/chinese", fromQuery: "", to: "/tags/中文" });
   });
   // Rows written past the checks (by hand, an older version): never answered.
   await plant("/evil", "//evil.example/x");
@@ -72,6 +73,11 @@ describe(`the redirects step (${testDialect()})`, () => {
     const encoded = await get("/2020/%E4%BD%A0%E5%A5%BD/");
     expect(encoded.status).toBe(301);
     expect(encoded.headers.get("location")).toBe("/posts/detail/p3#top");
+    // A target with Chinese in it goes out percent-encoded (a raw one cannot be a header).
+    const chinese = await get("/tag/chinese");
+    expect(chinese.headers.get("location")).toBe("/tags/%E4%B8%AD%E6%96%87");
+    const chineseData = await get("/tag/chinese.data");
+    expect(chineseData.headers.get("x-remix-redirect")).toBe("/tags/%E4%B8%AD%E6%96%87");
     const head = await get("/old-post", { method: "HEAD" });
     expect(head.status).toBe(301);
   });

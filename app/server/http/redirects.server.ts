@@ -15,6 +15,14 @@ function queryOf(url: string, dataRequest: boolean): string {
 }
 
 /**
+ * A Location fit for a header: characters outside printable ASCII (a Chinese slug) as UTF-8
+ * percent-escapes; escapes already there are left as they are.
+ */
+export function headerSafe(location: string): string {
+  return location.replace(/[^\x21-\x7e]+/g, (run) => encodeURIComponent(run));
+}
+
+/**
  * Old URLs, answered before any page work (docs/decisions/012-redirects.md): a GET or HEAD
  * whose path (and query) has a row in the redirects table gets its 301 or 302 here. The rows
  * are in memory (`RedirectMap`): a path with no redirect costs a normalisation and a map
@@ -44,7 +52,7 @@ export function serveRedirects(map: RedirectMap): RequestHandler {
     const rule = rules.match(path, query);
     if (!rule) return next();
     map.hit(rule);
-    const location = locationFor(rule, query);
+    const location = headerSafe(locationFor(rule, query));
     res.setHeader("Cache-Control", "no-store");
     if (dataRequest) {
       res.setHeader("X-Remix-Redirect", location);
