@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { createPost } from "../../app/server/repos/posts.server.ts";
 import { signedInAdmin } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
@@ -46,6 +47,31 @@ test("an admin adds a redirect and the old address lands on the new page", async
   await page.goto(`${OLD_PATH}?ref=old-blog`);
   await expect(page).toHaveURL(new RegExp(`/posts/detail/${postId}\\?ref=old-blog$`));
   await expect(page.getByRole("heading", { level: 1, name: "Journey's end" })).toBeVisible();
+
+  // CSV out and in: the export holds the row; an import reports what it did, line by line.
+  const csv = await (await page.request.get("/admin/redirects.csv")).text();
+  expect(csv.split("\r\n")[0]).toBe("from,to,status,external,note,source,hits,lastHitAt,createdAt");
+  expect(csv).toContain(`/2019/05/old-journey-${STAMP},/posts/detail/${postId},301,0`);
+  await page.goto("/admin/redirects");
+  await page.getByRole("link", { name: "Import a CSV" }).click();
+  await page.getByLabel("CSV file").setInputFiles({
+    name: "redirects.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(`from,to,status\n/csv-a-${STAMP},/posts/detail/${postId},302\n/admin/x,/y,301\n`),
+  });
+  await page.getByRole("button", { name: "Import" }).click();
+  const report = page.getByRole("status").filter({ hasText: "Import finished" });
+  await expect(report).toContainText("1 redirect added");
+  await expect(report).toContainText("1 row skipped");
+  await expect(report).toContainText("Line 3: “/admin/x” belongs to the site itself.");
+
+  for (const path of ["/admin/redirects", "/admin/redirects/new", "/admin/redirects/import"]) {
+    await page.goto(path);
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(
+      results.violations.map((v) => `${path}: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+    ).toEqual([]);
+  }
 
   // The same section in Chinese.
   await page.context().addCookies([{ name: "locale", value: "zh", url: new URL(page.url()).origin }]);
