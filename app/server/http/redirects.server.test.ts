@@ -1,7 +1,10 @@
 import type { AddressInfo } from "node:net";
 import express from "express";
+import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
+import { createContentChanges } from "../cache/content-changes.server.ts";
+import { createRenderCache } from "../cache/render-cache.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import { createRedirectMap, type RedirectMap } from "../redirects/map.server.ts";
 import { getRedirect, redirectsForExport, saveRedirect } from "../repos/redirects.server.ts";
@@ -135,5 +138,30 @@ describe(`the redirects step (${testDialect()})`, () => {
     expect((await get("/brand-new")).status).toBe(301);
     expect((await get("/old-post")).status).toBe(200);
     expect(loadErrors).toEqual([]);
+  });
+
+  it("reloads when another instance's change reaches this one through the content version", async () => {
+    const bumps: unknown[] = [];
+    const content = createContentChanges({
+      db: database.db,
+      renderCache: createRenderCache(1_000_000),
+      version: { bump: async (tags) => void bumps.push(tags), read: async () => 1, changes: async () => [] },
+      log: pino({ level: "silent" }),
+      alsoForget: (tags) => map.forget(tags),
+    });
+    await database.db
+      .transaction()
+      .execute((trx) =>
+        saveRedirect(trx, { fromPath: "/from-elsewhere", fromQuery: "", to: "/y", status: 301, external: false }),
+      );
+    expect((await get("/from-elsewhere")).status).toBe(200);
+    // What the version watcher calls when it sees someone else's change.
+    content.forgetLocal(["redirects"]);
+    expect((await get("/from-elsewhere")).status).toBe(301);
+    // This instance's own admin write: the same, and the other instances are told.
+    await database.db.deleteFrom("redirects").where("fromPath", "=", "/from-elsewhere").execute();
+    await content.changed(["redirects"]);
+    expect(bumps).toEqual([["redirects"]]);
+    expect((await get("/from-elsewhere")).status).toBe(200);
   });
 });
