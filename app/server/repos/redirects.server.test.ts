@@ -180,6 +180,21 @@ describe(`redirect CSV import (${testDialect()})`, () => {
     });
     const added = (await redirectsForExport(db)).find((r) => r.from === "/new-one");
     expect(added).toMatchObject({ source: "import:csv", note: "from csv", status: 301 });
+    // A second run of the same file changes nothing.
+    const again = await db.transaction().execute((trx) => importRedirects(trx, file.candidates, "import:csv"));
+    expect(again).toMatchObject({ added: 0, updated: 0, unchanged: 4 });
+  });
+
+  it("flattens chains inside one file, and counts them unchanged when the file comes again", async () => {
+    const { db } = database;
+    const file = readRedirectCsv(csv("from,to\n/c1,/c2\n/c2,/c3\n/c3,/c4\n"));
+    if (!file.ok) throw new Error("file refused");
+    const first = await db.transaction().execute((trx) => importRedirects(trx, file.candidates, "import:csv"));
+    expect(first).toEqual({ added: 3, updated: 0, unchanged: 0, refused: [] });
+    expect(await table(db)).toEqual({ "/c1": "/c4", "/c2": "/c4", "/c3": "/c4" });
+    const again = await db.transaction().execute((trx) => importRedirects(trx, file.candidates, "import:csv"));
+    expect(again).toEqual({ added: 0, updated: 0, unchanged: 3, refused: [] });
+    expect(await table(db)).toEqual({ "/c1": "/c4", "/c2": "/c4", "/c3": "/c4" });
   });
 
   it("reads an external row that allows it, and refuses files that are no redirect CSV", () => {

@@ -209,11 +209,15 @@ export interface RedirectImportOutcome {
   refused: Array<{ line: number; reason: RedirectSkipReason; from: string }>;
 }
 
+/** Rows per INSERT statement: 11 values each, well inside both dialects' limits on bound parameters. */
+const INSERT_BATCH = 500;
+
 /**
  * Imports checked rows in one transaction (the caller's): a from-path not stored yet is
  * added, one stored with another target or status is updated, the same is left alone; a row
  * that would loop is refused and listed. Rows are planned one after another against the whole
- * table in memory, so an import of thousands reads it once.
+ * table in memory (read once), then written: new rows a batch per statement, changed rows one
+ * UPDATE each.
  */
 export async function importRedirects(
   db: DB,
@@ -222,23 +226,26 @@ export async function importRedirects(
 ): Promise<RedirectImportOutcome> {
   const rules = new RuleSet(await loadRules(db));
   const outcome: RedirectImportOutcome = { added: 0, updated: 0, unchanged: 0, refused: [] };
-  const now = nowIso();
-  const added = new Set<string>();
+  const inserts = new Map<string, { rule: RedirectRule; note: string }>();
+  const updates = new Map<string, { rule: RedirectRule; note: string | undefined }>();
+  const same = (a: RedirectRule, b: RedirectRule) =>
+    a.to === b.to && a.status === b.status && a.external === b.external;
   for (const c of candidates) {
     const stored = rules.get({ path: c.fromPath, query: c.fromQuery });
-    const external = c.external && !isSitePath(c.to);
-    if (stored && stored.to === c.to && stored.status === c.status && stored.external === external) {
-      outcome.unchanged += 1;
-      continue;
-    }
     const candidate: RedirectRule = {
       id: stored?.id ?? newId(),
       fromPath: c.fromPath,
       fromQuery: c.fromQuery,
       to: c.to,
       status: c.status,
-      external,
+      external: c.external && !isSitePath(c.to),
     };
+    // Exactly the stored row (a second run of the same file): the table is flat, so planning
+    // it again would change nothing.
+    if (stored && same(stored, candidate)) {
+      outcome.unchanged += 1;
+      continue;
+    }
     const planned = planRule(rules, candidate, stored);
     if (!planned.ok) {
       outcome.refused.push({
@@ -248,15 +255,57 @@ export async function importRedirects(
       });
       continue;
     }
-    const isNew = !stored;
-    // A row added earlier in this import and changed again is still one insert: update it.
-    await writePlan(db, planned.plan, { note: c.note, source, isNew }, now);
-    if (isNew) {
-      added.add(candidate.id);
-      outcome.added += 1;
-    } else if (!added.has(candidate.id)) {
-      outcome.updated += 1;
+    const { rule, repointed } = planned.plan;
+    // The same target and status again (after flattening): nothing to write, a new note included.
+    if (stored && same(stored, rule) && repointed.length === 0) {
+      outcome.unchanged += 1;
+      continue;
     }
+    if (!stored) {
+      inserts.set(rule.id, { rule, note: c.note ?? "" });
+      outcome.added += 1;
+    } else if (inserts.has(rule.id)) {
+      inserts.set(rule.id, { rule, note: c.note ?? inserts.get(rule.id)?.note ?? "" });
+    } else {
+      if (!updates.has(rule.id)) outcome.updated += 1;
+      updates.set(rule.id, { rule, note: c.note ?? updates.get(rule.id)?.note });
+    }
+    for (const moved of repointed) {
+      const added = inserts.get(moved.id);
+      if (added) inserts.set(moved.id, { ...added, rule: moved });
+      else updates.set(moved.id, { rule: moved, note: updates.get(moved.id)?.note });
+    }
+  }
+  const now = nowIso();
+  const values = [...inserts.values()].map(({ rule, note }) => ({
+    id: rule.id,
+    fromPath: fromKey({ path: rule.fromPath, query: rule.fromQuery }),
+    toPath: rule.to,
+    status: rule.status,
+    external: rule.external ? 1 : 0,
+    source,
+    note,
+    createdAt: now,
+    updatedAt: now,
+  }));
+  for (let i = 0; i < values.length; i += INSERT_BATCH) {
+    await db
+      .insertInto("redirects")
+      .values(values.slice(i, i + INSERT_BATCH))
+      .execute();
+  }
+  for (const { rule, note } of updates.values()) {
+    await db
+      .updateTable("redirects")
+      .set({
+        toPath: rule.to,
+        status: rule.status,
+        external: rule.external ? 1 : 0,
+        ...(note !== undefined ? { note } : {}),
+        updatedAt: now,
+      })
+      .where("id", "=", rule.id)
+      .execute();
   }
   return outcome;
 }
