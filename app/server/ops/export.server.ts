@@ -46,6 +46,7 @@ const EXPORT_TABLE_NAMES = new Set<TableName>([
   "comments",
   "swapers",
   "links",
+  "redirects",
   "ads",
   "auditLog",
 ]);
