@@ -15,6 +15,7 @@ import {
 import type { Route } from "./+types/root";
 // As a URL, not a side-effect import: the layout links it with a precedence (below).
 import appCss from "./app.css?url";
+import { CODE_COPY_SCRIPT } from "./components/code-copy-script.ts";
 import { BuildWatcher } from "./components/layout/build-watcher.tsx";
 import { SiteFooter } from "./components/layout/site-footer.tsx";
 import { SiteHeader } from "./components/layout/site-header.tsx";
@@ -192,6 +193,10 @@ export function Layout({ children }: { children: ReactNode }) {
           </main>
           <SiteFooter site={root?.site ?? null} locale={locale} />
         </I18nextProvider>
+        {/* Plain script, not React: code blocks' copy buttons work before (and without) hydration. */}
+        <script nonce={nonce} suppressHydrationWarning>
+          {CODE_COPY_SCRIPT}
+        </script>
         <BuildWatcher buildId={root?.buildId ?? null} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -39,6 +39,9 @@ export const handle = routePolicy({ cache: "public", writes: "content" });
 /** The post body's element id, and its name among the document's parts. */
 const POST_BODY_ID = "post-body";
 
+/** A table of contents is worth its space from this many headings (h2 and h3) on. */
+const TOC_MIN_HEADINGS = 3;
+
 const _otherLocale = (l: Locale): Locale => (l === "en" ? "zh" : "en");
 
 /** The path of this request without the client router's `.data` suffix. */
@@ -261,7 +264,7 @@ export default function PostDetailPage({ loaderData, actionData }: Route.Compone
           </figure>
         )}
 
-        {translation.toc.length > 0 && (
+        {translation.toc.length >= TOC_MIN_HEADINGS && (
           <nav
             aria-label={t("toc")}
             lang={HTML_LANG[translation.locale]}
