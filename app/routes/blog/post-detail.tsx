@@ -19,6 +19,7 @@ import { pageShowsPost, pageShowsPosts, writeChangesPost } from "../../server/ca
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { mediaImages } from "../../server/media/media.server.ts";
+import { notFoundForReader } from "../../server/not-found.server.ts";
 import { commentMail } from "../../server/notify/comment-mail.server.ts";
 import { noticeDeps } from "../../server/notify/notices.server.ts";
 import { hitAll } from "../../server/rate-limit.server.ts";
@@ -55,15 +56,15 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const app = getApp(context);
   const req = getRequest(context);
   const id = params.id ?? "";
-  if (!isRecordId(id)) throw data(null, { status: 404 });
   const locale = getRequest(context).locale;
+  if (!isRecordId(id)) return notFoundForReader(app.db, locale);
   const [user, post, settings] = await Promise.all([
     getUser(context, request),
     findPostDetail(app.db, id, locale),
     requestSettings(context),
   ]);
   // Not there and not yours to see look the same: never leak that a draft exists.
-  if (!post || !canView(post, user)) throw data(null, { status: 404 });
+  if (!post || !canView(post, user)) return notFoundForReader(app.db, locale);
 
   const open = isPublic(post);
   const [neighbours, related, comments, bottomAd, sideAd, covers] = await Promise.all([
