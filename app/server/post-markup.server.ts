@@ -95,9 +95,32 @@ function wrapChildren(parent: Root | Element, locale: Locale): void {
       const figure = asFigure(child);
       if (figure) return figure;
     }
+    if (child.tagName === "li") labelTaskCheckbox(child);
     wrapChildren(child, locale);
     return child;
   });
+}
+
+const BLOCKS = new Set(["p", "ul", "ol", "div", "pre", "blockquote", "table", "figure", "h1", "h2", "h3", "h4"]);
+
+/**
+ * A task list item's checkbox gets its text as a label (`<label><input> text</label>`):
+ * a checkbox without a name is announced as just "checkbox".
+ */
+function labelTaskCheckbox(li: Element): void {
+  const first = li.children.find((c) => c.type === "element");
+  // A loose list puts the checkbox in the item's first paragraph.
+  const holder = first?.tagName === "p" ? first : li;
+  const index = holder.children.findIndex((c) => c.type === "element" && c.tagName === "input");
+  if (index === -1) return;
+  let end = index + 1;
+  while (end < holder.children.length) {
+    const next = holder.children[end];
+    if (next?.type === "element" && BLOCKS.has(next.tagName)) break;
+    end += 1;
+  }
+  const label = el("label", {}, holder.children.slice(index, end));
+  holder.children.splice(index, end - index, label);
 }
 
 /**

@@ -250,4 +250,23 @@ describe("renderPost", () => {
     expect(elements(html, "figure")).toHaveLength(1);
     expect(elements(html, "figcaption")).toEqual([]);
   });
+
+  it("labels a task list's checkboxes with their item's text", async () => {
+    const { html } = await renderPost("- [x] done *well*\n- [ ] not yet\n  - nested\n");
+    const labels = elements(html, "label");
+    expect(
+      labels.map((l) =>
+        textContent(
+          `<p>${l.children.map((c) => (c.type === "text" ? c.value : c.type === "element" && c.tagName === "em" ? "well" : "")).join("")}</p>`,
+        ).trim(),
+      ),
+    ).toEqual(["done well", "not yet"]);
+    expect(labels.every((l) => l.children.some((c) => c.type === "element" && c.tagName === "input"))).toBe(true);
+    // The nested list stays outside the label.
+    expect(
+      elements(html, "label")
+        .flatMap((l) => l.children)
+        .some((c) => c.type === "element" && c.tagName === "ul"),
+    ).toBe(false);
+  });
 });
