@@ -195,3 +195,27 @@ test("the 404 page says its message once and offers search and the latest posts,
   await expect(page).toHaveURL(/\/zh\/search\?q=%E9%85%8D%E6%96%B9/);
   await expect(page.getByRole("heading", { level: 1, name: "搜索" })).toBeVisible();
 });
+
+test("a post with fewer than three headings shows no contents list", async ({ page, serverDb }) => {
+  const markdown = "## One\n\nText.\n\n## Two\n\nMore text.\n";
+  const out = await renderPost(markdown, "en");
+  const id = await createPost(serverDb.db, {
+    slug: `two-headings-${Date.now().toString(36)}`,
+    authorId: null,
+    status: "published",
+    publishedAt: "2024-01-01T00:00:00.000Z",
+    translations: [
+      {
+        locale: "en",
+        title: "Two headings",
+        summary: "",
+        bodyMarkdown: markdown,
+        bodyHtml: out.html,
+        tocJson: JSON.stringify(out.toc),
+      },
+    ],
+  });
+  await page.goto(`/en/posts/detail/${id}`);
+  await expect(page.locator("#post-body h2")).toHaveCount(2);
+  await expect(page.getByRole("navigation", { name: "Table of contents" })).toHaveCount(0);
+});
