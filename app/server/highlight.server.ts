@@ -110,6 +110,8 @@ export function highlightCodeBlocks(tree: Root, highlighter: HighlighterCore): v
         const pre = highlighted.children.find((c) => c.type === "element");
         if (!pre) return child;
         if (lang !== "text") pre.properties.dataLanguage = lang;
+        // The fence's own language (post-markup.server.ts labels the block with it).
+        if (child.properties.dataFence !== undefined) pre.properties.dataFence = child.properties.dataFence;
         return pre;
       } catch {
         return child;
