@@ -155,7 +155,8 @@ export default function SubscribersAdmin({ loaderData }: Route.ComponentProps) {
         </a>
       </div>
 
-      <ImportPanel maxBytes={maxBytes} locale={locale} />
+      {/* A new import (this admin's upload) starts a fresh, closed form: the same file is not sent twice by accident. */}
+      <ImportPanel key={imports[0]?.id ?? "none"} maxBytes={maxBytes} locale={locale} />
       <ImportJobs jobs={imports} locale={locale} />
 
       <Form method="get" role="search" className="flex flex-wrap items-end gap-3">
@@ -234,7 +235,7 @@ export default function SubscribersAdmin({ loaderData }: Route.ComponentProps) {
   );
 }
 
-/** The CSV import: a file, the language for rows naming none, and the last import's report or refusal. */
+/** The CSV upload: a file, the language for rows naming none, and why the last upload was refused. */
 function ImportPanel({ maxBytes, locale }: { maxBytes: number; locale: Route.ComponentProps["loaderData"]["locale"] }) {
   const { t } = useTranslation("adminUsers");
   const answer = useActionData<typeof action>();
