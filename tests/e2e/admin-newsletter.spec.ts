@@ -211,6 +211,8 @@ test("an admin imports a Ghost members export and sees the report and the new su
   await expect(report).toContainText("Skipped 1 row not subscribed to e-mails.");
   await expect(report).toContainText("Skipped 1 invalid row.");
   await expect(report).toContainText("Line 7: “not-an-address” is not a valid e-mail address.");
+  const importsAxe = await new AxeBuilder({ page }).include("#imports").analyze();
+  expect(importsAxe.violations.map((v) => v.id)).toEqual([]);
 
   await page.getByLabel("Search by e-mail").fill(tag);
   await page.getByRole("button", { name: "Filter" }).click();
