@@ -11,7 +11,9 @@ import { createDatabaseHealth } from "../db/health.server.ts";
 import { migrateToLatest } from "../db/migrate.server.ts";
 import { startStatisticsRefresh } from "../db/statistics.server.ts";
 import type { Env } from "../env.server.ts";
+import type { LeasedJob } from "../jobs/lease.server.ts";
 import { startScheduledPublishing } from "../jobs/publish-scheduled.server.ts";
+import { startSubscriberImports } from "../jobs/subscriber-import.server.ts";
 import { type MailWorker, startMailWorker } from "../mail/outbox.server.ts";
 import { relaxedOutcomeWrites } from "../mail/relaxed-writes.server.ts";
 import { createMailTransport } from "../mail/transport.server.ts";
@@ -149,6 +151,7 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
   const comments = workerCommentRenderer({ url: commentWorkerUrl(), log });
 
   const jobs: Array<{ stop(): Promise<void> }> = [];
+  let importJob: LeasedJob | null = null;
   return {
     services: {
       db: database.db,
@@ -164,6 +167,9 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
       dbHealth,
       content,
       comments,
+      // On an instance that is not the lease holder the poke only finds the lease taken;
+      // the holder's own timer picks the import up within IMPORT_INTERVAL_MS.
+      subscriberImports: { poke: () => importJob?.poke() },
     },
     database,
     log,
@@ -188,6 +194,9 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
           onPublished: () => content.changed(),
         }),
       );
+      // Uploaded subscriber lists, a chunk per transaction, on the holder of the import lease.
+      importJob = startSubscriberImports(database.db, log);
+      jobs.push(importJob);
       // The daily digest of comments waiting, while the site setting asks for one.
       jobs.push(startModerationDigest(database.db, noticeDeps({ mailer, env }), log));
       // PostgreSQL: tables never analysed (a fresh import) or much changed get their statistics.

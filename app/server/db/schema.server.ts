@@ -35,6 +35,8 @@ export interface Database {
   jobLeases: JobLeasesTable;
   mailOutbox: MailOutboxTable;
   newsletterSends: NewsletterSendsTable;
+  subscriberImports: SubscriberImportsTable;
+  subscriberImportRows: SubscriberImportRowsTable;
 }
 
 /** "cancelled": not sent on purpose (the reader unsubscribed or the post went away first). */
@@ -478,3 +480,44 @@ export type NewPostTranslationRow = Insertable<PostTranslationsTable>;
 
 // Re-exported so callers needing generated columns later have one import site.
 export type { Generated };
+
+export type SubscriberImportStatus = "queued" | "running" | "done" | "failed";
+
+/** One uploaded subscriber CSV, imported in the background from `processed` on (decision 011). */
+export interface SubscriberImportsTable {
+  id: string;
+  status: ColumnType<SubscriberImportStatus, SubscriberImportStatus | undefined, SubscriberImportStatus>;
+  fileName: string;
+  /** The language for rows naming none (an `ImportDefaultLanguages`). */
+  defaultLanguages: string;
+  actorId: string;
+  actorEmail: string;
+  /** Candidate rows stored at upload. */
+  total: ColumnType<number, number | undefined, number>;
+  /** The cursor: candidate rows with `seq` below it are done. */
+  processed: ColumnType<number, number | undefined, number>;
+  imported: ColumnType<number, number | undefined, number>;
+  /** Already on the list (any status): left as they were. */
+  existing: ColumnType<number, number | undefined, number>;
+  duplicates: ColumnType<number, number | undefined, number>;
+  notSubscribed: ColumnType<number, number | undefined, number>;
+  invalid: ColumnType<number, number | undefined, number>;
+  /** JSON `ImportProblem[]`: the first invalid rows. */
+  problems: ColumnType<string, string | undefined, string>;
+  /** Chunks that failed in a row; the import fails at IMPORT_MAX_FAILURES. */
+  failures: ColumnType<number, number | undefined, number>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  finishedAt: Timestamp | null;
+}
+
+/** A candidate row still to import (personal data: deleted as it is processed). */
+export interface SubscriberImportRowsTable {
+  importId: string;
+  seq: number;
+  line: number;
+  email: string;
+  languages: SubscriberLanguages;
+  locale: Locale;
+  createdAt: string | null;
+}
