@@ -34,6 +34,7 @@ export interface Database {
   jobLeases: JobLeasesTable;
   mailOutbox: MailOutboxTable;
   newsletterSends: NewsletterSendsTable;
+  postRevisions: PostRevisionsTable;
 }
 
 /** "cancelled": not sent on purpose (the reader unsubscribed or the post went away first). */
@@ -166,6 +167,29 @@ export interface PostTranslationsTable {
   readingMinutes: ColumnType<number, number | undefined, number>;
   seoTitle: string | null;
   seoDescription: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** "saved": what the post held after a save; "pending": changes to a live post readers do not see yet. */
+export type RevisionKind = "saved" | "pending";
+
+/** One revision of a post (issue 23): both languages and the settings, as JSON where they are lists. */
+export interface PostRevisionsTable {
+  id: string;
+  postId: string;
+  authorId: string | null;
+  kind: RevisionKind;
+  status: PostStatus;
+  slug: string;
+  publishedAt: Timestamp | null;
+  categoryId: string | null;
+  /** JSON array of tag names. */
+  tags: string;
+  coverImageUrl: string | null;
+  coverAlt: string;
+  /** JSON object by locale: { title, summary, bodyMarkdown, seoTitle, seoDescription }. */
+  translations: string;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

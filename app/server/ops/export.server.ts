@@ -43,6 +43,7 @@ const EXPORT_TABLE_NAMES = new Set<TableName>([
   "posts",
   "postTranslations",
   "postTags",
+  "postRevisions",
   "comments",
   "swapers",
   "links",

@@ -1,0 +1,94 @@
+import type { FieldErrors } from "../../lib/forms.ts";
+import type { EditorInput } from "../../lib/schemas/post.ts";
+import type { DB } from "../db/db.server.ts";
+import { nowIso } from "../db/db.server.ts";
+import { checkCategory, slugOwner } from "./post-editor.server.ts";
+import { contentOfInput, recordRevision } from "./revisions.server.ts";
+
+// Editing a live post safely (issue 23): Save on a published post keeps the changes as a
+// pending revision; the post, its translations and tags, and so every page readers see,
+// stay as they were until Update publishes them through the ordinary save.
+
+export type PendingResult =
+  | { ok: true; id: string; version: number; revisionId: string }
+  | { ok: false; reason: "invalid"; fieldErrors: FieldErrors }
+  | { ok: false; reason: "conflict" }
+  | { ok: false; reason: "notFound" };
+
+/** Whether the post of `authorId` is live, so that a Save of it should stay pending. */
+export async function isLivePost(db: DB, postId: string, authorId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("posts")
+    .select("status")
+    .where("id", "=", postId)
+    .where("authorId", "=", authorId)
+    .where("deletedAt", "is", null)
+    .executeTakeFirst();
+  return row?.status === "published";
+}
+
+/**
+ * Keeps the form as the live post's pending revision. Checked like a save (the version the
+ * form was loaded at, the category, a typed slug another post has), and the post's version
+ * is bumped so a second editor sees a conflict; nothing readers see changes.
+ */
+export async function savePendingEdit(
+  db: DB,
+  authorId: string,
+  postId: string,
+  input: EditorInput,
+  revision: { coalesce?: boolean } = {},
+): Promise<PendingResult> {
+  const existing = await db
+    .selectFrom("posts")
+    .select(["slug", "publishedAt", "version", "status"])
+    .where("id", "=", postId)
+    .where("authorId", "=", authorId)
+    .where("deletedAt", "is", null)
+    .executeTakeFirst();
+  if (!existing) return { ok: false, reason: "notFound" };
+  if (input.version === undefined)
+    return { ok: false, reason: "invalid", fieldErrors: { form: "editor:errors.invalidForm" } };
+  if (input.translations.length === 0)
+    return { ok: false, reason: "invalid", fieldErrors: { enTitle: "editor:errors.oneTitleRequired" } };
+  const expected = input.version;
+  if (Number(existing.version) !== expected) return { ok: false, reason: "conflict" };
+  const categoryError = await checkCategory(db, input.categoryId);
+  if (categoryError) return { ok: false, reason: "invalid", fieldErrors: categoryError };
+  let slug = existing.slug;
+  if (input.slug && input.slug !== existing.slug) {
+    const owner = await slugOwner(db, input.slug);
+    if (owner && owner !== postId)
+      return { ok: false, reason: "invalid", fieldErrors: { slug: "editor:errors.slugTaken" } };
+    slug = input.slug;
+  }
+  const now = nowIso();
+  // A time typed to the minute of the stored one keeps the stored precision.
+  let publishedAt = input.publishAt ?? existing.publishedAt ?? now;
+  if (
+    existing.publishedAt &&
+    Math.floor(Date.parse(existing.publishedAt) / 60_000) * 60_000 === Date.parse(publishedAt)
+  )
+    publishedAt = existing.publishedAt;
+  const revisionId = await db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable("posts")
+      .set((eb) => ({ version: eb("version", "+", 1) }))
+      .where("id", "=", postId)
+      .where("authorId", "=", authorId)
+      .where("version", "=", expected)
+      .where("deletedAt", "is", null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return null;
+    return recordRevision(trx, {
+      postId,
+      authorId,
+      kind: "pending",
+      content: contentOfInput(input, slug, publishedAt),
+      now,
+      ...revision,
+    });
+  });
+  if (!revisionId) return { ok: false, reason: "conflict" };
+  return { ok: true, id: postId, version: expected + 1, revisionId };
+}
