@@ -42,9 +42,49 @@ export interface PostEditorProps {
   conflict: ConflictInfo | null;
   prefix: string;
   uiLocale: Locale;
+  /**
+   * A live post: when readers' version was published, when its pending changes were last
+   * saved (null: none) and where to compare them with readers' version.
+   */
+  live?: LiveState | null;
+}
+
+export interface LiveState {
+  publishedAt: string | null;
+  pendingAt: string | null;
+  compareHref: string | null;
+}
+
+/** Which version readers see, and whether unpublished changes wait for Update. */
+function LiveNotice({ live, uiLocale }: { live: LiveState; uiLocale: Locale }) {
+  const { t } = useTranslation("editor");
+  const format = dateTimeFormatter(uiLocale, true);
+  return (
+    <div
+      data-testid="live-notice"
+      className="space-y-1 rounded-md border border-blue-300 bg-blue-50 px-4 py-3 text-sm text-blue-950 dark:border-blue-800 dark:bg-blue-950 dark:text-blue-100"
+    >
+      <p>{t("live.notice", { time: live.publishedAt ? format(live.publishedAt) : "" })}</p>
+      {live.pendingAt ? (
+        <p>
+          <strong>{t("live.pending", { time: format(live.pendingAt) })}</strong>{" "}
+          {live.compareHref && (
+            <Link to={live.compareHref} className={LINK}>
+              {t("live.compare")}
+            </Link>
+          )}
+        </p>
+      ) : (
+        <p>{t("live.noPending")}</p>
+      )}
+    </div>
+  );
 }
 
 export const AUTOSAVE_MS = 400;
+
+const PRIMARY =
+  "rounded-md bg-blue-700 px-6 py-2 font-medium text-white hover:bg-blue-800 focus:outline-none focus:ring-2 focus:ring-blue-600/50 disabled:opacity-60";
 
 const LIMIT_VARS: Record<string, number> = { ...POST_LIMITS };
 
@@ -98,6 +138,7 @@ function NewsletterChoice(props: {
  */
 export function PostEditor(props: PostEditorProps) {
   const { mode, formKey, post, loaded, submitted, categories, fieldErrors, conflict, prefix, uiLocale } = props;
+  const live = props.live ?? null;
   const { t } = useTranslation("editor");
   const m = useMessage();
   const navigation = useNavigation();
@@ -224,11 +265,18 @@ export function PostEditor(props: PostEditorProps) {
               {t("form.viewPost")}
             </Link>
           )}
+          {post && (
+            <Link to={`${prefix}/posts/edit/${post.id}/history`} className={LINK}>
+              {t("history.link")}
+            </Link>
+          )}
           <Link to={`${prefix}/posts/myPosts`} className={LINK}>
             {t("form.backToList")}
           </Link>
         </nav>
       </header>
+
+      {live && <LiveNotice live={live} uiLocale={uiLocale} />}
 
       {offer && (
         <div
@@ -390,13 +438,21 @@ export function PostEditor(props: PostEditorProps) {
         </fieldset>
 
         <div className="flex flex-wrap items-center gap-4">
-          <button
-            type="submit"
-            disabled={busy}
-            className="rounded-md bg-blue-700 px-6 py-2 font-medium text-white hover:bg-blue-800 focus:outline-none focus:ring-2 focus:ring-blue-600/50 disabled:opacity-60"
-          >
-            {busy ? t("form.saving") : t("form.save")}
-          </button>
+          {live && values.status === "published" ? (
+            <>
+              {/* The first button is Enter's: keeping changes pending is the safe default. */}
+              <button type="submit" name="intent" value="save" disabled={busy} className={PRIMARY}>
+                {busy ? t("form.saving") : t("live.save")}
+              </button>
+              <button type="submit" name="intent" value="update" disabled={busy} className={PRIMARY}>
+                {t("live.update")}
+              </button>
+            </>
+          ) : (
+            <button type="submit" disabled={busy} className={PRIMARY}>
+              {busy ? t("form.saving") : t("form.save")}
+            </button>
+          )}
           <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="kept-locally">
             {keptAt !== null && dirty ? t("form.keptLocally", { time: formatLocal(keptAt) }) : null}
           </p>

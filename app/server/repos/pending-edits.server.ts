@@ -2,8 +2,8 @@ import type { FieldErrors } from "../../lib/forms.ts";
 import type { EditorInput } from "../../lib/schemas/post.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
-import { checkCategory, slugOwner } from "./post-editor.server.ts";
-import { contentOfInput, recordRevision } from "./revisions.server.ts";
+import { checkCategory, loadPostForEdit, type SaveResult, slugOwner, updateEditorPost } from "./post-editor.server.ts";
+import { contentOfInput, getRevision, inputOfContent, recordRevision } from "./revisions.server.ts";
 
 // Editing a live post safely (issue 23): Save on a published post keeps the changes as a
 // pending revision; the post, its translations and tags, and so every page readers see,
@@ -91,4 +91,44 @@ export async function savePendingEdit(
   });
   if (!revisionId) return { ok: false, reason: "conflict" };
   return { ok: true, id: postId, version: expected + 1, revisionId };
+}
+
+export type RestoreResult =
+  | { ok: true; pending: false; saved: Extract<SaveResult, { ok: true }> }
+  | { ok: true; pending: true }
+  | { ok: false; reason: "invalid"; fieldErrors: FieldErrors }
+  | { ok: false; reason: "conflict" }
+  | { ok: false; reason: "notFound" };
+
+/**
+ * Saves revision `revisionId`'s text and settings over post `postId` of `authorId` as a new
+ * revision. The post keeps its status and publish time (restoring never publishes or
+ * unpublishes); a live post gets the revision as its pending changes.
+ */
+export async function restoreRevision(
+  db: DB,
+  authorId: string,
+  postId: string,
+  revisionId: string,
+): Promise<RestoreResult> {
+  const [post, revision] = await Promise.all([
+    loadPostForEdit(db, postId, authorId),
+    getRevision(db, postId, revisionId),
+  ]);
+  if (!post || !revision) return { ok: false, reason: "notFound" };
+  const input = {
+    ...inputOfContent(revision.content, post.version),
+    status: post.status,
+    publishAt: post.publishedAt,
+    newsletter: post.newsletter,
+  };
+  if (post.status === "published") {
+    const result = await savePendingEdit(db, authorId, postId, input, { coalesce: false });
+    return result.ok ? { ok: true, pending: true } : result;
+  }
+  const result = await updateEditorPost(db, authorId, postId, input, { coalesce: false });
+  if (result.ok) return { ok: true, pending: false, saved: result };
+  if (result.reason === "invalid") return result;
+  if (result.reason === "conflict") return { ok: false, reason: "conflict" };
+  return { ok: false, reason: "notFound" };
 }
