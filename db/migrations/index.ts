@@ -24,6 +24,7 @@ import * as addNewsletter from "./20261126T120000_add_newsletter.ts";
 import * as addSearchRecencyBuckets from "./20261126T130000_add_search_recency_buckets.ts";
 import * as addUserNotificationPrefs from "./20261126T130500_add_user_notification_prefs.ts";
 import * as createPostRevisions from "./20261126T141000_create_post_revisions.ts";
+import * as createPreviewLinks from "./20261126T141100_create_preview_links.ts";
 
 /**
  * Every migration, in order. Listed explicitly so the same history runs in the
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   "20261126T130000_add_search_recency_buckets": addSearchRecencyBuckets,
   "20261126T130500_add_user_notification_prefs": addUserNotificationPrefs,
   "20261126T141000_create_post_revisions": createPostRevisions,
+  "20261126T141100_create_preview_links": createPreviewLinks,
 };

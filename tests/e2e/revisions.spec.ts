@@ -5,7 +5,8 @@ import { expect, test } from "./fixtures.ts";
 
 // Editing a live post safely and the revision history (issue 23): Save keeps a live
 // post's changes from readers until Update; History compares revisions and restores one,
-// without JavaScript too.
+// without JavaScript too; a private preview link opens a draft for a signed-out reader
+// until it is revoked.
 
 const writers: string[] = [];
 
@@ -102,5 +103,65 @@ test("a live post's edit stays unseen until Update, and an old revision comes ba
   } finally {
     await reader.close();
     await plain.close();
+  }
+});
+
+test("a preview link shows a draft to a signed-out reader until it is revoked", async ({ page, serverDb, browser }) => {
+  const email = await signedInAdmin(page, serverDb.db, "previewer");
+  writers.push(email);
+  const author = await serverDb.db
+    .selectFrom("users")
+    .select("id")
+    .where("email", "=", email)
+    .executeTakeFirstOrThrow();
+  const created = await createEditorPost(serverDb.db, author.id, {
+    slug: `preview-draft-${Date.now()}`,
+    categoryId: null,
+    tags: [],
+    coverImageUrl: null,
+    coverAlt: "",
+    status: "draft",
+    publishAt: null,
+    translations: [
+      {
+        locale: "en",
+        title: "A draft to show",
+        summary: "",
+        bodyMarkdown: "Words for **a friend**.",
+        seoTitle: null,
+        seoDescription: null,
+      },
+    ],
+  });
+  if (!created.ok) throw new Error("could not create the post");
+
+  await page.goto(`/posts/edit/${created.id}`);
+  await page.getByRole("link", { name: "Share preview" }).click();
+  await expect(page.getByLabel("Link works for")).toHaveValue("48");
+  await page.getByRole("button", { name: "Create a preview link" }).click();
+  const url = await page.getByTestId("preview-url").inputValue();
+  expect(url).toMatch(/\/preview\/[A-Za-z0-9_-]{43}$/);
+  await expect(page.getByRole("button", { name: /^Revoke the link created/ })).toHaveCount(1);
+
+  const reader = await browser.newContext();
+  try {
+    const anonymous = await reader.newPage();
+    const path = new URL(url).pathname;
+    const response = await anonymous.goto(path);
+    expect(response?.headers()["x-robots-tag"]).toContain("noindex");
+    await expect(anonymous.getByTestId("preview-banner")).toBeVisible();
+    await expect(anonymous.getByRole("heading", { level: 1 })).toHaveText("A draft to show");
+    await expect(anonymous.getByRole("main").locator("strong")).toHaveText("a friend");
+    await expect(anonymous.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
+    // The draft itself stays private.
+    const detail = await reader.request.get(`/posts/detail/${created.id}`);
+    expect(detail.status()).toBe(404);
+
+    await page.getByRole("button", { name: /^Revoke the link created/ }).click();
+    await expect(page.getByText("The link was revoked; it no longer opens the preview.")).toBeVisible();
+    const gone = await reader.request.get(path);
+    expect(gone.status()).toBe(404);
+  } finally {
+    await reader.close();
   }
 });

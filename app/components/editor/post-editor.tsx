@@ -270,6 +270,11 @@ export function PostEditor(props: PostEditorProps) {
               {t("history.link")}
             </Link>
           )}
+          {post && (
+            <Link to={`${prefix}/posts/edit/${post.id}/previews`} className={LINK}>
+              {t("previews.link")}
+            </Link>
+          )}
           <Link to={`${prefix}/posts/myPosts`} className={LINK}>
             {t("form.backToList")}
           </Link>

@@ -10,6 +10,7 @@ import { createEditorPost } from "../../server/repos/post-editor.server.ts";
 import { listRevisions, pendingRevision } from "../../server/repos/revisions.server.ts";
 import { action as editorAction } from "./editor.tsx";
 import { loader as historyLoader } from "./history.tsx";
+import { action as previewsAction, loader as previewsLoader } from "./previews.tsx";
 import { action as diffAction, loader as diffLoader, parseRange } from "./revision-diff.tsx";
 
 // The history pages and the live post's Save/Update, called as React Router calls them,
@@ -182,5 +183,26 @@ describe(`history pages and live edits (${testDialect()})`, () => {
     expect(await publicBody()).toBe("New text.");
     expect((await pendingRevision(database.db, postId))?.content.translations.en?.bodyMarkdown).toBe("Old text.");
     expect(await listRevisions(database.db, postId)).toHaveLength(before.length + 1);
+  });
+
+  it("guards the preview links page on the server and checks the expiry", async () => {
+    const path = `/posts/edit/${postId}/previews`;
+    for (const [user, status] of [
+      [null, 302],
+      [READER, 403],
+      [OTHER_ADMIN, 404],
+    ] as const) {
+      expect((await callRoute(previewsLoader, get(path, user, { postId }))).status).toBe(status);
+      const create = post(path, user, { intent: "create", hours: "48" }, { postId });
+      expect((await callRoute(previewsAction, create)).status).toBe(status);
+    }
+    for (const hours of ["0", "721", "1.5", "abc"]) {
+      const reply = await callRoute(previewsAction, post(path, ADMIN, { intent: "create", hours }, { postId }));
+      expect(reply.status, hours).toBe(400);
+    }
+    expect(await database.db.selectFrom("previewLinks").select("id").execute()).toEqual([]);
+    const created = await callRoute(previewsAction, post(path, ADMIN, { intent: "create", hours: "1" }, { postId }));
+    expect(created.status).toBe(200);
+    expect((created.body as { created: string }).created).toMatch(/^http:\/\/blog\.test\/preview\/[\w-]{43}$/);
   });
 });

@@ -35,6 +35,7 @@ export interface Database {
   mailOutbox: MailOutboxTable;
   newsletterSends: NewsletterSendsTable;
   postRevisions: PostRevisionsTable;
+  previewLinks: PreviewLinksTable;
 }
 
 /** "cancelled": not sent on purpose (the reader unsubscribed or the post went away first). */
@@ -192,6 +193,17 @@ export interface PostRevisionsTable {
   translations: string;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+}
+
+/** A private preview link of a post (issue 23); only the token's SHA-256 is stored. */
+export interface PreviewLinksTable {
+  id: string;
+  postId: string;
+  tokenHash: string;
+  createdBy: string | null;
+  expiresAt: Timestamp;
+  revokedAt: Timestamp | null;
+  createdAt: Timestamp;
 }
 
 export interface UsersTable {

@@ -41,6 +41,7 @@ export const LOGICAL_TABLES: readonly TableSpec[] = [
   { name: "postTranslations", key: ["postId", "locale"] },
   { name: "postTags", key: ["postId", "tagId"] },
   { name: "postRevisions", key: ["id"] },
+  { name: "previewLinks", key: ["id"] },
   { name: "comments", key: ["id"] },
   { name: "swapers", key: ["id"] },
   { name: "links", key: ["id"] },

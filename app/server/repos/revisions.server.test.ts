@@ -5,6 +5,14 @@ import { newId } from "../ids.server.ts";
 import { savePendingEdit } from "./pending-edits.server.ts";
 import { createEditorPost, loadPostForEdit, type SaveResult, updateEditorPost } from "./post-editor.server.ts";
 import {
+  createPreviewLink,
+  hashPreviewToken,
+  listPreviewLinks,
+  postOfPreviewToken,
+  previewPost,
+  revokePreviewLink,
+} from "./preview-links.server.ts";
+import {
   getRevision,
   inputOfContent,
   listRevisions,
@@ -227,5 +235,65 @@ describe(`post revisions (${testDialect()})`, () => {
     expect(result).toEqual({ ok: false, reason: "invalid", fieldErrors: { slug: "editor:errors.slugTaken" } });
     expect(await pendingRevision(database.db, post.id)).toBeNull();
     expect((await loadPostForEdit(database.db, post.id, ALICE))?.version).toBe(post.version);
+  });
+});
+
+describe(`preview links (${testDialect()})`, () => {
+  it("opens the post until the link expires, stores only the token's hash", async () => {
+    const post = saved(await createEditorPost(database.db, ALICE, input({ slug: "preview-expiry" })));
+    const now = new Date("2026-11-26T12:00:00.000Z");
+    const link = await createPreviewLink(database.db, { postId: post.id, authorId: ALICE, hours: 1, now });
+    if (!link) throw new Error("no link");
+    expect(link.expiresAt).toBe("2026-11-26T13:00:00.000Z");
+    const stored = await database.db
+      .selectFrom("previewLinks")
+      .selectAll()
+      .where("id", "=", link.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.tokenHash).toBe(hashPreviewToken(link.token));
+    expect(JSON.stringify(stored)).not.toContain(link.token);
+    expect(await postOfPreviewToken(database.db, link.token, new Date("2026-11-26T12:59:59.000Z"))).toBe(post.id);
+    expect(await postOfPreviewToken(database.db, link.token, new Date("2026-11-26T13:00:00.000Z"))).toBeNull();
+    expect(await postOfPreviewToken(database.db, `${link.token.slice(0, -1)}x`, now)).toBeNull();
+    expect(await listPreviewLinks(database.db, post.id, new Date("2026-11-26T13:00:01.000Z"))).toEqual([]);
+    // Only 1 hour to 30 days, and only on one's own post.
+    await expect(createPreviewLink(database.db, { postId: post.id, authorId: ALICE, hours: 0 })).rejects.toThrow();
+    await expect(createPreviewLink(database.db, { postId: post.id, authorId: ALICE, hours: 721 })).rejects.toThrow();
+    expect(await createPreviewLink(database.db, { postId: post.id, authorId: BOB, hours: 48 })).toBeNull();
+  });
+
+  it("stops opening once revoked, only by the post's author", async () => {
+    const post = saved(await createEditorPost(database.db, ALICE, input({ slug: "preview-revoke" })));
+    const link = await createPreviewLink(database.db, { postId: post.id, authorId: ALICE, hours: 48 });
+    if (!link) throw new Error("no link");
+    expect((await listPreviewLinks(database.db, post.id)).map((l) => l.id)).toEqual([link.id]);
+    expect(await revokePreviewLink(database.db, { postId: post.id, authorId: BOB, id: link.id })).toBe(false);
+    expect(await postOfPreviewToken(database.db, link.token)).toBe(post.id);
+    expect(await revokePreviewLink(database.db, { postId: post.id, authorId: ALICE, id: link.id })).toBe(true);
+    expect(await postOfPreviewToken(database.db, link.token)).toBeNull();
+    expect(await listPreviewLinks(database.db, post.id)).toEqual([]);
+    expect(await revokePreviewLink(database.db, { postId: post.id, authorId: ALICE, id: link.id })).toBe(false);
+  });
+
+  it("shows a live post's pending changes, rendered, while readers keep the stored text", async () => {
+    const post = saved(
+      await createEditorPost(
+        database.db,
+        ALICE,
+        input({ slug: "preview-live", status: "published" }, "Stored **text**."),
+      ),
+    );
+    expect((await previewPost(database.db, post.id, "en"))?.translation.bodyHtml).toContain("<strong>text</strong>");
+    const pending = await savePendingEdit(
+      database.db,
+      ALICE,
+      post.id,
+      input({ version: post.version, status: "published", tags: ["Fresh tag"] }, "Pending *words*."),
+    );
+    expect(pending.ok).toBe(true);
+    const shown = await previewPost(database.db, post.id, "en");
+    expect(shown?.translation.bodyHtml).toContain("<em>words</em>");
+    expect(shown?.tags.map((t) => t.name)).toEqual(["Fresh tag"]);
+    expect(await publicBody(post.id)).toBe("Stored **text**.");
   });
 });
