@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createEditorPost } from "../../app/server/repos/post-editor.server.ts";
 import { login, signedInAdmin } from "./account-helpers.ts";
@@ -23,8 +24,9 @@ test("a live post's edit stays unseen until Update, and an old revision comes ba
   serverDb,
   browser,
 }) => {
-  // Three browsers (the writer, a reader, the writer without JavaScript): more than one ordinary test's time.
-  test.setTimeout(60_000);
+  // Three browsers (the writer, a reader, the writer without JavaScript) and two axe runs:
+  // more than one ordinary test's time.
+  test.setTimeout(90_000);
   const email = await signedInAdmin(page, serverDb.db, "reviser");
   writers.push(email);
   const author = await serverDb.db
@@ -93,6 +95,7 @@ test("a live post's edit stays unseen until Update, and an old revision comes ba
     const diff = noJs.getByTestId("diff-en-body");
     await expect(diff.locator("del")).toHaveText("[removed: old]");
     await expect(diff.locator("ins")).toHaveText("[added: new]");
+    const diffPath = new URL(noJs.url()).pathname;
     await noJs.getByRole("button", { name: "Restore the “from” revision" }).click();
     await expect(noJs).toHaveURL(new RegExp(`${editPath}$`));
     await expect(noJs.getByText("The revision was restored as unpublished changes.").first()).toBeVisible();
@@ -100,6 +103,17 @@ test("a live post's edit stays unseen until Update, and an old revision comes ba
     // Restoring a live post's revision waits for Update too.
     await anonymous.reload();
     await expect(anonymous.getByRole("main")).toContainText("The new words.");
+
+    // The diff marks changes by more than colour; axe checks it in both themes.
+    for (const theme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      await page.goto(diffPath);
+      const results = await new AxeBuilder({ page }).exclude("[data-testid=site-header]").analyze();
+      expect(
+        results.violations.map((v) => v.id),
+        theme,
+      ).toEqual([]);
+    }
   } finally {
     await reader.close();
     await plain.close();
