@@ -17,6 +17,8 @@ export const FLASH_KEYS = [
   "editor:flash.updated",
   "editor:flash.restored",
   "editor:flash.restoredPending",
+  "editor:flash.discarded",
+  "editor:flash.discardConflict",
   "media:flash.uploaded",
   "media:flash.invalidFormat",
   "media:flash.tooLarge",

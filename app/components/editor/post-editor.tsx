@@ -50,13 +50,14 @@ export interface PostEditorProps {
 }
 
 export interface LiveState {
-  publishedAt: string | null;
+  /** When what readers see was saved. */
+  savedAt: string;
   pendingAt: string | null;
   compareHref: string | null;
 }
 
 /** Which version readers see, and whether unpublished changes wait for Update. */
-function LiveNotice({ live, uiLocale }: { live: LiveState; uiLocale: Locale }) {
+function LiveNotice({ live, uiLocale, version }: { live: LiveState; uiLocale: Locale; version: number | null }) {
   const { t } = useTranslation("editor");
   const format = dateTimeFormatter(uiLocale, true);
   return (
@@ -64,7 +65,7 @@ function LiveNotice({ live, uiLocale }: { live: LiveState; uiLocale: Locale }) {
       data-testid="live-notice"
       className="space-y-1 rounded-md border border-blue-300 bg-blue-50 px-4 py-3 text-sm text-blue-950 dark:border-blue-800 dark:bg-blue-950 dark:text-blue-100"
     >
-      <p>{t("live.notice", { time: live.publishedAt ? format(live.publishedAt) : "" })}</p>
+      <p>{t("live.notice", { time: format(live.savedAt) })}</p>
       {live.pendingAt ? (
         <p>
           <strong>{t("live.pending", { time: format(live.pendingAt) })}</strong>{" "}
@@ -74,6 +75,15 @@ function LiveNotice({ live, uiLocale }: { live: LiveState; uiLocale: Locale }) {
             </Link>
           )}
         </p>
+      ) : null}
+      {live.pendingAt && version !== null ? (
+        <Form method="post">
+          <input type="hidden" name="intent" value="discard" />
+          <input type="hidden" name="version" value={version} />
+          <button type="submit" className={BUTTON_SECONDARY}>
+            {t("live.discard")}
+          </button>
+        </Form>
       ) : (
         <p>{t("live.noPending")}</p>
       )}
@@ -281,7 +291,7 @@ export function PostEditor(props: PostEditorProps) {
         </nav>
       </header>
 
-      {live && <LiveNotice live={live} uiLocale={uiLocale} />}
+      {live && <LiveNotice live={live} uiLocale={uiLocale} version={post?.version ?? null} />}
 
       {offer && (
         <div

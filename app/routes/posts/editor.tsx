@@ -14,7 +14,7 @@ import { getApp, getRequest } from "../../server/context.server.ts";
 import type { DB } from "../../server/db/db.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { newId } from "../../server/ids.server.ts";
-import { isLivePost, savePendingEdit } from "../../server/repos/pending-edits.server.ts";
+import { discardPendingEdit, isLivePost, savePendingEdit } from "../../server/repos/pending-edits.server.ts";
 import {
   createEditorPost,
   type EditorPost,
@@ -50,7 +50,7 @@ async function editorView(db: DB, post: EditorPost, locale: "en" | "zh", prefix:
       ? editorValuesFromPost({ ...pending.content, newsletter: post.newsletter }, pending.content.tags)
       : valuesOf(post, locale),
     live: {
-      publishedAt: post.publishedAt,
+      savedAt: post.updatedAt,
       pendingAt: pending?.updatedAt ?? null,
       compareHref: pending && current ? `${prefix}/posts/edit/${post.id}/history/${current}...${pending.id}` : null,
     },
@@ -103,6 +103,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const locale = getRequest(context).locale;
   const prefix = getRequest(context).prefix;
   const form = await request.formData();
+  // "Discard unpublished changes" of a live post: its own small form, without the editor's fields.
+  if (form.get("intent") === "discard" && params.postId) {
+    const version = Number(form.get("version"));
+    if (!Number.isInteger(version) || version < 1) throw data(null, { status: 400 });
+    const outcome = await discardPendingEdit(app.db, user.id, params.postId, version);
+    if (outcome === "notFound") throw data(null, { status: 404 });
+    const flash = outcome === "discarded" ? "editor:flash.discarded" : "editor:flash.discardConflict";
+    if (outcome === "discarded") writeChangesPost(getRequest(context), params.postId);
+    return redirect(`${prefix}/posts/edit/${params.postId}`, {
+      headers: flashHeaders(flashOptions(app.env), outcome === "discarded" ? "success" : "error", flash),
+    });
+  }
   const values = editorValuesFromForm(form);
   const parsed = validate(postFormSchema, form);
   if (!parsed.ok) return data<EditorActionData>({ fieldErrors: parsed.errors, values }, { status: 400 });

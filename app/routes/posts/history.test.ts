@@ -144,6 +144,31 @@ describe(`history pages and live edits (${testDialect()})`, () => {
     expect(await pendingRevision(database.db, postId)).toBeNull();
   });
 
+  it("discards a live post's pending changes from the editor", async () => {
+    const fields = { enTitle: "Live", enBody: "To be dropped.", status: "published", slug: "history-live" };
+    const path = `/posts/edit/${postId}`;
+    await callRoute(
+      editorAction,
+      post(path, ADMIN, { ...fields, version: await version(), intent: "save" }, { postId }),
+    );
+    expect(await pendingRevision(database.db, postId)).not.toBeNull();
+    expect(
+      (await callRoute(editorAction, post(path, ADMIN, { intent: "discard", version: "x" }, { postId }))).status,
+    ).toBe(400);
+    const other = await callRoute(
+      editorAction,
+      post(path, OTHER_ADMIN, { intent: "discard", version: await version() }, { postId }),
+    );
+    expect(other.status).toBe(404);
+    const reply = await callRoute(
+      editorAction,
+      post(path, ADMIN, { intent: "discard", version: await version() }, { postId }),
+    );
+    expect(reply).toMatchObject({ status: 302, location: path });
+    expect(await pendingRevision(database.db, postId)).toBeNull();
+    expect(await publicBody()).toBe("New text.");
+  });
+
   it("guards the history, the compare page and restore on the server", async () => {
     const range = `${newId()}...${newId()}`;
     const historyPath = `/posts/edit/${postId}/history`;

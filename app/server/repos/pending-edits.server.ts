@@ -3,7 +3,7 @@ import type { EditorInput } from "../../lib/schemas/post.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import { checkCategory, loadPostForEdit, type SaveResult, slugOwner, updateEditorPost } from "./post-editor.server.ts";
-import { contentOfInput, getRevision, inputOfContent, recordRevision } from "./revisions.server.ts";
+import { contentOfInput, currentRevisionId, getRevision, inputOfContent, recordRevision } from "./revisions.server.ts";
 
 // Editing a live post safely (issue 23): Save on a published post keeps the changes as a
 // pending revision; the post, its translations and tags, and so every page readers see,
@@ -131,4 +131,44 @@ export async function restoreRevision(
   if (result.reason === "invalid") return result;
   if (result.reason === "conflict") return { ok: false, reason: "conflict" };
   return { ok: false, reason: "notFound" };
+}
+
+/**
+ * Drops the live post's pending changes (every pending revision after the one readers see),
+ * if the form was loaded at `version`; bumps the version so other open editors notice.
+ */
+export async function discardPendingEdit(
+  db: DB,
+  authorId: string,
+  postId: string,
+  version: number,
+): Promise<"discarded" | "conflict" | "notFound"> {
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable("posts")
+      .set((eb) => ({ version: eb("version", "+", 1) }))
+      .where("id", "=", postId)
+      .where("authorId", "=", authorId)
+      .where("version", "=", version)
+      .where("deletedAt", "is", null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) {
+      const exists = await trx
+        .selectFrom("posts")
+        .select("id")
+        .where("id", "=", postId)
+        .where("authorId", "=", authorId)
+        .where("deletedAt", "is", null)
+        .executeTakeFirst();
+      return exists ? "conflict" : "notFound";
+    }
+    const current = await currentRevisionId(trx, postId);
+    const since = current
+      ? await trx.selectFrom("postRevisions").select("createdAt").where("id", "=", current).executeTakeFirst()
+      : undefined;
+    let doomed = trx.deleteFrom("postRevisions").where("postId", "=", postId).where("kind", "=", "pending");
+    if (since) doomed = doomed.where("createdAt", ">=", since.createdAt);
+    await doomed.execute();
+    return "discarded";
+  });
 }

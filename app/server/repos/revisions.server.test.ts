@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import type { EditorInput } from "../../lib/schemas/post.ts";
 import { newId } from "../ids.server.ts";
-import { savePendingEdit } from "./pending-edits.server.ts";
+import { discardPendingEdit, savePendingEdit } from "./pending-edits.server.ts";
 import { createEditorPost, loadPostForEdit, type SaveResult, updateEditorPost } from "./post-editor.server.ts";
 import {
   createPreviewLink,
@@ -221,6 +221,26 @@ describe(`post revisions (${testDialect()})`, () => {
       ["saved", "published"],
       ["saved", "published"],
     ]);
+  });
+
+  it("discards a live post's pending changes, only at the version the form was loaded at", async () => {
+    const post = saved(
+      await createEditorPost(database.db, ALICE, input({ slug: "rev-discard", status: "published" }, "Kept.")),
+    );
+    const pending = await savePendingEdit(
+      database.db,
+      ALICE,
+      post.id,
+      input({ version: post.version, status: "published" }, "Dropped."),
+    );
+    if (!pending.ok) throw new Error(JSON.stringify(pending));
+    expect(await discardPendingEdit(database.db, ALICE, post.id, post.version)).toBe("conflict");
+    expect(await discardPendingEdit(database.db, BOB, post.id, pending.version)).toBe("notFound");
+    expect(await pendingRevision(database.db, post.id)).not.toBeNull();
+    expect(await discardPendingEdit(database.db, ALICE, post.id, pending.version)).toBe("discarded");
+    expect(await pendingRevision(database.db, post.id)).toBeNull();
+    expect(await bodies(post.id)).toEqual(["Kept."]);
+    expect(await publicBody(post.id)).toBe("Kept.");
   });
 
   it("refuses a pending edit whose slug another post has, writing nothing", async () => {
