@@ -19,6 +19,7 @@ export const FLASH_KEYS = [
   "editor:flash.restoredPending",
   "editor:flash.discarded",
   "editor:flash.discardConflict",
+  "editor:flash.updateScheduled",
   "media:flash.uploaded",
   "media:flash.invalidFormat",
   "media:flash.tooLarge",

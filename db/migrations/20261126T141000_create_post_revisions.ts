@@ -26,6 +26,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("coverAlt", "text", (c) => c.notNull().defaultTo(""))
     // JSON object by locale: title, summary, bodyMarkdown, seoTitle, seoDescription.
     .addColumn("translations", "text", (c) => c.notNull())
+    // A pending revision to publish at this time (a scheduled update); null: on Update only.
+    .addColumn("scheduledFor", "text")
     .addColumn("createdAt", "text", (c) => c.notNull())
     .addColumn("updatedAt", "text", (c) => c.notNull())
     .execute();

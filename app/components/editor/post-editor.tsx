@@ -54,6 +54,47 @@ export interface LiveState {
   savedAt: string;
   pendingAt: string | null;
   compareHref: string | null;
+  /** When the pending changes are scheduled to go live; null: on Update only. */
+  scheduledFor: string | null;
+}
+
+/**
+ * "Publish these changes at": a time in the browser's zone (UTC without JavaScript, as the
+ * publish time); the scheduled publisher applies the changes then.
+ */
+function ScheduleUpdateForm({ version }: { version: number }) {
+  const { t } = useTranslation("editor");
+  const id = useId();
+  const tzRef = useRef<HTMLInputElement>(null);
+  return (
+    <Form method="post" className="flex flex-wrap items-end gap-2">
+      <input type="hidden" name="intent" value="schedule" />
+      <input type="hidden" name="version" value={version} />
+      <input ref={tzRef} type="hidden" name="updateAtTz" defaultValue="0" />
+      <div>
+        <label htmlFor={id} className="block font-medium">
+          {t("live.scheduleAt")}
+        </label>
+        <input
+          id={id}
+          type="datetime-local"
+          name="updateAtLocal"
+          required
+          aria-describedby={`${id}-hint`}
+          onChange={(e) => {
+            if (tzRef.current) tzRef.current.value = String(browserOffsetAt(e.target.value));
+          }}
+          className="mt-1 rounded-md border border-zinc-300 bg-white px-2 py-1 text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+        />
+        <p id={`${id}-hint`} className="mt-1">
+          {t("live.scheduleHint")}
+        </p>
+      </div>
+      <button type="submit" className={BUTTON_SECONDARY}>
+        {t("live.schedule")}
+      </button>
+    </Form>
+  );
 }
 
 /** Which version readers see, and whether unpublished changes wait for Update. */
@@ -77,13 +118,19 @@ function LiveNotice({ live, uiLocale, version }: { live: LiveState; uiLocale: Lo
         </p>
       ) : null}
       {live.pendingAt && version !== null ? (
-        <Form method="post">
-          <input type="hidden" name="intent" value="discard" />
-          <input type="hidden" name="version" value={version} />
-          <button type="submit" className={BUTTON_SECONDARY}>
-            {t("live.discard")}
-          </button>
-        </Form>
+        <>
+          {live.scheduledFor && (
+            <p data-testid="update-scheduled">{t("live.scheduled", { time: format(live.scheduledFor) })}</p>
+          )}
+          <ScheduleUpdateForm version={version} />
+          <Form method="post">
+            <input type="hidden" name="intent" value="discard" />
+            <input type="hidden" name="version" value={version} />
+            <button type="submit" className={BUTTON_SECONDARY}>
+              {t("live.discard")}
+            </button>
+          </Form>
+        </>
       ) : (
         <p>{t("live.noPending")}</p>
       )}

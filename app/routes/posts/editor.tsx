@@ -7,14 +7,19 @@ import { validate } from "../../lib/forms.ts";
 import { useAdminStrings } from "../../lib/i18n/admin-strings.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
-import { postFormSchema } from "../../lib/schemas/post.ts";
+import { localDateTimeToIso, postFormSchema } from "../../lib/schemas/post.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { editorChanges, writeChangesPost } from "../../server/cache/page-tags.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import type { DB } from "../../server/db/db.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { newId } from "../../server/ids.server.ts";
-import { discardPendingEdit, isLivePost, savePendingEdit } from "../../server/repos/pending-edits.server.ts";
+import {
+  discardPendingEdit,
+  isLivePost,
+  savePendingEdit,
+  schedulePendingUpdate,
+} from "../../server/repos/pending-edits.server.ts";
 import {
   createEditorPost,
   type EditorPost,
@@ -52,6 +57,7 @@ async function editorView(db: DB, post: EditorPost, locale: "en" | "zh", prefix:
     live: {
       savedAt: post.updatedAt,
       pendingAt: pending?.updatedAt ?? null,
+      scheduledFor: pending?.scheduledFor ?? null,
       compareHref: pending && current ? `${prefix}/posts/edit/${post.id}/history/${current}...${pending.id}` : null,
     },
   };
@@ -114,6 +120,31 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return redirect(`${prefix}/posts/edit/${params.postId}`, {
       headers: flashHeaders(flashOptions(app.env), outcome === "discarded" ? "success" : "error", flash),
     });
+  }
+  // "Publish these changes at": schedules a live post's pending changes (its own small form).
+  if (form.get("intent") === "schedule" && params.postId) {
+    const version = Number(form.get("version"));
+    const tz = String(form.get("updateAtTz") ?? "0");
+    if (!Number.isInteger(version) || version < 1 || !/^-?\d{1,4}$/.test(tz)) throw data(null, { status: 400 });
+    const at = localDateTimeToIso(String(form.get("updateAtLocal") ?? ""), Number(tz));
+    const outcome = at
+      ? await schedulePendingUpdate(app.db, { authorId: user.id, postId: params.postId, version, at })
+      : "past";
+    if (outcome === "notFound") throw data(null, { status: 404 });
+    if (outcome === "scheduled") {
+      getRequest(context).log.info({ postId: params.postId, at }, "update scheduled");
+      return redirect(`${prefix}/posts/edit/${params.postId}`, {
+        headers: flashHeaders(flashOptions(app.env), "success", "editor:flash.updateScheduled"),
+      });
+    }
+    const current = await loadPostForEdit(app.db, params.postId, user.id);
+    if (!current) throw data(null, { status: 404 });
+    const error = outcome === "past" ? "editor:errors.updateAtInvalid" : "editor:errors.scheduleStale";
+    const shown = (await editorView(app.db, current, locale, prefix)).values;
+    return data<EditorActionData>(
+      { fieldErrors: { form: error }, values: shown },
+      { status: outcome === "past" ? 400 : 409 },
+    );
   }
   const values = editorValuesFromForm(form);
   const parsed = validate(postFormSchema, form);

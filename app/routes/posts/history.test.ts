@@ -169,6 +169,28 @@ describe(`history pages and live edits (${testDialect()})`, () => {
     expect(await publicBody()).toBe("New text.");
   });
 
+  it("schedules a live post's pending changes, refusing a time in the past with 400", async () => {
+    const fields = { enTitle: "Live", enBody: "Scheduled text.", status: "published", slug: "history-live" };
+    const path = `/posts/edit/${postId}`;
+    await callRoute(
+      editorAction,
+      post(path, ADMIN, { ...fields, version: await version(), intent: "save" }, { postId }),
+    );
+    const schedule = async (updateAtLocal: string) =>
+      callRoute(
+        editorAction,
+        post(path, ADMIN, { intent: "schedule", version: await version(), updateAtLocal, updateAtTz: "0" }, { postId }),
+      );
+    const past = await schedule("2020-01-01T10:00");
+    expect(past.status).toBe(400);
+    expect((past.body as { fieldErrors: unknown }).fieldErrors).toEqual({ form: "editor:errors.updateAtInvalid" });
+    expect((await schedule("not a time")).status).toBe(400);
+    expect(await schedule("2099-01-01T10:00")).toMatchObject({ status: 302, location: path });
+    expect((await pendingRevision(database.db, postId))?.scheduledFor).toBe("2099-01-01T10:00:00.000Z");
+    // Back to what readers see, for the tests below.
+    await callRoute(editorAction, post(path, ADMIN, { intent: "discard", version: await version() }, { postId }));
+  });
+
   it("guards the history, the compare page and restore on the server", async () => {
     const range = `${newId()}...${newId()}`;
     const historyPath = `/posts/edit/${postId}/history`;

@@ -191,6 +191,8 @@ export interface PostRevisionsTable {
   coverAlt: string;
   /** JSON object by locale: { title, summary, bodyMarkdown, seoTitle, seoDescription }. */
   translations: string;
+  /** A pending revision the publisher applies at this time (a scheduled update); null: on Update only. */
+  scheduledFor: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

@@ -3,7 +3,14 @@ import type { EditorInput } from "../../lib/schemas/post.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import { checkCategory, loadPostForEdit, type SaveResult, slugOwner, updateEditorPost } from "./post-editor.server.ts";
-import { contentOfInput, currentRevisionId, getRevision, inputOfContent, recordRevision } from "./revisions.server.ts";
+import {
+  contentOfInput,
+  currentRevisionId,
+  getRevision,
+  inputOfContent,
+  pendingRevision,
+  recordRevision,
+} from "./revisions.server.ts";
 
 // Editing a live post safely (issue 23): Save on a published post keeps the changes as a
 // pending revision; the post, its translations and tags, and so every page readers see,
@@ -171,4 +178,67 @@ export async function discardPendingEdit(
     await doomed.execute();
     return "discarded";
   });
+}
+
+/**
+ * Schedules the live post's pending changes to be published at `at` (an ISO time in the
+ * future), if the form was loaded at `version`. Saving the changes again cancels it.
+ */
+export async function schedulePendingUpdate(
+  db: DB,
+  opts: { authorId: string; postId: string; version: number; at: string; now?: Date },
+): Promise<"scheduled" | "past" | "noPending" | "conflict" | "notFound"> {
+  const post = await db
+    .selectFrom("posts")
+    .select(["status", "version"])
+    .where("id", "=", opts.postId)
+    .where("authorId", "=", opts.authorId)
+    .where("deletedAt", "is", null)
+    .executeTakeFirst();
+  if (!post) return "notFound";
+  if (Number(post.version) !== opts.version) return "conflict";
+  if (Date.parse(opts.at) <= (opts.now ?? new Date()).getTime()) return "past";
+  const pending = post.status === "published" ? await pendingRevision(db, opts.postId) : null;
+  if (!pending) return "noPending";
+  await db.updateTable("postRevisions").set({ scheduledFor: opts.at }).where("id", "=", pending.id).execute();
+  return "scheduled";
+}
+
+/**
+ * Publishes every scheduled update whose time has come (the scheduled publisher calls it):
+ * the pending revision is saved over its live post like an Update. A schedule whose
+ * revision is no longer the pending one, or whose save is refused (its slug was taken since),
+ * is dropped rather than retried for ever. Returns the ids of the posts updated.
+ */
+export async function publishDueUpdates(db: DB, now: Date = new Date()): Promise<string[]> {
+  const due = await db
+    .selectFrom("postRevisions as r")
+    .innerJoin("posts as p", "p.id", "r.postId")
+    .select(["r.id", "r.postId", "p.authorId"])
+    .where("r.kind", "=", "pending")
+    .where("r.scheduledFor", "<=", now.toISOString())
+    .where("p.status", "=", "published")
+    .where("p.deletedAt", "is", null)
+    .execute();
+  const updated: string[] = [];
+  for (const row of due) {
+    const drop = () => db.updateTable("postRevisions").set({ scheduledFor: null }).where("id", "=", row.id).execute();
+    const [pending, post] = await Promise.all([
+      pendingRevision(db, row.postId),
+      row.authorId ? loadPostForEdit(db, row.postId, row.authorId) : null,
+    ]);
+    if (!pending || pending.id !== row.id || !post || !row.authorId) {
+      await drop();
+      continue;
+    }
+    const result = await updateEditorPost(db, row.authorId, row.postId, {
+      ...inputOfContent(pending.content, post.version),
+      status: "published",
+      newsletter: post.newsletter,
+    });
+    if (result.ok) updated.push(row.postId);
+    // A conflict (someone saved just now) is tried again on the next run.
+    else if (result.reason !== "conflict") await drop();
+  }
+  return updated;
 }

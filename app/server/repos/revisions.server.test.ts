@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import type { EditorInput } from "../../lib/schemas/post.ts";
 import { newId } from "../ids.server.ts";
-import { discardPendingEdit, savePendingEdit } from "./pending-edits.server.ts";
+import {
+  discardPendingEdit,
+  publishDueUpdates,
+  savePendingEdit,
+  schedulePendingUpdate,
+} from "./pending-edits.server.ts";
 import { createEditorPost, loadPostForEdit, type SaveResult, updateEditorPost } from "./post-editor.server.ts";
 import {
   createPreviewLink,
@@ -241,6 +246,49 @@ describe(`post revisions (${testDialect()})`, () => {
     expect(await pendingRevision(database.db, post.id)).toBeNull();
     expect(await bodies(post.id)).toEqual(["Kept."]);
     expect(await publicBody(post.id)).toBe("Kept.");
+  });
+
+  it("publishes a scheduled update when its time comes; saving again cancels the schedule", async () => {
+    const post = saved(
+      await createEditorPost(database.db, ALICE, input({ slug: "rev-scheduled", status: "published" }, "Before.")),
+    );
+    const now = new Date();
+    const later = new Date(now.getTime() + 3_600_000).toISOString();
+    // Nothing pending yet: nothing to schedule.
+    const schedule = (version: number, at: string) =>
+      schedulePendingUpdate(database.db, { authorId: ALICE, postId: post.id, version, at, now });
+    expect(await schedule(post.version, later)).toBe("noPending");
+    const first = await savePendingEdit(
+      database.db,
+      ALICE,
+      post.id,
+      input({ version: post.version, status: "published" }, "After."),
+    );
+    if (!first.ok) throw new Error(JSON.stringify(first));
+    expect(await schedule(first.version, now.toISOString())).toBe("past");
+    expect(await schedule(post.version, later)).toBe("conflict");
+    expect(await schedule(first.version, later)).toBe("scheduled");
+    expect((await pendingRevision(database.db, post.id))?.scheduledFor).toBe(later);
+    // Not yet due.
+    expect(await publishDueUpdates(database.db, now)).toEqual([]);
+    expect(await publicBody(post.id)).toBe("Before.");
+
+    // Saving the changes again cancels the schedule.
+    const second = await savePendingEdit(
+      database.db,
+      ALICE,
+      post.id,
+      input({ version: first.version, status: "published" }, "After, again."),
+    );
+    if (!second.ok) throw new Error(JSON.stringify(second));
+    expect((await pendingRevision(database.db, post.id))?.scheduledFor).toBeNull();
+    expect(await schedule(second.version, later)).toBe("scheduled");
+
+    const due = new Date(Date.parse(later) + 1000);
+    expect(await publishDueUpdates(database.db, due)).toEqual([post.id]);
+    expect(await publicBody(post.id)).toBe("After, again.");
+    expect(await pendingRevision(database.db, post.id)).toBeNull();
+    expect(await publishDueUpdates(database.db, due)).toEqual([]);
   });
 
   it("refuses a pending edit whose slug another post has, writing nothing", async () => {

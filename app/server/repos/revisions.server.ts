@@ -37,6 +37,8 @@ export interface RevisionContent {
 export interface RevisionSummary {
   id: string;
   kind: RevisionKind;
+  /** A pending revision's scheduled publication, if any. */
+  scheduledFor: string | null;
   status: PostStatus;
   authorName: string | null;
   createdAt: string;
@@ -162,6 +164,8 @@ export async function recordRevision(trx: DB, opts: RecordOptions): Promise<stri
     coverAlt: content.coverAlt,
     translations: JSON.stringify(content.translations),
     authorId,
+    // Saving again cancels a scheduled update: it applied to the changes as they were.
+    scheduledFor: null,
     updatedAt: now,
   };
   const withinWindow =
@@ -232,7 +236,7 @@ export async function listRevisions(db: DB, postId: string): Promise<RevisionSum
   return db
     .selectFrom("postRevisions as r")
     .leftJoin("users as u", "u.id", "r.authorId")
-    .select(["r.id", "r.kind", "r.status", "u.name as authorName", "r.createdAt", "r.updatedAt"])
+    .select(["r.id", "r.kind", "r.scheduledFor", "r.status", "u.name as authorName", "r.createdAt", "r.updatedAt"])
     .where("r.postId", "=", postId)
     .orderBy("r.createdAt", "desc")
     .orderBy("r.id", "desc")
@@ -248,6 +252,7 @@ export async function getRevision(db: DB, postId: string, id: string): Promise<R
       "r.id",
       "r.postId",
       "r.kind",
+      "r.scheduledFor",
       "r.status",
       "u.name as authorName",
       "r.createdAt",
@@ -268,6 +273,7 @@ export async function getRevision(db: DB, postId: string, id: string): Promise<R
     id: row.id,
     postId: row.postId,
     kind: row.kind,
+    scheduledFor: row.scheduledFor,
     status: row.status,
     authorName: row.authorName,
     createdAt: row.createdAt,
