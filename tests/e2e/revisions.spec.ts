@@ -79,7 +79,7 @@ test("a live post's edit stays unseen until Update, and an old revision comes ba
     await expect(anonymous.getByRole("main")).not.toContainText("The new words.");
 
     // Update: now readers see them.
-    await page.getByRole("button", { name: "Update" }).click();
+    await page.getByRole("button", { name: "Update", exact: true }).click();
     await expect(page.getByText("The post was updated. Readers see your changes now.")).toBeVisible();
     await anonymous.reload();
     await expect(anonymous.getByRole("main")).toContainText("The new words.");
@@ -104,15 +104,17 @@ test("a live post's edit stays unseen until Update, and an old revision comes ba
     await anonymous.reload();
     await expect(anonymous.getByRole("main")).toContainText("The new words.");
 
-    // The diff marks changes by more than colour; axe checks it in both themes.
+    // The diff marks changes by more than colour, and the live notice holds three forms:
+    // axe checks both pages in both themes.
     for (const theme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: theme });
-      await page.goto(diffPath);
-      const results = await new AxeBuilder({ page }).exclude("[data-testid=site-header]").analyze();
-      expect(
-        results.violations.map((v) => v.id),
-        theme,
-      ).toEqual([]);
+      for (const path of [diffPath, editPath]) {
+        await page.goto(path);
+        if (path === editPath) await expect(page.getByLabel("Publish these changes at")).toBeVisible();
+        const results = await new AxeBuilder({ page }).exclude("[data-testid=site-header]").analyze();
+        const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+        expect(summary, `${theme} ${path}`).toEqual([]);
+      }
     }
   } finally {
     await reader.close();
