@@ -23,6 +23,7 @@ import * as addSearchHeadIndex from "./20261125T200000_add_search_head_index.ts"
 import * as addNewsletter from "./20261126T120000_add_newsletter.ts";
 import * as addSearchRecencyBuckets from "./20261126T130000_add_search_recency_buckets.ts";
 import * as addUserNotificationPrefs from "./20261126T130500_add_user_notification_prefs.ts";
+import * as createRedirects from "./20261126T140000_create_redirects.ts";
 import * as createPostRevisions from "./20261126T141000_create_post_revisions.ts";
 import * as createPreviewLinks from "./20261126T141100_create_preview_links.ts";
 
@@ -55,6 +56,7 @@ export const migrations: Record<string, Migration> = {
   "20261126T120000_add_newsletter": addNewsletter,
   "20261126T130000_add_search_recency_buckets": addSearchRecencyBuckets,
   "20261126T130500_add_user_notification_prefs": addUserNotificationPrefs,
+  "20261126T140000_create_redirects": createRedirects,
   "20261126T141000_create_post_revisions": createPostRevisions,
   "20261126T141100_create_preview_links": createPreviewLinks,
 };

@@ -163,6 +163,19 @@ export async function fillSite(db: DB): Promise<void> {
     .values({ id: "l1", name: "Friend", url: "https://friend.example", logoUrl: null, ...at })
     .execute();
   await db
+    .insertInto("redirects")
+    .values({
+      id: "r1",
+      fromPath: "/2019/05/旧文章",
+      toPath: "/posts/detail/p1",
+      status: 301,
+      hits: 4,
+      lastHitAt: t,
+      source: "import:wordpress",
+      ...at,
+    })
+    .execute();
+  await db
     .insertInto("ads")
     .values({
       id: "ad1",

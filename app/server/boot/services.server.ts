@@ -20,6 +20,7 @@ import { newsletterContext, newsletterOutboxHooks } from "../newsletter/worker.s
 import { startModerationDigest } from "../notify/moderation.server.ts";
 import { noticeDeps } from "../notify/notices.server.ts";
 import { startScheduledBackups } from "../ops/schedule.server.ts";
+import { createRedirectMap, type RedirectMap } from "../redirects/map.server.ts";
 import { addAdmins } from "../repos/admins.server.ts";
 import { createAdImpressions } from "../repos/ads.server.ts";
 import { createSharedState, type SharedState } from "../shared-state/index.server.ts";
@@ -35,6 +36,8 @@ export interface Boot {
   shared: SharedState;
   renderCache: RenderCache;
   contentVersion: ContentVersionWatch;
+  /** This instance's copy of the redirects table and its hit counter (the redirects step). */
+  redirects: RedirectMap;
   /** Starts the background jobs (scheduled publishing, backups) on this instance. */
   startJobs(): void;
   /** Stops the jobs, writes pending counts and closes the database and shared state. */
@@ -97,7 +100,21 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
   const dbHealth = createDatabaseHealth(database.db, log);
   // Rendered pages for anonymous readers; dropped whenever any instance changes content.
   const renderCache = createRenderCache(env.renderCache.maxBytes);
-  const content = createContentChanges({ db: database.db, renderCache, version: shared.contentVersion, log });
+  // Old URLs, read into memory once and again after any instance changes them.
+  const redirects = createRedirectMap(database.db, {
+    onError: (error, what) =>
+      log.warn(
+        { err: error },
+        what === "load" ? "could not read the redirects" : "could not write redirect hits; will retry",
+      ),
+  });
+  const content = createContentChanges({
+    db: database.db,
+    renderCache,
+    version: shared.contentVersion,
+    log,
+    alsoForget: (tags) => redirects.forget(tags),
+  });
   const contentVersion = watchContentVersion(shared.contentVersion, {
     onChange: (_version, tags) => content.forgetLocal(tags),
     onError: (error) => log.warn({ err: error }, "could not read the content version"),
@@ -153,6 +170,7 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
     shared,
     renderCache,
     contentVersion,
+    redirects,
     startJobs() {
       // Queued mail goes out on the holder of the mail lease, at MAIL_RATE_PER_MINUTE.
       // Newsletter sends are queued by the same worker, a batch of recipients at a time;
@@ -191,6 +209,7 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
       await contentVersion.stop();
       await views.stop();
       await adImpressions.stop();
+      await redirects.stop();
       for (const job of jobs) await job.stop();
       dbHealth.stop();
       await shared.close().catch(() => {});

@@ -25,6 +25,7 @@ export interface Database {
   comments: CommentsTable;
   swapers: SwapersTable;
   links: LinksTable;
+  redirects: RedirectsTable;
   ads: AdsTable;
   auditLog: AuditLogTable;
   postSearch: PostSearchTable;
@@ -384,6 +385,28 @@ export interface LinksTable {
   description: ColumnType<string, string | undefined, string>;
   sortOrder: ColumnType<number, number | undefined, number>;
   enabled: ColumnType<number, number | undefined, number>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/**
+ * Old URLs answered before routing (docs/decisions/012-redirects.md). `fromPath` is unique and
+ * normalised (lower case, no trailing slash), with its query exactly as written: "/old", "/?p=123".
+ */
+export interface RedirectsTable {
+  id: string;
+  fromPath: string;
+  /** A site path ("/posts/detail/…", optional query and fragment), or an https:// URL when `external` is 1. */
+  toPath: string;
+  /** 301 or 302. */
+  status: ColumnType<number, number | undefined, number>;
+  external: ColumnType<number, number | undefined, number>;
+  /** Written in batches by the HTTP step's counter. */
+  hits: ColumnType<number, number | undefined, number>;
+  lastHitAt: Timestamp | null;
+  /** Who made it: "manual", "import:csv", "import:wordpress", "slug-change"… */
+  source: ColumnType<string, string | undefined, string>;
+  note: ColumnType<string, string | undefined, string>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

@@ -47,6 +47,7 @@ const EXPORT_TABLE_NAMES = new Set<TableName>([
   "comments",
   "swapers",
   "links",
+  "redirects",
   "ads",
   "auditLog",
 ]);

@@ -45,6 +45,7 @@ export const LOGICAL_TABLES: readonly TableSpec[] = [
   { name: "comments", key: ["id"] },
   { name: "swapers", key: ["id"] },
   { name: "links", key: ["id"] },
+  { name: "redirects", key: ["id"] },
   { name: "ads", key: ["id"] },
   { name: "auditLog", key: ["id"] },
   { name: "mailOutbox", key: ["id"] },
