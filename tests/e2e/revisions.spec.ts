@@ -26,7 +26,7 @@ test("a live post's edit stays unseen until Update, and an old revision comes ba
 }) => {
   // Three browsers (the writer, a reader, the writer without JavaScript) and two axe runs:
   // more than one ordinary test's time.
-  test.setTimeout(90_000);
+  test.setTimeout(120_000);
   const email = await signedInAdmin(page, serverDb.db, "reviser");
   writers.push(email);
   const author = await serverDb.db
