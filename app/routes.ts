@@ -43,6 +43,11 @@ export default [
   ...localized("posts/myPosts", "routes/posts/my-posts.tsx", "my-posts"),
   ...localized("posts/createPost", "routes/posts/editor.tsx", "post-create"),
   ...localized("posts/edit/:postId", "routes/posts/editor.tsx", "post-edit"),
+  ...localized("posts/edit/:postId/history", "routes/posts/history.tsx", "post-history"),
+  ...localized("posts/edit/:postId/history/:range", "routes/posts/revision-diff.tsx", "post-revision-diff"),
+  ...localized("posts/edit/:postId/previews", "routes/posts/previews.tsx", "post-previews"),
+  // A private preview of a draft or pending changes, for whoever holds the secret link.
+  ...localized("preview/:token", "routes/preview/preview.tsx", "preview"),
 
   ...localized("login", "routes/auth/login.tsx", "login"),
   ...localized("login/provider/:provider", "routes/auth/login-provider.ts", "login-provider"),

@@ -24,6 +24,8 @@ import * as addNewsletter from "./20261126T120000_add_newsletter.ts";
 import * as addSearchRecencyBuckets from "./20261126T130000_add_search_recency_buckets.ts";
 import * as addUserNotificationPrefs from "./20261126T130500_add_user_notification_prefs.ts";
 import * as createRedirects from "./20261126T140000_create_redirects.ts";
+import * as createPostRevisions from "./20261126T141000_create_post_revisions.ts";
+import * as createPreviewLinks from "./20261126T141100_create_preview_links.ts";
 import * as createSubscriberImports from "./20261126T144000_create_subscriber_imports.ts";
 
 /**
@@ -56,5 +58,7 @@ export const migrations: Record<string, Migration> = {
   "20261126T130000_add_search_recency_buckets": addSearchRecencyBuckets,
   "20261126T130500_add_user_notification_prefs": addUserNotificationPrefs,
   "20261126T140000_create_redirects": createRedirects,
+  "20261126T141000_create_post_revisions": createPostRevisions,
+  "20261126T141100_create_preview_links": createPreviewLinks,
   "20261126T144000_create_subscriber_imports": createSubscriberImports,
 };

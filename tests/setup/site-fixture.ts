@@ -101,6 +101,24 @@ export async function fillSite(db: DB): Promise<void> {
     ])
     .execute();
   await db.insertInto("postTags").values({ postId: "p1", tagId: "t1" }).execute();
+  await db
+    .insertInto("postRevisions")
+    .values({
+      id: "r1",
+      postId: "p1",
+      authorId: "u1",
+      kind: "saved",
+      status: "published",
+      slug: "hello",
+      publishedAt: null,
+      categoryId: null,
+      tags: '["Tag"]',
+      coverImageUrl: null,
+      coverAlt: "",
+      translations: JSON.stringify({ en: { title: "Hello", summary: "", bodyMarkdown: "# Hello" } }),
+      ...at,
+    })
+    .execute();
   // The reply's id sorts before its parent's: loading in key order alone would fail.
   await db
     .insertInto("comments")

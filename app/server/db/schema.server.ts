@@ -37,6 +37,8 @@ export interface Database {
   newsletterSends: NewsletterSendsTable;
   subscriberImports: SubscriberImportsTable;
   subscriberImportRows: SubscriberImportRowsTable;
+  postRevisions: PostRevisionsTable;
+  previewLinks: PreviewLinksTable;
 }
 
 /** "cancelled": not sent on purpose (the reader unsubscribed or the post went away first). */
@@ -171,6 +173,42 @@ export interface PostTranslationsTable {
   seoDescription: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+}
+
+/** "saved": what the post held after a save; "pending": changes to a live post readers do not see yet. */
+export type RevisionKind = "saved" | "pending";
+
+/** One revision of a post (issue 23): both languages and the settings, as JSON where they are lists. */
+export interface PostRevisionsTable {
+  id: string;
+  postId: string;
+  authorId: string | null;
+  kind: RevisionKind;
+  status: PostStatus;
+  slug: string;
+  publishedAt: Timestamp | null;
+  categoryId: string | null;
+  /** JSON array of tag names. */
+  tags: string;
+  coverImageUrl: string | null;
+  coverAlt: string;
+  /** JSON object by locale: { title, summary, bodyMarkdown, seoTitle, seoDescription }. */
+  translations: string;
+  /** A pending revision the publisher applies at this time (a scheduled update); null: on Update only. */
+  scheduledFor: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** A private preview link of a post (issue 23); only the token's SHA-256 is stored. */
+export interface PreviewLinksTable {
+  id: string;
+  postId: string;
+  tokenHash: string;
+  createdBy: string | null;
+  expiresAt: Timestamp;
+  revokedAt: Timestamp | null;
+  createdAt: Timestamp;
 }
 
 export interface UsersTable {

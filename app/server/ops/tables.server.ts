@@ -43,6 +43,8 @@ export const LOGICAL_TABLES: readonly TableSpec[] = [
   { name: "posts", key: ["id"] },
   { name: "postTranslations", key: ["postId", "locale"] },
   { name: "postTags", key: ["postId", "tagId"] },
+  { name: "postRevisions", key: ["id"] },
+  { name: "previewLinks", key: ["id"] },
   { name: "comments", key: ["id"] },
   { name: "swapers", key: ["id"] },
   { name: "links", key: ["id"] },
