@@ -10,7 +10,18 @@ import { expect, test } from "./fixtures.ts";
 // How an article reads (issue 28): the demo's style-guide post, rendered as the editor
 // renders on save, checked by its computed styles in both themes and at phone width.
 
+// Other files share each server's database (home.spec.ts expects an empty blog): the
+// file runs in one worker, in order, and removes its posts at the end.
+test.describe.configure({ mode: "serial" });
+
 let postId: Promise<string> | null = null;
+const created: string[] = [];
+
+test.afterAll(async ({ serverDb }) => {
+  if (created.length) await serverDb.db.deleteFrom("posts").where("id", "in", created).execute();
+  created.length = 0;
+  postId = null;
+});
 
 /** The style-guide post, written once per server, in both languages. */
 function showcase(db: DB): Promise<string> {
@@ -37,6 +48,7 @@ function showcase(db: DB): Promise<string> {
       translations,
     });
     await reindexPost(db, id);
+    created.push(id);
     return id;
   })();
   return postId;
@@ -215,6 +227,7 @@ test("a post with fewer than three headings shows no contents list", async ({ pa
       },
     ],
   });
+  created.push(id);
   await page.goto(`/en/posts/detail/${id}`);
   await expect(page.locator("#post-body h2")).toHaveCount(2);
   await expect(page.getByRole("navigation", { name: "Table of contents" })).toHaveCount(0);
