@@ -23,6 +23,8 @@ import * as addSearchHeadIndex from "./20261125T200000_add_search_head_index.ts"
 import * as addNewsletter from "./20261126T120000_add_newsletter.ts";
 import * as addSearchRecencyBuckets from "./20261126T130000_add_search_recency_buckets.ts";
 import * as addUserNotificationPrefs from "./20261126T130500_add_user_notification_prefs.ts";
+import * as addUserProfile from "./20261126T143000_add_user_profile.ts";
+import * as fillUserProfile from "./20261126T143100_fill_user_profile.ts";
 
 /**
  * Every migration, in order. Listed explicitly so the same history runs in the
@@ -53,4 +55,6 @@ export const migrations: Record<string, Migration> = {
   "20261126T120000_add_newsletter": addNewsletter,
   "20261126T130000_add_search_recency_buckets": addSearchRecencyBuckets,
   "20261126T130500_add_user_notification_prefs": addUserNotificationPrefs,
+  "20261126T143000_add_user_profile": addUserProfile,
+  "20261126T143100_fill_user_profile": fillUserProfile,
 };

@@ -18,6 +18,7 @@ import { hit, LIMITS, type RateLimitStore, scaled } from "../rate-limit.server.t
 import { BANNED_CODE, isUserBanned, recordSignIn } from "../repos/admin-users.server.ts";
 import { isAdminEmail } from "../repos/admins.server.ts";
 import { rememberLocale } from "../repos/notification-prefs.server.ts";
+import { ensureHandle } from "../repos/profiles.server.ts";
 import { getSiteSettings } from "../repos/site-settings.server.ts";
 import {
   changeEmailTarget,
@@ -226,8 +227,17 @@ export function createAuth({
               log.warn("refused to create a user: registration is closed (or its state unknown)");
               throw registrationClosed();
             }
-            // An OAuth provider's profile name is cleaned (the e-mail sign-up was checked above).
-            return { data: { ...user, name: cleanDisplayName(user.name ?? "") } };
+            // An OAuth provider's profile name is cleaned (the e-mail sign-up was checked above);
+            // none, or one that is an e-mail address, gives a neutral name the user can change.
+            return { data: { ...user, name: providerDisplayName(user.name) } };
+          },
+          // The author-page handle, once the row is committed (it reads other users' handles).
+          after: async (user) => {
+            try {
+              await ensureHandle(db, user.id);
+            } catch (error) {
+              log.warn({ err: error }, "could not give a new account its handle yet; it gets one on first use");
+            }
           },
         },
         // Whichever endpoint made them (/api/auth/update-user, delete-user, an admin action).
@@ -360,6 +370,18 @@ export function createAuth({
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+const LOOKS_LIKE_ADDRESS = /\S@\S/;
+
+/**
+ * The name of an account an OAuth provider creates: the profile's name, cleaned;
+ * when it has none or it holds an e-mail address, "reader-" and six random
+ * characters (never a piece of the address). The account page changes it.
+ */
+export function providerDisplayName(raw: string | null | undefined): string {
+  const cleaned = cleanDisplayName(raw ?? "");
+  return cleaned && !LOOKS_LIKE_ADDRESS.test(cleaned) ? cleaned : `reader-${newId().slice(0, 6)}`;
+}
 
 /**
  * Signs the user out everywhere, wherever the sessions live: after a ban or an

@@ -49,7 +49,6 @@ interface WaitingComment {
   id: string;
   bodyMarkdown: string;
   authorName: string | null;
-  authorEmail: string | null;
   titleEn: string | null;
   titleZh: string | null;
 }
@@ -62,14 +61,7 @@ async function waitingComments(db: DB, opts: { id?: string; limit: number }): Pr
     .leftJoin("users as u", "u.id", "c.authorId")
     .leftJoin("postTranslations as en", (j) => j.onRef("en.postId", "=", "p.id").on("en.locale", "=", "en"))
     .leftJoin("postTranslations as zh", (j) => j.onRef("zh.postId", "=", "p.id").on("zh.locale", "=", "zh"))
-    .select([
-      "c.id",
-      "c.bodyMarkdown",
-      "u.name as authorName",
-      "u.email as authorEmail",
-      "en.title as titleEn",
-      "zh.title as titleZh",
-    ])
+    .select(["c.id", "c.bodyMarkdown", "u.name as authorName", "en.title as titleEn", "zh.title as titleZh"])
     .where("c.status", "=", "pending")
     .$if(opts.id !== undefined, (qb) => qb.where("c.id", "=", opts.id ?? ""))
     .orderBy("c.createdAt", "asc")
@@ -82,7 +74,7 @@ const queueUrl = (deps: NoticeDeps) => `${deps.publicUrl}/admin/comments?status=
 
 function mailVars(c: WaitingComment, locale: Locale, someone: string) {
   return {
-    name: displayName(c.authorName, c.authorEmail) ?? someone,
+    name: displayName(c.authorName) ?? someone,
     title: pickTitle(c.titleEn, c.titleZh, locale),
     excerpt: excerpt(c.bodyMarkdown, MODERATION_EXCERPT_LENGTH),
   };

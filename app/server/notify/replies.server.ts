@@ -41,7 +41,6 @@ export async function queueReplyNotices(trx: DB, deps: NoticeDeps, replyIds: rea
       "to.email as toEmail",
       "to.locale as toLocale",
       "from.name as fromName",
-      "from.email as fromEmail",
       "en.title as titleEn",
       "zh.title as titleZh",
     ])
@@ -63,7 +62,7 @@ export async function queueReplyNotices(trx: DB, deps: NoticeDeps, replyIds: rea
     const stopUrl = `${base}/notifications/replies/stop?token=${encodeURIComponent(replyStopToken(deps.secret, row.toId))}`;
     const vars = {
       site: t("siteName"),
-      name: displayName(row.fromName, row.fromEmail) ?? t("post:notify.someone"),
+      name: displayName(row.fromName) ?? t("post:notify.someone"),
       title: pickTitle(row.titleEn, row.titleZh, locale),
       excerpt: excerpt(row.bodyMarkdown, REPLY_EXCERPT_LENGTH),
       url: `${base}/posts/detail/${row.postId}#comment-${row.id}`,
