@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { Trans, useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { formatDate } from "../../lib/format.ts";
 import { HTML_LANG, type Locale } from "../../lib/i18n/locale.ts";
@@ -19,6 +19,7 @@ type HeadedPost = Pick<
   | "updatedAt"
   | "isFallback"
   | "authorName"
+  | "authorHandle"
   | "viewCount"
   | "category"
   | "locales"
@@ -76,7 +77,21 @@ export function PostHeader({ post, locale, prefix }: { post: HeadedPost; locale:
         lang={HTML_LANG[locale]}
         className="mt-3 flex flex-wrap gap-x-3 gap-y-1 text-sm text-zinc-600 dark:text-zinc-400"
       >
-        {post.authorName && <span>{t("byAuthor", { name: post.authorName })}</span>}
+        {post.authorName &&
+          (post.authorHandle ? (
+            <span>
+              <Trans
+                t={t}
+                i18nKey="byAuthorLink"
+                values={{ name: post.authorName }}
+                components={[
+                  <Link key="author" to={`${prefix}/authors/${post.authorHandle}`} rel="author" className={link} />,
+                ]}
+              />
+            </span>
+          ) : (
+            <span>{t("byAuthor", { name: post.authorName })}</span>
+          ))}
         {post.status === "published" && published && post.publishedAt && (
           <time dateTime={post.publishedAt}>{t("publishedOn", { date: published })}</time>
         )}

@@ -27,13 +27,19 @@ const later = (a: string, b: string) => (a > b ? a : b);
  * language (posts written only in the other language are left out), with their
  * category and tags: one query for the posts, one for the tags.
  */
-export async function latestPostsInLocale(db: DB, locale: Locale, limit: number): Promise<FeedPost[]> {
+export async function latestPostsInLocale(
+  db: DB,
+  locale: Locale,
+  limit: number,
+  filter: { authorId?: string } = {},
+): Promise<FeedPost[]> {
   const rows = await db
     .selectFrom("posts as p")
     .innerJoin("postTranslations as t", (j) => j.onRef("t.postId", "=", "p.id").on("t.locale", "=", locale))
     .leftJoin("categories as c", "c.id", "p.categoryId")
     .leftJoin("users as u", "u.id", "p.authorId")
     .where(wherePublic("p"))
+    .$if(filter.authorId !== undefined, (qb) => qb.where("p.authorId", "=", filter.authorId ?? ""))
     .select([
       "p.id",
       "p.publishedAt",

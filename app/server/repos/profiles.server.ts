@@ -71,15 +71,20 @@ export async function getOwnProfile(
   );
 }
 
-/** Sets the bio and avatar (the name goes through better-auth, which checks it on every path). */
-export async function updateProfileExtras(
+/** Sets the name (already checked by the display-name rule), bio and avatar in one write. */
+export async function updateProfile(
   db: DB,
   userId: string,
-  values: { bio: string | null; image?: string | null },
+  values: { name: string; bio: string | null; image?: string | null },
 ): Promise<void> {
   await db
     .updateTable("users")
-    .set({ bio: values.bio, ...(values.image !== undefined ? { image: values.image } : {}), updatedAt: nowIso() })
+    .set({
+      name: values.name,
+      bio: values.bio,
+      ...(values.image !== undefined ? { image: values.image } : {}),
+      updatedAt: nowIso(),
+    })
     .where("id", "=", userId)
     .execute();
 }
