@@ -7,12 +7,13 @@ import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import type { Logger } from "pino";
 import { OIDC_TEST_PROVIDER } from "../../lib/auth-providers.ts";
 import { checkDisplayName, cleanDisplayName } from "../../lib/display-name.ts";
-import { isLocale } from "../../lib/i18n/locale.ts";
+import { isLocale, type Locale } from "../../lib/i18n/locale.ts";
 import { missingClasses } from "../../lib/schemas/auth.ts";
 import type { DB } from "../db/db.server.ts";
 import type { Env } from "../env.server.ts";
 import { normalizeEmail } from "../env.server.ts";
 import { newId } from "../ids.server.ts";
+import { mailSiteName } from "../mail/site-name.server.ts";
 import type { Mailer, MailMessage } from "../mail.server.ts";
 import { hit, LIMITS, type RateLimitStore, scaled } from "../rate-limit.server.ts";
 import { BANNED_CODE, isUserBanned, recordSignIn } from "../repos/admin-users.server.ts";
@@ -91,9 +92,11 @@ export function createAuth({
   // connection: the mail is queued once that work commits (never for work rolled back).
   // Every account mail to one address counts against one limit, whichever path (and
   // whichever replayed link) asked for it: no address can be bombed through us.
+  // The site's name is read then too (a read inside the transaction would wait for it).
   const mailer = {
-    send: (message: MailMessage) =>
+    send: (locale: Locale, compose: (site: string) => MailMessage) =>
       queueAfterTransactionHook(async () => {
+        const message = compose(await mailSiteName(db, locale));
         if (rateLimits) {
           const limit = scaled(LIMITS.mailPerAddress, env.rateLimitMultiplier);
           const allowed = await hit(rateLimits, `mail:to:${normalizeEmail(message.to)}`, limit);
@@ -145,8 +148,9 @@ export function createAuth({
       changeEmail: {
         enabled: true,
         sendChangeEmailConfirmation: async ({ user, newEmail, token }, request) => {
-          await mailer.send(
-            authMail("changeEmailConfirm", localeOf(request), {
+          const locale = localeOf(request);
+          await mailer.send(locale, (site) =>
+            authMail("changeEmailConfirm", locale, site, {
               to: user.email,
               url: link("/verify-email", token),
               email: newEmail,
@@ -185,13 +189,15 @@ export function createAuth({
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 3600,
       sendResetPassword: async ({ user, token }, request) => {
-        await mailer.send(
-          authMail("resetPassword", localeOf(request), { to: user.email, url: link("/reset-password", token) }),
+        const locale = localeOf(request);
+        await mailer.send(locale, (site) =>
+          authMail("resetPassword", locale, site, { to: user.email, url: link("/reset-password", token) }),
         );
       },
       onExistingUserSignUp: async ({ user }, request) => {
-        await mailer.send(
-          authMail("existingAccount", localeOf(request), { to: user.email, url: `${env.publicUrl}/forgot-password` }),
+        const locale = localeOf(request);
+        await mailer.send(locale, (site) =>
+          authMail("existingAccount", locale, site, { to: user.email, url: `${env.publicUrl}/forgot-password` }),
         );
       },
     },
@@ -204,15 +210,16 @@ export function createAuth({
       sendVerificationEmail: async ({ user, token }, request) => {
         const newEmail = changeEmailTarget(token);
         // Attaching an address to an existing account is not a sign-up: the mail says so, and whose.
-        await mailer.send(
+        const locale = localeOf(request);
+        await mailer.send(locale, (site) =>
           newEmail
-            ? authMail("changeEmailVerify", localeOf(request), {
+            ? authMail("changeEmailVerify", locale, site, {
                 to: newEmail,
                 url: link("/verify-email", token),
                 email: newEmail,
                 name: user.name,
               })
-            : authMail("verifyEmail", localeOf(request), { to: user.email, url: link("/verify-email", token) }),
+            : authMail("verifyEmail", locale, site, { to: user.email, url: link("/verify-email", token) }),
         );
       },
     },

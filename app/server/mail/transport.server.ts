@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Transporter } from "nodemailer";
 import type { Logger } from "pino";
 import type { Env } from "../env.server.ts";
+import { fromHeader } from "./site-name.server.ts";
 
 /** One mail as the outbox worker hands it to the transport. */
 export interface Envelope {
@@ -12,6 +13,8 @@ export interface Envelope {
   text: string;
   html?: string | null;
   headers?: Record<string, string>;
+  /** The sender's display name; absent or null: MAIL_FROM as it is. */
+  fromName?: string | null;
 }
 
 export interface MailTransport {
@@ -58,7 +61,7 @@ export function createMailTransport(env: Env, log: Logger): MailTransport {
     return transporter;
   };
   const fields = (mail: Envelope) => ({
-    from,
+    from: fromHeader(from, mail.fromName),
     to: mail.to,
     subject: mail.subject,
     text: mail.text,

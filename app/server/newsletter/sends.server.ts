@@ -3,6 +3,7 @@ import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import type { Locale, PostStatus, SubscriberLanguages } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
+import { mailboxOf, siteNameIn } from "../mail/site-name.server.ts";
 import type { Envelope } from "../mail/transport.server.ts";
 import type { Mailer } from "../mail.server.ts";
 import { getSiteSettings } from "../repos/site-settings.server.ts";
@@ -105,12 +106,6 @@ export async function subscriberFromLinkToken(db: DB, secret: string, token: str
 /** Whether a token is a signed link token (the other kind is a random token stored as a hash). */
 export const isLinkToken = (token: string) => token.includes(".");
 
-/** The mailbox in a From header: `Blog <a@b>` → `a@b`. */
-export function mailboxOf(from: string): string {
-  const angle = /<([^>]+)>/.exec(from);
-  return (angle?.[1] ?? from).trim();
-}
-
 /** The reader's links, and the List-Unsubscribe headers of RFC 2369 and RFC 8058. */
 export function readerLinks(ctx: NewsletterContext, locale: Locale, token: string) {
   const unsubscribe = `${ctx.publicUrl}/${locale}/unsubscribe?token=${encodeURIComponent(token)}`;
@@ -161,7 +156,7 @@ async function renderMailsOf(
   ]);
   const mails: NewsletterMails = {};
   for (const tr of translations) {
-    const siteName = settings.siteName[tr.locale];
+    const siteName = siteNameIn(settings, tr.locale);
     mails[tr.locale] = renderNewsletter(
       {
         locale: tr.locale,
@@ -355,7 +350,12 @@ export async function composeNewsletterMail(
   const mail = (await storedMails(db, row.sendId))?.[row.locale];
   if (!mail) return null;
   const links = readerLinks(ctx, row.locale, subscriberLinkToken(ctx.authSecret, subscriber));
-  return { ...personalize(mail, links), headers: links.headers, hadBounces: Number(subscriber.bounceCount) > 0 };
+  return {
+    ...personalize(mail, links),
+    fromName: mail.fromName ?? null,
+    headers: links.headers,
+    hadBounces: Number(subscriber.bounceCount) > 0,
+  };
 }
 
 /**
@@ -417,6 +417,7 @@ export async function queueNewsletterTest(
       subject: `[${locale === "zh" ? "测试" : "Test"}] ${filled.subject}`,
       text: filled.text,
       html: filled.html,
+      fromName: mail.fromName ?? null,
     },
     { kind: "newsletter-test" },
   );
