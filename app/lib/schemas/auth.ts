@@ -106,11 +106,12 @@ export const profileSchema = z.object({
     .max(BIO_MAX, "auth:account.bioTooLong")
     .optional()
     .transform((v) => v || null),
+  // An image from the media library (the upload pipeline), by its address; empty: none.
   avatar: z
     .string()
     .trim()
-    .max(500)
-    .regex(/^\/media\/[A-Za-z0-9._/-]+$/, "auth:account.avatarInvalid")
+    .max(500, "auth:account.avatarInvalid")
+    .refine((v) => v === "" || /^\/media\/[A-Za-z0-9]+\/[A-Za-z0-9._-]+$/.test(v), "auth:account.avatarInvalid")
     .optional()
     .transform((v) => v || null),
 });

@@ -1,7 +1,6 @@
 import { Trans, useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { DisplayNameField } from "../../components/auth/display-name-field.tsx";
-import { UploadButton } from "../../components/media/upload-button.tsx";
 import { EmailField, Field, FormAlert, NewPasswordField, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
 import { PROVIDER_NAMES } from "../../lib/auth-providers.ts";
@@ -282,7 +281,11 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
                 hint={t("account.avatarHint")}
                 error={errorsFor("profile").avatar ? m(errorsFor("profile").avatar ?? "") : null}
               />
-              <UploadButton target="avatar" fieldLabel={t("account.avatar")} />
+              <p className="text-sm">
+                <Link to="/admin/media" className="text-blue-700 underline dark:text-blue-400">
+                  {t("account.avatarLibrary")}
+                </Link>
+              </p>
             </div>
           )}
           <SubmitButton busy={busy}>{t("account.profileSubmit")}</SubmitButton>
