@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { validate } from "../forms.ts";
-import { missingClasses, registerSchema } from "./auth.ts";
+import { missingClasses, profileSchema, registerSchema } from "./auth.ts";
 
 describe("password policy", () => {
   const strict = { minLength: 8, maxLength: 128, requiredClasses: ["lower", "upper", "digit", "symbol"] as const };
@@ -46,5 +46,29 @@ describe("display name at registration", () => {
     expect(register("   ")).toEqual({ ok: false, errors: { name: "auth:errors.nameRequired" } });
     expect(register("x".repeat(51))).toEqual({ ok: false, errors: { name: "auth:errors.nameTooLong" } });
     expect(register("a\u0007b")).toEqual({ ok: false, errors: { name: "auth:errors.nameInvalid" } });
+  });
+});
+
+describe("the account page's profile", () => {
+  it("takes a name, an optional bio and an optional avatar from the media library", () => {
+    expect(validate(profileSchema, { name: " Ada ", bio: "", avatar: "" })).toEqual({
+      ok: true,
+      data: { name: "Ada", bio: null, avatar: null },
+    });
+    expect(validate(profileSchema, { name: "Ada", bio: " Hi ", avatar: "/media/abc123/image.jpg" })).toEqual({
+      ok: true,
+      data: { name: "Ada", bio: "Hi", avatar: "/media/abc123/image.jpg" },
+    });
+    expect(validate(profileSchema, { name: "Ada", bio: "x".repeat(301) })).toEqual({
+      ok: false,
+      errors: { bio: "auth:account.bioTooLong" },
+    });
+    for (const avatar of ["https://evil.example/a.png", "javascript:alert(1)", "/media/../x", "/uploads/a.png"]) {
+      expect(validate(profileSchema, { name: "Ada", avatar }), avatar).toEqual({
+        ok: false,
+        errors: { avatar: "auth:account.avatarInvalid" },
+      });
+    }
+    expect(validate(profileSchema, { name: "" })).toEqual({ ok: false, errors: { name: "auth:errors.nameRequired" } });
   });
 });
