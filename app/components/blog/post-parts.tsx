@@ -1,4 +1,4 @@
-import { Trans, useTranslation } from "react-i18next";
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { formatDate } from "../../lib/format.ts";
 import { HTML_LANG, type Locale } from "../../lib/i18n/locale.ts";
@@ -79,16 +79,10 @@ export function PostHeader({ post, locale, prefix }: { post: HeadedPost; locale:
       >
         {post.authorName &&
           (post.authorHandle ? (
-            <span>
-              <Trans
-                t={t}
-                i18nKey="byAuthorLink"
-                values={{ name: post.authorName }}
-                components={[
-                  <Link key="author" to={`${prefix}/authors/${post.authorHandle}`} rel="author" className={link} />,
-                ]}
-              />
-            </span>
+            // The whole byline is the link: one sentence, not a glued fragment.
+            <Link to={`${prefix}/authors/${post.authorHandle}`} rel="author" className={link}>
+              {t("byAuthor", { name: post.authorName })}
+            </Link>
           ) : (
             <span>{t("byAuthor", { name: post.authorName })}</span>
           ))}

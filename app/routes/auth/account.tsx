@@ -1,4 +1,4 @@
-import { Trans, useTranslation } from "react-i18next";
+import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { DisplayNameField } from "../../components/auth/display-name-field.tsx";
 import { EmailField, Field, FormAlert, NewPasswordField, SubmitButton } from "../../components/ui/field.tsx";
@@ -252,12 +252,9 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         {notice("profile")}
         {loaderData.profile.authorPath && (
           <p className="text-sm">
-            <Trans
-              t={t}
-              i18nKey="account.authorPage"
-              values={{ url: loaderData.profile.authorPath }}
-              components={[<Link key="0" to={loaderData.profile.authorPath} className="underline" />]}
-            />
+            <Link to={loaderData.profile.authorPath} className="text-blue-700 underline dark:text-blue-400">
+              {t("account.authorPage")}
+            </Link>
           </p>
         )}
         <Form method="post" className="space-y-4">
