@@ -178,13 +178,17 @@ function postUrls(publicUrl: string, posts: SitemapData["posts"]): XmlElement[] 
   });
 }
 
-/** Categories and tags with posts, then the static pages. */
-function termAndStaticUrls(publicUrl: string, input: Pick<SitemapData, "categories" | "tags">): XmlElement[] {
+/** Categories, tags and authors with posts, then the static pages. */
+function termAndStaticUrls(
+  publicUrl: string,
+  input: Pick<SitemapData, "categories" | "tags" | "authors">,
+): XmlElement[] {
   return [
     ...input.categories.flatMap((c) =>
       bilingualUrls(publicUrl, `/categories/${encodeURIComponent(c.slug)}`, c.updatedAt),
     ),
     ...input.tags.flatMap((t) => bilingualUrls(publicUrl, `/tags/${encodeURIComponent(t.slug)}`, t.updatedAt)),
+    ...input.authors.flatMap((a) => bilingualUrls(publicUrl, `/authors/${a.handle}`, a.updatedAt)),
     ...["/about", "/contact", "/privacy"].flatMap((page) => bilingualUrls(publicUrl, page, null)),
   ];
 }
@@ -227,7 +231,7 @@ export function buildSitemapIndex(publicUrl: string, paths: readonly string[]): 
 
 /** A large blog's pages file: home, the list pages, categories, tags and the static pages. */
 export function buildSitemapPages(
-  input: Pick<SitemapInput, "publicUrl" | "listPageCount" | "categories" | "tags">,
+  input: Pick<SitemapInput, "publicUrl" | "listPageCount" | "categories" | "tags" | "authors">,
 ): string {
   return renderXml(
     el("urlset", URLSET_ATTRIBUTES, [

@@ -3,7 +3,7 @@ import { insertUser } from "../../../tests/setup/fixtures-db.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import { handleBase } from "../../lib/author-profile.ts";
 import { migrateDown, migrateToLatest } from "../db/migrate.server.ts";
-import { latestPostsInLocale } from "./discovery.server.ts";
+import { latestPostsInLocale, sitemapTerms } from "./discovery.server.ts";
 import { createPost, listPublishedPosts } from "./posts.server.ts";
 import { ensureHandle, findProfileByHandle, getOwnProfile, updateProfile } from "./profiles.server.ts";
 
@@ -67,6 +67,14 @@ describe(`profiles (${testDialect()})`, () => {
     expect(page.total).toBe(1);
     const feed = await latestPostsInLocale(database.db, "en", 20, { authorId: author });
     expect(feed.map((p) => p.id)).toEqual([mine]);
+
+    // The sitemap lists the author page of someone with a public post, and nobody else's.
+    const drafter = await insertUser(database.db, { email: "drafter@example.test", name: "Drafter" });
+    await post(drafter, "only-a-draft", "draft");
+    for (const id of [author, other, drafter]) await ensureHandle(database.db, id);
+    const { authors } = await sitemapTerms(database.db);
+    expect(authors.map((a) => a.handle)).toEqual(expect.arrayContaining(["writer", "other"]));
+    expect(authors.map((a) => a.handle)).not.toContain("drafter");
   });
 });
 
