@@ -2,6 +2,7 @@ import { type ReactNode, useEffect } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import {
   data,
+  Form,
   isRouteErrorResponse,
   Link,
   Links,
@@ -15,6 +16,7 @@ import {
 import type { Route } from "./+types/root";
 // As a URL, not a side-effect import: the layout links it with a precedence (below).
 import appCss from "./app.css?url";
+import { CODE_COPY_SCRIPT } from "./components/code-copy-script.ts";
 import { BuildWatcher } from "./components/layout/build-watcher.tsx";
 import { SiteFooter } from "./components/layout/site-footer.tsx";
 import { SiteHeader } from "./components/layout/site-header.tsx";
@@ -23,7 +25,8 @@ import { Toasts } from "./components/layout/toasts.tsx";
 import { useNonce } from "./components/nonce.tsx";
 import { useFallbackLocale } from "./components/request-locale.tsx";
 import { i18nFor } from "./lib/i18n/i18n.ts";
-import { DEFAULT_LOCALE, HTML_LANG, type Locale, withoutLocalePrefix } from "./lib/i18n/locale.ts";
+import { DEFAULT_LOCALE, HTML_LANG, type Locale, localePrefix, withoutLocalePrefix } from "./lib/i18n/locale.ts";
+import { isNotFoundHelp, type NotFoundHelp } from "./lib/not-found.ts";
 import { getUser } from "./server/auth/session.server.ts";
 import { getApp, getRequest } from "./server/context.server.ts";
 import { clearFlashCookie, flashOptions, hasFlashCookie, readFlash } from "./server/flash.server.ts";
@@ -192,6 +195,10 @@ export function Layout({ children }: { children: ReactNode }) {
           </main>
           <SiteFooter site={root?.site ?? null} locale={locale} />
         </I18nextProvider>
+        {/* Plain script, not React: code blocks' copy buttons work before (and without) hydration. */}
+        <script nonce={nonce} suppressHydrationWarning>
+          {CODE_COPY_SCRIPT}
+        </script>
         <BuildWatcher buildId={root?.buildId ?? null} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
@@ -204,6 +211,61 @@ export default function App() {
   return <Outlet />;
 }
 
+/** What a 404 offers instead: a search form and the latest posts (their data came with the error). */
+function NotFoundHelpList({ help }: { help: NotFoundHelp | null }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const prefix = localePrefix(location.pathname);
+  const root = useRootData();
+  const locale = root?.locale ?? DEFAULT_LOCALE;
+  const posts = help?.recentPosts ?? [];
+  return (
+    <>
+      <p className="mt-2 text-zinc-600 dark:text-zinc-400">{t("errors.notFoundHint")}</p>
+      <Form method="get" action={`${prefix}/search`} role="search" className="mt-6 max-w-xl">
+        <label htmlFor="not-found-q" className="block text-sm font-medium">
+          {t("errors.notFoundSearch")}
+        </label>
+        <div className="mt-1 flex gap-2">
+          <input
+            id="not-found-q"
+            type="search"
+            name="q"
+            enterKeyHint="search"
+            className="block w-full min-w-0 rounded-md border border-zinc-300 bg-white px-3 py-2 text-zinc-900 shadow-sm focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/40 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+          />
+          <button
+            type="submit"
+            className="shrink-0 whitespace-nowrap rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:ring-offset-2 dark:bg-blue-600 dark:hover:bg-blue-500"
+          >
+            {t("errors.notFoundSearchButton")}
+          </button>
+        </div>
+      </Form>
+      {posts.length > 0 && (
+        <section aria-labelledby="not-found-recent" className="mt-8">
+          <h2 id="not-found-recent" className="text-lg font-semibold">
+            {t("errors.notFoundRecent")}
+          </h2>
+          <ul className="mt-3 space-y-2">
+            {posts.map((post) => (
+              <li key={post.id} lang={post.locale === locale ? undefined : HTML_LANG[post.locale]}>
+                <Link
+                  to={`${prefix}/posts/detail/${post.id}`}
+                  reloadDocument
+                  className="text-blue-700 underline dark:text-blue-400"
+                >
+                  {post.title}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </>
+  );
+}
+
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const { t } = useTranslation();
   const location = useLocation();
@@ -212,25 +274,34 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const forbidden = status === 403;
   const signedOut = status === 401;
   const showDetails = import.meta.env.DEV && error instanceof Error;
+  const notFoundHelp = isRouteErrorResponse(error) && isNotFoundHelp(error.data) ? error.data : null;
+  if (notFound) {
+    // The spec's message is the page's heading: said once, not under a title saying it again.
+    return (
+      <section aria-labelledby="error-title" className="py-12">
+        <h1
+          id="error-title"
+          data-testid="error-message"
+          className="text-2xl font-bold [overflow-wrap:anywhere] [word-break:keep-all]"
+        >
+          {t("errors.notFound", { path: `${location.pathname}${location.search}` })}
+        </h1>
+        <NotFoundHelpList help={notFoundHelp} />
+        <p className="mt-8">
+          <Link to="/" reloadDocument className="text-blue-700 underline dark:text-blue-400">
+            {t("errors.backHome")}
+          </Link>
+        </p>
+      </section>
+    );
+  }
   return (
     <section aria-labelledby="error-title" className="py-12">
       <h1 id="error-title" className="text-2xl font-bold">
-        {notFound
-          ? t("errors.notFoundTitle")
-          : forbidden
-            ? t("errors.forbiddenTitle")
-            : signedOut
-              ? t("errors.signedOutTitle")
-              : t("errors.serverTitle")}
+        {forbidden ? t("errors.forbiddenTitle") : signedOut ? t("errors.signedOutTitle") : t("errors.serverTitle")}
       </h1>
       <p className="mt-4" data-testid="error-message">
-        {notFound
-          ? t("errors.notFound", { path: `${location.pathname}${location.search}` })
-          : forbidden
-            ? t("errors.forbidden")
-            : signedOut
-              ? t("errors.signedOut")
-              : t("errors.server")}
+        {forbidden ? t("errors.forbidden") : signedOut ? t("errors.signedOut") : t("errors.server")}
       </p>
       {signedOut && (
         <p className="mt-4">
@@ -243,9 +314,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           </Link>
         </p>
       )}
-      {!notFound && !forbidden && !signedOut && (
-        <p className="mt-2 text-zinc-600 dark:text-zinc-400">{t("errors.serverHint")}</p>
-      )}
+      {!forbidden && !signedOut && <p className="mt-2 text-zinc-600 dark:text-zinc-400">{t("errors.serverHint")}</p>}
       {showDetails && (
         <pre className="mt-6 overflow-auto rounded bg-zinc-100 p-4 text-xs dark:bg-zinc-900">{error.stack}</pre>
       )}

@@ -47,6 +47,11 @@ export default [
   ...localized("posts/myPosts", "routes/posts/my-posts.tsx", "my-posts"),
   ...localized("posts/createPost", "routes/posts/editor.tsx", "post-create"),
   ...localized("posts/edit/:postId", "routes/posts/editor.tsx", "post-edit"),
+  ...localized("posts/edit/:postId/history", "routes/posts/history.tsx", "post-history"),
+  ...localized("posts/edit/:postId/history/:range", "routes/posts/revision-diff.tsx", "post-revision-diff"),
+  ...localized("posts/edit/:postId/previews", "routes/posts/previews.tsx", "post-previews"),
+  // A private preview of a draft or pending changes, for whoever holds the secret link.
+  ...localized("preview/:token", "routes/preview/preview.tsx", "preview"),
 
   ...localized("login", "routes/auth/login.tsx", "login"),
   ...localized("login/provider/:provider", "routes/auth/login-provider.ts", "login-provider"),
@@ -89,6 +94,11 @@ export default [
     route("links", "routes/admin/links.tsx"),
     route("links/new", "routes/admin/link-form.tsx", { id: "admin-link-new" }),
     route("links/:id", "routes/admin/link-form.tsx", { id: "admin-link-edit" }),
+    route("redirects", "routes/admin/redirects.tsx"),
+    route("redirects.csv", "routes/admin/redirects-csv.ts"),
+    route("redirects/import", "routes/admin/redirects-import.tsx"),
+    route("redirects/new", "routes/admin/redirect-form.tsx", { id: "admin-redirect-new" }),
+    route("redirects/:id", "routes/admin/redirect-form.tsx", { id: "admin-redirect-edit" }),
     route("ads", "routes/admin/ads.tsx"),
     route("ads/new", "routes/admin/ad-form.tsx", { id: "admin-ad-new" }),
     route("ads/:id", "routes/admin/ad-form.tsx", { id: "admin-ad-edit" }),

@@ -19,6 +19,8 @@ Commands:
   admin remove <email> [--force]
                      take admin away (refuses the last admin without --force)
   search:reindex     rebuild the search index of every post
+  posts:rerender     render every post body again from its Markdown (after an upgrade that
+                     changes the stored markup), then reindex it
   media gc [--delete]
                      list stored files no media record refers to (older than an
                      hour); with --delete, remove them
@@ -310,6 +312,15 @@ export async function runCli(argv: string[]): Promise<number> {
     case "search:reindex": {
       const { posts, rows } = await withDatabase((d) => migrateToLatest(d.db).then(() => reindexAll(d.db)));
       console.log(`reindexed ${posts} posts (${rows} language versions indexed)`);
+      return 0;
+    }
+    case "posts:rerender": {
+      const { rerenderAllPosts } = await import("../app/server/post-rerender.server.ts");
+      const r = await withDatabase((d) => migrateToLatest(d.db).then(() => rerenderAllPosts(d.db)));
+      console.log(
+        `rendered ${r.versions} language versions of ${r.posts} posts again` +
+          (r.skipped ? `; ${r.skipped} kept their stored HTML (nested too deep to render)` : ""),
+      );
       return 0;
     }
     case "seed":

@@ -11,6 +11,7 @@ import { type Env, parseEnv } from "./env.server.ts";
 import { serveCachedPages } from "./http/cached-pages.server.ts";
 import { errorHandler, refuseCrossSite, refuseDeclaredTooLarge, whileDatabaseDown } from "./http/guards.server.ts";
 import { healthRoutes } from "./http/health.server.ts";
+import { serveRedirects } from "./http/redirects.server.ts";
 import { renderWithReactRouter } from "./http/render.server.ts";
 import { requestMeta } from "./http/request-meta.server.ts";
 import { createRouteMatcher, routeTree } from "./http/route-policies.server.ts";
@@ -40,7 +41,7 @@ const loadBuild = async (): Promise<ServerBuild> =>
 
 /**
  * Makes the services (app/server/boot), then connects the HTTP layer in order:
- * request meta → compression → cached pages → health → media → static files →
+ * request meta → redirects → compression → cached pages → health → media → static files →
  * database-down → cross-site → body limit → React Router → errors. Each step is
  * its own module in app/server/http; `server.ts` owns the listening socket.
  */
@@ -62,6 +63,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
   // Each route's policy (cache, writes, body limit, CSP) as its module declares it.
   const matchRoute = createRouteMatcher(routeTree(build.routes));
   app.use(requestMeta({ env, log, dev, matchRoute }));
+  // Old URLs before any page work; health, assets, media and the admin are never redirected
+  // (a from-path there is refused on save and skipped on load: lib/redirects.ts).
+  app.use(serveRedirects(boot.redirects));
   app.use(compression({ threshold: 1024 }));
   app.use(serveCachedPages({ env, ...cache, flights, services }));
   app.use(healthRoutes({ db: services.db, storage: services.storage, shared: boot.shared, buildId }));

@@ -40,6 +40,8 @@ export interface Services {
   content: ContentChanges;
   /** Renders comments off the request thread, within a time budget. */
   comments: CommentRenderer;
+  /** The subscriber import worker: poked after an upload, so a small file finishes at once. */
+  subscriberImports: { poke(): void };
 }
 
 /** What belongs to one request: worked out once, at its start (app/server/http/request-meta.server.ts). */

@@ -29,7 +29,8 @@ const feed: FeedInput = {
       updatedAt: "2026-11-10T08:00:00.000Z",
       title: "Plain",
       summary: "",
-      bodyHtml: "<p>plain</p>",
+      bodyHtml:
+        '<div class="code-block" data-language="ts"><pre><code>x</code></pre><button type="button" class="code-copy">Copy</button></div><p>plain</p>',
       authorName: null,
       category: null,
       tags: [],
@@ -83,6 +84,13 @@ describe("RSS 2.0", () => {
     expect(body).toContain(`href="${BASE}/posts/detail/x"`);
     expect(body).toContain(`src="${BASE}/uploads/c.png"`);
     expect(body).toContain("]]> end</p>");
+  });
+
+  it("leaves out the code blocks' copy buttons, which nothing in a feed reader runs", () => {
+    const body: string = channel.item[1]["content:encoded"];
+    expect(body).toContain("<pre><code>x</code></pre>");
+    expect(body).not.toContain("<button");
+    expect(buildAtom(feed)).not.toContain("button");
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Locale } from "./db/schema.server.ts";
+import { withoutControls } from "./post-markup.server.ts";
 import type { FeedPost, SitemapData } from "./repos/discovery.server.ts";
 import { cdata, el, renderXml, type XmlElement } from "./xml.server.ts";
 
@@ -88,7 +89,7 @@ export function buildRss(feed: FeedInput): string {
         post.authorName && el("dc:creator", {}, post.authorName),
         termsOf(post).map((term) => el("category", {}, term.name)),
         el("description", {}, post.summary),
-        el("content:encoded", {}, cdata(absolutizeUrls(post.bodyHtml, publicUrl))),
+        el("content:encoded", {}, cdata(absolutizeUrls(withoutControls(post.bodyHtml), publicUrl))),
       );
     }),
   );
@@ -136,7 +137,7 @@ export function buildAtom(feed: FeedInput, now: Date = new Date()): string {
           post.authorName && el("author", {}, el("name", {}, post.authorName)),
           termsOf(post).map((term) => el("category", { term: term.slug, label: term.name })),
           post.summary && el("summary", { type: "text" }, post.summary),
-          el("content", { type: "html" }, absolutizeUrls(post.bodyHtml, publicUrl)),
+          el("content", { type: "html" }, absolutizeUrls(withoutControls(post.bodyHtml), publicUrl)),
         );
       }),
     ),

@@ -27,6 +27,13 @@ const LANGUAGES = [
 ];
 
 /** Lines longer than this are left untokenized (a guard against pathological input). */
+/**
+ * How long one line may take to tokenize before Shiki gives up on the rest of it. Shiki's
+ * 500 ms default was reached on a busy machine by the first line of a language (its
+ * regexes compile then), which then left that block coloured differently from the same
+ * code rendered a moment later (seen as a flaky demo-seed test under load).
+ */
+const LINE_TIME_LIMIT_MS = 3_000;
 const MAX_TOKENIZED_LINE = 5000;
 
 let loading: Promise<HighlighterCore> | undefined;
@@ -106,10 +113,13 @@ export function highlightCodeBlocks(tree: Root, highlighter: HighlighterCore): v
           themes: CODE_THEMES,
           defaultColor: false,
           tokenizeMaxLineLength: MAX_TOKENIZED_LINE,
+          tokenizeTimeLimit: LINE_TIME_LIMIT_MS,
         });
         const pre = highlighted.children.find((c) => c.type === "element");
         if (!pre) return child;
         if (lang !== "text") pre.properties.dataLanguage = lang;
+        // The fence's own language (post-markup.server.ts labels the block with it).
+        if (child.properties.dataFence !== undefined) pre.properties.dataFence = child.properties.dataFence;
         return pre;
       } catch {
         return child;

@@ -12,10 +12,12 @@ function elements(html: string, tagName?: string): Element[] {
   return found;
 }
 
-/** The text a browser shows for `html`. */
+/** The text a browser shows for `html`, apart from the code blocks' copy buttons. */
 function textContent(html: string): string {
   const text = (node: Root | Element): string =>
-    node.children.map((c) => (c.type === "text" ? c.value : c.type === "element" ? text(c) : "")).join("");
+    node.children
+      .map((c) => (c.type === "text" ? c.value : c.type === "element" && c.tagName !== "button" ? text(c) : ""))
+      .join("");
   return text(fromHtml(html, { fragment: true }));
 }
 
@@ -180,5 +182,91 @@ describe("renderPost", () => {
     const out = await renderPost(markdown);
     expect(out.readingMinutes).toBe(readingMinutes(markdown));
     expect(out.readingMinutes).toBe(4);
+  });
+
+  it("puts each table in a named scroll box the keyboard can reach", async () => {
+    for (const [locale, name] of [
+      ["en", "Table"],
+      ["zh", "表格"],
+    ] as const) {
+      const { html } = await renderPost("| a | b |\n| - | - |\n| 1 | 2 |\n", locale);
+      const [box] = elements(html, "div");
+      expect(box?.properties).toMatchObject({
+        className: ["table-scroll"],
+        role: "region",
+        tabIndex: 0,
+        ariaLabel: name,
+      });
+      expect(box?.children.some((c) => c.type === "element" && c.tagName === "table")).toBe(true);
+    }
+  });
+
+  it("gives every code block a language label, a copy button and a status region", async () => {
+    const { html } = await renderPost("```ts\nconst a = 1;\n```\n\n```toml\nb = 2\n```\n\n```\nplain\n```\n", "zh");
+    const blocks = elements(html, "div").filter((d) => String(d.properties.className) === "code-block");
+    expect(blocks.map((b) => b.properties.dataLanguage)).toEqual(["ts", "toml", undefined]);
+    const buttons = elements(html, "button");
+    expect(buttons).toHaveLength(3);
+    expect(buttons[0]?.properties).toMatchObject({ type: "button", className: ["code-copy"], dataCopied: "已复制" });
+    expect(elements(html, "span").filter((s) => s.properties.role === "status")).toHaveLength(3);
+    expect(buttons.map((b) => b.children.map((c) => (c.type === "text" ? c.value : "")).join(""))).toEqual([
+      "复制",
+      "复制",
+      "复制",
+    ]);
+    // The code itself is unchanged: the buttons' labels are the only text added.
+    expect(textContent(html).replace(/\s+/g, "")).toBe("consta=1;b=2plain");
+  });
+
+  it("labels a block only with a safe fence language", async () => {
+    const { html } = await renderPost('```"><script>x\ny\n```\n');
+    expect(elements(html, "script")).toEqual([]);
+    const [block] = elements(html, "div");
+    // The fence's first word, with only letters, digits and + # . - left.
+    expect(block?.properties.dataLanguage).toBe("scriptx");
+  });
+
+  it("makes a lone image a figure, its title the caption and its alt text kept", async () => {
+    const { html } = await renderPost(
+      '![A cat asleep](/media/x.webp "Our cat, Mochi")\n\nText ![inline](/i.png "t") here.\n',
+    );
+    const [figure] = elements(html, "figure");
+    expect(figure).toBeDefined();
+    const [img, caption] = elements(html, "img");
+    expect(img?.properties).toMatchObject({ alt: "A cat asleep" });
+    expect(img?.properties.title).toBeUndefined();
+    expect(
+      elements(html, "figcaption").map((c) =>
+        textContent(`<p>${c.children.map((t) => (t.type === "text" ? t.value : "")).join("")}</p>`),
+      ),
+    ).toEqual(["Our cat, Mochi"]);
+    // An image inside a sentence stays in its paragraph.
+    expect(caption?.properties.title).toBe("t");
+    expect(elements(html, "figure")).toHaveLength(1);
+  });
+
+  it("makes a lone image without a title a figure with no caption", async () => {
+    const { html } = await renderPost("![Only alt](/media/y.webp)\n");
+    expect(elements(html, "figure")).toHaveLength(1);
+    expect(elements(html, "figcaption")).toEqual([]);
+  });
+
+  it("labels a task list's checkboxes with their item's text", async () => {
+    const { html } = await renderPost("- [x] done *well*\n- [ ] not yet\n  - nested\n");
+    const labels = elements(html, "label");
+    expect(
+      labels.map((l) =>
+        textContent(
+          `<p>${l.children.map((c) => (c.type === "text" ? c.value : c.type === "element" && c.tagName === "em" ? "well" : "")).join("")}</p>`,
+        ).trim(),
+      ),
+    ).toEqual(["done well", "not yet"]);
+    expect(labels.every((l) => l.children.some((c) => c.type === "element" && c.tagName === "input"))).toBe(true);
+    // The nested list stays outside the label.
+    expect(
+      elements(html, "label")
+        .flatMap((l) => l.children)
+        .some((c) => c.type === "element" && c.tagName === "ul"),
+    ).toBe(false);
   });
 });

@@ -17,6 +17,7 @@ import {
   toHastOptions,
   visitElements,
 } from "./markdown.server.ts";
+import { addPostMarkup, noteFenceLanguages } from "./post-markup.server.ts";
 
 /** One heading of a post's table of contents. */
 export interface TocEntry {
@@ -188,6 +189,8 @@ export async function renderPost(
   const tree = processor.runSync(processor.parse(markdown)) as Root;
   const toc = addHeadingIds(tree);
   await sizeImages(tree, options.media);
+  noteFenceLanguages(tree);
   if (hasCodeBlock(tree)) highlightCodeBlocks(tree, await loadHighlighter());
+  addPostMarkup(tree, locale);
   return { html: stringifier.stringify(tree), toc, readingMinutes: readingMinutes(markdown) };
 }

@@ -72,7 +72,8 @@ function problems(html: string, allowedTags: ReadonlySet<string>, allowShikiStyl
   return found;
 }
 
-const postTags = new Set(sanitizeSchema.tagNames ?? []);
+/** The sanitizer's tags, and the ones post-markup.server.ts adds after it (copy buttons, figures). */
+const postTags = new Set([...(sanitizeSchema.tagNames ?? []), "button", "figure", "figcaption"]);
 const commentTags = new Set(commentSchema.tagNames ?? []);
 
 /** Pieces of attacks and of the Markdown around them, glued together at random. */

@@ -23,8 +23,12 @@ import * as addSearchHeadIndex from "./20261125T200000_add_search_head_index.ts"
 import * as addNewsletter from "./20261126T120000_add_newsletter.ts";
 import * as addSearchRecencyBuckets from "./20261126T130000_add_search_recency_buckets.ts";
 import * as addUserNotificationPrefs from "./20261126T130500_add_user_notification_prefs.ts";
+import * as createRedirects from "./20261126T140000_create_redirects.ts";
+import * as createPostRevisions from "./20261126T141000_create_post_revisions.ts";
+import * as createPreviewLinks from "./20261126T141100_create_preview_links.ts";
 import * as addUserProfile from "./20261126T143000_add_user_profile.ts";
 import * as fillUserProfile from "./20261126T143100_fill_user_profile.ts";
+import * as createSubscriberImports from "./20261126T144000_create_subscriber_imports.ts";
 
 /**
  * Every migration, in order. Listed explicitly so the same history runs in the
@@ -55,6 +59,10 @@ export const migrations: Record<string, Migration> = {
   "20261126T120000_add_newsletter": addNewsletter,
   "20261126T130000_add_search_recency_buckets": addSearchRecencyBuckets,
   "20261126T130500_add_user_notification_prefs": addUserNotificationPrefs,
+  "20261126T140000_create_redirects": createRedirects,
+  "20261126T141000_create_post_revisions": createPostRevisions,
+  "20261126T141100_create_preview_links": createPreviewLinks,
   "20261126T143000_add_user_profile": addUserProfile,
   "20261126T143100_fill_user_profile": fillUserProfile,
+  "20261126T144000_create_subscriber_imports": createSubscriberImports,
 };

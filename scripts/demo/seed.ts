@@ -22,6 +22,7 @@ import {
   type DemoTopic,
 } from "./content.ts";
 import { DEMO_SUBJECTS, LONGFORM_PER_POST, LONGFORM_SECTIONS, type LongformSection } from "./longform.ts";
+import { SHOWCASE_MARKDOWN, SHOWCASE_SLUG, SHOWCASE_SUMMARY, SHOWCASE_TITLE } from "./showcase.ts";
 
 /** The demo author's e-mail; its presence marks a database as seeded. */
 export const DEMO_EMAIL = "demo@example.invalid";
@@ -287,6 +288,10 @@ export async function seedDemo(db: DB, options: SeedOptions = {}): Promise<SeedR
       }
     });
   }
+  if (await seedShowcase(db, { authorId: userId, categoryId: categories.get("frontend") ?? null, now: nowDate })) {
+    result.posts++;
+    result.published++;
+  }
   return result;
 
   async function seedPost(trx: Transaction<Database>, i: number): Promise<void> {
@@ -396,4 +401,64 @@ async function demoComments(
     parentId = id;
   }
   return howMany;
+}
+
+/**
+ * The style-guide post (./showcase.ts), once per database: both languages, published an
+ * hour before the newest demo post, so it is near the top of the home page without
+ * becoming the newest post the benchmarks open. False when it was there already.
+ */
+export async function seedShowcase(
+  db: DB,
+  opts: { authorId: string | null; categoryId: string | null; now: Date },
+): Promise<boolean> {
+  const taken = await db.selectFrom("posts").select("id").where("slug", "=", SHOWCASE_SLUG).executeTakeFirst();
+  if (taken) return false;
+  const newest = await db
+    .selectFrom("posts")
+    .select("publishedAt")
+    .where("status", "=", "published")
+    .where("publishedAt", "<=", opts.now.toISOString())
+    .orderBy("publishedAt", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  const base = newest?.publishedAt ? Date.parse(newest.publishedAt) : opts.now.getTime();
+  const at = new Date(base - 60 * 60 * 1000).toISOString();
+  const locales: Locale[] = ["en", "zh"];
+  const translations = await Promise.all(
+    locales.map(async (locale) => {
+      const rendered = await renderPost(SHOWCASE_MARKDOWN[locale], locale);
+      return {
+        locale,
+        title: SHOWCASE_TITLE[locale],
+        summary: SHOWCASE_SUMMARY[locale],
+        bodyMarkdown: SHOWCASE_MARKDOWN[locale],
+        bodyHtml: rendered.html,
+        tocJson: JSON.stringify(rendered.toc),
+        readingMinutes: rendered.readingMinutes,
+      };
+    }),
+  );
+  await db.transaction().execute(async (trx) => {
+    const postId = await insertPost(trx, {
+      slug: SHOWCASE_SLUG,
+      authorId: opts.authorId,
+      status: "published",
+      publishedAt: at,
+      categoryId: opts.categoryId,
+      tagIds: [],
+      coverImageUrl: null,
+      coverAlt: "",
+      featured: false,
+      translations,
+    });
+    await trx.updateTable("posts").set({ createdAt: at, updatedAt: at }).where("id", "=", postId).execute();
+    await trx
+      .updateTable("postTranslations")
+      .set({ createdAt: at, updatedAt: at })
+      .where("postId", "=", postId)
+      .execute();
+    await reindexPost(trx, postId);
+  });
+  return true;
 }

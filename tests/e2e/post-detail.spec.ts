@@ -25,18 +25,23 @@ const unique = (name: string) => {
 type Translation = NewPostInput["translations"][number];
 
 /**
- * A translation as the editor stores it: sanitized HTML and the reading time,
- * and a heading with a fixed id so the table of contents has something to point at.
+ * A translation as the editor stores it: sanitized HTML and the reading time, and three
+ * headings with fixed ids (a contents list needs three), the first one `heading`.
  */
 function translation(locale: "en" | "zh", title: string, heading: string, text: string): Translation {
   const body = `${text}\n\n${text}`;
+  const more = locale === "en" ? ["More", "Even more"] : ["更多", "还有更多"];
   return {
     locale,
     title,
     summary: `${title} — summary`,
-    bodyMarkdown: `## ${heading}\n\n${text}`,
-    bodyHtml: `<h2 id="section-one">${heading}</h2>${renderMarkdown(body)}`,
-    tocJson: JSON.stringify([{ depth: 2, id: "section-one", text: heading }]),
+    bodyMarkdown: `## ${heading}\n\n${text}\n\n## ${more[0]}\n\n### ${more[1]}\n`,
+    bodyHtml: `<h2 id="section-one">${heading}</h2>${renderMarkdown(body)}<h2 id="section-two">${more[0]}</h2><h3 id="section-three">${more[1]}</h3>`,
+    tocJson: JSON.stringify([
+      { depth: 2, id: "section-one", text: heading },
+      { depth: 2, id: "section-two", text: more[0] },
+      { depth: 3, id: "section-three", text: more[1] },
+    ]),
     readingMinutes: readingMinutes(body),
   };
 }

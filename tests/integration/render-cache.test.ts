@@ -344,7 +344,8 @@ describe(`render cache (${testDialect()})`, () => {
     const edit = await postForm(
       a.url,
       `/posts/edit/${key}`,
-      { ...fields, version: "1", enTitle: "Freshly revised", publishAtLocal, publishAtTz: "0" },
+      // A live post's edits reach readers on Update (Save alone keeps them pending).
+      { ...fields, version: "1", enTitle: "Freshly revised", publishAtLocal, publishAtTz: "0", intent: "update" },
       cookie,
     );
     await edit.arrayBuffer();

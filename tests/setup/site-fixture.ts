@@ -101,6 +101,24 @@ export async function fillSite(db: DB): Promise<void> {
     ])
     .execute();
   await db.insertInto("postTags").values({ postId: "p1", tagId: "t1" }).execute();
+  await db
+    .insertInto("postRevisions")
+    .values({
+      id: "r1",
+      postId: "p1",
+      authorId: "u1",
+      kind: "saved",
+      status: "published",
+      slug: "hello",
+      publishedAt: null,
+      categoryId: null,
+      tags: '["Tag"]',
+      coverImageUrl: null,
+      coverAlt: "",
+      translations: JSON.stringify({ en: { title: "Hello", summary: "", bodyMarkdown: "# Hello" } }),
+      ...at,
+    })
+    .execute();
   // The reply's id sorts before its parent's: loading in key order alone would fail.
   await db
     .insertInto("comments")
@@ -143,6 +161,19 @@ export async function fillSite(db: DB): Promise<void> {
   await db
     .insertInto("links")
     .values({ id: "l1", name: "Friend", url: "https://friend.example", logoUrl: null, ...at })
+    .execute();
+  await db
+    .insertInto("redirects")
+    .values({
+      id: "r1",
+      fromPath: "/2019/05/旧文章",
+      toPath: "/posts/detail/p1",
+      status: 301,
+      hits: 4,
+      lastHitAt: t,
+      source: "import:wordpress",
+      ...at,
+    })
     .execute();
   await db
     .insertInto("ads")

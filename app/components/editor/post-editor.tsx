@@ -42,9 +42,106 @@ export interface PostEditorProps {
   conflict: ConflictInfo | null;
   prefix: string;
   uiLocale: Locale;
+  /**
+   * A live post: when readers' version was published, when its pending changes were last
+   * saved (null: none) and where to compare them with readers' version.
+   */
+  live?: LiveState | null;
+}
+
+export interface LiveState {
+  /** When what readers see was saved. */
+  savedAt: string;
+  pendingAt: string | null;
+  compareHref: string | null;
+  /** When the pending changes are scheduled to go live; null: on Update only. */
+  scheduledFor: string | null;
+}
+
+/**
+ * "Publish these changes at": a time in the browser's zone (UTC without JavaScript, as the
+ * publish time); the scheduled publisher applies the changes then.
+ */
+function ScheduleUpdateForm({ version }: { version: number }) {
+  const { t } = useTranslation("editor");
+  const id = useId();
+  const tzRef = useRef<HTMLInputElement>(null);
+  return (
+    <Form method="post" className="flex flex-wrap items-end gap-2">
+      <input type="hidden" name="intent" value="schedule" />
+      <input type="hidden" name="version" value={version} />
+      <input ref={tzRef} type="hidden" name="updateAtTz" defaultValue="0" />
+      <div>
+        <label htmlFor={id} className="block font-medium">
+          {t("live.scheduleAt")}
+        </label>
+        <input
+          id={id}
+          type="datetime-local"
+          name="updateAtLocal"
+          required
+          aria-describedby={`${id}-hint`}
+          onChange={(e) => {
+            if (tzRef.current) tzRef.current.value = String(browserOffsetAt(e.target.value));
+          }}
+          className="mt-1 rounded-md border border-zinc-300 bg-white px-2 py-1 text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+        />
+        <p id={`${id}-hint`} className="mt-1">
+          {t("live.scheduleHint")}
+        </p>
+      </div>
+      <button type="submit" className={BUTTON_SECONDARY}>
+        {t("live.schedule")}
+      </button>
+    </Form>
+  );
+}
+
+/** Which version readers see, and whether unpublished changes wait for Update. */
+function LiveNotice({ live, uiLocale, version }: { live: LiveState; uiLocale: Locale; version: number | null }) {
+  const { t } = useTranslation("editor");
+  const format = dateTimeFormatter(uiLocale, true);
+  return (
+    <div
+      data-testid="live-notice"
+      className="space-y-1 rounded-md border border-blue-300 bg-blue-50 px-4 py-3 text-sm text-blue-950 dark:border-blue-800 dark:bg-blue-950 dark:text-blue-100"
+    >
+      <p>{t("live.notice", { time: format(live.savedAt) })}</p>
+      {live.pendingAt ? (
+        <p>
+          <strong>{t("live.pending", { time: format(live.pendingAt) })}</strong>{" "}
+          {live.compareHref && (
+            <Link to={live.compareHref} className={LINK}>
+              {t("live.compare")}
+            </Link>
+          )}
+        </p>
+      ) : null}
+      {live.pendingAt && version !== null ? (
+        <>
+          {live.scheduledFor && (
+            <p data-testid="update-scheduled">{t("live.scheduled", { time: format(live.scheduledFor) })}</p>
+          )}
+          <ScheduleUpdateForm version={version} />
+          <Form method="post">
+            <input type="hidden" name="intent" value="discard" />
+            <input type="hidden" name="version" value={version} />
+            <button type="submit" className={BUTTON_SECONDARY}>
+              {t("live.discard")}
+            </button>
+          </Form>
+        </>
+      ) : (
+        <p>{t("live.noPending")}</p>
+      )}
+    </div>
+  );
 }
 
 export const AUTOSAVE_MS = 400;
+
+const PRIMARY =
+  "rounded-md bg-blue-700 px-6 py-2 font-medium text-white hover:bg-blue-800 focus:outline-none focus:ring-2 focus:ring-blue-600/50 disabled:opacity-60";
 
 const LIMIT_VARS: Record<string, number> = { ...POST_LIMITS };
 
@@ -98,6 +195,7 @@ function NewsletterChoice(props: {
  */
 export function PostEditor(props: PostEditorProps) {
   const { mode, formKey, post, loaded, submitted, categories, fieldErrors, conflict, prefix, uiLocale } = props;
+  const live = props.live ?? null;
   const { t } = useTranslation("editor");
   const m = useMessage();
   const navigation = useNavigation();
@@ -224,11 +322,23 @@ export function PostEditor(props: PostEditorProps) {
               {t("form.viewPost")}
             </Link>
           )}
+          {post && (
+            <Link to={`${prefix}/posts/edit/${post.id}/history`} className={LINK}>
+              {t("history.link")}
+            </Link>
+          )}
+          {post && (
+            <Link to={`${prefix}/posts/edit/${post.id}/previews`} className={LINK}>
+              {t("previews.link")}
+            </Link>
+          )}
           <Link to={`${prefix}/posts/myPosts`} className={LINK}>
             {t("form.backToList")}
           </Link>
         </nav>
       </header>
+
+      {live && <LiveNotice live={live} uiLocale={uiLocale} version={post?.version ?? null} />}
 
       {offer && (
         <div
@@ -390,13 +500,21 @@ export function PostEditor(props: PostEditorProps) {
         </fieldset>
 
         <div className="flex flex-wrap items-center gap-4">
-          <button
-            type="submit"
-            disabled={busy}
-            className="rounded-md bg-blue-700 px-6 py-2 font-medium text-white hover:bg-blue-800 focus:outline-none focus:ring-2 focus:ring-blue-600/50 disabled:opacity-60"
-          >
-            {busy ? t("form.saving") : t("form.save")}
-          </button>
+          {live && values.status === "published" ? (
+            <>
+              {/* The first button is Enter's: keeping changes pending is the safe default. */}
+              <button type="submit" name="intent" value="save" disabled={busy} className={PRIMARY}>
+                {busy ? t("form.saving") : t("live.save")}
+              </button>
+              <button type="submit" name="intent" value="update" disabled={busy} className={PRIMARY}>
+                {t("live.update")}
+              </button>
+            </>
+          ) : (
+            <button type="submit" disabled={busy} className={PRIMARY}>
+              {busy ? t("form.saving") : t("form.save")}
+            </button>
+          )}
           <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="kept-locally">
             {keptAt !== null && dirty ? t("form.keptLocally", { time: formatLocal(keptAt) }) : null}
           </p>

@@ -1,6 +1,8 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, useActionData, useNavigation } from "react-router";
+import { data, Form, redirect, useActionData, useNavigation } from "react-router";
 import { ADMIN_BUTTON, AdminPagination, useListUrls } from "../../components/admin/list-parts.tsx";
+import { useLiveRefresh } from "../../components/admin/newsletter-parts.tsx";
+import { ImportJobs } from "../../components/admin/subscriber-import-parts.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
 import {
   IMPORT_DEFAULT_LANGUAGES,
@@ -16,13 +18,14 @@ import { formatDateTime } from "../../lib/format.ts";
 import { formatBytes } from "../../lib/media.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
+import { importInFlight } from "../../lib/subscriber-import.ts";
 import { adminListRequest } from "../../server/admin/list-request.server.ts";
-import { type ImportProblem, readSubscriberCsv } from "../../server/admin/subscriber-csv.server.ts";
+import { readSubscriberCsv } from "../../server/admin/subscriber-csv.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
 import { readSingleFile } from "../../server/media/multipart.server.ts";
 import { listSubscribersForAdmin } from "../../server/repos/admin-subscribers.server.ts";
-import { importSubscribers } from "../../server/repos/subscriber-import.server.ts";
+import { queueSubscriberImport, recentImports } from "../../server/repos/subscriber-import.server.ts";
 import type { Route } from "./+types/subscribers";
 
 // The import posts a CSV file: the upload limit applies, not the form limit. The subscriber
@@ -39,6 +42,7 @@ export async function loader(args: Route.LoaderArgs) {
   const sortParam = url.searchParams.get("sort") ?? "";
   const sort = isSubscriberSort(sortParam) ? sortParam : "newest";
   const list = await listSubscribersForAdmin(db, { q, status, sort, page, pageSize: PAGE_SIZE });
+  const imports = await recentImports(db);
   const exportParams = new URLSearchParams();
   if (q) exportParams.set("q", q);
   if (status) exportParams.set("status", status);
@@ -50,6 +54,8 @@ export async function loader(args: Route.LoaderArgs) {
     exportHref: `/admin/subscribers.csv${exportParams.size ? `?${exportParams}` : ""}`,
     locale,
     maxBytes: app.env.uploadMaxBytes,
+    imports,
+    importing: imports.some(importInFlight),
   };
 }
 
@@ -64,31 +70,21 @@ type ImportErrorCode =
   | "unterminatedQuote"
   | "tooManyRows";
 
-type ImportAnswer =
-  | {
-      ok: true;
-      report: {
-        imported: number;
-        duplicates: number;
-        existing: number;
-        notSubscribed: number;
-        invalid: number;
-        problems: ImportProblem[];
-      };
-    }
-  | { ok: false; error: { code: ImportErrorCode; line?: number; rows?: number; max?: number } };
+type ImportAnswer = { ok: false; error: { code: ImportErrorCode; line?: number; rows?: number; max?: number } };
 
 const refuse = (code: ImportErrorCode, status = 400, extra: { line?: number; rows?: number; max?: number } = {}) =>
   data<ImportAnswer>({ ok: false, error: { code, ...extra } }, { status });
 
 /**
- * Imports a CSV of subscribers (multipart: `file`, `languages`). A file that is not a
- * subscriber CSV is refused with 400 and a reason; otherwise every usable row is added in
- * one transaction and the answer is the report of what was skipped and why.
+ * Queues a CSV of subscribers for import (multipart: `file`, `languages`). A file that is not
+ * a subscriber CSV is refused with 400 and a reason, and nothing is stored; otherwise its
+ * usable rows are stored as an import, the worker is poked, and the admin is sent back to
+ * the page, where the import's progress and then its report show
+ * (docs/decisions/011-subscriber-import.md).
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(context, request);
-  const { db, env } = getApp(context);
+  const { db, env, subscriberImports } = getApp(context);
   const upload = await readSingleFile(request, env.uploadMaxBytes);
   if (!upload.ok) {
     if (upload.reason === "too-large") return refuse("tooLarge", 413);
@@ -101,12 +97,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     const { code, ...extra } = file.error;
     return refuse(code, 400, extra);
   }
-  const skipped = { duplicates: file.duplicates, notSubscribed: file.notSubscribed, invalid: file.invalid };
-  const outcome = await importSubscribers(db, admin, file.candidates, {
-    fileName: upload.fileName.slice(0, 200),
-    ...skipped,
-  });
-  return data<ImportAnswer>({ ok: true, report: { ...outcome, ...skipped, problems: file.problems } });
+  await queueSubscriberImport(db, admin, { fileName: upload.fileName, defaultLanguages: languages, read: file });
+  subscriberImports.poke();
+  return redirect("/admin/subscribers#imports");
 }
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -140,7 +133,8 @@ function Delivery({ subscriber: s, when }: { subscriber: Row; when: (iso: string
 
 export default function SubscribersAdmin({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("adminUsers");
-  const { list, q, status, sort, exportHref, locale, maxBytes } = loaderData;
+  const { list, q, status, sort, exportHref, locale, maxBytes, imports, importing } = loaderData;
+  useLiveRefresh(importing, loaderData);
   const { withParams } = useListUrls("/admin/subscribers");
   const when = (iso: string | null) => (iso ? formatDateTime(iso, locale) : "—");
   const input = "rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900";
@@ -161,7 +155,9 @@ export default function SubscribersAdmin({ loaderData }: Route.ComponentProps) {
         </a>
       </div>
 
-      <ImportPanel maxBytes={maxBytes} locale={locale} />
+      {/* A new import (this admin's upload) starts a fresh, closed form: the same file is not sent twice by accident. */}
+      <ImportPanel key={imports[0]?.id ?? "none"} maxBytes={maxBytes} locale={locale} />
+      <ImportJobs jobs={imports} locale={locale} />
 
       <Form method="get" role="search" className="flex flex-wrap items-end gap-3">
         <div>
@@ -239,7 +235,7 @@ export default function SubscribersAdmin({ loaderData }: Route.ComponentProps) {
   );
 }
 
-/** The CSV import: a file, the language for rows naming none, and the last import's report or refusal. */
+/** The CSV upload: a file, the language for rows naming none, and why the last upload was refused. */
 function ImportPanel({ maxBytes, locale }: { maxBytes: number; locale: Route.ComponentProps["loaderData"]["locale"] }) {
   const { t } = useTranslation("adminUsers");
   const answer = useActionData<typeof action>();
@@ -304,7 +300,7 @@ function ImportPanel({ maxBytes, locale }: { maxBytes: number; locale: Route.Com
           </button>
         </Form>
       </details>
-      {answer && !answer.ok && (
+      {answer && (
         <FormAlert>
           {t(`subscribers.import.errors.${answer.error.code}`, {
             size: formatBytes(maxBytes),
@@ -314,41 +310,6 @@ function ImportPanel({ maxBytes, locale }: { maxBytes: number; locale: Route.Com
           })}
         </FormAlert>
       )}
-      {answer?.ok && <ImportReport report={answer.report} />}
     </div>
-  );
-}
-
-type Report = Extract<ImportAnswer, { ok: true }>["report"];
-
-function ImportReport({ report }: { report: Report }) {
-  const { t } = useTranslation("adminUsers");
-  const skipped = (["duplicates", "existing", "notSubscribed", "invalid"] as const).filter((key) => report[key] > 0);
-  return (
-    <section
-      role="status"
-      aria-labelledby="import-report-title"
-      className="rounded-lg border border-green-300 bg-green-50 p-4 dark:border-green-800 dark:bg-green-950"
-    >
-      <h2 id="import-report-title" className="font-semibold">
-        {t("subscribers.import.reportTitle")}
-      </h2>
-      <ul className="mt-2 list-disc space-y-1 pl-5 text-sm">
-        <li>{t("subscribers.import.imported", { count: report.imported })}</li>
-        {skipped.map((key) => (
-          <li key={key}>{t(`subscribers.import.${key}`, { count: report[key] })}</li>
-        ))}
-      </ul>
-      {report.problems.length > 0 && (
-        <>
-          <h3 className="mt-3 text-sm font-semibold">{t("subscribers.import.problemsTitle")}</h3>
-          <ul className="mt-1 list-disc space-y-1 pl-5 text-sm break-all">
-            {report.problems.map((p) => (
-              <li key={p.line}>{t(`subscribers.import.problem.${p.reason}`, { line: p.line, value: p.value })}</li>
-            ))}
-          </ul>
-        </>
-      )}
-    </section>
   );
 }

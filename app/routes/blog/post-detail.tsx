@@ -19,6 +19,7 @@ import { pageShowsPost, pageShowsPosts, writeChangesPost } from "../../server/ca
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { mediaImages } from "../../server/media/media.server.ts";
+import { notFoundForReader } from "../../server/not-found.server.ts";
 import { commentMail } from "../../server/notify/comment-mail.server.ts";
 import { noticeDeps } from "../../server/notify/notices.server.ts";
 import { hitAll } from "../../server/rate-limit.server.ts";
@@ -39,6 +40,9 @@ export const handle = routePolicy({ cache: "public", writes: "content" });
 /** The post body's element id, and its name among the document's parts. */
 const POST_BODY_ID = "post-body";
 
+/** A table of contents is worth its space from this many headings (h2 and h3) on. */
+const TOC_MIN_HEADINGS = 3;
+
 const _otherLocale = (l: Locale): Locale => (l === "en" ? "zh" : "en");
 
 /** The path of this request without the client router's `.data` suffix. */
@@ -52,15 +56,15 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const app = getApp(context);
   const req = getRequest(context);
   const id = params.id ?? "";
-  if (!isRecordId(id)) throw data(null, { status: 404 });
   const locale = getRequest(context).locale;
+  if (!isRecordId(id)) return notFoundForReader(app.db, locale);
   const [user, post, settings] = await Promise.all([
     getUser(context, request),
     findPostDetail(app.db, id, locale),
     requestSettings(context),
   ]);
   // Not there and not yours to see look the same: never leak that a draft exists.
-  if (!post || !canView(post, user)) throw data(null, { status: 404 });
+  if (!post || !canView(post, user)) return notFoundForReader(app.db, locale);
 
   const open = isPublic(post);
   const [neighbours, related, comments, bottomAd, sideAd, covers] = await Promise.all([
@@ -262,7 +266,7 @@ export default function PostDetailPage({ loaderData, actionData }: Route.Compone
           </figure>
         )}
 
-        {translation.toc.length > 0 && (
+        {translation.toc.length >= TOC_MIN_HEADINGS && (
           <nav
             aria-label={t("toc")}
             lang={HTML_LANG[translation.locale]}

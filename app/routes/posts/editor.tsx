@@ -7,18 +7,26 @@ import { validate } from "../../lib/forms.ts";
 import { useAdminStrings } from "../../lib/i18n/admin-strings.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
-import { postFormSchema } from "../../lib/schemas/post.ts";
+import { localDateTimeToIso, postFormSchema } from "../../lib/schemas/post.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
-import { editorChanges } from "../../server/cache/page-tags.server.ts";
+import { editorChanges, writeChangesPost } from "../../server/cache/page-tags.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
+import type { DB } from "../../server/db/db.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { newId } from "../../server/ids.server.ts";
+import {
+  discardPendingEdit,
+  isLivePost,
+  savePendingEdit,
+  schedulePendingUpdate,
+} from "../../server/repos/pending-edits.server.ts";
 import {
   createEditorPost,
   type EditorPost,
   loadPostForEdit,
   updateEditorPost,
 } from "../../server/repos/post-editor.server.ts";
+import { currentRevisionId, pendingRevision } from "../../server/repos/revisions.server.ts";
 import { listCategories, termName } from "../../server/repos/taxonomy.server.ts";
 import type { Route } from "./+types/editor";
 
@@ -34,6 +42,27 @@ function valuesOf(post: EditorPost, locale: "en" | "zh") {
   );
 }
 
+/**
+ * What the editor shows of a post: a live post's pending changes when it has some (readers
+ * still see the stored post), else the post; and for a live post, which version readers see.
+ */
+async function editorView(db: DB, post: EditorPost, locale: "en" | "zh", prefix: string) {
+  if (post.status !== "published") return { values: valuesOf(post, locale), live: null };
+  const pending = await pendingRevision(db, post.id);
+  const current = pending ? await currentRevisionId(db, post.id) : null;
+  return {
+    values: pending
+      ? editorValuesFromPost({ ...pending.content, newsletter: post.newsletter }, pending.content.tags)
+      : valuesOf(post, locale),
+    live: {
+      savedAt: post.updatedAt,
+      pendingAt: pending?.updatedAt ?? null,
+      scheduledFor: pending?.scheduledFor ?? null,
+      compareHref: pending && current ? `${prefix}/posts/edit/${post.id}/history/${current}...${pending.id}` : null,
+    },
+  };
+}
+
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireAdmin(context, request);
   const { db } = getApp(context);
@@ -43,10 +72,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!params.postId) {
     // The form's idempotency key: it becomes the new post's id, so a second submit
     // of this same form finds the post instead of making another.
-    return { ...base, mode: "create" as const, key: newId(), post: null, values: emptyEditorValues() };
+    return { ...base, mode: "create" as const, key: newId(), post: null, values: emptyEditorValues(), live: null };
   }
   const post = await loadPostForEdit(db, params.postId, user.id);
   if (!post) throw data(null, { status: 404 });
+  const view = await editorView(db, post, locale, base.prefix);
   return {
     ...base,
     mode: "edit" as const,
@@ -61,7 +91,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
           ? ("live" as const)
           : ("offered" as const),
     },
-    values: valuesOf(post, locale),
+    values: view.values,
+    live: view.live,
   };
 }
 
@@ -78,22 +109,95 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const locale = getRequest(context).locale;
   const prefix = getRequest(context).prefix;
   const form = await request.formData();
+  // "Discard unpublished changes" of a live post: its own small form, without the editor's fields.
+  if (form.get("intent") === "discard" && params.postId) {
+    const version = Number(form.get("version"));
+    if (!Number.isInteger(version) || version < 1) throw data(null, { status: 400 });
+    const outcome = await discardPendingEdit(app.db, user.id, params.postId, version);
+    if (outcome === "notFound") throw data(null, { status: 404 });
+    const flash = outcome === "discarded" ? "editor:flash.discarded" : "editor:flash.discardConflict";
+    if (outcome === "discarded") writeChangesPost(getRequest(context), params.postId);
+    return redirect(`${prefix}/posts/edit/${params.postId}`, {
+      headers: flashHeaders(flashOptions(app.env), outcome === "discarded" ? "success" : "error", flash),
+    });
+  }
+  // "Publish these changes at": schedules a live post's pending changes (its own small form).
+  if (form.get("intent") === "schedule" && params.postId) {
+    const version = Number(form.get("version"));
+    const tz = String(form.get("updateAtTz") ?? "0");
+    if (!Number.isInteger(version) || version < 1 || !/^-?\d{1,4}$/.test(tz)) throw data(null, { status: 400 });
+    const at = localDateTimeToIso(String(form.get("updateAtLocal") ?? ""), Number(tz));
+    const outcome = at
+      ? await schedulePendingUpdate(app.db, { authorId: user.id, postId: params.postId, version, at })
+      : "past";
+    if (outcome === "notFound") throw data(null, { status: 404 });
+    if (outcome === "scheduled") {
+      getRequest(context).log.info({ postId: params.postId, at }, "update scheduled");
+      return redirect(`${prefix}/posts/edit/${params.postId}`, {
+        headers: flashHeaders(flashOptions(app.env), "success", "editor:flash.updateScheduled"),
+      });
+    }
+    const current = await loadPostForEdit(app.db, params.postId, user.id);
+    if (!current) throw data(null, { status: 404 });
+    const error = outcome === "past" ? "editor:errors.updateAtInvalid" : "editor:errors.scheduleStale";
+    const shown = (await editorView(app.db, current, locale, prefix)).values;
+    return data<EditorActionData>(
+      { fieldErrors: { form: error }, values: shown },
+      { status: outcome === "past" ? 400 : 409 },
+    );
+  }
   const values = editorValuesFromForm(form);
   const parsed = validate(postFormSchema, form);
   if (!parsed.ok) return data<EditorActionData>({ fieldErrors: parsed.errors, values }, { status: 400 });
 
+  const toEdit = (
+    id: string,
+    key: "editor:flash.created" | "editor:flash.saved" | "editor:flash.pendingSaved" | "editor:flash.updated",
+  ) => redirect(`${prefix}/posts/edit/${id}`, { headers: flashHeaders(flashOptions(app.env), "success", key) });
+  const conflictAnswer = async (postId: string) => {
+    const current = await loadPostForEdit(app.db, postId, user.id);
+    if (!current) throw data(null, { status: 404 });
+    const conflict: ConflictInfo = {
+      version: current.version,
+      updatedAt: current.updatedAt,
+      status: current.status,
+      values: (await editorView(app.db, current, locale, prefix)).values,
+    };
+    return data<EditorActionData>({ conflict, values }, { status: 409 });
+  };
+
+  // A live post that stays live: Save keeps the changes pending, Update publishes them.
+  const intent = form.get("intent");
+  const live = params.postId ? await isLivePost(app.db, params.postId, user.id) : false;
+  if (params.postId && live && parsed.data.status === "published" && intent !== "update") {
+    const pending = await savePendingEdit(app.db, user.id, params.postId, parsed.data);
+    if (pending.ok) {
+      const req = getRequest(context);
+      writeChangesPost(req, pending.id);
+      req.log.info({ postId: pending.id, version: pending.version }, "pending changes saved");
+      return toEdit(pending.id, "editor:flash.pendingSaved");
+    }
+    if (pending.reason === "invalid")
+      return data<EditorActionData>({ fieldErrors: pending.fieldErrors, values }, { status: 400 });
+    if (pending.reason === "conflict") return conflictAnswer(params.postId);
+    throw data(null, { status: 404 });
+  }
+
   const result = params.postId
     ? await updateEditorPost(app.db, user.id, params.postId, parsed.data)
     : await createEditorPost(app.db, user.id, parsed.data);
-  const toEdit = (id: string, key: "editor:flash.created" | "editor:flash.saved") =>
-    redirect(`${prefix}/posts/edit/${id}`, { headers: flashHeaders(flashOptions(app.env), "success", key) });
 
   if (result.ok) {
     const req = getRequest(context);
     // A draft's save shows nowhere public, a live post's edit only where it is shown.
     req.changes = editorChanges(result.id, result.public, result.moved);
     req.log.info({ postId: result.id, version: result.version, created: result.created }, "post saved");
-    return toEdit(result.id, result.created ? "editor:flash.created" : "editor:flash.saved");
+    const flash = result.created
+      ? "editor:flash.created"
+      : live && intent === "update"
+        ? "editor:flash.updated"
+        : "editor:flash.saved";
+    return toEdit(result.id, flash);
   }
   switch (result.reason) {
     case "duplicate":
@@ -101,16 +205,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       return toEdit(result.id, "editor:flash.created");
     case "invalid":
       return data<EditorActionData>({ fieldErrors: result.fieldErrors, values }, { status: 400 });
-    case "conflict": {
-      const current = result.current;
-      const conflict: ConflictInfo = {
-        version: current.version,
-        updatedAt: current.updatedAt,
-        status: current.status,
-        values: valuesOf(current, locale),
-      };
-      return data<EditorActionData>({ conflict, values }, { status: 409 });
-    }
+    case "conflict":
+      return conflictAnswer(result.current.id);
     case "notFound":
       throw data(null, { status: 404 });
   }
@@ -132,6 +228,7 @@ export default function EditorPage({ loaderData, actionData }: Route.ComponentPr
       mode={mode}
       formKey={key}
       post={post}
+      live={loaderData.live}
       loaded={values}
       submitted={actionData?.values ?? null}
       categories={categories}

@@ -11,7 +11,9 @@ import { createDatabaseHealth } from "../db/health.server.ts";
 import { migrateToLatest } from "../db/migrate.server.ts";
 import { startStatisticsRefresh } from "../db/statistics.server.ts";
 import type { Env } from "../env.server.ts";
+import type { LeasedJob } from "../jobs/lease.server.ts";
 import { startScheduledPublishing } from "../jobs/publish-scheduled.server.ts";
+import { startSubscriberImports } from "../jobs/subscriber-import.server.ts";
 import { type MailWorker, startMailWorker } from "../mail/outbox.server.ts";
 import { relaxedOutcomeWrites } from "../mail/relaxed-writes.server.ts";
 import { createMailTransport } from "../mail/transport.server.ts";
@@ -20,6 +22,7 @@ import { newsletterContext, newsletterOutboxHooks } from "../newsletter/worker.s
 import { startModerationDigest } from "../notify/moderation.server.ts";
 import { noticeDeps } from "../notify/notices.server.ts";
 import { startScheduledBackups } from "../ops/schedule.server.ts";
+import { createRedirectMap, type RedirectMap } from "../redirects/map.server.ts";
 import { addAdmins } from "../repos/admins.server.ts";
 import { createAdImpressions } from "../repos/ads.server.ts";
 import { createSharedState, type SharedState } from "../shared-state/index.server.ts";
@@ -35,6 +38,8 @@ export interface Boot {
   shared: SharedState;
   renderCache: RenderCache;
   contentVersion: ContentVersionWatch;
+  /** This instance's copy of the redirects table and its hit counter (the redirects step). */
+  redirects: RedirectMap;
   /** Starts the background jobs (scheduled publishing, backups) on this instance. */
   startJobs(): void;
   /** Stops the jobs, writes pending counts and closes the database and shared state. */
@@ -97,7 +102,21 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
   const dbHealth = createDatabaseHealth(database.db, log);
   // Rendered pages for anonymous readers; dropped whenever any instance changes content.
   const renderCache = createRenderCache(env.renderCache.maxBytes);
-  const content = createContentChanges({ db: database.db, renderCache, version: shared.contentVersion, log });
+  // Old URLs, read into memory once and again after any instance changes them.
+  const redirects = createRedirectMap(database.db, {
+    onError: (error, what) =>
+      log.warn(
+        { err: error },
+        what === "load" ? "could not read the redirects" : "could not write redirect hits; will retry",
+      ),
+  });
+  const content = createContentChanges({
+    db: database.db,
+    renderCache,
+    version: shared.contentVersion,
+    log,
+    alsoForget: (tags) => redirects.forget(tags),
+  });
   const contentVersion = watchContentVersion(shared.contentVersion, {
     onChange: (_version, tags) => content.forgetLocal(tags),
     onError: (error) => log.warn({ err: error }, "could not read the content version"),
@@ -132,6 +151,7 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
   const comments = workerCommentRenderer({ url: commentWorkerUrl(), log });
 
   const jobs: Array<{ stop(): Promise<void> }> = [];
+  let importJob: LeasedJob | null = null;
   return {
     services: {
       db: database.db,
@@ -147,12 +167,16 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
       dbHealth,
       content,
       comments,
+      // On an instance that is not the lease holder the poke only finds the lease taken;
+      // the holder's own timer picks the import up within IMPORT_INTERVAL_MS.
+      subscriberImports: { poke: () => importJob?.poke() },
     },
     database,
     log,
     shared,
     renderCache,
     contentVersion,
+    redirects,
     startJobs() {
       // Queued mail goes out on the holder of the mail lease, at MAIL_RATE_PER_MINUTE.
       // Newsletter sends are queued by the same worker, a batch of recipients at a time;
@@ -170,6 +194,9 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
           onPublished: () => content.changed(),
         }),
       );
+      // Uploaded subscriber lists, a chunk per transaction, on the holder of the import lease.
+      importJob = startSubscriberImports(database.db, log);
+      jobs.push(importJob);
       // The daily digest of comments waiting, while the site setting asks for one.
       jobs.push(startModerationDigest(database.db, noticeDeps({ mailer, env }), log));
       // PostgreSQL: tables never analysed (a fresh import) or much changed get their statistics.
@@ -191,6 +218,7 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
       await contentVersion.stop();
       await views.stop();
       await adImpressions.stop();
+      await redirects.stop();
       for (const job of jobs) await job.stop();
       dbHealth.stop();
       await shared.close().catch(() => {});

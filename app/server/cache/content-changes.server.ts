@@ -27,8 +27,11 @@ export function createContentChanges(deps: {
   renderCache: RenderCache;
   version: ContentVersionStore;
   log: Logger;
+  /** What else this instance keeps from the database and drops on a change (the redirect map). */
+  alsoForget?: (tags: ChangeTags) => void;
 }): ContentChanges {
   const forgetLocal = (tags: ChangeTags) => {
+    deps.alsoForget?.(tags);
     if (tags !== "all") {
       deps.renderCache.invalidate(tags);
       return;

@@ -25,6 +25,7 @@ export interface Database {
   comments: CommentsTable;
   swapers: SwapersTable;
   links: LinksTable;
+  redirects: RedirectsTable;
   ads: AdsTable;
   auditLog: AuditLogTable;
   postSearch: PostSearchTable;
@@ -34,6 +35,10 @@ export interface Database {
   jobLeases: JobLeasesTable;
   mailOutbox: MailOutboxTable;
   newsletterSends: NewsletterSendsTable;
+  subscriberImports: SubscriberImportsTable;
+  subscriberImportRows: SubscriberImportRowsTable;
+  postRevisions: PostRevisionsTable;
+  previewLinks: PreviewLinksTable;
 }
 
 /** "cancelled": not sent on purpose (the reader unsubscribed or the post went away first). */
@@ -170,6 +175,42 @@ export interface PostTranslationsTable {
   seoDescription: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+}
+
+/** "saved": what the post held after a save; "pending": changes to a live post readers do not see yet. */
+export type RevisionKind = "saved" | "pending";
+
+/** One revision of a post (issue 23): both languages and the settings, as JSON where they are lists. */
+export interface PostRevisionsTable {
+  id: string;
+  postId: string;
+  authorId: string | null;
+  kind: RevisionKind;
+  status: PostStatus;
+  slug: string;
+  publishedAt: Timestamp | null;
+  categoryId: string | null;
+  /** JSON array of tag names. */
+  tags: string;
+  coverImageUrl: string | null;
+  coverAlt: string;
+  /** JSON object by locale: { title, summary, bodyMarkdown, seoTitle, seoDescription }. */
+  translations: string;
+  /** A pending revision the publisher applies at this time (a scheduled update); null: on Update only. */
+  scheduledFor: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** A private preview link of a post (issue 23); only the token's SHA-256 is stored. */
+export interface PreviewLinksTable {
+  id: string;
+  postId: string;
+  tokenHash: string;
+  createdBy: string | null;
+  expiresAt: Timestamp;
+  revokedAt: Timestamp | null;
+  createdAt: Timestamp;
 }
 
 export interface UsersTable {
@@ -356,6 +397,28 @@ export interface LinksTable {
   updatedAt: Timestamp;
 }
 
+/**
+ * Old URLs answered before routing (docs/decisions/012-redirects.md). `fromPath` is unique and
+ * normalised (lower case, no trailing slash), with its query exactly as written: "/old", "/?p=123".
+ */
+export interface RedirectsTable {
+  id: string;
+  fromPath: string;
+  /** A site path ("/posts/detail/…", optional query and fragment), or an https:// URL when `external` is 1. */
+  toPath: string;
+  /** 301 or 302. */
+  status: ColumnType<number, number | undefined, number>;
+  external: ColumnType<number, number | undefined, number>;
+  /** Written in batches by the HTTP step's counter. */
+  hits: ColumnType<number, number | undefined, number>;
+  lastHitAt: Timestamp | null;
+  /** Who made it: "manual", "import:csv", "import:wordpress", "slug-change"… */
+  source: ColumnType<string, string | undefined, string>;
+  note: ColumnType<string, string | undefined, string>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
 export type AdPlacement = "home_top" | "sidebar" | "post_bottom" | "list_between";
 export type AdKind = "image" | "text";
 
@@ -461,3 +524,44 @@ export type NewPostTranslationRow = Insertable<PostTranslationsTable>;
 
 // Re-exported so callers needing generated columns later have one import site.
 export type { Generated };
+
+export type SubscriberImportStatus = "queued" | "running" | "done" | "failed";
+
+/** One uploaded subscriber CSV, imported in the background from `processed` on (decision 011). */
+export interface SubscriberImportsTable {
+  id: string;
+  status: ColumnType<SubscriberImportStatus, SubscriberImportStatus | undefined, SubscriberImportStatus>;
+  fileName: string;
+  /** The language for rows naming none (an `ImportDefaultLanguages`). */
+  defaultLanguages: string;
+  actorId: string;
+  actorEmail: string;
+  /** Candidate rows stored at upload. */
+  total: ColumnType<number, number | undefined, number>;
+  /** The cursor: candidate rows with `seq` below it are done. */
+  processed: ColumnType<number, number | undefined, number>;
+  imported: ColumnType<number, number | undefined, number>;
+  /** Already on the list (any status): left as they were. */
+  existing: ColumnType<number, number | undefined, number>;
+  duplicates: ColumnType<number, number | undefined, number>;
+  notSubscribed: ColumnType<number, number | undefined, number>;
+  invalid: ColumnType<number, number | undefined, number>;
+  /** JSON `ImportProblem[]`: the first invalid rows. */
+  problems: ColumnType<string, string | undefined, string>;
+  /** Chunks that failed in a row; the import fails at IMPORT_MAX_FAILURES. */
+  failures: ColumnType<number, number | undefined, number>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  finishedAt: Timestamp | null;
+}
+
+/** A candidate row still to import (personal data: deleted as it is processed). */
+export interface SubscriberImportRowsTable {
+  importId: string;
+  seq: number;
+  line: number;
+  email: string;
+  languages: SubscriberLanguages;
+  locale: Locale;
+  createdAt: string | null;
+}

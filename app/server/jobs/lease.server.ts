@@ -55,6 +55,8 @@ export async function leaseHolder(db: DB, name: string): Promise<{ holder: strin
 }
 
 export interface LeasedJob {
+  /** Runs at once (after a run in progress, if any), not waiting for the timer. */
+  poke(): void;
   /** Stops the timer, waits for a run in progress and gives the lease up. */
   stop(): Promise<void>;
   /** The run in progress, if any (tests). */
@@ -73,20 +75,32 @@ export function startLeasedJob(
 ): LeasedJob {
   const { name, intervalMs, holder = INSTANCE_ID, run } = opts;
   let running: Promise<void> | null = null;
+  let again = false;
   let stopped = false;
   const tick = () => {
-    if (stopped || running) return;
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
     running = acquireLease(db, name, holder, intervalMs * 3)
       .then((held) => (held ? run() : undefined))
       .catch((error: unknown) => log.error({ err: error, job: name }, "background job failed"))
       .finally(() => {
         running = null;
+        if (again) {
+          again = false;
+          tick();
+        }
       });
   };
   tick();
   const timer = setInterval(tick, intervalMs);
   timer.unref();
   return {
+    poke() {
+      tick();
+    },
     async stop() {
       stopped = true;
       clearInterval(timer);
@@ -94,7 +108,7 @@ export function startLeasedJob(
       await releaseLease(db, name, holder).catch(() => {});
     },
     async idle() {
-      await running;
+      while (running) await running;
     },
   };
 }

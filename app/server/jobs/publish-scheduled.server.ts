@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import { startNewsletters } from "../newsletter/sends.server.ts";
+import { publishDueUpdates } from "../repos/pending-edits.server.ts";
 import { afterPostWrite } from "../repos/post-editor.server.ts";
 import { type LeasedJob, startLeasedJob } from "./lease.server.ts";
 
@@ -61,8 +62,11 @@ export function startScheduledPublishing(
     ...(holder ? { holder } : {}),
     run: async () => {
       const ids = await publishDuePosts(db);
-      if (ids.length === 0) return;
-      log.info({ ids }, "published scheduled posts");
+      // Live posts' scheduled updates (their pending changes) go out on the same beat.
+      const updated = await publishDueUpdates(db);
+      if (ids.length === 0 && updated.length === 0) return;
+      if (ids.length > 0) log.info({ ids }, "published scheduled posts");
+      if (updated.length > 0) log.info({ ids: updated }, "published scheduled updates");
       await onPublished?.();
     },
   });

@@ -34,3 +34,9 @@ export function fromHeader(
   const name = fromName?.replace(/[\r\n]+/g, " ").trim();
   return name ? { name, address: mailboxOf(mailFrom) } : mailFrom;
 }
+
+/** The same as one header string, `Name <box@host>`, for mail built as a template (mail/mime.server.ts). */
+export function fromWithName(mailFrom: string, fromName: string | null | undefined): string {
+  const from = fromHeader(mailFrom, fromName);
+  return typeof from === "string" ? from : `${from.name.replace(/[<>]/g, "")} <${from.address}>`;
+}

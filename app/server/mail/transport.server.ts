@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Transporter } from "nodemailer";
+import { Readable } from "node:stream";
 import type { Logger } from "pino";
 import type { Env } from "../env.server.ts";
+import { mailboxAddress } from "./mime.server.ts";
 import { fromHeader } from "./site-name.server.ts";
+import { createSmtpSender } from "./smtp-sender.server.ts";
 
 /** One mail as the outbox worker hands it to the transport. */
 export interface Envelope {
@@ -13,8 +15,14 @@ export interface Envelope {
   text: string;
   html?: string | null;
   headers?: Record<string, string>;
-  /** The sender's display name; absent or null: MAIL_FROM as it is. */
+  /** The sender's display name; absent or null: MAIL_FROM as it is (a `raw` message has its own From). */
   fromName?: string | null;
+  /**
+   * The whole message, headers and body, in pieces built by the caller
+   * (app/server/mail/mime.server.ts); it is sent as it is, streamed piece by piece so
+   * shared pieces are never copied, and subject and text are then only for the log.
+   */
+  raw?: readonly Buffer[];
 }
 
 export interface MailTransport {
@@ -26,74 +34,63 @@ export interface MailTransport {
   close?(): Promise<void>;
 }
 
-/**
- * SMTP_URL with connection pooling on (unless the URL says otherwise): a newsletter
- * to thousands then reuses a few connections instead of opening one per mail.
- */
-export function pooledSmtpUrl(smtpUrl: string): string {
-  const url = new URL(smtpUrl);
-  if (!url.searchParams.has("pool")) url.searchParams.set("pool", "true");
-  return url.toString();
-}
-
 const URL_RE = /https?:\/\/[^\s<>"]+/g;
 
 /**
- * SMTP when SMTP_URL is set; otherwise every message is written to DATA_DIR/outbox
- * as an .eml file and its links are logged, so a newcomer can verify an account
- * without a mail server. Only the outbox worker calls it.
+ * SMTP when SMTP_URL is set (one reused connection: app/server/mail/smtp-sender.server.ts);
+ * otherwise every message is written to DATA_DIR/outbox as an .eml file and its links
+ * are logged, so a newcomer can verify an account without a mail server. Only the
+ * outbox worker calls it.
  */
 export function createMailTransport(env: Env, log: Logger): MailTransport {
   const from = env.mailFrom;
-  // nodemailer is loaded with the first message, not at start (most processes send none).
-  let transporter: Promise<Transporter> | undefined;
-  const transport = (): Promise<Transporter> => {
-    transporter ??= import("nodemailer")
-      .then(({ createTransport }) =>
-        env.smtpUrl
-          ? createTransport(pooledSmtpUrl(env.smtpUrl))
-          : createTransport({ streamTransport: true, buffer: true, newline: "unix" }),
-      )
+  // nodemailer's composer is loaded with the first composed message, not at start.
+  let composer: Promise<typeof import("nodemailer/lib/mail-composer").default> | undefined;
+  const build = async (mail: Envelope): Promise<Buffer> => {
+    if (mail.raw) return Buffer.concat(mail.raw);
+    composer ??= import("nodemailer/lib/mail-composer")
+      .then((m) => m.default)
       .catch((error: unknown) => {
-        transporter = undefined; // the next message tries again
+        composer = undefined; // the next message tries again
         throw error;
       });
-    return transporter;
+    const MailComposer = await composer;
+    return new MailComposer({
+      from: fromHeader(from, mail.fromName),
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      ...(mail.html ? { html: mail.html } : {}),
+      ...(mail.headers ? { headers: mail.headers } : {}),
+    })
+      .compile()
+      .build();
   };
-  const fields = (mail: Envelope) => ({
-    from: fromHeader(from, mail.fromName),
-    to: mail.to,
-    subject: mail.subject,
-    text: mail.text,
-    ...(mail.html ? { html: mail.html } : {}),
-    ...(mail.headers ? { headers: mail.headers } : {}),
-  });
   if (env.smtpUrl) {
+    const sender = createSmtpSender(env.smtpUrl);
     return {
       target: "smtp",
       async deliver(mail) {
-        await (await transport()).sendMail(fields(mail));
+        // A prebuilt message streams its pieces as they are; a composed one is built whole.
+        const message = mail.raw ? Readable.from(mail.raw) : await build(mail);
+        await sender.send({ from: mailboxAddress(from), to: [mail.to] }, message);
         log.debug({ to: mail.to, subject: mail.subject }, "mail sent");
       },
-      async close() {
-        const pending = transporter;
-        transporter = undefined;
-        if (pending) (await pending.catch(() => null))?.close();
-      },
+      close: () => sender.close(),
     };
   }
   const outbox = path.join(env.dataDir, "outbox");
   return {
     target: outbox,
     async deliver(mail) {
-      const info = await (await transport()).sendMail(fields(mail));
+      const message = await build(mail);
       mkdirSync(outbox, { recursive: true });
       const file = path.join(
         outbox,
         `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(4).toString("hex")}.eml`,
       );
-      writeFileSync(file, info.message as Buffer, { mode: 0o600 });
-      const links = mail.text.match(URL_RE) ?? [];
+      writeFileSync(file, message, { mode: 0o600 });
+      const links = (mail.raw ? "" : mail.text).match(URL_RE) ?? [];
       log.info({ to: mail.to, subject: mail.subject, file, links }, "mail written to the dev outbox");
     },
   };

@@ -277,7 +277,7 @@ export function mailBodyText(bodyHtml: string, publicUrl: string): string {
   return blocksText(tree.children, publicUrl).join("\n\n");
 }
 
-const escapeHtml = (s: string) =>
+export const escapeHtml = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 export interface NewsletterContent {

@@ -3,12 +3,13 @@ import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import type { Locale, PostStatus, SubscriberLanguages } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
-import { mailboxOf, siteNameIn } from "../mail/site-name.server.ts";
+import { fillTemplate, type MailTemplate, mailTemplate } from "../mail/mime.server.ts";
+import { fromWithName, mailboxOf, siteNameIn } from "../mail/site-name.server.ts";
 import type { Envelope } from "../mail/transport.server.ts";
 import type { Mailer } from "../mail.server.ts";
 import { getSiteSettings } from "../repos/site-settings.server.ts";
 import { idOfSignedToken, signedIdMatches, signId } from "../signed-id.server.ts";
-import { personalize, type RenderedNewsletter, renderNewsletter } from "./mail-html.server.ts";
+import { escapeHtml, PLACEHOLDER, personalize, type RenderedNewsletter, renderNewsletter } from "./mail-html.server.ts";
 import { newsletterStrings } from "./strings.server.ts";
 
 // A post mailed to its subscribers. Publishing a post whose "email subscribers" box
@@ -315,10 +316,34 @@ async function storedMails(db: DB, sendId: string): Promise<NewsletterMails | nu
   return mails;
 }
 
+/** Each send's mail per language, encoded once as a template (app/server/mail/mime.server.ts). */
+const templateCache = new Map<string, MailTemplate>();
+
+async function storedTemplate(db: DB, ctx: NewsletterContext, sendId: string, locale: Locale) {
+  const key = `${sendId}:${locale}`;
+  const cached = templateCache.get(key);
+  if (cached) return cached;
+  const mail = (await storedMails(db, sendId))?.[locale];
+  if (!mail) return null;
+  const template = mailTemplate({
+    // The site's name in the mail's language as the sender's name (mail/site-name.server.ts).
+    from: fromWithName(ctx.mailFrom, mail.fromName),
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    placeholders: [PLACEHOLDER.unsubscribe, PLACEHOLDER.preferences],
+  });
+  if (templateCache.size > 50) templateCache.clear();
+  templateCache.set(key, template);
+  return template;
+}
+
 export interface NewsletterMailRow {
   sendId: string;
   subscriberId: string | null;
   locale: Locale | null;
+  /** The reader's address, for the To header. */
+  recipient: string;
 }
 
 /**
@@ -347,13 +372,18 @@ export async function composeNewsletterMail(
   ]);
   if (!send || send.status === "cancelled" || send.postStatus !== "published" || send.deletedAt !== null) return null;
   if (subscriber?.status !== "confirmed" || subscriber.bouncedAt !== null) return null;
-  const mail = (await storedMails(db, row.sendId))?.[row.locale];
-  if (!mail) return null;
+  const template = await storedTemplate(db, ctx, row.sendId, row.locale);
+  if (!template) return null;
   const links = readerLinks(ctx, row.locale, subscriberLinkToken(ctx.authSecret, subscriber));
+  const text = { [PLACEHOLDER.unsubscribe]: links.unsubscribe, [PLACEHOLDER.preferences]: links.preferences };
+  const html = {
+    [PLACEHOLDER.unsubscribe]: escapeHtml(links.unsubscribe),
+    [PLACEHOLDER.preferences]: escapeHtml(links.preferences),
+  };
   return {
-    ...personalize(mail, links),
-    fromName: mail.fromName ?? null,
-    headers: links.headers,
+    subject: template.subject,
+    text: "",
+    raw: fillTemplate(template, row.recipient, { text, html }, links.headers),
     hadBounces: Number(subscriber.bounceCount) > 0,
   };
 }

@@ -25,6 +25,7 @@ export function newsletterOutboxHooks(db: DB, ctx: NewsletterContext): OutboxHoo
         sendId: mail.sendId,
         subscriberId: mail.subscriberId,
         locale: mail.locale,
+        recipient: mail.recipient,
       });
       if (!composed) return null;
       const { hadBounces, ...envelope } = composed;

@@ -21,7 +21,7 @@ import {
 
 /**
  * The portable export: every piece of content as one JSON document that either
- * dialect imports. Left out: sessions, verification and setup tokens and rate-limit
+ * dialect imports. Left out: sessions, verification, setup and preview-link tokens and rate-limit
  * counters (short-lived), and, unless asked for, credentials: without
  * `withPasswords` the password sign-in rows are dropped (those users set a new
  * password through "forgot password") and OAuth links keep only who they link,
@@ -43,9 +43,11 @@ const EXPORT_TABLE_NAMES = new Set<TableName>([
   "posts",
   "postTranslations",
   "postTags",
+  "postRevisions",
   "comments",
   "swapers",
   "links",
+  "redirects",
   "ads",
   "auditLog",
 ]);

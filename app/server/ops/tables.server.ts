@@ -12,8 +12,11 @@ import { reindexAll } from "../search/index.server.ts";
  * portable export) moves, parents before children so foreign keys hold as rows go
  * in. Left out on purpose: the search index ("postSearch": dialect-specific, rebuilt
  * after a load), "contentVersion" (its one row is made by a migration; bumped after
- * a load) and "contentChanges" (a short log of those bumps), "jobLeases" (names processes that are gone) and Kysely's migration tables
- * (the target is migrated by our own history instead).
+ * a load) and "contentChanges" (a short log of those bumps), "jobLeases" (names processes that are gone),
+ * "subscriberImports" and "subscriberImportRows" (a background import's transient state: the rows are
+ * personal data kept only until the import ends, and the result is in "subscribers" and the audit log;
+ * docs/decisions/011-subscriber-import.md) and Kysely's migration tables (the target is migrated by our
+ * own history instead).
  */
 export type TableName = keyof Database;
 
@@ -40,9 +43,12 @@ export const LOGICAL_TABLES: readonly TableSpec[] = [
   { name: "posts", key: ["id"] },
   { name: "postTranslations", key: ["postId", "locale"] },
   { name: "postTags", key: ["postId", "tagId"] },
+  { name: "postRevisions", key: ["id"] },
+  { name: "previewLinks", key: ["id"] },
   { name: "comments", key: ["id"] },
   { name: "swapers", key: ["id"] },
   { name: "links", key: ["id"] },
+  { name: "redirects", key: ["id"] },
   { name: "ads", key: ["id"] },
   { name: "auditLog", key: ["id"] },
   { name: "mailOutbox", key: ["id"] },

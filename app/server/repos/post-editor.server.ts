@@ -13,6 +13,7 @@ import { forgetPostCounts } from "../post-counts.server.ts";
 import { renderPost } from "../post-render.server.ts";
 import { reindexPost } from "../search/index.server.ts";
 import { insertPost } from "./posts.server.ts";
+import { contentOfInput, recordRevision } from "./revisions.server.ts";
 import { ensureTags, type Term } from "./taxonomy.server.ts";
 
 // The admin post editor's data: an admin's own posts only. Ownership is part of
@@ -135,7 +136,7 @@ export async function loadPostForEdit(db: DB, postId: string, authorId: string):
 
 const SLUG_TAKEN: FieldErrors = { slug: "editor:errors.slugTaken" };
 
-async function slugOwner(db: DB, slug: string): Promise<string | null> {
+export async function slugOwner(db: DB, slug: string): Promise<string | null> {
   const row = await db.selectFrom("posts").select("id").where("slug", "=", slug).executeTakeFirst();
   return row?.id ?? null;
 }
@@ -169,7 +170,7 @@ async function chooseSlug(
   return { slug: `${base}-${newId().slice(0, 6)}`, generated: true };
 }
 
-async function checkCategory(db: DB, categoryId: string | null): Promise<FieldErrors | null> {
+export async function checkCategory(db: DB, categoryId: string | null): Promise<FieldErrors | null> {
   if (!categoryId) return null;
   const row = await db.selectFrom("categories").select("id").where("id", "=", categoryId).executeTakeFirst();
   return row ? null : { categoryId: "editor:errors.categoryUnknown" };
@@ -244,6 +245,13 @@ export async function createEditorPost(db: DB, authorId: string, input: EditorIn
           newsletter: input.newsletter,
           translations,
         });
+        await recordRevision(trx, {
+          postId: id,
+          authorId,
+          kind: "saved",
+          content: contentOfInput(input, chosen.slug, publishTime(input, null, now)),
+          now,
+        });
         // Published at once with the box ticked: its newsletter commits with it.
         if (input.status === "published") await startNewsletters(trx, [id], authorId);
       });
@@ -314,6 +322,8 @@ export async function updateEditorPost(
   authorId: string,
   postId: string,
   input: EditorInput,
+  /** `coalesce: false`: the save's revision is a new one (a restore). */
+  revision: { coalesce?: boolean } = {},
 ): Promise<SaveResult> {
   const existing = await db
     .selectFrom("posts")
@@ -376,6 +386,8 @@ export async function updateEditorPost(
       if (Number(result.numUpdatedRows) === 0) return null;
       const tagIds = await ensureTags(trx, input.tags);
       await replaceTranslationsAndTags(trx, postId, translations, tagIds, now);
+      const content = contentOfInput(input, slug, publishedAt);
+      await recordRevision(trx, { postId, authorId, kind: "saved", content, now, ...revision });
       // Goes live with this save: its newsletter (if the box is ticked) commits with it.
       if (existing.status !== "published" && input.status === "published")
         await startNewsletters(trx, [postId], authorId);

@@ -2,7 +2,7 @@ import { type RawBuilder, SqliteAdapter, sql } from "kysely";
 import type { DB } from "../db/db.server.ts";
 import type { Locale } from "../db/schema.server.ts";
 import { resultSnippet } from "./snippet.server.ts";
-import { bodyText } from "./text.server.ts";
+import { snippetTexts } from "./text.server.ts";
 import { queryTokens } from "./tokenize.server.ts";
 
 export interface SearchResult {
@@ -294,7 +294,7 @@ export async function searchPosts(
     (r): SearchResult => ({
       id: r.id,
       title: r.title,
-      snippetHtml: resultSnippet({ summary: r.summary, body: bodyText(r) }, tokens),
+      snippetHtml: resultSnippet({ summary: r.summary, ...snippetTexts(r) }, tokens),
       locale: r.locale,
       isFallback: r.locale !== locale,
       publishedAt: r.publishedAt,

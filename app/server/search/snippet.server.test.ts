@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { escapeHtml, makeSnippet, resultSnippet, SNIPPET_LENGTH, tokenPattern } from "./snippet.server.ts";
-import { bodyText, htmlToText } from "./text.server.ts";
+import { BLOCK_SEPARATOR, bodyText, htmlToText, snippetTexts } from "./text.server.ts";
 
 /** The snippet with its marks removed and entities decoded: the plain text it shows. */
 const plain = (html: string) => htmlToText(html.replaceAll("<mark>", "").replaceAll("</mark>", ""));
@@ -95,5 +95,56 @@ describe("htmlToText and bodyText", () => {
   it("uses the Markdown source when the body was stored without HTML", () => {
     expect(bodyText({ bodyHtml: "", bodyMarkdown: "# Hi\n\nthere" })).toBe("# Hi there");
     expect(bodyText({ bodyHtml: "<p>rendered</p>", bodyMarkdown: "source" })).toBe("rendered");
+  });
+});
+
+describe("snippets keep blocks apart and prefer prose", () => {
+  const html =
+    '<h2 id="h-a">Testing</h2><p>Write the test first.</p><ul><li>one item</li><li>another item</li></ul>' +
+    '<div class="code-block" data-language="ts"><pre class="shiki"><code><span class="line"><span>import { describe, expect } from "vitest";</span></span></code></pre>' +
+    '<button type="button" class="code-copy" data-copied="Copied">Copy</button><span class="code-status" role="status"></span></div>' +
+    "<p>Then describe what it checks.</p>";
+
+  it("divides the body into blocks, with the code apart from the prose", () => {
+    const texts = snippetTexts({ bodyHtml: html, bodyMarkdown: "" });
+    expect(texts.body).toBe(
+      [
+        "Testing",
+        "Write the test first.",
+        "one item",
+        "another item",
+        'import { describe, expect } from "vitest";',
+        "Then describe what it checks.",
+      ].join(BLOCK_SEPARATOR),
+    );
+    expect(texts.prose).toBe(
+      ["Testing", "Write the test first.", "one item", "another item", "Then describe what it checks."].join(
+        BLOCK_SEPARATOR,
+      ),
+    );
+    // The copy button's label is no part of the text (nor of the index: bodyText).
+    expect(bodyText({ bodyHtml: html, bodyMarkdown: "" })).not.toContain("Copy");
+  });
+
+  it("divides a body stored without HTML at its blank lines", () => {
+    expect(snippetTexts({ bodyHtml: "", bodyMarkdown: "# Hi\n\nthere\nagain" }).body).toBe(
+      `# Hi${BLOCK_SEPARATOR}there again`,
+    );
+  });
+
+  it("shows prose when it holds the query as well as the code does, and code when only code does", () => {
+    const texts = snippetTexts({ bodyHtml: html, bodyMarkdown: "" });
+    expect(resultSnippet({ summary: "", ...texts }, ["describe"])).toBe(
+      `Testing · Write the test first. · one item · another item · Then <mark>describe</mark> what it checks.`,
+    );
+    expect(resultSnippet({ summary: "", ...texts }, ["vitest"])).toContain("from &quot;<mark>vitest</mark>&quot;;");
+  });
+
+  it("never starts or ends a cut snippet on a separator", () => {
+    const long = Array.from({ length: 30 }, (_, i) => `Block number ${i} has words`).join(BLOCK_SEPARATOR);
+    const { html: snippet } = makeSnippet(long, ["17"]);
+    expect(snippet).toMatch(/^…[^·\s]/);
+    expect(snippet).toMatch(/[^·\s]…$/);
+    expect(snippet).toContain("<mark>17</mark>");
   });
 });

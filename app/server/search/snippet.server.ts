@@ -1,3 +1,4 @@
+import { BLOCK_SEPARATOR } from "./text.server.ts";
 import { isHanToken } from "./tokenize.server.ts";
 
 // Result snippets: a window of plain text around the query's tokens, every
@@ -92,7 +93,13 @@ export function makeSnippet(text: string, tokens: readonly string[], length = SN
     }
   }
   if (start > 0) start = softStart(text, start);
-  const end = softEnd(text, Math.min(text.length, start + length));
+  let end = softEnd(text, Math.min(text.length, start + length));
+  // A cut next to a block separator drops the separator: the ellipsis says it already.
+  const mark = BLOCK_SEPARATOR.trim();
+  if (start > 0 && text.startsWith(mark, start)) start = Math.min(end, start + mark.length + 1);
+  if (end < text.length && text.slice(0, end).trimEnd().endsWith(mark)) {
+    end = Math.max(start, text.slice(0, end).trimEnd().length - mark.length - 1);
+  }
   let html = start > 0 ? "…" : "";
   let at = start;
   for (const hit of hits) {
@@ -108,11 +115,18 @@ export function makeSnippet(text: string, tokens: readonly string[], length = SN
 /**
  * The snippet for a result: from the summary or the body, whichever shows more of
  * the query (the summary on ties); the start of the summary, else of the body,
- * when neither has a match (the hit was in the title).
+ * when neither has a match (the hit was in the title). In the body, prose (`prose`:
+ * the body without its code blocks) is preferred: code is shown only when it holds
+ * more of the query than the prose does.
  */
-export function resultSnippet(parts: { summary: string; body: string }, tokens: readonly string[]): string {
+export function resultSnippet(
+  parts: { summary: string; body: string; prose?: string },
+  tokens: readonly string[],
+): string {
   const summary = makeSnippet(parts.summary, tokens);
-  const body = makeSnippet(parts.body, tokens);
+  const prose = parts.prose === undefined ? null : makeSnippet(parts.prose, tokens);
+  const whole = makeSnippet(parts.body, tokens);
+  const body = prose && (prose.matched >= whole.matched || whole.matched === 0) && parts.prose ? prose : whole;
   if (summary.matched === 0 && body.matched === 0) return parts.summary.trim() ? summary.html : body.html;
   return body.matched > summary.matched ? body.html : summary.html;
 }
