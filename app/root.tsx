@@ -121,7 +121,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
   const locale: Locale = loaderData?.locale ?? DEFAULT_LOCALE;
   const t = i18nFor(locale).t;
   const name = loaderData?.site.name ?? t("siteName");
-  const description = loaderData?.site.description ?? t("siteDescription");
+  const description = loaderData?.site.description || t("siteDescription");
   const base = [
     { title: name },
     { name: "description", content: description },

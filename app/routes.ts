@@ -39,6 +39,10 @@ export default [
   ...localized("tags/:slug", "routes/blog/term-posts.tsx", "tag"),
   ...localized("tags/:slug/page/:page", "routes/blog/term-posts.tsx", "tag-page"),
   ...localized("posts/detail/:id", "routes/blog/post-detail.tsx", "post-detail"),
+  ...localized("authors/:handle", "routes/blog/author.tsx", "author"),
+  ...localized("authors/:handle/page/:page", "routes/blog/author.tsx", "author-page"),
+  ...localized("authors/:handle/rss.xml", "routes/seo/author-feed.ts", "author-rss"),
+  ...localized("authors/:handle/atom.xml", "routes/seo/author-feed.ts", "author-atom"),
   // Admins write here: their own posts, and one editor screen for create and edit.
   ...localized("posts/myPosts", "routes/posts/my-posts.tsx", "my-posts"),
   ...localized("posts/createPost", "routes/posts/editor.tsx", "post-create"),

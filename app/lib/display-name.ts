@@ -1,5 +1,5 @@
 /** The longest name a person may show on the site (bylines, comments). */
-export const DISPLAY_NAME_MAX = 80;
+export const DISPLAY_NAME_MAX = 50;
 
 /**
  * Characters a name may not hold: control characters, line and paragraph
@@ -12,7 +12,7 @@ const FORBIDDEN_ALL = new RegExp(FORBIDDEN.source, "gu");
 
 export type NameProblem = "required" | "tooLong" | "invalid";
 
-/** One rule for every path that sets a name: trimmed, 1 to 80 characters, nothing that hides or reorders text. */
+/** One rule for every path that sets a name: trimmed, 1 to 50 characters, nothing that hides or reorders text. */
 export function checkDisplayName(raw: unknown): { ok: true; name: string } | { ok: false; problem: NameProblem } {
   if (typeof raw !== "string") return { ok: false, problem: "required" };
   const name = raw.trim();

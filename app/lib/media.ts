@@ -61,6 +61,9 @@ export function usageHref(usage: { kind: string; id: string }): string {
       return `/admin/ads/${usage.id}`;
     case "link":
       return `/admin/links/${usage.id}`;
+    case "avatar":
+      // Only its owner edits an avatar (on /account); the admin finds the person here.
+      return "/admin/users";
     default:
       return "/admin/config";
   }

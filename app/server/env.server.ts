@@ -334,7 +334,8 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     bodyLimitBytes: v.BODY_LIMIT_BYTES,
     logRequests: v.LOG_REQUESTS,
     smtpUrl: v.SMTP_URL ?? null,
-    mailFrom: v.MAIL_FROM ?? `Inkwell <no-reply@${new URL(publicUrl).hostname}>`,
+    // The display name is the site's configured name, per mail (mail/site-name.server.ts).
+    mailFrom: v.MAIL_FROM ?? `no-reply@${new URL(publicUrl).hostname}`,
     mailRatePerMinute: v.MAIL_RATE_PER_MINUTE,
     adminEmails: parseEmailList(v.ADMIN_EMAILS),
     passwordMinLength: v.PASSWORD_MIN_LENGTH,

@@ -151,6 +151,7 @@ describe("sitemap", () => {
     ],
     categories: [{ slug: "code", updatedAt: "2026-11-21T09:30:00.000Z" }],
     tags: [{ slug: "c++ & more", updatedAt: "2026-11-21T09:30:00.000Z" }],
+    authors: [{ handle: "ada-quill", updatedAt: "2026-11-20T00:00:00.000Z" }],
   });
   const doc = parser.parse(xml);
   const urls: Array<Record<string, unknown>> = doc.urlset.url;
@@ -179,6 +180,11 @@ describe("sitemap", () => {
       ["x-default", `${BASE}/about`],
     ]);
     expect(byLoc.get(`${BASE}/en`)?.lastmod).toBe("2026-11-21T09:30:00.000Z");
+  });
+
+  it("lists the author pages in both languages", () => {
+    expect(byLoc.get(`${BASE}/en/authors/ada-quill`)?.lastmod).toBe("2026-11-20T00:00:00.000Z");
+    expect(byLoc.has(`${BASE}/zh/authors/ada-quill`)).toBe(true);
   });
 
   it("lists posts with lastmod, alternates only when both languages exist", () => {

@@ -16,15 +16,28 @@ export interface FeedInput {
   siteName: string;
   siteDescription: string;
   posts: readonly FeedPost[];
+  /**
+   * A feed of part of the site (an author's posts): its title, description and the
+   * page it belongs to, a path under the language prefix (`/authors/ada`); its own
+   * feeds are that path plus `/rss.xml` and `/atom.xml`. Absent: the whole site.
+   */
+  scope?: { title: string; description: string; path: string };
 }
 
 const LANGUAGE_TAG: Record<Locale, string> = { en: "en-US", zh: "zh-CN" };
 
 export const postUrl = (publicUrl: string, locale: Locale, id: string) =>
   `${publicUrl}/${locale}/posts/detail/${encodeURIComponent(id)}`;
-const homeUrl = (publicUrl: string, locale: Locale) => `${publicUrl}/${locale}`;
-export const feedUrl = (publicUrl: string, locale: Locale, kind: "rss" | "atom") =>
-  `${publicUrl}/${locale}/${kind}.xml`;
+const homeUrl = (publicUrl: string, locale: Locale, path = "") => `${publicUrl}/${locale}${path}`;
+export const feedUrl = (publicUrl: string, locale: Locale, kind: "rss" | "atom", path = "") =>
+  `${publicUrl}/${locale}${path}/${kind}.xml`;
+
+/** The feed's title, description and page and feed paths: the site's, or its scope's. */
+function channelOf(feed: FeedInput) {
+  return feed.scope
+    ? { title: feed.scope.title, description: feed.scope.description, path: feed.scope.path }
+    : { title: feed.siteName, description: feed.siteDescription, path: "" };
+}
 
 /** RFC 822 date for RSS (`Tue, 20 Nov 2026 08:00:00 GMT`). */
 function rfc822(iso: string): string {
@@ -53,16 +66,17 @@ const termsOf = (post: FeedPost) => [...(post.category ? [post.category] : []), 
 export function buildRss(feed: FeedInput): string {
   const { publicUrl, locale } = feed;
   const updated = latestUpdate(feed.posts);
+  const about = channelOf(feed);
   const channel = el(
     "channel",
     {},
-    el("title", {}, feed.siteName),
-    el("link", {}, homeUrl(publicUrl, locale)),
-    el("description", {}, feed.siteDescription || feed.siteName),
+    el("title", {}, about.title),
+    el("link", {}, homeUrl(publicUrl, locale, about.path)),
+    el("description", {}, about.description || about.title),
     el("language", {}, LANGUAGE_TAG[locale]),
     updated !== null && el("lastBuildDate", {}, rfc822(updated)),
     el("generator", {}, "Inkwell"),
-    el("atom:link", { href: feedUrl(publicUrl, locale, "rss"), rel: "self", type: "application/rss+xml" }),
+    el("atom:link", { href: feedUrl(publicUrl, locale, "rss", about.path), rel: "self", type: "application/rss+xml" }),
     feed.posts.map((post) => {
       const link = postUrl(publicUrl, locale, post.id);
       return el(
@@ -95,17 +109,18 @@ export function buildRss(feed: FeedInput): string {
 
 export function buildAtom(feed: FeedInput, now: Date = new Date()): string {
   const { publicUrl, locale } = feed;
-  const self = feedUrl(publicUrl, locale, "atom");
+  const about = channelOf(feed);
+  const self = feedUrl(publicUrl, locale, "atom", about.path);
   return renderXml(
     el(
       "feed",
       { xmlns: "http://www.w3.org/2005/Atom", "xml:lang": LANGUAGE_TAG[locale] },
       el("id", {}, self),
-      el("title", { type: "text" }, feed.siteName),
-      feed.siteDescription && el("subtitle", { type: "text" }, feed.siteDescription),
+      el("title", { type: "text" }, about.title),
+      about.description && el("subtitle", { type: "text" }, about.description),
       el("updated", {}, latestUpdate(feed.posts) ?? now.toISOString()),
       el("link", { rel: "self", type: "application/atom+xml", href: self }),
-      el("link", { rel: "alternate", type: "text/html", href: homeUrl(publicUrl, locale) }),
+      el("link", { rel: "alternate", type: "text/html", href: homeUrl(publicUrl, locale, about.path) }),
       // Atom needs an author for every entry: the site stands in for posts without one.
       el("author", {}, el("name", {}, feed.siteName)),
       el("generator", {}, "Inkwell"),
@@ -164,13 +179,17 @@ function postUrls(publicUrl: string, posts: SitemapData["posts"]): XmlElement[] 
   });
 }
 
-/** Categories and tags with posts, then the static pages. */
-function termAndStaticUrls(publicUrl: string, input: Pick<SitemapData, "categories" | "tags">): XmlElement[] {
+/** Categories, tags and authors with posts, then the static pages. */
+function termAndStaticUrls(
+  publicUrl: string,
+  input: Pick<SitemapData, "categories" | "tags" | "authors">,
+): XmlElement[] {
   return [
     ...input.categories.flatMap((c) =>
       bilingualUrls(publicUrl, `/categories/${encodeURIComponent(c.slug)}`, c.updatedAt),
     ),
     ...input.tags.flatMap((t) => bilingualUrls(publicUrl, `/tags/${encodeURIComponent(t.slug)}`, t.updatedAt)),
+    ...input.authors.flatMap((a) => bilingualUrls(publicUrl, `/authors/${a.handle}`, a.updatedAt)),
     ...["/about", "/contact", "/privacy"].flatMap((page) => bilingualUrls(publicUrl, page, null)),
   ];
 }
@@ -213,7 +232,7 @@ export function buildSitemapIndex(publicUrl: string, paths: readonly string[]): 
 
 /** A large blog's pages file: home, the list pages, categories, tags and the static pages. */
 export function buildSitemapPages(
-  input: Pick<SitemapInput, "publicUrl" | "listPageCount" | "categories" | "tags">,
+  input: Pick<SitemapInput, "publicUrl" | "listPageCount" | "categories" | "tags" | "authors">,
 ): string {
   return renderXml(
     el("urlset", URLSET_ATTRIBUTES, [

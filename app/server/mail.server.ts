@@ -7,6 +7,11 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string | null;
+  /**
+   * The sender's display name: the site's name in the recipient's language
+   * (mail/site-name.server.ts). The address is MAIL_FROM's.
+   */
+  fromName: string | null;
   /** Extra headers (List-Unsubscribe, …), kept with the queued mail. */
   headers?: Record<string, string>;
 }

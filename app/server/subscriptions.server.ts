@@ -5,6 +5,7 @@ import type { Locale } from "../lib/i18n/locale.ts";
 import type { DB } from "./db/db.server.ts";
 import type { SubscriberLanguages } from "./db/schema.server.ts";
 import { normalizeEmail } from "./env.server.ts";
+import { mailSiteName } from "./mail/site-name.server.ts";
 import type { Mailer, MailMessage } from "./mail.server.ts";
 import { hit, LIMITS, type RateLimitStore, scaled } from "./rate-limit.server.ts";
 import { requestSubscription, type TokenOutcome } from "./repos/subscribers.server.ts";
@@ -24,14 +25,16 @@ export type SubscribeResult = { ok: true } | { ok: false; retryAfter: number };
 /** The confirmation mail, in the reader's language, with its unsubscribe link. */
 export function subscribeConfirmMail(
   locale: Locale,
+  site: string,
   params: { to: string; confirmUrl: string; unsubscribeUrl: string },
 ): MailMessage {
   const { t } = createI18n(locale);
-  const vars = { site: t("siteName"), url: params.confirmUrl, unsubscribeUrl: params.unsubscribeUrl };
+  const vars = { site, url: params.confirmUrl, unsubscribeUrl: params.unsubscribeUrl };
   return {
     to: params.to,
     subject: t("subscribe.mail.confirm.subject", vars),
     text: t("subscribe.mail.confirm.body", vars),
+    fromName: site,
   };
 }
 
@@ -69,7 +72,7 @@ export async function subscribe(
   if (outcome.kind === "alreadyConfirmed") return { ok: true };
   const base = `${deps.publicUrl}/${locale}`;
   await deps.mailer.send(
-    subscribeConfirmMail(locale, {
+    subscribeConfirmMail(locale, await mailSiteName(deps.db, locale), {
       to: address,
       confirmUrl: `${base}/subscribe/confirm?token=${outcome.confirmToken}`,
       unsubscribeUrl: `${base}/unsubscribe?token=${outcome.unsubscribeToken}`,

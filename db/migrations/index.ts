@@ -26,6 +26,8 @@ import * as addUserNotificationPrefs from "./20261126T130500_add_user_notificati
 import * as createRedirects from "./20261126T140000_create_redirects.ts";
 import * as createPostRevisions from "./20261126T141000_create_post_revisions.ts";
 import * as createPreviewLinks from "./20261126T141100_create_preview_links.ts";
+import * as addUserProfile from "./20261126T143000_add_user_profile.ts";
+import * as fillUserProfile from "./20261126T143100_fill_user_profile.ts";
 import * as createSubscriberImports from "./20261126T144000_create_subscriber_imports.ts";
 
 /**
@@ -60,5 +62,7 @@ export const migrations: Record<string, Migration> = {
   "20261126T140000_create_redirects": createRedirects,
   "20261126T141000_create_post_revisions": createPostRevisions,
   "20261126T141100_create_preview_links": createPreviewLinks,
+  "20261126T143000_add_user_profile": addUserProfile,
+  "20261126T143100_fill_user_profile": fillUserProfile,
   "20261126T144000_create_subscriber_imports": createSubscriberImports,
 };

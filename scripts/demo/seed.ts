@@ -9,6 +9,7 @@ import { newId } from "../../app/server/ids.server.ts";
 import { renderMarkdown } from "../../app/server/markdown.server.ts";
 import { type RenderedPost, readingMinutes, renderPost } from "../../app/server/post-render.server.ts";
 import { insertPost } from "../../app/server/repos/posts.server.ts";
+import { ensureHandle } from "../../app/server/repos/profiles.server.ts";
 import { createCategory, ensureTags, findCategoryBySlug, slugify } from "../../app/server/repos/taxonomy.server.ts";
 import { reindexPost } from "../../app/server/search/index.server.ts";
 import {
@@ -204,10 +205,13 @@ async function demoAuthor(db: DB, force: boolean, now: string): Promise<string> 
       email: DEMO_EMAIL,
       emailVerified: 1,
       image: null,
+      bio: "Writes the demo posts, in English and in Chinese.",
       createdAt: now,
       updatedAt: now,
     })
     .execute();
+  // The byline links to the author page (/authors/demo-author).
+  await ensureHandle(db, id);
   return id;
 }
 

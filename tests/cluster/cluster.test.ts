@@ -89,7 +89,9 @@ describe("two instances behind a proxy", () => {
 
   async function account(ip: string): Promise<string> {
     const email = `cluster-${randomBytes(4).toString("hex")}@example.test`;
-    expect((await via(proxy.url, "/register", { form: { email, password: PASSWORD }, ip })).status).toBe(200);
+    expect(
+      (await via(proxy.url, "/register", { form: { name: "Cluster Reader", email, password: PASSWORD }, ip })).status,
+    ).toBe(200);
     await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", email).execute();
     return email;
   }

@@ -6,8 +6,18 @@ import { linkIn, mailTo, uniqueEmail } from "./mail.ts";
 
 export const PASSWORD = "correct horse battery";
 
-export async function register(page: Page, email: string, password = PASSWORD): Promise<void> {
+/**
+ * Registers through the form. The display name defaults to the address's local part:
+ * the name these test people choose (older specs look for it on their comments).
+ */
+export async function register(
+  page: Page,
+  email: string,
+  password = PASSWORD,
+  name = email.split("@")[0] ?? "Reader",
+): Promise<void> {
   await page.goto("/register");
+  await page.getByLabel("Display name").fill(name);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Create account" }).click();

@@ -30,6 +30,7 @@ async function signInWithProvider(page: Page, email: string, options: { verified
 
 async function register(page: Page, email: string) {
   await page.goto("/register");
+  await page.getByLabel("Display name").fill("OAuth Reader");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Create account" }).click();

@@ -183,7 +183,7 @@ describe(`mail server down (${testDialect()})`, () => {
       });
     try {
       // Nothing listens on the SMTP port: the account is still created, with a clear answer.
-      const register = await post("/register", { email, password: "correct horse battery" });
+      const register = await post("/register", { name: "Fault Reader", email, password: "correct horse battery" });
       expect(register.status).toBe(200);
       await register.arrayBuffer();
       const { db, close } = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 1 });

@@ -125,6 +125,7 @@ describe(`uploads while S3 is unreachable (${testDialect()})`, () => {
     expect(home.status).toBe(200);
     await home.arrayBuffer();
     const signUp = await postForm(server.url, "/register", {
+      name: "S3 Reader",
       email: "while-s3-down@example.test",
       password: "correct horse battery",
     });

@@ -63,7 +63,7 @@ describe("the password policy", () => {
     const res = await fetch(`${server.url}/register`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url, cookie: "locale=en" },
-      body: new URLSearchParams({ email: "form@example.test", password: "lowercase only here" }),
+      body: new URLSearchParams({ name: "Form", email: "form@example.test", password: "lowercase only here" }),
     });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("The password needs an upper-case letter.");

@@ -69,7 +69,7 @@ describe(`POST /api/posts/preview (${testDialect()})`, () => {
   /** Registers through the form, marks the e-mail verified, signs in; returns the session cookie. */
   async function verifiedSession(name: string): Promise<{ email: string; cookie: string; id: string }> {
     const email = `${name}-${randomBytes(4).toString("hex")}@example.test`;
-    const registered = await postForm("/register", { email, password: PASSWORD });
+    const registered = await postForm("/register", { name, email, password: PASSWORD });
     expect(registered.status).toBe(200);
     await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", email).execute();
     const signedIn = await postForm("/login", { email, password: PASSWORD });

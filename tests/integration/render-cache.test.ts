@@ -80,7 +80,7 @@ function postForm(base: string, path: string, fields: Record<string, string>, co
 
 /** Registers `email` on `base` with a verified address and signs in: the session cookie. */
 async function signIn(db: DB, base: string, email: string): Promise<string> {
-  await (await postForm(base, "/register", { email, password: PASSWORD })).arrayBuffer();
+  await (await postForm(base, "/register", { name: "Cache Reader", email, password: PASSWORD })).arrayBuffer();
   await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", email).execute();
   const login = await postForm(base, "/login", { email, password: PASSWORD });
   await login.arrayBuffer();
@@ -199,7 +199,7 @@ describe(`render cache (${testDialect()})`, () => {
         headers: { origin: a.url, "content-type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams(fields).toString(),
       });
-    await (await form("/register", { email, password: PASSWORD })).arrayBuffer();
+    await (await form("/register", { name: "Cache Reader", email, password: PASSWORD })).arrayBuffer();
     await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", email).execute();
     const login = await form("/login", { email, password: PASSWORD });
     await login.arrayBuffer();

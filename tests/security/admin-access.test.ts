@@ -52,7 +52,7 @@ async function signUpAndIn(email: string): Promise<string> {
       headers: { origin: server.url, "content-type": "application/x-www-form-urlencoded", cookie: "locale=en" },
       body: new URLSearchParams(fields).toString(),
     });
-  const signUp = await form("/register", { email, password: PASSWORD });
+  const signUp = await form("/register", { name: "Reader", email, password: PASSWORD });
   await signUp.text();
   expect(signUp.status).toBe(200);
   await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", email).execute();

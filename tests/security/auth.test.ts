@@ -197,7 +197,7 @@ async function sessionCount(db: DB, email: string): Promise<number> {
 
 /** Registers through the form; the account stays unverified. */
 async function register(site: Site, email: string, password = PASSWORD, ip = nextIp()): Promise<void> {
-  const res = await postForm(site, "/register", { email, password }, { ip });
+  const res = await postForm(site, "/register", { name: "Reader", email, password }, { ip });
   expect(res.status, res.text).toBe(200);
   expect(res.text).toContain(`we sent a link to ${email}`);
 }
@@ -442,11 +442,16 @@ describe(`account security (${testDialect()})`, () => {
     const fresh = uniqueEmail("enum-fresh");
 
     const since = Date.now();
-    const forFresh = await postForm(site, "/register", { email: fresh, password: PASSWORD }, { ip: nextIp() });
+    const forFresh = await postForm(
+      site,
+      "/register",
+      { name: "Fresh", email: fresh, password: PASSWORD },
+      { ip: nextIp() },
+    );
     const forExisting = await postForm(
       site,
       "/register",
-      { email: existing, password: "a different password" },
+      { name: "Fresh", email: existing, password: "a different password" },
       { ip: nextIp() },
     );
     expect(forFresh.status).toBe(200);
@@ -740,7 +745,7 @@ describe(`first-run setup link (${testDialect()})`, () => {
     // A wrong token: 404, whatever the e-mail (an existing one must not show through).
     expect((await get(site, `/setup?token=${wrong}`)).status).toBe(404);
     for (const email of [uniqueEmail("intruder"), existing]) {
-      const res = await postForm(site, "/setup", { token: wrong, email, password: PASSWORD });
+      const res = await postForm(site, "/setup", { token: wrong, name: "Admin", email, password: PASSWORD });
       expect(res.status).toBe(404);
       expect(res.session).toBeNull();
     }
@@ -753,7 +758,12 @@ describe(`first-run setup link (${testDialect()})`, () => {
       .values({ email: "other@example.test", source: "cli", createdAt: now, updatedAt: now })
       .execute();
     expect((await get(site, `/setup?token=${good}`)).status).toBe(404);
-    const stale = await postForm(site, "/setup", { token: good, email: uniqueEmail("late"), password: PASSWORD });
+    const stale = await postForm(site, "/setup", {
+      token: good,
+      name: "Admin",
+      email: uniqueEmail("late"),
+      password: PASSWORD,
+    });
     expect(stale.status).toBe(404);
     expect(stale.session).toBeNull();
     expect(await userCount()).toBe(users);
@@ -764,7 +774,7 @@ describe(`first-run setup link (${testDialect()})`, () => {
     await updateSiteSettings(site.db, { registrationOpen: false });
     expect((await get(site, `/setup?token=${good}`)).status).toBe(200);
     const admin = uniqueEmail("first-admin");
-    const created = await postForm(site, "/setup", { token: good, email: admin, password: PASSWORD });
+    const created = await postForm(site, "/setup", { token: good, name: "Admin", email: admin, password: PASSWORD });
     expect(created.status).toBe(302);
     expect(created.location).toBe("/");
     expect(await rootUser(site, created.session)).toMatchObject({ email: admin, isAdmin: true, emailVerified: true });
@@ -776,7 +786,12 @@ describe(`first-run setup link (${testDialect()})`, () => {
 
     // Used once: refused after.
     expect((await get(site, `/setup?token=${good}`)).status).toBe(404);
-    const replay = await postForm(site, "/setup", { token: good, email: uniqueEmail("second"), password: PASSWORD });
+    const replay = await postForm(site, "/setup", {
+      token: good,
+      name: "Admin",
+      email: uniqueEmail("second"),
+      password: PASSWORD,
+    });
     expect(replay.status).toBe(404);
     expect(replay.session).toBeNull();
     expect(await userCount()).toBe(users + 1);

@@ -55,7 +55,7 @@ export async function signedInAccount(
   { admin = false } = {},
 ): Promise<{ email: string; cookie: string }> {
   const email = `${name}-${randomBytes(4).toString("hex")}@example.test`;
-  const registered = await postForm(baseUrl, "/register", { email, password: PASSWORD });
+  const registered = await postForm(baseUrl, "/register", { name, email, password: PASSWORD });
   await registered.arrayBuffer();
   if (registered.status !== 200) throw new Error(`registering ${email} answered ${registered.status}`);
   await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", email).execute();

@@ -40,6 +40,8 @@ interface CommentsProps {
   loginHref: string;
   accountHref: string;
   result: CommentActionResult | undefined;
+  /** The post's author: their comments carry the "Author" badge. */
+  postAuthorId: string | null;
 }
 
 const BUTTON =
@@ -129,6 +131,14 @@ function Comment({ comment, props, isReply }: { comment: CommentItem; props: Com
           <span className="font-medium text-zinc-900 dark:text-zinc-100">
             {comment.authorName ?? t("comments.formerUser")}
           </span>
+          {comment.authorId !== null && comment.authorId === props.postAuthorId && (
+            <span
+              className="rounded bg-blue-100 px-1.5 py-0.5 text-xs font-medium text-blue-900 dark:bg-blue-900 dark:text-blue-100"
+              data-testid="author-badge"
+            >
+              {t("comments.authorBadge")}
+            </span>
+          )}
           <span aria-hidden="true">·</span>
           <time dateTime={comment.createdAt}>{formatDate(comment.createdAt, locale)}</time>
           {comment.status === "pending" && (

@@ -19,6 +19,7 @@ type HeadedPost = Pick<
   | "updatedAt"
   | "isFallback"
   | "authorName"
+  | "authorHandle"
   | "viewCount"
   | "category"
   | "locales"
@@ -76,7 +77,15 @@ export function PostHeader({ post, locale, prefix }: { post: HeadedPost; locale:
         lang={HTML_LANG[locale]}
         className="mt-3 flex flex-wrap gap-x-3 gap-y-1 text-sm text-zinc-600 dark:text-zinc-400"
       >
-        {post.authorName && <span>{t("byAuthor", { name: post.authorName })}</span>}
+        {post.authorName &&
+          (post.authorHandle ? (
+            // The whole byline is the link: one sentence, not a glued fragment.
+            <Link to={`${prefix}/authors/${post.authorHandle}`} rel="author" className={link}>
+              {t("byAuthor", { name: post.authorName })}
+            </Link>
+          ) : (
+            <span>{t("byAuthor", { name: post.authorName })}</span>
+          ))}
         {post.status === "published" && published && post.publishedAt && (
           <time dateTime={post.publishedAt}>{t("publishedOn", { date: published })}</time>
         )}

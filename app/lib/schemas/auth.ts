@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { BIO_MAX } from "../author-profile.ts";
+import { checkDisplayName, type NameProblem } from "../display-name.ts";
 
 export const PASSWORD_CLASSES = ["lower", "upper", "digit", "symbol"] as const;
 export type PasswordClass = (typeof PASSWORD_CLASSES)[number];
@@ -52,7 +54,22 @@ export const loginSchema = z.object({
   redirectTo: z.string().max(2000).optional(),
 });
 
-export const registerSchema = (policy: PasswordPolicy) => z.object({ email, password: password(policy) });
+const NAME_ERRORS: Record<NameProblem, string> = {
+  required: "auth:errors.nameRequired",
+  tooLong: "auth:errors.nameTooLong",
+  invalid: "auth:errors.nameInvalid",
+};
+
+/** A display name: trimmed, 1–50 characters, no control or text-direction characters (lib/display-name.ts). */
+export const displayNameField = z.string({ error: NAME_ERRORS.required }).transform((value, ctx) => {
+  const checked = checkDisplayName(value);
+  if (checked.ok) return checked.name;
+  ctx.addIssue({ code: "custom", message: NAME_ERRORS[checked.problem] });
+  return z.NEVER;
+});
+
+export const registerSchema = (policy: PasswordPolicy) =>
+  z.object({ name: displayNameField, email, password: password(policy) });
 
 export const emailOnlySchema = z.object({ email });
 
@@ -79,6 +96,25 @@ export const changePasswordSchema = (policy: PasswordPolicy) =>
       .max(policy.maxLength, "auth:account.wrongPassword"),
     password: password(policy),
   });
+
+/** The account page's public profile: the name, an optional bio, an optional avatar (an uploaded image's URL). */
+export const profileSchema = z.object({
+  name: displayNameField,
+  bio: z
+    .string()
+    .trim()
+    .max(BIO_MAX, "auth:account.bioTooLong")
+    .optional()
+    .transform((v) => v || null),
+  // An image from the media library (the upload pipeline), by its address; empty: none.
+  avatar: z
+    .string()
+    .trim()
+    .max(500, "auth:account.avatarInvalid")
+    .refine((v) => v === "" || /^\/media\/[A-Za-z0-9]+\/[A-Za-z0-9._-]+$/.test(v), "auth:account.avatarInvalid")
+    .optional()
+    .transform((v) => v || null),
+});
 
 export const changeEmailSchema = z.object({ newEmail: email });
 

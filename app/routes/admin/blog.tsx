@@ -341,7 +341,12 @@ export default function BlogAdmin({ loaderData, actionData }: Route.ComponentPro
                 <br />
                 <code className="text-xs text-zinc-600 dark:text-zinc-400">{post.slug}</code>
               </td>
-              <td className="py-2 pr-3">{post.authorEmail ?? t("blog.noAuthor")}</td>
+              <td className="py-2 pr-3">
+                {post.authorName && <span className="block font-medium">{post.authorName}</span>}
+                <span className={post.authorName ? "block text-xs text-zinc-600 dark:text-zinc-400" : undefined}>
+                  {post.authorEmail ?? t("blog.noAuthor")}
+                </span>
+              </td>
               <td className="py-2 pr-3">{t(`status.${post.status}`)}</td>
               <td className="py-2 pr-3">
                 {post.publishedAt && (

@@ -267,7 +267,15 @@ export default function CommentsAdmin({ loaderData, actionData }: Route.Componen
                         <span className="ml-1 text-xs text-zinc-600 dark:text-zinc-400">{t("comments.notPublic")}</span>
                       )}
                     </td>
-                    <td className="py-2 pr-3 break-all">{who}</td>
+                    <td className="py-2 pr-3">
+                      {/* The name readers see, and the address only admins see. */}
+                      {c.authorName && <span className="block font-medium">{c.authorName}</span>}
+                      <span
+                        className={`block break-all ${c.authorName ? "text-xs text-zinc-600 dark:text-zinc-400" : ""}`}
+                      >
+                        {who}
+                      </span>
+                    </td>
                     <td className="py-2 pr-3">
                       <time dateTime={c.createdAt}>{formatDateTime(c.createdAt, locale)}</time>
                     </td>

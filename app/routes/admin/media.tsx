@@ -227,7 +227,7 @@ export default function MediaLibrary({ loaderData, actionData }: Route.Component
   closeParams.delete("confirmDelete");
   const withoutDetails = `/admin/media${closeParams.size ? `?${closeParams}` : ""}`;
   const usageText = (u: { kind: string; title: string }) =>
-    u.kind === "post" || u.kind === "swaper" || u.kind === "ad" || u.kind === "link"
+    u.kind === "post" || u.kind === "swaper" || u.kind === "ad" || u.kind === "link" || u.kind === "avatar"
       ? t(`library.usage.${u.kind}`, { title: u.title })
       : t("library.usage.settings");
 

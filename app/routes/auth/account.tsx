@@ -1,13 +1,15 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { DisplayNameField } from "../../components/auth/display-name-field.tsx";
 import { EmailField, Field, FormAlert, NewPasswordField, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
 import { PROVIDER_NAMES } from "../../lib/auth-providers.ts";
+import { BIO_MAX } from "../../lib/author-profile.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
-import { changeEmailSchema, changePasswordSchema, deleteAccountSchema } from "../../lib/schemas/auth.ts";
+import { changeEmailSchema, changePasswordSchema, deleteAccountSchema, profileSchema } from "../../lib/schemas/auth.ts";
 import { configuredProviders } from "../../server/auth/auth.server.ts";
 import {
   callAuth,
@@ -27,12 +29,13 @@ import {
   replyNotificationsOn,
   setReplyNotifications,
 } from "../../server/repos/notification-prefs.server.ts";
+import { ensureHandle, getOwnProfile, updateProfile } from "../../server/repos/profiles.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/account";
 
 export const handle = routePolicy({ cache: "none", writes: "content" });
 
-type Intent = "password" | "email" | "link" | "unlink" | "revokeOthers" | "notifications" | "delete";
+type Intent = "profile" | "password" | "email" | "link" | "unlink" | "revokeOthers" | "notifications" | "delete";
 
 interface AccountResult extends FormFailure {
   intent?: Intent;
@@ -43,14 +46,25 @@ interface AccountResult extends FormFailure {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getApp(context);
   const user = await requireUser(context, request);
-  const [accounts, sessions, replyNotifications] = await Promise.all([
+  // An account from before handles (or whose first try failed) gets its handle here.
+  await ensureHandle(app.db, user.id);
+  const [accounts, sessions, replyNotifications, profile] = await Promise.all([
     app.auth.api.listUserAccounts({ headers: request.headers }),
     app.auth.api.listSessions({ headers: request.headers }),
     replyNotificationsOn(app.db, user.id),
+    getOwnProfile(app.db, user.id),
   ]);
   const configured = configuredProviders(app.env);
   return {
     email: user.email,
+    profile: {
+      name: profile?.name ?? "",
+      bio: profile?.bio ?? "",
+      image: profile?.image ?? "",
+      authorPath: profile?.handle ? `${getRequest(context).prefix}/authors/${profile.handle}` : null,
+    },
+    // Uploads are for admins (the authors); others keep the avatar their sign-in provider gave.
+    canUpload: user.isAdmin,
     methods: accounts.map((a) => ({ providerId: a.providerId, accountId: a.accountId })),
     linkable: configured.filter((p) => !accounts.some((a) => a.providerId === p)),
     sessionCount: sessions.length,
@@ -68,6 +82,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   const headers = request.headers;
 
   switch (intent) {
+    case "profile": {
+      const parsed = validate(profileSchema, form);
+      if (!parsed.ok) return fail({ fieldErrors: parsed.errors });
+      // Name, bio and avatar in one write: all of them or none.
+      await updateProfile(app.db, user.id, {
+        name: parsed.data.name,
+        bio: parsed.data.bio,
+        ...(user.isAdmin ? { image: parsed.data.avatar } : {}),
+      });
+      return data<AccountResult>({ intent, done: "auth:account.profileDone" });
+    }
     case "password": {
       const parsed = validate(changePasswordSchema(passwordPolicy(app.env, await requestSettings(context))), form);
       if (!parsed.ok) return fail({ fieldErrors: parsed.errors });
@@ -222,6 +247,47 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         <h1 className="text-2xl font-bold">{t("account.title")}</h1>
         <p className="mt-1 text-zinc-600 dark:text-zinc-400">{t("account.signedInAs", { email: loaderData.email })}</p>
       </header>
+
+      <Section id="profile-title" title={t("account.profileTitle")}>
+        {notice("profile")}
+        {loaderData.profile.authorPath && (
+          <p className="text-sm">
+            <Link to={loaderData.profile.authorPath} className="text-blue-700 underline dark:text-blue-400">
+              {t("account.authorPage")}
+            </Link>
+          </p>
+        )}
+        <Form method="post" className="space-y-4">
+          <input type="hidden" name="intent" value="profile" />
+          <DisplayNameField defaultValue={loaderData.profile.name} error={errorsFor("profile").name} />
+          <Field
+            label={t("account.bio")}
+            name="bio"
+            rows={3}
+            maxLength={BIO_MAX}
+            defaultValue={loaderData.profile.bio}
+            hint={t("account.bioHint", { max: BIO_MAX })}
+            error={errorsFor("profile").bio ? m(errorsFor("profile").bio ?? "", { max: BIO_MAX }) : null}
+          />
+          {loaderData.canUpload && (
+            <div className="space-y-2">
+              <Field
+                label={t("account.avatar")}
+                name="avatar"
+                defaultValue={loaderData.profile.image}
+                hint={t("account.avatarHint")}
+                error={errorsFor("profile").avatar ? m(errorsFor("profile").avatar ?? "") : null}
+              />
+              <p className="text-sm">
+                <Link to="/admin/media" className="text-blue-700 underline dark:text-blue-400">
+                  {t("account.avatarLibrary")}
+                </Link>
+              </p>
+            </div>
+          )}
+          <SubmitButton busy={busy}>{t("account.profileSubmit")}</SubmitButton>
+        </Form>
+      </Section>
 
       <Section id="password-title" title={t("account.passwordTitle")}>
         {notice("password")}

@@ -1,8 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { DisplayNameField } from "../../components/auth/display-name-field.tsx";
 import { EmailField, FormAlert, NewPasswordField, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
-import { DISPLAY_NAME_MAX } from "../../lib/display-name.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
@@ -14,6 +14,7 @@ import {
   type FormFailure,
   isPasswordPolicyCode,
   messageFor,
+  nameErrorFor,
   passwordPolicy,
   retryAfterHeaders,
 } from "../../server/auth/guard.server.ts";
@@ -43,15 +44,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   const policy = passwordPolicy(app.env, settings);
   const parsed = validate(registerSchema(policy), await request.formData());
   if (!parsed.ok) return data<RegisterResult>({ fieldErrors: parsed.errors }, { status: 400 });
-  const { email, password } = parsed.data;
+  const { name, email, password } = parsed.data;
   const limited = await checkFormLimits<RegisterResult>(context, "signUp", email);
   if (limited) return limited;
 
-  const name = email.split("@")[0]?.slice(0, DISPLAY_NAME_MAX) ?? "";
   const result = await callAuth(() =>
     app.auth.api.signUpEmail({ body: { email, password, name }, headers: request.headers, asResponse: true }),
   );
   if (result.ok) return data<RegisterResult>({ sentTo: email });
+  const nameError = nameErrorFor(result.code);
+  if (nameError) return data<RegisterResult>({ fieldErrors: { name: nameError } }, { status: 400 });
   if (isPasswordPolicyCode(result.code)) {
     return data<RegisterResult>({ fieldErrors: { password: messageFor(result.code) } }, { status: 400 });
   }
@@ -115,6 +117,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
       </h1>
       <Form method="post" noValidate onSubmit={onSubmit} onFocus={onFocus} className="mt-6 space-y-4">
         {actionData?.formError && <FormAlert>{m(actionData.formError, vars)}</FormAlert>}
+        <DisplayNameField error={errors.name} />
         <EmailField label={t("email")} error={errors.email ? m(errors.email, vars) : null} />
         <NewPasswordField
           label={t("password")}

@@ -1,8 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
+import { DisplayNameField } from "../../components/auth/display-name-field.tsx";
 import { EmailField, FormAlert, NewPasswordField, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
-import { DISPLAY_NAME_MAX } from "../../lib/display-name.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
@@ -52,7 +52,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const signUp = await callAuth(() =>
     withRegistrationBypass(() =>
       app.auth.api.signUpEmail({
-        body: { email, password: parsed.data.password, name: email.split("@")[0]?.slice(0, DISPLAY_NAME_MAX) ?? "" },
+        body: { email, password: parsed.data.password, name: parsed.data.name },
         asResponse: true,
       }),
     ),
@@ -104,6 +104,7 @@ export default function Setup({ loaderData, actionData }: Route.ComponentProps) 
           <p>{t("setup.intro")}</p>
           {actionData?.formError && <FormAlert>{m(actionData.formError)}</FormAlert>}
           <input type="hidden" name="token" value={loaderData.token} />
+          <DisplayNameField error={errors.name} />
           <EmailField label={t("email")} error={errors.email ? m(errors.email) : null} />
           <NewPasswordField
             label={t("password")}

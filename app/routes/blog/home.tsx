@@ -1,11 +1,12 @@
 import { useTranslation } from "react-i18next";
-import { data } from "react-router";
+import { data, useRouteLoaderData } from "react-router";
 import { AdSlot } from "../../components/ads/ad-slot.tsx";
 import { Pagination, PostList } from "../../components/blog/post-list.tsx";
 import { Carousel } from "../../components/carousel.tsx";
 import { mediaIdFromUrl } from "../../lib/media.ts";
 import { parsePageParam } from "../../lib/pagination.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
+import type { loader as rootLoader } from "../../root.tsx";
 import { adFor } from "../../server/ad-slots.server.ts";
 import { pageShowsPosts } from "../../server/cache/page-tags.server.ts";
 import { changesAt } from "../../server/cache/render-cache.server.ts";
@@ -57,14 +58,31 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     slides.flatMap((s) => mediaIdFromUrl(s.imageUrl) ?? []),
   );
   const withImages = slides.map((s) => ({ ...s, image: slideImages.get(mediaIdFromUrl(s.imageUrl) ?? "") ?? null }));
-  return { locale, page, prefix, slides: withImages, topAd, betweenAd, isList: params.page !== undefined };
+  return {
+    locale,
+    page,
+    prefix,
+    slides: withImages,
+    topAd,
+    betweenAd,
+    isList: params.page !== undefined,
+    isHome,
+  };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("blog");
-  const { locale, page, prefix, slides, topAd, betweenAd, isList } = loaderData;
+  const { locale, page, prefix, slides, topAd, betweenAd, isList, isHome } = loaderData;
+  // The site's description (admin config) greets readers on the home page.
+  const site = useRouteLoaderData<typeof rootLoader>("root")?.site;
   return (
     <>
+      {isHome && site?.description && (
+        <header className="mb-8" data-testid="site-intro">
+          <p className="text-2xl font-semibold tracking-tight">{site.name}</p>
+          <p className="mt-1 text-lg text-zinc-700 dark:text-zinc-300">{site.description}</p>
+        </header>
+      )}
       {slides.length > 0 && <Carousel slides={slides} />}
       <AdSlot ad={topAd} className="mb-8" />
       <section aria-labelledby="list-title">

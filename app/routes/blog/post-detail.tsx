@@ -209,6 +209,7 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
     og("article:modified_time", seo.modifiedTime),
     ...seo.tags.map((tag) => og("article:tag", tag)),
     { tagName: "link", rel: "canonical", href: seo.canonical },
+    ...(seo.authorUrl ? [{ tagName: "link", rel: "author", href: seo.authorUrl }] : []),
     ...seo.alternates.map((a) => ({ tagName: "link", rel: "alternate", hrefLang: a.hrefLang, href: a.href })),
     ...(open ? [] : [NOINDEX]),
   ]);
@@ -319,6 +320,7 @@ export default function PostDetailPage({ loaderData, actionData }: Route.Compone
         loginHref={`${prefix}/login?redirectTo=${encodeURIComponent(`${path}#comments`)}`}
         accountHref={`${prefix}/account`}
         result={actionData}
+        postAuthorId={post.authorId}
       />
       <JsonLd json={seo.jsonLd} />
     </>

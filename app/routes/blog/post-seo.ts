@@ -27,6 +27,8 @@ export function seoFor(post: PostDetail, publicUrl: string, siteName: string, co
   const description = translation.seoDescription || translation.summary || null;
   const image = cover ? absolute(publicUrl, cover) : null;
   const published = post.publishedAt ?? post.createdAt;
+  // The author page in the version's language (the byline links it with rel=author too).
+  const authorUrl = post.authorHandle ? `${publicUrl}/${translation.locale}/authors/${post.authorHandle}` : null;
   const jsonLd = {
     "@context": "https://schema.org",
     "@type": "BlogPosting",
@@ -35,7 +37,7 @@ export function seoFor(post: PostDetail, publicUrl: string, siteName: string, co
     datePublished: published,
     dateModified: post.updatedAt,
     author: post.authorName
-      ? { "@type": "Person", name: post.authorName }
+      ? { "@type": "Person", name: post.authorName, ...(authorUrl ? { url: authorUrl } : {}) }
       : { "@type": "Organization", name: siteName },
     ...(image ? { image: [image] } : {}),
     inLanguage: HTML_LANG[translation.locale],
@@ -46,6 +48,7 @@ export function seoFor(post: PostDetail, publicUrl: string, siteName: string, co
     title,
     description,
     canonical,
+    authorUrl,
     image,
     contentLocale: translation.locale,
     alternates: [

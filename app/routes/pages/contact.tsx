@@ -12,6 +12,7 @@ import { contactSchema } from "../../lib/schemas/contact.ts";
 import { CONTACT_MESSAGE_MAX } from "../../lib/schemas/limits.ts";
 import { checkFormLimits, type FormFailure, retryAfterHeaders } from "../../server/auth/guard.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
+import { siteNameIn } from "../../server/mail/site-name.server.ts";
 import { renderMarkdownCached } from "../../server/markdown.server.ts";
 import { listAdmins } from "../../server/repos/admins.server.ts";
 import { saveContactMessage } from "../../server/repos/contact.server.ts";
@@ -42,7 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const locale = getRequest(context).locale;
   const settings = await requestSettings(context);
   const { t } = createI18n(locale);
-  const site = settings.siteName[locale];
+  const site = siteNameIn(settings, locale);
   // The message and a mail to each admin are stored together: both or neither.
   await app.db.transaction().execute(async (trx) => {
     const id = await saveContactMessage(trx, { name, email, message, locale, ipAddress: getRequest(context).clientIp });
@@ -52,6 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           to: admin.email,
           subject: t("pages.contactMailSubject", { name, site }),
           text: t("pages.contactMailBody", { name, email, message, site }),
+          fromName: site,
         },
         { trx, kind: "contact", key: `contact:${id}:${admin.email}` },
       );

@@ -60,7 +60,7 @@ export default function Subscribe({ actionData, matches }: Route.ComponentProps)
   return (
     <section aria-labelledby="subscribe-title" className="mx-auto max-w-sm">
       <h1 id="subscribe-title" className="mb-6 text-2xl font-bold">
-        {t("subscribe.pageTitle", { site: t("siteName") })}
+        {t("subscribe.pageTitle", { site: matches[0].loaderData.site.name })}
       </h1>
       <SubscribeForm
         locale={locale}

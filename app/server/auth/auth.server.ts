@@ -7,17 +7,19 @@ import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import type { Logger } from "pino";
 import { OIDC_TEST_PROVIDER } from "../../lib/auth-providers.ts";
 import { checkDisplayName, cleanDisplayName } from "../../lib/display-name.ts";
-import { isLocale } from "../../lib/i18n/locale.ts";
+import { isLocale, type Locale } from "../../lib/i18n/locale.ts";
 import { missingClasses } from "../../lib/schemas/auth.ts";
 import type { DB } from "../db/db.server.ts";
 import type { Env } from "../env.server.ts";
 import { normalizeEmail } from "../env.server.ts";
 import { newId } from "../ids.server.ts";
+import { mailSiteName } from "../mail/site-name.server.ts";
 import type { Mailer, MailMessage } from "../mail.server.ts";
 import { hit, LIMITS, type RateLimitStore, scaled } from "../rate-limit.server.ts";
 import { BANNED_CODE, isUserBanned, recordSignIn } from "../repos/admin-users.server.ts";
 import { isAdminEmail } from "../repos/admins.server.ts";
 import { rememberLocale } from "../repos/notification-prefs.server.ts";
+import { ensureHandle } from "../repos/profiles.server.ts";
 import { getSiteSettings } from "../repos/site-settings.server.ts";
 import {
   changeEmailTarget,
@@ -90,9 +92,11 @@ export function createAuth({
   // connection: the mail is queued once that work commits (never for work rolled back).
   // Every account mail to one address counts against one limit, whichever path (and
   // whichever replayed link) asked for it: no address can be bombed through us.
+  // The site's name is read then too (a read inside the transaction would wait for it).
   const mailer = {
-    send: (message: MailMessage) =>
+    send: (locale: Locale, compose: (site: string) => MailMessage) =>
       queueAfterTransactionHook(async () => {
+        const message = compose(await mailSiteName(db, locale));
         if (rateLimits) {
           const limit = scaled(LIMITS.mailPerAddress, env.rateLimitMultiplier);
           const allowed = await hit(rateLimits, `mail:to:${normalizeEmail(message.to)}`, limit);
@@ -144,8 +148,9 @@ export function createAuth({
       changeEmail: {
         enabled: true,
         sendChangeEmailConfirmation: async ({ user, newEmail, token }, request) => {
-          await mailer.send(
-            authMail("changeEmailConfirm", localeOf(request), {
+          const locale = localeOf(request);
+          await mailer.send(locale, (site) =>
+            authMail("changeEmailConfirm", locale, site, {
               to: user.email,
               url: link("/verify-email", token),
               email: newEmail,
@@ -184,13 +189,15 @@ export function createAuth({
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 3600,
       sendResetPassword: async ({ user, token }, request) => {
-        await mailer.send(
-          authMail("resetPassword", localeOf(request), { to: user.email, url: link("/reset-password", token) }),
+        const locale = localeOf(request);
+        await mailer.send(locale, (site) =>
+          authMail("resetPassword", locale, site, { to: user.email, url: link("/reset-password", token) }),
         );
       },
       onExistingUserSignUp: async ({ user }, request) => {
-        await mailer.send(
-          authMail("existingAccount", localeOf(request), { to: user.email, url: `${env.publicUrl}/forgot-password` }),
+        const locale = localeOf(request);
+        await mailer.send(locale, (site) =>
+          authMail("existingAccount", locale, site, { to: user.email, url: `${env.publicUrl}/forgot-password` }),
         );
       },
     },
@@ -203,15 +210,16 @@ export function createAuth({
       sendVerificationEmail: async ({ user, token }, request) => {
         const newEmail = changeEmailTarget(token);
         // Attaching an address to an existing account is not a sign-up: the mail says so, and whose.
-        await mailer.send(
+        const locale = localeOf(request);
+        await mailer.send(locale, (site) =>
           newEmail
-            ? authMail("changeEmailVerify", localeOf(request), {
+            ? authMail("changeEmailVerify", locale, site, {
                 to: newEmail,
                 url: link("/verify-email", token),
                 email: newEmail,
                 name: user.name,
               })
-            : authMail("verifyEmail", localeOf(request), { to: user.email, url: link("/verify-email", token) }),
+            : authMail("verifyEmail", locale, site, { to: user.email, url: link("/verify-email", token) }),
         );
       },
     },
@@ -226,8 +234,17 @@ export function createAuth({
               log.warn("refused to create a user: registration is closed (or its state unknown)");
               throw registrationClosed();
             }
-            // An OAuth provider's profile name is cleaned (the e-mail sign-up was checked above).
-            return { data: { ...user, name: cleanDisplayName(user.name ?? "") } };
+            // An OAuth provider's profile name is cleaned (the e-mail sign-up was checked above);
+            // none, or one that is an e-mail address, gives a neutral name the user can change.
+            return { data: { ...user, name: providerDisplayName(user.name) } };
+          },
+          // The author-page handle, once the row is committed (it reads other users' handles).
+          after: async (user) => {
+            try {
+              await ensureHandle(db, user.id);
+            } catch (error) {
+              log.warn({ err: error }, "could not give a new account its handle yet; it gets one on first use");
+            }
           },
         },
         // Whichever endpoint made them (/api/auth/update-user, delete-user, an admin action).
@@ -360,6 +377,18 @@ export function createAuth({
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+const LOOKS_LIKE_ADDRESS = /\S@\S/;
+
+/**
+ * The name of an account an OAuth provider creates: the profile's name, cleaned;
+ * when it has none or it holds an e-mail address, "reader-" and six random
+ * characters (never a piece of the address). The account page changes it.
+ */
+export function providerDisplayName(raw: string | null | undefined): string {
+  const cleaned = cleanDisplayName(raw ?? "");
+  return cleaned && !LOOKS_LIKE_ADDRESS.test(cleaned) ? cleaned : `reader-${newId().slice(0, 6)}`;
+}
 
 /**
  * Signs the user out everywhere, wherever the sessions live: after a ban or an

@@ -127,6 +127,20 @@ export function isPasswordPolicyCode(code: string | null): boolean {
   );
 }
 
+/** A name refused by the rule on better-auth's side (auth-rules NAME_CODES): the field's message, else null. */
+export function nameErrorFor(code: string | null): string | null {
+  switch (code) {
+    case "NAME_REQUIRED":
+      return "auth:errors.nameRequired";
+    case "NAME_TOO_LONG":
+      return "auth:errors.nameTooLong";
+    case "NAME_INVALID":
+      return "auth:errors.nameInvalid";
+    default:
+      return null;
+  }
+}
+
 /** Error codes of better-auth mapped to our translated messages. */
 export function messageFor(code: string | null): string {
   switch (code) {

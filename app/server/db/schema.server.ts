@@ -71,6 +71,8 @@ export interface MailOutboxTable {
   subscriberId: ColumnType<string | null, string | null | undefined, string | null>;
   /** The language of the newsletter version this reader gets. */
   locale: ColumnType<Locale | null, Locale | null | undefined, Locale | null>;
+  /** The sender's display name (the site's name in the recipient's language); null: MAIL_FROM as it is. */
+  fromName: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type NewsletterSendStatus = "preparing" | "sending" | "cancelled";
@@ -226,6 +228,10 @@ export interface UsersTable {
   replyNotifications: ColumnType<number, number | undefined, number>;
   /** The language the user last used the site in, for the mail we send unasked; null: the default. */
   locale: ColumnType<Locale | null, Locale | null | undefined, Locale | null>;
+  /** The author page's unique URL name (/authors/{handle}); set once, null only until assigned. */
+  handle: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A short public text about the person (account page); null: none. */
+  bio: ColumnType<string | null, string | null | undefined, string | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

@@ -120,7 +120,8 @@ describe(`mail outbox (${testDialect()})`, () => {
     });
     const mailer = createMailer(database.db, { target: "test", onQueued: () => worker.poke() });
     const started = Date.now();
-    for (let i = 0; i < 5; i++) await mailer.send({ to: `r${i}@example.test`, subject: `n${i}`, text: "x" });
+    for (let i = 0; i < 5; i++)
+      await mailer.send({ to: `r${i}@example.test`, subject: `n${i}`, text: "x", fromName: null });
     expect(Date.now() - started).toBeLessThan(2000);
     release();
     await expect.poll(() => sent.length, { timeout: 5000 }).toBe(3);

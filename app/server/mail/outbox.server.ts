@@ -15,6 +15,8 @@ export interface OutboxMessage {
   text: string;
   html?: string | null;
   headers?: Record<string, string>;
+  /** The sender's display name (the site's name in the recipient's language). */
+  fromName?: string | null;
 }
 
 /** Temporary failures are retried for this long after the mail was queued, then it fails. */
@@ -44,6 +46,7 @@ export async function queueMail(db: DB, message: OutboxMessage, now = new Date()
       text: message.text,
       html: message.html ?? null,
       headers: message.headers ? JSON.stringify(message.headers) : null,
+      fromName: message.fromName ?? null,
       status: "queued",
       nextAttemptAt: at,
       createdAt: at,
@@ -60,6 +63,7 @@ export interface DueMail {
   text: string;
   html: string | null;
   headers: string | null;
+  fromName: string | null;
   attempts: number;
   createdAt: string;
   /** A newsletter mail: rendered for its reader by the worker's `compose`. */
@@ -90,6 +94,7 @@ export async function dueMail(db: DB, limit: number, now = new Date()): Promise<
       "text",
       "html",
       "headers",
+      "fromName",
       "attempts",
       "createdAt",
       "sendId",
@@ -132,7 +137,7 @@ export async function deliverOne(
         .execute();
       return "cancelled";
     }
-    envelope = { ...composed, to: mail.recipient };
+    envelope = { ...composed, fromName: composed.fromName ?? mail.fromName, to: mail.recipient };
   } else {
     let headers: Record<string, string> | undefined;
     try {
@@ -140,7 +145,14 @@ export async function deliverOne(
     } catch {
       headers = undefined;
     }
-    envelope = { to: mail.recipient, subject: mail.subject, text: mail.text, html: mail.html, headers };
+    envelope = {
+      to: mail.recipient,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      headers,
+      fromName: mail.fromName,
+    };
   }
   try {
     await transport.deliver(envelope);

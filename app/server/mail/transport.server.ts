@@ -5,6 +5,7 @@ import { Readable } from "node:stream";
 import type { Logger } from "pino";
 import type { Env } from "../env.server.ts";
 import { mailboxAddress } from "./mime.server.ts";
+import { fromHeader } from "./site-name.server.ts";
 import { createSmtpSender } from "./smtp-sender.server.ts";
 
 /** One mail as the outbox worker hands it to the transport. */
@@ -14,6 +15,8 @@ export interface Envelope {
   text: string;
   html?: string | null;
   headers?: Record<string, string>;
+  /** The sender's display name; absent or null: MAIL_FROM as it is (a `raw` message has its own From). */
+  fromName?: string | null;
   /**
    * The whole message, headers and body, in pieces built by the caller
    * (app/server/mail/mime.server.ts); it is sent as it is, streamed piece by piece so
@@ -53,7 +56,7 @@ export function createMailTransport(env: Env, log: Logger): MailTransport {
       });
     const MailComposer = await composer;
     return new MailComposer({
-      from,
+      from: fromHeader(from, mail.fromName),
       to: mail.to,
       subject: mail.subject,
       text: mail.text,

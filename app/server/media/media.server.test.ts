@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { jpeg, png } from "../../../tests/fixtures/images.ts";
+import { insertUser } from "../../../tests/setup/fixtures-db.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import { nowIso } from "../db/db.server.ts";
 import { insertPost } from "../repos/posts.server.ts";
@@ -122,11 +123,14 @@ describe(`media records and files (${testDialect()})`, () => {
       .insertInto("siteSettings")
       .values({ key: "socialImage", value: JSON.stringify(b.url), createdAt: now, updatedAt: now })
       .execute();
+    const avatarOwner = await insertUser(database.db, { email: "avatar@example.test", name: "Ada" });
+    await database.db.updateTable("users").set({ image: a.url }).where("id", "=", avatarOwner).execute();
 
     const usages = await findUsagesForMany(database.db, [a.id, b.id, unused.id]);
     expect(usages.get(a.id)).toEqual([
       { kind: "post", id: postId, title: expect.any(String) },
       { kind: "link", id: "link1", title: "Friend" },
+      { kind: "avatar", id: avatarOwner, title: "Ada" },
     ]);
     expect(usages.get(b.id)?.map((u) => u.kind)).toEqual(["post", "settings"]);
     expect(usages.get(unused.id)).toEqual([]);

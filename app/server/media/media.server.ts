@@ -317,12 +317,13 @@ export type MediaUsage =
   | { kind: "swaper"; id: string; title: string }
   | { kind: "ad"; id: string; title: string }
   | { kind: "link"; id: string; title: string }
+  | { kind: "avatar"; id: string; title: string }
   | { kind: "settings"; id: string; title: string };
 
 /**
  * Every place that refers to each image: post covers and bodies (drafts and the
  * trash too: restoring must not bring back a broken image), slides, ads, friend
- * links and the site settings. Matching is on "/media/{id}/", which no other
+ * links, people's avatars and the site settings. Matching is on "/media/{id}/", which no other
  * address can contain (ids are 20 random characters). One query per table for
  * the whole list, whatever its length.
  */
@@ -335,7 +336,7 @@ export async function findUsagesForMany(db: DB, ids: readonly string[]): Promise
       likes.map((l) => sql`${sql.ref(column)} like ${l}`),
       sql` or `,
     )})`;
-  const [posts, swapers, ads, links, settings] = await Promise.all([
+  const [posts, swapers, ads, links, users, settings] = await Promise.all([
     db
       .selectFrom("posts as p")
       .leftJoin("postTranslations as t", "t.postId", "p.id")
@@ -345,6 +346,7 @@ export async function findUsagesForMany(db: DB, ids: readonly string[]): Promise
     db.selectFrom("swapers").select(["id", "titleEn", "titleZh", "imageUrl"]).where(anyLike("imageUrl")).execute(),
     db.selectFrom("ads").select(["id", "title", "imageUrl"]).where(anyLike("imageUrl")).execute(),
     db.selectFrom("links").select(["id", "name", "logoUrl"]).where(anyLike("logoUrl")).execute(),
+    db.selectFrom("users").select(["id", "name", "image"]).where(anyLike("image")).execute(),
     db.selectFrom("siteSettings").select(["key", "value"]).where(anyLike("value")).execute(),
   ]);
   const add = (texts: Array<string | null>, usage: MediaUsage) => {
@@ -358,6 +360,7 @@ export async function findUsagesForMany(db: DB, ids: readonly string[]): Promise
   for (const s of swapers) add([s.imageUrl], { kind: "swaper", id: s.id, title: s.titleEn || s.titleZh || s.id });
   for (const a of ads) add([a.imageUrl], { kind: "ad", id: a.id, title: a.title });
   for (const l of links) add([l.logoUrl], { kind: "link", id: l.id, title: l.name });
+  for (const u of users) add([u.image], { kind: "avatar", id: u.id, title: u.name });
   for (const row of settings) add([row.value], { kind: "settings", id: row.key, title: row.key });
   return out;
 }

@@ -307,6 +307,8 @@ export interface RenderedNewsletter {
   subject: string;
   html: string;
   text: string;
+  /** The sender's display name: the site's name in the mail's language (absent in sends stored before it). */
+  fromName?: string;
 }
 
 /**
@@ -368,7 +370,7 @@ ${body}
   ]
     .filter((part) => part.trim() !== "")
     .join("\n\n");
-  return { subject: c.title, html, text };
+  return { subject: c.title, html, text, fromName: c.siteName };
 }
 
 /** The mail for one reader: their own links in place of the placeholders. */

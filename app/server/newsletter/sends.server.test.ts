@@ -161,6 +161,9 @@ describe(`newsletter sends (${testDialect()})`, () => {
     const en = mails["en@example.test"];
     if (!en) throw new Error("no English mail");
     expect(en.headers["list-unsubscribe-post"]).toBe("List-Unsubscribe=One-Click");
+    // The sender is the site by its name in the mail's language, at MAIL_FROM's address.
+    expect(en.headers.from).toBe('"Inkwell" <blog@example.test>');
+    expect(mails["zh@example.test"]?.headers.from).toMatch(/^=\?UTF-8\?B\?.+\?= <blog@example\.test>$/);
     const listUnsubscribe = en.headers["list-unsubscribe"] ?? "";
     expect(listUnsubscribe).toMatch(/<https:\/\/blog\.example\/en\/unsubscribe\?token=[^>]+>/);
     expect(listUnsubscribe).toMatch(/<mailto:blog@example\.test\?subject=unsubscribe[^>]*>/);

@@ -4,6 +4,7 @@ import { nowIso } from "../db/db.server.ts";
 import type { Locale, PostStatus, SubscriberLanguages } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { fillTemplate, type MailTemplate, mailTemplate } from "../mail/mime.server.ts";
+import { fromWithName, mailboxOf, siteNameIn } from "../mail/site-name.server.ts";
 import type { Envelope } from "../mail/transport.server.ts";
 import type { Mailer } from "../mail.server.ts";
 import { getSiteSettings } from "../repos/site-settings.server.ts";
@@ -106,12 +107,6 @@ export async function subscriberFromLinkToken(db: DB, secret: string, token: str
 /** Whether a token is a signed link token (the other kind is a random token stored as a hash). */
 export const isLinkToken = (token: string) => token.includes(".");
 
-/** The mailbox in a From header: `Blog <a@b>` → `a@b`. */
-export function mailboxOf(from: string): string {
-  const angle = /<([^>]+)>/.exec(from);
-  return (angle?.[1] ?? from).trim();
-}
-
 /** The reader's links, and the List-Unsubscribe headers of RFC 2369 and RFC 8058. */
 export function readerLinks(ctx: NewsletterContext, locale: Locale, token: string) {
   const unsubscribe = `${ctx.publicUrl}/${locale}/unsubscribe?token=${encodeURIComponent(token)}`;
@@ -162,7 +157,7 @@ async function renderMailsOf(
   ]);
   const mails: NewsletterMails = {};
   for (const tr of translations) {
-    const siteName = settings.siteName[tr.locale];
+    const siteName = siteNameIn(settings, tr.locale);
     mails[tr.locale] = renderNewsletter(
       {
         locale: tr.locale,
@@ -331,7 +326,8 @@ async function storedTemplate(db: DB, ctx: NewsletterContext, sendId: string, lo
   const mail = (await storedMails(db, sendId))?.[locale];
   if (!mail) return null;
   const template = mailTemplate({
-    from: ctx.mailFrom,
+    // The site's name in the mail's language as the sender's name (mail/site-name.server.ts).
+    from: fromWithName(ctx.mailFrom, mail.fromName),
     subject: mail.subject,
     text: mail.text,
     html: mail.html,
@@ -451,6 +447,7 @@ export async function queueNewsletterTest(
       subject: `[${locale === "zh" ? "测试" : "Test"}] ${filled.subject}`,
       text: filled.text,
       html: filled.html,
+      fromName: mail.fromName ?? null,
     },
     { kind: "newsletter-test" },
   );

@@ -5,6 +5,7 @@ import { createI18n } from "../../lib/i18n/i18n.ts";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import type { DB } from "../db/db.server.ts";
 import { type LeasedJob, startLeasedJob } from "../jobs/lease.server.ts";
+import { siteNameIn } from "../mail/site-name.server.ts";
 import { excerpt, pendingCommentCount } from "../repos/comment-moderation.server.ts";
 import { displayName } from "../repos/post-detail.server.ts";
 import { getSiteSettings } from "../repos/site-settings.server.ts";
@@ -49,7 +50,6 @@ interface WaitingComment {
   id: string;
   bodyMarkdown: string;
   authorName: string | null;
-  authorEmail: string | null;
   titleEn: string | null;
   titleZh: string | null;
 }
@@ -62,14 +62,7 @@ async function waitingComments(db: DB, opts: { id?: string; limit: number }): Pr
     .leftJoin("users as u", "u.id", "c.authorId")
     .leftJoin("postTranslations as en", (j) => j.onRef("en.postId", "=", "p.id").on("en.locale", "=", "en"))
     .leftJoin("postTranslations as zh", (j) => j.onRef("zh.postId", "=", "p.id").on("zh.locale", "=", "zh"))
-    .select([
-      "c.id",
-      "c.bodyMarkdown",
-      "u.name as authorName",
-      "u.email as authorEmail",
-      "en.title as titleEn",
-      "zh.title as titleZh",
-    ])
+    .select(["c.id", "c.bodyMarkdown", "u.name as authorName", "en.title as titleEn", "zh.title as titleZh"])
     .where("c.status", "=", "pending")
     .$if(opts.id !== undefined, (qb) => qb.where("c.id", "=", opts.id ?? ""))
     .orderBy("c.createdAt", "asc")
@@ -82,7 +75,7 @@ const queueUrl = (deps: NoticeDeps) => `${deps.publicUrl}/admin/comments?status=
 
 function mailVars(c: WaitingComment, locale: Locale, someone: string) {
   return {
-    name: displayName(c.authorName, c.authorEmail) ?? someone,
+    name: displayName(c.authorName) ?? someone,
     title: pickTitle(c.titleEn, c.titleZh, locale),
     excerpt: excerpt(c.bodyMarkdown, MODERATION_EXCERPT_LENGTH),
   };
@@ -95,10 +88,12 @@ function mailVars(c: WaitingComment, locale: Locale, someone: string) {
 export async function queueModerationNotices(trx: DB, deps: NoticeDeps, commentId: string): Promise<void> {
   const [comment] = await waitingComments(trx, { id: commentId, limit: 1 });
   if (!comment) return;
+  const settings = await getSiteSettings(trx);
   for (const admin of await adminRecipients(trx)) {
     const { t } = createI18n(admin.locale);
+    const site = siteNameIn(settings, admin.locale);
     const vars = {
-      site: t("siteName"),
+      site,
       url: queueUrl(deps),
       ...mailVars(comment, admin.locale, t("post:notify.someone")),
     };
@@ -107,6 +102,7 @@ export async function queueModerationNotices(trx: DB, deps: NoticeDeps, commentI
         to: admin.email,
         subject: t("post:notify.moderation.subject", vars),
         text: t("post:notify.moderation.body", vars),
+        fromName: site,
       },
       { key: moderationKey(comment.id, admin.id), kind: "moderation", trx },
     );
@@ -135,14 +131,21 @@ export async function queueModerationDigest(db: DB, deps: NoticeDeps, now = new 
   const total = await pendingCommentCount(db);
   if (total === 0) return 0;
   const comments = await waitingComments(db, { limit: DIGEST_LIST_LIMIT });
+  const settings = await getSiteSettings(db);
   for (const admin of due) {
+    const site = siteNameIn(settings, admin.locale);
     const { t } = createI18n(admin.locale);
     const someone = t("post:notify.someone");
     const lines = comments.map((c) => t("post:notify.digest.line", mailVars(c, admin.locale, someone)));
     if (total > comments.length) lines.push(t("post:notify.digest.more", { count: total - comments.length }));
-    const vars = { site: t("siteName"), url: queueUrl(deps), count: total, list: lines.join("\n") };
+    const vars = { site, url: queueUrl(deps), count: total, list: lines.join("\n") };
     await deps.mailer.send(
-      { to: admin.email, subject: t("post:notify.digest.subject", vars), text: t("post:notify.digest.body", vars) },
+      {
+        to: admin.email,
+        subject: t("post:notify.digest.subject", vars),
+        text: t("post:notify.digest.body", vars),
+        fromName: site,
+      },
       { key: digestKey(day, admin.id), kind: "moderation-digest" },
     );
   }

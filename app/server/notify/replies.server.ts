@@ -1,9 +1,11 @@
 import { pickTitle } from "../../lib/admin-content.ts";
 import { createI18n } from "../../lib/i18n/i18n.ts";
 import type { DB } from "../db/db.server.ts";
+import { siteNameIn } from "../mail/site-name.server.ts";
 import { excerpt } from "../repos/comment-moderation.server.ts";
 import { displayName } from "../repos/post-detail.server.ts";
 import { wherePublic } from "../repos/post-visibility.server.ts";
+import { getSiteSettings } from "../repos/site-settings.server.ts";
 import { type NoticeDeps, recipientLocale } from "./notices.server.ts";
 import { replyStopToken } from "./stop-token.server.ts";
 
@@ -41,7 +43,6 @@ export async function queueReplyNotices(trx: DB, deps: NoticeDeps, replyIds: rea
       "to.email as toEmail",
       "to.locale as toLocale",
       "from.name as fromName",
-      "from.email as fromEmail",
       "en.title as titleEn",
       "zh.title as titleZh",
     ])
@@ -56,14 +57,16 @@ export async function queueReplyNotices(trx: DB, deps: NoticeDeps, replyIds: rea
     .where(wherePublic("p"))
     .execute();
 
+  const settings = rows.length > 0 ? await getSiteSettings(trx) : null;
   for (const row of rows) {
     const locale = recipientLocale(row.toLocale);
+    const site = settings ? siteNameIn(settings, locale) : "";
     const { t } = createI18n(locale);
     const base = `${deps.publicUrl}/${locale}`;
     const stopUrl = `${base}/notifications/replies/stop?token=${encodeURIComponent(replyStopToken(deps.secret, row.toId))}`;
     const vars = {
-      site: t("siteName"),
-      name: displayName(row.fromName, row.fromEmail) ?? t("post:notify.someone"),
+      site,
+      name: displayName(row.fromName) ?? t("post:notify.someone"),
       title: pickTitle(row.titleEn, row.titleZh, locale),
       excerpt: excerpt(row.bodyMarkdown, REPLY_EXCERPT_LENGTH),
       url: `${base}/posts/detail/${row.postId}#comment-${row.id}`,
@@ -74,6 +77,7 @@ export async function queueReplyNotices(trx: DB, deps: NoticeDeps, replyIds: rea
         to: row.toEmail,
         subject: t("post:notify.reply.subject", vars),
         text: t("post:notify.reply.body", vars),
+        fromName: site,
         // RFC 8058: a mail client's own "unsubscribe" button posts to the stop link.
         headers: { "List-Unsubscribe": `<${stopUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
       },

@@ -19,7 +19,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   const { db } = database;
   alice = await insertUser(db, { email: "alice@example.test" });
-  bob = await insertUser(db, { email: "bob@example.test" });
+  bob = await insertUser(db, { email: "bob@example.test", name: "Bob" });
   await insertUser(db, { email: "nobody@example.test" });
   travel = await createCategory(db, { slug: "travel", nameEn: "Travel", nameZh: "旅行" });
   food = await createCategory(db, { slug: "food", nameEn: "Food", nameZh: "美食" });
@@ -71,6 +71,7 @@ describe("listPostsForAdmin", () => {
     const b = list.items.find((i) => i.id === ids.b);
     expect(b?.title).toBe("贝塔 100%");
     expect(b?.authorEmail).toBe("bob@example.test");
+    expect(b?.authorName).toBe("Bob");
     const zh = await listPostsForAdmin(database.db, { ...page, locale: "zh" });
     expect(zh.items.find((i) => i.id === ids.a)?.title).toBe("阿尔法之旅");
   });

@@ -32,6 +32,8 @@ export interface AdminPostItem {
   title: string;
   authorId: string | null;
   authorEmail: string | null;
+  /** The name readers see on the byline. */
+  authorName: string | null;
   categoryId: string | null;
   featured: boolean;
   viewCount: number;
@@ -125,6 +127,7 @@ export async function listPostsForAdmin(db: DB, opts: AdminPostFilter): Promise<
       "en.title as titleEn",
       "zh.title as titleZh",
       "u.email as authorEmail",
+      "u.name as authorName",
     ]);
   for (const o of order) listQuery = listQuery.orderBy(o);
   const rows = await listQuery

@@ -20,7 +20,7 @@ let seconds = 0;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  alice = await insertUser(database.db, { email: "alice@example.test" });
+  alice = await insertUser(database.db, { email: "alice@example.test", name: "Alice" });
   postId = await createPost(database.db, {
     slug: "moderated",
     authorId: null,
@@ -75,6 +75,7 @@ describe("comment moderation", () => {
       postTitle: "Moderated post",
       postPublic: true,
       authorEmail: "alice@example.test",
+      authorName: "Alice",
       excerpt: "first pending comment",
       status: "pending",
     });

@@ -26,6 +26,8 @@ export interface ModerationItem {
   authorId: string | null;
   /** Null once the author's account is gone. */
   authorEmail: string | null;
+  /** The name the author shows on the site; null once the account is gone. */
+  authorName: string | null;
   excerpt: string;
   status: CommentStatus;
   createdAt: string;
@@ -101,6 +103,7 @@ export async function listCommentsForModeration(
       "en.title as titleEn",
       "zh.title as titleZh",
       "u.email as authorEmail",
+      "u.name as authorName",
     ])
     .orderBy("c.createdAt", direction)
     .orderBy("c.id", direction)
@@ -115,6 +118,7 @@ export async function listCommentsForModeration(
       postPublic: r.postStatus === "published" && r.postDeletedAt === null,
       authorId: r.authorId,
       authorEmail: r.authorEmail,
+      authorName: r.authorName?.trim() || null,
       excerpt: excerpt(r.bodyMarkdown),
       status: r.status,
       createdAt: r.createdAt,

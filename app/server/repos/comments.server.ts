@@ -49,16 +49,7 @@ export async function listComments(db: DB, postId: string, viewerId: string | nu
           ])
         : eb("c.status", "=", "approved"),
     )
-    .select([
-      "c.id",
-      "c.parentId",
-      "c.authorId",
-      "c.bodyHtml",
-      "c.status",
-      "c.createdAt",
-      "u.name as authorName",
-      "u.email as authorEmail",
-    ])
+    .select(["c.id", "c.parentId", "c.authorId", "c.bodyHtml", "c.status", "c.createdAt", "u.name as authorName"])
     .orderBy("c.createdAt", "asc")
     .orderBy("c.id", "asc")
     .execute();
@@ -70,7 +61,7 @@ export async function listComments(db: DB, postId: string, viewerId: string | nu
       id: r.id,
       parentId: r.parentId,
       authorId: r.authorId,
-      authorName: r.authorId ? displayName(r.authorName, r.authorEmail) : null,
+      authorName: r.authorId ? displayName(r.authorName) : null,
       bodyHtml: r.bodyHtml,
       status: r.status === "pending" ? "pending" : "approved",
       createdAt: r.createdAt,

@@ -27,13 +27,19 @@ const later = (a: string, b: string) => (a > b ? a : b);
  * language (posts written only in the other language are left out), with their
  * category and tags: one query for the posts, one for the tags.
  */
-export async function latestPostsInLocale(db: DB, locale: Locale, limit: number): Promise<FeedPost[]> {
+export async function latestPostsInLocale(
+  db: DB,
+  locale: Locale,
+  limit: number,
+  filter: { authorId?: string } = {},
+): Promise<FeedPost[]> {
   const rows = await db
     .selectFrom("posts as p")
     .innerJoin("postTranslations as t", (j) => j.onRef("t.postId", "=", "p.id").on("t.locale", "=", locale))
     .leftJoin("categories as c", "c.id", "p.categoryId")
     .leftJoin("users as u", "u.id", "p.authorId")
     .where(wherePublic("p"))
+    .$if(filter.authorId !== undefined, (qb) => qb.where("p.authorId", "=", filter.authorId ?? ""))
     .select([
       "p.id",
       "p.publishedAt",
@@ -84,6 +90,8 @@ export interface SitemapData {
   /** Categories and tags with at least one published post, with that post's latest change. */
   categories: Array<{ slug: string; updatedAt: string }>;
   tags: Array<{ slug: string; updatedAt: string }>;
+  /** People with at least one published post (their author pages), with that post's latest change. */
+  authors: Array<{ handle: string; updatedAt: string }>;
 }
 
 interface SitemapPostRow {
@@ -105,7 +113,7 @@ function groupSitemapPosts(rows: readonly SitemapPostRow[]): SitemapData["posts"
   return [...posts.values()];
 }
 
-/** What the sitemap lists, in three queries. */
+/** What the sitemap lists, in four queries. */
 export async function sitemapData(db: DB): Promise<SitemapData> {
   const postRows = await db
     .selectFrom("posts as p")
@@ -152,7 +160,7 @@ export async function sitemapPosts(db: DB, opts: { offset: number; limit: number
 }
 
 /** Categories and tags with at least one published post, with that post's latest change. */
-export async function sitemapTerms(db: DB): Promise<Pick<SitemapData, "categories" | "tags">> {
+export async function sitemapTerms(db: DB): Promise<Pick<SitemapData, "categories" | "tags" | "authors">> {
   const categories = await db
     .selectFrom("categories as c")
     .innerJoin("posts as p", "p.categoryId", "c.id")
@@ -172,5 +180,17 @@ export async function sitemapTerms(db: DB): Promise<Pick<SitemapData, "categorie
     .orderBy("tg.slug")
     .execute();
 
-  return { categories, tags };
+  const authorRows = await db
+    .selectFrom("users as u")
+    .innerJoin("posts as p", "p.authorId", "u.id")
+    .where(wherePublic("p"))
+    .where("u.handle", "is not", null)
+    .where("u.banned", "=", 0)
+    .groupBy("u.handle")
+    .select(["u.handle", (eb) => eb.fn.max("p.updatedAt").as("updatedAt")])
+    .orderBy("u.handle")
+    .execute();
+  const authors = authorRows.flatMap((a) => (a.handle ? [{ handle: a.handle, updatedAt: a.updatedAt }] : []));
+
+  return { categories, tags, authors };
 }

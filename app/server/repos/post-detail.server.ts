@@ -34,8 +34,10 @@ export interface PostDetail {
   /** Set = in the trash. */
   deletedAt: string | null;
   authorId: string | null;
-  /** The author's name, or the local part of their e-mail; null when unknown. Never the whole address. */
+  /** The name the author chose; null when unknown. Never anything from the e-mail address. */
   authorName: string | null;
+  /** The author page's handle (/authors/{handle}); null when unknown. */
+  authorHandle: string | null;
   viewCount: number;
   coverImageUrl: string | null;
   coverAlt: string;
@@ -59,13 +61,13 @@ export interface PostLink {
 
 export { canView, isPublic, type Viewer } from "./post-visibility.server.ts";
 
-/** A display name for a user: the name, else the e-mail's local part (never the address). */
-export function displayName(name: string | null | undefined, email: string | null | undefined): string | null {
-  const localPart = (address: string | null | undefined) => address?.split("@")[0]?.trim() || null;
-  const trimmed = name?.trim();
-  // A provider may put the e-mail address in the name: show its local part only.
-  if (trimmed) return trimmed.includes("@") ? (localPart(trimmed) ?? localPart(email)) : trimmed;
-  return localPart(email);
+/**
+ * The name a user shows: the one they chose (registration, account page). Never
+ * anything derived from their e-mail address; names from before display names were
+ * asked for were written once by a migration (20261126T143100).
+ */
+export function displayName(name: string | null | undefined): string | null {
+  return name?.trim() || null;
 }
 
 function parseToc(json: string | null): TocEntry[] {
@@ -120,7 +122,7 @@ export async function findPostDetail(db: DB, id: string, locale: Locale): Promis
       "p.coverImageUrl",
       "p.coverAlt",
       "u.name as authorName",
-      "u.email as authorEmail",
+      "u.handle as authorHandle",
       "c.slug as categorySlug",
       "c.nameEn as categoryNameEn",
       "c.nameZh as categoryNameZh",
@@ -169,7 +171,8 @@ export async function findPostDetail(db: DB, id: string, locale: Locale): Promis
     updatedAt: row.updatedAt,
     deletedAt: row.deletedAt,
     authorId: row.authorId,
-    authorName: row.authorId ? displayName(row.authorName, row.authorEmail) : null,
+    authorName: row.authorId ? displayName(row.authorName) : null,
+    authorHandle: row.authorId ? row.authorHandle : null,
     viewCount: Number(row.viewCount),
     coverImageUrl: row.coverImageUrl,
     coverAlt: row.coverAlt,

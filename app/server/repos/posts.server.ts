@@ -54,18 +54,25 @@ export interface PostListFilter {
   categoryId?: string;
   /** Only posts with this tag. */
   tagId?: string;
+  /** Only posts by this author (the author page). */
+  authorId?: string;
 }
+
+/** The key a list's kept total and anchors are filed under. */
+const filterKey = (f: PostListFilter) =>
+  `${f.categoryId ?? ""}|${f.tagId ?? ""}${f.authorId !== undefined ? `|a:${f.authorId}` : ""}`;
 
 // The same WHERE for a list's page and its count. A tag's posts are found two ways: the
 // page walks the newest posts and probes postTags for each (EXISTS) until it has enough;
 // the count starts from the tag's own rows and looks each post up by id (IN, through
 // posts_state_idx), which costs ~7× less than EXISTS at 10,000 posts.
 function publishedPosts(db: DB, filter: PostListFilter, tagLookup: "exists" | "in") {
-  const { categoryId, tagId } = filter;
+  const { categoryId, tagId, authorId } = filter;
   return db
     .selectFrom("posts as p")
     .where(wherePublic("p"))
     .$if(categoryId !== undefined, (qb) => qb.where("p.categoryId", "=", categoryId ?? ""))
+    .$if(authorId !== undefined, (qb) => qb.where("p.authorId", "=", authorId ?? ""))
     .$if(tagId !== undefined, (qb) =>
       qb.where((eb) => {
         const tagged = eb
@@ -87,7 +94,7 @@ async function countPublishedPosts(db: DB, filter: PostListFilter): Promise<numb
 
 /** The number of published posts in a list, kept per instance (post-counts.server.ts). */
 export function keptPublishedPostCount(db: DB, filter: PostListFilter = {}): Promise<number> {
-  return cachedPostCount(db, `${filter.categoryId ?? ""}|${filter.tagId ?? ""}`, () => countPublishedPosts(db, filter));
+  return cachedPostCount(db, filterKey(filter), () => countPublishedPosts(db, filter));
 }
 
 /**
@@ -110,11 +117,11 @@ export async function listPublishedPosts(
     anchorEvery?: number;
   } & PostListFilter,
 ): Promise<PostPage> {
-  const { locale, pageSize, categoryId, tagId } = opts;
+  const { locale, pageSize, categoryId, tagId, authorId } = opts;
   const page = Math.max(1, Math.trunc(opts.page));
   const other = otherLocale(locale);
 
-  const published = (tagLookup: "exists" | "in") => publishedPosts(db, { categoryId, tagId }, tagLookup);
+  const published = (tagLookup: "exists" | "in") => publishedPosts(db, { categoryId, tagId, authorId }, tagLookup);
 
   // The page's ids first, from the listing index alone (a deep page skips its OFFSET
   // over narrow index entries, not over joined rows), then the ten rows joined. Every
@@ -128,7 +135,7 @@ export async function listPublishedPosts(
   const anchorEvery = opts.anchorEvery ?? PAGE_ANCHOR_EVERY;
   const anchors =
     opts.cachedTotal && offset >= anchorEvery
-      ? await cachedCount(db, `anchors:${anchorEvery}:${categoryId ?? ""}|${tagId ?? ""}`, async () => {
+      ? await cachedCount(db, `anchors:${anchorEvery}:${filterKey({ categoryId, tagId, authorId })}`, async () => {
           // A published post without a date sorts first on PostgreSQL and last on SQLite
           // and never compares below a key: with one, the list keeps plain OFFSETs.
           const undated = await published("in")
@@ -196,8 +203,8 @@ export async function listPublishedPosts(
     .execute();
 
   const total = opts.cachedTotal
-    ? await keptPublishedPostCount(db, { categoryId, tagId })
-    : await countPublishedPosts(db, { categoryId, tagId });
+    ? await keptPublishedPostCount(db, { categoryId, tagId, authorId })
+    : await countPublishedPosts(db, { categoryId, tagId, authorId });
 
   const [tagsByPost, covers] = await Promise.all([
     tagsOfPosts(
