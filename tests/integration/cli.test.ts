@@ -85,7 +85,7 @@ describe("npm run cli", () => {
     const first = cli("seed", "--demo");
     expect(first).toEqual({
       code: 0,
-      out: "seeded 24 posts (21 published, 2 drafts, 1 scheduled), 6 categories, 20 tags, 15 comments by demo@example.invalid\n",
+      out: "seeded 25 posts (22 published, 2 drafts, 1 scheduled), 6 categories, 20 tags, 15 comments by demo@example.invalid\n",
     });
     const opened = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 1 });
     try {
@@ -99,7 +99,7 @@ describe("npm run cli", () => {
               .executeTakeFirstOrThrow()
           ).n,
         );
-      expect(await count("posts")).toBe(24);
+      expect(await count("posts")).toBe(25);
       expect(await count("categories")).toBe(6);
       expect(await count("tags")).toBe(20);
       expect(await count("postTags")).toBeGreaterThanOrEqual(48);
@@ -138,10 +138,10 @@ describe("npm run cli", () => {
       const again = cli("seed", "--demo");
       expect(again.code).toBe(2);
       expect(again.out).toContain("--force");
-      expect(await count("posts")).toBe(24);
+      expect(await count("posts")).toBe(25);
 
       expect(cli("seed", "--demo", "--posts", "5", "--force").code).toBe(0);
-      expect(await count("posts")).toBe(29);
+      expect(await count("posts")).toBe(30);
       expect(await count("categories")).toBe(6);
       expect(await count("tags")).toBe(20);
     } finally {

@@ -149,7 +149,7 @@ describe(`OAuth pre-hijack (${testDialect()})`, () => {
       method: "POST",
       redirect: "manual",
       headers: { origin: server.url, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ email: victim, password: PASSWORD }).toString(),
+      body: new URLSearchParams({ name: "Not the victim", email: victim, password: PASSWORD }).toString(),
     });
     expect(attacker.status).toBe(200);
     await attacker.arrayBuffer();
