@@ -30,8 +30,8 @@ import { isNotFoundHelp, type NotFoundHelp } from "./lib/not-found.ts";
 import { getUser } from "./server/auth/session.server.ts";
 import { getApp, getRequest } from "./server/context.server.ts";
 import { clearFlashCookie, flashOptions, hasFlashCookie, readFlash } from "./server/flash.server.ts";
+import { cachedFooterLinks } from "./server/footer-links.server.ts";
 import { cachedCategoryPostCounts } from "./server/popular-categories.server.ts";
-import { FOOTER_LINKS, listEnabledLinks } from "./server/repos/links.server.ts";
 import { copyrightLine, SOCIAL_NETWORKS } from "./server/repos/site-settings.server.ts";
 import { pickPopularCategories } from "./server/repos/taxonomy.server.ts";
 import { requestSettings } from "./server/request-settings.server.ts";
@@ -40,13 +40,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, buildId, db } = getApp(context);
   const url = new URL(request.url);
   const { locale } = getRequest(context);
-  const [user, settings, categoryCounts] = await Promise.all([
+  const [user, settings, categoryCounts, enabledLinks] = await Promise.all([
     getUser(context, request),
     requestSettings(context),
     cachedCategoryPostCounts(db),
+    cachedFooterLinks(db),
   ]);
-  // Friend links in the footer only when the admin turned them on (site setting).
-  const friendLinks = settings.footerLinks ? await listEnabledLinks(db, FOOTER_LINKS) : [];
+  // Friend links listed in the footer only when the admin turned them on (site setting);
+  // the footer's link to /links whenever there is at least one enabled link.
+  const friendLinks = settings.footerLinks ? enabledLinks : [];
   const path = url.pathname.replace(/\.data$/, "");
   // A one-time message left by an action: read once, then cleared (documents and .data alike).
   const headers = new Headers();
@@ -78,6 +80,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         : settings.socialImage,
       popularCategories: pickPopularCategories(categoryCounts, locale).map(({ slug, name }) => ({ slug, name })),
       friendLinks: friendLinks.map(({ id, name, url }) => ({ id, name, url })),
+      hasFriendLinks: enabledLinks.length > 0,
     },
   };
   return data(value, { headers });

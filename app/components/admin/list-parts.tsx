@@ -1,7 +1,7 @@
 // The parts every admin list is built from, in one module (~500 lines) on purpose: the
 // search and sort forms, the table, pagination, row actions and confirmations share one
 // look and one URL scheme (useListUrls), and a list page imports most of them together.
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useSearchParams } from "react-router";
 import { formatDateTime } from "../../lib/format.ts";
@@ -282,6 +282,7 @@ export function AdminTable({
   empty,
   caption,
   pagination,
+  minWidth,
   children,
 }: {
   columns: ReadonlyArray<AdminColumn | string | false>;
@@ -290,13 +291,15 @@ export function AdminTable({
   caption?: string;
   /** The list's pages, shown under the table. */
   pagination?: { page: number; pageCount: number; withParams: (changes: Record<string, string>) => string };
+  /** How narrow the table may get before it scrolls sideways (a `min-w-*` class). */
+  minWidth?: string;
   children: ReactNode;
 }) {
   if (rowCount === 0) return <p className="text-zinc-600 dark:text-zinc-400">{empty}</p>;
   const shown = columns.filter((c): c is AdminColumn | string => c !== false);
   return (
     <>
-      <AdminTableBody columns={shown} caption={caption}>
+      <AdminTableBody columns={shown} caption={caption} minWidth={minWidth}>
         {children}
       </AdminTableBody>
       {pagination && <AdminPagination {...pagination} />}
@@ -307,15 +310,17 @@ export function AdminTable({
 function AdminTableBody({
   columns: shown,
   caption,
+  minWidth,
   children,
 }: {
   columns: ReadonlyArray<AdminColumn | string>;
   caption?: string;
+  minWidth?: string;
   children: ReactNode;
 }) {
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm">
+    <TableScroll>
+      <table className={minWidth ? tableClass(minWidth) : TABLE}>
         {caption && <caption className="sr-only">{caption}</caption>}
         <thead>
           <tr className="border-b border-zinc-200 dark:border-zinc-800">
@@ -332,7 +337,94 @@ function AdminTableBody({
         </thead>
         <tbody>{children}</tbody>
       </table>
-    </div>
+    </TableScroll>
+  );
+}
+
+const TABLE = "w-full text-left text-sm";
+
+/**
+ * The box an admin table sits in: on a narrow screen the table keeps its columns
+ * readable and this box scrolls sideways instead (give the table a `min-w-*`).
+ */
+export function TableScroll({ children }: { children: ReactNode }) {
+  return <div className="overflow-x-auto">{children}</div>;
+}
+
+/** The class of an admin table that scrolls in a TableScroll: full width, never narrower than `minWidth`. */
+export const tableClass = (minWidth: string) => `${TABLE} ${minWidth}`;
+
+/**
+ * An e-mail address in an admin table: one line, cut with an ellipsis past a
+ * readable width. The full address is the link's text (what screen readers and
+ * copy get), its title (hover), and shows whole while the link has focus
+ * (keyboard); the link writes to the address.
+ */
+export function EmailText({ email, className = "" }: { email: string; className?: string }) {
+  return (
+    <a
+      href={`mailto:${email}`}
+      title={email}
+      className={`block max-w-64 truncate text-blue-800 hover:underline focus:overflow-visible focus:whitespace-normal focus:break-all dark:text-blue-300 ${className}`.trim()}
+    >
+      {email}
+    </a>
+  );
+}
+
+/** What a "select all" box shows for its rows' boxes: checked when all are, mixed when some are. */
+export function selectAllState(rows: ReadonlyArray<boolean>): { checked: boolean; indeterminate: boolean } {
+  const on = rows.filter(Boolean).length;
+  return { checked: on > 0 && on === rows.length, indeterminate: on > 0 && on < rows.length };
+}
+
+/**
+ * A table header's "select all" box for the row checkboxes named `name` in the same
+ * form. An enhancement: it appears once the page runs JavaScript (without it the
+ * rows are still chosen one by one, and `fallback` stays as the column's name).
+ * Give it a `key` of the rows' ids so a new page of rows starts it afresh.
+ */
+export function SelectAllBox({
+  name,
+  label,
+  fallback,
+}: {
+  name: string;
+  /** The accessible name ("Select all comments on this page"). */
+  label: string;
+  /** The header's text until hydration (screen-reader only). */
+  fallback: string;
+}) {
+  const [ready, setReady] = useState(false);
+  const box = useRef<HTMLInputElement>(null);
+  useEffect(() => setReady(true), []);
+  useEffect(() => {
+    const self = box.current;
+    const form = self?.form;
+    if (!ready || !self || !form) return;
+    const sync = () => {
+      const rows = [...form.querySelectorAll<HTMLInputElement>(`input[type="checkbox"][name="${name}"]`)];
+      const state = selectAllState(rows.map((r) => r.checked));
+      self.checked = state.checked;
+      self.indeterminate = state.indeterminate;
+    };
+    const onChange = (event: Event) => {
+      if (event.target === self) {
+        for (const row of form.querySelectorAll<HTMLInputElement>(`input[type="checkbox"][name="${name}"]`))
+          row.checked = self.checked;
+      }
+      sync();
+    };
+    sync();
+    form.addEventListener("change", onChange);
+    return () => form.removeEventListener("change", onChange);
+  }, [ready, name]);
+  if (!ready) return <span className="sr-only">{fallback}</span>;
+  return (
+    <label className="inline-flex items-center">
+      <input ref={box} type="checkbox" data-select-all="" />
+      <span className="sr-only">{label}</span>
+    </label>
   );
 }
 

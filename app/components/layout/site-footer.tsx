@@ -12,6 +12,8 @@ export interface FooterSite {
   popularCategories: Array<{ slug: string; name: string }>;
   /** The first enabled friend links, when the footer-links setting is on (else empty). */
   friendLinks?: Array<{ id: string; name: string; url: string }>;
+  /** At least one friend link is enabled: the quick links offer the /links page. */
+  hasFriendLinks?: boolean;
 }
 
 /** The subscribe page has the form in its main content; the footer box would repeat it. */
@@ -66,6 +68,13 @@ export function SiteFooter({ site, locale }: { site: FooterSite | null; locale: 
                 {t("footer.privacyLink")}
               </Link>
             </li>
+            {site?.hasFriendLinks && (
+              <li>
+                <Link to="/links" className={link}>
+                  {t("footer.linksLink")}
+                </Link>
+              </li>
+            )}
           </ul>
         </nav>
         {site && site.popularCategories.length > 0 && (

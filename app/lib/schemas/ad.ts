@@ -2,6 +2,11 @@ import { z } from "zod";
 import { isHttpUrl } from "./link.ts";
 import { isSafeUrl } from "./swaper.ts";
 
+/**
+ * Where an ad can show: each is a slot some reader page asks `adFor()` for (a test keeps
+ * it so). "sidebar" is a stored name from an older layout: the one-column post page shows
+ * that slot after the related posts, and the admin calls it so (decision 017).
+ */
 export const AD_PLACEMENTS = ["home_top", "sidebar", "post_bottom", "list_between"] as const;
 export type AdPlacementValue = (typeof AD_PLACEMENTS)[number];
 export const AD_KINDS = ["image", "text"] as const;

@@ -5,6 +5,10 @@ import {
   AdminPagination,
   AdminSearchSort,
   ConfirmPanel,
+  EmailText,
+  SelectAllBox,
+  TableScroll,
+  tableClass,
   useListUrls,
 } from "../../components/admin/list-parts.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
@@ -212,133 +216,142 @@ export default function CommentsAdmin({ loaderData, actionData }: Route.Componen
       ) : (
         <Form method="post" className="space-y-4">
           <input type="hidden" name="back" value={back} />
-          <table className="w-full text-left text-sm">
-            <thead>
-              <tr className="border-b border-zinc-200 dark:border-zinc-800">
-                <th scope="col" className="py-2 pr-3">
-                  <span className="sr-only">{t("comments.select")}</span>
-                </th>
-                <th scope="col" className="py-2 pr-3">
-                  {t("comments.comment")}
-                </th>
-                <th scope="col" className="py-2 pr-3">
-                  {t("comments.post")}
-                </th>
-                <th scope="col" className="py-2 pr-3">
-                  {t("comments.author")}
-                </th>
-                <th scope="col" className="py-2 pr-3">
-                  {t("comments.date")}
-                </th>
-                <th scope="col" className="py-2">
-                  {t("comments.actions")}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.items.map((c) => {
-                const who = c.authorEmail ?? t("comments.deletedAccount");
-                const label = (action: string) =>
-                  t("comments.actionOn", { action, author: who, excerpt: c.excerpt.slice(0, 40) });
-                return (
-                  <tr key={c.id} className="border-b border-zinc-100 align-top dark:border-zinc-900">
-                    <td className="py-2 pr-3">
-                      <input
-                        id={`select-${c.id}`}
-                        type="checkbox"
-                        name="ids"
-                        value={c.id}
-                        aria-label={t("comments.selectOne", { author: who, excerpt: c.excerpt.slice(0, 40) })}
-                      />
-                    </td>
-                    <td className="max-w-md py-2 pr-3 break-words">
-                      {c.excerpt}
-                      {status === "all" && (
-                        <span className="ml-2 text-xs text-zinc-600 dark:text-zinc-400">
-                          ({t(`comments.tab.${c.status}`)})
-                        </span>
-                      )}
-                    </td>
-                    <td className="py-2 pr-3">
-                      <Link to={`/posts/detail/${c.postId}`} className="text-blue-800 underline dark:text-blue-300">
-                        {c.postTitle || t("comments.untitled")}
-                      </Link>
-                      {!c.postPublic && (
-                        <span className="ml-1 text-xs text-zinc-600 dark:text-zinc-400">{t("comments.notPublic")}</span>
-                      )}
-                    </td>
-                    <td className="py-2 pr-3">
-                      {/* The name readers see, and the address only admins see. */}
-                      {c.authorName && <span className="block font-medium">{c.authorName}</span>}
-                      <span
-                        className={`block break-all ${c.authorName ? "text-xs text-zinc-600 dark:text-zinc-400" : ""}`}
-                      >
-                        {who}
-                      </span>
-                    </td>
-                    <td className="py-2 pr-3">
-                      <time dateTime={c.createdAt}>{formatDateTime(c.createdAt, locale)}</time>
-                    </td>
-                    <td className="py-2">
-                      <div className="flex flex-wrap gap-2">
-                        {c.status !== "approved" && (
-                          <button
-                            type="submit"
-                            name="one"
-                            value={`approve:${c.id}`}
-                            className={ADMIN_BUTTON}
-                            aria-label={label(t("comments.approve"))}
-                          >
-                            {t("comments.approve")}
-                          </button>
+          <TableScroll>
+            <table className={tableClass("min-w-[56rem]")}>
+              <thead>
+                <tr className="border-b border-zinc-200 dark:border-zinc-800">
+                  <th scope="col" className="py-2 pr-3">
+                    <SelectAllBox
+                      key={list.items.map((c) => c.id).join()}
+                      name="ids"
+                      label={t("comments.selectAll")}
+                      fallback={t("comments.select")}
+                    />
+                  </th>
+                  <th scope="col" className="py-2 pr-3">
+                    {t("comments.comment")}
+                  </th>
+                  <th scope="col" className="py-2 pr-3">
+                    {t("comments.post")}
+                  </th>
+                  <th scope="col" className="py-2 pr-3">
+                    {t("comments.author")}
+                  </th>
+                  <th scope="col" className="py-2 pr-3">
+                    {t("comments.date")}
+                  </th>
+                  <th scope="col" className="py-2">
+                    {t("comments.actions")}
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.items.map((c) => {
+                  const who = c.authorEmail ?? t("comments.deletedAccount");
+                  const label = (action: string) =>
+                    t("comments.actionOn", { action, author: who, excerpt: c.excerpt.slice(0, 40) });
+                  return (
+                    <tr key={c.id} className="border-b border-zinc-100 align-top dark:border-zinc-900">
+                      <td className="py-2 pr-3">
+                        <input
+                          id={`select-${c.id}`}
+                          type="checkbox"
+                          name="ids"
+                          value={c.id}
+                          aria-label={t("comments.selectOne", { author: who, excerpt: c.excerpt.slice(0, 40) })}
+                        />
+                      </td>
+                      <td className="max-w-md py-2 pr-3 break-words">
+                        {c.excerpt}
+                        {status === "all" && (
+                          <span className="ml-2 text-xs text-zinc-600 dark:text-zinc-400">
+                            ({t(`comments.tab.${c.status}`)})
+                          </span>
                         )}
-                        {c.status !== "hidden" && (
-                          <button
-                            type="submit"
-                            name="one"
-                            value={`hide:${c.id}`}
-                            className={ADMIN_BUTTON}
-                            aria-label={label(t("comments.hide"))}
-                          >
-                            {t("comments.hide")}
-                          </button>
-                        )}
-                        {c.status !== "spam" && (
-                          <button
-                            type="submit"
-                            name="one"
-                            value={`spam:${c.id}`}
-                            className={ADMIN_BUTTON}
-                            aria-label={label(t("comments.spam"))}
-                          >
-                            {t("comments.spam")}
-                          </button>
-                        )}
-                        <Link
-                          to={withParams({ confirmDelete: c.id })}
-                          className={`${ADMIN_BUTTON} text-red-700 dark:text-red-400`}
-                          aria-label={label(t("comments.delete"))}
-                        >
-                          {t("comments.delete")}
+                      </td>
+                      <td className="py-2 pr-3">
+                        <Link to={`/posts/detail/${c.postId}`} className="text-blue-800 underline dark:text-blue-300">
+                          {c.postTitle || t("comments.untitled")}
                         </Link>
-                        {c.authorId && (
-                          <button
-                            type="submit"
-                            name="banAuthor"
-                            value={c.authorId}
-                            className={`${ADMIN_BUTTON} text-red-700 dark:text-red-400`}
-                            aria-label={t("comments.banAuthorLabel", { email: c.authorEmail ?? "" })}
-                          >
-                            {t("comments.banAuthor")}
-                          </button>
+                        {!c.postPublic && (
+                          <span className="ml-1 text-xs text-zinc-600 dark:text-zinc-400">
+                            {t("comments.notPublic")}
+                          </span>
                         )}
-                      </div>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+                      </td>
+                      <td className="py-2 pr-3">
+                        {/* The name readers see, and the address only admins see. */}
+                        {c.authorName && <span className="block font-medium">{c.authorName}</span>}
+                        {c.authorEmail ? (
+                          <EmailText email={c.authorEmail} className={c.authorName ? "text-xs" : ""} />
+                        ) : (
+                          <span className="block text-zinc-600 dark:text-zinc-400">{who}</span>
+                        )}
+                      </td>
+                      <td className="py-2 pr-3">
+                        <time dateTime={c.createdAt}>{formatDateTime(c.createdAt, locale)}</time>
+                      </td>
+                      <td className="py-2">
+                        <div className="flex flex-wrap gap-2">
+                          {c.status !== "approved" && (
+                            <button
+                              type="submit"
+                              name="one"
+                              value={`approve:${c.id}`}
+                              className={ADMIN_BUTTON}
+                              aria-label={label(t("comments.approve"))}
+                            >
+                              {t("comments.approve")}
+                            </button>
+                          )}
+                          {c.status !== "hidden" && (
+                            <button
+                              type="submit"
+                              name="one"
+                              value={`hide:${c.id}`}
+                              className={ADMIN_BUTTON}
+                              aria-label={label(t("comments.hide"))}
+                            >
+                              {t("comments.hide")}
+                            </button>
+                          )}
+                          {c.status !== "spam" && (
+                            <button
+                              type="submit"
+                              name="one"
+                              value={`spam:${c.id}`}
+                              className={ADMIN_BUTTON}
+                              aria-label={label(t("comments.spam"))}
+                            >
+                              {t("comments.spam")}
+                            </button>
+                          )}
+                          <Link
+                            to={withParams({ confirmDelete: c.id })}
+                            className={`${ADMIN_BUTTON} text-red-700 dark:text-red-400`}
+                            aria-label={label(t("comments.delete"))}
+                          >
+                            {t("comments.delete")}
+                          </Link>
+                          {c.authorId && (
+                            <button
+                              type="submit"
+                              name="banAuthor"
+                              value={c.authorId}
+                              className={`${ADMIN_BUTTON} text-red-700 dark:text-red-400`}
+                              aria-label={t("comments.banAuthorLabel", { email: c.authorEmail ?? "" })}
+                            >
+                              {t("comments.banAuthor")}
+                            </button>
+                          )}
+                        </div>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </TableScroll>
           <div className="flex flex-wrap items-end gap-2">
             <div>
               <label htmlFor="bulk-action" className="block text-sm font-medium">

@@ -1,6 +1,13 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useActionData, useNavigation } from "react-router";
-import { ADMIN_BUTTON, AdminPagination, useListUrls } from "../../components/admin/list-parts.tsx";
+import {
+  ADMIN_BUTTON,
+  AdminPagination,
+  EmailText,
+  TableScroll,
+  tableClass,
+  useListUrls,
+} from "../../components/admin/list-parts.tsx";
 import { useLiveRefresh } from "../../components/admin/newsletter-parts.tsx";
 import { ImportJobs } from "../../components/admin/subscriber-import-parts.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
@@ -201,8 +208,8 @@ export default function SubscribersAdmin({ loaderData }: Route.ComponentProps) {
       {list.items.length === 0 ? (
         <p className="text-zinc-600 dark:text-zinc-400">{t("subscribers.empty")}</p>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="w-full text-left text-sm">
+        <TableScroll>
+          <table className={tableClass("min-w-[48rem]")}>
             <thead>
               <tr className="border-b border-zinc-200 dark:border-zinc-800">
                 {(["email", "status", "languages", "delivery", "created", "confirmed"] as const).map((col) => (
@@ -215,7 +222,9 @@ export default function SubscribersAdmin({ loaderData }: Route.ComponentProps) {
             <tbody>
               {list.items.map((s) => (
                 <tr key={s.id} className="border-b border-zinc-100 dark:border-zinc-900">
-                  <td className="py-2 pr-3 break-all">{s.email}</td>
+                  <td className="py-2 pr-3">
+                    <EmailText email={s.email} />
+                  </td>
                   <td className="py-2 pr-3">{t(`subscribers.status.${s.status}`)}</td>
                   <td className="py-2 pr-3">{t(`subscribers.languages.${languagesKey(s)}`)}</td>
                   <td className="py-2 pr-3">
@@ -227,7 +236,7 @@ export default function SubscribersAdmin({ loaderData }: Route.ComponentProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
 
       <AdminPagination page={list.page} pageCount={list.pageCount} withParams={withParams} />

@@ -7,6 +7,7 @@ import {
   AdminSortForm,
   AdminTable,
   ConfirmDelete,
+  EmailText,
   IntentButton,
   RowLink,
   useListUrls,
@@ -189,11 +190,12 @@ export default function UsersAdmin({ loaderData, actionData }: Route.ComponentPr
         pagination={{ page: list.page, pageCount: list.pageCount, withParams }}
         empty={q ? t("users.noMatch", { q }) : t("users.empty")}
         caption={t("users.caption", { count: list.total })}
+        minWidth="min-w-[64rem]"
       >
         {list.items.map((user) => (
           <tr key={user.id} className="border-b border-zinc-100 align-top dark:border-zinc-900">
-            <th scope="row" className="py-2 pr-3 font-normal break-all">
-              {user.email}
+            <th scope="row" className="py-2 pr-3 font-normal">
+              <EmailText email={user.email} />
             </th>
             <td className="py-2 pr-3">{user.name}</td>
             <td className="py-2 pr-3">{user.emailVerified ? t("users.yes") : t("users.no")}</td>

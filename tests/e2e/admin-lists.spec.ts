@@ -1,0 +1,95 @@
+import { newId } from "../../app/server/ids.server.ts";
+import { createLink } from "../../app/server/repos/links.server.ts";
+import { createPost } from "../../app/server/repos/posts.server.ts";
+import { insertUser } from "../setup/fixtures-db.ts";
+import { signedInAdmin } from "./account-helpers.ts";
+import { expect, test } from "./fixtures.ts";
+
+const TAG = `lists-${Date.now()}`;
+const LONG_EMAIL = `${TAG}.a.rather.long.mailbox.name@department.example-university.edu.cn`;
+
+test.afterAll(async ({ serverDb }) => {
+  await serverDb.db.deleteFrom("links").where("name", "like", "E2E lists %").execute();
+  await serverDb.db.deleteFrom("posts").where("slug", "like", `${TAG}-%`).execute();
+});
+
+test("comment moderation at 390 px: readable e-mails, a sideways scroll, select-all for bulk", async ({
+  page,
+  serverDb,
+}) => {
+  const { db } = serverDb;
+  await page.setViewportSize({ width: 390, height: 800 });
+  await signedInAdmin(page, db, "lists-admin");
+  const reader = await insertUser(db, { email: LONG_EMAIL });
+  const postId = await createPost(db, {
+    slug: `${TAG}-post`,
+    authorId: null,
+    status: "published",
+    publishedAt: "2026-11-02T00:00:00.000Z",
+    translations: [{ locale: "en", title: `${TAG} Post` }],
+  });
+  const ids: string[] = [];
+  for (const word of ["one", "two", "three"]) {
+    const id = newId();
+    const at = new Date().toISOString();
+    const body = `${TAG} comment ${word}`;
+    await db
+      .insertInto("comments")
+      .values({
+        id,
+        postId,
+        authorId: reader,
+        parentId: null,
+        bodyMarkdown: body,
+        bodyHtml: `<p>${body}</p>`,
+        status: "pending",
+        createdAt: at,
+        updatedAt: at,
+      })
+      .execute();
+    ids.push(id);
+  }
+
+  await page.goto(`/admin/comments?q=${TAG}`);
+  const table = page.getByRole("table");
+  // The table keeps its columns and its box scrolls sideways.
+  const box = table.locator("xpath=..");
+  expect(await box.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+
+  // The address: one line cut short, whole on hover (title) and while focused.
+  const email = table.getByRole("link", { name: LONG_EMAIL }).first();
+  await expect(email).toHaveAttribute("title", LONG_EMAIL);
+  const cut = () => email.evaluate((el) => el.scrollWidth > el.clientWidth);
+  expect(await cut()).toBe(true);
+  await email.focus();
+  expect(await cut()).toBe(false);
+
+  // Select all, then one fewer: the box says "some"; all again, then hide them in one go.
+  const all = page.getByRole("checkbox", { name: "Select all comments on this page" });
+  const rows = table.locator('input[type="checkbox"][name="ids"]');
+  await all.check();
+  for (const row of await rows.all()) await expect(row).toBeChecked();
+  await rows.first().uncheck();
+  expect(await all.evaluate((el) => (el as HTMLInputElement).indeterminate)).toBe(true);
+  await all.check();
+  await page.getByLabel("With the selected comments").selectOption("hide");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(table).toHaveCount(0);
+  const statuses = await db.selectFrom("comments").select("status").where("id", "in", ids).execute();
+  expect(statuses.map((s) => s.status)).toEqual(["hidden", "hidden", "hidden"]);
+});
+
+test("readers find friend links from the footer; a link without a logo has no empty box", async ({
+  page,
+  serverDb,
+}) => {
+  await createLink(serverDb.db, { name: "E2E lists No Logo", url: "https://nologo.example/" });
+  await signedInAdmin(page, serverDb.db, "lists-footer");
+  await page.goto("/about");
+  const quickLinks = page.getByRole("contentinfo").getByRole("navigation", { name: "Quick links" });
+  await quickLinks.getByRole("link", { name: "Friend links" }).click();
+  await expect(page).toHaveURL(/\/links$/);
+  const card = page.getByRole("main").getByRole("listitem").filter({ hasText: "E2E lists No Logo" });
+  await expect(card).toBeVisible();
+  await expect(card.locator("img, [aria-hidden='true']")).toHaveCount(0);
+});
