@@ -1,3 +1,4 @@
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { ADMIN_BUTTON } from "../../components/admin/list-parts.tsx";
@@ -7,6 +8,7 @@ import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { termSchema } from "../../lib/schemas/term.ts";
+import { HAN, slugFromNames, type ToPinyin } from "../../lib/slug.ts";
 import { termBasePath, termKind, termName } from "../../lib/terms.ts";
 import type { FormFailure } from "../../server/auth/guard.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
@@ -14,7 +16,13 @@ import { getApp, getRequest } from "../../server/context.server.ts";
 import { transactionIfOk } from "../../server/db/db.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
-import { getTerm, listTermsForAdmin, mergeTags, saveTerm } from "../../server/repos/taxonomy.server.ts";
+import {
+  generateTermSlug,
+  getTerm,
+  listTermsForAdmin,
+  mergeTags,
+  saveTerm,
+} from "../../server/repos/taxonomy.server.ts";
 import type { Route } from "./+types/term-form";
 
 // One screen for new and existing categories and tags; tags can also be merged here.
@@ -61,8 +69,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const parsed = validate(termSchema, form);
   if (!parsed.ok) return data<FormFailure>({ fieldErrors: parsed.errors }, { status: 400 });
   const v = parsed.data;
-  const input = { ...v, sortOrder: Number(v.sortOrder || "0") };
   const result = await transactionIfOk(app.db, async (trx) => {
+    // An empty slug (no JS, or the admin cleared it) is made from the names here.
+    const slug = v.slug || (await generateTermSlug(trx, kind, [v.nameEn, v.nameZh], params.id ?? null));
+    const input = { ...v, slug, sortOrder: Number(v.sortOrder || "0") };
     const saved = await saveTerm(trx, kind, params.id ?? null, input);
     if (saved.ok) {
       await audit(
@@ -87,6 +97,32 @@ export function meta({ matches, params, loaderData }: Route.MetaArgs) {
   return pageMeta(matches, `admin:${section}.${params.id ? "edit" : "new"}`, [NOINDEX]);
 }
 
+/**
+ * The names and the slug, which follows the names (pinyin for Chinese, loaded on
+ * demand) until the admin edits it. An existing term keeps its slug: addresses stay.
+ * Before hydration the fields are plain inputs and an empty slug is made on the server.
+ */
+function useAutoSlug(term: { nameEn: string; nameZh: string; slug: string } | null | undefined) {
+  const [nameEn, setNameEn] = useState(term?.nameEn ?? "");
+  const [nameZh, setNameZh] = useState(term?.nameZh ?? "");
+  const [edited, setEdited] = useState<string | null>(term ? term.slug : null);
+  const [toPinyin, setToPinyin] = useState<ToPinyin>();
+  const needsPinyin = edited === null && !toPinyin && HAN.test(nameEn + nameZh);
+  useEffect(() => {
+    if (!needsPinyin) return;
+    let live = true;
+    import("../../lib/pinyin.ts").then(
+      (mod) => live && setToPinyin(() => mod.toPinyin),
+      () => undefined, // Offline: the slug stays empty and the server makes it.
+    );
+    return () => {
+      live = false;
+    };
+  }, [needsPinyin]);
+  const slug = edited ?? slugFromNames([nameEn, nameZh], toPinyin);
+  return { nameEn, setNameEn, nameZh, setNameZh, slug, setSlug: setEdited };
+}
+
 export default function TermFormPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
   const m = useMessage();
@@ -96,6 +132,7 @@ export default function TermFormPage({ loaderData, actionData }: Route.Component
   const { clientErrors, onSubmit } = useClientValidation(termSchema);
   const errors = clientErrors ?? actionData?.fieldErrors ?? {};
   const err = (name: string) => (errors[name] ? m(errors[name]) : null);
+  const auto = useAutoSlug(term);
 
   return (
     <section aria-labelledby="term-form-title" className="max-w-xl space-y-6">
@@ -110,7 +147,8 @@ export default function TermFormPage({ loaderData, actionData }: Route.Component
           name="nameEn"
           required
           maxLength={60}
-          defaultValue={term?.nameEn}
+          value={auto.nameEn}
+          onValueChange={auto.setNameEn}
           error={err("nameEn")}
         />
         <Field
@@ -118,15 +156,16 @@ export default function TermFormPage({ loaderData, actionData }: Route.Component
           name="nameZh"
           required
           maxLength={60}
-          defaultValue={term?.nameZh}
+          value={auto.nameZh}
+          onValueChange={auto.setNameZh}
           error={err("nameZh")}
         />
         <Field
           label={t("terms.slug")}
           name="slug"
-          required
           maxLength={80}
-          defaultValue={term?.slug}
+          value={auto.slug}
+          onValueChange={auto.setSlug}
           hint={t("terms.slugHint")}
           error={err("slug")}
         />
