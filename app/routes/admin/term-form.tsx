@@ -123,6 +123,48 @@ function useAutoSlug(term: { nameEn: string; nameZh: string; slug: string } | nu
   return { nameEn, setNameEn, nameZh, setNameZh, slug, setSlug: setEdited };
 }
 
+function NameAndSlugFields({
+  term,
+  err,
+}: {
+  term: { nameEn: string; nameZh: string; slug: string } | null | undefined;
+  err: (name: string) => string | null;
+}) {
+  const { t } = useTranslation("admin");
+  const auto = useAutoSlug(term);
+  return (
+    <>
+      <Field
+        label={t("terms.nameEn")}
+        name="nameEn"
+        required
+        maxLength={60}
+        value={auto.nameEn}
+        onValueChange={auto.setNameEn}
+        error={err("nameEn")}
+      />
+      <Field
+        label={t("terms.nameZh")}
+        name="nameZh"
+        required
+        maxLength={60}
+        value={auto.nameZh}
+        onValueChange={auto.setNameZh}
+        error={err("nameZh")}
+      />
+      <Field
+        label={t("terms.slug")}
+        name="slug"
+        maxLength={80}
+        value={auto.slug}
+        onValueChange={auto.setSlug}
+        hint={t("terms.slugHint")}
+        error={err("slug")}
+      />
+    </>
+  );
+}
+
 export default function TermFormPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
   const m = useMessage();
@@ -132,7 +174,6 @@ export default function TermFormPage({ loaderData, actionData }: Route.Component
   const { clientErrors, onSubmit } = useClientValidation(termSchema);
   const errors = clientErrors ?? actionData?.fieldErrors ?? {};
   const err = (name: string) => (errors[name] ? m(errors[name]) : null);
-  const auto = useAutoSlug(term);
 
   return (
     <section aria-labelledby="term-form-title" className="max-w-xl space-y-6">
@@ -140,35 +181,9 @@ export default function TermFormPage({ loaderData, actionData }: Route.Component
         {t(`${section}.${term ? "edit" : "new"}`)}
       </h1>
       {actionData?.formError && <FormAlert>{m(actionData.formError)}</FormAlert>}
-      {/* Keyed by the term: after a merge the page shows another term, and uncontrolled fields must reset. */}
+      {/* Keyed by the term: after a merge the page shows another term, and its fields (and their state) must reset. */}
       <Form key={term?.id ?? "new"} method="post" noValidate onSubmit={onSubmit} className="space-y-4">
-        <Field
-          label={t("terms.nameEn")}
-          name="nameEn"
-          required
-          maxLength={60}
-          value={auto.nameEn}
-          onValueChange={auto.setNameEn}
-          error={err("nameEn")}
-        />
-        <Field
-          label={t("terms.nameZh")}
-          name="nameZh"
-          required
-          maxLength={60}
-          value={auto.nameZh}
-          onValueChange={auto.setNameZh}
-          error={err("nameZh")}
-        />
-        <Field
-          label={t("terms.slug")}
-          name="slug"
-          maxLength={80}
-          value={auto.slug}
-          onValueChange={auto.setSlug}
-          hint={t("terms.slugHint")}
-          error={err("slug")}
-        />
+        <NameAndSlugFields term={term} err={err} />
         {kind === "category" && (
           <>
             <Field
