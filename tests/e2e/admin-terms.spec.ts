@@ -114,6 +114,19 @@ test("a tag's slug follows its name, in pinyin for Chinese, until the admin edit
   await expect(page.getByRole("row", { name: /Green teas/ })).toBeVisible();
 });
 
+test.describe("in a browser in New York", () => {
+  test.use({ timezoneId: "America/New_York" });
+
+  test("the audit log shows its times in the browser's zone, named", async ({ page, serverDb }) => {
+    await signedInAdmin(page, serverDb.db, "zone-admin");
+    await page.goto("/admin");
+    // The previous test's tag.create entry: rendered in UTC, then rewritten in the browser's zone.
+    const when = page.getByRole("row", { name: /tag\.create · Green teas/ }).locator("time");
+    await expect(when).toHaveText(/\d{1,2}:\d{2}\s[AP]M E[SD]T$/);
+    await expect(when).toHaveAttribute("title", /UTC$/);
+  });
+});
+
 test("an admin merges one tag into another", async ({ page, serverDb }) => {
   await signedInAdmin(page, serverDb.db, "tags-admin");
   await page.goto("/admin/tags/new");
