@@ -16,19 +16,33 @@ export function formatDate(iso: string, locale: Locale): string {
   return Number.isNaN(date.getTime()) ? "" : fmt.format(date);
 }
 
-const dateTimeFormats = new Map<Locale, Intl.DateTimeFormat>();
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
 
-/** A date and time (UTC, labelled) in the reader's language, e.g. for admin lists. */
-export function formatDateTime(iso: string, locale: Locale): string {
-  let fmt = dateTimeFormats.get(locale);
+/**
+ * A date and time with its zone named, in the reader's language: in UTC by default
+ * (what the server renders, "Nov 22, 2026, 11:30 PM UTC"), or in the given zone
+ * (`LocalTime` passes the browser's after hydration, "… 6:30 PM EST").
+ * `dateStyle`/`timeStyle` cannot be combined with `timeZoneName`, hence the fields.
+ */
+export function formatDateTime(iso: string, locale: Locale, timeZone = "UTC"): string {
+  const key = `${locale} ${timeZone}`;
+  let fmt = dateTimeFormats.get(key);
   if (!fmt) {
-    fmt = new Intl.DateTimeFormat(HTML_LANG[locale], {
-      dateStyle: "medium",
-      timeStyle: "short",
-      timeZone: "UTC",
-    });
-    dateTimeFormats.set(locale, fmt);
+    try {
+      fmt = new Intl.DateTimeFormat(HTML_LANG[locale], {
+        year: "numeric",
+        month: "short",
+        day: "numeric",
+        hour: "numeric",
+        minute: "2-digit",
+        timeZoneName: "short",
+        timeZone,
+      });
+    } catch {
+      return timeZone === "UTC" ? "" : formatDateTime(iso, locale); // An unknown zone: UTC.
+    }
+    dateTimeFormats.set(key, fmt);
   }
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? "" : `${fmt.format(date)} UTC`;
+  return Number.isNaN(date.getTime()) ? "" : fmt.format(date);
 }

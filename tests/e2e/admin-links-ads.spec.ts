@@ -71,7 +71,7 @@ test("an admin adds, edits, reorders and deletes friend links; /links and the fo
   await page.getByRole("link", { name: "New link" }).click();
   await page.getByLabel("Address").fill("javascript:alert(1)");
   await page.getByRole("button", { name: "Create link" }).click();
-  await expect(page.getByText("Give a name.")).toBeVisible();
+  await expect(page.getByText("A name is required.")).toBeVisible();
   await expect(page.getByText("Use a full http:// or https:// address.").first()).toBeVisible();
 
   await page.getByLabel("Name").fill(LINK_NAME);

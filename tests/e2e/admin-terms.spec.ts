@@ -21,7 +21,7 @@ test("an admin creates, edits and deletes a category, moving its posts", async (
   // The shared schema's field errors.
   await page.getByLabel("Slug").fill("Not OK!");
   await page.getByRole("button", { name: "Create" }).click();
-  await expect(page.getByText("Give a name.").first()).toBeVisible();
+  await expect(page.getByText("A name is required.").first()).toBeVisible();
   await expect(page.getByText("Use lower-case letters, digits and single hyphens (up to 80).")).toBeVisible();
 
   await page.getByLabel("Name (English)").fill("Gardening");
@@ -92,6 +92,39 @@ test("an admin creates, edits and deletes a category, moving its posts", async (
     .executeTakeFirstOrThrow();
   expect(moved.categoryId).toBe(orchards.id);
   expect((await page.goto("/categories/gardening"))?.status()).toBe(404);
+});
+
+test("a tag's slug follows its name, in pinyin for Chinese, until the admin edits it", async ({ page, serverDb }) => {
+  await signedInAdmin(page, serverDb.db, "slug-admin");
+  await page.goto("/admin/tags/new");
+  // Empty names: the names are required; the empty slug is not an error (the server would make one).
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(page.getByText("A name is required.").first()).toBeVisible();
+  await expect(page.getByText("Use lower-case letters, digits and single hyphens (up to 80).")).toHaveCount(0);
+
+  await page.getByLabel("Name (English)").fill("绿茶");
+  await page.getByLabel("Name (中文)").fill("绿茶");
+  await expect(page.getByLabel("Slug")).toHaveValue("lv-cha");
+  await page.getByLabel("Name (English)").fill("Green tea");
+  await expect(page.getByLabel("Slug")).toHaveValue("green-tea");
+  await page.getByLabel("Slug").fill("tea");
+  await page.getByLabel("Name (English)").fill("Green teas");
+  await expect(page.getByLabel("Slug")).toHaveValue("tea");
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(page.getByRole("row", { name: /Green teas/ })).toBeVisible();
+});
+
+test.describe("in a browser in New York", () => {
+  test.use({ timezoneId: "America/New_York" });
+
+  test("the audit log shows its times in the browser's zone, named", async ({ page, serverDb }) => {
+    await signedInAdmin(page, serverDb.db, "zone-admin");
+    await page.goto("/admin");
+    // The previous test's tag.create entry: rendered in UTC, then rewritten in the browser's zone.
+    const when = page.getByRole("row", { name: /tag\.create · Green teas/ }).locator("time");
+    await expect(when).toHaveText(/\d{1,2}:\d{2}\s[AP]M E[SD]T$/);
+    await expect(when).toHaveAttribute("title", /UTC$/);
+  });
 });
 
 test("an admin merges one tag into another", async ({ page, serverDb }) => {

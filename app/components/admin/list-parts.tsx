@@ -4,9 +4,9 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useSearchParams } from "react-router";
-import { formatDateTime } from "../../lib/format.ts";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import { SelectField } from "../ui/field.tsx";
+import { useDateTimeFormatter } from "../ui/local-time.tsx";
 
 export const ADMIN_BUTTON =
   "rounded-md border border-zinc-300 px-2 py-1 text-sm hover:bg-zinc-100 disabled:opacity-40 dark:border-zinc-700 dark:hover:bg-zinc-800";
@@ -537,8 +537,9 @@ export function ShowingWindow({
   locale: Locale;
 }) {
   const { t } = useTranslation("admin");
-  const from = item.startsAt ? formatDateTime(item.startsAt, locale) : null;
-  const until = item.endsAt ? formatDateTime(item.endsAt, locale) : null;
+  const formatDateTime = useDateTimeFormatter(locale);
+  const from = item.startsAt ? formatDateTime(item.startsAt) : null;
+  const until = item.endsAt ? formatDateTime(item.endsAt) : null;
   if (from && until) return <>{t("list.window.between", { from, until })}</>;
   if (from) return <>{t("list.window.from", { date: from })}</>;
   if (until) return <>{t("list.window.until", { date: until })}</>;

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
-import { formatDateTime } from "../../lib/format.ts";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import { type ImportJobView, importInFlight, importProgress } from "../../lib/subscriber-import.ts";
+import { useDateTimeFormatter } from "../ui/local-time.tsx";
 
 /** The subscribers page's latest imports: progress while one runs, the report once it ends. */
 export function ImportJobs({ jobs, locale }: { jobs: ImportJobView[]; locale: Locale }) {
@@ -31,6 +31,7 @@ export function ImportJobs({ jobs, locale }: { jobs: ImportJobView[]; locale: Lo
 
 function ImportJobCard({ job, locale }: { job: ImportJobView; locale: Locale }) {
   const { t } = useTranslation("adminUsers");
+  const formatDateTime = useDateTimeFormatter(locale);
   const { done, total, percent } = importProgress(job);
   const finished = job.status === "done";
   const tone = finished
@@ -44,7 +45,7 @@ function ImportJobCard({ job, locale }: { job: ImportJobView; locale: Locale }) 
       <h3 id={titleId} className="font-semibold break-all">
         {t("subscribers.import.jobTitle", {
           file: job.fileName,
-          date: formatDateTime(job.createdAt, locale),
+          date: formatDateTime(job.createdAt),
           email: job.actorEmail,
         })}
       </h3>

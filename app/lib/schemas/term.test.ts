@@ -15,6 +15,17 @@ describe("termSchema", () => {
     expect(validate(termSchema, { nameEn: "Travel", nameZh: "旅行", slug: "-travel" }).ok).toBe(false);
   });
 
+  it("says only that the name is required when the names and slug are empty (the server makes the slug)", () => {
+    expect(validate(termSchema, { nameEn: "", nameZh: "", slug: "" })).toEqual({
+      ok: false,
+      errors: { nameEn: "admin:errors.nameRequired", nameZh: "admin:errors.nameRequired" },
+    });
+    expect(validate(termSchema, { nameEn: "Travel", nameZh: "旅行", slug: " " })).toMatchObject({
+      ok: true,
+      data: { slug: "" },
+    });
+  });
+
   it("lower-cases the slug and defaults the rest", () => {
     expect(validate(termSchema, { nameEn: "Travel", nameZh: "旅行", slug: "Travel-Notes" })).toEqual({
       ok: true,

@@ -18,9 +18,10 @@ export const termSchema = z.object({
     .string({ error: "admin:errors.slugInvalid" })
     .trim()
     .toLowerCase()
-    .min(1, "admin:errors.slugInvalid")
     .max(80, "admin:errors.slugInvalid")
-    .regex(SLUG_PATTERN, "admin:errors.slugInvalid"),
+    // Empty: the server makes one from the names (pinyin for Chinese), so a form without JS still works.
+    .refine((v) => v === "" || SLUG_PATTERN.test(v), "admin:errors.slugInvalid")
+    .default(""),
   description: z.string().trim().max(500, "admin:errors.descriptionTooLong").default(""),
   sortOrder: z
     .string()

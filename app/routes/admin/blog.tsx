@@ -12,9 +12,9 @@ import {
   useListUrls,
 } from "../../components/admin/list-parts.tsx";
 import { describedBy, FieldMessages, FormAlert } from "../../components/ui/field.tsx";
+import { LocalTime } from "../../components/ui/local-time.tsx";
 import { ADMIN_POST_SORTS, ADMIN_POST_STATUSES, oneOf } from "../../lib/admin-content.ts";
 import { browserOffsetAt } from "../../lib/editor-values.ts";
-import { formatDateTime } from "../../lib/format.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { localDateTimeToIso } from "../../lib/schemas/post.ts";
@@ -352,11 +352,11 @@ export default function BlogAdmin({ loaderData, actionData }: Route.ComponentPro
                 {post.publishedAt && (
                   <>
                     {post.status === "scheduled" ? t("blog.scheduledFor") : t("blog.publishedAt")}{" "}
-                    <time dateTime={post.publishedAt}>{formatDateTime(post.publishedAt, locale)}</time>
+                    <LocalTime iso={post.publishedAt} locale={locale} />
                     <br />
                   </>
                 )}
-                {t("blog.updatedAt")} <time dateTime={post.updatedAt}>{formatDateTime(post.updatedAt, locale)}</time>
+                {t("blog.updatedAt")} <LocalTime iso={post.updatedAt} locale={locale} />
               </td>
               <td className="py-2 pr-3 tabular-nums">{post.viewCount}</td>
               <ActionsCell>

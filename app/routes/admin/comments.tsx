@@ -12,6 +12,7 @@ import {
   useListUrls,
 } from "../../components/admin/list-parts.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
+import { LocalTime } from "../../components/ui/local-time.tsx";
 import {
   COMMENT_ACTION_STATUS,
   COMMENT_ACTIONS,
@@ -20,7 +21,6 @@ import {
   type CommentAction,
   oneOf,
 } from "../../lib/admin-content.ts";
-import { formatDateTime } from "../../lib/format.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { adminListRequest, pendingDelete, safeBack } from "../../server/admin/list-request.server.ts";
@@ -289,7 +289,7 @@ export default function CommentsAdmin({ loaderData, actionData }: Route.Componen
                         )}
                       </td>
                       <td className="py-2 pr-3">
-                        <time dateTime={c.createdAt}>{formatDateTime(c.createdAt, locale)}</time>
+                        <LocalTime iso={c.createdAt} locale={locale} />
                       </td>
                       <td className="py-2">
                         <div className="flex flex-wrap gap-2">

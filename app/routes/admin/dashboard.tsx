@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { formatDateTime } from "../../lib/format.ts";
+import { LocalTime } from "../../components/ui/local-time.tsx";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
@@ -70,7 +70,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
               {changes.map((entry) => (
                 <tr key={entry.id} className="border-b border-zinc-100 dark:border-zinc-900">
                   <td className="py-2 pr-4 whitespace-nowrap">
-                    <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt, locale)}</time>
+                    <LocalTime iso={entry.createdAt} locale={locale} />
                   </td>
                   <td className="py-2 pr-4">{entry.actorEmail}</td>
                   <td className="py-2">

@@ -10,8 +10,8 @@ import {
 } from "../../components/admin/list-parts.tsx";
 import { IMAGE_ACCEPT, useUpload } from "../../components/media/use-upload.ts";
 import { FormAlert } from "../../components/ui/field.tsx";
+import { LocalTime } from "../../components/ui/local-time.tsx";
 import { oneOf } from "../../lib/admin-content.ts";
-import { formatDateTime } from "../../lib/format.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { formatBytes, MEDIA_SORTS, usageHref } from "../../lib/media.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
@@ -316,7 +316,9 @@ export default function MediaLibrary({ loaderData, actionData }: Route.Component
                   {item.width} × {item.height}
                 </td>
                 <td className="py-2 pr-3 tabular-nums">{formatBytes(item.size)}</td>
-                <td className="py-2 pr-3">{formatDateTime(item.timeCreated, locale)}</td>
+                <td className="py-2 pr-3">
+                  <LocalTime iso={item.timeCreated} locale={locale} />
+                </td>
                 <td className="py-2 pr-3">
                   {item.usages.length === 0 ? (
                     <span className="text-zinc-600 dark:text-zinc-400">{t("library.unused")}</span>

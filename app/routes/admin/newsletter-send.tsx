@@ -8,8 +8,8 @@ import {
   useLiveRefresh,
   useSendTitleText,
 } from "../../components/admin/newsletter-parts.tsx";
+import { useDateTimeFormatter } from "../../components/ui/local-time.tsx";
 import { SEND_COUNT_KEYS, sendInFlight, titleFor } from "../../lib/admin-newsletter.ts";
-import { formatDateTime } from "../../lib/format.ts";
 import { i18nFor } from "../../lib/i18n/i18n.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { adminListRequest } from "../../server/admin/list-request.server.ts";
@@ -39,6 +39,7 @@ export default function NewsletterSend({ loaderData }: Route.ComponentProps) {
   const { send, failed, locale, live } = loaderData;
   const { withParams } = useListUrls(`/admin/newsletter/${send.id}`);
   const title = useSendTitleText(send.titles, locale);
+  const formatDateTime = useDateTimeFormatter(locale);
   useLiveRefresh(live, loaderData);
 
   return (
@@ -55,7 +56,7 @@ export default function NewsletterSend({ loaderData }: Route.ComponentProps) {
         <p className="text-zinc-700 dark:text-zinc-300">
           <SendTitle postId={send.postId} titles={send.titles} locale={locale} />
           {" · "}
-          {t("send.started", { date: formatDateTime(send.createdAt, locale) })}
+          {t("send.started", { date: formatDateTime(send.createdAt) })}
           {" · "}
           <SendStatusText status={send.status} counts={send.counts} />
         </p>

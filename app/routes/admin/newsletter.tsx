@@ -9,8 +9,8 @@ import {
   useSendTitleText,
 } from "../../components/admin/newsletter-parts.tsx";
 import { FormAlert, SelectField, SubmitButton } from "../../components/ui/field.tsx";
+import { LocalTime } from "../../components/ui/local-time.tsx";
 import { SEND_COUNT_KEYS, sendInFlight } from "../../lib/admin-newsletter.ts";
-import { formatDateTime } from "../../lib/format.ts";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
@@ -145,7 +145,9 @@ function SendRow({ send, locale }: { send: AdminSend; locale: Locale }) {
       <th scope="row" className="py-2 pr-3 font-normal">
         <SendTitle postId={send.postId} titles={send.titles} locale={locale} />
       </th>
-      <td className="py-2 pr-3 whitespace-nowrap">{formatDateTime(send.createdAt, locale)}</td>
+      <td className="py-2 pr-3 whitespace-nowrap">
+        <LocalTime iso={send.createdAt} locale={locale} />
+      </td>
       <td className="py-2 pr-3">
         <SendStatusText status={send.status} counts={send.counts} />
       </td>

@@ -10,7 +10,7 @@ import {
   useListUrls,
 } from "../../components/admin/list-parts.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
-import { formatDateTime } from "../../lib/format.ts";
+import { LocalTime } from "../../components/ui/local-time.tsx";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { adminListRequest, pendingDelete } from "../../server/admin/list-request.server.ts";
@@ -112,7 +112,9 @@ export default function RedirectsAdmin({ loaderData, actionData }: Route.Compone
             </td>
             <td className="py-2 pr-3 tabular-nums">{r.status}</td>
             <td className="py-2 pr-3 text-right tabular-nums">{r.hits.toLocaleString(locale)}</td>
-            <td className="py-2 pr-3 whitespace-nowrap">{r.lastHitAt ? formatDateTime(r.lastHitAt, locale) : "—"}</td>
+            <td className="py-2 pr-3 whitespace-nowrap">
+              {r.lastHitAt ? <LocalTime iso={r.lastHitAt} locale={locale} /> : "—"}
+            </td>
             <td className="py-2 pr-3">{r.note ? `${r.source} · ${r.note}` : r.source}</td>
             <ActionsCell>
               <EditDeleteLinks

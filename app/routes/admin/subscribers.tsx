@@ -11,6 +11,7 @@ import {
 import { useLiveRefresh } from "../../components/admin/newsletter-parts.tsx";
 import { ImportJobs } from "../../components/admin/subscriber-import-parts.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
+import { LocalTime, useDateTimeFormatter } from "../../components/ui/local-time.tsx";
 import {
   IMPORT_DEFAULT_LANGUAGES,
   IMPORT_MAX_ROWS,
@@ -21,7 +22,6 @@ import {
   SUBSCRIBER_FILTERS,
   SUBSCRIBER_SORTS,
 } from "../../lib/admin-users.ts";
-import { formatDateTime } from "../../lib/format.ts";
 import { formatBytes } from "../../lib/media.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
@@ -143,7 +143,9 @@ export default function SubscribersAdmin({ loaderData }: Route.ComponentProps) {
   const { list, q, status, sort, exportHref, locale, maxBytes, imports, importing } = loaderData;
   useLiveRefresh(importing, loaderData);
   const { withParams } = useListUrls("/admin/subscribers");
-  const when = (iso: string | null) => (iso ? formatDateTime(iso, locale) : "—");
+  const format = useDateTimeFormatter(locale);
+  const when = (iso: string | null) => (iso ? format(iso) : "—");
+  const cell = (iso: string | null) => (iso ? <LocalTime iso={iso} locale={locale} /> : "—");
   const input = "rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900";
 
   return (
@@ -230,8 +232,8 @@ export default function SubscribersAdmin({ loaderData }: Route.ComponentProps) {
                   <td className="py-2 pr-3">
                     <Delivery subscriber={s} when={when} />
                   </td>
-                  <td className="py-2 pr-3 whitespace-nowrap">{when(s.createdAt)}</td>
-                  <td className="py-2 pr-3 whitespace-nowrap">{when(s.confirmedAt)}</td>
+                  <td className="py-2 pr-3 whitespace-nowrap">{cell(s.createdAt)}</td>
+                  <td className="py-2 pr-3 whitespace-nowrap">{cell(s.confirmedAt)}</td>
                 </tr>
               ))}
             </tbody>

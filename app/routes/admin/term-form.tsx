@@ -1,3 +1,4 @@
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { ADMIN_BUTTON } from "../../components/admin/list-parts.tsx";
@@ -7,6 +8,7 @@ import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { termSchema } from "../../lib/schemas/term.ts";
+import { HAN, slugFromNames, type ToPinyin } from "../../lib/slug.ts";
 import { termBasePath, termKind, termName } from "../../lib/terms.ts";
 import type { FormFailure } from "../../server/auth/guard.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
@@ -14,7 +16,13 @@ import { getApp, getRequest } from "../../server/context.server.ts";
 import { transactionIfOk } from "../../server/db/db.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
-import { getTerm, listTermsForAdmin, mergeTags, saveTerm } from "../../server/repos/taxonomy.server.ts";
+import {
+  generateTermSlug,
+  getTerm,
+  listTermsForAdmin,
+  mergeTags,
+  saveTerm,
+} from "../../server/repos/taxonomy.server.ts";
 import type { Route } from "./+types/term-form";
 
 // One screen for new and existing categories and tags; tags can also be merged here.
@@ -61,8 +69,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const parsed = validate(termSchema, form);
   if (!parsed.ok) return data<FormFailure>({ fieldErrors: parsed.errors }, { status: 400 });
   const v = parsed.data;
-  const input = { ...v, sortOrder: Number(v.sortOrder || "0") };
   const result = await transactionIfOk(app.db, async (trx) => {
+    // An empty slug (no JS, or the admin cleared it) is made from the names here.
+    const slug = v.slug || (await generateTermSlug(trx, kind, [v.nameEn, v.nameZh], params.id ?? null));
+    const input = { ...v, slug, sortOrder: Number(v.sortOrder || "0") };
     const saved = await saveTerm(trx, kind, params.id ?? null, input);
     if (saved.ok) {
       await audit(
@@ -87,6 +97,74 @@ export function meta({ matches, params, loaderData }: Route.MetaArgs) {
   return pageMeta(matches, `admin:${section}.${params.id ? "edit" : "new"}`, [NOINDEX]);
 }
 
+/**
+ * The names and the slug, which follows the names (pinyin for Chinese, loaded on
+ * demand) until the admin edits it. An existing term keeps its slug: addresses stay.
+ * Before hydration the fields are plain inputs and an empty slug is made on the server.
+ */
+function useAutoSlug(term: { nameEn: string; nameZh: string; slug: string } | null | undefined) {
+  const [nameEn, setNameEn] = useState(term?.nameEn ?? "");
+  const [nameZh, setNameZh] = useState(term?.nameZh ?? "");
+  const [edited, setEdited] = useState<string | null>(term ? term.slug : null);
+  const [toPinyin, setToPinyin] = useState<ToPinyin>();
+  const needsPinyin = edited === null && !toPinyin && HAN.test(nameEn + nameZh);
+  useEffect(() => {
+    if (!needsPinyin) return;
+    let live = true;
+    import("../../lib/pinyin.ts").then(
+      (mod) => live && setToPinyin(() => mod.toPinyin),
+      () => undefined, // Offline: the slug stays empty and the server makes it.
+    );
+    return () => {
+      live = false;
+    };
+  }, [needsPinyin]);
+  const slug = edited ?? slugFromNames([nameEn, nameZh], toPinyin);
+  return { nameEn, setNameEn, nameZh, setNameZh, slug, setSlug: setEdited };
+}
+
+function NameAndSlugFields({
+  term,
+  err,
+}: {
+  term: { nameEn: string; nameZh: string; slug: string } | null | undefined;
+  err: (name: string) => string | null;
+}) {
+  const { t } = useTranslation("admin");
+  const auto = useAutoSlug(term);
+  return (
+    <>
+      <Field
+        label={t("terms.nameEn")}
+        name="nameEn"
+        required
+        maxLength={60}
+        value={auto.nameEn}
+        onValueChange={auto.setNameEn}
+        error={err("nameEn")}
+      />
+      <Field
+        label={t("terms.nameZh")}
+        name="nameZh"
+        required
+        maxLength={60}
+        value={auto.nameZh}
+        onValueChange={auto.setNameZh}
+        error={err("nameZh")}
+      />
+      <Field
+        label={t("terms.slug")}
+        name="slug"
+        maxLength={80}
+        value={auto.slug}
+        onValueChange={auto.setSlug}
+        hint={t("terms.slugHint")}
+        error={err("slug")}
+      />
+    </>
+  );
+}
+
 export default function TermFormPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
   const m = useMessage();
@@ -103,33 +181,9 @@ export default function TermFormPage({ loaderData, actionData }: Route.Component
         {t(`${section}.${term ? "edit" : "new"}`)}
       </h1>
       {actionData?.formError && <FormAlert>{m(actionData.formError)}</FormAlert>}
-      {/* Keyed by the term: after a merge the page shows another term, and uncontrolled fields must reset. */}
+      {/* Keyed by the term: after a merge the page shows another term, and its fields (and their state) must reset. */}
       <Form key={term?.id ?? "new"} method="post" noValidate onSubmit={onSubmit} className="space-y-4">
-        <Field
-          label={t("terms.nameEn")}
-          name="nameEn"
-          required
-          maxLength={60}
-          defaultValue={term?.nameEn}
-          error={err("nameEn")}
-        />
-        <Field
-          label={t("terms.nameZh")}
-          name="nameZh"
-          required
-          maxLength={60}
-          defaultValue={term?.nameZh}
-          error={err("nameZh")}
-        />
-        <Field
-          label={t("terms.slug")}
-          name="slug"
-          required
-          maxLength={80}
-          defaultValue={term?.slug}
-          hint={t("terms.slugHint")}
-          error={err("slug")}
-        />
+        <NameAndSlugFields term={term} err={err} />
         {kind === "category" && (
           <>
             <Field

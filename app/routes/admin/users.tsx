@@ -13,10 +13,10 @@ import {
   useListUrls,
 } from "../../components/admin/list-parts.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
+import { LocalTime } from "../../components/ui/local-time.tsx";
 import { PASSWORD_PROVIDER, USER_SORTS } from "../../lib/admin-users.ts";
 import { PROVIDER_NAMES } from "../../lib/auth-providers.ts";
 import type { FlashKey } from "../../lib/flash.ts";
-import { formatDateTime } from "../../lib/format.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { adminListRequest, pendingDelete } from "../../server/admin/list-request.server.ts";
@@ -153,7 +153,7 @@ export default function UsersAdmin({ loaderData, actionData }: Route.ComponentPr
   const { list, q, confirming, selfId, locale } = loaderData;
   const { back, withParams } = useListUrls(BASE);
   const method = (id: string) => (id === PASSWORD_PROVIDER ? t("users.methodPassword") : (PROVIDER_NAMES[id] ?? id));
-  const when = (iso: string | null) => (iso ? formatDateTime(iso, locale) : t("users.never"));
+  const when = (iso: string | null) => (iso ? <LocalTime iso={iso} locale={locale} /> : t("users.never"));
 
   const intentForm = (id: string, intent: string, text: string, label: string, danger = false) => (
     <IntentButton id={id} intent={intent} back={back} text={text} label={label} danger={danger} />

@@ -7,6 +7,7 @@ import {
   deleteCategory,
   ensureTags,
   findCategoryBySlug,
+  generateTermSlug,
   getTerm,
   listCategories,
   listTermsForAdmin,
@@ -78,6 +79,20 @@ describe("ensureTags", () => {
       .select((eb) => eb.fn.countAll().as("n"))
       .executeTakeFirstOrThrow();
     expect(Number(n.n)).toBe(1);
+  });
+});
+
+describe("generateTermSlug", () => {
+  it("spells the names, numbers a taken slug, and falls back to a short id", async () => {
+    const { db } = database;
+    const id = await createCategory(db, { slug: "shu-ji", nameEn: "书籍", nameZh: "书籍" });
+    expect(await generateTermSlug(db, "category", ["Tours", "书籍"], null)).toBe("tours");
+    // A homophone (or the same name) gets a number rather than a clash.
+    expect(await generateTermSlug(db, "category", ["书籍"], null)).toBe("shu-ji-2");
+    // The term being edited does not block its own slug.
+    expect(await generateTermSlug(db, "category", ["书籍"], id)).toBe("shu-ji");
+    expect(await generateTermSlug(db, "tag", ["书籍"], null)).toBe("shu-ji");
+    expect(await generateTermSlug(db, "tag", ["？！", "…"], null)).toMatch(/^t-[0-9a-z]{8}$/);
   });
 });
 

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
-import { slugify } from "../../lib/slug.ts";
+import { toPinyin } from "../../lib/pinyin.ts";
+import { shortSlug, slugFromNames, slugify } from "../../lib/slug.ts";
 import { TERM_SORTS, type TermKind, type TermSort, termName } from "../../lib/terms.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
@@ -227,6 +228,27 @@ async function slugTaken(db: DB, kind: TermKind, slug: string, exceptId: string 
       ? await db.selectFrom("categories").select("id").where("slug", "=", slug).executeTakeFirst()
       : await db.selectFrom("tags").select("id").where("slug", "=", slug).executeTakeFirst();
   return row !== undefined && row.id !== exceptId;
+}
+
+/**
+ * A free slug for a term whose form left the slug empty: from the English name,
+ * else the Chinese one as pinyin; "-2" … "-9" when a homophone has it; a short id
+ * when the names have nothing to spell (symbols only) or every candidate is taken.
+ */
+export async function generateTermSlug(
+  db: DB,
+  kind: TermKind,
+  names: readonly string[],
+  exceptId: string | null,
+): Promise<string> {
+  const base = slugFromNames(names, toPinyin).slice(0, 77).replace(/-+$/, "");
+  if (base) {
+    for (let n = 1; n <= 9; n++) {
+      const candidate = n === 1 ? base : `${base}-${n}`;
+      if (!(await slugTaken(db, kind, candidate, exceptId))) return candidate;
+    }
+  }
+  return shortSlug(newId());
 }
 
 /** Creates (id null) or updates a category or tag. */
