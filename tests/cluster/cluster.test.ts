@@ -265,6 +265,8 @@ describe("two instances behind a proxy", () => {
         status: "published",
         publishAtLocal: "",
         publishAtTz: "0",
+        // A live post's Save keeps the changes pending (decision 013); Update publishes them.
+        intent: "update",
       },
     });
     expect(saved.status).toBe(302);
