@@ -80,3 +80,46 @@ export function parseCsv(text: string): CsvParseResult {
   if (field !== "" || fields.length > 0 || fieldWasQuoted) endRecord();
   return { ok: true, records };
 }
+
+/** An uploaded CSV file's header and rows, or why it is not one. */
+export type CsvFileResult =
+  | {
+      ok: true;
+      rows: CsvRecord[];
+      /** The index of the first header (trimmed, case-insensitive) among the names; -1 if none. */
+      column(...names: string[]): number;
+    }
+  | { ok: false; error: { code: "notText" } | { code: "unterminatedQuote"; line: number } | { code: "empty" } };
+
+/**
+ * Reads an uploaded file as a CSV with a header row: strict UTF-8 without NUL bytes (binary,
+ * UTF-16 or Latin-1 with accents is "notText"), then `parseCsv`.
+ */
+export function readCsvFile(bytes: Uint8Array): CsvFileResult {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    return { ok: false, error: { code: "notText" } };
+  }
+  if (text.includes("\0")) return { ok: false, error: { code: "notText" } };
+  const parsed = parseCsv(text);
+  if (!parsed.ok) return { ok: false, error: { code: "unterminatedQuote", line: parsed.line } };
+  const [header, ...rows] = parsed.records;
+  if (!header) return { ok: false, error: { code: "empty" } };
+  const names = header.fields.map((f) => f.trim().toLowerCase());
+  return {
+    ok: true,
+    rows,
+    column(...candidates) {
+      for (const name of candidates) {
+        const index = names.indexOf(name);
+        if (index >= 0) return index;
+      }
+      return -1;
+    },
+  };
+}
+
+/** A cell's value as a problem report shows it: at most 80 characters. */
+export const shortenProblemValue = (value: string) => (value.length > 80 ? `${value.slice(0, 79)}…` : value);

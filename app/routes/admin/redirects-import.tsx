@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation } from "react-router";
 import { FormAlert } from "../../components/ui/field.tsx";
+import { shortenProblemValue } from "../../lib/csv.ts";
 import { formatBytes } from "../../lib/media.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { REDIRECT_IMPORT_MAX_ROWS } from "../../lib/redirects.ts";
@@ -9,7 +10,6 @@ import {
   REDIRECT_IMPORT_MAX_PROBLEMS,
   type RedirectProblem,
   readRedirectCsv,
-  shortenProblemValue,
 } from "../../server/admin/redirect-csv.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";

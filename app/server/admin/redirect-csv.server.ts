@@ -1,4 +1,4 @@
-import { parseCsv } from "../../lib/csv.ts";
+import { readCsvFile, shortenProblemValue } from "../../lib/csv.ts";
 import {
   checkTarget,
   fromKey,
@@ -14,7 +14,6 @@ import type { RedirectCandidate } from "../repos/redirects.server.ts";
 
 /** How many problem rows the report names. */
 export const REDIRECT_IMPORT_MAX_PROBLEMS = 20;
-const PROBLEM_VALUE_MAX = 80;
 
 export type RedirectRowProblem =
   | "fromInvalid"
@@ -45,19 +44,7 @@ export type RedirectFileResult =
   | { ok: true; candidates: RedirectCandidate[]; skipped: number; problems: RedirectProblem[] }
   | { ok: false; error: RedirectFileError };
 
-function decodeText(bytes: Uint8Array): string | null {
-  try {
-    const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
-    return text.includes("\0") ? null : text;
-  } catch {
-    return null;
-  }
-}
-
 const TRUE_WORDS = new Set(["1", "true", "yes", "y", "external"]);
-
-export const shortenProblemValue = (value: string) =>
-  value.length > PROBLEM_VALUE_MAX ? `${value.slice(0, PROBLEM_VALUE_MAX - 1)}…` : value;
 
 /** A cell as written, without the quote our export puts before a cell a spreadsheet would run. */
 const cellText = (value: string) => (value.startsWith("'") ? value.slice(1) : value).trim();
@@ -68,20 +55,9 @@ const cellText = (value: string) => (value.startsWith("'") ? value.slice(1) : va
  * send to an https:// URL) and `note`. A row repeating an earlier from-path is skipped.
  */
 export function readRedirectCsv(bytes: Uint8Array): RedirectFileResult {
-  const text = decodeText(bytes);
-  if (text === null) return { ok: false, error: { code: "notText" } };
-  const parsed = parseCsv(text);
-  if (!parsed.ok) return { ok: false, error: { code: "unterminatedQuote", line: parsed.line } };
-  const [header, ...rows] = parsed.records;
-  if (!header) return { ok: false, error: { code: "empty" } };
-  const names = header.fields.map((f) => f.trim().toLowerCase());
-  const column = (...candidates: string[]) => {
-    for (const name of candidates) {
-      const index = names.indexOf(name);
-      if (index >= 0) return index;
-    }
-    return -1;
-  };
+  const file = readCsvFile(bytes);
+  if (!file.ok) return file;
+  const { rows, column } = file;
   const fromCol = column("from", "source", "old", "from_path");
   const toCol = column("to", "target", "new", "to_path");
   if (fromCol < 0 || toCol < 0) return { ok: false, error: { code: "noColumns" } };

@@ -1,5 +1,5 @@
 import { IMPORT_MAX_ROWS, type ImportDefaultLanguages } from "../../lib/admin-users.ts";
-import { parseCsv } from "../../lib/csv.ts";
+import { readCsvFile, shortenProblemValue } from "../../lib/csv.ts";
 import { emailOnlySchema } from "../../lib/schemas/auth.ts";
 import type { Locale, SubscriberLanguages } from "../db/schema.server.ts";
 import { normalizeEmail } from "../env.server.ts";
@@ -11,7 +11,6 @@ import { normalizeEmail } from "../env.server.ts";
 /** How many problem rows the report names. */
 export const IMPORT_MAX_PROBLEMS = 20;
 /** A quoted cell in a problem is cut to this many characters. */
-const PROBLEM_VALUE_MAX = 80;
 
 /** A row that becomes a subscriber unless the address is already known. */
 export interface ImportCandidate {
@@ -57,16 +56,6 @@ export interface ImportFileRead {
 
 export type ImportFileResult = ({ ok: true } & ImportFileRead) | { ok: false; error: ImportFileError };
 
-/** UTF-8 text, or null for anything else (binary, UTF-16, Latin-1 with accents…). */
-function decodeText(bytes: Uint8Array): string | null {
-  try {
-    const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
-    return text.includes("\0") ? null : text;
-  } catch {
-    return null;
-  }
-}
-
 const FALSE_WORDS = new Set(["false", "0", "no", "n"]);
 
 /** "en", "english", "en-US", "zh", "中文", "zh_CN", "both"… to a choice; null when unknown. */
@@ -86,9 +75,6 @@ function createdAtOf(value: string, now: Date): string | null {
   return Number.isNaN(time) || time > now.getTime() ? null : new Date(time).toISOString();
 }
 
-const shorten = (value: string) =>
-  value.length > PROBLEM_VALUE_MAX ? `${value.slice(0, PROBLEM_VALUE_MAX - 1)}…` : value;
-
 /**
  * Reads an uploaded CSV of subscribers. The first record is the header; columns are found by
  * name, case-insensitively: `email` (required), `subscribed_to_emails` (Ghost; "false" skips the
@@ -101,20 +87,9 @@ export function readSubscriberCsv(
   defaults: ImportDefaultLanguages,
   now = new Date(),
 ): ImportFileResult {
-  const text = decodeText(bytes);
-  if (text === null) return { ok: false, error: { code: "notText" } };
-  const parsed = parseCsv(text);
-  if (!parsed.ok) return { ok: false, error: { code: "unterminatedQuote", line: parsed.line } };
-  const [header, ...rows] = parsed.records;
-  if (!header) return { ok: false, error: { code: "empty" } };
-  const names = header.fields.map((f) => f.trim().toLowerCase());
-  const column = (...candidates: string[]) => {
-    for (const name of candidates) {
-      const index = names.indexOf(name);
-      if (index >= 0) return index;
-    }
-    return -1;
-  };
+  const file = readCsvFile(bytes);
+  if (!file.ok) return file;
+  const { rows, column } = file;
   const emailCol = column("email", "e-mail", "email address");
   if (emailCol < 0) return { ok: false, error: { code: "noEmailColumn" } };
   if (rows.length > IMPORT_MAX_ROWS) {
@@ -123,7 +98,9 @@ export function readSubscriberCsv(
   const subscribedCol = column("subscribed_to_emails", "subscribed");
   const createdCol = column("created_at", "createdat");
   const languagesCol = column("languages", "language", "locale");
-  const localeCol = names[languagesCol] === "locale" ? -1 : column("locale");
+  // `locale` says which of both comes first only beside a `languages` column (our own export).
+  const localeOnly = column("locale");
+  const localeCol = localeOnly === languagesCol ? -1 : localeOnly;
 
   const defaultLanguages: SubscriberLanguages = defaults === "bothEn" || defaults === "bothZh" ? "both" : defaults;
   const defaultLocale: Locale = defaults === "en" || defaults === "bothEn" ? "en" : "zh";
@@ -131,7 +108,8 @@ export function readSubscriberCsv(
   const read: ImportFileRead = { candidates: [], duplicates: 0, notSubscribed: 0, invalid: 0, problems: [] };
   const problem = (line: number, reason: ImportProblemReason, value: string) => {
     read.invalid += 1;
-    if (read.problems.length < IMPORT_MAX_PROBLEMS) read.problems.push({ line, reason, value: shorten(value) });
+    if (read.problems.length < IMPORT_MAX_PROBLEMS)
+      read.problems.push({ line, reason, value: shortenProblemValue(value) });
   };
   const cell = (fields: string[], index: number) => (index >= 0 ? (fields[index] ?? "") : "");
 
