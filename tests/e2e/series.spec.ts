@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { EditorInput } from "../../app/lib/schemas/post.ts";
 import { createEditorPost } from "../../app/server/repos/post-editor.server.ts";
 import { signedInAdmin } from "./account-helpers.ts";
@@ -94,4 +95,7 @@ test("a series of three posts: part 2 written in the editor, read in both langua
   await page.goto(`/zh/posts/detail/${first.id}`);
   await expect(page.getByTestId("series-box")).toContainText("第 1 篇，共 3 篇");
   await expect(page.getByTestId("series-box").getByRole("link", { name: "步道" })).toBeVisible();
+  // The box's markup (nav, list, aria-current) passes axe.
+  const results = await new AxeBuilder({ page }).include("[data-testid=series-box]").analyze();
+  expect(results.violations.map((v) => v.id)).toEqual([]);
 });
