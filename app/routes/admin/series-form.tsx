@@ -9,11 +9,11 @@ import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { seriesSchema } from "../../lib/schemas/series.ts";
 import type { FormFailure } from "../../server/auth/guard.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { transactionIfOk } from "../../server/db/db.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
-import { generateSeriesSlug, getSeries, saveSeries } from "../../server/repos/series.server.ts";
+import { generateSeriesSlug, getSeries, listSeriesParts, saveSeries } from "../../server/repos/series.server.ts";
 import type { Route } from "./+types/series-form";
 
 const LIST_PATH = "/admin/series";
@@ -21,9 +21,12 @@ const LIST_PATH = "/admin/series";
 // /admin/series/new and /admin/series/{id}: a series' names, slug and descriptions.
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireAdmin(context, request);
-  const series = params.id ? await getSeries(getApp(context).db, params.id) : null;
+  const { db } = getApp(context);
+  const series = params.id ? await getSeries(db, params.id) : null;
   if (params.id && !series) throw data(null, { status: 404 });
-  return { series };
+  // Its parts in readers' order, any status: the order authors set with part numbers.
+  const parts = series ? await listSeriesParts(db, series.id, getRequest(context).locale) : [];
+  return { series, parts };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -60,9 +63,10 @@ export function meta({ matches, params }: Route.MetaArgs) {
 
 export default function SeriesFormPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
+  const { t: tc } = useTranslation("adminContent");
   const m = useMessage();
   const navigation = useNavigation();
-  const { series } = loaderData;
+  const { series, parts } = loaderData;
   const { clientErrors, onSubmit } = useClientValidation(seriesSchema);
   const errors = clientErrors ?? actionData?.fieldErrors ?? {};
   const err = (name: string) => (errors[name] ? m(errors[name]) : null);
@@ -103,6 +107,30 @@ export default function SeriesFormPage({ loaderData, actionData }: Route.Compone
           </Link>
         </div>
       </Form>
+
+      {series && (
+        <section
+          aria-labelledby="series-parts-title"
+          className="space-y-2 border-t border-zinc-200 pt-6 dark:border-zinc-800"
+        >
+          <h2 id="series-parts-title" className="text-xl font-semibold">
+            {t("series.parts")}
+          </h2>
+          {parts.length === 0 ? (
+            <p className="text-zinc-600 dark:text-zinc-400">{t("series.noParts")}</p>
+          ) : (
+            <ol className="space-y-1">
+              {parts.map((part) => (
+                <li key={part.id} className="flex flex-wrap gap-2">
+                  <span className="tabular-nums text-zinc-600 dark:text-zinc-400">{part.seriesPosition ?? "–"}</span>
+                  <span>{part.title}</span>
+                  <span className="text-sm text-zinc-600 dark:text-zinc-400">({tc(`status.${part.status}`)})</span>
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+      )}
     </section>
   );
 }

@@ -8,7 +8,7 @@ import { addAdmins } from "../../server/repos/admins.server.ts";
 import type { PostDetail } from "../../server/repos/post-detail.server.ts";
 import { getSeries } from "../../server/repos/series.server.ts";
 import { action as seriesListAction } from "../admin/series.tsx";
-import { action as seriesFormAction } from "../admin/series-form.tsx";
+import { action as seriesFormAction, loader as seriesFormLoader } from "../admin/series-form.tsx";
 import { action as editorAction } from "../posts/editor.tsx";
 import { seoFor } from "./post-seo.ts";
 import { loader as seriesLoader } from "./series.tsx";
@@ -185,6 +185,16 @@ describe(`series routes (${testDialect()})`, () => {
       slug: "the-guide",
       descriptionEn: "Read in order.",
     });
+    const form = await callRoute(seriesFormLoader, {
+      request: new Request(`${URL_BASE}/en${edit}`, { headers: cookieOf(ADMIN) }),
+      context: contextFor(ADMIN, `/en${edit}`),
+      params: { id: seriesId },
+    });
+    expect((form.body as { parts: Array<{ title: string; seriesPosition: number }> }).parts).toMatchObject([
+      { title: "Part 1", seriesPosition: 1 },
+      { title: "Part 2", seriesPosition: 2 },
+      { title: "Part 3", seriesPosition: 3 },
+    ]);
     // A second series may not take the first one's slug.
     const clash = await callRoute(
       seriesFormAction,

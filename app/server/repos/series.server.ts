@@ -4,7 +4,7 @@ import { termName } from "../../lib/terms.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import { type CountValue, containsText, countRows, isUniqueViolation } from "../db/query.server.ts";
-import type { Locale } from "../db/schema.server.ts";
+import type { Locale, PostStatus } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { type AdminPage, adminPage } from "./paging.server.ts";
 import { wherePublic } from "./post-visibility.server.ts";
@@ -282,6 +282,33 @@ export async function seriesBoxForPost(
     parts,
     current: parts.findIndex((p) => p.id === post.id) + 1,
   };
+}
+
+/** A part as the admin's series page lists it: every status, with the stored part number. */
+export interface AdminSeriesPart {
+  id: string;
+  title: string;
+  status: PostStatus;
+  seriesPosition: number | null;
+}
+
+/** Every part of a series not in the trash, in readers' order, titled in `locale` (or the other). */
+export async function listSeriesParts(db: DB, seriesId: string, locale: Locale): Promise<AdminSeriesPart[]> {
+  const rows = await db
+    .selectFrom("posts as p")
+    .leftJoin("postTranslations as t", (j) => j.onRef("t.postId", "=", "p.id").on("t.locale", "=", locale))
+    .leftJoin("postTranslations as f", (j) => j.onRef("f.postId", "=", "p.id").on("f.locale", "=", otherLocale(locale)))
+    .where("p.seriesId", "=", seriesId)
+    .where("p.deletedAt", "is", null)
+    .select(["p.id", "p.status", "p.seriesPosition", "t.title as title", "f.title as fallbackTitle"])
+    .orderBy(PART_ORDER)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    title: r.title ?? r.fallbackTitle ?? "",
+    status: r.status,
+    seriesPosition: r.seriesPosition === null ? null : Number(r.seriesPosition),
+  }));
 }
 
 /** Series with at least one published part, with that part's latest change (the sitemap). */
