@@ -143,9 +143,8 @@ describe(`attack catalogue (${testDialect()})`, () => {
         linkUrl: url,
         weight: "1",
         enabled: "on",
-        tzOffset: "0",
       });
-      const slide = await admin("/admin/swapers/new", { imageUrl: url, linkUrl: url, sortOrder: "0", tzOffset: "0" });
+      const slide = await admin("/admin/swapers/new", { imageUrl: url, linkUrl: url, sortOrder: "0" });
       expect([link.status, ad.status, slide.status], url).toEqual([400, 400, 400]);
       await Promise.all([link.arrayBuffer(), ad.arrayBuffer(), slide.arrayBuffer()]);
     }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isHttpUrl } from "./link.ts";
 import { isSafeUrl } from "./swaper.ts";
+import { WINDOW_ORDER, windowFields, windowInOrder } from "./time-window.ts";
 
 /**
  * Where an ad can show: each is a slot some reader page asks `adFor()` for (a test keeps
@@ -14,13 +15,6 @@ export const AD_TEXT_MAX = 200;
 /** Sort keys of the admin list (an allowlist: the query never takes a column name from the URL). */
 export const AD_SORTS = ["newest", "title", "impressions", "clicks"] as const;
 export type AdSort = (typeof AD_SORTS)[number];
-
-/** `datetime-local` value (no zone) as entered, or empty. */
-const localDateTime = z
-  .string()
-  .trim()
-  .default("")
-  .refine((v) => v === "" || /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(v), "admin:errors.dateInvalid");
 
 /** One schema for the ad form, used in the browser and in the action. */
 export const adSchema = z
@@ -51,10 +45,7 @@ export const adSchema = z
       .default("1")
       .refine((v) => /^\d{1,3}$/.test(v) && Number(v) >= 1 && Number(v) <= 100, "adminLinks:errors.weightInvalid"),
     enabled: z.string().optional(),
-    startsAt: localDateTime,
-    endsAt: localDateTime,
-    /** Minutes to add to the browser's local time to get UTC (Date#getTimezoneOffset). */
-    tzOffset: z.string().trim().default("0"),
+    ...windowFields,
   })
   .refine((v) => v.kind !== "image" || v.imageUrl !== "", {
     path: ["imageUrl"],
@@ -64,10 +55,7 @@ export const adSchema = z
     path: ["text"],
     message: "adminLinks:errors.textRequired",
   })
-  .refine((v) => !v.startsAt || !v.endsAt || v.startsAt < v.endsAt, {
-    path: ["endsAt"],
-    message: "admin:errors.endBeforeStart",
-  });
+  .refine(windowInOrder, WINDOW_ORDER);
 
 export type AdForm = z.infer<typeof adSchema>;
 

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { EnabledWindowFields, useBrowserTzOffset } from "../../components/admin/form-parts.tsx";
+import { EnabledWindowFields } from "../../components/admin/form-parts.tsx";
 import { UploadButton } from "../../components/media/upload-button.tsx";
 import { Field, SelectField, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
@@ -8,7 +8,7 @@ import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { AD_KINDS, AD_PLACEMENTS, AD_TEXT_MAX, adSchema } from "../../lib/schemas/ad.ts";
-import { localToIso } from "../../lib/schemas/swaper.ts";
+import { windowToUtc } from "../../lib/schemas/time-window.ts";
 import type { FormFailure } from "../../server/auth/guard.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
@@ -32,8 +32,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const parsed = validate(adSchema, await request.formData());
   if (!parsed.ok) return data<FormFailure>({ fieldErrors: parsed.errors }, { status: 400 });
   const v = parsed.data;
-  const offset = Number(v.tzOffset);
-  const tz = Number.isInteger(offset) && Math.abs(offset) <= 14 * 60 ? offset : 0;
   const input: Required<NewAd> = {
     placement: v.placement,
     kind: v.kind,
@@ -43,8 +41,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     imageAlt: v.imageAlt,
     linkUrl: v.linkUrl,
     enabled: v.enabled === "on",
-    startsAt: localToIso(v.startsAt, tz),
-    endsAt: localToIso(v.endsAt, tz),
+    ...windowToUtc(v),
     weight: Number(v.weight),
   };
   const id = params.id;
@@ -76,8 +73,6 @@ export default function AdFormPage({ loaderData, actionData }: Route.ComponentPr
   const { clientErrors, onSubmit } = useClientValidation(adSchema);
   const errors = clientErrors ?? actionData?.fieldErrors ?? {};
   const err = (name: string) => (errors[name] ? m(errors[name]) : null);
-  // The browser's offset turns the local times typed here into UTC (and back).
-  const tzOffset = useBrowserTzOffset();
 
   return (
     <section aria-labelledby="ad-form-title" className="max-w-xl space-y-6">
@@ -85,7 +80,6 @@ export default function AdFormPage({ loaderData, actionData }: Route.ComponentPr
         {ad ? t("ads.edit") : t("ads.new")}
       </h1>
       <Form method="post" noValidate onSubmit={onSubmit} className="space-y-4">
-        <input type="hidden" name="tzOffset" value={tzOffset} />
         <SelectField
           label={t("ads.fields.placement")}
           name="placement"
@@ -158,7 +152,6 @@ export default function AdFormPage({ loaderData, actionData }: Route.ComponentPr
             endsAt: t("ads.fields.endsAt"),
           }}
           value={ad}
-          tzOffset={tzOffset}
           err={err}
         />
         <div className="flex flex-wrap items-center gap-4">
