@@ -138,8 +138,10 @@ describe(`attack catalogue (${testDialect()})`, () => {
       const ad = await admin("/admin/ads/new", {
         placement: "home_top",
         kind: "text",
-        title: "Bad ad",
-        text: "Buy",
+        titleEn: "Bad ad",
+        textEn: "Buy",
+        titleZh: "坏广告",
+        textZh: "买",
         linkUrl: url,
         weight: "1",
         enabled: "on",

@@ -56,8 +56,8 @@ describe("ad and slide windows in the browser's zone and UTC", () => {
     const ad = validate(adSchema, {
       placement: "home_top",
       kind: "text",
-      title: "Ink",
-      text: "Good",
+      titleEn: "Ink",
+      textEn: "Good",
       linkUrl: "https://shop.example",
       ...window,
     });
