@@ -5,6 +5,7 @@ import { newId } from "../ids.server.ts";
 import { sitemapTerms } from "./discovery.server.ts";
 import { restoreRevision, savePendingEdit } from "./pending-edits.server.ts";
 import { createEditorPost, loadPostForEdit, type SaveResult, updateEditorPost } from "./post-editor.server.ts";
+import { previewPost } from "./preview-links.server.ts";
 import { getRevision, inputOfContent, listRevisions, pendingRevision } from "./revisions.server.ts";
 import {
   deleteSeries,
@@ -181,6 +182,8 @@ describe("series of posts", () => {
     expect(await findPublicSeries(db, "pending-series", "en")).toBeUndefined();
     const revision = await pendingRevision(db, post.id);
     expect(revision?.content).toMatchObject({ seriesId: made.id, seriesPosition: 1 });
+    // A private preview shows the post as it will be: in the series.
+    expect((await previewPost(db, post.id, "en"))?.seriesId).toBe(made.id);
 
     // Update: the pending revision's series goes live.
     const current = await loadPostForEdit(db, post.id, AUTHOR);
