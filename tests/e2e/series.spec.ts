@@ -81,7 +81,7 @@ test("a series of three posts: part 2 written in the editor, read in both langua
   const second = page.url().split("/").pop() ?? "";
 
   await page.goto(`/en/posts/detail/${second}`);
-  const box = page.getByTestId("series-box");
+  const box = page.getByRole("navigation", { name: `Series ${name}` });
   await expect(box).toContainText("Part 2 of 3");
   await expect(box.locator('[aria-current="page"]')).toHaveText("Middle steps");
   await expect(box.getByRole("link", { name: "First steps" })).toHaveAttribute("href", `/en/posts/detail/${first.id}`);
@@ -93,9 +93,10 @@ test("a series of three posts: part 2 written in the editor, read in both langua
   await expect(page.getByRole("main").getByRole("listitem")).toHaveText(["First steps", "Middle steps", "Last steps"]);
 
   await page.goto(`/zh/posts/detail/${first.id}`);
-  await expect(page.getByTestId("series-box")).toContainText("第 1 篇，共 3 篇");
-  await expect(page.getByTestId("series-box").getByRole("link", { name: "步道" })).toBeVisible();
+  const zhBox = page.getByRole("navigation", { name: "系列 步道" });
+  await expect(zhBox).toContainText("第 1 篇，共 3 篇");
+  await expect(zhBox.getByRole("link", { name: "步道" })).toBeVisible();
   // The box's markup (nav, list, aria-current) passes axe.
-  const results = await new AxeBuilder({ page }).include("[data-testid=series-box]").analyze();
+  const results = await new AxeBuilder({ page }).include("nav[aria-labelledby=series-title]").analyze();
   expect(results.violations.map((v) => v.id)).toEqual([]);
 });

@@ -2,8 +2,7 @@ import { useTranslation } from "react-i18next";
 import { data, Link, redirect } from "react-router";
 import { AdSlot } from "../../components/ads/ad-slot.tsx";
 import { type CommentActionResult, Comments } from "../../components/blog/comments.tsx";
-import { PostHeader, PostNeighbours } from "../../components/blog/post-parts.tsx";
-import { SeriesBoxNav } from "../../components/blog/series-box.tsx";
+import { PostHeader, PostNeighbours, SeriesBoxNav } from "../../components/blog/post-parts.tsx";
 import { DocumentHtml } from "../../components/document-parts.tsx";
 import { useNonce } from "../../components/nonce.tsx";
 import { validate } from "../../lib/forms.ts";
@@ -112,7 +111,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     comments,
     access,
     viewer: user ? { id: user.id, isAdmin: user.isAdmin } : null,
-    series,
+    // Left out when there is none: a post page's data is part of its weight.
+    ...(series ? { series } : {}),
     seo: seoFor(post, app.env.publicUrl, settings.siteName[locale], cover, series),
     bottomAd,
     sideAd,

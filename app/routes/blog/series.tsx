@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data } from "react-router";
-import { SeriesParts } from "../../components/blog/series-box.tsx";
+import { SeriesParts } from "../../components/blog/post-parts.tsx";
 import { pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { pageShowsPosts } from "../../server/cache/page-tags.server.ts";
@@ -31,7 +31,7 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
 }
 
 export default function SeriesPage({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation("blog");
+  const { t } = useTranslation("post");
   const { series, prefix } = loaderData;
   return (
     <section aria-labelledby="series-title">
@@ -42,10 +42,7 @@ export default function SeriesPage({ loaderData }: Route.ComponentProps) {
         {series.name}
       </h1>
       {series.description && <p className="mt-3 text-zinc-700 dark:text-zinc-300">{series.description}</p>}
-      <p className="mt-3 text-sm text-zinc-600 dark:text-zinc-400">
-        {t("series.parts", { count: series.parts.length })}
-      </p>
-      <SeriesParts parts={series.parts} currentId={null} prefix={prefix} />
+      <SeriesParts parts={series.parts} currentId="" prefix={prefix} />
     </section>
   );
 }

@@ -1,7 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data } from "react-router";
-import { PostHeader } from "../../components/blog/post-parts.tsx";
-import { SeriesBoxNav } from "../../components/blog/series-box.tsx";
+import { PostHeader, SeriesBoxNav } from "../../components/blog/post-parts.tsx";
 import { SanitizedHtml } from "../../components/ui/sanitized-html.tsx";
 import { HTML_LANG } from "../../lib/i18n/locale.ts";
 import { BODY_IMAGE_SIZES, mediaIdFromUrl } from "../../lib/media.ts";
