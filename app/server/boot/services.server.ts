@@ -12,6 +12,7 @@ import { migrateToLatest } from "../db/migrate.server.ts";
 import { startStatisticsRefresh } from "../db/statistics.server.ts";
 import type { Env } from "../env.server.ts";
 import type { LeasedJob } from "../jobs/lease.server.ts";
+import { importDeps, startPostImports } from "../jobs/post-import.server.ts";
 import { startScheduledPublishing } from "../jobs/publish-scheduled.server.ts";
 import { startSubscriberImports } from "../jobs/subscriber-import.server.ts";
 import { type MailWorker, startMailWorker } from "../mail/outbox.server.ts";
@@ -197,6 +198,12 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
       // Uploaded subscriber lists, a chunk per transaction, on the holder of the import lease.
       importJob = startSubscriberImports(database.db, log);
       jobs.push(importJob);
+      // Post imports (the CLI's import:markdown queues them), a chunk per transaction, on the lease holder.
+      jobs.push(
+        startPostImports(importDeps(database.db, storage, env.uploadMaxBytes, log), log, {
+          onWritten: () => content.changed(),
+        }),
+      );
       // The daily digest of comments waiting, while the site setting asks for one.
       jobs.push(startModerationDigest(database.db, noticeDeps({ mailer, env }), log));
       // PostgreSQL: tables never analysed (a fresh import) or much changed get their statistics.
