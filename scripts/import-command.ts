@@ -3,7 +3,6 @@
 // (docs/decisions/020-importers.md), printing progress and the final report.
 import path from "node:path";
 import { pino } from "pino";
-import { bumpContentVersion } from "../app/server/cache/content-version.server.ts";
 import type { DB } from "../app/server/db/db.server.ts";
 import type { ImportCounts, ImportReportLine } from "../app/server/import/core.server.ts";
 import { localImageResolver } from "../app/server/import/images.server.ts";
@@ -126,7 +125,7 @@ export async function importMarkdownCommand(
   if (opts.dryRun) {
     const plan = await planPostImport(db, { kind: MARKDOWN_SOURCE, read, images });
     for (const line of plan.report) console.log(reportLine(line));
-    console.log(`dry run, nothing written: would have ${countsLine(plan.counts)}`);
+    console.log(`dry run, nothing written; an import would have: ${countsLine(plan.counts)}`);
     return 0;
   }
   const author = await findAuthor(db, opts.author);
@@ -183,7 +182,6 @@ export async function importMarkdownCommand(
     }
   } finally {
     await worker.stop();
-    await bumpContentVersion(db);
     await ctx.bump();
   }
 }

@@ -103,6 +103,8 @@ export function parseSourceDate(value: unknown): string | null {
   if (!/^\d{4}-\d{2}-\d{2}T/.test(iso)) return null;
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return null;
+  // Date.parse rolls 2021-02-31 over into March: a date written without a zone must come back as written.
+  if (iso.endsWith("Z") && new Date(ms).toISOString().slice(0, 10) !== iso.slice(0, 10)) return null;
   const year = new Date(ms).getUTCFullYear();
   if (year < 1970 || year > 9999) return null;
   return new Date(ms).toISOString();
