@@ -1,5 +1,5 @@
 import type { Dirent } from "node:fs";
-import { lstat, readdir, readFile } from "node:fs/promises";
+import { lstat, readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { POST_LIMITS } from "../../lib/schemas/post.ts";
 import { HAN } from "../../lib/slug.ts";
@@ -306,7 +306,7 @@ function toPost(sourceId: string, slots: Map<Locale, Entry>, opts: MarkdownReadO
  * or hostile front matter) are listed as failed; the rest are read. Nothing is written.
  */
 export async function readMarkdownFolder(root: string, opts: MarkdownReadOptions = {}): Promise<SourceRead> {
-  const info = await lstat(root).catch(() => null);
+  const info = await stat(root).catch(() => null);
   if (!info?.isDirectory()) throw new SourceRefused(`not a folder: ${root}`);
   const files = await listMarkdownFiles(root);
   const problems: ImportReportLine[] = [];

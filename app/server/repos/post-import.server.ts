@@ -342,8 +342,6 @@ async function writePost(trx: Transaction<Database>, job: Job, p: Prepared, now:
   );
   if (tagNames.length + otherCategories.length > POST_LIMITS.tagsMax)
     p.lines.push({ item: post.label, outcome: "note", reason: "tagsCut", detail: `kept ${POST_LIMITS.tagsMax}` });
-  const categoryId = firstCategory ? await ensureCategory(trx, firstCategory.slice(0, 100)) : null;
-  const tagIds = await ensureTags(trx, allTags);
   const mapped = await mappingOf(trx, job.kind, post.sourceId);
   const existing = mapped
     ? await trx
@@ -352,6 +350,14 @@ async function writePost(trx: Transaction<Database>, job: Job, p: Prepared, now:
         .where("id", "=", mapped.targetId)
         .executeTakeFirst()
     : undefined;
+  if (mapped && existing) {
+    if (existing.deletedAt) return { outcome: "skipped", reason: "inTrash" };
+    if (mapped.hash === p.hash) return { outcome: "skipped", reason: "unchanged" };
+    if (Number(existing.version) !== Number(mapped.targetVersion))
+      return { outcome: "skipped", reason: "editedSinceImport" };
+  }
+  const categoryId = firstCategory ? await ensureCategory(trx, firstCategory.slice(0, 100)) : null;
+  const tagIds = await ensureTags(trx, allTags);
   const status = post.status;
   const input = {
     slug: "",
@@ -372,8 +378,6 @@ async function writePost(trx: Transaction<Database>, job: Job, p: Prepared, now:
     })),
   };
   if (mapped && existing) {
-    if (existing.deletedAt) return { outcome: "skipped", reason: "inTrash" };
-    if (mapped.hash === p.hash) return { outcome: "skipped", reason: "unchanged" };
     const version = Number(mapped.targetVersion);
     const publishedAt = post.publishedAt ?? existing.publishedAt ?? (status === "published" ? now : null);
     const result = await trx
@@ -615,7 +619,12 @@ export async function importNextPostChunk(
         .where("seq", "<=", lastSeq)
         .execute();
       const current = await trx.selectFrom("postImports").select("report").where("id", "=", job.id).executeTakeFirst();
-      const report = [...parseReport(current?.report ?? "[]"), ...lines].slice(0, REPORT_MAX_LINES);
+      // The report keeps what needs a look; the counts say the rest.
+      const worth = lines.filter(
+        (l) =>
+          l.outcome !== "imported" && l.outcome !== "updated" && !(l.outcome === "skipped" && l.reason === "unchanged"),
+      );
+      const report = [...parseReport(current?.report ?? "[]"), ...worth].slice(0, REPORT_MAX_LINES);
       const moved = await trx
         .updateTable("postImports")
         .set((eb) => ({
