@@ -41,8 +41,8 @@ Commands:
   import <file.json> [--force]
                      load an export into an empty database in one transaction;
                      --force replaces the content that is there
-  import:markdown <dir> [--dry-run] [--author <email>] [--permalink <pattern>]
-                     import a folder of Markdown posts (Hugo, Hexo, Jekyll, Astro…)
+  import:markdown <dir|zip> [--dry-run] [--author <email>] [--permalink <pattern>]
+                     import a folder (or zip) of Markdown posts (Hugo, Hexo, Jekyll, Astro…)
                      with YAML, TOML or JSON front matter: bilingual pairs become one
                      post, relative images are uploaded, old addresses redirect to the
                      new posts. A second run updates changed posts and skips the rest;
@@ -297,6 +297,7 @@ async function importMarkdown(args: string[]): Promise<number> {
       db,
       storage,
       uploadMaxBytes: env.uploadMaxBytes,
+      dataDir: env.dataDir,
       bump: async () => {
         const { bumpContentVersion } = await import("../app/server/cache/content-version.server.ts");
         await bumpContentVersion(db);

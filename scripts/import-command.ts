@@ -1,12 +1,19 @@
 // `npm run cli -- import:markdown <dir> [--dry-run] [--author email] [--permalink pattern]`:
 // reads a folder of Markdown posts, then imports it as a durable background job
 // (docs/decisions/020-importers.md), printing progress and the final report.
+import { rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { pino } from "pino";
 import type { DB } from "../app/server/db/db.server.ts";
 import type { ImportCounts, ImportReportLine } from "../app/server/import/core.server.ts";
 import { localImageResolver } from "../app/server/import/images.server.ts";
-import { MARKDOWN_SOURCE, readMarkdownFolder, SourceRefused } from "../app/server/import/markdown-folder.server.ts";
+import {
+  MARKDOWN_FILE_MAX_BYTES,
+  MARKDOWN_SOURCE,
+  readMarkdownFolder,
+  SourceRefused,
+} from "../app/server/import/markdown-folder.server.ts";
+import { unpackZip } from "../app/server/import/zip.server.ts";
 import { INSTANCE_ID } from "../app/server/jobs/lease.server.ts";
 import { importDeps, startPostImports } from "../app/server/jobs/post-import.server.ts";
 import {
@@ -17,7 +24,7 @@ import {
 } from "../app/server/repos/post-import.server.ts";
 import type { StorageDriver } from "../app/server/storage/types.server.ts";
 
-const USAGE = "import:markdown <dir> [--dry-run] [--author <email>] [--permalink <pattern>] [--chunk <n>]";
+const USAGE = "import:markdown <dir|zip> [--dry-run] [--author <email>] [--permalink <pattern>] [--chunk <n>]";
 
 interface Options {
   dir: string;
@@ -80,6 +87,9 @@ const REASONS: Record<string, string> = {
   tagsCut: "more than 10 tags: the first 10 kept",
   dateInvalid: "date not understood: none set",
   statusMixed: "one language is a draft: imported as a draft",
+  zipEntryUnsafe: "a zip entry whose name leads out of the folder: not unpacked",
+  zipEntryBroken: "a zip entry that does not unpack",
+  zipTruncated: "the zip ends in the middle of an entry",
 };
 
 export function reportLine(line: ImportReportLine): string {
@@ -97,7 +107,7 @@ export function countsLine(c: ImportCounts): string {
 
 export async function importMarkdownCommand(
   args: string[],
-  ctx: { db: DB; storage: StorageDriver; uploadMaxBytes: number; bump: () => Promise<void> },
+  ctx: { db: DB; storage: StorageDriver; uploadMaxBytes: number; dataDir: string; bump: () => Promise<void> },
 ): Promise<number> {
   const opts = parseOptions(args);
   if (!opts) {
@@ -105,10 +115,23 @@ export async function importMarkdownCommand(
     return 2;
   }
   const { db } = ctx;
-  const root = path.resolve(opts.dir);
+  const given = path.resolve(opts.dir);
+  let root = given;
+  // A zip is unpacked under DATA_DIR/imports (named by its content, so a rerun finds it) and removed when done.
+  let unpacked: string | null = null;
   let read: Awaited<ReturnType<typeof readMarkdownFolder>>;
   try {
+    const zipProblems: ImportReportLine[] = [];
+    if ((await stat(given).catch(() => null))?.isFile()) {
+      const zip = await unpackZip(given, path.join(ctx.dataDir, "imports"), {
+        entryMaxBytes: Math.max(ctx.uploadMaxBytes, MARKDOWN_FILE_MAX_BYTES),
+      });
+      unpacked = zip.dir;
+      root = zip.root;
+      zipProblems.push(...zip.problems);
+    }
     read = await readMarkdownFolder(root, { permalink: opts.permalink });
+    read.problems.unshift(...zipProblems);
   } catch (error) {
     if (error instanceof SourceRefused) {
       console.error(`import refused: ${error.message}`);
@@ -118,7 +141,7 @@ export async function importMarkdownCommand(
   }
   const pairs = read.posts.filter((p) => p.translations.length > 1).length;
   console.log(
-    `read ${read.files} Markdown file(s) in ${root}: ${read.posts.length} post(s), ${pairs} in two languages, ` +
+    `read ${read.files} Markdown file(s) in ${given}: ${read.posts.length} post(s), ${pairs} in two languages, ` +
       `${read.problems.length} problem(s)`,
   );
   const images = localImageResolver(root, ctx.uploadMaxBytes);
@@ -126,6 +149,7 @@ export async function importMarkdownCommand(
     const plan = await planPostImport(db, { kind: MARKDOWN_SOURCE, read, images });
     for (const line of plan.report) console.log(reportLine(line));
     console.log(`dry run, nothing written; an import would have: ${countsLine(plan.counts)}`);
+    if (unpacked) await rm(unpacked, { recursive: true, force: true });
     return 0;
   }
   const author = await findAuthor(db, opts.author);
@@ -144,7 +168,7 @@ export async function importMarkdownCommand(
   } else {
     id = await queuePostImport(db, {
       kind: MARKDOWN_SOURCE,
-      label: root,
+      label: given,
       rootDir: root,
       actor: author,
       authorId: author.id,
@@ -176,6 +200,7 @@ export async function importMarkdownCommand(
         for (const line of job.report)
           if (line.outcome !== "imported" && line.outcome !== "updated") console.log(reportLine(line));
         console.log(`${job.status === "done" ? "done" : "failed"}: ${countsLine(job)}`);
+        if (unpacked) await rm(unpacked, { recursive: true, force: true });
         return job.status === "done" ? 0 : 1;
       }
       await new Promise((r) => setTimeout(r, 200));
