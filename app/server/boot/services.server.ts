@@ -153,6 +153,7 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
 
   const jobs: Array<{ stop(): Promise<void> }> = [];
   let importJob: LeasedJob | null = null;
+  let postImportJob: LeasedJob | null = null;
   return {
     services: {
       db: database.db,
@@ -171,6 +172,7 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
       // On an instance that is not the lease holder the poke only finds the lease taken;
       // the holder's own timer picks the import up within IMPORT_INTERVAL_MS.
       subscriberImports: { poke: () => importJob?.poke() },
+      postImports: { poke: () => postImportJob?.poke() },
     },
     database,
     log,
@@ -199,11 +201,10 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
       importJob = startSubscriberImports(database.db, log);
       jobs.push(importJob);
       // Post imports (the CLI's import:markdown queues them), a chunk per transaction, on the lease holder.
-      jobs.push(
-        startPostImports(importDeps(database.db, storage, env.uploadMaxBytes, log), log, {
-          onWritten: () => content.changed(),
-        }),
-      );
+      postImportJob = startPostImports(importDeps(database.db, storage, env.uploadMaxBytes, log), log, {
+        onWritten: () => content.changed(),
+      });
+      jobs.push(postImportJob);
       // The daily digest of comments waiting, while the site setting asks for one.
       jobs.push(startModerationDigest(database.db, noticeDeps({ mailer, env }), log));
       // PostgreSQL: tables never analysed (a fresh import) or much changed get their statistics.

@@ -586,7 +586,8 @@ export interface ImportSourcesTable {
   updatedAt: Timestamp;
 }
 
-export type PostImportStatus = "queued" | "running" | "done" | "failed";
+/** "staged": read and dry-run, waiting for the admin to confirm (the admin Import page). */
+export type PostImportStatus = "staged" | "queued" | "running" | "done" | "failed";
 
 /** One post import run, written a chunk at a time from `processed` on. */
 export interface PostImportsTable {

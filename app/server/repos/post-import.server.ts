@@ -76,7 +76,16 @@ const parseReport = (raw: string): ImportReportLine[] => {
  */
 export async function queuePostImport(
   db: DB,
-  input: { kind: string; label: string; rootDir: string; actor: Actor; authorId: string; read: SourceRead },
+  input: {
+    kind: string;
+    label: string;
+    rootDir: string;
+    actor: Actor;
+    authorId: string;
+    read: SourceRead;
+    /** Stored but not started until confirmed (the admin page's dry run first). */
+    staged?: boolean;
+  },
   now = new Date(),
 ): Promise<string> {
   const id = newId();
@@ -88,6 +97,7 @@ export async function queuePostImport(
       .values({
         id,
         kind: input.kind,
+        status: input.staged ? "staged" : "queued",
         label: input.label.slice(0, 500),
         rootDir: input.rootDir,
         actorId: input.actor.id,
@@ -730,4 +740,47 @@ export async function planPostImport(
     report.push({ item: post.label, outcome });
   }
   return { counts, report };
+}
+
+/** Starts a staged import of `actorId`'s; false when there is no such staged import. */
+export async function confirmPostImport(db: DB, id: string, actorId: string, now = new Date()): Promise<boolean> {
+  const at = nowIso(now);
+  const result = await db
+    .updateTable("postImports")
+    .set({ status: "queued", createdAt: at, updatedAt: at })
+    .where("id", "=", id)
+    .where("actorId", "=", actorId)
+    .where("status", "=", "staged")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Drops a staged import of `actorId`'s with its items; returns its folder (to remove), or null. */
+export async function cancelPostImport(db: DB, id: string, actorId: string): Promise<string | null> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom("postImports")
+      .select("rootDir")
+      .where("id", "=", id)
+      .where("actorId", "=", actorId)
+      .where("status", "=", "staged")
+      .executeTakeFirst();
+    if (!row) return null;
+    await trx.deleteFrom("postImportItems").where("importId", "=", id).execute();
+    await trx.deleteFrom("postImports").where("id", "=", id).execute();
+    return row.rootDir;
+  });
+}
+
+/** The latest imports, newest first, for the admin Import page. */
+export async function recentPostImports(db: DB, limit = 3): Promise<PostImportJob[]> {
+  const rows = await db
+    .selectFrom("postImports")
+    .select("id")
+    .orderBy("createdAt", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+  const jobs = await Promise.all(rows.map((r) => getPostImport(db, r.id)));
+  return jobs.filter((j): j is PostImportJob => j !== null);
 }
