@@ -1,10 +1,10 @@
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readMarkdownFolder, SourceRefused } from "./markdown-folder.server.ts";
-import { safeEntryPath, unpackZip } from "./zip.server.ts";
+import { pruneUnpacked, safeEntryPath, unpackZip } from "./zip.server.ts";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../../tests/fixtures/markdown-blog");
 let work: string;
@@ -66,6 +66,16 @@ describe("unpacking a zip for an import", () => {
     // Nothing recognisable inside: either refused, or an empty folder with nothing to import.
     if (!(read instanceof SourceRefused))
       expect((await readMarkdownFolder((read as { root: string }).root)).files).toBe(0);
+  });
+
+  it("tidies unpacked zips no unfinished import reads, and keeps the rest", async () => {
+    const dir = path.join(work, "tidy");
+    for (const name of ["zip-aaa/blog", "zip-bbb", "other"]) await mkdir(path.join(dir, name), { recursive: true });
+    await writeFile(path.join(dir, "upload-ccc.zip"), "x");
+    expect(await pruneUnpacked(dir, [path.join(dir, "zip-aaa/blog")], 0)).toBe(2);
+    expect((await readdir(dir)).sort()).toEqual(["other", "zip-aaa"]);
+    // Too young to remove: a dry run may still be reading it.
+    expect(await pruneUnpacked(dir, [], 60_000)).toBe(0);
   });
 
   it("accepts plain relative names only", () => {

@@ -137,3 +137,27 @@ export async function unpackZip(
   await writeFile(path.join(dir, COMPLETE), "");
   return { dir, root: await contentRoot(dir), problems };
 }
+
+/**
+ * Removes unpacked zips under `importsDir` that no unfinished import reads any more (`inUse`:
+ * the folders of staged, queued and running imports), and uploads left behind. Folders younger
+ * than `minAgeMs` are kept: a dry run may be reading one that no import names yet.
+ */
+export async function pruneUnpacked(
+  importsDir: string,
+  inUse: readonly string[],
+  minAgeMs = 60 * 60_000,
+): Promise<number> {
+  const entries = await readdir(importsDir, { withFileTypes: true }).catch(() => []);
+  let removed = 0;
+  for (const e of entries) {
+    if (!e.name.startsWith("zip-") && !e.name.startsWith("upload-")) continue;
+    const full = path.join(importsDir, e.name);
+    if (inUse.some((dir) => dir === full || dir.startsWith(`${full}${path.sep}`))) continue;
+    const info = await stat(full).catch(() => null);
+    if (!info || Date.now() - info.mtimeMs < minAgeMs) continue;
+    await rm(full, { recursive: true, force: true });
+    removed += 1;
+  }
+  return removed;
+}

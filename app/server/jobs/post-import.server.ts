@@ -29,7 +29,14 @@ export function importDeps(db: DB, storage: StorageDriver, uploadMaxBytes: numbe
 export function startPostImports(
   deps: PostImportDeps,
   log: Logger,
-  opts: { intervalMs?: number; holder?: string; chunk?: number; onWritten?: () => Promise<void> } = {},
+  opts: {
+    intervalMs?: number;
+    holder?: string;
+    chunk?: number;
+    onWritten?: () => Promise<void>;
+    /** Runs when an import has finished (the server removes unpacked uploads nobody reads any more). */
+    onDone?: () => Promise<void>;
+  } = {},
 ): LeasedJob {
   const { intervalMs = POST_IMPORT_INTERVAL_MS, holder = INSTANCE_ID } = opts;
   const { db } = deps;
@@ -52,7 +59,10 @@ export function startPostImports(
         }
         if (written.length > 0 && opts.onWritten) await opts.onWritten().catch(() => {});
         if (outcome === "idle") return;
-        if (outcome === "done") log.info("a post import finished");
+        if (outcome === "done") {
+          log.info("a post import finished");
+          await opts.onDone?.().catch((error: unknown) => log.warn({ err: error }, "could not tidy finished imports"));
+        }
         if (Date.now() - renewedAt > intervalMs) {
           if (!(await acquireLease(db, POST_IMPORT_LEASE, holder, intervalMs * 3))) return;
           renewedAt = Date.now();

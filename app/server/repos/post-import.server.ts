@@ -784,3 +784,13 @@ export async function recentPostImports(db: DB, limit = 3): Promise<PostImportJo
   const jobs = await Promise.all(rows.map((r) => getPostImport(db, r.id)));
   return jobs.filter((j): j is PostImportJob => j !== null);
 }
+
+/** The folders unfinished imports (staged, queued, running) still read. */
+export async function importFoldersInUse(db: DB): Promise<string[]> {
+  const rows = await db
+    .selectFrom("postImports")
+    .select("rootDir")
+    .where("status", "in", ["staged", "queued", "running"])
+    .execute();
+  return rows.map((r) => r.rootDir);
+}
