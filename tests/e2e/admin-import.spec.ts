@@ -60,6 +60,22 @@ test("an admin uploads a Markdown blog, checks the dry run, imports it and old l
   await expect(page).toHaveURL(/\/posts\/detail\//);
   await expect(page.getByRole("heading", { level: 1, name: `Moving in ${STAMP}` })).toBeVisible();
 
+  // Bad input is a 400 with nothing written: a file that is no zip, a confirmation of nothing.
+  const origin = new URL(page.url()).origin;
+  const notZip = await page.request.post("/admin/import", {
+    headers: { origin },
+    multipart: {
+      intent: "upload",
+      file: { name: "x.zip", mimeType: "application/zip", buffer: Buffer.from("no zip") },
+    },
+  });
+  expect(notZip.status()).toBe(400);
+  const nothing = await page.request.post("/admin/import", {
+    headers: { origin },
+    form: { intent: "confirm", id: "nope" },
+  });
+  expect(nothing.status()).toBe(400);
+
   // The same page in Chinese.
   await page.context().addCookies([{ name: "locale", value: "zh", url: new URL(page.url()).origin }]);
   await page.goto("/admin/import");

@@ -198,6 +198,33 @@ function Report({ lines }: { lines: ImportReportLine[] }) {
   );
 }
 
+/** Start or drop a staged import. */
+function StagedActions({ id, busy }: { id: string; busy: boolean }) {
+  const { t } = useTranslation("adminLinks");
+  return (
+    <div className="flex gap-3">
+      <Form method="post">
+        <input type="hidden" name="id" value={id} />
+        <button type="submit" name="intent" value="confirm" className={BUTTON} disabled={busy}>
+          {t("import.confirm")}
+        </button>
+      </Form>
+      <Form method="post">
+        <input type="hidden" name="id" value={id} />
+        <button
+          type="submit"
+          name="intent"
+          value="cancel"
+          disabled={busy}
+          className="rounded-md border border-zinc-300 px-4 py-2 font-medium dark:border-zinc-700"
+        >
+          {t("import.cancel")}
+        </button>
+      </Form>
+    </div>
+  );
+}
+
 const BUTTON = "rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60";
 
 export default function ImportPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -250,26 +277,7 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
           <p className="text-sm">{t("import.dryRunIntro", { count: staged.counts.total })}</p>
           <Counts counts={staged.counts} />
           <Report lines={staged.report} />
-          <div className="flex gap-3">
-            <Form method="post">
-              <input type="hidden" name="id" value={staged.id} />
-              <button type="submit" name="intent" value="confirm" className={BUTTON} disabled={busy}>
-                {t("import.confirm")}
-              </button>
-            </Form>
-            <Form method="post">
-              <input type="hidden" name="id" value={staged.id} />
-              <button
-                type="submit"
-                name="intent"
-                value="cancel"
-                disabled={busy}
-                className="rounded-md border border-zinc-300 px-4 py-2 font-medium dark:border-zinc-700"
-              >
-                {t("import.cancel")}
-              </button>
-            </Form>
-          </div>
+          <StagedActions id={staged.id} busy={busy} />
         </section>
       ) : null}
       <section id="imports" aria-labelledby="imports-title" className="space-y-4">
@@ -292,6 +300,7 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
             </progress>
             <p className="text-sm">{t("import.processed", { done: job.processed, total: job.total })}</p>
             <Counts counts={job} />
+            {job.status === "staged" && job.id !== staged?.id ? <StagedActions id={job.id} busy={busy} /> : null}
             {job.status === "done" || job.status === "failed" ? <Report lines={job.report} /> : null}
           </article>
         ))}
