@@ -309,4 +309,33 @@ describe(`importing a Markdown folder (${testDialect()})`, () => {
     // Images were found again by their content: still one stored.
     expect(await count("media")).toBe(1);
   });
+
+  it("fails a body nested too deeply with a reason, in the dry run and the import, and imports the rest", async () => {
+    const other = await mkdtemp(path.join(tmpdir(), "inkwell-md-deep-"));
+    try {
+      await writeFile(path.join(other, "deep.md"), `---\ntitle: Deep\n---\n${">".repeat(5000)} x\n`);
+      await writeFile(path.join(other, "fine.md"), "---\ntitle: Fine\n---\nFine.\n");
+      const read = await readMarkdownFolder(other);
+      const plan = await planPostImport(database.db, {
+        kind: MARKDOWN_SOURCE,
+        read,
+        images: localImageResolver(other, MAX_BYTES),
+      });
+      expect(plan.counts).toMatchObject({ imported: 1, failed: 1 });
+      const id = await queuePostImport(database.db, {
+        kind: MARKDOWN_SOURCE,
+        label: other,
+        rootDir: other,
+        actor: author,
+        authorId: author.id,
+        read,
+      });
+      await drain();
+      const job = await getPostImport(database.db, id);
+      expect(job).toMatchObject({ status: "done", imported: 1, failed: 1 });
+      expect(job?.report).toContainEqual({ item: "deep.md", outcome: "failed", reason: "bodyTooDeep" });
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
 });

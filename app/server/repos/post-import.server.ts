@@ -1,5 +1,6 @@
 import type { Transaction } from "kysely";
 import type { Logger } from "pino";
+import { withinNesting } from "../../lib/markdown-depth.ts";
 import { checkTarget, fromKey, normalizeFrom } from "../../lib/redirects.ts";
 import { isCoverUrl, POST_LIMITS, SLUG_PATTERN } from "../../lib/schemas/post.ts";
 import { slugify } from "../../lib/slug.ts";
@@ -254,13 +255,10 @@ async function prepare(deps: PostImportDeps, job: Job, post: ImportedPost, hash:
   for (const t of post.translations) {
     if (t.bodyMarkdown.length > POST_LIMITS.bodyMax)
       return fail("bodyTooLong", t.origin, `${t.bodyMarkdown.length} characters`);
+    // Never hand a too deeply nested body to the parser (its recursion would overflow).
+    if (!withinNesting(t.bodyMarkdown)) return fail("bodyTooDeep", t.origin);
     let body = t.bodyMarkdown;
-    let refs: ReturnType<typeof imageReferences>;
-    try {
-      refs = imageReferences(body);
-    } catch {
-      return fail("bodyTooDeep", t.origin);
-    }
+    const refs = imageReferences(body);
     const urls = new Map<string, string | null>();
     for (const r of refs) if (!urls.has(r.url)) urls.set(r.url, await imageUrl(r.url, t.origin));
     body = rewriteReferences(body, refs, (u) => urls.get(u) ?? null);
@@ -720,9 +718,14 @@ export async function planPostImport(
       continue;
     }
     const tooLong = post.translations.find((t) => t.bodyMarkdown.length > POST_LIMITS.bodyMax);
-    if (tooLong) {
+    const tooDeep = post.translations.find((t) => !withinNesting(t.bodyMarkdown));
+    if (tooLong || tooDeep) {
       counts.failed += 1;
-      report.push({ item: tooLong.origin, outcome: "failed", reason: "bodyTooLong" });
+      report.push({
+        item: (tooLong ?? tooDeep)?.origin ?? post.label,
+        outcome: "failed",
+        reason: tooLong ? "bodyTooLong" : "bodyTooDeep",
+      });
       continue;
     }
     const refs = [...post.translations.flatMap((t) => imageReferences(t.bodyMarkdown).map((r) => r.url))];
