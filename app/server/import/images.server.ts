@@ -27,10 +27,12 @@ export interface ImageResolver {
 
 /** Where a reference found in a file of `root` points: inside `root` only, never through a link out of it. */
 export function localImageResolver(root: string, maxBytes: number): ImageResolver {
-  const realRoot = realpath(root);
+  // Resolved on first use, never before: a folder gone since the import was queued is "missing" images, not a crash.
+  let realRoot: Promise<string | null> | null = null;
   return {
     async resolve(ref, assetDirs) {
       if (isRemoteReference(ref)) return { kind: "remote" };
+      realRoot ??= realpath(root).catch(() => null);
       let clean = ref.split(/[?#]/)[0] ?? "";
       try {
         clean = decodeURIComponent(clean);
@@ -38,6 +40,7 @@ export function localImageResolver(root: string, maxBytes: number): ImageResolve
         // Keep it as written.
       }
       const base = await realRoot;
+      if (!base) return { kind: "missing", rel: clean, reason: "notFound" };
       const candidates = clean.startsWith("/")
         ? ["", "static", "source", "public"].map((d) => path.join(base, d, clean))
         : assetDirs.map((d) => path.join(base, d, clean));
