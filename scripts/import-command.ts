@@ -149,7 +149,9 @@ export async function importMarkdownCommand(
     const plan = await planPostImport(db, { kind: MARKDOWN_SOURCE, read, images });
     for (const line of plan.report) console.log(reportLine(line));
     console.log(`dry run, nothing written; an import would have: ${countsLine(plan.counts)}`);
-    if (unpacked) await rm(unpacked, { recursive: true, force: true });
+    // Kept while a killed import of the same zip still needs it.
+    if (unpacked && !(await unfinishedImportOf(db, MARKDOWN_SOURCE, root)))
+      await rm(unpacked, { recursive: true, force: true });
     return 0;
   }
   const author = await findAuthor(db, opts.author);
