@@ -29,7 +29,7 @@ import * as createPreviewLinks from "./20261126T141100_create_preview_links.ts";
 import * as addUserProfile from "./20261126T143000_add_user_profile.ts";
 import * as fillUserProfile from "./20261126T143100_fill_user_profile.ts";
 import * as createSubscriberImports from "./20261126T144000_create_subscriber_imports.ts";
-import * as createPostImports from "./20261126T200000_create_post_imports.ts";
+import * as createPostImports from "./20261126T210000_create_post_imports.ts";
 
 /**
  * Every migration, in order. Listed explicitly so the same history runs in the
@@ -66,5 +66,5 @@ export const migrations: Record<string, Migration> = {
   "20261126T143000_add_user_profile": addUserProfile,
   "20261126T143100_fill_user_profile": fillUserProfile,
   "20261126T144000_create_subscriber_imports": createSubscriberImports,
-  "20261126T200000_create_post_imports": createPostImports,
+  "20261126T210000_create_post_imports": createPostImports,
 };
