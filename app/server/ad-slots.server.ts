@@ -5,8 +5,9 @@ import type { AdPlacement } from "./db/schema.server.ts";
 import { type PublicAd, pickAdInWindow } from "./repos/ads.server.ts";
 
 /**
- * The ad to show in `placement` on this page, picked by weight on the server,
- * with one impression counted (GET page loads only; bots never count). Null when
+ * The ad to show in `placement` on this page, picked by weight on the server, in the
+ * request's language (or the other one when the ad has no version in it; the render
+ * cache keys pages by language), with one impression counted (GET page loads only; bots never count). Null when
  * the placement has no active ad. A failure never breaks the page.
  */
 export async function adFor(
@@ -15,9 +16,9 @@ export async function adFor(
   placement: AdPlacement,
 ): Promise<PublicAd | null> {
   const app = getApp(context);
-  const { effects, log } = getRequest(context);
+  const { effects, log, locale } = getRequest(context);
   try {
-    const { ad, nextChange } = await pickAdInWindow(app.db, placement);
+    const { ad, nextChange } = await pickAdInWindow(app.db, placement, { locale });
     // An ad whose window opens or closes changes this page by itself.
     changesAt(effects, nextChange);
     if (ad && request.method === "GET") {

@@ -29,6 +29,8 @@ import * as createPreviewLinks from "./20261126T141100_create_preview_links.ts";
 import * as addUserProfile from "./20261126T143000_add_user_profile.ts";
 import * as fillUserProfile from "./20261126T143100_fill_user_profile.ts";
 import * as createSubscriberImports from "./20261126T144000_create_subscriber_imports.ts";
+import * as addAdTranslations from "./20261126T201500_add_ad_translations.ts";
+import * as fillAdTranslations from "./20261126T201600_fill_ad_translations.ts";
 import * as createPostImports from "./20261126T210000_create_post_imports.ts";
 
 /**
@@ -66,5 +68,7 @@ export const migrations: Record<string, Migration> = {
   "20261126T143000_add_user_profile": addUserProfile,
   "20261126T143100_fill_user_profile": fillUserProfile,
   "20261126T144000_create_subscriber_imports": createSubscriberImports,
+  "20261126T201500_add_ad_translations": addAdTranslations,
+  "20261126T201600_fill_ad_translations": fillAdTranslations,
   "20261126T210000_create_post_imports": createPostImports,
 };

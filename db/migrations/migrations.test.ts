@@ -64,6 +64,33 @@ describe("migrating", () => {
     expect(await migrateToLatest(database.db)).toEqual(names);
   });
 
+  it("gives each existing ad its one content as both its English and its Chinese version", async () => {
+    database = await createTestDatabase();
+    const before = "20261126T201500_add_ad_translations";
+    while ((await migrationStatus(database.db)).applied.includes(before)) await migrateDown(database.db);
+    const now = new Date().toISOString();
+    await sql`insert into "ads" ("id", "placement", "kind", "title", "text", "imageUrl", "imageAlt", "linkUrl", "createdAt", "updatedAt")
+      values ('ad1', 'home_top', 'image', '墨水', 'Good ink', '/ink.png', 'A bottle', 'https://ink.example/', ${now}, ${now})`.execute(
+      database.db,
+    );
+    await migrateToLatest(database.db);
+    const row = await database.db
+      .selectFrom("ads")
+      .select(["title", "text", "imageUrl", "imageAlt", "titleZh", "textZh", "imageUrlZh", "imageAltZh"])
+      .where("id", "=", "ad1")
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({
+      title: "墨水",
+      text: "Good ink",
+      imageUrl: "/ink.png",
+      imageAlt: "A bottle",
+      titleZh: "墨水",
+      textZh: "Good ink",
+      imageUrlZh: "/ink.png",
+      imageAltZh: "A bottle",
+    });
+  });
+
   it("enforces the post status and locale checks in the database", async () => {
     database = await createTestDatabase();
     const now = new Date().toISOString();

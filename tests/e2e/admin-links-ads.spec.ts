@@ -7,13 +7,16 @@ import { expect, test } from "./fixtures.ts";
 
 test.describe.configure({ mode: "serial" });
 // Headless Chromium names itself "HeadlessChrome", which counts as a bot (no impressions,
-// no clicks): these tests read the site as an ordinary desktop browser.
+// no clicks): these tests read the site as an ordinary desktop browser, in New York
+// (an ad's start entered for July is summer time, whatever the day the test runs).
 test.use({
+  timezoneId: "America/New_York",
   userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36",
 });
 
 const LINK_NAME = "E2E Friend Blog";
 const AD_TITLE = "E2E Ink Sale";
+const AD_TITLE_ZH = "E2E 墨水特卖";
 
 const SLUG_PREFIX = `links-ads-${Date.now()}`;
 
@@ -48,7 +51,13 @@ test("visitors go to login and signed-in non-admins get 403 on the links and ads
   });
   expect(link.status()).toBe(403);
   const ad = await page.request.post("/admin/ads/new", {
-    form: { placement: "home_top", kind: "text", title: "E2E Sneaky", text: "x", linkUrl: "https://sneaky.example" },
+    form: {
+      placement: "home_top",
+      kind: "text",
+      titleEn: "E2E Sneaky",
+      textEn: "x",
+      linkUrl: "https://sneaky.example",
+    },
     headers: { Origin: origin },
   });
   expect(ad.status()).toBe(403);
@@ -160,7 +169,7 @@ test("an admin runs a home-top ad: shown with its label, clicks go through the c
 
   // Field errors: a text ad needs text, links are http(s) only, weight 1–100.
   await page.getByRole("link", { name: "New ad" }).click();
-  await page.getByLabel("Title").fill(AD_TITLE);
+  await page.getByLabel("Title (English)").fill(AD_TITLE);
   await page.getByLabel("Link", { exact: true }).fill("/about");
   await page.getByLabel("Weight").fill("0");
   await page.getByRole("button", { name: "Create ad" }).click();
@@ -170,9 +179,13 @@ test("an admin runs a home-top ad: shown with its label, clicks go through the c
 
   await page.getByLabel("Placement").selectOption("home_top");
   await page.getByLabel("Kind").selectOption("text");
-  await page.getByLabel("Text", { exact: true }).fill("<b>Quills</b> & ink, 20% off");
+  await page.getByLabel("Text (English)").fill("<b>Quills</b> & ink, 20% off");
+  // A Chinese version too: each reader sees the ad in their language.
+  await page.getByLabel("Title (中文)").fill(AD_TITLE_ZH);
+  await page.getByLabel("Text (中文)").fill("羽毛笔和墨水八折");
   await page.getByLabel("Link", { exact: true }).fill(target);
   await page.getByLabel("Weight").fill("100");
+  await page.getByLabel("Starts").fill("2026-07-04T12:00");
   await page.getByRole("button", { name: "Create ad" }).click();
   await expect(page).toHaveURL(/\/admin\/ads$/);
   const row = page.getByRole("row", { name: new RegExp(AD_TITLE) });
@@ -191,7 +204,10 @@ test("an admin runs a home-top ad: shown with its label, clicks go through the c
   await expect(adLink).toHaveAttribute("rel", "sponsored noopener");
   expect(await page.content()).not.toContain(target);
   await page.goto("/zh");
-  await expect(page.getByRole("complementary", { name: "广告" }).filter({ hasText: AD_TITLE })).toBeVisible();
+  const adZh = page.getByRole("complementary", { name: "广告" }).filter({ hasText: AD_TITLE_ZH });
+  await expect(adZh).toContainText("羽毛笔和墨水八折");
+  await expect(adZh.getByRole("link", { name: AD_TITLE_ZH })).toHaveAttribute("href", `/ads/${id}/click`);
+  await expect(page.getByText(AD_TITLE)).toHaveCount(0);
 
   // The click route: a 302 to the stored URL, nothing else.
   const direct = await page.request.get(`/ads/${id}/click?to=https://evil.example`, { maxRedirects: 0 });
@@ -241,8 +257,17 @@ test("an admin runs a home-top ad: shown with its label, clicks go through the c
   await page.goto("/admin/ads?q=E2E");
   await expect(page.getByRole("row", { name: new RegExp(AD_TITLE) }).locator('[data-col="clicks"]')).toHaveText("2");
 
+  // The start was stored with July's offset (EDT), and the form shows it as entered.
+  const stored = await serverDb.db
+    .selectFrom("ads")
+    .select("startsAt")
+    .where("id", "=", id ?? "")
+    .executeTakeFirst();
+  expect(stored?.startsAt).toBe("2026-07-04T16:00:00.000Z");
+
   // Disabled: gone from the home page, and the click route no longer redirects.
   await page.getByRole("link", { name: `Edit “${AD_TITLE}”` }).click();
+  await expect(page.getByLabel("Starts")).toHaveValue("2026-07-04T12:00");
   await page.getByLabel("Show this ad").uncheck();
   await page.getByRole("button", { name: "Save ad" }).click();
   await expect(page.getByRole("row", { name: new RegExp(AD_TITLE) })).toContainText("Off");
@@ -286,16 +311,16 @@ test("between-list and post-bottom ads show in their places, image ads at a fixe
   const between = await createAd(serverDb.db, {
     placement: "list_between",
     kind: "image",
-    title: "E2E Between",
-    imageUrl: "/social.jpg",
-    imageAlt: "E2E pens",
+    titleEn: "E2E Between",
+    imageUrlEn: "/social.jpg",
+    imageAltEn: "E2E pens",
     linkUrl: "https://pens.example/",
   });
   await createAd(serverDb.db, {
     placement: "post_bottom",
     kind: "text",
-    title: "E2E Bottom",
-    text: "Read more with better ink.",
+    titleEn: "E2E Bottom",
+    textEn: "Read more with better ink.",
     linkUrl: "https://ink.example/",
   });
 
@@ -320,8 +345,8 @@ test("between-list and post-bottom ads show in their places, image ads at a fixe
   await createAd(serverDb.db, {
     placement: "sidebar",
     kind: "text",
-    title: "E2E Side",
-    text: "Paper for every pen.",
+    titleEn: "E2E Side",
+    textEn: "Paper for every pen.",
     linkUrl: "https://paper.example/",
   });
   await page.goto(`/en/posts/detail/${postIds[0]}`);

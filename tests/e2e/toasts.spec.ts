@@ -1,8 +1,8 @@
-import { login, signedInUser } from "./account-helpers.ts";
+import { login, signedInUser, signedInUserByForms } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 
 test("signing in and out shows a toast that closes by itself after 5 s or on a click", async ({ page }) => {
-  await signedInUser(page, "toast");
+  await signedInUserByForms(page, "toast");
   const toasts = page.locator(".Toastify");
   const welcome = toasts.getByText("Welcome back.");
   await expect(welcome).toBeVisible();
@@ -29,7 +29,7 @@ test("signing in and out shows a toast that closes by itself after 5 s or on a c
 });
 
 test("the toast container follows the spec's options", async ({ page }) => {
-  await signedInUser(page, "toastopts");
+  await signedInUserByForms(page, "toastopts");
   const container = page.locator(".Toastify__toast-container");
   await expect(container).toHaveClass(/Toastify__toast-container--top-right/);
   const toast = page.locator(".Toastify__toast").filter({ hasText: "Welcome back." });
@@ -80,7 +80,7 @@ test("a tampered flash cookie shows nothing", async ({ page, context, baseURL })
 
 test("toasts follow the dark theme", async ({ page }) => {
   await page.emulateMedia({ colorScheme: "dark" });
-  await signedInUser(page, "toastdark");
+  await signedInUserByForms(page, "toastdark");
   const toast = page.locator(".Toastify__toast").filter({ hasText: "Welcome back." });
   await expect(toast).toHaveClass(/Toastify__toast-theme--dark/);
 });

@@ -138,14 +138,15 @@ describe(`attack catalogue (${testDialect()})`, () => {
       const ad = await admin("/admin/ads/new", {
         placement: "home_top",
         kind: "text",
-        title: "Bad ad",
-        text: "Buy",
+        titleEn: "Bad ad",
+        textEn: "Buy",
+        titleZh: "坏广告",
+        textZh: "买",
         linkUrl: url,
         weight: "1",
         enabled: "on",
-        tzOffset: "0",
       });
-      const slide = await admin("/admin/swapers/new", { imageUrl: url, linkUrl: url, sortOrder: "0", tzOffset: "0" });
+      const slide = await admin("/admin/swapers/new", { imageUrl: url, linkUrl: url, sortOrder: "0" });
       expect([link.status, ad.status, slide.status], url).toEqual([400, 400, 400]);
       await Promise.all([link.arrayBuffer(), ad.arrayBuffer(), slide.arrayBuffer()]);
     }

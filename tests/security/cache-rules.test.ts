@@ -69,7 +69,7 @@ describe(`render cache rules (${testDialect()})`, () => {
     await createAd(db, {
       placement: "home_top",
       kind: "text",
-      title: "Ad until soon",
+      titleEn: "Ad until soon",
       linkUrl: "https://example.com/",
       endsAt: new Date(closes).toISOString(),
     });

@@ -1,69 +1,85 @@
-import { useEffect, useState } from "react";
-import { isoToLocal } from "../../lib/schemas/swaper.ts";
+import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { browserOffsetAt } from "../../lib/editor-values.ts";
+import { isoToLocalDateTime } from "../../lib/schemas/post.ts";
 import { describedBy, FieldMessages } from "../ui/field.tsx";
 
-/**
- * The browser's UTC offset in minutes (Date#getTimezoneOffset), 0 until hydrated:
- * forms send it so the server turns local times into UTC (without JavaScript,
- * times are read as UTC).
- */
-export function useBrowserTzOffset(): number {
-  const [offset, setOffset] = useState(0);
-  useEffect(() => setOffset(new Date().getTimezoneOffset()), []);
-  return offset;
+/** The browser's time zone name, null until hydrated (the server renders times in UTC). */
+function useBrowserZone(): string | null {
+  const [zone, setZone] = useState<string | null>(null);
+  useEffect(() => setZone(Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC"), []);
+  return zone;
 }
 
-/** A `datetime-local` input, keyed by its value so the browser's zone (known after hydration) can correct it. */
+/**
+ * A `datetime-local` input for a stored instant, and beside it the hidden `{name}Tz`:
+ * the browser's UTC offset at the time shown (decision 016). The time is shown in UTC
+ * until hydrated, then in the browser's zone with the offset of that instant (so a July
+ * time seen in November is in summer time); typing a time sends that moment's offset.
+ * Keyed by the shown value, so the change after hydration replaces the input.
+ */
 export function DateTimeField({
   id,
   label,
   name,
-  defaultValue,
+  iso,
+  hint,
   error,
+  hydrated,
 }: {
   id: string;
   label: string;
   name: string;
-  defaultValue: string;
+  iso: string | null;
+  hint?: string | null;
   error: string | null;
+  hydrated: boolean;
 }) {
+  const offset = hydrated && iso ? new Date(iso).getTimezoneOffset() : 0;
+  const shown = isoToLocalDateTime(iso, offset);
+  const tzRef = useRef<HTMLInputElement>(null);
   return (
     <div className="space-y-1">
       <label htmlFor={id} className="block text-sm font-medium">
         {label}
       </label>
       <input
-        key={defaultValue}
+        key={shown}
         id={id}
         type="datetime-local"
         name={name}
-        defaultValue={defaultValue}
+        defaultValue={shown}
+        onChange={(event) => {
+          if (hydrated && tzRef.current) tzRef.current.value = String(browserOffsetAt(event.currentTarget.value));
+        }}
         aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, null, error)}
+        aria-describedby={describedBy(id, hint, error)}
         className="block rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900"
       />
-      <FieldMessages id={id} error={error} />
+      <input key={`${shown}|${offset}`} ref={tzRef} type="hidden" name={`${name}Tz`} defaultValue={String(offset)} />
+      <FieldMessages id={id} hint={hint} error={error} />
     </div>
   );
 }
 
 /**
  * The "shown when" fields of slides and ads: an enabled checkbox and an optional
- * start and end, in the browser's local time.
+ * start and end, in the browser's local time (named in the hint; UTC without JavaScript).
  */
 export function EnabledWindowFields({
   idPrefix,
   labels,
   value,
-  tzOffset,
   err,
 }: {
   idPrefix: string;
   labels: { enabled: string; startsAt: string; endsAt: string };
   value: { enabled: boolean; startsAt: string | null; endsAt: string | null } | null;
-  tzOffset: number;
   err: (name: string) => string | null;
 }) {
+  const { t } = useTranslation("admin");
+  const zone = useBrowserZone();
+  const hint = zone ? t("window.hintLocal", { zone }) : t("window.hintUtc");
   return (
     <>
       <div className="flex items-center gap-2">
@@ -80,15 +96,19 @@ export function EnabledWindowFields({
         id={`${idPrefix}-startsAt`}
         label={labels.startsAt}
         name="startsAt"
-        defaultValue={isoToLocal(value?.startsAt ?? null, tzOffset)}
+        iso={value?.startsAt ?? null}
+        hint={hint}
         error={err("startsAt")}
+        hydrated={zone !== null}
       />
       <DateTimeField
         id={`${idPrefix}-endsAt`}
         label={labels.endsAt}
         name="endsAt"
-        defaultValue={isoToLocal(value?.endsAt ?? null, tzOffset)}
+        iso={value?.endsAt ?? null}
+        hint={hint}
         error={err("endsAt")}
+        hydrated={zone !== null}
       />
     </>
   );

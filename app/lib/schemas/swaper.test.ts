@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { validate } from "../forms.ts";
-import { isoToLocal, isSafeUrl, localToIso, swaperSchema } from "./swaper.ts";
+import { isSafeUrl, swaperSchema } from "./swaper.ts";
 
 describe("isSafeUrl", () => {
   it.each([
@@ -38,15 +38,5 @@ describe("swaperSchema", () => {
   it("accepts a minimal slide", () => {
     const ok = validate(swaperSchema, { imageUrl: "/a.jpg" });
     expect(ok.ok).toBe(true);
-  });
-});
-
-describe("local times", () => {
-  it("round-trips through UTC with the browser's offset", () => {
-    // UTC+8: getTimezoneOffset() is -480.
-    expect(localToIso("2026-05-01T08:30", -480)).toBe("2026-05-01T00:30:00.000Z");
-    expect(isoToLocal("2026-05-01T00:30:00.000Z", -480)).toBe("2026-05-01T08:30");
-    expect(localToIso("", 0)).toBeNull();
-    expect(isoToLocal(null, 0)).toBe("");
   });
 });

@@ -1,14 +1,14 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { EnabledWindowFields, useBrowserTzOffset } from "../../components/admin/form-parts.tsx";
+import { EnabledWindowFields } from "../../components/admin/form-parts.tsx";
 import { UploadButton } from "../../components/media/upload-button.tsx";
 import { Field, SelectField, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
-import { AD_KINDS, AD_PLACEMENTS, AD_TEXT_MAX, adSchema } from "../../lib/schemas/ad.ts";
-import { localToIso } from "../../lib/schemas/swaper.ts";
+import { AD_KINDS, AD_LOCALES, AD_PLACEMENTS, AD_TEXT_MAX, adField, adSchema } from "../../lib/schemas/ad.ts";
+import { windowToUtc } from "../../lib/schemas/time-window.ts";
 import type { FormFailure } from "../../server/auth/guard.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
@@ -32,33 +32,36 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const parsed = validate(adSchema, await request.formData());
   if (!parsed.ok) return data<FormFailure>({ fieldErrors: parsed.errors }, { status: 400 });
   const v = parsed.data;
-  const offset = Number(v.tzOffset);
-  const tz = Number.isInteger(offset) && Math.abs(offset) <= 14 * 60 ? offset : 0;
   const input: Required<NewAd> = {
     placement: v.placement,
     kind: v.kind,
-    title: v.title,
-    text: v.text,
-    imageUrl: v.imageUrl || null,
-    imageAlt: v.imageAlt,
+    titleEn: v.titleEn,
+    textEn: v.textEn,
+    imageUrlEn: v.imageUrlEn || null,
+    imageAltEn: v.imageAltEn,
+    titleZh: v.titleZh,
+    textZh: v.textZh,
+    imageUrlZh: v.imageUrlZh || null,
+    imageAltZh: v.imageAltZh,
     linkUrl: v.linkUrl,
     enabled: v.enabled === "on",
-    startsAt: localToIso(v.startsAt, tz),
-    endsAt: localToIso(v.endsAt, tz),
+    ...windowToUtc(v),
     weight: Number(v.weight),
   };
+  // The audit log names the ad by its English title, else its Chinese one.
+  const title = input.titleEn || input.titleZh;
   const id = params.id;
   if (id) {
     const updated = await app.db.transaction().execute(async (trx) => {
       if (!(await updateAd(trx, id, input))) return false;
-      await audit(trx, admin, "ad.update", { type: "ad", id }, { title: input.title });
+      await audit(trx, admin, "ad.update", { type: "ad", id }, { title });
       return true;
     });
     if (!updated) throw data(null, { status: 404 });
   } else {
     await app.db.transaction().execute(async (trx) => {
       const newId = await createAd(trx, input);
-      await audit(trx, admin, "ad.create", { type: "ad", id: newId }, { title: input.title });
+      await audit(trx, admin, "ad.create", { type: "ad", id: newId }, { title });
     });
   }
   return redirect("/admin/ads", { headers: flashHeaders(flashOptions(app.env), "success", "flash.saved") });
@@ -76,16 +79,13 @@ export default function AdFormPage({ loaderData, actionData }: Route.ComponentPr
   const { clientErrors, onSubmit } = useClientValidation(adSchema);
   const errors = clientErrors ?? actionData?.fieldErrors ?? {};
   const err = (name: string) => (errors[name] ? m(errors[name]) : null);
-  // The browser's offset turns the local times typed here into UTC (and back).
-  const tzOffset = useBrowserTzOffset();
 
   return (
-    <section aria-labelledby="ad-form-title" className="max-w-xl space-y-6">
+    <section aria-labelledby="ad-form-title" className="max-w-4xl space-y-6">
       <h1 id="ad-form-title" className="text-3xl font-bold tracking-tight">
         {ad ? t("ads.edit") : t("ads.new")}
       </h1>
       <Form method="post" noValidate onSubmit={onSubmit} className="space-y-4">
-        <input type="hidden" name="tzOffset" value={tzOffset} />
         <SelectField
           label={t("ads.fields.placement")}
           name="placement"
@@ -101,39 +101,55 @@ export default function AdFormPage({ loaderData, actionData }: Route.ComponentPr
           options={AD_KINDS.map((k) => ({ value: k, label: t(`kinds.${k}`) }))}
           error={err("kind")}
         />
-        <Field
-          label={t("ads.fields.title")}
-          name="title"
-          required
-          maxLength={120}
-          defaultValue={ad?.title}
-          error={err("title")}
-        />
-        <Field
-          label={t("ads.fields.text")}
-          name="text"
-          rows={3}
-          maxLength={AD_TEXT_MAX}
-          defaultValue={ad?.text}
-          hint={t("ads.fields.textHint")}
-          error={err("text")}
-        />
-        <Field
-          label={t("ads.fields.imageUrl")}
-          name="imageUrl"
-          maxLength={2000}
-          defaultValue={ad?.imageUrl ?? ""}
-          hint={t("ads.fields.imageUrlHint")}
-          error={err("imageUrl")}
-        />
-        <UploadButton target="imageUrl" fieldLabel={t("ads.fields.imageUrl")} />
-        <Field
-          label={t("ads.fields.imageAlt")}
-          name="imageAlt"
-          maxLength={200}
-          defaultValue={ad?.imageAlt}
-          error={err("imageAlt")}
-        />
+        <p id="ad-content-hint" className="text-sm text-zinc-700 dark:text-zinc-300">
+          {t("ads.fields.contentHint")}
+        </p>
+        <div className="grid gap-4 lg:grid-cols-2">
+          {AD_LOCALES.map((locale) => {
+            const name = (field: "title" | "text" | "imageUrl" | "imageAlt") => adField(locale, field);
+            return (
+              <fieldset
+                key={locale}
+                aria-describedby="ad-content-hint"
+                className="space-y-4 rounded-md border border-zinc-200 p-4 dark:border-zinc-800"
+              >
+                <legend className="px-1 font-medium">{t(`ads.fields.version.${locale}`)}</legend>
+                <Field
+                  label={t(`ads.fields.${name("title")}`)}
+                  name={name("title")}
+                  maxLength={120}
+                  defaultValue={ad?.[name("title")] ?? ""}
+                  error={err(name("title"))}
+                />
+                <Field
+                  label={t(`ads.fields.${name("text")}`)}
+                  name={name("text")}
+                  rows={3}
+                  maxLength={AD_TEXT_MAX}
+                  defaultValue={ad?.[name("text")] ?? ""}
+                  hint={t("ads.fields.textHint")}
+                  error={err(name("text"))}
+                />
+                <Field
+                  label={t(`ads.fields.${name("imageUrl")}`)}
+                  name={name("imageUrl")}
+                  maxLength={2000}
+                  defaultValue={ad?.[name("imageUrl")] ?? ""}
+                  hint={t("ads.fields.imageUrlHint")}
+                  error={err(name("imageUrl"))}
+                />
+                <UploadButton target={name("imageUrl")} fieldLabel={t(`ads.fields.${name("imageUrl")}`)} />
+                <Field
+                  label={t(`ads.fields.${name("imageAlt")}`)}
+                  name={name("imageAlt")}
+                  maxLength={200}
+                  defaultValue={ad?.[name("imageAlt")] ?? ""}
+                  error={err(name("imageAlt"))}
+                />
+              </fieldset>
+            );
+          })}
+        </div>
         <Field
           label={t("ads.fields.linkUrl")}
           name="linkUrl"
@@ -158,7 +174,6 @@ export default function AdFormPage({ loaderData, actionData }: Route.ComponentPr
             endsAt: t("ads.fields.endsAt"),
           }}
           value={ad}
-          tzOffset={tzOffset}
           err={err}
         />
         <div className="flex flex-wrap items-center gap-4">

@@ -13,7 +13,7 @@ import {
 import { FormAlert } from "../../components/ui/field.tsx";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
-import { AD_PLACEMENTS, AD_SORTS, type AdPlacementValue, clickThroughRate } from "../../lib/schemas/ad.ts";
+import { AD_PLACEMENTS, AD_SORTS, type AdPlacementValue, adContent, clickThroughRate } from "../../lib/schemas/ad.ts";
 import { adminListRequest, pendingDelete } from "../../server/admin/list-request.server.ts";
 import { deleteIntent, rowActions } from "../../server/admin/row-actions.server.ts";
 import { deleteAd, getAd, listAdsForAdmin, parseAdSort } from "../../server/repos/ads.server.ts";
@@ -29,7 +29,7 @@ export async function loader(args: Route.LoaderArgs) {
   const { app, q, page, url, locale } = await adminListRequest(args);
   const placement = parsePlacement(url.searchParams.get("placement"));
   const sort = parseAdSort(url.searchParams.get("sort"));
-  const list = await listAdsForAdmin(app.db, { q, placement, sort, page, pageSize: PAGE_SIZE });
+  const list = await listAdsForAdmin(app.db, { q, placement, sort, locale, page, pageSize: PAGE_SIZE });
   const confirming = await pendingDelete(url, (id) => getAd(app.db, id));
   return { list, q, placement, sort, confirming, locale };
 }
@@ -38,7 +38,7 @@ export const action = rowActions({
   type: "ad",
   listPath: "/admin/ads",
   load: getAd,
-  title: (ad) => ad.title,
+  title: (ad) => ad.titleEn || ad.titleZh,
   intents: { delete: deleteIntent(deleteAd) },
 });
 
@@ -66,7 +66,11 @@ export default function AdsAdmin({ loaderData, actionData }: Route.ComponentProp
       {actionData?.error && <FormAlert>{m(actionData.error)}</FormAlert>}
 
       {confirming && (
-        <ConfirmDelete text={t("ads.deleteConfirm", { title: confirming.title })} id={confirming.id} back={back} />
+        <ConfirmDelete
+          text={t("ads.deleteConfirm", { title: adContent(confirming, locale).title })}
+          id={confirming.id}
+          back={back}
+        />
       )}
 
       <Form method="get" role="search" className="flex flex-wrap items-end gap-3">
@@ -124,10 +128,12 @@ export default function AdsAdmin({ loaderData, actionData }: Route.ComponentProp
       >
         {list.items.map((ad) => {
           const ctr = clickThroughRate(ad.impressions, ad.clicks);
+          // The title in the admin's language, else the other one.
+          const title = adContent(ad, locale).title;
           return (
             <tr key={ad.id} data-ad-row={ad.id} className="border-b border-zinc-100 align-middle dark:border-zinc-900">
               <td className="py-2 pr-3">
-                {ad.title}
+                {title}
                 <span className="block text-xs text-zinc-600 dark:text-zinc-400">{t(`kinds.${ad.kind}`)}</span>
               </td>
               <td className="py-2 pr-3">{t(`placements.${ad.placement}`)}</td>
@@ -145,7 +151,7 @@ export default function AdsAdmin({ loaderData, actionData }: Route.ComponentProp
               <td className="py-2 pr-3 text-right tabular-nums">{ctr === null ? "—" : `${ctr}%`}</td>
               <ActionsCell>
                 <EditDeleteLinks
-                  name={ad.title}
+                  name={title}
                   editTo={`/admin/ads/${ad.id}`}
                   deleteTo={withParams({ confirmDelete: ad.id })}
                 />

@@ -1,14 +1,15 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { EnabledWindowFields, useBrowserTzOffset } from "../../components/admin/form-parts.tsx";
+import { EnabledWindowFields } from "../../components/admin/form-parts.tsx";
 import { UploadButton } from "../../components/media/upload-button.tsx";
 import { Field, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
-import { isSafeUrl, localToIso, swaperSchema } from "../../lib/schemas/swaper.ts";
+import { isSafeUrl, swaperSchema } from "../../lib/schemas/swaper.ts";
+import { windowToUtc } from "../../lib/schemas/time-window.ts";
 import type { FormFailure } from "../../server/auth/guard.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
@@ -32,8 +33,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const parsed = validate(swaperSchema, await request.formData());
   if (!parsed.ok) return data<FormFailure>({ fieldErrors: parsed.errors }, { status: 400 });
   const v = parsed.data;
-  const offset = Number(v.tzOffset);
-  const tz = Number.isInteger(offset) && Math.abs(offset) <= 14 * 60 ? offset : 0;
   const input: Required<NewSlide> = {
     titleEn: v.titleEn,
     titleZh: v.titleZh,
@@ -42,8 +41,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     linkUrl: v.linkUrl || null,
     sortOrder: Number(v.sortOrder || "0"),
     enabled: v.enabled === "on",
-    startsAt: localToIso(v.startsAt, tz),
-    endsAt: localToIso(v.endsAt, tz),
+    ...windowToUtc(v),
   };
   const title = input.titleEn || input.titleZh;
   const id = params.id;
@@ -75,8 +73,6 @@ export default function SwaperFormPage({ loaderData, actionData }: Route.Compone
   const { clientErrors, onSubmit } = useClientValidation(swaperSchema);
   const errors = clientErrors ?? actionData?.fieldErrors ?? {};
   const err = (name: string) => (errors[name] ? m(errors[name]) : null);
-  // The browser's offset turns the local times typed here into UTC (and back).
-  const tzOffset = useBrowserTzOffset();
   const [preview, setPreview] = useState({
     imageUrl: slide?.imageUrl ?? "",
     title: slide?.titleEn || slide?.titleZh || "",
@@ -105,7 +101,6 @@ export default function SwaperFormPage({ loaderData, actionData }: Route.Compone
             });
           }}
         >
-          <input type="hidden" name="tzOffset" value={tzOffset} />
           <Field
             label={t("swapers.fields.titleEn")}
             name="titleEn"
@@ -159,7 +154,6 @@ export default function SwaperFormPage({ loaderData, actionData }: Route.Compone
               endsAt: t("swapers.fields.endsAt"),
             }}
             value={slide}
-            tzOffset={tzOffset}
             err={err}
           />
           <div className="flex flex-wrap items-center gap-4">

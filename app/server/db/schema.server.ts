@@ -425,17 +425,27 @@ export interface RedirectsTable {
 export type AdPlacement = "home_top" | "sidebar" | "post_bottom" | "list_between";
 export type AdKind = "image" | "text";
 
-/** Advertisements: plain text or an image, never HTML; clicks go through /ads/{id}/click. */
+/**
+ * Advertisements: plain text or an image, never HTML; clicks go through /ads/{id}/click.
+ * The content has an English version (`title`, `text`, `imageUrl`, `imageAlt`: the old
+ * names) and a Chinese one (`…Zh`); an empty title means that version is missing.
+ */
 export interface AdsTable {
   id: string;
   placement: AdPlacement;
   kind: AdKind;
+  /** English title ("" = no English version). */
   title: string;
   /** Plain text (at most 200 characters), escaped when shown. */
   text: ColumnType<string, string | undefined, string>;
   /** http(s) URL or site-relative path (image ads). */
   imageUrl: string | null;
   imageAlt: ColumnType<string, string | undefined, string>;
+  /** Chinese title ("" = no Chinese version). */
+  titleZh: ColumnType<string, string | undefined, string>;
+  textZh: ColumnType<string, string | undefined, string>;
+  imageUrlZh: ColumnType<string | null, string | null | undefined, string | null>;
+  imageAltZh: ColumnType<string, string | undefined, string>;
   /** Absolute http(s) URL: the only place /ads/{id}/click redirects to. */
   linkUrl: string;
   enabled: ColumnType<number, number | undefined, number>;

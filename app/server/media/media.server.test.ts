@@ -6,6 +6,7 @@ import { jpeg, png } from "../../../tests/fixtures/images.ts";
 import { insertUser } from "../../../tests/setup/fixtures-db.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import { nowIso } from "../db/db.server.ts";
+import { createAd } from "../repos/ads.server.ts";
 import { insertPost } from "../repos/posts.server.ts";
 import { createLocalStorage } from "../storage/local.server.ts";
 import { type StorageDriver, StorageError } from "../storage/types.server.ts";
@@ -123,6 +124,16 @@ describe(`media records and files (${testDialect()})`, () => {
       .insertInto("siteSettings")
       .values({ key: "socialImage", value: JSON.stringify(b.url), createdAt: now, updatedAt: now })
       .execute();
+    // An image ad whose Chinese version has its own image.
+    const adId = await createAd(database.db, {
+      placement: "home_top",
+      kind: "image",
+      titleEn: "Pens",
+      imageUrlEn: "/pens.png",
+      titleZh: "笔",
+      imageUrlZh: b.url,
+      linkUrl: "https://pens.example/",
+    });
     const avatarOwner = await insertUser(database.db, { email: "avatar@example.test", name: "Ada" });
     await database.db.updateTable("users").set({ image: a.url }).where("id", "=", avatarOwner).execute();
 
@@ -132,9 +143,10 @@ describe(`media records and files (${testDialect()})`, () => {
       { kind: "link", id: "link1", title: "Friend" },
       { kind: "avatar", id: avatarOwner, title: "Ada" },
     ]);
-    expect(usages.get(b.id)?.map((u) => u.kind)).toEqual(["post", "settings"]);
+    expect(usages.get(b.id)?.map((u) => u.kind)).toEqual(["post", "ad", "settings"]);
+    expect(usages.get(b.id)?.[1]).toEqual({ kind: "ad", id: adId, title: "Pens" });
     expect(usages.get(unused.id)).toEqual([]);
-    expect(await findMediaUsages(database.db, b.id)).toHaveLength(2);
+    expect(await findMediaUsages(database.db, b.id)).toHaveLength(3);
 
     // In use: refused, nothing removed. Unused: the row and every file go.
     const refused = await deleteMedia(deps(), a.id);

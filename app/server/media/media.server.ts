@@ -344,7 +344,11 @@ export async function findUsagesForMany(db: DB, ids: readonly string[]): Promise
       .where((eb) => eb.or([anyLike("p.coverImageUrl"), anyLike("t.bodyMarkdown")]))
       .execute(),
     db.selectFrom("swapers").select(["id", "titleEn", "titleZh", "imageUrl"]).where(anyLike("imageUrl")).execute(),
-    db.selectFrom("ads").select(["id", "title", "imageUrl"]).where(anyLike("imageUrl")).execute(),
+    db
+      .selectFrom("ads")
+      .select(["id", "title", "titleZh", "imageUrl", "imageUrlZh"])
+      .where((eb) => eb.or([anyLike("imageUrl"), anyLike("imageUrlZh")]))
+      .execute(),
     db.selectFrom("links").select(["id", "name", "logoUrl"]).where(anyLike("logoUrl")).execute(),
     db.selectFrom("users").select(["id", "name", "image"]).where(anyLike("image")).execute(),
     db.selectFrom("siteSettings").select(["key", "value"]).where(anyLike("value")).execute(),
@@ -358,7 +362,7 @@ export async function findUsagesForMany(db: DB, ids: readonly string[]): Promise
   };
   for (const p of posts) add([p.coverImageUrl, p.bodyMarkdown], { kind: "post", id: p.id, title: p.title ?? p.slug });
   for (const s of swapers) add([s.imageUrl], { kind: "swaper", id: s.id, title: s.titleEn || s.titleZh || s.id });
-  for (const a of ads) add([a.imageUrl], { kind: "ad", id: a.id, title: a.title });
+  for (const a of ads) add([a.imageUrl, a.imageUrlZh], { kind: "ad", id: a.id, title: a.title || a.titleZh });
   for (const l of links) add([l.logoUrl], { kind: "link", id: l.id, title: l.name });
   for (const u of users) add([u.image], { kind: "avatar", id: u.id, title: u.name });
   for (const row of settings) add([row.value], { kind: "settings", id: row.key, title: row.key });

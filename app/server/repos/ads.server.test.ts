@@ -34,8 +34,8 @@ beforeEach(async () => {
 const textAd = (over: Partial<NewAd> = {}): NewAd => ({
   placement: "home_top",
   kind: "text",
-  title: "Buy ink",
-  text: "Good ink",
+  titleEn: "Buy ink",
+  textEn: "Good ink",
   linkUrl: "https://shop.example/ink",
   ...over,
 });
@@ -44,29 +44,87 @@ describe("active ads", () => {
   it("are the enabled ads of the placement inside their time window", async () => {
     const { db } = database;
     const now = "2026-06-01T00:00:00.000Z";
-    await createAd(db, textAd({ title: "Open" }));
-    await createAd(db, textAd({ title: "Other placement", placement: "post_bottom" }));
-    await createAd(db, textAd({ title: "Off", enabled: false }));
-    await createAd(db, textAd({ title: "Future", startsAt: "2026-07-01T00:00:00.000Z" }));
-    await createAd(db, textAd({ title: "Ended", endsAt: "2026-06-01T00:00:00.000Z" }));
+    await createAd(db, textAd({ titleEn: "Open" }));
+    await createAd(db, textAd({ titleEn: "Other placement", placement: "post_bottom" }));
+    await createAd(db, textAd({ titleEn: "Off", enabled: false }));
+    await createAd(db, textAd({ titleEn: "Future", startsAt: "2026-07-01T00:00:00.000Z" }));
+    await createAd(db, textAd({ titleEn: "Ended", endsAt: "2026-06-01T00:00:00.000Z" }));
     await createAd(
       db,
-      textAd({ title: "Window", startsAt: "2026-06-01T00:00:00.000Z", endsAt: "2026-06-02T00:00:00.000Z" }),
+      textAd({ titleEn: "Window", startsAt: "2026-06-01T00:00:00.000Z", endsAt: "2026-06-02T00:00:00.000Z" }),
     );
     const active = await listActiveAds(db, "home_top", now);
-    expect(active.map((a) => a.title).sort()).toEqual(["Open", "Window"]);
-    expect((await listActiveAds(db, "post_bottom", now)).map((a) => a.title)).toEqual(["Other placement"]);
+    expect(active.map((a) => a.titleEn).sort()).toEqual(["Open", "Window"]);
+    expect((await listActiveAds(db, "post_bottom", now)).map((a) => a.titleEn)).toEqual(["Other placement"]);
     expect(await listActiveAds(db, "sidebar", now)).toEqual([]);
-    expect(await pickAd(db, "sidebar", { now })).toBeNull();
+    expect(await pickAd(db, "sidebar", { locale: "en", now })).toBeNull();
   });
 
   it("never hand the target URL to the page", async () => {
     const { db } = database;
     await createAd(db, textAd());
-    const ad = await pickAd(db, "home_top");
+    const ad = await pickAd(db, "home_top", { locale: "en" });
     expect(ad).not.toBeNull();
     expect(ad).not.toHaveProperty("linkUrl");
     expect(ad).not.toHaveProperty("weight");
+  });
+});
+
+describe("language versions", () => {
+  it("show the reader's language, and the other one where the ad has none in it", async () => {
+    const { db } = database;
+    const both = await createAd(
+      db,
+      textAd({ titleEn: "Buy ink", textEn: "Good ink", titleZh: "买墨水", textZh: "好墨水" }),
+    );
+    const pick = (locale: "en" | "zh") => pickAd(db, "home_top", { locale, random: () => 0 });
+    expect(await pick("en")).toEqual({
+      id: both,
+      kind: "text",
+      title: "Buy ink",
+      text: "Good ink",
+      imageUrl: null,
+      imageAlt: "",
+    });
+    expect(await pick("zh")).toMatchObject({ id: both, title: "买墨水", text: "好墨水" });
+
+    await database.db.deleteFrom("ads").execute();
+    await createAd(db, textAd({ titleEn: "", textEn: "", titleZh: "只有中文", textZh: "中文内容" }));
+    expect(await pick("en")).toMatchObject({ title: "只有中文", text: "中文内容" });
+    expect(await pick("zh")).toMatchObject({ title: "只有中文", text: "中文内容" });
+
+    await database.db.deleteFrom("ads").execute();
+    await createAd(db, textAd({ titleEn: "English only", textEn: "Text" }));
+    expect(await pick("zh")).toMatchObject({ title: "English only", text: "Text" });
+  });
+
+  it("give each language its own image and description, never mixing versions", async () => {
+    const { db } = database;
+    const id = await createAd(db, {
+      placement: "list_between",
+      kind: "image",
+      titleEn: "Pens",
+      imageUrlEn: "/pens-en.png",
+      imageAltEn: "Three pens",
+      titleZh: "钢笔",
+      imageUrlZh: "/pens-zh.png",
+      imageAltZh: "三支钢笔",
+      linkUrl: "https://pens.example/",
+    });
+    expect(await pickAd(db, "list_between", { locale: "en" })).toMatchObject({
+      imageUrl: "/pens-en.png",
+      imageAlt: "Three pens",
+    });
+    expect(await pickAd(db, "list_between", { locale: "zh" })).toMatchObject({
+      imageUrl: "/pens-zh.png",
+      imageAlt: "三支钢笔",
+    });
+    expect(await getAd(db, id)).toMatchObject({
+      titleEn: "Pens",
+      imageUrlEn: "/pens-en.png",
+      titleZh: "钢笔",
+      imageUrlZh: "/pens-zh.png",
+    });
   });
 });
 
@@ -89,12 +147,12 @@ describe("weighted pick", () => {
 
   it("picks from the database by weight", async () => {
     const { db } = database;
-    const light = await createAd(db, textAd({ title: "Light", weight: 1 }));
+    const light = await createAd(db, textAd({ titleEn: "Light", weight: 1 }));
     await new Promise((r) => setTimeout(r, 5)); // createdAt orders the candidates
-    const heavy = await createAd(db, textAd({ title: "Heavy", weight: 99 }));
-    expect((await pickAd(db, "home_top", { random: () => 0 }))?.id).toBe(light);
-    expect((await pickAd(db, "home_top", { random: () => 0.02 }))?.id).toBe(heavy);
-    expect((await pickAd(db, "home_top", { random: () => 0.5 }))?.id).toBe(heavy);
+    const heavy = await createAd(db, textAd({ titleEn: "Heavy", weight: 99 }));
+    expect((await pickAd(db, "home_top", { locale: "en", random: () => 0 }))?.id).toBe(light);
+    expect((await pickAd(db, "home_top", { locale: "en", random: () => 0.02 }))?.id).toBe(heavy);
+    expect((await pickAd(db, "home_top", { locale: "en", random: () => 0.5 }))?.id).toBe(heavy);
   });
 
   it("keeps weights within 1–100", async () => {
@@ -191,26 +249,36 @@ describe("impressions", () => {
 describe("admin list", () => {
   it("filters by placement, searches literally, sorts from the allowlist and pages", async () => {
     const { db } = database;
-    const a = await createAd(db, textAd({ title: "Zeta ink", text: "50% off" }));
-    await createAd(db, textAd({ title: "Alpha pens", placement: "post_bottom" }));
-    await createAd(db, textAd({ title: "Mid", kind: "image", imageUrl: "/ad.png", text: "" }));
+    const a = await createAd(db, textAd({ titleEn: "Zeta ink", textEn: "50% off" }));
+    await createAd(db, textAd({ titleEn: "Alpha pens", placement: "post_bottom" }));
+    await createAd(db, textAd({ titleEn: "Mid", kind: "image", imageUrlEn: "/ad.png", textEn: "" }));
     await writeImpressionIncrements(db, new Map([[a, 10]]));
     expect(
-      (await listAdsForAdmin(db, { placement: "post_bottom", page: 1, pageSize: 10 })).items.map((x) => x.title),
+      (await listAdsForAdmin(db, { placement: "post_bottom", page: 1, pageSize: 10 })).items.map((x) => x.titleEn),
     ).toEqual(["Alpha pens"]);
-    expect((await listAdsForAdmin(db, { q: "%", page: 1, pageSize: 10 })).items.map((x) => x.title)).toEqual([
+    expect((await listAdsForAdmin(db, { q: "%", page: 1, pageSize: 10 })).items.map((x) => x.titleEn)).toEqual([
       "Zeta ink",
     ]);
-    expect((await listAdsForAdmin(db, { sort: "title", page: 1, pageSize: 10 })).items.map((x) => x.title)).toEqual([
+    expect((await listAdsForAdmin(db, { sort: "title", page: 1, pageSize: 10 })).items.map((x) => x.titleEn)).toEqual([
       "Alpha pens",
       "Mid",
       "Zeta ink",
     ]);
     expect((await listAdsForAdmin(db, { sort: "impressions", page: 1, pageSize: 10 })).items[0]?.id).toBe(a);
+    // Both languages are searched; titles sort in the admin's language, else the other one.
+    await createAd(db, textAd({ titleEn: "", textEn: "", titleZh: "Beta 中文", textZh: "墨水特价" }));
+    expect((await listAdsForAdmin(db, { q: "特价", page: 1, pageSize: 10 })).items.map((x) => x.titleZh)).toEqual([
+      "Beta 中文",
+    ]);
+    expect(
+      (await listAdsForAdmin(db, { sort: "title", locale: "en", page: 1, pageSize: 10 })).items.map(
+        (x) => x.titleEn || x.titleZh,
+      ),
+    ).toEqual(["Alpha pens", "Beta 中文", "Mid", "Zeta ink"]);
     expect(parseAdSort("title; drop table ads")).toBe("newest");
     expect(parseAdSort("clicks")).toBe("clicks");
     const paged = await listAdsForAdmin(db, { page: 5, pageSize: 2 });
-    expect(paged).toMatchObject({ total: 3, page: 2, pageCount: 2 });
+    expect(paged).toMatchObject({ total: 4, page: 2, pageCount: 2 });
   });
 
   it("updates (not the counters) and deletes", async () => {
@@ -220,10 +288,14 @@ describe("admin list", () => {
     const ok = await updateAd(db, id, {
       placement: "list_between",
       kind: "image",
-      title: "New",
-      text: "",
-      imageUrl: "/ad.png",
-      imageAlt: "An ad",
+      titleEn: "New",
+      textEn: "",
+      imageUrlEn: "/ad.png",
+      imageAltEn: "An ad",
+      titleZh: "新",
+      textZh: "",
+      imageUrlZh: "/ad-zh.png",
+      imageAltZh: "一则广告",
       linkUrl: "https://new.example",
       enabled: false,
       startsAt: null,
@@ -239,6 +311,9 @@ describe("admin list", () => {
       impressions: 4,
       clicks: 0,
       linkUrl: "https://new.example",
+      titleZh: "新",
+      imageUrlZh: "/ad-zh.png",
+      imageAltZh: "一则广告",
     });
     expect(await deleteAd(db, id)).toBe(true);
     expect(await getAd(db, id)).toBeUndefined();

@@ -1,12 +1,12 @@
 import { isbot } from "isbot";
 import { sql } from "kysely";
-import { AD_SORTS, type AdSort } from "../../lib/schemas/ad.ts";
+import { AD_SORTS, type AdContents, type AdSort, adContent } from "../../lib/schemas/ad.ts";
 import { isHttpUrl } from "../../lib/schemas/link.ts";
 import { type BatchCounter, createBatchCounter } from "../batch-counter.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import { containsText, countRows } from "../db/query.server.ts";
-import type { AdKind, AdPlacement } from "../db/schema.server.ts";
+import type { AdKind, AdPlacement, Locale } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { type AdminPage, adminPage } from "./paging.server.ts";
 import { splitByWindow } from "./time-windows.server.ts";
@@ -21,17 +21,17 @@ export interface PublicAd {
   imageAlt: string;
 }
 
-interface Candidate extends PublicAd {
+/** An ad that may show now, with both language versions (the page picks one). */
+export interface Candidate extends AdContents {
+  id: string;
+  kind: AdKind;
   weight: number;
 }
 
-export interface NewAd {
+/** A new or edited ad: each language version may be left out, not both (the form sees to it). */
+export interface NewAd extends Partial<AdContents> {
   placement: AdPlacement;
   kind: AdKind;
-  title: string;
-  text?: string;
-  imageUrl?: string | null;
-  imageAlt?: string;
   linkUrl: string;
   enabled?: boolean;
   startsAt?: string | null;
@@ -39,14 +39,10 @@ export interface NewAd {
   weight?: number;
 }
 
-export interface AdRow {
+export interface AdRow extends AdContents {
   id: string;
   placement: AdPlacement;
   kind: AdKind;
-  title: string;
-  text: string;
-  imageUrl: string | null;
-  imageAlt: string;
   linkUrl: string;
   enabled: boolean;
   startsAt: string | null;
@@ -58,14 +54,23 @@ export interface AdRow {
   updatedAt: string;
 }
 
+/** Both language versions under their app names (the English columns keep their old names). */
+const CONTENT_COLUMNS = [
+  "title as titleEn",
+  "text as textEn",
+  "imageUrl as imageUrlEn",
+  "imageAlt as imageAltEn",
+  "titleZh",
+  "textZh",
+  "imageUrlZh",
+  "imageAltZh",
+] as const;
+
 const COLUMNS = [
   "id",
   "placement",
   "kind",
-  "title",
-  "text",
-  "imageUrl",
-  "imageAlt",
+  ...CONTENT_COLUMNS,
   "linkUrl",
   "enabled",
   "startsAt",
@@ -89,6 +94,20 @@ function toRow(r: Omit<AdRow, "enabled" | "impressions" | "clicks" | "weight"> &
 
 const clampWeight = (w: number | undefined) => Math.min(100, Math.max(1, Math.trunc(w ?? 1)));
 
+/** The content columns as stored, from an app object. */
+function contentValues(input: Partial<AdContents>) {
+  return {
+    title: input.titleEn ?? "",
+    text: input.textEn ?? "",
+    imageUrl: input.imageUrlEn || null,
+    imageAlt: input.imageAltEn ?? "",
+    titleZh: input.titleZh ?? "",
+    textZh: input.textZh ?? "",
+    imageUrlZh: input.imageUrlZh || null,
+    imageAltZh: input.imageAltZh ?? "",
+  };
+}
+
 export async function createAd(db: DB, input: NewAd): Promise<string> {
   const id = newId();
   const now = nowIso();
@@ -98,10 +117,7 @@ export async function createAd(db: DB, input: NewAd): Promise<string> {
       id,
       placement: input.placement,
       kind: input.kind,
-      title: input.title,
-      text: input.text ?? "",
-      imageUrl: input.imageUrl ?? null,
-      imageAlt: input.imageAlt ?? "",
+      ...contentValues(input),
       linkUrl: input.linkUrl,
       enabled: input.enabled === false ? 0 : 1,
       startsAt: input.startsAt ?? null,
@@ -121,10 +137,7 @@ export async function updateAd(db: DB, id: string, input: Required<NewAd>): Prom
     .set({
       placement: input.placement,
       kind: input.kind,
-      title: input.title,
-      text: input.text,
-      imageUrl: input.imageUrl,
-      imageAlt: input.imageAlt,
+      ...contentValues(input),
       linkUrl: input.linkUrl,
       enabled: input.enabled ? 1 : 0,
       startsAt: input.startsAt,
@@ -153,22 +166,34 @@ export function parseAdSort(value: string | null): AdSort {
   return (AD_SORTS as readonly string[]).includes(value ?? "") ? (value as AdSort) : "newest";
 }
 
-/** Ads for the admin list: optional placement filter, search over title and text, a sort, pages. */
+/**
+ * Ads for the admin list: optional placement filter, search over both languages' titles
+ * and texts, a sort (titles in `locale`, the other language's when that one is empty), pages.
+ */
 export async function listAdsForAdmin(
   db: DB,
-  opts: { q?: string; placement?: AdPlacement | null; sort?: AdSort; page: number; pageSize: number },
+  opts: {
+    q?: string;
+    placement?: AdPlacement | null;
+    sort?: AdSort;
+    locale?: Locale;
+    page: number;
+    pageSize: number;
+  },
 ): Promise<AdminPage<AdRow>> {
   const q = opts.q?.trim() ?? "";
   const placement = opts.placement ?? null;
   const base = db
     .selectFrom("ads")
     .$if(placement !== null, (qb) => qb.where("placement", "=", placement as AdPlacement))
-    .$if(q !== "", (qb) => qb.where(containsText(["title", "text"], q)));
+    .$if(q !== "", (qb) => qb.where(containsText(["title", "text", "titleZh", "textZh"], q)));
+  const [own, other] = opts.locale === "zh" ? ["titleZh", "title"] : ["title", "titleZh"];
+  const shownTitle = sql<string>`coalesce(nullif(${sql.ref(own)}, ''), ${sql.ref(other)})`;
   const order = {
-    newest: ["createdAt", "desc"],
-    title: ["title", "asc"],
-    impressions: ["impressions", "desc"],
-    clicks: ["clicks", "desc"],
+    newest: [sql.ref("createdAt"), "desc"],
+    title: [shownTitle, "asc"],
+    impressions: [sql.ref("impressions"), "desc"],
+    clicks: [sql.ref("clicks"), "desc"],
   } as const;
   const [column, direction] = order[opts.sort ?? "newest"] ?? order.newest;
   return adminPage(await countRows(base), opts, async (limit, offset) =>
@@ -195,7 +220,7 @@ export async function adsInWindow(
   // Ads still to come are read too: their start is when the placement changes.
   const rows = await db
     .selectFrom("ads")
-    .select(["id", "kind", "title", "text", "imageUrl", "imageAlt", "weight", "startsAt", "endsAt"])
+    .select(["id", "kind", ...CONTENT_COLUMNS, "weight", "startsAt", "endsAt"])
     .where("placement", "=", placement)
     .where("enabled", "=", 1)
     .where((eb) => eb.or([eb("endsAt", "is", null), eb("endsAt", ">", now)]))
@@ -224,26 +249,32 @@ export function pickWeighted<T extends { weight: number }>(candidates: readonly 
   return candidates[candidates.length - 1] ?? null;
 }
 
-/** One active ad of `placement`, picked by weight, or null when there is none. */
-export async function pickAd(
-  db: DB,
-  placement: AdPlacement,
-  options: { now?: string; random?: () => number } = {},
-): Promise<PublicAd | null> {
+interface PickOptions {
+  /** The reader's language: the ad is shown in it, or in the other one when it has no version in it. */
+  locale: Locale;
+  now?: string;
+  random?: () => number;
+}
+
+/** One active ad of `placement` in the reader's language, picked by weight, or null when there is none. */
+export async function pickAd(db: DB, placement: AdPlacement, options: PickOptions): Promise<PublicAd | null> {
   return (await pickAdInWindow(db, placement, options)).ad;
 }
 
-/** One active ad of `placement` (or null), and when the placement's choice changes by itself. */
+/**
+ * One active ad of `placement` (or null), and when the placement's choice changes by itself.
+ * Every active ad is a candidate in both languages (a missing version falls back to the
+ * other), so the pick by weight is the same whatever the reader's language.
+ */
 export async function pickAdInWindow(
   db: DB,
   placement: AdPlacement,
-  options: { now?: string; random?: () => number } = {},
+  options: PickOptions,
 ): Promise<{ ad: PublicAd | null; nextChange: string | null }> {
   const { active, nextChange } = await adsInWindow(db, placement, options.now);
   const picked = pickWeighted(active, options.random ?? Math.random);
   if (!picked) return { ad: null, nextChange };
-  const { weight: _weight, ...ad } = picked;
-  return { ad, nextChange };
+  return { ad: { id: picked.id, kind: picked.kind, ...adContent(picked, options.locale) }, nextChange };
 }
 
 /**
