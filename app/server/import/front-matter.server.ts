@@ -71,7 +71,8 @@ function jsonBlock(text: string): { block: string; body: string } | null {
 
 function parseBlock(format: Exclude<FrontMatterFormat, "none">, block: string): unknown {
   try {
-    if (format === "yaml") return parseYaml(block, { maxAliasCount: YAML_MAX_ALIASES, uniqueKeys: false });
+    if (format === "yaml")
+      return parseYaml(block, { maxAliasCount: YAML_MAX_ALIASES, uniqueKeys: false, logLevel: "error" });
     if (format === "toml") return parseToml(block);
     return JSON.parse(block);
   } catch (error) {
