@@ -23,6 +23,7 @@ export const ADMIN_SECTIONS = [
   { to: "/admin/links", key: "adminLinks:menu.links", end: false },
   { to: "/admin/ads", key: "adminLinks:menu.ads", end: false },
   { to: "/admin/redirects", key: "adminLinks:menu.redirects", end: false },
+  { to: "/admin/import", key: "adminLinks:menu.import", end: false },
   { to: "/admin/media", key: "media:menu", end: false },
   { to: "/admin/subscribers", key: "adminUsers:menu.subscribers", end: false },
   { to: "/admin/newsletter", key: "adminNewsletter:menu", end: false },

@@ -40,6 +40,9 @@ export interface Database {
   subscriberImportRows: SubscriberImportRowsTable;
   postRevisions: PostRevisionsTable;
   previewLinks: PreviewLinksTable;
+  importSources: ImportSourcesTable;
+  postImports: PostImportsTable;
+  postImportItems: PostImportItemsTable;
 }
 
 /** "cancelled": not sent on purpose (the reader unsubscribed or the post went away first). */
@@ -592,4 +595,61 @@ export interface SubscriberImportRowsTable {
   languages: SubscriberLanguages;
   locale: Locale;
   createdAt: string | null;
+}
+
+/** What an importer made from what: a second run finds its rows here (docs/decisions/020-importers.md). */
+export interface ImportSourcesTable {
+  /** The importer: "markdown", later "ghost", "wordpress". */
+  source: string;
+  /** "post" or "media". */
+  entity: string;
+  /** The source's own id: a file's path in its folder, an image's SHA-256. */
+  sourceId: string;
+  targetId: string;
+  /** The source content's hash at the last write ("" when not compared). */
+  hash: ColumnType<string, string | undefined, string>;
+  /** The post's version right after the import wrote it: a post edited since is left alone. */
+  targetVersion: ColumnType<number, number | undefined, number>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** "staged": read and dry-run, waiting for the admin to confirm (the admin Import page). */
+export type PostImportStatus = "staged" | "queued" | "running" | "done" | "failed";
+
+/** One post import run, written a chunk at a time from `processed` on. */
+export interface PostImportsTable {
+  id: string;
+  kind: string;
+  status: ColumnType<PostImportStatus, PostImportStatus | undefined, PostImportStatus>;
+  /** What was imported, as the user named it (a folder, a file name). */
+  label: string;
+  /** Where the worker reads the source's images from. */
+  rootDir: string;
+  actorId: string | null;
+  actorEmail: string;
+  /** The user the imported posts belong to. */
+  authorId: string | null;
+  total: ColumnType<number, number | undefined, number>;
+  processed: ColumnType<number, number | undefined, number>;
+  imported: ColumnType<number, number | undefined, number>;
+  updated: ColumnType<number, number | undefined, number>;
+  skipped: ColumnType<number, number | undefined, number>;
+  failed: ColumnType<number, number | undefined, number>;
+  imagesStored: ColumnType<number, number | undefined, number>;
+  imagesMissing: ColumnType<number, number | undefined, number>;
+  redirectsAdded: ColumnType<number, number | undefined, number>;
+  /** JSON `ImportReportLine[]`, bounded. */
+  report: ColumnType<string, string | undefined, string>;
+  failures: ColumnType<number, number | undefined, number>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  finishedAt: Timestamp | null;
+}
+
+/** An item still to write: an `ImportedPost` as JSON. */
+export interface PostImportItemsTable {
+  importId: string;
+  seq: number;
+  payload: string;
 }

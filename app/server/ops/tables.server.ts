@@ -15,7 +15,8 @@ import { reindexAll } from "../search/index.server.ts";
  * a load) and "contentChanges" (a short log of those bumps), "jobLeases" (names processes that are gone),
  * "subscriberImports" and "subscriberImportRows" (a background import's transient state: the rows are
  * personal data kept only until the import ends, and the result is in "subscribers" and the audit log;
- * docs/decisions/011-subscriber-import.md) and Kysely's migration tables (the target is migrated by our
+ * docs/decisions/011-subscriber-import.md), "postImports" and "postImportItems" (a post import's transient
+ * state; "importSources", what the importers made, is kept) and Kysely's migration tables (the target is migrated by our
  * own history instead).
  */
 export type TableName = keyof Database;
@@ -50,6 +51,7 @@ export const LOGICAL_TABLES: readonly TableSpec[] = [
   { name: "swapers", key: ["id"] },
   { name: "links", key: ["id"] },
   { name: "redirects", key: ["id"] },
+  { name: "importSources", key: ["source", "entity", "sourceId"] },
   { name: "ads", key: ["id"] },
   { name: "auditLog", key: ["id"] },
   { name: "mailOutbox", key: ["id"] },
