@@ -16,6 +16,7 @@ export const ADMIN_SECTIONS = [
   { to: "/admin/config", key: "adminConfig:menu", end: false },
   { to: "/admin/categories", key: "menu.categories", end: false },
   { to: "/admin/tags", key: "menu.tags", end: false },
+  { to: "/admin/series", key: "menu.series", end: false },
   { to: "/admin/blog", key: "adminContent:menu.blog", end: false },
   { to: "/admin/comments", key: "adminContent:menu.comments", end: false },
   { to: "/admin/swapers", key: "menu.swapers", end: false },

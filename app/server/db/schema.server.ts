@@ -20,6 +20,7 @@ export interface Database {
   contactMessages: ContactMessagesTable;
   subscribers: SubscribersTable;
   categories: CategoriesTable;
+  series: SeriesTable;
   tags: TagsTable;
   postTags: PostTagsTable;
   comments: CommentsTable;
@@ -159,6 +160,9 @@ export interface PostsTable {
   featured: ColumnType<number, number | undefined, number>;
   /** 1: mail the post to subscribers when it first goes live (one send per post, ever). */
   newsletter: ColumnType<number, number | undefined, number>;
+  /** The series the post belongs to (issue 23), and its part number there; null: none. */
+  seriesId: ColumnType<string | null, string | null | undefined, string | null>;
+  seriesPosition: ColumnType<number | null, number | null | undefined, number | null>;
   viewCount: ColumnType<number, number | undefined, number>;
   version: ColumnType<number, number | undefined, number>;
   createdAt: Timestamp;
@@ -199,6 +203,8 @@ export interface PostRevisionsTable {
   coverAlt: string;
   /** JSON object by locale: { title, summary, bodyMarkdown, seoTitle, seoDescription }. */
   translations: string;
+  seriesId: ColumnType<string | null, string | null | undefined, string | null>;
+  seriesPosition: ColumnType<number | null, number | null | undefined, number | null>;
   /** A pending revision the publisher applies at this time (a scheduled update); null: on Update only. */
   scheduledFor: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   createdAt: Timestamp;
@@ -332,6 +338,18 @@ export interface CategoriesTable {
   nameZh: string;
   description: ColumnType<string, string | undefined, string>;
   sortOrder: ColumnType<number, number | undefined, number>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** A named, ordered run of posts (issue 23); a post belongs to at most one. */
+export interface SeriesTable {
+  id: string;
+  slug: string;
+  nameEn: string;
+  nameZh: string;
+  descriptionEn: ColumnType<string, string | undefined, string>;
+  descriptionZh: ColumnType<string, string | undefined, string>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

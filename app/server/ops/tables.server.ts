@@ -40,6 +40,7 @@ export const LOGICAL_TABLES: readonly TableSpec[] = [
   { name: "subscribers", key: ["id"] },
   { name: "categories", key: ["id"] },
   { name: "tags", key: ["id"] },
+  { name: "series", key: ["id"] },
   { name: "media", key: ["id"] },
   { name: "posts", key: ["id"] },
   { name: "postTranslations", key: ["postId", "locale"] },
