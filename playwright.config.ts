@@ -16,7 +16,7 @@ export default defineConfig({
   retries: 0,
   forbidOnly: !!process.env.CI,
   reporter: process.env.CI ? [["list"]] : [["list"]],
-  // Ceilings, not targets: two servers and two browsers share the machine, and an
+  // Ceilings, not targets: up to four servers and browsers share the machine, and an
   // assertion waiting on a page that hashes a password or sends mail can take more
   // than the default 5 s when it is busy.
   timeout: 60_000,

@@ -47,16 +47,17 @@ export async function findChromium(): Promise<string> {
 
 /**
  * How many servers (and Playwright workers, one per server) run the suite:
- * E2E_SERVERS, else 2 for the whole suite on a machine with two or more cores
- * (one worker leaves a core mostly idle, waiting on the browser and the server
- * in turn), else 1. Each worker only ever talks to its own server, so tests see
- * the same one-writer-at-a-time database they always did.
+ * E2E_SERVERS, else for the whole suite two per core, at most four, else 1. A
+ * browser test spends most of its time waiting (on a page to hydrate, a mail, a
+ * poll, a toast's timer): two workers on two cores kept the machine a third busy,
+ * four ran the suite in about two thirds of the time. Each worker only ever talks to
+ * its own server, so tests see the same one-writer-at-a-time database they always did.
  */
 function serverCount(args: string[]): number {
   const fromEnv = Number(process.env.E2E_SERVERS);
   if (Number.isInteger(fromEnv) && fromEnv >= 1) return fromEnv;
   const wholeSuite = !args.some((a) => !a.startsWith("-"));
-  return wholeSuite && availableParallelism() >= 2 ? 2 : 1;
+  return wholeSuite ? Math.max(1, Math.min(4, availableParallelism() * 2)) : 1;
 }
 
 async function main(): Promise<number> {

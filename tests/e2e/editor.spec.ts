@@ -448,30 +448,30 @@ test("the editor works without JavaScript: both languages show and the textarea 
   }
 });
 
-test("axe finds no violations on the editor pages (both languages, light and dark)", async ({ page, serverDb }) => {
-  test.setTimeout(120_000);
-  const email = await signedInAdmin(page, serverDb, "axe");
-  const created = await createEditorPost(serverDb.db, await userId(serverDb, email), {
-    slug: "checked-by-axe",
-    categoryId: null,
-    tags: ["a11y"],
-    coverImageUrl: null,
-    coverAlt: "",
-    status: "scheduled",
-    publishAt: new Date(Date.now() + 86_400_000).toISOString(),
-    translations: [
-      {
-        locale: "en",
-        title: "Checked by axe",
-        summary: "",
-        bodyMarkdown: "# Heading\n\n- a *list*\n- `code`\n\n[link](https://example.test)",
-        seoTitle: null,
-        seoDescription: null,
-      },
-    ],
-  });
-  if (!created.ok) throw new Error("could not create the post");
-  for (const theme of ["light", "dark"] as const) {
+for (const theme of ["light", "dark"] as const) {
+  test(`axe finds no violations on the editor pages (both languages, ${theme})`, async ({ page, serverDb }) => {
+    test.setTimeout(120_000);
+    const email = await signedInAdmin(page, serverDb, `axe-${theme}`);
+    const created = await createEditorPost(serverDb.db, await userId(serverDb, email), {
+      slug: `checked-by-axe-${theme}`,
+      categoryId: null,
+      tags: ["a11y"],
+      coverImageUrl: null,
+      coverAlt: "",
+      status: "scheduled",
+      publishAt: new Date(Date.now() + 86_400_000).toISOString(),
+      translations: [
+        {
+          locale: "en",
+          title: "Checked by axe",
+          summary: "",
+          bodyMarkdown: "# Heading\n\n- a *list*\n- `code`\n\n[link](https://example.test)",
+          seoTitle: null,
+          seoDescription: null,
+        },
+      ],
+    });
+    if (!created.ok) throw new Error("could not create the post");
     await page.emulateMedia({ colorScheme: theme });
     for (const locale of ["en", "zh"] as const) {
       for (const path of ["/posts/createPost", `/posts/edit/${created.id}`, "/posts/myPosts"]) {
@@ -483,5 +483,5 @@ test("axe finds no violations on the editor pages (both languages, light and dar
         expect(summary, `${locale} ${theme} ${path}`).toEqual([]);
       }
     }
-  }
-});
+  });
+}
