@@ -11,6 +11,8 @@ import { createDatabaseHealth } from "../db/health.server.ts";
 import { migrateToLatest } from "../db/migrate.server.ts";
 import { startStatisticsRefresh } from "../db/statistics.server.ts";
 import type { Env } from "../env.server.ts";
+import { createInsightRecorder } from "../insights/recorder.server.ts";
+import { startInsightsRollup } from "../insights/rollup.server.ts";
 import type { LeasedJob } from "../jobs/lease.server.ts";
 import { startScheduledPublishing } from "../jobs/publish-scheduled.server.ts";
 import { startSubscriberImports } from "../jobs/subscriber-import.server.ts";
@@ -140,6 +142,10 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
   const views = createViewCounter(database.db, {
     onError: (error) => log.warn({ err: error }, "could not write view counts; will retry"),
   });
+  const insights = createInsightRecorder(database.db, {
+    publicUrl: env.publicUrl,
+    onError: (error) => log.warn({ err: error }, "could not write insights; will retry"),
+  });
   const adImpressions = createAdImpressions(database.db, {
     onError: (error) => log.warn({ err: error }, "could not write ad impressions; will retry"),
   });
@@ -161,6 +167,7 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
       auth,
       mailer,
       views,
+      insights,
       adImpressions,
       storage,
       rateLimits: shared.rateLimits,
@@ -199,6 +206,8 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
       jobs.push(importJob);
       // The daily digest of comments waiting, while the site setting asks for one.
       jobs.push(startModerationDigest(database.db, noticeDeps({ mailer, env }), log));
+      // Insights: each finished day's visitors counted, its hashes and salt deleted, old rows pruned.
+      jobs.push(startInsightsRollup(database.db, log, { retentionDays: env.insights.retentionDays }));
       // PostgreSQL: tables never analysed (a fresh import) or much changed get their statistics.
       const statistics = startStatisticsRefresh(database, log);
       if (statistics) jobs.push(statistics);
@@ -217,6 +226,7 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
       await comments.close();
       await contentVersion.stop();
       await views.stop();
+      await insights.stop();
       await adImpressions.stop();
       await redirects.stop();
       for (const job of jobs) await job.stop();

@@ -15,7 +15,8 @@ import { reindexAll } from "../search/index.server.ts";
  * a load) and "contentChanges" (a short log of those bumps), "jobLeases" (names processes that are gone),
  * "subscriberImports" and "subscriberImportRows" (a background import's transient state: the rows are
  * personal data kept only until the import ends, and the result is in "subscribers" and the audit log;
- * docs/decisions/011-subscriber-import.md) and Kysely's migration tables (the target is migrated by our
+ * docs/decisions/011-subscriber-import.md), "insightVisitors" and "insightSalts" (a day's visitor hashes
+ * and their salt, deleted when the day is counted: docs/decisions/021-insights.md) and Kysely's migration tables (the target is migrated by our
  * own history instead).
  */
 export type TableName = keyof Database;
@@ -52,6 +53,7 @@ export const LOGICAL_TABLES: readonly TableSpec[] = [
   { name: "ads", key: ["id"] },
   { name: "auditLog", key: ["id"] },
   { name: "mailOutbox", key: ["id"] },
+  { name: "insightCounts", key: ["metric", "day", "key"] },
 ];
 
 export type Row = Record<string, unknown>;
