@@ -44,9 +44,9 @@ test("readers' visits in both languages show in the admin's Insights", async ({ 
   await page.getByRole("link", { name: "Insights", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Insights" })).toBeVisible();
   await expect(page.getByTestId("insights-chart").locator("title")).toHaveText("Views and visitors, last 30 days");
-  await expect(page.getByTestId("insights-posts").getByRole("row", { name: `Insights journey ${STAMP}` })).toContainText(
-    "2",
-  );
+  await expect(
+    page.getByTestId("insights-posts").getByRole("row", { name: `Insights journey ${STAMP}` }),
+  ).toContainText("2");
   const languages = page.getByTestId("insights-languages");
   await expect(languages.getByRole("row", { name: /English/ })).toBeVisible();
   await expect(languages.getByRole("row", { name: /中文/ })).toBeVisible();
