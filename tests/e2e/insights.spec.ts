@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { createPost } from "../../app/server/repos/posts.server.ts";
 import { signedInAdmin } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
@@ -56,9 +57,16 @@ test("readers' visits in both languages show in the admin's Insights", async ({ 
   await expect(page.getByTestId("insights-zeroSearches").getByRole("row", { name: QUERY })).toBeVisible();
   await expect(page.getByTestId("insights-notFound")).toContainText(`/en/gone-${STAMP} ← ${REFERRER}`);
 
-  // The chart's numbers, on demand, and the period switch.
+  // The chart's numbers, on demand, and the period switch; the page passes axe, in both themes.
   await page.getByText("Show the chart's data as a table").click();
   await expect(page.getByTestId("insights-days").getByRole("row")).toHaveCount(31);
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    const results = await new AxeBuilder({ page }).include("main").analyze();
+    expect(results.violations.map((v) => `${colorScheme}: ${v.id} ${v.nodes.map((n) => n.target.join(" "))}`)).toEqual(
+      [],
+    );
+  }
   await page.getByRole("link", { name: "7 days" }).click();
   await expect(page.getByTestId("insights-days").getByRole("row")).toHaveCount(8);
 });

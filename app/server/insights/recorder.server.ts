@@ -105,8 +105,14 @@ export function createInsightRecorder(db: DB, options: InsightRecorderOptions): 
     if (waiting.length > 0) {
       const pending = waiting;
       waiting = [];
-      for (const day of new Set(pending.map((w) => w.day))) {
-        if (!salts.has(day)) salts.set(day, await ensureSalt(db, day));
+      try {
+        for (const day of new Set(pending.map((w) => w.day))) {
+          if (!salts.has(day)) salts.set(day, await ensureSalt(db, day));
+        }
+      } catch (error) {
+        // The database is away: these reads wait for the next flush, and so do the counts.
+        waiting = [...pending, ...waiting].slice(0, MAX_WAITING);
+        throw error;
       }
       for (const w of pending) addVisitor(w.day, visitorHash(salts.get(w.day) ?? "", w.day, w.ip, w.ua));
       // Only today's salt is needed from now on.
