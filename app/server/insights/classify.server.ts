@@ -52,6 +52,10 @@ function hostOf(value: string): string | null {
  */
 export function referrerOf(referer: string | null | undefined, ownHosts: readonly string[]): string | null {
   if (!referer) return null;
+  // Most referrers are this site's own pages: known without parsing the address.
+  for (const own of ownHosts) {
+    if (referer.startsWith(`https://${own}/`) || referer.startsWith(`http://${own}/`)) return null;
+  }
   const host = hostOf(referer);
   if (!host) return null;
   const bare = host.replace(/^www\./, "");
@@ -60,10 +64,17 @@ export function referrerOf(referer: string | null | undefined, ownHosts: readonl
   return bare.slice(0, MAX_KEY);
 }
 
+/** PUBLIC_URL's host, worked out once per address (it is the same on every request). */
+const publicHosts = new Map<string, string | null>();
+
 /** The hosts that count as this site: the request's Host (without port) and PUBLIC_URL's. */
 export function ownHostsOf(requestHost: string | null | undefined, publicUrl: string): string[] {
   const hosts: string[] = [];
-  const fromPublic = hostOf(publicUrl);
+  let fromPublic = publicHosts.get(publicUrl);
+  if (fromPublic === undefined) {
+    fromPublic = hostOf(publicUrl);
+    if (publicHosts.size < 16) publicHosts.set(publicUrl, fromPublic);
+  }
   if (fromPublic) hosts.push(fromPublic);
   if (requestHost) {
     const bare = requestHost

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { isbot } from "isbot";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import { NOT_FOUND_SEPARATOR, SAME_SITE } from "../../lib/insights.ts";
@@ -57,14 +57,26 @@ const MAX_SENT = 100_000;
 /** Reads waiting for their day's salt (the first seconds of a day or of the process). */
 const MAX_WAITING = 10_000;
 
+/** isbot's answers for the browsers seen lately: the same few strings come again and again. */
+const botAnswers = new Map<string, boolean>();
+const MAX_BOT_ANSWERS = 2_000;
+
+/** The reader's browser, or null for a bot or a request that names none. */
 function readerOf(userAgent: string | null | undefined): string | null {
   const ua = userAgent?.trim() ?? "";
-  return !ua || isbot(ua) ? null : ua;
+  if (!ua) return null;
+  let bot = botAnswers.get(ua);
+  if (bot === undefined) {
+    bot = isbot(ua);
+    if (botAnswers.size >= MAX_BOT_ANSWERS) botAnswers.clear();
+    botAnswers.set(ua, bot);
+  }
+  return bot ? null : ua;
 }
 
 /** A visitor's hash for a day: nothing but the same address and browser on the same day gives it. */
 export function visitorHash(salt: string, day: string, ip: string, userAgent: string): string {
-  return createHash("sha256").update(`${salt}\0${day}\0${ip}\0${userAgent}`).digest("base64url").slice(0, 27);
+  return hash("sha256", `${salt}\0${day}\0${ip}\0${userAgent}`, "base64url").slice(0, 27);
 }
 
 /**
@@ -76,6 +88,10 @@ export function visitorHash(salt: string, day: string, ip: string, userAgent: st
 export function createInsightRecorder(db: DB, options: InsightRecorderOptions): InsightRecorder {
   const now = options.now ?? (() => new Date());
   let counts = new Map<string, number>();
+  // Page reads by everything counted about them, one entry per combination (a tab-joined
+  // day, kind, post, language, referrer, source, country): one map update per read,
+  // spread over the daily metrics when written.
+  let reads = new Map<string, number>();
   let hashes: Array<{ day: string; hash: string }> = [];
   // Reads made before their day's salt was loaded: hashed at the next flush.
   let waiting: Array<{ day: string; ip: string; ua: string }> = [];
@@ -84,6 +100,19 @@ export function createInsightRecorder(db: DB, options: InsightRecorderOptions): 
   let sentDay = "";
   let stopped = false;
   let chain: Promise<void> = Promise.resolve();
+  // The current day, worked out again only when the clock leaves it.
+  let dayStart = 0;
+  let dayEnd = 0;
+  let currentDay = "";
+  const today = () => {
+    const at = now().getTime();
+    if (at < dayStart || at >= dayEnd) {
+      currentDay = dayOf(new Date(at));
+      dayStart = Date.parse(`${currentDay}T00:00:00.000Z`);
+      dayEnd = dayStart + 86_400_000;
+    }
+    return currentDay;
+  };
 
   const add = (day: string, metric: InsightMetric, key: string, n = 1) => {
     const k = countKey(day, metric, key);
@@ -116,9 +145,21 @@ export function createInsightRecorder(db: DB, options: InsightRecorderOptions): 
       }
       for (const w of pending) addVisitor(w.day, visitorHash(salts.get(w.day) ?? "", w.day, w.ip, w.ua));
       // Only today's salt is needed from now on.
-      const today = dayOf(now());
-      for (const day of salts.keys()) if (day < today) salts.delete(day);
+      const current = today();
+      for (const day of salts.keys()) if (day < current) salts.delete(day);
     }
+    for (const [joined, n] of reads) {
+      const [day = "", kind = "", postId = "", locale = "", referrer = "", source = "", country = ""] =
+        joined.split("\t");
+      add(day, "views", "", n);
+      add(day, "page", kind, n);
+      add(day, "lang", locale, n);
+      if (postId) add(day, "post", postId, n);
+      if (referrer) add(day, "referrer", referrer, n);
+      if (source) add(day, "source", source, n);
+      if (country) add(day, "country", country, n);
+    }
+    reads = new Map();
     if (counts.size === 0 && hashes.length === 0) return;
     const batch = counts;
     const visitors = hashes;
@@ -149,17 +190,12 @@ export function createInsightRecorder(db: DB, options: InsightRecorderOptions): 
       if (stopped) return false;
       const ua = readerOf(read.userAgent);
       if (!ua) return false;
-      const day = dayOf(now());
-      add(day, "views", "");
-      add(day, "page", read.kind);
-      add(day, "lang", read.locale);
-      if (read.postId) add(day, "post", read.postId);
-      const referrer = referrerOf(read.referer, ownHostsOf(read.host, options.publicUrl));
-      if (referrer) add(day, "referrer", referrer);
-      const source = sourceOf(read.search);
-      if (source) add(day, "source", source);
-      const country = countryOf(read.country);
-      if (country) add(day, "country", country);
+      const day = today();
+      const referrer = read.referer ? (referrerOf(read.referer, ownHostsOf(read.host, options.publicUrl)) ?? "") : "";
+      const source = sourceOf(read.search) ?? "";
+      const country = read.country ? (countryOf(read.country) ?? "") : "";
+      const key = `${day}\t${read.kind}\t${read.postId ?? ""}\t${read.locale}\t${referrer}\t${source}\t${country}`;
+      reads.set(key, (reads.get(key) ?? 0) + 1);
       const salt = salts.get(day);
       if (salt) addVisitor(day, visitorHash(salt, day, read.ip, ua));
       else if (waiting.length < MAX_WAITING) waiting.push({ day, ip: read.ip, ua });
@@ -169,7 +205,7 @@ export function createInsightRecorder(db: DB, options: InsightRecorderOptions): 
       if (stopped || !readerOf(userAgent)) return false;
       const key = searchKeyOf(query);
       if (!key) return false;
-      const day = dayOf(now());
+      const day = today();
       add(day, "search", key);
       if (results === 0) add(day, "searchZero", key);
       return true;
@@ -178,7 +214,7 @@ export function createInsightRecorder(db: DB, options: InsightRecorderOptions): 
       if (stopped || !readerOf(userAgent)) return false;
       // A broken link on our own pages is worth knowing: it is named, not dropped.
       const referrer = referer ? (referrerOf(referer, ownHostsOf(host, options.publicUrl)) ?? SAME_SITE) : "";
-      add(dayOf(now()), "notFound", `${notFoundKeyOf(path)}${NOT_FOUND_SEPARATOR}${referrer}`);
+      add(today(), "notFound", `${notFoundKeyOf(path)}${NOT_FOUND_SEPARATOR}${referrer}`);
       return true;
     },
     flush,

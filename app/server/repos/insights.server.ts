@@ -49,7 +49,8 @@ export function daysBefore(day: string, n: number): string {
 
 /** One count's place in a batch: day, metric and key joined by tabs (keys never hold one). */
 export function countKey(day: string, metric: InsightMetric, key: string): string {
-  return `${day}\t${metric}\t${key.replace(/[\t\r\n]/g, " ")}`;
+  const safe = /[\t\r\n]/.test(key) ? key.replace(/[\t\r\n]/g, " ") : key;
+  return `${day}\t${metric}\t${safe}`;
 }
 
 /**
