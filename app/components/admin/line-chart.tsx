@@ -126,3 +126,38 @@ export function LineChart({
     </figure>
   );
 }
+
+/**
+ * A post's views per day as a small line beside its row: decorative (the row has the
+ * total, the CSV has the days), so hidden from screen readers.
+ */
+export function Sparkline({ values, className = "" }: { values: readonly number[]; className?: string }) {
+  const width = 80;
+  const height = 20;
+  const max = Math.max(1, ...values);
+  const step = values.length > 1 ? width / (values.length - 1) : 0;
+  const points = values
+    .map(
+      (v, i) =>
+        `${(values.length > 1 ? i * step : width / 2).toFixed(1)},${(height - 1 - (v / max) * (height - 2)).toFixed(1)}`,
+    )
+    .join(" ");
+  return (
+    <svg
+      width={width}
+      height={height}
+      viewBox={`0 0 ${width} ${height}`}
+      aria-hidden="true"
+      className={`inline-block shrink-0 ${className}`}
+      data-testid="sparkline"
+    >
+      <polyline
+        points={points}
+        fill="none"
+        strokeWidth={1.5}
+        strokeLinejoin="round"
+        className="stroke-blue-700 dark:stroke-sky-400"
+      />
+    </svg>
+  );
+}

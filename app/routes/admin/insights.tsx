@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Link } from "react-router";
-import { LineChart } from "../../components/admin/line-chart.tsx";
+import { LineChart, Sparkline } from "../../components/admin/line-chart.tsx";
 import { INSIGHT_RANGES, type InsightTable, NOT_FOUND_SEPARATOR, parseRange, SAME_SITE } from "../../lib/insights.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
@@ -225,12 +225,17 @@ export default function Insights({ loaderData }: Route.ComponentProps) {
           days={report.days}
           rows={report.posts.map((p) => ({
             key: p.id,
-            label: p.title ? (
-              <Link to={`/posts/detail/${p.id}`} className="text-blue-800 underline dark:text-blue-300">
-                {p.title}
-              </Link>
-            ) : (
-              t("insights.deletedPost")
+            label: (
+              <span className="flex items-center justify-between gap-3">
+                {p.title ? (
+                  <Link to={`/posts/detail/${p.id}`} className="text-blue-800 underline dark:text-blue-300">
+                    {p.title}
+                  </Link>
+                ) : (
+                  t("insights.deletedPost")
+                )}
+                <Sparkline values={p.daily} />
+              </span>
             ),
             count: p.count,
           }))}

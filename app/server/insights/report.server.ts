@@ -5,6 +5,7 @@ import {
   type DayFigures,
   dayOf,
   daysBefore,
+  insightDaily,
   insightSeries,
   insightTop,
   type KeyCount,
@@ -17,7 +18,8 @@ export interface InsightsReport {
   to: string;
   series: DayFigures[];
   totals: { views: number; visitors: number };
-  posts: Array<{ id: string; title: string | null; count: number }>;
+  /** The top posts, each with its views per day of the period (a sparkline). */
+  posts: Array<{ id: string; title: string | null; count: number; daily: number[] }>;
   languages: KeyCount[];
   referrers: KeyCount[];
   sources: KeyCount[];
@@ -50,11 +52,11 @@ export async function insightsReport(
       insightTop(db, "searchZero", textFrom, to, 20),
       insightTop(db, "notFound", textFrom, to, 20),
     ]);
-  const titles = await postTitles(
-    db,
-    posts.map((p) => p.key),
-    opts.locale,
-  );
+  const postIds = posts.map((p) => p.key);
+  const [titles, daily] = await Promise.all([
+    postTitles(db, postIds, opts.locale),
+    insightDaily(db, "post", postIds, from, to),
+  ]);
   return {
     days: opts.days,
     from,
@@ -64,7 +66,12 @@ export async function insightsReport(
       views: series.reduce((n, d) => n + d.views, 0),
       visitors: series.reduce((n, d) => n + d.visitors, 0),
     },
-    posts: posts.map((p) => ({ id: p.key, title: titles.get(p.key) ?? null, count: p.count })),
+    posts: posts.map((p) => ({
+      id: p.key,
+      title: titles.get(p.key) ?? null,
+      count: p.count,
+      daily: daily.get(p.key) ?? [],
+    })),
     languages,
     referrers,
     sources,

@@ -104,7 +104,7 @@ describe(`insights storage (${testDialect()})`, () => {
       { day: "2026-11-20", views: 5, visitors: 2 },
     ]);
     const report = await insightsReport(db, { days: 7, locale: "zh", retentionDays: 30, now: clock.now });
-    expect(report.posts).toEqual([{ id: postId, title: "你好", count: 3 }]);
+    expect(report.posts).toEqual([{ id: postId, title: "你好", count: 3, daily: [0, 0, 0, 0, 0, 0, 3] }]);
     expect(report.totals).toEqual({ views: 5, visitors: 2 });
   });
 

@@ -243,6 +243,38 @@ export async function insightTop(
   return rows.map((r) => ({ key: r.key, count: Number(r.total) }));
 }
 
+/**
+ * Each of `keys`' count per day of `metric` from `from` to `to` (inclusive), zeros where
+ * nothing was counted: the top posts' sparklines.
+ */
+export async function insightDaily(
+  db: DB,
+  metric: InsightMetric,
+  keys: readonly string[],
+  from: string,
+  to: string,
+): Promise<Map<string, number[]>> {
+  const days: string[] = [];
+  for (let day = from; day <= to; day = daysBefore(day, -1)) days.push(day);
+  const index = new Map(days.map((day, i) => [day, i]));
+  const series = new Map(keys.map((key) => [key, days.map(() => 0)]));
+  if (keys.length === 0) return series;
+  const rows = await db
+    .selectFrom("insightCounts")
+    .select(["key", "day", "count"])
+    .where("metric", "=", metric)
+    .where("key", "in", [...keys])
+    .where("day", ">=", from)
+    .where("day", "<=", to)
+    .execute();
+  for (const row of rows) {
+    const values = series.get(row.key);
+    const at = index.get(row.day);
+    if (values && at !== undefined) values[at] = Number(row.count);
+  }
+  return series;
+}
+
 /** Titles of posts for the admin's language, else the other one; a deleted post is missing. */
 export async function postTitles(db: DB, ids: readonly string[], locale: Locale): Promise<Map<string, string>> {
   const titles = new Map<string, string>();
