@@ -300,8 +300,19 @@ export default function Insights({ loaderData }: Route.ComponentProps) {
           days={report.days}
           rows={plain(report.notFound, (k) => {
             const [path = "", from = ""] = k.split(NOT_FOUND_SEPARATOR);
-            if (!from) return path;
-            return `${path} ← ${from === SAME_SITE ? t("insights.internal") : from}`;
+            const where = from ? `${path} ← ${from === SAME_SITE ? t("insights.internal") : from}` : path;
+            return (
+              <span className="flex items-baseline justify-between gap-3">
+                <span>{where}</span>
+                <Link
+                  to={`/admin/redirects/new?${new URLSearchParams({ from: path })}`}
+                  className="shrink-0 text-blue-800 underline dark:text-blue-300"
+                  aria-label={t("insights.addRedirectFor", { path })}
+                >
+                  {t("insights.addRedirect")}
+                </Link>
+              </span>
+            );
           })}
         />
       </div>
