@@ -49,11 +49,18 @@ export interface InsightRecorderOptions {
   intervalMs?: number;
   now?: () => Date;
   onError?: (error: unknown) => void;
+  /** Distinct keys one batch holds at most (default MAX_PENDING_KEYS). */
+  maxPendingKeys?: number;
 }
 
 export const INSIGHTS_FLUSH_INTERVAL_MS = 5_000;
 /** Visitor hashes this instance already wrote today: not sent again. Forgotten at midnight. */
 const MAX_SENT = 100_000;
+/**
+ * Distinct keys one batch holds at most (5 s of reads): a flood of made-up 404 paths or
+ * searches cannot grow memory without bound; what does not fit is not counted.
+ */
+export const MAX_PENDING_KEYS = 50_000;
 /** Reads waiting for their day's salt (the first seconds of a day or of the process). */
 const MAX_WAITING = 10_000;
 
@@ -87,6 +94,7 @@ export function visitorHash(salt: string, day: string, ip: string, userAgent: st
  */
 export function createInsightRecorder(db: DB, options: InsightRecorderOptions): InsightRecorder {
   const now = options.now ?? (() => new Date());
+  const maxKeys = options.maxPendingKeys ?? MAX_PENDING_KEYS;
   let counts = new Map<string, number>();
   // Page reads by everything counted about them, one entry per combination (a tab-joined
   // day, kind, post, language, referrer, source, country): one map update per read,
@@ -117,6 +125,12 @@ export function createInsightRecorder(db: DB, options: InsightRecorderOptions): 
   const add = (day: string, metric: InsightMetric, key: string, n = 1) => {
     const k = countKey(day, metric, key);
     counts.set(k, (counts.get(k) ?? 0) + n);
+  };
+  // What readers type (searches, 404 paths) is capped per batch; page reads are capped in `reads`.
+  const addTyped = (day: string, metric: InsightMetric, key: string) => {
+    if (!counts.has(countKey(day, metric, key)) && counts.size >= maxKeys) return false;
+    add(day, metric, key);
+    return true;
   };
 
   const addVisitor = (day: string, hash: string) => {
@@ -195,7 +209,9 @@ export function createInsightRecorder(db: DB, options: InsightRecorderOptions): 
       const source = sourceOf(read.search) ?? "";
       const country = read.country ? (countryOf(read.country) ?? "") : "";
       const key = `${day}\t${read.kind}\t${read.postId ?? ""}\t${read.locale}\t${referrer}\t${source}\t${country}`;
-      reads.set(key, (reads.get(key) ?? 0) + 1);
+      const before = reads.get(key);
+      if (before === undefined && reads.size >= maxKeys) return false;
+      reads.set(key, (before ?? 0) + 1);
       const salt = salts.get(day);
       if (salt) addVisitor(day, visitorHash(salt, day, read.ip, ua));
       else if (waiting.length < MAX_WAITING) waiting.push({ day, ip: read.ip, ua });
@@ -206,16 +222,15 @@ export function createInsightRecorder(db: DB, options: InsightRecorderOptions): 
       const key = searchKeyOf(query);
       if (!key) return false;
       const day = today();
-      add(day, "search", key);
-      if (results === 0) add(day, "searchZero", key);
+      if (!addTyped(day, "search", key)) return false;
+      if (results === 0) addTyped(day, "searchZero", key);
       return true;
     },
     recordNotFound(path, referer, host, userAgent) {
       if (stopped || !readerOf(userAgent)) return false;
       // A broken link on our own pages is worth knowing: it is named, not dropped.
       const referrer = referer ? (referrerOf(referer, ownHostsOf(host, options.publicUrl)) ?? SAME_SITE) : "";
-      add(today(), "notFound", `${notFoundKeyOf(path)}${NOT_FOUND_SEPARATOR}${referrer}`);
-      return true;
+      return addTyped(today(), "notFound", `${notFoundKeyOf(path)}${NOT_FOUND_SEPARATOR}${referrer}`);
     },
     flush,
     async stop() {

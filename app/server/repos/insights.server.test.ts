@@ -28,8 +28,13 @@ beforeEach(async () => {
 
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36";
 
-function recorder(db: DB, clock: { now: Date }): InsightRecorder {
-  const r = createInsightRecorder(db, { publicUrl: "https://blog.test", intervalMs: 3_600_000, now: () => clock.now });
+function recorder(db: DB, clock: { now: Date }, maxPendingKeys?: number): InsightRecorder {
+  const r = createInsightRecorder(db, {
+    publicUrl: "https://blog.test",
+    intervalMs: 3_600_000,
+    now: () => clock.now,
+    ...(maxPendingKeys ? { maxPendingKeys } : {}),
+  });
   recorders.push(r);
   return r;
 }
@@ -127,6 +132,22 @@ describe(`insights storage (${testDialect()})`, () => {
       "2026-11-20 notFound /old-post ← X (Twitter)": 1,
     });
     expect(await db.selectFrom("insightVisitors").selectAll().execute()).toEqual([]);
+  });
+
+  it("holds a bounded number of distinct searches or 404 paths in one batch", async () => {
+    const { db } = database;
+    const r = recorder(db, { now: new Date("2026-11-20T10:00:00.000Z") }, 100);
+    for (let i = 0; i < 100; i++) r.recordNotFound(`/scan-${i}`, null, "blog.test", BROWSER);
+    expect(r.recordSearch("one more", 0, BROWSER)).toBe(false);
+    expect(r.recordNotFound("/scan-1", null, "blog.test", BROWSER)).toBe(true);
+    // Page reads have their own bound: a flood of 404s does not stop them.
+    expect(r.recordPage(read())).toBe(true);
+    await r.flush();
+    const n = await db
+      .selectFrom("insightCounts")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .executeTakeFirstOrThrow();
+    expect(Number(n.n)).toBe(100 + 3);
   });
 
   it("uses a new salt each day, then counts the finished day and deletes its hashes and salt", async () => {
