@@ -6,13 +6,14 @@ import { getApp, getRequest } from "../../server/context.server.ts";
 import { insightsReport } from "../../server/insights/report.server.ts";
 import type { Route } from "./+types/insights-csv";
 
-/** One table of /admin/insights (`?table=posts&days=30`) as a CSV attachment. */
+/** One table of /admin/insights (`?table=posts&days=30`; the chart's days by default) as a CSV attachment. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
   const app = getApp(context);
   const params = new URL(request.url).searchParams;
   const days = parseRange(params.get("days"));
-  const table = params.get("table");
+  // Without a table: the chart's days.
+  const table = params.get("table") ?? "days";
   if (days === null || !isInsightTable(table)) throw data(null, { status: 400 });
   const report = await insightsReport(app.db, {
     days,
