@@ -1,21 +1,43 @@
 import { defineConfig } from "vitest/config";
 
 // Unit and integration tests live beside the code; Playwright owns tests/e2e.
+const ALL = [
+  "app/**/*.test.{ts,tsx}",
+  "scripts/**/*.test.ts",
+  "db/**/*.test.ts",
+  "tests/integration/**/*.test.ts",
+  "tests/security/**/*.test.ts",
+  "tests/faults/**/*.test.ts",
+  "bench/**/*.test.ts",
+];
+// Files that load the machine on purpose (benchmark smoke runs, a soak, servers killed
+// under load) and check a deadline while doing it: they run one at a time, after the rest.
+const ALONE = ["tests/faults/**/*.test.ts", "bench/**/*.test.ts"];
+
 export default defineConfig({
   test: {
-    include: [
-      "app/**/*.test.{ts,tsx}",
-      "scripts/**/*.test.ts",
-      "db/**/*.test.ts",
-      "tests/integration/**/*.test.ts",
-      "tests/security/**/*.test.ts",
-      "tests/faults/**/*.test.ts",
-      "bench/**/*.test.ts",
-    ],
     exclude: ["tests/e2e/**", "node_modules/**", "build/**"],
     environment: "node",
     globalSetup: ["tests/setup/global-build.ts"],
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        // Most files spend much of their time waiting on a server, a database or a timer:
+        // two at a time keep both cores busy (every file has its own database and ports).
+        test: {
+          name: "parallel",
+          include: ALL,
+          exclude: [...ALONE, "tests/e2e/**", "node_modules/**", "build/**"],
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: { name: "alone", include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });

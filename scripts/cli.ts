@@ -41,6 +41,15 @@ Commands:
   import <file.json> [--force]
                      load an export into an empty database in one transaction;
                      --force replaces the content that is there
+  import:markdown <dir|zip> [--dry-run] [--author <email>] [--permalink <pattern>]
+                     import a folder (or zip) of Markdown posts (Hugo, Hexo, Jekyll, Astro…)
+                     with YAML, TOML or JSON front matter: bilingual pairs become one
+                     post, relative images are uploaded, old addresses redirect to the
+                     new posts. A second run updates changed posts and skips the rest;
+                     a killed run resumes. --dry-run prints the report and writes
+                     nothing; --author picks the owner (default: the first admin);
+                     --permalink adds an old-address pattern (:year :month :day :slug
+                     :filename :section), e.g. /blog/:year/:slug/
   help, --help       show this help
 
 The database comes from DATABASE_URL (default: a SQLite file in DATA_DIR, ./data).`;
@@ -278,6 +287,26 @@ async function importCommand(args: string[]): Promise<number> {
   });
 }
 
+async function importMarkdown(args: string[]): Promise<number> {
+  const { importMarkdownCommand } = await import("./import-command.ts");
+  const env = parseEnv();
+  const storage = await createStorage(env.storage, env.storageRetry);
+  return withDatabase(async ({ db }) => {
+    await migrateToLatest(db);
+    return importMarkdownCommand(args, {
+      db,
+      storage,
+      uploadMaxBytes: env.uploadMaxBytes,
+      dataDir: env.dataDir,
+      bump: async () => {
+        const { bumpContentVersion } = await import("../app/server/cache/content-version.server.ts");
+        await bumpContentVersion(db);
+        await bumpRedisContentVersion(db);
+      },
+    });
+  });
+}
+
 export async function runCli(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -335,6 +364,8 @@ export async function runCli(argv: string[]): Promise<number> {
       return exportCommand(rest);
     case "import":
       return importCommand(rest);
+    case "import:markdown":
+      return importMarkdown(rest);
     default:
       console.error(`unknown command: ${command}\n\n${HELP}`);
       return 2;

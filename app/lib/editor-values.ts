@@ -20,6 +20,10 @@ export const EDITOR_FIELDS = [
   "publishAtLocal",
   "publishAtTz",
   "newsletter",
+  "seriesId",
+  "seriesNameEn",
+  "seriesNameZh",
+  "seriesPosition",
 ] as const;
 
 export type EditorValues = Record<string, string>;
@@ -55,6 +59,8 @@ export interface EditablePost {
   coverAlt: string;
   /** The "email subscribers" box as saved. */
   newsletter?: boolean;
+  seriesId?: string | null;
+  seriesPosition?: number | null;
   translations: Partial<
     Record<
       Locale,
@@ -84,6 +90,8 @@ export function editorValuesFromPost(post: EditablePost, tagNames: readonly stri
   values.publishAtLocal = isoToLocalDateTime(post.publishedAt, 0);
   values.publishAtTz = "0";
   values.newsletter = post.newsletter ? "1" : "";
+  values.seriesId = post.seriesId ?? "";
+  values.seriesPosition = post.seriesId && post.seriesPosition ? String(post.seriesPosition) : "";
   return values;
 }
 

@@ -45,6 +45,8 @@ export interface Services {
   comments: CommentRenderer;
   /** The subscriber import worker: poked after an upload, so a small file finishes at once. */
   subscriberImports: { poke(): void };
+  /** The post import worker: poked when an admin confirms an import. */
+  postImports: { poke(): void };
 }
 
 /** What belongs to one request: worked out once, at its start (app/server/http/request-meta.server.ts). */

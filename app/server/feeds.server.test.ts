@@ -22,6 +22,7 @@ const feed: FeedInput = {
       authorName: "Ada <Admin>",
       category: { id: "c1", slug: "code", name: "Code & Craft" },
       tags: [{ id: "t1", slug: "ts", name: `<TypeScript>` }],
+      series: { slug: "learn-ts", name: "Learn <TS>" },
     },
     {
       id: "post1",
@@ -33,6 +34,7 @@ const feed: FeedInput = {
         '<div class="code-block" data-language="ts"><pre><code>x</code></pre><button type="button" class="code-copy">Copy</button></div><p>plain</p>',
       authorName: null,
       category: null,
+      series: null,
       tags: [],
     },
   ],
@@ -74,7 +76,11 @@ describe("RSS 2.0", () => {
     expect(item.pubDate).toBe("Fri, 20 Nov 2026 08:00:00 GMT");
     expect(item["dc:creator"]).toBe("Ada <Admin>");
     expect(item.description).toBe(`Summary with ${NASTY}`);
-    expect(item.category).toEqual(["Code & Craft", "<TypeScript>"]);
+    expect(item.category).toEqual([
+      "Code & Craft",
+      "<TypeScript>",
+      { "#text": "Learn <TS>", "@_domain": `${BASE}/en/series/learn-ts` },
+    ]);
     expect(channel.item[1].category).toBeUndefined();
     expect(channel.item[1]["dc:creator"]).toBeUndefined();
   });
@@ -127,7 +133,9 @@ describe("Atom 1.0", () => {
     expect(entry.category.map((c: Record<string, string>) => [c["@_term"], c["@_label"]])).toEqual([
       ["code", "Code & Craft"],
       ["ts", "<TypeScript>"],
+      ["learn-ts", "Learn <TS>"],
     ]);
+    expect(entry.category[2]["@_scheme"]).toBe(`${BASE}/zh/series/`);
     expect(entry.content["@_type"]).toBe("html");
     expect(entry.content["#text"]).toContain(`<a href="${BASE}/posts/detail/x">link</a>`);
     // No summary element for an empty summary.
@@ -152,6 +160,7 @@ describe("sitemap", () => {
     ],
     categories: [{ slug: "code", updatedAt: "2026-11-21T09:30:00.000Z" }],
     tags: [{ slug: "c++ & more", updatedAt: "2026-11-21T09:30:00.000Z" }],
+    series: [{ slug: "learn-ts", updatedAt: "2026-11-20T00:00:00.000Z" }],
     authors: [{ handle: "ada-quill", updatedAt: "2026-11-20T00:00:00.000Z" }],
   });
   const doc = parser.parse(xml);
@@ -205,6 +214,7 @@ describe("sitemap", () => {
   it("lists categories and tags, their slugs encoded", () => {
     expect(byLoc.has(`${BASE}/en/categories/code`)).toBe(true);
     expect(byLoc.has(`${BASE}/zh/tags/c%2B%2B%20%26%20more`)).toBe(true);
+    expect(byLoc.has(`${BASE}/zh/series/learn-ts`)).toBe(true);
   });
 });
 

@@ -29,6 +29,9 @@ const LANGUAGE_TAG: Record<Locale, string> = { en: "en-US", zh: "zh-CN" };
 export const postUrl = (publicUrl: string, locale: Locale, id: string) =>
   `${publicUrl}/${locale}/posts/detail/${encodeURIComponent(id)}`;
 const homeUrl = (publicUrl: string, locale: Locale, path = "") => `${publicUrl}/${locale}${path}`;
+/** A series page: feeds point a post's series category at it. */
+export const seriesUrl = (publicUrl: string, locale: Locale, slug: string) =>
+  `${publicUrl}/${locale}/series/${encodeURIComponent(slug)}`;
 export const feedUrl = (publicUrl: string, locale: Locale, kind: "rss" | "atom", path = "") =>
   `${publicUrl}/${locale}${path}/${kind}.xml`;
 
@@ -97,6 +100,7 @@ export function buildRss(feed: FeedInput): string {
         el("pubDate", {}, rfc822(post.publishedAt)),
         post.authorName && el("dc:creator", {}, post.authorName),
         termsOf(post).map((term) => el("category", {}, term.name)),
+        post.series && el("category", { domain: seriesUrl(publicUrl, locale, post.series.slug) }, post.series.name),
         el("description", {}, post.summary),
         el("content:encoded", {}, cdata(absolutizeUrls(withoutControls(post.bodyHtml), publicUrl))),
       );
@@ -145,6 +149,12 @@ export function buildAtom(feed: FeedInput, now: Date = new Date()): string {
           el("updated", {}, post.updatedAt),
           post.authorName && el("author", {}, el("name", {}, post.authorName)),
           termsOf(post).map((term) => el("category", { term: term.slug, label: term.name })),
+          post.series &&
+            el("category", {
+              term: post.series.slug,
+              scheme: `${publicUrl}/${locale}/series/`,
+              label: post.series.name,
+            }),
           post.summary && el("summary", { type: "text" }, post.summary),
           el("content", { type: "html" }, absolutizeUrls(withoutControls(post.bodyHtml), publicUrl)),
         );
@@ -191,13 +201,14 @@ function postUrls(publicUrl: string, posts: SitemapData["posts"]): XmlElement[] 
 /** Categories, tags and authors with posts, then the static pages. */
 function termAndStaticUrls(
   publicUrl: string,
-  input: Pick<SitemapData, "categories" | "tags" | "authors">,
+  input: Pick<SitemapData, "categories" | "tags" | "series" | "authors">,
 ): XmlElement[] {
   return [
     ...input.categories.flatMap((c) =>
       bilingualUrls(publicUrl, `/categories/${encodeURIComponent(c.slug)}`, c.updatedAt),
     ),
     ...input.tags.flatMap((t) => bilingualUrls(publicUrl, `/tags/${encodeURIComponent(t.slug)}`, t.updatedAt)),
+    ...input.series.flatMap((s) => bilingualUrls(publicUrl, `/series/${encodeURIComponent(s.slug)}`, s.updatedAt)),
     ...input.authors.flatMap((a) => bilingualUrls(publicUrl, `/authors/${a.handle}`, a.updatedAt)),
     ...["/about", "/contact", "/privacy"].flatMap((page) => bilingualUrls(publicUrl, page, null)),
   ];
@@ -241,7 +252,7 @@ export function buildSitemapIndex(publicUrl: string, paths: readonly string[]): 
 
 /** A large blog's pages file: home, the list pages, categories, tags and the static pages. */
 export function buildSitemapPages(
-  input: Pick<SitemapInput, "publicUrl" | "listPageCount" | "categories" | "tags" | "authors">,
+  input: Pick<SitemapInput, "publicUrl" | "listPageCount" | "categories" | "tags" | "series" | "authors">,
 ): string {
   return renderXml(
     el("urlset", URLSET_ATTRIBUTES, [

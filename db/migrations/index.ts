@@ -31,6 +31,8 @@ import * as fillUserProfile from "./20261126T143100_fill_user_profile.ts";
 import * as createSubscriberImports from "./20261126T144000_create_subscriber_imports.ts";
 import * as addAdTranslations from "./20261126T201500_add_ad_translations.ts";
 import * as fillAdTranslations from "./20261126T201600_fill_ad_translations.ts";
+import * as createPostImports from "./20261126T210000_create_post_imports.ts";
+import * as createSeries from "./20261126T211000_create_series.ts";
 import * as createInsights from "./20261126T221000_create_insights.ts";
 
 /**
@@ -70,5 +72,7 @@ export const migrations: Record<string, Migration> = {
   "20261126T144000_create_subscriber_imports": createSubscriberImports,
   "20261126T201500_add_ad_translations": addAdTranslations,
   "20261126T201600_fill_ad_translations": fillAdTranslations,
+  "20261126T210000_create_post_imports": createPostImports,
+  "20261126T211000_create_series": createSeries,
   "20261126T221000_create_insights": createInsights,
 };

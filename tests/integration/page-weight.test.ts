@@ -15,8 +15,9 @@ import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
 // The product target is 100 KiB and is not met: React and React Router alone are
 // about 105 KiB gzip (README, Performance). zod loads only when a form is used and
 // the admin strings only with the admin routes; this guard catches regressions such
-// as the editor's CodeMirror (~100 KiB) or zod leaking back into blog pages.
-const GUARD = 180 * 1024;
+// as the editor's CodeMirror (~100 KiB) or zod leaking back into blog pages. It was
+// 180 KiB until the post page reached it (184,002 bytes) and series added ~300 more.
+const GUARD = 181 * 1024;
 
 interface ClientManifest {
   entry: { module: string; imports: string[] };

@@ -80,6 +80,10 @@ export async function fillSite(db: DB): Promise<void> {
     .values({ id: "t1", slug: "db", nameEn: "Databases", nameZh: "数据库", ...at })
     .execute();
   await db
+    .insertInto("series")
+    .values({ id: "s1", slug: "first-steps", nameEn: "First steps", nameZh: "入门", descriptionEn: "In order.", ...at })
+    .execute();
+  await db
     .insertInto("posts")
     .values({
       id: "p1",
@@ -89,6 +93,8 @@ export async function fillSite(db: DB): Promise<void> {
       publishedAt: t,
       categoryId: "c1",
       coverImageId: null,
+      seriesId: "s1",
+      seriesPosition: 1,
       ...at,
     })
     .execute();
@@ -116,6 +122,8 @@ export async function fillSite(db: DB): Promise<void> {
       coverImageUrl: null,
       coverAlt: "",
       translations: JSON.stringify({ en: { title: "Hello", summary: "", bodyMarkdown: "# Hello" } }),
+      seriesId: "s1",
+      seriesPosition: 1,
       ...at,
     })
     .execute();

@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { formatDate } from "../../lib/format.ts";
 import { HTML_LANG, type Locale } from "../../lib/i18n/locale.ts";
 import type { PostDetail, PostLink, PostTranslationView } from "../../server/repos/post-detail.server.ts";
+import type { SeriesBox, SeriesPart } from "../../server/repos/series.server.ts";
 
 // The parts of a post page around its body (routes/blog/post-detail.tsx).
 
@@ -175,5 +176,44 @@ export function PostNeighbours({
         </section>
       )}
     </>
+  );
+}
+
+/** A series' published parts in order; the one being read is marked, not linked. */
+export function SeriesParts({ parts, currentId, prefix }: { parts: SeriesPart[]; currentId: string; prefix: string }) {
+  return (
+    <ol className="mt-2 list-decimal pl-6">
+      {parts.map((p) => (
+        <li key={p.id} lang={linkLang(p)}>
+          {p.id === currentId ? (
+            <b aria-current="page">{p.title}</b>
+          ) : (
+            <Link to={`${prefix}/posts/detail/${p.id}`} className={LINK}>
+              {p.title}
+            </Link>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** The series box of a post page: "Part 2 of 5" of which series, and the other published parts. */
+export function SeriesBoxNav({ series, postId, prefix }: { series: SeriesBox; postId: string; prefix: string }) {
+  const { t } = useTranslation("post");
+  return (
+    <nav
+      aria-labelledby="series-title"
+      className="mt-6 rounded-md border border-zinc-200 p-4 text-sm dark:border-zinc-800"
+    >
+      <h2 id="series-title" className="font-semibold">
+        <span className="block text-xs uppercase">{t("series.label")}</span>
+        <Link to={`${prefix}/series/${series.slug}`} className={LINK}>
+          {series.name}
+        </Link>
+      </h2>
+      {series.current > 0 && <p>{t("series.partOf", { n: series.current, total: series.parts.length })}</p>}
+      <SeriesParts parts={series.parts} currentId={postId} prefix={prefix} />
+    </nav>
   );
 }

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import type { EditorValues } from "../../lib/editor-values.ts";
 import { HTML_LANG, type Locale } from "../../lib/i18n/locale.ts";
-import { type TranslationField, translationField } from "../../lib/schemas/post.ts";
+import { NEW_SERIES, type TranslationField, translationField } from "../../lib/schemas/post.ts";
 import { Field, SelectField } from "../ui/field.tsx";
 import { MarkdownEditor } from "./markdown-editor.tsx";
 import { MarkdownPreview } from "./markdown-preview.tsx";
@@ -54,6 +54,74 @@ export function CategorySelect({
       error={error}
       options={[{ value: "", label: none }, ...categories.map((c) => ({ value: c.id, label: c.name }))]}
     />
+  );
+}
+
+/**
+ * The series menu ("none" first, "new series" last), the new series' names when that is
+ * chosen, and the part number when a series is. Before hydration every field shows, so the
+ * form works without JavaScript.
+ */
+export function SeriesFields({
+  series,
+  values,
+  set,
+  err,
+  showAll,
+}: {
+  series: Array<{ id: string; name: string }>;
+  values: EditorValues;
+  set: (name: string) => (value: string) => void;
+  err: (name: string) => string | null;
+  showAll: boolean;
+}) {
+  const { t } = useTranslation("editor");
+  const chosen = values.seriesId ?? "";
+  return (
+    <div className="space-y-3">
+      <SelectField
+        label={t("form.series")}
+        name="seriesId"
+        value={chosen}
+        onChange={set("seriesId")}
+        error={err("seriesId")}
+        options={[
+          { value: "", label: t("form.noSeries") },
+          ...series.map((s) => ({ value: s.id, label: s.name })),
+          { value: NEW_SERIES, label: t("form.newSeries") },
+        ]}
+      />
+      {(showAll || chosen === NEW_SERIES) && (
+        <div className="grid gap-3 sm:grid-cols-2">
+          <TextField
+            label={t("form.seriesNameEn")}
+            name="seriesNameEn"
+            value={values.seriesNameEn ?? ""}
+            onChange={set("seriesNameEn")}
+            error={err("seriesNameEn")}
+            hint={t("form.seriesNamesHint")}
+          />
+          <TextField
+            label={t("form.seriesNameZh")}
+            name="seriesNameZh"
+            value={values.seriesNameZh ?? ""}
+            onChange={set("seriesNameZh")}
+            error={err("seriesNameZh")}
+            lang="zh-CN"
+          />
+        </div>
+      )}
+      {(showAll || chosen !== "") && (
+        <TextField
+          label={t("form.seriesPosition")}
+          name="seriesPosition"
+          value={values.seriesPosition ?? ""}
+          onChange={set("seriesPosition")}
+          error={err("seriesPosition")}
+          hint={t("form.seriesPositionHint")}
+        />
+      )}
+    </div>
   );
 }
 

@@ -17,7 +17,7 @@ import { slugify } from "../../lib/slug.ts";
 import { UploadButton } from "../media/upload-button.tsx";
 import { FormAlert } from "../ui/field.tsx";
 import { ConflictView } from "./conflict-view.tsx";
-import { CategorySelect, TextField, TranslationFields } from "./editor-fields.tsx";
+import { CategorySelect, SeriesFields, TextField, TranslationFields } from "./editor-fields.tsx";
 import { type ConflictInfo, editorReducer, initialEditorState } from "./editor-state.ts";
 import { BUTTON_SECONDARY, dateTimeFormatter, FORM_ID, LINK } from "./editor-ui.ts";
 import { LanguageTabs } from "./language-tabs.tsx";
@@ -38,6 +38,8 @@ export interface PostEditorProps {
   /** What was submitted, when the action answered with errors (a page rendered without JavaScript). */
   submitted: EditorValues | null;
   categories: Array<{ id: string; name: string }>;
+  /** Every series, named in the admin's language, for the series menu. */
+  series: Array<{ id: string; name: string }>;
   fieldErrors: FieldErrors | null;
   conflict: ConflictInfo | null;
   prefix: string;
@@ -434,6 +436,7 @@ export function PostEditor(props: PostEditorProps) {
             onChange={set("categoryId")}
             error={err("categoryId")}
           />
+          <SeriesFields series={props.series} values={values} set={set} err={err} showAll={!hydrated} />
           <TextField
             label={t("form.tags")}
             name="tags"

@@ -20,7 +20,7 @@ export interface LanguageDiffView {
 }
 
 export interface SettingChangeView {
-  setting: "slug" | "status" | "category" | "tags" | "cover" | "coverAlt";
+  setting: "slug" | "status" | "category" | "series" | "tags" | "cover" | "coverAlt";
   before: string;
   after: string;
 }
@@ -34,6 +34,7 @@ const SETTING_LABEL = {
   slug: "history.settingSlug",
   status: "history.settingStatus",
   category: "history.settingCategory",
+  series: "history.settingSeries",
   tags: "history.settingTags",
   cover: "history.settingCover",
   coverAlt: "history.settingCoverAlt",

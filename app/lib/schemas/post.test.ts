@@ -40,11 +40,33 @@ describe("post form schema", () => {
         status: "draft",
         publishAt: null,
         newsletter: false,
+        seriesId: null,
+        seriesPosition: null,
+        newSeries: null,
         translations: [
           { locale: "en", title: "Hello", summary: "", bodyMarkdown: "", seoTitle: null, seoDescription: null },
         ],
       },
     });
+  });
+
+  it("reads the series fields: a series and part number, or a new series that needs a name", () => {
+    expect(check({ ...base, seriesId: "abc", seriesPosition: "2" })).toMatchObject({
+      ok: true,
+      data: { seriesId: "abc", seriesPosition: 2, newSeries: null },
+    });
+    // A part number without a series means nothing.
+    expect(check({ ...base, seriesPosition: "2" })).toMatchObject({ ok: true, data: { seriesPosition: null } });
+    expect(check({ ...base, seriesId: "new", seriesNameZh: "指南" })).toMatchObject({
+      ok: true,
+      data: { seriesId: null, newSeries: { nameEn: "", nameZh: "指南" } },
+    });
+    expect(check({ ...base, seriesId: "new" })).toMatchObject({
+      ok: false,
+      errors: { seriesNameEn: "editor:errors.seriesNameRequired" },
+    });
+    for (const bad of ["0", "10000", "1.5", "x"])
+      expect(check({ ...base, seriesId: "abc", seriesPosition: bad }), bad).toMatchObject({ ok: false });
   });
 
   it("takes a form's FormData, both languages, and keeps the body's whitespace", () => {

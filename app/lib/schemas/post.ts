@@ -15,7 +15,12 @@ export const POST_LIMITS = {
   tagMax: 40,
   coverUrlMax: 2000,
   coverAltMax: 300,
+  seriesNameMax: 60,
+  seriesPositionMax: 9999,
 } as const;
+
+/** The series menu's value for "a new series" (named in the fields beside it). */
+export const NEW_SERIES = "new";
 
 export const POST_STATUSES = ["draft", "published", "scheduled"] as const;
 export type EditorStatus = (typeof POST_STATUSES)[number];
@@ -135,6 +140,12 @@ export interface EditorInput {
   publishAt: string | null;
   /** "Email this post to subscribers" when it first goes live (default: no). */
   newsletter?: boolean;
+  /** The series the post belongs to (absent or null: none). */
+  seriesId?: string | null;
+  /** Its part number there; null: after the series' last part (or the part it already is). */
+  seriesPosition?: number | null;
+  /** A series to create with the save and put the post in (instead of `seriesId`). */
+  newSeries?: { nameEn: string; nameZh: string } | null;
   /** Only the language versions that have a title. */
   translations: EditorTranslation[];
 }
@@ -187,6 +198,18 @@ export function makePostFormSchema(now: () => number = Date.now) {
         .default("0"),
       /** The "email this post to subscribers" checkbox: "1" when ticked, absent when not. */
       newsletter: z.enum(["1"], { error: "editor:errors.invalidForm" }).optional(),
+      /** A series id, NEW_SERIES, or empty for none. */
+      seriesId: z.string().trim().max(40, "editor:errors.seriesUnknown").default(""),
+      seriesNameEn: text(POST_LIMITS.seriesNameMax, "editor:errors.seriesNameTooLong"),
+      seriesNameZh: text(POST_LIMITS.seriesNameMax, "editor:errors.seriesNameTooLong"),
+      seriesPosition: z
+        .string()
+        .trim()
+        .default("")
+        .refine(
+          (v) => v === "" || (/^\d{1,4}$/.test(v) && Number(v) >= 1 && Number(v) <= POST_LIMITS.seriesPositionMax),
+          "editor:errors.seriesPositionInvalid",
+        ),
     })
     .superRefine((form, ctx) => {
       const values = form as Record<string, unknown>;
@@ -211,6 +234,9 @@ export function makePostFormSchema(now: () => number = Date.now) {
       // With content but no title, that language's title already has its error.
       if (titles === 0 && !anyContent)
         ctx.addIssue({ code: "custom", path: ["enTitle"], message: "editor:errors.oneTitleRequired" });
+
+      if (form.seriesId === NEW_SERIES && !form.seriesNameEn && !form.seriesNameZh)
+        ctx.addIssue({ code: "custom", path: ["seriesNameEn"], message: "editor:errors.seriesNameRequired" });
 
       const tags = splitTags(form.tags);
       if (tags.length > POST_LIMITS.tagsMax)
@@ -263,6 +289,9 @@ export function makePostFormSchema(now: () => number = Date.now) {
         status: form.status,
         publishAt: form.publishAtLocal ? localDateTimeToIso(form.publishAtLocal, Number(form.publishAtTz)) : null,
         newsletter: form.newsletter === "1",
+        seriesId: form.seriesId && form.seriesId !== NEW_SERIES ? form.seriesId : null,
+        seriesPosition: form.seriesId && form.seriesPosition ? Number(form.seriesPosition) : null,
+        newSeries: form.seriesId === NEW_SERIES ? { nameEn: form.seriesNameEn, nameZh: form.seriesNameZh } : null,
         translations,
       };
     });

@@ -1,14 +1,13 @@
-import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { ADMIN_BUTTON } from "../../components/admin/list-parts.tsx";
+import { NameAndSlugFields } from "../../components/admin/name-slug-fields.tsx";
 import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { termSchema } from "../../lib/schemas/term.ts";
-import { HAN, slugFromNames, type ToPinyin } from "../../lib/slug.ts";
 import { termBasePath, termKind, termName } from "../../lib/terms.ts";
 import type { FormFailure } from "../../server/auth/guard.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
@@ -95,74 +94,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 export function meta({ matches, params, loaderData }: Route.MetaArgs) {
   const section = loaderData?.kind === "tag" ? "tags" : "categories";
   return pageMeta(matches, `admin:${section}.${params.id ? "edit" : "new"}`, [NOINDEX]);
-}
-
-/**
- * The names and the slug, which follows the names (pinyin for Chinese, loaded on
- * demand) until the admin edits it. An existing term keeps its slug: addresses stay.
- * Before hydration the fields are plain inputs and an empty slug is made on the server.
- */
-function useAutoSlug(term: { nameEn: string; nameZh: string; slug: string } | null | undefined) {
-  const [nameEn, setNameEn] = useState(term?.nameEn ?? "");
-  const [nameZh, setNameZh] = useState(term?.nameZh ?? "");
-  const [edited, setEdited] = useState<string | null>(term ? term.slug : null);
-  const [toPinyin, setToPinyin] = useState<ToPinyin>();
-  const needsPinyin = edited === null && !toPinyin && HAN.test(nameEn + nameZh);
-  useEffect(() => {
-    if (!needsPinyin) return;
-    let live = true;
-    import("../../lib/pinyin.ts").then(
-      (mod) => live && setToPinyin(() => mod.toPinyin),
-      () => undefined, // Offline: the slug stays empty and the server makes it.
-    );
-    return () => {
-      live = false;
-    };
-  }, [needsPinyin]);
-  const slug = edited ?? slugFromNames([nameEn, nameZh], toPinyin);
-  return { nameEn, setNameEn, nameZh, setNameZh, slug, setSlug: setEdited };
-}
-
-function NameAndSlugFields({
-  term,
-  err,
-}: {
-  term: { nameEn: string; nameZh: string; slug: string } | null | undefined;
-  err: (name: string) => string | null;
-}) {
-  const { t } = useTranslation("admin");
-  const auto = useAutoSlug(term);
-  return (
-    <>
-      <Field
-        label={t("terms.nameEn")}
-        name="nameEn"
-        required
-        maxLength={60}
-        value={auto.nameEn}
-        onValueChange={auto.setNameEn}
-        error={err("nameEn")}
-      />
-      <Field
-        label={t("terms.nameZh")}
-        name="nameZh"
-        required
-        maxLength={60}
-        value={auto.nameZh}
-        onValueChange={auto.setNameZh}
-        error={err("nameZh")}
-      />
-      <Field
-        label={t("terms.slug")}
-        name="slug"
-        maxLength={80}
-        value={auto.slug}
-        onValueChange={auto.setSlug}
-        hint={t("terms.slugHint")}
-        error={err("slug")}
-      />
-    </>
-  );
 }
 
 export default function TermFormPage({ loaderData, actionData }: Route.ComponentProps) {

@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { data, Link, redirect } from "react-router";
 import { AdSlot } from "../../components/ads/ad-slot.tsx";
 import { type CommentActionResult, Comments } from "../../components/blog/comments.tsx";
-import { PostHeader, PostNeighbours } from "../../components/blog/post-parts.tsx";
+import { PostHeader, PostNeighbours, SeriesBoxNav } from "../../components/blog/post-parts.tsx";
 import { DocumentHtml } from "../../components/document-parts.tsx";
 import { useNonce } from "../../components/nonce.tsx";
 import { validate } from "../../lib/forms.ts";
@@ -31,6 +31,7 @@ import {
   findRelatedPosts,
   isPublic,
 } from "../../server/repos/post-detail.server.ts";
+import { seriesBoxForPost } from "../../server/repos/series.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/post-detail";
 import { safeCover, seoFor } from "./post-seo.ts";
@@ -67,7 +68,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!post || !canView(post, user)) return notFoundForReader(app.db, locale);
 
   const open = isPublic(post);
-  const [neighbours, related, comments, bottomAd, sideAd, covers] = await Promise.all([
+  const [neighbours, related, comments, bottomAd, sideAd, covers, series] = await Promise.all([
     open && post.publishedAt
       ? findNeighbours(app.db, { id: post.id, publishedAt: post.publishedAt }, locale)
       : { previous: null, next: null },
@@ -77,6 +78,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     // The layout has one column: the "sidebar" placement sits after the related posts.
     open ? adFor(context, request, "sidebar") : null,
     mediaImages(app.db, [mediaIdFromUrl(post.coverImageUrl) ?? ""]),
+    seriesBoxForPost(app.db, post, locale),
   ]);
   if (open && request.method === "GET") {
     app.views.record(post.id, { ip: req.clientIp, userAgent: request.headers.get("user-agent") });
@@ -87,7 +89,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   pageShowsPost(req, post.id);
   pageShowsPosts(
     req,
-    [neighbours.previous, neighbours.next, ...related].flatMap((p) => (p ? [p.id] : [])),
+    [neighbours.previous, neighbours.next, ...related, ...(series?.parts ?? [])].flatMap((p) => (p ? [p.id] : [])),
   );
 
   const path = pagePath(request);
@@ -109,7 +111,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     comments,
     access,
     viewer: user ? { id: user.id, isAdmin: user.isAdmin } : null,
-    seo: seoFor(post, app.env.publicUrl, settings.siteName[locale], cover),
+    // Left out when there is none: a post page's data is part of its weight.
+    ...(series ? { series } : {}),
+    seo: seoFor(post, app.env.publicUrl, settings.siteName[locale], cover, series),
     bottomAd,
     sideAd,
   } as const;
@@ -241,6 +245,7 @@ export default function PostDetailPage({ loaderData, actionData }: Route.Compone
     seo,
     bottomAd,
     sideAd,
+    series,
   } = loaderData;
   const { translation } = post;
   const contentLang = HTML_LANG[translation.locale];
@@ -249,6 +254,8 @@ export default function PostDetailPage({ loaderData, actionData }: Route.Compone
     <>
       <article aria-labelledby="post-title" lang={post.isFallback ? contentLang : undefined}>
         <PostHeader post={post} locale={locale} prefix={prefix} />
+
+        {series && <SeriesBoxNav series={series} postId={post.id} prefix={prefix} />}
 
         {post.coverImageUrl && (
           <figure className="mt-6">

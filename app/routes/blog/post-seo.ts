@@ -1,5 +1,6 @@
 import { HTML_LANG, type Locale } from "../../lib/i18n/locale.ts";
 import type { PostDetail } from "../../server/repos/post-detail.server.ts";
+import type { SeriesBox } from "../../server/repos/series.server.ts";
 
 // What a post page tells search engines and link previews: kept beside the route.
 
@@ -19,7 +20,13 @@ export function jsonForScript(value: unknown): string {
 }
 
 /** The page's title, description, canonical URL, language alternates and JSON-LD. */
-export function seoFor(post: PostDetail, publicUrl: string, siteName: string, cover: string | null) {
+export function seoFor(
+  post: PostDetail,
+  publicUrl: string,
+  siteName: string,
+  cover: string | null,
+  series: Pick<SeriesBox, "slug" | "name"> | null = null,
+) {
   const { translation } = post;
   const url = (l: Locale) => `${publicUrl}/${l}/posts/detail/${post.id}`;
   const canonical = url(translation.locale);
@@ -43,6 +50,15 @@ export function seoFor(post: PostDetail, publicUrl: string, siteName: string, co
     inLanguage: HTML_LANG[translation.locale],
     mainEntityOfPage: { "@type": "WebPage", "@id": canonical },
     ...(post.tags.length > 0 ? { keywords: post.tags.map((g) => g.name).join(", ") } : {}),
+    ...(series
+      ? {
+          isPartOf: {
+            "@type": "CreativeWorkSeries",
+            name: series.name,
+            url: `${publicUrl}/${translation.locale}/series/${encodeURIComponent(series.slug)}`,
+          },
+        }
+      : {}),
   };
   return {
     title,

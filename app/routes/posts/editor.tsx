@@ -27,6 +27,7 @@ import {
   updateEditorPost,
 } from "../../server/repos/post-editor.server.ts";
 import { currentRevisionId, pendingRevision } from "../../server/repos/revisions.server.ts";
+import { listSeriesOptions } from "../../server/repos/series.server.ts";
 import { listCategories, termName } from "../../server/repos/taxonomy.server.ts";
 import type { Route } from "./+types/editor";
 
@@ -67,8 +68,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireAdmin(context, request);
   const { db } = getApp(context);
   const locale = getRequest(context).locale;
-  const categories = (await listCategories(db)).map((c) => ({ id: c.id, name: termName(c, locale) }));
-  const base = { locale, prefix: getRequest(context).prefix, categories };
+  const [categoryRows, seriesRows] = await Promise.all([listCategories(db), listSeriesOptions(db)]);
+  const categories = categoryRows.map((c) => ({ id: c.id, name: termName(c, locale) }));
+  const series = seriesRows.map((s) => ({ id: s.id, name: termName(s, locale) }));
+  const base = { locale, prefix: getRequest(context).prefix, categories, series };
   if (!params.postId) {
     // The form's idempotency key: it becomes the new post's id, so a second submit
     // of this same form finds the post instead of making another.
@@ -220,7 +223,7 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
 
 export default function EditorPage({ loaderData, actionData }: Route.ComponentProps) {
   useAdminStrings();
-  const { post, key, mode, values, categories, prefix, locale } = loaderData;
+  const { post, key, mode, values, categories, series, prefix, locale } = loaderData;
   return (
     <PostEditor
       // A new version (after a save) or another post starts a fresh editor.
@@ -232,6 +235,7 @@ export default function EditorPage({ loaderData, actionData }: Route.ComponentPr
       loaded={values}
       submitted={actionData?.values ?? null}
       categories={categories}
+      series={series}
       fieldErrors={actionData?.fieldErrors ?? null}
       conflict={actionData?.conflict ?? null}
       prefix={prefix}

@@ -17,6 +17,7 @@ import { restoreRevision } from "../../server/repos/pending-edits.server.ts";
 import { loadPostForEdit } from "../../server/repos/post-editor.server.ts";
 import { compareRevisions } from "../../server/repos/revision-compare.server.ts";
 import { getRevision, type Revision } from "../../server/repos/revisions.server.ts";
+import { listSeriesOptions } from "../../server/repos/series.server.ts";
 import { listCategories, termName } from "../../server/repos/taxonomy.server.ts";
 import type { Route } from "./+types/revision-diff";
 
@@ -50,14 +51,21 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!range) throw data(null, { status: 404 });
   const post = await loadPostForEdit(db, params.postId, user.id);
   if (!post) throw data(null, { status: 404 });
-  const [a, b, categories] = await Promise.all([
+  const [a, b, categories, series] = await Promise.all([
     getRevision(db, post.id, range[0]),
     getRevision(db, post.id, range[1]),
     listCategories(db),
+    listSeriesOptions(db),
   ]);
   if (!a || !b) throw data(null, { status: 404 });
   const names = new Map(categories.map((c) => [c.id, termName(c, locale)]));
-  const comparison = compareRevisions(a.content, b.content, (id) => (id ? (names.get(id) ?? id) : ""));
+  const seriesNames = new Map(series.map((s) => [s.id, termName(s, locale)]));
+  const comparison = compareRevisions(
+    a.content,
+    b.content,
+    (id) => (id ? (names.get(id) ?? id) : ""),
+    (id) => (id ? (seriesNames.get(id) ?? id) : ""),
+  );
   return {
     locale,
     prefix,

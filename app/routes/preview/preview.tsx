@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data } from "react-router";
-import { PostHeader } from "../../components/blog/post-parts.tsx";
+import { PostHeader, SeriesBoxNav } from "../../components/blog/post-parts.tsx";
 import { SanitizedHtml } from "../../components/ui/sanitized-html.tsx";
 import { HTML_LANG } from "../../lib/i18n/locale.ts";
 import { BODY_IMAGE_SIZES, mediaIdFromUrl } from "../../lib/media.ts";
@@ -9,6 +9,7 @@ import { routePolicy } from "../../lib/route-policy.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { mediaImages } from "../../server/media/media.server.ts";
 import { postOfPreviewToken, previewPost } from "../../server/repos/preview-links.server.ts";
+import { seriesBoxForPost } from "../../server/repos/series.server.ts";
 import type { Route } from "./+types/preview";
 
 // `/preview/{token}` (and /en, /zh): a draft, or a live post's pending changes, as it will
@@ -25,7 +26,10 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   if (!postId) throw data(null, { status: 404, headers: NO_INDEX_HEADERS });
   const post = await previewPost(db, postId, locale);
   if (!post) throw data(null, { status: 404, headers: NO_INDEX_HEADERS });
-  const covers = await mediaImages(db, [mediaIdFromUrl(post.coverImageUrl) ?? ""]);
+  const [covers, series] = await Promise.all([
+    mediaImages(db, [mediaIdFromUrl(post.coverImageUrl) ?? ""]),
+    seriesBoxForPost(db, post, locale),
+  ]);
   return data(
     {
       locale,
@@ -33,6 +37,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       // The other language's page is not part of the preview: only the version shown.
       post: { ...post, locales: [post.translation.locale] },
       coverImage: covers.get(mediaIdFromUrl(post.coverImageUrl) ?? "") ?? null,
+      series,
     },
     { headers: NO_INDEX_HEADERS },
   );
@@ -49,7 +54,7 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
 
 export default function PreviewPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("post");
-  const { locale, prefix, post, coverImage } = loaderData;
+  const { locale, prefix, post, coverImage, series } = loaderData;
   const { translation } = post;
   return (
     <>
@@ -62,6 +67,7 @@ export default function PreviewPage({ loaderData }: Route.ComponentProps) {
       </p>
       <article aria-labelledby="post-title" lang={post.isFallback ? HTML_LANG[translation.locale] : undefined}>
         <PostHeader post={post} locale={locale} prefix={prefix} />
+        {series && <SeriesBoxNav series={series} postId={post.id} prefix={prefix} />}
         {post.coverImageUrl && (
           <figure className="mt-6">
             <img

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { type Logger, pino } from "pino";
 import { createAuth } from "../auth/auth.server.ts";
 import { announceSetup } from "../auth/setup.server.ts";
@@ -11,9 +12,11 @@ import { createDatabaseHealth } from "../db/health.server.ts";
 import { migrateToLatest } from "../db/migrate.server.ts";
 import { startStatisticsRefresh } from "../db/statistics.server.ts";
 import type { Env } from "../env.server.ts";
+import { pruneUnpacked } from "../import/zip.server.ts";
 import { createInsightRecorder } from "../insights/recorder.server.ts";
 import { startInsightsRollup } from "../insights/rollup.server.ts";
 import type { LeasedJob } from "../jobs/lease.server.ts";
+import { importDeps, startPostImports } from "../jobs/post-import.server.ts";
 import { startScheduledPublishing } from "../jobs/publish-scheduled.server.ts";
 import { startSubscriberImports } from "../jobs/subscriber-import.server.ts";
 import { type MailWorker, startMailWorker } from "../mail/outbox.server.ts";
@@ -27,6 +30,7 @@ import { startScheduledBackups } from "../ops/schedule.server.ts";
 import { createRedirectMap, type RedirectMap } from "../redirects/map.server.ts";
 import { addAdmins } from "../repos/admins.server.ts";
 import { createAdImpressions } from "../repos/ads.server.ts";
+import { importFoldersInUse } from "../repos/post-import.server.ts";
 import { createSharedState, type SharedState } from "../shared-state/index.server.ts";
 import { createStorage } from "../storage/index.server.ts";
 import { createLocalStorage, type LocalFileSystem } from "../storage/local.server.ts";
@@ -158,6 +162,7 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
 
   const jobs: Array<{ stop(): Promise<void> }> = [];
   let importJob: LeasedJob | null = null;
+  let postImportJob: LeasedJob | null = null;
   return {
     services: {
       db: database.db,
@@ -177,6 +182,7 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
       // On an instance that is not the lease holder the poke only finds the lease taken;
       // the holder's own timer picks the import up within IMPORT_INTERVAL_MS.
       subscriberImports: { poke: () => importJob?.poke() },
+      postImports: { poke: () => postImportJob?.poke() },
     },
     database,
     log,
@@ -204,6 +210,16 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
       // Uploaded subscriber lists, a chunk per transaction, on the holder of the import lease.
       importJob = startSubscriberImports(database.db, log);
       jobs.push(importJob);
+      // Post imports (the CLI's import:markdown queues them), a chunk per transaction, on the lease holder.
+      postImportJob = startPostImports(importDeps(database.db, storage, env.uploadMaxBytes, log), log, {
+        onWritten: () => content.changed(),
+        // Zips uploaded on the Import page are unpacked under DATA_DIR/imports until their import ends.
+        onDone: async () => {
+          // Ten minutes' grace: a CLI dry run may be reading a folder no import names.
+          await pruneUnpacked(path.join(env.dataDir, "imports"), await importFoldersInUse(database.db), 10 * 60_000);
+        },
+      });
+      jobs.push(postImportJob);
       // The daily digest of comments waiting, while the site setting asks for one.
       jobs.push(startModerationDigest(database.db, noticeDeps({ mailer, env }), log));
       // Insights: each finished day's visitors counted, its hashes and salt deleted, old rows pruned.

@@ -20,6 +20,7 @@ export interface Database {
   contactMessages: ContactMessagesTable;
   subscribers: SubscribersTable;
   categories: CategoriesTable;
+  series: SeriesTable;
   tags: TagsTable;
   postTags: PostTagsTable;
   comments: CommentsTable;
@@ -39,6 +40,9 @@ export interface Database {
   subscriberImportRows: SubscriberImportRowsTable;
   postRevisions: PostRevisionsTable;
   previewLinks: PreviewLinksTable;
+  importSources: ImportSourcesTable;
+  postImports: PostImportsTable;
+  postImportItems: PostImportItemsTable;
   insightCounts: InsightCountsTable;
   insightVisitors: InsightVisitorsTable;
   insightSalts: InsightSaltsTable;
@@ -159,6 +163,9 @@ export interface PostsTable {
   featured: ColumnType<number, number | undefined, number>;
   /** 1: mail the post to subscribers when it first goes live (one send per post, ever). */
   newsletter: ColumnType<number, number | undefined, number>;
+  /** The series the post belongs to (issue 23), and its part number there; null: none. */
+  seriesId: ColumnType<string | null, string | null | undefined, string | null>;
+  seriesPosition: ColumnType<number | null, number | null | undefined, number | null>;
   viewCount: ColumnType<number, number | undefined, number>;
   version: ColumnType<number, number | undefined, number>;
   createdAt: Timestamp;
@@ -199,6 +206,8 @@ export interface PostRevisionsTable {
   coverAlt: string;
   /** JSON object by locale: { title, summary, bodyMarkdown, seoTitle, seoDescription }. */
   translations: string;
+  seriesId: ColumnType<string | null, string | null | undefined, string | null>;
+  seriesPosition: ColumnType<number | null, number | null | undefined, number | null>;
   /** A pending revision the publisher applies at this time (a scheduled update); null: on Update only. */
   scheduledFor: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   createdAt: Timestamp;
@@ -332,6 +341,18 @@ export interface CategoriesTable {
   nameZh: string;
   description: ColumnType<string, string | undefined, string>;
   sortOrder: ColumnType<number, number | undefined, number>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** A named, ordered run of posts (issue 23); a post belongs to at most one. */
+export interface SeriesTable {
+  id: string;
+  slug: string;
+  nameEn: string;
+  nameZh: string;
+  descriptionEn: ColumnType<string, string | undefined, string>;
+  descriptionZh: ColumnType<string, string | undefined, string>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
@@ -577,6 +598,63 @@ export interface SubscriberImportRowsTable {
   languages: SubscriberLanguages;
   locale: Locale;
   createdAt: string | null;
+}
+
+/** What an importer made from what: a second run finds its rows here (docs/decisions/020-importers.md). */
+export interface ImportSourcesTable {
+  /** The importer: "markdown", later "ghost", "wordpress". */
+  source: string;
+  /** "post" or "media". */
+  entity: string;
+  /** The source's own id: a file's path in its folder, an image's SHA-256. */
+  sourceId: string;
+  targetId: string;
+  /** The source content's hash at the last write ("" when not compared). */
+  hash: ColumnType<string, string | undefined, string>;
+  /** The post's version right after the import wrote it: a post edited since is left alone. */
+  targetVersion: ColumnType<number, number | undefined, number>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** "staged": read and dry-run, waiting for the admin to confirm (the admin Import page). */
+export type PostImportStatus = "staged" | "queued" | "running" | "done" | "failed";
+
+/** One post import run, written a chunk at a time from `processed` on. */
+export interface PostImportsTable {
+  id: string;
+  kind: string;
+  status: ColumnType<PostImportStatus, PostImportStatus | undefined, PostImportStatus>;
+  /** What was imported, as the user named it (a folder, a file name). */
+  label: string;
+  /** Where the worker reads the source's images from. */
+  rootDir: string;
+  actorId: string | null;
+  actorEmail: string;
+  /** The user the imported posts belong to. */
+  authorId: string | null;
+  total: ColumnType<number, number | undefined, number>;
+  processed: ColumnType<number, number | undefined, number>;
+  imported: ColumnType<number, number | undefined, number>;
+  updated: ColumnType<number, number | undefined, number>;
+  skipped: ColumnType<number, number | undefined, number>;
+  failed: ColumnType<number, number | undefined, number>;
+  imagesStored: ColumnType<number, number | undefined, number>;
+  imagesMissing: ColumnType<number, number | undefined, number>;
+  redirectsAdded: ColumnType<number, number | undefined, number>;
+  /** JSON `ImportReportLine[]`, bounded. */
+  report: ColumnType<string, string | undefined, string>;
+  failures: ColumnType<number, number | undefined, number>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  finishedAt: Timestamp | null;
+}
+
+/** An item still to write: an `ImportedPost` as JSON. */
+export interface PostImportItemsTable {
+  importId: string;
+  seq: number;
+  payload: string;
 }
 
 /** Insights: how often something happened on a UTC day (docs/decisions/021-insights.md). */

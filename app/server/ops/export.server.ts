@@ -39,6 +39,7 @@ const EXPORT_TABLE_NAMES = new Set<TableName>([
   "subscribers",
   "categories",
   "tags",
+  "series",
   "media",
   "posts",
   "postTranslations",

@@ -15,8 +15,10 @@ import { reindexAll } from "../search/index.server.ts";
  * a load) and "contentChanges" (a short log of those bumps), "jobLeases" (names processes that are gone),
  * "subscriberImports" and "subscriberImportRows" (a background import's transient state: the rows are
  * personal data kept only until the import ends, and the result is in "subscribers" and the audit log;
- * docs/decisions/011-subscriber-import.md), "insightVisitors" and "insightSalts" (a day's visitor hashes
- * and their salt, deleted when the day is counted: docs/decisions/021-insights.md) and Kysely's migration tables (the target is migrated by our
+ * docs/decisions/011-subscriber-import.md), "postImports" and "postImportItems" (a post import's transient
+ * state; "importSources", what the importers made, is kept), "insightVisitors" and "insightSalts" (a day's
+ * visitor hashes and their salt, deleted when the day is counted: docs/decisions/021-insights.md) and Kysely's
+ * migration tables (the target is migrated by our
  * own history instead).
  */
 export type TableName = keyof Database;
@@ -40,6 +42,7 @@ export const LOGICAL_TABLES: readonly TableSpec[] = [
   { name: "subscribers", key: ["id"] },
   { name: "categories", key: ["id"] },
   { name: "tags", key: ["id"] },
+  { name: "series", key: ["id"] },
   { name: "media", key: ["id"] },
   { name: "posts", key: ["id"] },
   { name: "postTranslations", key: ["postId", "locale"] },
@@ -50,6 +53,7 @@ export const LOGICAL_TABLES: readonly TableSpec[] = [
   { name: "swapers", key: ["id"] },
   { name: "links", key: ["id"] },
   { name: "redirects", key: ["id"] },
+  { name: "importSources", key: ["source", "entity", "sourceId"] },
   { name: "ads", key: ["id"] },
   { name: "auditLog", key: ["id"] },
   { name: "mailOutbox", key: ["id"] },

@@ -2,6 +2,7 @@ import type { DB } from "../db/db.server.ts";
 import type { Locale } from "../db/schema.server.ts";
 import { wherePublic } from "./post-visibility.server.ts";
 import { type TermRef, tagsOfPosts } from "./posts.server.ts";
+import { sitemapSeries } from "./series.server.ts";
 import { termName } from "./taxonomy.server.ts";
 
 // Reads for the feeds and the sitemap: published posts that are not in the trash.
@@ -18,6 +19,8 @@ export interface FeedPost {
   authorName: string | null;
   category: TermRef | null;
   tags: TermRef[];
+  /** The series the post is part of (feeds name it as a category with the series page as its domain). */
+  series: { slug: string; name: string } | null;
 }
 
 const later = (a: string, b: string) => (a > b ? a : b);
@@ -38,6 +41,7 @@ export async function latestPostsInLocale(
     .innerJoin("postTranslations as t", (j) => j.onRef("t.postId", "=", "p.id").on("t.locale", "=", locale))
     .leftJoin("categories as c", "c.id", "p.categoryId")
     .leftJoin("users as u", "u.id", "p.authorId")
+    .leftJoin("series as s", "s.id", "p.seriesId")
     .where(wherePublic("p"))
     .$if(filter.authorId !== undefined, (qb) => qb.where("p.authorId", "=", filter.authorId ?? ""))
     .select([
@@ -54,6 +58,9 @@ export async function latestPostsInLocale(
       "c.slug as categorySlug",
       "c.nameEn as categoryNameEn",
       "c.nameZh as categoryNameZh",
+      "s.slug as seriesSlug",
+      "s.nameEn as seriesNameEn",
+      "s.nameZh as seriesNameZh",
     ])
     .orderBy("p.publishedAt", "desc")
     .orderBy("p.id", "desc")
@@ -81,6 +88,13 @@ export async function latestPostsInLocale(
           }
         : null,
     tags: tags.get(r.id) ?? [],
+    series:
+      r.seriesSlug !== null
+        ? {
+            slug: r.seriesSlug,
+            name: termName({ nameEn: r.seriesNameEn ?? "", nameZh: r.seriesNameZh ?? "" }, locale),
+          }
+        : null,
   }));
 }
 
@@ -90,6 +104,8 @@ export interface SitemapData {
   /** Categories and tags with at least one published post, with that post's latest change. */
   categories: Array<{ slug: string; updatedAt: string }>;
   tags: Array<{ slug: string; updatedAt: string }>;
+  /** Series with at least one published part, with the latest change of it or its parts. */
+  series: Array<{ slug: string; updatedAt: string }>;
   /** People with at least one published post (their author pages), with that post's latest change. */
   authors: Array<{ handle: string; updatedAt: string }>;
 }
@@ -160,7 +176,7 @@ export async function sitemapPosts(db: DB, opts: { offset: number; limit: number
 }
 
 /** Categories and tags with at least one published post, with that post's latest change. */
-export async function sitemapTerms(db: DB): Promise<Pick<SitemapData, "categories" | "tags" | "authors">> {
+export async function sitemapTerms(db: DB): Promise<Pick<SitemapData, "categories" | "tags" | "series" | "authors">> {
   const categories = await db
     .selectFrom("categories as c")
     .innerJoin("posts as p", "p.categoryId", "c.id")
@@ -192,5 +208,5 @@ export async function sitemapTerms(db: DB): Promise<Pick<SitemapData, "categorie
     .execute();
   const authors = authorRows.flatMap((a) => (a.handle ? [{ handle: a.handle, updatedAt: a.updatedAt }] : []));
 
-  return { categories, tags, authors };
+  return { categories, tags, series: await sitemapSeries(db), authors };
 }

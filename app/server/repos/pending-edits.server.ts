@@ -2,7 +2,14 @@ import type { FieldErrors } from "../../lib/forms.ts";
 import type { EditorInput } from "../../lib/schemas/post.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
-import { checkCategory, loadPostForEdit, type SaveResult, slugOwner, updateEditorPost } from "./post-editor.server.ts";
+import {
+  checkTaxonomy,
+  loadPostForEdit,
+  placeInSeries,
+  type SaveResult,
+  slugOwner,
+  updateEditorPost,
+} from "./post-editor.server.ts";
 import {
   contentOfInput,
   currentRevisionId,
@@ -11,6 +18,13 @@ import {
   pendingRevision,
   recordRevision,
 } from "./revisions.server.ts";
+import { seriesExists } from "./series.server.ts";
+
+/** A revision's input with its series dropped when that series was deleted since. */
+async function withLiveSeries(db: DB, input: EditorInput): Promise<EditorInput> {
+  if (!input.seriesId || (await seriesExists(db, input.seriesId))) return input;
+  return { ...input, seriesId: null, seriesPosition: null };
+}
 
 // Editing a live post safely (issue 23): Save on a published post keeps the changes as a
 // pending revision; the post, its translations and tags, and so every page readers see,
@@ -48,7 +62,7 @@ export async function savePendingEdit(
 ): Promise<PendingResult> {
   const existing = await db
     .selectFrom("posts")
-    .select(["slug", "publishedAt", "version", "status"])
+    .select(["slug", "publishedAt", "version", "status", "seriesId", "seriesPosition"])
     .where("id", "=", postId)
     .where("authorId", "=", authorId)
     .where("deletedAt", "is", null)
@@ -60,7 +74,7 @@ export async function savePendingEdit(
     return { ok: false, reason: "invalid", fieldErrors: { enTitle: "editor:errors.oneTitleRequired" } };
   const expected = input.version;
   if (Number(existing.version) !== expected) return { ok: false, reason: "conflict" };
-  const categoryError = await checkCategory(db, input.categoryId);
+  const categoryError = await checkTaxonomy(db, input);
   if (categoryError) return { ok: false, reason: "invalid", fieldErrors: categoryError };
   let slug = existing.slug;
   if (input.slug && input.slug !== existing.slug) {
@@ -87,11 +101,16 @@ export async function savePendingEdit(
       .where("deletedAt", "is", null)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return null;
+    // A new series named here is made now (empty until Update); the post joins it on Update.
+    const series = await placeInSeries(trx, input, postId, {
+      seriesId: existing.seriesId,
+      seriesPosition: existing.seriesPosition === null ? null : Number(existing.seriesPosition),
+    });
     return recordRevision(trx, {
       postId,
       authorId,
       kind: "pending",
-      content: contentOfInput(input, slug, publishedAt),
+      content: contentOfInput(input, slug, publishedAt, series),
       now,
       ...revision,
     });
@@ -124,7 +143,7 @@ export async function restoreRevision(
   ]);
   if (!post || !revision) return { ok: false, reason: "notFound" };
   const input = {
-    ...inputOfContent(revision.content, post.version),
+    ...(await withLiveSeries(db, inputOfContent(revision.content, post.version))),
     status: post.status,
     publishAt: post.publishedAt,
     newsletter: post.newsletter,
@@ -232,7 +251,7 @@ export async function publishDueUpdates(db: DB, now: Date = new Date()): Promise
       continue;
     }
     const result = await updateEditorPost(db, row.authorId, row.postId, {
-      ...inputOfContent(pending.content, post.version),
+      ...(await withLiveSeries(db, inputOfContent(pending.content, post.version))),
       status: "published",
       newsletter: post.newsletter,
     });

@@ -43,6 +43,8 @@ export interface PostDetail {
   coverAlt: string;
   category: TermLink | null;
   tags: TermLink[];
+  /** The series it belongs to (the page loads the series box from it); null: none. */
+  seriesId: string | null;
   /** The version shown: the reader's language, else the other one. */
   translation: PostTranslationView;
   /** True when the reader's language has no version and the other one is shown. */
@@ -121,6 +123,7 @@ export async function findPostDetail(db: DB, id: string, locale: Locale): Promis
       "p.viewCount",
       "p.coverImageUrl",
       "p.coverAlt",
+      "p.seriesId",
       "u.name as authorName",
       "u.handle as authorHandle",
       "c.slug as categorySlug",
@@ -184,6 +187,7 @@ export async function findPostDetail(db: DB, id: string, locale: Locale): Promis
           }
         : null,
     tags: tags.map((g) => ({ slug: g.slug, name: termName(g, locale) })),
+    seriesId: row.seriesId,
     translation,
     isFallback: !own,
     locales,

@@ -13,7 +13,8 @@ import { forgetPostCounts } from "../post-counts.server.ts";
 import { renderPost } from "../post-render.server.ts";
 import { reindexPost } from "../search/index.server.ts";
 import { insertPost } from "./posts.server.ts";
-import { contentOfInput, recordRevision } from "./revisions.server.ts";
+import { contentOfInput, recordRevision, type SeriesPlace } from "./revisions.server.ts";
+import { checkSeries, createSeriesFromEditor, nextSeriesPosition } from "./series.server.ts";
 import { ensureTags, type Term } from "./taxonomy.server.ts";
 
 // The admin post editor's data: an admin's own posts only. Ownership is part of
@@ -51,6 +52,8 @@ export interface EditorPost {
   categoryId: string | null;
   coverImageUrl: string | null;
   coverAlt: string;
+  seriesId: string | null;
+  seriesPosition: number | null;
   version: number;
   createdAt: string;
   updatedAt: string;
@@ -97,6 +100,8 @@ export async function loadPostForEdit(db: DB, postId: string, authorId: string):
       "categoryId",
       "coverImageUrl",
       "coverAlt",
+      "seriesId",
+      "seriesPosition",
       "version",
       "createdAt",
       "updatedAt",
@@ -126,6 +131,7 @@ export async function loadPostForEdit(db: DB, postId: string, authorId: string):
   for (const { locale, ...t } of translations) byLocale[locale] = t;
   return {
     ...post,
+    seriesPosition: post.seriesPosition === null ? null : Number(post.seriesPosition),
     version: Number(post.version),
     newsletter: Number(post.newsletter) === 1,
     newsletterSent: send !== undefined,
@@ -176,6 +182,31 @@ export async function checkCategory(db: DB, categoryId: string | null): Promise<
   return row ? null : { categoryId: "editor:errors.categoryUnknown" };
 }
 
+/** The category and series the form names exist (a new series is made with the save). */
+export async function checkTaxonomy(db: DB, input: EditorInput): Promise<FieldErrors | null> {
+  return (
+    (await checkCategory(db, input.categoryId)) ?? (input.newSeries ? null : await checkSeries(db, input.seriesId))
+  );
+}
+
+/**
+ * Where the save puts the post in a series: a new series made now (from the form's names),
+ * or the chosen one; at the part number typed, else where it already is in that series,
+ * else after the series' last part. Call inside the save's transaction.
+ */
+export async function placeInSeries(
+  trx: DB,
+  input: EditorInput,
+  postId: string,
+  current: SeriesPlace | null,
+): Promise<SeriesPlace> {
+  const seriesId = input.newSeries ? await createSeriesFromEditor(trx, input.newSeries) : (input.seriesId ?? null);
+  if (!seriesId) return { seriesId: null, seriesPosition: null };
+  if (input.seriesPosition) return { seriesId, seriesPosition: input.seriesPosition };
+  if (current?.seriesId === seriesId && current.seriesPosition !== null) return current;
+  return { seriesId, seriesPosition: await nextSeriesPosition(trx, seriesId, postId) };
+}
+
 /** Each language version rendered once, on save: HTML, table of contents, reading time. */
 function rendered(db: DB, translations: readonly EditorTranslation[]) {
   return Promise.all(
@@ -221,7 +252,7 @@ export async function createEditorPost(db: DB, authorId: string, input: EditorIn
   };
   const earlier = await byKey();
   if (earlier) return earlier;
-  const categoryError = await checkCategory(db, input.categoryId);
+  const categoryError = await checkTaxonomy(db, input);
   if (categoryError) return { ok: false, reason: "invalid", fieldErrors: categoryError };
   const translations = await rendered(db, input.translations);
   const now = nowIso();
@@ -232,6 +263,7 @@ export async function createEditorPost(db: DB, authorId: string, input: EditorIn
     try {
       await db.transaction().execute(async (trx) => {
         const tagIds = await ensureTags(trx, input.tags);
+        const series = await placeInSeries(trx, input, id, null);
         await insertPost(trx, {
           id,
           slug: chosen.slug,
@@ -243,13 +275,14 @@ export async function createEditorPost(db: DB, authorId: string, input: EditorIn
           coverImageUrl: input.coverImageUrl,
           coverAlt: input.coverAlt,
           newsletter: input.newsletter,
+          ...series,
           translations,
         });
         await recordRevision(trx, {
           postId: id,
           authorId,
           kind: "saved",
-          content: contentOfInput(input, chosen.slug, publishTime(input, null, now)),
+          content: contentOfInput(input, chosen.slug, publishTime(input, null, now), series),
           now,
         });
         // Published at once with the box ticked: its newsletter commits with it.
@@ -327,7 +360,7 @@ export async function updateEditorPost(
 ): Promise<SaveResult> {
   const existing = await db
     .selectFrom("posts")
-    .select(["slug", "publishedAt", "version", "status", "categoryId"])
+    .select(["slug", "publishedAt", "version", "status", "categoryId", "seriesId", "seriesPosition"])
     .where("id", "=", postId)
     .where("authorId", "=", authorId)
     .where("deletedAt", "is", null)
@@ -344,8 +377,12 @@ export async function updateEditorPost(
   };
   if (Number(existing.version) !== expected) return conflict();
 
-  const categoryError = await checkCategory(db, input.categoryId);
+  const categoryError = await checkTaxonomy(db, input);
   if (categoryError) return { ok: false, reason: "invalid", fieldErrors: categoryError };
+  const stored: SeriesPlace = {
+    seriesId: existing.seriesId,
+    seriesPosition: existing.seriesPosition === null ? null : Number(existing.seriesPosition),
+  };
   // An emptied slug keeps the post's address; a typed one must be free.
   let slug = existing.slug;
   if (input.slug && input.slug !== existing.slug) {
@@ -364,9 +401,11 @@ export async function updateEditorPost(
         trx.selectFrom("postTags").select("tagId").where("postId", "=", postId).execute(),
         trx.selectFrom("postTranslations").select("locale").where("postId", "=", postId).execute(),
       ]);
+      const series = await placeInSeries(trx, input, postId, stored);
       const result = await trx
         .updateTable("posts")
         .set((eb) => ({
+          ...series,
           slug,
           status: input.status,
           publishedAt,
@@ -386,7 +425,7 @@ export async function updateEditorPost(
       if (Number(result.numUpdatedRows) === 0) return null;
       const tagIds = await ensureTags(trx, input.tags);
       await replaceTranslationsAndTags(trx, postId, translations, tagIds, now);
-      const content = contentOfInput(input, slug, publishedAt);
+      const content = contentOfInput(input, slug, publishedAt, series);
       await recordRevision(trx, { postId, authorId, kind: "saved", content, now, ...revision });
       // Goes live with this save: its newsletter (if the box is ticked) commits with it.
       if (existing.status !== "published" && input.status === "published")
@@ -395,6 +434,9 @@ export async function updateEditorPost(
         slug !== existing.slug ||
         publishedAt !== existing.publishedAt ||
         input.categoryId !== existing.categoryId ||
+        // The series boxes of the other parts list this one.
+        series.seriesId !== stored.seriesId ||
+        series.seriesPosition !== stored.seriesPosition ||
         !sameSet(
           oldTags.map((t) => t.tagId),
           tagIds,

@@ -278,6 +278,9 @@ export interface NewPostInput {
   featured?: boolean;
   /** Mail it to subscribers when it first goes live (the editor's box). */
   newsletter?: boolean;
+  /** The series it belongs to and its part number there. */
+  seriesId?: string | null;
+  seriesPosition?: number | null;
   /** A caller-chosen id (the editor's idempotency key); generated when absent. */
   id?: string;
   translations: Array<{
@@ -323,6 +326,8 @@ export async function insertPost(trx: Transaction<Database>, input: NewPostInput
       coverAlt: input.coverAlt ?? "",
       featured: input.featured ? 1 : 0,
       newsletter: input.newsletter ? 1 : 0,
+      seriesId: input.seriesId ?? null,
+      seriesPosition: input.seriesId ? (input.seriesPosition ?? null) : null,
       createdAt: now,
       updatedAt: now,
     })

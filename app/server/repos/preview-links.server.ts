@@ -144,6 +144,7 @@ export async function previewPost(db: DB, postId: string, locale: Locale): Promi
     coverImageUrl: content.coverImageUrl,
     coverAlt: content.coverAlt,
     category: category ? { slug: category.slug, name: termName(category, locale) } : null,
+    seriesId: content.seriesId,
     tags: content.tags.map((name) => ({ slug: slugify(name) || name, name })),
     translation: {
       locale: shown,

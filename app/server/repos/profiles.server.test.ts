@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser } from "../../../tests/setup/fixtures-db.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import { handleBase } from "../../lib/author-profile.ts";
-import { migrateDown, migrateToLatest } from "../db/migrate.server.ts";
+import { migrateDown, migrateToLatest, migrationStatus } from "../db/migrate.server.ts";
 import { latestPostsInLocale, sitemapTerms } from "./discovery.server.ts";
 import { createPost, listPublishedPosts } from "./posts.server.ts";
 import { ensureHandle, findProfileByHandle, getOwnProfile, updateProfile } from "./profiles.server.ts";
@@ -82,9 +82,10 @@ describe(`the profile migration (${testDialect()})`, () => {
   it("keeps the names readers saw and gives every account a handle", async () => {
     const db = await createTestDatabase();
     try {
-      // Back to before 20261126T143000, with accounts named the old way.
-      await migrateDown(db.db);
-      await migrateDown(db.db);
+      // Back to before 20261126T143000 (however many migrations came after it), with
+      // accounts named the old way.
+      const profileMigration = "20261126T143000_add_user_profile";
+      while ((await migrationStatus(db.db)).applied.includes(profileMigration)) await migrateDown(db.db);
       const now = "2026-11-01T00:00:00.000Z";
       const rows = [
         { id: "u1aaaaaaaaaaaaaaaaaa", name: "", email: "grace.hopper@example.test" },

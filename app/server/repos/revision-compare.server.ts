@@ -21,7 +21,7 @@ export interface LanguageDiff {
   fields: FieldDiff[];
 }
 
-export type RevisionSetting = "slug" | "status" | "category" | "tags" | "cover" | "coverAlt";
+export type RevisionSetting = "slug" | "status" | "category" | "series" | "tags" | "cover" | "coverAlt";
 
 export interface SettingChange {
   setting: RevisionSetting;
@@ -38,7 +38,9 @@ export function compareRevisions(
   a: RevisionContent,
   b: RevisionContent,
   categoryName: (id: string | null) => string,
+  seriesName: (id: string | null) => string = (id) => id ?? "",
 ): RevisionComparison {
+  const place = (c: RevisionContent) => (c.seriesId ? `${seriesName(c.seriesId)} · ${c.seriesPosition ?? "?"}` : "");
   const languages = (["en", "zh"] as const).map((locale): LanguageDiff => {
     const ta = a.translations[locale];
     const tb = b.translations[locale];
@@ -61,6 +63,7 @@ export function compareRevisions(
     ["slug", a.slug, b.slug],
     ["status", a.status, b.status],
     ["category", categoryName(a.categoryId), categoryName(b.categoryId)],
+    ["series", place(a), place(b)],
     ["tags", a.tags.join(", "), b.tags.join(", ")],
     ["cover", a.coverImageUrl ?? "", b.coverImageUrl ?? ""],
     ["coverAlt", a.coverAlt, b.coverAlt],

@@ -70,6 +70,8 @@ function content(body: string, status: RevisionContent["status"] = "draft"): Rev
     tags: [],
     coverImageUrl: null,
     coverAlt: "",
+    seriesId: null,
+    seriesPosition: null,
     translations: { en: { title: "T", summary: "", bodyMarkdown: body, seoTitle: null, seoDescription: null } },
   };
 }

@@ -31,7 +31,16 @@ export interface RevisionContent {
   tags: string[];
   coverImageUrl: string | null;
   coverAlt: string;
+  /** The series and part number (null: none). */
+  seriesId: string | null;
+  seriesPosition: number | null;
   translations: Partial<Record<Locale, RevisionTranslation>>;
+}
+
+/** Where a save put the post in a series (after a new series was made and a part number chosen). */
+export interface SeriesPlace {
+  seriesId: string | null;
+  seriesPosition: number | null;
 }
 
 export interface RevisionSummary {
@@ -50,8 +59,16 @@ export interface Revision extends RevisionSummary {
   content: RevisionContent;
 }
 
-/** A revision's content from the editor's valid input and the slug and publish time it was stored with. */
-export function contentOfInput(input: EditorInput, slug: string, publishedAt: string | null): RevisionContent {
+/**
+ * A revision's content from the editor's valid input and the slug, publish time and series
+ * place it was stored with.
+ */
+export function contentOfInput(
+  input: EditorInput,
+  slug: string,
+  publishedAt: string | null,
+  series: SeriesPlace = { seriesId: input.seriesId ?? null, seriesPosition: input.seriesPosition ?? null },
+): RevisionContent {
   const translations: Partial<Record<Locale, RevisionTranslation>> = {};
   for (const t of input.translations) {
     translations[t.locale] = {
@@ -70,6 +87,8 @@ export function contentOfInput(input: EditorInput, slug: string, publishedAt: st
     tags: [...input.tags],
     coverImageUrl: input.coverImageUrl,
     coverAlt: input.coverAlt,
+    seriesId: series.seriesId,
+    seriesPosition: series.seriesId ? series.seriesPosition : null,
     translations,
   };
 }
@@ -85,6 +104,8 @@ export function inputOfContent(content: RevisionContent, version: number): Edito
     coverAlt: content.coverAlt,
     status: content.status,
     publishAt: content.publishedAt,
+    seriesId: content.seriesId,
+    seriesPosition: content.seriesPosition,
     translations: (["en", "zh"] as const).flatMap((locale) => {
       const t = content.translations[locale];
       return t ? [{ locale, ...t }] : [];
@@ -163,6 +184,8 @@ export async function recordRevision(trx: DB, opts: RecordOptions): Promise<stri
     coverImageUrl: content.coverImageUrl,
     coverAlt: content.coverAlt,
     translations: JSON.stringify(content.translations),
+    seriesId: content.seriesId,
+    seriesPosition: content.seriesPosition,
     authorId,
     // Saving again cancels a scheduled update: it applied to the changes as they were.
     scheduledFor: null,
@@ -264,6 +287,8 @@ export async function getRevision(db: DB, postId: string, id: string): Promise<R
       "r.coverImageUrl",
       "r.coverAlt",
       "r.translations",
+      "r.seriesId",
+      "r.seriesPosition",
     ])
     .where("r.postId", "=", postId)
     .where("r.id", "=", id)
@@ -286,6 +311,8 @@ export async function getRevision(db: DB, postId: string, id: string): Promise<R
       tags: tagsOf(row.tags),
       coverImageUrl: row.coverImageUrl,
       coverAlt: row.coverAlt,
+      seriesId: row.seriesId,
+      seriesPosition: row.seriesPosition === null ? null : Number(row.seriesPosition),
       translations: translationsOf(row.translations),
     },
   };

@@ -241,11 +241,22 @@ export async function generateTermSlug(
   names: readonly string[],
   exceptId: string | null,
 ): Promise<string> {
+  return freeSlugFromNames(names, (candidate) => slugTaken(db, kind, candidate, exceptId));
+}
+
+/**
+ * The first free slug from `names` (English first, Chinese as pinyin), then "-2" … "-9",
+ * then a short id: the rule terms and series share (docs/decisions/016-admin-slugs-times.md).
+ */
+export async function freeSlugFromNames(
+  names: readonly string[],
+  taken: (slug: string) => Promise<boolean>,
+): Promise<string> {
   const base = slugFromNames(names, toPinyin).slice(0, 77).replace(/-+$/, "");
   if (base) {
     for (let n = 1; n <= 9; n++) {
       const candidate = n === 1 ? base : `${base}-${n}`;
-      if (!(await slugTaken(db, kind, candidate, exceptId))) return candidate;
+      if (!(await taken(candidate))) return candidate;
     }
   }
   return shortSlug(newId());

@@ -1,0 +1,310 @@
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { useTranslation } from "react-i18next";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { useLiveRefresh } from "../../components/admin/newsletter-parts.tsx";
+import { FormAlert } from "../../components/ui/field.tsx";
+import { formatBytes } from "../../lib/media.ts";
+import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { routePolicy } from "../../lib/route-policy.ts";
+import { requireAdmin } from "../../server/auth/session.server.ts";
+import { getApp } from "../../server/context.server.ts";
+import { newId } from "../../server/ids.server.ts";
+import type { ImportCounts, ImportReportLine } from "../../server/import/core.server.ts";
+import { localImageResolver } from "../../server/import/images.server.ts";
+import {
+  MARKDOWN_FILE_MAX_BYTES,
+  MARKDOWN_SOURCE,
+  readMarkdownFolder,
+  SourceRefused,
+} from "../../server/import/markdown-folder.server.ts";
+import { unpackZip } from "../../server/import/zip.server.ts";
+import { readSingleFile } from "../../server/media/multipart.server.ts";
+import {
+  cancelPostImport,
+  confirmPostImport,
+  planPostImport,
+  queuePostImport,
+  recentPostImports,
+} from "../../server/repos/post-import.server.ts";
+import type { Route } from "./+types/import";
+
+// The admin Import page (docs/decisions/020-importers.md): upload a zip of a Markdown blog,
+// read its dry-run report, confirm, and watch the background job. The upload limit applies.
+export const handle = routePolicy({ writes: "none", body: "upload" });
+
+/** Report lines the page shows per import. */
+const LINES_SHOWN = 50;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(context, request);
+  const app = getApp(context);
+  const imports = (await recentPostImports(app.db)).map((j) => ({ ...j, report: j.report.slice(0, LINES_SHOWN) }));
+  return {
+    imports,
+    maxBytes: app.env.uploadMaxBytes,
+    running: imports.some((j) => j.status === "queued" || j.status === "running"),
+  };
+}
+
+type Refusal = "noFile" | "tooLarge" | "badForm" | "notZip" | "noPosts";
+type Answer =
+  | { ok: true; id: string; counts: ImportCounts; report: ImportReportLine[] }
+  | { ok: false; error: Refusal; detail?: string };
+
+const refuse = (error: Refusal, status = 400, detail?: string) =>
+  data<Answer>({ ok: false, error, ...(detail ? { detail } : {}) }, { status });
+
+/** The folder an unpacked zip lives in (`imports/zip-…`), from the folder imported (it or a folder in it). */
+function unpackedDir(importsDir: string, rootDir: string): string | null {
+  const rel = path.relative(importsDir, rootDir).split(path.sep)[0] ?? "";
+  return rel.startsWith("zip-") ? path.join(importsDir, rel) : null;
+}
+
+/**
+ * `upload` (multipart: a zip): unpacks and reads it, stores it as a staged import and answers
+ * the dry-run report; nothing is imported yet. `confirm` starts a staged import; `cancel`
+ * drops it and its unpacked files.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(context, request);
+  const { db, env, postImports } = getApp(context);
+  const importsDir = path.join(env.dataDir, "imports");
+  if (/^multipart\/form-data;/i.test(request.headers.get("content-type") ?? "")) {
+    const upload = await readSingleFile(request, env.uploadMaxBytes);
+    if (!upload.ok) {
+      if (upload.reason === "too-large") return refuse("tooLarge", 413);
+      return refuse(upload.reason === "no-file" ? "noFile" : "badForm");
+    }
+    if (upload.fields.intent !== "upload") return refuse("badForm");
+    const zipFile = path.join(importsDir, `upload-${newId()}.zip`);
+    await mkdir(importsDir, { recursive: true });
+    await writeFile(zipFile, upload.data);
+    try {
+      const zip = await unpackZip(zipFile, importsDir, {
+        entryMaxBytes: Math.max(env.uploadMaxBytes, MARKDOWN_FILE_MAX_BYTES),
+      });
+      const read = await readMarkdownFolder(zip.root);
+      read.problems.unshift(...zip.problems);
+      if (read.posts.length === 0) {
+        await rm(zip.dir, { recursive: true, force: true });
+        return refuse("noPosts");
+      }
+      const id = await queuePostImport(db, {
+        kind: MARKDOWN_SOURCE,
+        label: upload.fileName.slice(0, 200) || "upload.zip",
+        rootDir: zip.root,
+        actor: admin,
+        authorId: admin.id,
+        read,
+        staged: true,
+      });
+      const plan = await planPostImport(db, {
+        kind: MARKDOWN_SOURCE,
+        read,
+        images: localImageResolver(zip.root, env.uploadMaxBytes),
+      });
+      const report = plan.report.filter((l) => l.outcome !== "imported" && l.outcome !== "updated");
+      return data<Answer>({ ok: true, id, counts: plan.counts, report: report.slice(0, LINES_SHOWN) });
+    } catch (error) {
+      if (error instanceof SourceRefused) return refuse("notZip", 400, error.message);
+      throw error;
+    } finally {
+      await rm(zipFile, { force: true });
+    }
+  }
+  const form = await request.formData();
+  const id = String(form.get("id") ?? "");
+  const intent = form.get("intent");
+  if (intent === "confirm") {
+    if (!(await confirmPostImport(db, id, admin.id))) return refuse("badForm");
+    postImports.poke();
+    return redirect("/admin/import#imports");
+  }
+  if (intent === "cancel") {
+    const rootDir = await cancelPostImport(db, id, admin.id);
+    const dir = rootDir ? unpackedDir(importsDir, rootDir) : null;
+    if (dir) await rm(dir, { recursive: true, force: true });
+    return redirect("/admin/import");
+  }
+  return refuse("badForm");
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "adminLinks:import.title", [NOINDEX]);
+}
+
+function Counts({ counts }: { counts: ImportCounts }) {
+  const { t } = useTranslation("adminLinks");
+  const items = [
+    ["imported", counts.imported],
+    ["updated", counts.updated],
+    ["skipped", counts.skipped],
+    ["failed", counts.failed],
+    ["imagesStored", counts.imagesStored],
+    ["imagesMissing", counts.imagesMissing],
+    ["redirectsAdded", counts.redirectsAdded],
+  ] as const;
+  return (
+    <dl className="grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:grid-cols-4">
+      {items.map(([key, n]) => (
+        <div key={key} className="flex justify-between gap-2">
+          <dt className="text-zinc-600 dark:text-zinc-400">{t(`import.counts.${key}`)}</dt>
+          <dd className="font-medium tabular-nums" data-count={key}>
+            {n}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+const KNOWN_REASONS = [
+  "unchanged",
+  "editedSinceImport",
+  "inTrash",
+  "bodyTooLong",
+  "bodyTooDeep",
+  "fileTooLarge",
+  "frontMatterInvalid",
+  "frontMatterUnclosed",
+  "frontMatterTooLarge",
+  "frontMatterAliases",
+  "pairingAmbiguous",
+  "notFound",
+  "outside",
+  "tooLarge",
+  "redirectExists",
+  "redirectInvalid",
+  "zipEntryUnsafe",
+] as const;
+type KnownReason = (typeof KNOWN_REASONS)[number];
+const isKnownReason = (r: string): r is KnownReason => (KNOWN_REASONS as readonly string[]).includes(r);
+
+function Report({ lines }: { lines: ImportReportLine[] }) {
+  const { t } = useTranslation("adminLinks");
+  if (lines.length === 0) return <p className="text-sm">{t("import.reportEmpty")}</p>;
+  return (
+    <ul className="space-y-1 text-sm">
+      {lines.map((l, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: report lines have no id and never reorder
+        <li key={i}>
+          <span className="font-medium">{t(`import.outcome.${l.outcome}`)}</span> <code>{l.item}</code>
+          {l.reason ? `: ${isKnownReason(l.reason) ? t(`import.reason.${l.reason}`) : l.reason}` : ""}
+          {l.detail ? <span className="text-zinc-600 dark:text-zinc-400"> ({l.detail})</span> : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Start or drop a staged import. */
+function StagedActions({ id, busy }: { id: string; busy: boolean }) {
+  const { t } = useTranslation("adminLinks");
+  return (
+    <div className="flex gap-3">
+      <Form method="post">
+        <input type="hidden" name="id" value={id} />
+        <button type="submit" name="intent" value="confirm" className={BUTTON} disabled={busy}>
+          {t("import.confirm")}
+        </button>
+      </Form>
+      <Form method="post">
+        <input type="hidden" name="id" value={id} />
+        <button
+          type="submit"
+          name="intent"
+          value="cancel"
+          disabled={busy}
+          className="rounded-md border border-zinc-300 px-4 py-2 font-medium dark:border-zinc-700"
+        >
+          {t("import.cancel")}
+        </button>
+      </Form>
+    </div>
+  );
+}
+
+const BUTTON = "rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60";
+
+export default function ImportPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("adminLinks");
+  const { imports, maxBytes, running } = loaderData;
+  useLiveRefresh(running, loaderData);
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const staged = actionData?.ok ? actionData : null;
+  return (
+    <section aria-labelledby="import-title" className="max-w-4xl space-y-6">
+      <h1 id="import-title" className="text-3xl font-bold tracking-tight">
+        {t("import.title")}
+      </h1>
+      <p className="text-zinc-700 dark:text-zinc-300">{t("import.intro")}</p>
+      <Form method="post" encType="multipart/form-data" className="flex flex-wrap items-end gap-3">
+        <input type="hidden" name="intent" value="upload" />
+        <div>
+          <label htmlFor="import-file" className="block text-sm font-medium">
+            {t("import.file")}
+          </label>
+          <input
+            id="import-file"
+            name="file"
+            type="file"
+            required
+            accept=".zip,application/zip"
+            aria-describedby="import-file-hint"
+            className="mt-1 block text-sm"
+          />
+          <p id="import-file-hint" className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+            {t("import.fileHint", { size: formatBytes(maxBytes) })}
+          </p>
+        </div>
+        <button type="submit" disabled={busy} className={BUTTON}>
+          {busy ? t("import.reading") : t("import.check")}
+        </button>
+      </Form>
+      {actionData && !actionData.ok ? (
+        <FormAlert>{t(`import.errors.${actionData.error}`, { size: formatBytes(maxBytes) })}</FormAlert>
+      ) : null}
+      {staged ? (
+        <section
+          aria-labelledby="dry-run-title"
+          className="space-y-3 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800"
+        >
+          <h2 id="dry-run-title" className="text-xl font-semibold">
+            {t("import.dryRun")}
+          </h2>
+          <p className="text-sm">{t("import.dryRunIntro", { count: staged.counts.total })}</p>
+          <Counts counts={staged.counts} />
+          <Report lines={staged.report} />
+          <StagedActions id={staged.id} busy={busy} />
+        </section>
+      ) : null}
+      <section id="imports" aria-labelledby="imports-title" className="space-y-4">
+        <h2 id="imports-title" className="text-xl font-semibold">
+          {t("import.recent")}
+        </h2>
+        {imports.length === 0 ? <p className="text-sm">{t("import.none")}</p> : null}
+        {imports.map((job) => (
+          <article key={job.id} className="space-y-2 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
+            <h3 className="font-medium">
+              <code>{job.label}</code> · <span data-status={job.status}>{t(`import.status.${job.status}`)}</span>
+            </h3>
+            <progress
+              max={Math.max(job.total, 1)}
+              value={job.processed}
+              className="w-full"
+              aria-label={t("import.progress")}
+            >
+              {job.processed}/{job.total}
+            </progress>
+            <p className="text-sm">{t("import.processed", { done: job.processed, total: job.total })}</p>
+            <Counts counts={job} />
+            {job.status === "staged" && job.id !== staged?.id ? <StagedActions id={job.id} busy={busy} /> : null}
+            {job.status === "done" || job.status === "failed" ? <Report lines={job.report} /> : null}
+          </article>
+        ))}
+      </section>
+    </section>
+  );
+}

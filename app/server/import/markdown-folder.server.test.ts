@@ -1,0 +1,75 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseSourceDate, sourceLocale } from "./core.server.ts";
+import { readMarkdownFolder } from "./markdown-folder.server.ts";
+
+const FIXTURE = path.resolve(import.meta.dirname, "../../../tests/fixtures/markdown-blog");
+
+describe("reading a Markdown folder", () => {
+  it("pairs languages by suffix, folder and Hexo lang + slug, and lists what it cannot pair", async () => {
+    const read = await readMarkdownFolder(FIXTURE);
+    expect(read.files).toBe(14);
+    const byId = new Map(read.posts.map((p) => [p.sourceId, p]));
+    expect([...byId.keys()].sort()).toEqual([
+      "content/about-hugo",
+      "content/posts/draft",
+      "content/posts/hello",
+      "file:content/posts/twin.en.md",
+      "file:content/posts/twin.md",
+      "hostile/xss",
+      "plain/json-post",
+      "slug:source/_posts/intro",
+      "source/_posts/first-post",
+    ]);
+    expect(byId.get("content/posts/hello")?.translations.map((t) => [t.locale, t.origin])).toEqual([
+      ["en", "content/posts/hello.en.md"],
+      ["zh", "content/posts/hello.zh.md"],
+    ]);
+    expect(byId.get("content/about-hugo")?.translations.map((t) => t.locale)).toEqual(["en", "zh"]);
+    expect(byId.get("slug:source/_posts/intro")?.translations.map((t) => t.title)).toEqual(["Introduction", "介绍"]);
+    expect(read.problems.map((p) => [p.outcome, p.reason, p.item])).toEqual([
+      ["failed", "frontMatterAliases", "hostile/bomb.md"],
+      ["failed", "frontMatterUnclosed", "hostile/broken.md"],
+      ["ambiguous", "pairingAmbiguous", "content/posts/twin.en.md + content/posts/twin.md"],
+    ]);
+  });
+
+  it("reads the fields the issue lists and the old addresses", async () => {
+    const read = await readMarkdownFolder(FIXTURE, { permalink: "/blog/:year/:slug/" });
+    const hello = read.posts.find((p) => p.sourceId === "content/posts/hello");
+    expect(hello).toMatchObject({
+      slug: "hello-world",
+      publishedAt: "2021-03-04T09:30:00.000Z",
+      status: "published",
+      tags: ["Intro", "Meta", "介绍"],
+      categories: ["Notes", "Travel"],
+      cover: "pic.png",
+    });
+    expect(hello?.oldUrls).toEqual(
+      expect.arrayContaining([
+        "/old/hello.html",
+        "/posts/hello-world/",
+        "/2021/03/04/hello-world/",
+        "/zh/posts/hello-world/",
+        "/blog/2021/hello-world/",
+      ]),
+    );
+    const hexo = read.posts.find((p) => p.sourceId === "source/_posts/first-post");
+    expect(hexo?.oldUrls).toContain("2019/05/06/first-post/");
+    expect(hexo?.tags).toEqual(["hexo", "old"]);
+    expect(hexo?.categories).toEqual(["Tech", "Web"]);
+    expect(read.posts.find((p) => p.sourceId === "content/posts/draft")?.status).toBe("draft");
+    expect(read.posts.find((p) => p.sourceId === "plain/json-post")?.publishedAt).toBe("2022-07-08T10:00:00.000Z");
+  });
+
+  it("understands the dates and language names sources write", () => {
+    expect(parseSourceDate("2021-03-04")).toBe("2021-03-04T00:00:00.000Z");
+    expect(parseSourceDate("2021-03-04 09:30")).toBe("2021-03-04T09:30:00.000Z");
+    expect(parseSourceDate("2021-03-04T09:30:00+08:00")).toBe("2021-03-04T01:30:00.000Z");
+    expect(parseSourceDate(new Date("2020-01-01T00:00:00Z"))).toBe("2020-01-01T00:00:00.000Z");
+    expect(parseSourceDate("yesterday")).toBeNull();
+    expect(parseSourceDate("2021-02-31")).toBeNull();
+    expect(parseSourceDate("0001-01-01")).toBeNull();
+    expect(["en-US", "zh-Hans", "zh_CN", "cn", "fr"].map(sourceLocale)).toEqual(["en", "zh", "zh", "zh", null]);
+  });
+});

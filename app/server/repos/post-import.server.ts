@@ -1,0 +1,799 @@
+import type { Transaction } from "kysely";
+import type { Logger } from "pino";
+import { withinNesting } from "../../lib/markdown-depth.ts";
+import { checkTarget, fromKey, normalizeFrom } from "../../lib/redirects.ts";
+import { isCoverUrl, POST_LIMITS, SLUG_PATTERN } from "../../lib/schemas/post.ts";
+import { slugify } from "../../lib/slug.ts";
+import type { DB } from "../db/db.server.ts";
+import { nowIso } from "../db/db.server.ts";
+import type { Database, Locale, PostImportStatus } from "../db/schema.server.ts";
+import { newId } from "../ids.server.ts";
+import {
+  emptyCounts,
+  type ImportCounts,
+  type ImportedPost,
+  type ImportReportLine,
+  itemHash,
+  REPORT_MAX_LINES,
+} from "../import/core.server.ts";
+import { type ImageResolver, imageReferences, rewriteReferences, storeImportedImage } from "../import/images.server.ts";
+import type { SourceRead } from "../import/markdown-folder.server.ts";
+import { MarkdownTooDeep } from "../markdown.server.ts";
+import { mediaImages } from "../media/media.server.ts";
+import { forgetPostCounts } from "../post-counts.server.ts";
+import { renderPost } from "../post-render.server.ts";
+import { RuleSet } from "../redirects/rules.server.ts";
+import { reindexPost } from "../search/index.server.ts";
+import type { StorageDriver } from "../storage/types.server.ts";
+import { type Actor, audit } from "./audit.server.ts";
+import { insertPost } from "./posts.server.ts";
+import { importRedirects, loadRules, type RedirectCandidate } from "./redirects.server.ts";
+import { contentOfInput, recordRevision } from "./revisions.server.ts";
+import { ensureTags } from "./taxonomy.server.ts";
+
+// Post imports (docs/decisions/020-importers.md), the subscriber import's pattern (decision 011):
+// a read source is stored as a queued import with one item per post; a worker on the holder of
+// the "post-import" lease writes a chunk of items per transaction (posts, their tags and
+// category, the source-id mapping, redirects, the cursor and the counts together), so a kill
+// resumes at the last committed chunk and nothing is written twice. Images are stored before
+// the chunk's transaction, each once per content (images.server.ts).
+
+/** Posts per transaction: a chunk renders its bodies first, then holds the database only for the writes. */
+export const POST_IMPORT_CHUNK = 20;
+/** Chunks failing in a row before an import is given up. */
+export const POST_IMPORT_MAX_FAILURES = 5;
+
+export interface PostImportJob extends ImportCounts {
+  id: string;
+  kind: string;
+  status: PostImportStatus;
+  label: string;
+  processed: number;
+  report: ImportReportLine[];
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+export interface PostImportDeps {
+  db: DB;
+  storage: StorageDriver;
+  log?: Logger;
+  /** How each kind of import finds its images, given the import's root folder. */
+  images: (kind: string, rootDir: string) => ImageResolver;
+}
+
+const parseReport = (raw: string): ImportReportLine[] => {
+  try {
+    const v: unknown = JSON.parse(raw);
+    return Array.isArray(v) ? (v as ImportReportLine[]) : [];
+  } catch {
+    return [];
+  }
+};
+
+/**
+ * Stores a read source as a queued import: the counts and report lines of reading, and one item
+ * per post, in one transaction. Returns its id.
+ */
+export async function queuePostImport(
+  db: DB,
+  input: {
+    kind: string;
+    label: string;
+    rootDir: string;
+    actor: Actor;
+    authorId: string;
+    read: SourceRead;
+    /** Stored but not started until confirmed (the admin page's dry run first). */
+    staged?: boolean;
+  },
+  now = new Date(),
+): Promise<string> {
+  const id = newId();
+  const at = nowIso(now);
+  const { read } = input;
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("postImports")
+      .values({
+        id,
+        kind: input.kind,
+        status: input.staged ? "staged" : "queued",
+        label: input.label.slice(0, 500),
+        rootDir: input.rootDir,
+        actorId: input.actor.id,
+        actorEmail: input.actor.email,
+        authorId: input.authorId,
+        total: read.posts.length,
+        failed: read.problems.filter((p) => p.outcome === "failed").length,
+        report: JSON.stringify(read.problems.slice(0, REPORT_MAX_LINES)),
+        createdAt: at,
+        updatedAt: at,
+        finishedAt: null,
+      })
+      .execute();
+    for (let i = 0; i < read.posts.length; i += 100) {
+      await trx
+        .insertInto("postImportItems")
+        .values(read.posts.slice(i, i + 100).map((p, j) => ({ importId: id, seq: i + j, payload: JSON.stringify(p) })))
+        .execute();
+    }
+  });
+  return id;
+}
+
+/** An unfinished import of the same kind and folder (a run that was killed): the CLI resumes it. */
+export async function unfinishedImportOf(db: DB, kind: string, rootDir: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("postImports")
+    .select("id")
+    .where("kind", "=", kind)
+    .where("rootDir", "=", rootDir)
+    .where("status", "in", ["queued", "running"])
+    .orderBy("createdAt")
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+export async function getPostImport(db: DB, id: string): Promise<PostImportJob | null> {
+  const r = await db.selectFrom("postImports").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!r) return null;
+  return {
+    id: r.id,
+    kind: r.kind,
+    status: r.status,
+    label: r.label,
+    total: Number(r.total),
+    processed: Number(r.processed),
+    imported: Number(r.imported),
+    updated: Number(r.updated),
+    skipped: Number(r.skipped),
+    failed: Number(r.failed),
+    imagesStored: Number(r.imagesStored),
+    imagesMissing: Number(r.imagesMissing),
+    redirectsAdded: Number(r.redirectsAdded),
+    report: parseReport(r.report),
+    createdAt: r.createdAt,
+    finishedAt: r.finishedAt,
+  };
+}
+
+async function nextImport(db: DB) {
+  return db
+    .selectFrom("postImports")
+    .selectAll()
+    .where("status", "in", ["queued", "running"])
+    .orderBy("createdAt")
+    .orderBy("id")
+    .limit(1)
+    .executeTakeFirst();
+}
+
+type Job = NonNullable<Awaited<ReturnType<typeof nextImport>>>;
+
+async function mappingOf(db: DB, source: string, sourceId: string) {
+  return db
+    .selectFrom("importSources")
+    .select(["targetId", "hash", "targetVersion"])
+    .where("source", "=", source)
+    .where("entity", "=", "post")
+    .where("sourceId", "=", sourceId)
+    .executeTakeFirst();
+}
+
+/** What a re-run would do with an item before any work: skip it when the source and the post are as last written. */
+async function earlySkip(db: DB, source: string, post: ImportedPost, hash: string): Promise<string | null> {
+  const mapped = await mappingOf(db, source, post.sourceId);
+  if (!mapped) return null;
+  const existing = await db
+    .selectFrom("posts")
+    .select(["version", "deletedAt"])
+    .where("id", "=", mapped.targetId)
+    .executeTakeFirst();
+  if (!existing) return null;
+  if (existing.deletedAt) return "inTrash";
+  if (mapped.hash === hash) return "unchanged";
+  if (Number(existing.version) !== Number(mapped.targetVersion)) return "editedSinceImport";
+  return null;
+}
+
+interface Prepared {
+  post: ImportedPost;
+  hash: string;
+  translations: Array<{
+    locale: Locale;
+    title: string;
+    summary: string;
+    bodyMarkdown: string;
+    bodyHtml: string;
+    tocJson: string;
+    readingMinutes: number;
+  }>;
+  coverUrl: string | null;
+  lines: ImportReportLine[];
+  imagesStored: number;
+  imagesMissing: number;
+}
+
+type Preparation = { ok: true; prepared: Prepared } | { ok: false; line: ImportReportLine; lines: ImportReportLine[] };
+
+/** Images stored and bodies rendered (the editor's render path), outside any transaction. */
+async function prepare(deps: PostImportDeps, job: Job, post: ImportedPost, hash: string): Promise<Preparation> {
+  const lines: ImportReportLine[] = [...post.notes];
+  const resolver = deps.images(job.kind, job.rootDir);
+  const store = { db: deps.db, storage: deps.storage, source: job.kind, uploadedBy: job.authorId };
+  let imagesStored = 0;
+  let imagesMissing = 0;
+  const cache = new Map<string, string | null>();
+  const imageUrl = async (ref: string, item: string): Promise<string | null> => {
+    if (cache.has(ref)) return cache.get(ref) ?? null;
+    const found = await resolver.resolve(ref, post.assetDirs);
+    let url: string | null = null;
+    if (found.kind === "file") {
+      const stored = await storeImportedImage(store, found.file);
+      if (stored.ok) {
+        url = stored.url;
+        if (stored.stored) imagesStored += 1;
+      } else {
+        imagesMissing += 1;
+        lines.push({ item, outcome: "imageMissing", reason: stored.reason, detail: found.rel });
+      }
+    } else if (found.kind === "missing") {
+      imagesMissing += 1;
+      lines.push({ item, outcome: "imageMissing", reason: found.reason, detail: found.rel });
+    }
+    cache.set(ref, url);
+    return url;
+  };
+  const fail = (reason: string, item: string, detail?: string): Preparation => ({
+    ok: false,
+    line: { item, outcome: "failed", reason, ...(detail ? { detail } : {}) },
+    lines,
+  });
+  if (post.translations.length === 0) return fail("noContent", post.label);
+  const translations: Prepared["translations"] = [];
+  for (const t of post.translations) {
+    if (t.bodyMarkdown.length > POST_LIMITS.bodyMax)
+      return fail("bodyTooLong", t.origin, `${t.bodyMarkdown.length} characters`);
+    // Never hand a too deeply nested body to the parser (its recursion would overflow).
+    if (!withinNesting(t.bodyMarkdown)) return fail("bodyTooDeep", t.origin);
+    let body = t.bodyMarkdown;
+    const refs = imageReferences(body);
+    const urls = new Map<string, string | null>();
+    for (const r of refs) if (!urls.has(r.url)) urls.set(r.url, await imageUrl(r.url, t.origin));
+    body = rewriteReferences(body, refs, (u) => urls.get(u) ?? null);
+    try {
+      const out = await renderPost(body, t.locale, { media: (ids) => mediaImages(deps.db, ids) });
+      translations.push({
+        locale: t.locale,
+        title: t.title,
+        summary: t.summary,
+        bodyMarkdown: body,
+        bodyHtml: out.html,
+        tocJson: JSON.stringify(out.toc),
+        readingMinutes: out.readingMinutes,
+      });
+    } catch (error) {
+      if (error instanceof MarkdownTooDeep) return fail("bodyTooDeep", t.origin);
+      throw error;
+    }
+  }
+  let coverUrl: string | null = null;
+  if (post.cover) {
+    const stored = await imageUrl(post.cover, post.label);
+    if (stored) coverUrl = stored;
+    else if (/^https?:\/\//i.test(post.cover) && isCoverUrl(post.cover) && post.cover.length <= POST_LIMITS.coverUrlMax)
+      coverUrl = post.cover;
+  }
+  return { ok: true, prepared: { post, hash, translations, coverUrl, lines, imagesStored, imagesMissing } };
+}
+
+async function ensureCategory(trx: Transaction<Database>, name: string): Promise<string> {
+  const lower = name.toLowerCase();
+  const slug = slugify(name) || `c-${newId().slice(0, 8)}`;
+  const find = () =>
+    trx
+      .selectFrom("categories")
+      .select("id")
+      .where((eb) =>
+        eb.or([
+          eb(eb.fn("lower", ["nameEn"]), "=", lower),
+          eb(eb.fn("lower", ["nameZh"]), "=", lower),
+          eb("slug", "=", slug),
+        ]),
+      )
+      .executeTakeFirst();
+  const found = await find();
+  if (found) return found.id;
+  const now = nowIso();
+  const id = newId();
+  await trx
+    .insertInto("categories")
+    .values({ id, slug, nameEn: name, nameZh: name, createdAt: now, updatedAt: now })
+    .execute();
+  return id;
+}
+
+/** A free slug for a new post: the source's (or one from its file or title), `-2`… when taken. */
+async function freeSlug(trx: Transaction<Database>, post: ImportedPost): Promise<string> {
+  const fromSource = post.slug ? slugify(post.slug) : "";
+  const en = post.translations.find((t) => t.locale === "en")?.title ?? "";
+  const fromName = slugify(
+    post.sourceId
+      .split("/")
+      .pop()
+      ?.replace(/^file:/, "") ?? "",
+  );
+  const base =
+    [fromSource, slugify(en), fromName]
+      .map((s) => s.slice(0, POST_LIMITS.slugMax - 8).replace(/-+$/, ""))
+      .find((s) => s && SLUG_PATTERN.test(s)) ?? `post-${newId().slice(0, 8)}`;
+  for (const slug of [base, ...Array.from({ length: 8 }, (_, i) => `${base}-${i + 2}`)]) {
+    const owner = await trx.selectFrom("posts").select("id").where("slug", "=", slug).executeTakeFirst();
+    if (!owner) return slug;
+  }
+  return `${base}-${newId().slice(0, 6)}`;
+}
+
+type Written = { outcome: "imported" | "updated"; postId: string } | { outcome: "skipped"; reason: string };
+
+/** Writes one prepared post inside the chunk's transaction: created, updated, or skipped with a reason. */
+async function writePost(trx: Transaction<Database>, job: Job, p: Prepared, now: string): Promise<Written> {
+  const { post } = p;
+  const authorId = job.authorId;
+  const tagNames = post.tags.map((t) => t.slice(0, POST_LIMITS.tagMax).trim()).filter(Boolean);
+  const [firstCategory, ...otherCategories] = post.categories;
+  // One category per post: the first; the others become tags.
+  const allTags = [...tagNames, ...otherCategories.map((c) => c.slice(0, POST_LIMITS.tagMax))].slice(
+    0,
+    POST_LIMITS.tagsMax,
+  );
+  if (tagNames.length + otherCategories.length > POST_LIMITS.tagsMax)
+    p.lines.push({ item: post.label, outcome: "note", reason: "tagsCut", detail: `kept ${POST_LIMITS.tagsMax}` });
+  const mapped = await mappingOf(trx, job.kind, post.sourceId);
+  const existing = mapped
+    ? await trx
+        .selectFrom("posts")
+        .select(["id", "slug", "version", "deletedAt", "publishedAt"])
+        .where("id", "=", mapped.targetId)
+        .executeTakeFirst()
+    : undefined;
+  if (mapped && existing) {
+    if (existing.deletedAt) return { outcome: "skipped", reason: "inTrash" };
+    if (mapped.hash === p.hash) return { outcome: "skipped", reason: "unchanged" };
+    if (Number(existing.version) !== Number(mapped.targetVersion))
+      return { outcome: "skipped", reason: "editedSinceImport" };
+  }
+  const categoryId = firstCategory ? await ensureCategory(trx, firstCategory.slice(0, 100)) : null;
+  const tagIds = await ensureTags(trx, allTags);
+  const status = post.status;
+  const input = {
+    slug: "",
+    categoryId,
+    tags: allTags,
+    coverImageUrl: p.coverUrl,
+    coverAlt: post.coverAlt.slice(0, POST_LIMITS.coverAltMax),
+    status,
+    publishAt: post.publishedAt,
+    newsletter: false,
+    translations: p.translations.map((t) => ({
+      locale: t.locale,
+      title: t.title,
+      summary: t.summary,
+      bodyMarkdown: t.bodyMarkdown,
+      seoTitle: null,
+      seoDescription: null,
+    })),
+  };
+  if (mapped && existing) {
+    const version = Number(mapped.targetVersion);
+    const publishedAt = post.publishedAt ?? existing.publishedAt ?? (status === "published" ? now : null);
+    const result = await trx
+      .updateTable("posts")
+      .set((eb) => ({
+        status,
+        publishedAt,
+        categoryId,
+        coverImageUrl: p.coverUrl,
+        coverAlt: input.coverAlt,
+        updatedAt: now,
+        version: eb("version", "+", 1),
+      }))
+      .where("id", "=", existing.id)
+      .where("version", "=", version)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return { outcome: "skipped", reason: "editedSinceImport" };
+    const locales = p.translations.map((t) => t.locale);
+    await trx
+      .deleteFrom("postTranslations")
+      .where("postId", "=", existing.id)
+      .where("locale", "not in", locales)
+      .execute();
+    for (const t of p.translations) {
+      const values = { ...t, seoTitle: null, seoDescription: null, updatedAt: now };
+      const { locale: _l, ...rest } = values;
+      await trx
+        .insertInto("postTranslations")
+        .values({ postId: existing.id, ...values, createdAt: now })
+        .onConflict((oc) => oc.columns(["postId", "locale"]).doUpdateSet(rest))
+        .execute();
+    }
+    await trx.deleteFrom("postTags").where("postId", "=", existing.id).execute();
+    if (tagIds.length > 0)
+      await trx
+        .insertInto("postTags")
+        .values(tagIds.map((tagId) => ({ postId: existing.id, tagId })))
+        .execute();
+    if (authorId)
+      await recordRevision(trx, {
+        postId: existing.id,
+        authorId,
+        kind: "saved",
+        content: contentOfInput({ ...input, slug: existing.slug }, existing.slug, publishedAt),
+        now,
+        coalesce: false,
+      });
+    await trx
+      .updateTable("importSources")
+      .set({ hash: p.hash, targetVersion: version + 1, updatedAt: now })
+      .where("source", "=", job.kind)
+      .where("entity", "=", "post")
+      .where("sourceId", "=", post.sourceId)
+      .execute();
+    return { outcome: "updated", postId: existing.id };
+  }
+  const slug = await freeSlug(trx, post);
+  const publishedAt = post.publishedAt ?? (status === "published" ? now : null);
+  const id = await insertPost(trx, {
+    slug,
+    authorId,
+    status,
+    publishedAt,
+    categoryId,
+    tagIds,
+    coverImageUrl: p.coverUrl,
+    coverAlt: input.coverAlt,
+    newsletter: false,
+    translations: p.translations,
+  });
+  if (authorId)
+    await recordRevision(trx, {
+      postId: id,
+      authorId,
+      kind: "saved",
+      content: contentOfInput({ ...input, slug }, slug, publishedAt),
+      now,
+    });
+  const values = { targetId: id, hash: p.hash, targetVersion: 1, updatedAt: now };
+  await trx
+    .insertInto("importSources")
+    .values({ source: job.kind, entity: "post", sourceId: post.sourceId, ...values, createdAt: now })
+    .onConflict((oc) => oc.columns(["source", "entity", "sourceId"]).doUpdateSet(values))
+    .execute();
+  return { outcome: "imported", postId: id };
+}
+
+/**
+ * The redirects from a written post's old addresses to its page (under /en or /zh when the old
+ * address was), skipping addresses that cannot be redirected and ones another row already has.
+ */
+function redirectCandidates(
+  rules: RuleSet,
+  post: ImportedPost,
+  postId: string,
+  taken: Set<string>,
+  lines: ImportReportLine[],
+): RedirectCandidate[] {
+  const out: RedirectCandidate[] = [];
+  const locales = new Set(post.translations.map((t) => t.locale));
+  for (const url of post.oldUrls) {
+    const from = normalizeFrom(url);
+    if (!from.ok) {
+      if (from.error === "fromInvalid")
+        lines.push({ item: post.label, outcome: "note", reason: "redirectInvalid", detail: url.slice(0, 200) });
+      continue;
+    }
+    const prefix = /^\/(en|zh)(\/|$)/.exec(from.path)?.[1] as Locale | undefined;
+    const target = `${prefix && locales.has(prefix) ? `/${prefix}` : ""}/posts/detail/${postId}`;
+    const checked = checkTarget(target, false);
+    const key = fromKey(from);
+    if (!checked.ok || taken.has(key)) continue;
+    taken.add(key);
+    const stored = rules.get(from);
+    if (stored) {
+      if (stored.to !== checked.target)
+        lines.push({ item: post.label, outcome: "note", reason: "redirectExists", detail: key });
+      continue;
+    }
+    if (from.path === `/posts/detail/${postId}`) continue;
+    out.push({ line: 0, fromPath: from.path, fromQuery: from.query, to: checked.target, status: 301, external: false });
+  }
+  return out;
+}
+
+/** Another run moved the import on first (a lease lost mid-chunk): this chunk is rolled back. */
+class ImportMoved extends Error {}
+
+export type PostChunkOutcome = "idle" | "progress" | "done";
+
+/**
+ * Does one step of the oldest unfinished import: writes its next chunk of posts in one
+ * transaction with the cursor, or marks it done (with its audit entry) when no items are left.
+ * Returns the ids of posts written in `written` so the caller can reindex and announce them.
+ */
+export async function importNextPostChunk(
+  deps: PostImportDeps,
+  opts: { now?: Date; chunk?: number; written?: string[] } = {},
+): Promise<PostChunkOutcome> {
+  const { db } = deps;
+  const job = await nextImport(db);
+  if (!job) return "idle";
+  const at = nowIso(opts.now);
+  const processed = Number(job.processed);
+  const rows = await db
+    .selectFrom("postImportItems")
+    .select(["seq", "payload"])
+    .where("importId", "=", job.id)
+    .where("seq", ">=", processed)
+    .orderBy("seq")
+    .limit(opts.chunk ?? POST_IMPORT_CHUNK)
+    .execute();
+
+  if (rows.length === 0) {
+    const finished = await db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable("postImports")
+        .set({ status: "done", finishedAt: at, updatedAt: at, failures: 0 })
+        .where("id", "=", job.id)
+        .where("status", "in", ["queued", "running"])
+        .where("processed", "=", processed)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return false;
+      await trx.deleteFrom("postImportItems").where("importId", "=", job.id).execute();
+      if (job.actorId)
+        await audit(
+          trx,
+          { id: job.actorId, email: job.actorEmail },
+          "posts.import",
+          { type: "post" },
+          {
+            kind: job.kind,
+            label: job.label,
+            imported: Number(job.imported),
+            updated: Number(job.updated),
+            skipped: Number(job.skipped),
+            failed: Number(job.failed),
+            redirects: Number(job.redirectsAdded),
+          },
+        );
+      return true;
+    });
+    return finished ? "done" : "progress";
+  }
+
+  // Outside the transaction: images stored (each once), bodies rendered.
+  const counts = emptyCounts();
+  const lines: ImportReportLine[] = [];
+  const ready: Prepared[] = [];
+  for (const row of rows) {
+    const post = JSON.parse(row.payload) as ImportedPost;
+    const hash = itemHash(post);
+    const skip = await earlySkip(db, job.kind, post, hash);
+    if (skip) {
+      counts.skipped += 1;
+      lines.push({ item: post.label, outcome: "skipped", reason: skip });
+      continue;
+    }
+    const prep = await prepare(deps, job, post, hash);
+    if (!prep.ok) {
+      counts.failed += 1;
+      lines.push(...prep.lines, prep.line);
+      continue;
+    }
+    counts.imagesStored += prep.prepared.imagesStored;
+    counts.imagesMissing += prep.prepared.imagesMissing;
+    ready.push(prep.prepared);
+  }
+  const lastSeq = rows[rows.length - 1]?.seq ?? processed;
+  const written: string[] = [];
+  try {
+    await db.transaction().execute(async (trx) => {
+      const rules = new RuleSet(await loadRules(trx));
+      const taken = new Set<string>();
+      const candidates: RedirectCandidate[] = [];
+      for (const p of ready) {
+        const result = await writePost(trx, job, p, at);
+        lines.push(...p.lines);
+        if (result.outcome === "skipped") {
+          counts.skipped += 1;
+          lines.push({ item: p.post.label, outcome: "skipped", reason: result.reason });
+          continue;
+        }
+        counts[result.outcome] += 1;
+        lines.push({ item: p.post.label, outcome: result.outcome, detail: result.postId });
+        written.push(result.postId);
+        candidates.push(...redirectCandidates(rules, p.post, result.postId, taken, lines));
+      }
+      if (candidates.length > 0) {
+        const outcome = await importRedirects(trx, candidates, `import:${job.kind}`);
+        counts.redirectsAdded += outcome.added;
+        for (const r of outcome.refused)
+          lines.push({ item: r.from, outcome: "note", reason: `redirect:${r.reason}`, detail: r.from });
+      }
+      await trx
+        .deleteFrom("postImportItems")
+        .where("importId", "=", job.id)
+        .where("seq", ">=", processed)
+        .where("seq", "<=", lastSeq)
+        .execute();
+      const current = await trx.selectFrom("postImports").select("report").where("id", "=", job.id).executeTakeFirst();
+      // The report keeps what needs a look; the counts say the rest.
+      const worth = lines.filter(
+        (l) =>
+          l.outcome !== "imported" && l.outcome !== "updated" && !(l.outcome === "skipped" && l.reason === "unchanged"),
+      );
+      const report = [...parseReport(current?.report ?? "[]"), ...worth].slice(0, REPORT_MAX_LINES);
+      const moved = await trx
+        .updateTable("postImports")
+        .set((eb) => ({
+          status: "running",
+          processed: lastSeq + 1,
+          imported: eb("imported", "+", counts.imported),
+          updated: eb("updated", "+", counts.updated),
+          skipped: eb("skipped", "+", counts.skipped),
+          failed: eb("failed", "+", counts.failed),
+          imagesStored: eb("imagesStored", "+", counts.imagesStored),
+          imagesMissing: eb("imagesMissing", "+", counts.imagesMissing),
+          redirectsAdded: eb("redirectsAdded", "+", counts.redirectsAdded),
+          report: JSON.stringify(report),
+          failures: 0,
+          updatedAt: at,
+        }))
+        .where("id", "=", job.id)
+        .where("status", "in", ["queued", "running"])
+        .where("processed", "=", processed)
+        .executeTakeFirst();
+      if (Number(moved.numUpdatedRows) !== 1) throw new ImportMoved();
+    });
+  } catch (error) {
+    if (error instanceof ImportMoved) return "progress";
+    throw error;
+  }
+  for (const id of written) await reindexPost(db, id);
+  if (written.length > 0) forgetPostCounts(db);
+  opts.written?.push(...written);
+  return "progress";
+}
+
+/**
+ * Counts a failed chunk against the oldest unfinished import; at POST_IMPORT_MAX_FAILURES in a row
+ * it is marked failed and its items deleted. True when the import was given up.
+ */
+export async function notePostImportFailure(db: DB, error: unknown, now = new Date()): Promise<boolean> {
+  const job = await nextImport(db);
+  if (!job) return false;
+  const at = nowIso(now);
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable("postImports")
+      .set((eb) => ({ failures: eb("failures", "+", 1), updatedAt: at }))
+      .where("id", "=", job.id)
+      .returning("failures")
+      .executeTakeFirst();
+    if (!row || Number(row.failures) < POST_IMPORT_MAX_FAILURES) return false;
+    const detail = (error instanceof Error ? error.message : String(error)).slice(0, 200);
+    const report = [
+      ...parseReport(job.report),
+      { item: job.label, outcome: "failed" as const, reason: "importFailed", detail },
+    ].slice(0, REPORT_MAX_LINES + 1);
+    await trx
+      .updateTable("postImports")
+      .set({ status: "failed", finishedAt: at, updatedAt: at, report: JSON.stringify(report) })
+      .where("id", "=", job.id)
+      .execute();
+    await trx.deleteFrom("postImportItems").where("importId", "=", job.id).execute();
+    return true;
+  });
+}
+
+/**
+ * A dry run: what an import of these posts would do, writing nothing. Images are looked up but
+ * not stored; bodies are not rendered (a body too long or too deep is still reported).
+ */
+export async function planPostImport(
+  db: DB,
+  input: { kind: string; read: SourceRead; images: ImageResolver },
+): Promise<{ counts: ImportCounts; report: ImportReportLine[] }> {
+  const counts = emptyCounts();
+  counts.total = input.read.posts.length;
+  const report: ImportReportLine[] = [...input.read.problems];
+  counts.failed = input.read.problems.filter((p) => p.outcome === "failed").length;
+  for (const post of input.read.posts) {
+    report.push(...post.notes);
+    const hash = itemHash(post);
+    const skip = await earlySkip(db, input.kind, post, hash);
+    if (skip) {
+      counts.skipped += 1;
+      report.push({ item: post.label, outcome: "skipped", reason: skip });
+      continue;
+    }
+    const tooLong = post.translations.find((t) => t.bodyMarkdown.length > POST_LIMITS.bodyMax);
+    const tooDeep = post.translations.find((t) => !withinNesting(t.bodyMarkdown));
+    if (tooLong || tooDeep) {
+      counts.failed += 1;
+      report.push({
+        item: (tooLong ?? tooDeep)?.origin ?? post.label,
+        outcome: "failed",
+        reason: tooLong ? "bodyTooLong" : "bodyTooDeep",
+      });
+      continue;
+    }
+    const refs = [...post.translations.flatMap((t) => imageReferences(t.bodyMarkdown).map((r) => r.url))];
+    if (post.cover) refs.push(post.cover);
+    for (const ref of new Set(refs)) {
+      const found = await input.images.resolve(ref, post.assetDirs);
+      if (found.kind === "missing") {
+        counts.imagesMissing += 1;
+        report.push({ item: post.label, outcome: "imageMissing", reason: found.reason, detail: found.rel });
+      }
+    }
+    const mapped = await mappingOf(db, input.kind, post.sourceId);
+    const outcome = mapped ? "updated" : "imported";
+    counts[outcome] += 1;
+    report.push({ item: post.label, outcome });
+  }
+  return { counts, report };
+}
+
+/** Starts a staged import of `actorId`'s; false when there is no such staged import. */
+export async function confirmPostImport(db: DB, id: string, actorId: string, now = new Date()): Promise<boolean> {
+  const at = nowIso(now);
+  const result = await db
+    .updateTable("postImports")
+    .set({ status: "queued", createdAt: at, updatedAt: at })
+    .where("id", "=", id)
+    .where("actorId", "=", actorId)
+    .where("status", "=", "staged")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Drops a staged import of `actorId`'s with its items; returns its folder (to remove), or null. */
+export async function cancelPostImport(db: DB, id: string, actorId: string): Promise<string | null> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom("postImports")
+      .select("rootDir")
+      .where("id", "=", id)
+      .where("actorId", "=", actorId)
+      .where("status", "=", "staged")
+      .executeTakeFirst();
+    if (!row) return null;
+    await trx.deleteFrom("postImportItems").where("importId", "=", id).execute();
+    await trx.deleteFrom("postImports").where("id", "=", id).execute();
+    return row.rootDir;
+  });
+}
+
+/** The latest imports, newest first, for the admin Import page. */
+export async function recentPostImports(db: DB, limit = 3): Promise<PostImportJob[]> {
+  const rows = await db
+    .selectFrom("postImports")
+    .select("id")
+    .orderBy("createdAt", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+  const jobs = await Promise.all(rows.map((r) => getPostImport(db, r.id)));
+  return jobs.filter((j): j is PostImportJob => j !== null);
+}
+
+/** The folders unfinished imports (staged, queued, running) still read. */
+export async function importFoldersInUse(db: DB): Promise<string[]> {
+  const rows = await db
+    .selectFrom("postImports")
+    .select("rootDir")
+    .where("status", "in", ["staged", "queued", "running"])
+    .execute();
+  return rows.map((r) => r.rootDir);
+}

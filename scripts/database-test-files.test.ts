@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { databaseTestFiles } from "./database-test-files.ts";
+
+describe("databaseTestFiles", () => {
+  it("lists files that open a database directly, through a repository or through a server", () => {
+    const files = databaseTestFiles(["app/server/repos/*.test.ts", "tests/integration/*.test.ts"]);
+    // Opens a test database itself.
+    expect(files).toContain("app/server/repos/posts.server.test.ts");
+    // Starts a server process (tests/setup/server-process.ts).
+    expect(files).toContain("tests/integration/server.test.ts");
+  });
+
+  it("leaves out files whose imports never reach a database", () => {
+    const files = databaseTestFiles(["app/server/*.test.ts", "app/server/storage/*.test.ts"]);
+    expect(files).not.toContain("app/server/xml.server.test.ts");
+    expect(files).not.toContain("app/server/storage/keys.server.test.ts");
+    // A file in the same folder that does reach one is listed.
+    expect(files).toContain("app/server/feeds.server.test.ts");
+  });
+});
