@@ -77,6 +77,8 @@ export default [
 
   route("admin", "routes/admin/layout.tsx", [
     index("routes/admin/dashboard.tsx"),
+    route("insights", "routes/admin/insights.tsx"),
+    route("insights.csv", "routes/admin/insights-csv.ts"),
     route("config", "routes/admin/config.tsx"),
     route("users", "routes/admin/users.tsx"),
     route("subscribers", "routes/admin/subscribers.tsx"),

@@ -10,6 +10,7 @@ import type { CommentRenderer } from "./comment-renderer.server.ts";
 import type { DB, Dialect } from "./db/db.server.ts";
 import type { DatabaseHealth } from "./db/health.server.ts";
 import type { Env } from "./env.server.ts";
+import type { InsightRecorder } from "./insights/recorder.server.ts";
 import type { Mailer } from "./mail.server.ts";
 import type { RateLimitStore } from "./rate-limit.server.ts";
 import type { AdImpressions } from "./repos/ads.server.ts";
@@ -28,6 +29,8 @@ export interface Services {
   mailer: Mailer;
   /** Post view counting, batched in memory (one per process). */
   views: ViewCounter;
+  /** Insights recording (page reads, searches, 404s), batched in memory (one per process). */
+  insights: InsightRecorder;
   /** Ad impression counting, batched in memory (one per process). */
   adImpressions: AdImpressions;
   /** Where uploaded files live: local disk or S3-compatible storage. */

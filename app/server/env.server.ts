@@ -109,6 +109,13 @@ const schema = z.object({
   INSTANCE_COUNT: z.coerce.number().int().min(1).max(1000).default(1),
   /** How often scheduled jobs (publishing scheduled posts) run, in ms. */
   SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(200).max(3_600_000).default(15_000),
+  /** Insights: how many days searches and 404 paths (what readers typed) are kept. */
+  INSIGHTS_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /** Insights: the header a reverse proxy puts the reader's country in (CF-IPCountry); unset: no countries. */
+  INSIGHTS_COUNTRY_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,64}$/, "must be a header name")
+    .optional(),
   /** Scheduled backups: a daily UTC time "HH:MM" or an interval "30m", "6h", "1d"; unset: none. */
   BACKUP_CRON: z
     .string()
@@ -180,6 +187,8 @@ export interface Env {
   /** Shared state in Redis instead of the database (REDIS_URL). */
   redis: { url: string; prefix: string } | null;
   backup: { schedule: BackupSchedule | null; keep: number; dir: string };
+  /** Insights: retention of reader-typed rows, and the proxy's country header (lower case) if any. */
+  insights: { retentionDays: number; countryHeader: string | null };
 }
 
 /**
@@ -376,6 +385,10 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
       schedule: v.BACKUP_CRON ? parseBackupSchedule(v.BACKUP_CRON) : null,
       keep: v.BACKUP_KEEP,
       dir: v.BACKUP_DIR ? path.resolve(v.BACKUP_DIR) : path.join(dataDir, "backups"),
+    },
+    insights: {
+      retentionDays: v.INSIGHTS_RETENTION_DAYS,
+      countryHeader: v.INSIGHTS_COUNTRY_HEADER ? v.INSIGHTS_COUNTRY_HEADER.toLowerCase() : null,
     },
   };
 }

@@ -69,7 +69,8 @@ describe("RSS 2.0", () => {
     expect(channel.item).toHaveLength(2);
     const [item] = channel.item;
     expect(item.title).toBe(NASTY);
-    expect(item.link).toEqual([`${BASE}/en/posts/detail/post2`]);
+    // The link is tagged for Insights; the guid stays the bare address.
+    expect(item.link).toEqual([`${BASE}/en/posts/detail/post2?utm_source=feed`]);
     expect(item.guid["#text"]).toBe(`${BASE}/en/posts/detail/post2`);
     expect(item.guid["@_isPermaLink"]).toBe("true");
     expect(item.pubDate).toBe("Fri, 20 Nov 2026 08:00:00 GMT");
@@ -124,7 +125,7 @@ describe("Atom 1.0", () => {
     const [entry] = root.entry;
     expect(entry.id).toBe(`${BASE}/zh/posts/detail/post2`);
     expect(entry.title["#text"]).toBe(NASTY);
-    expect(entry.link[0]["@_href"]).toBe(`${BASE}/zh/posts/detail/post2`);
+    expect(entry.link[0]["@_href"]).toBe(`${BASE}/zh/posts/detail/post2?utm_source=feed`);
     expect(entry.published).toBe("2026-11-20T08:00:00.000Z");
     expect(entry.updated).toBe("2026-11-21T09:30:00.000Z");
     expect(entry.author.name).toBe("Ada <Admin>");

@@ -48,6 +48,15 @@ function rfc822(iso: string): string {
 }
 
 /**
+ * A post's link as a feed shows it: tagged `?utm_source=feed` so Insights can count readers
+ * who come from feeds. Only the link: the guid (RSS) and id (Atom) stay the bare address, so
+ * no reader sees old posts as new. The server takes the tag off before rendering and caching.
+ */
+export function fromFeed(link: string): string {
+  return `${link}?utm_source=feed`;
+}
+
+/**
  * Site-relative links and images in a post body made absolute: feed readers show
  * the HTML away from the site. The body was sanitized on save; `publicUrl` is
  * escaped for the attribute it goes into.
@@ -86,7 +95,7 @@ export function buildRss(feed: FeedInput): string {
         "item",
         {},
         el("title", {}, post.title),
-        el("link", {}, link),
+        el("link", {}, fromFeed(link)),
         el("guid", { isPermaLink: "true" }, link),
         el("pubDate", {}, rfc822(post.publishedAt)),
         post.authorName && el("dc:creator", {}, post.authorName),
@@ -135,7 +144,7 @@ export function buildAtom(feed: FeedInput, now: Date = new Date()): string {
           {},
           el("id", {}, link),
           el("title", { type: "text" }, post.title),
-          el("link", { rel: "alternate", type: "text/html", href: link }),
+          el("link", { rel: "alternate", type: "text/html", href: fromFeed(link) }),
           el("published", {}, post.publishedAt),
           el("updated", {}, post.updatedAt),
           post.authorName && el("author", {}, el("name", {}, post.authorName)),

@@ -33,6 +33,7 @@ import * as addAdTranslations from "./20261126T201500_add_ad_translations.ts";
 import * as fillAdTranslations from "./20261126T201600_fill_ad_translations.ts";
 import * as createPostImports from "./20261126T210000_create_post_imports.ts";
 import * as createSeries from "./20261126T211000_create_series.ts";
+import * as createInsights from "./20261126T221000_create_insights.ts";
 
 /**
  * Every migration, in order. Listed explicitly so the same history runs in the
@@ -73,4 +74,5 @@ export const migrations: Record<string, Migration> = {
   "20261126T201600_fill_ad_translations": fillAdTranslations,
   "20261126T210000_create_post_imports": createPostImports,
   "20261126T211000_create_series": createSeries,
+  "20261126T221000_create_insights": createInsights,
 };

@@ -160,7 +160,9 @@ test("the feeds and the sitemap list a published post", async ({ page, request, 
   expect(rss.headers()["content-type"]).toBe("application/rss+xml; charset=utf-8");
   const rssText = await rss.text();
   expect(rssText).toContain("<title>麻辣面</title>");
-  expect(rssText).toContain(`<link>${baseURL}/zh/posts/detail/${spicyNoodles}</link>`);
+  // The item link is tagged for Insights; the guid stays the bare address.
+  expect(rssText).toContain(`<link>${baseURL}/zh/posts/detail/${spicyNoodles}?utm_source=feed</link>`);
+  expect(rssText).toContain(`<guid isPermaLink="true">${baseURL}/zh/posts/detail/${spicyNoodles}</guid>`);
   const enAtom = await (await request.get("/en/atom.xml")).text();
   expect(enAtom).toContain('<title type="text">Spicy noodles</title>');
 

@@ -88,7 +88,7 @@ describe(`feeds, sitemap and listings (${testDialect()})`, () => {
     const zhChannel = parser.parse(zh.text).rss.channel;
     expect(zhChannel.language).toBe("zh-CN");
     expect(zhChannel.item.map((i: { title: string }) => i.title)).toEqual(["双语文章"]);
-    expect(zhChannel.item[0].link).toMatch(new RegExp(`^${PUBLIC_URL}/zh/posts/detail/\\w+$`));
+    expect(zhChannel.item[0].link).toMatch(new RegExp(`^${PUBLIC_URL}/zh/posts/detail/\\w+\\?utm_source=feed$`));
     expect(zhChannel.item[0].category).toEqual(["编程", "TypeScript"]);
 
     const en = await get(`${server.url}/en/rss.xml`);

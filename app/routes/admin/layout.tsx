@@ -12,6 +12,7 @@ export const handle = routePolicy({ cache: "none", writes: "content" });
 /** The admin menu: every section that exists, in the spec's order. */
 export const ADMIN_SECTIONS = [
   { to: "/admin", key: "menu.dashboard", end: true },
+  { to: "/admin/insights", key: "menu.insights", end: false },
   { to: "/admin/users", key: "adminUsers:menu.users", end: false },
   { to: "/admin/config", key: "adminConfig:menu", end: false },
   { to: "/admin/categories", key: "menu.categories", end: false },

@@ -17,10 +17,12 @@ import type { Route } from "./+types/redirect-form";
 // One screen for /admin/redirects/new and /admin/redirects/{id}.
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireAdmin(context, request);
-  if (!params.id) return { redirect: null };
+  // A new redirect may start from an old path (Insights links its 404s here with `?from=`).
+  if (!params.id)
+    return { redirect: null, from: new URL(request.url).searchParams.get("from")?.slice(0, 2000) ?? null };
   const found = await getRedirect(getApp(context).db, params.id);
   if (!found) throw data(null, { status: 404 });
-  return { redirect: found };
+  return { redirect: found, from: null };
 }
 
 /** Where a refusal of the saved rule shows: a from-path another row has, or a target that loops. */
@@ -87,7 +89,7 @@ export default function RedirectFormPage({ loaderData, actionData }: Route.Compo
   const { t } = useTranslation("adminLinks");
   const m = useMessage();
   const navigation = useNavigation();
-  const { redirect: row } = loaderData;
+  const { redirect: row, from: startFrom } = loaderData;
   const { clientErrors, onSubmit } = useClientValidation(redirectSchema);
   const errors = clientErrors ?? actionData?.fieldErrors ?? {};
   const err = (name: string) => (errors[name] ? m(errors[name]) : null);
@@ -103,7 +105,7 @@ export default function RedirectFormPage({ loaderData, actionData }: Route.Compo
           name="from"
           required
           maxLength={2000}
-          defaultValue={row?.from}
+          defaultValue={row?.from ?? startFrom ?? undefined}
           hint={t("redirects.fields.fromHint")}
           error={err("from")}
         />

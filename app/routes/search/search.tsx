@@ -45,6 +45,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     pageSize: PAGE_SIZE,
   });
   if (pageNumber > pageCount) throw data(null, { status: 404 });
+  // Insights counts the search (its first page: paging on is the same search), cached or not.
+  if (pageNumber === 1) getRequest(context).effects.search = { query: q, results: total };
   return { q, locale, prefix, results: { items, total, capped, page, pageCount } };
 }
 

@@ -13,6 +13,8 @@ import { migrateToLatest } from "../db/migrate.server.ts";
 import { startStatisticsRefresh } from "../db/statistics.server.ts";
 import type { Env } from "../env.server.ts";
 import { pruneUnpacked } from "../import/zip.server.ts";
+import { createInsightRecorder } from "../insights/recorder.server.ts";
+import { startInsightsRollup } from "../insights/rollup.server.ts";
 import type { LeasedJob } from "../jobs/lease.server.ts";
 import { importDeps, startPostImports } from "../jobs/post-import.server.ts";
 import { startScheduledPublishing } from "../jobs/publish-scheduled.server.ts";
@@ -144,6 +146,10 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
   const views = createViewCounter(database.db, {
     onError: (error) => log.warn({ err: error }, "could not write view counts; will retry"),
   });
+  const insights = createInsightRecorder(database.db, {
+    publicUrl: env.publicUrl,
+    onError: (error) => log.warn({ err: error }, "could not write insights; will retry"),
+  });
   const adImpressions = createAdImpressions(database.db, {
     onError: (error) => log.warn({ err: error }, "could not write ad impressions; will retry"),
   });
@@ -166,6 +172,7 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
       auth,
       mailer,
       views,
+      insights,
       adImpressions,
       storage,
       rateLimits: shared.rateLimits,
@@ -215,6 +222,8 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
       jobs.push(postImportJob);
       // The daily digest of comments waiting, while the site setting asks for one.
       jobs.push(startModerationDigest(database.db, noticeDeps({ mailer, env }), log));
+      // Insights: each finished day's visitors counted, its hashes and salt deleted, old rows pruned.
+      jobs.push(startInsightsRollup(database.db, log, { retentionDays: env.insights.retentionDays }));
       // PostgreSQL: tables never analysed (a fresh import) or much changed get their statistics.
       const statistics = startStatisticsRefresh(database, log);
       if (statistics) jobs.push(statistics);
@@ -233,6 +242,7 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
       await comments.close();
       await contentVersion.stop();
       await views.stop();
+      await insights.stop();
       await adImpressions.stop();
       await redirects.stop();
       for (const job of jobs) await job.stop();

@@ -21,10 +21,12 @@ export interface RequestEffects {
    * to "all" (settings, menus, publishing, an edit).
    */
   tags: string[];
+  /** The search the page ran (its first page only): counted by Insights on every hit. */
+  search: { query: string; results: number } | null;
 }
 
 export function newEffects(): RequestEffects {
-  return { viewedPost: null, ads: [], expiresAt: Number.POSITIVE_INFINITY, tags: [] };
+  return { viewedPost: null, ads: [], expiresAt: Number.POSITIVE_INFINITY, tags: [], search: null };
 }
 
 /** Notes that the page changes by itself at `when` (an ISO time; null or past times are ignored). */

@@ -43,6 +43,9 @@ export interface Database {
   importSources: ImportSourcesTable;
   postImports: PostImportsTable;
   postImportItems: PostImportItemsTable;
+  insightCounts: InsightCountsTable;
+  insightVisitors: InsightVisitorsTable;
+  insightSalts: InsightSaltsTable;
 }
 
 /** "cancelled": not sent on purpose (the reader unsubscribed or the post went away first). */
@@ -652,4 +655,28 @@ export interface PostImportItemsTable {
   importId: string;
   seq: number;
   payload: string;
+}
+
+/** Insights: how often something happened on a UTC day (docs/decisions/021-insights.md). */
+export interface InsightCountsTable {
+  /** "YYYY-MM-DD", UTC. */
+  day: string;
+  /** What is counted: "views", "visitors", "post", "page", "lang", "referrer", "source", "country", "search" … */
+  metric: string;
+  /** Which one ("" for a day's total). */
+  key: string;
+  count: ColumnType<number, number | undefined, number>;
+}
+
+/** A day's unique-visitor hashes (salted with that day's salt), deleted once the day is counted. */
+export interface InsightVisitorsTable {
+  day: string;
+  hash: string;
+}
+
+/** Each day's random salt for visitor hashes, shared by every instance and deleted after the day. */
+export interface InsightSaltsTable {
+  day: string;
+  salt: string;
+  createdAt: string;
 }

@@ -13,6 +13,7 @@ import {
 import { type RenderFlights, waitAtMost } from "../cache/render-flights.server.ts";
 import type { Services } from "../context.server.ts";
 import type { Env } from "../env.server.ts";
+import { recordRead, takeSourceParams } from "./insights.server.ts";
 import { clientIpOf, localsOf } from "./request-meta.server.ts";
 
 interface CacheDeps {
@@ -20,7 +21,7 @@ interface CacheDeps {
   renderCache: RenderCache;
   contentVersion: ContentVersionWatch;
   flights: RenderFlights;
-  services: Pick<Services, "views" | "adImpressions">;
+  services: Pick<Services, "views" | "adImpressions" | "insights">;
 }
 
 /**
@@ -40,11 +41,13 @@ export function serveCachedPages({ env, renderCache, contentVersion, flights, se
       const userAgent = req.get("user-agent") ?? null;
       if (hit.effects.viewedPost) services.views.record(hit.effects.viewedPost, { ip: clientIpOf(req), userAgent });
       for (const ad of hit.effects.ads) services.adImpressions.record(ad, userAgent);
+      recordRead(services.insights, env, req, res, hit.effects);
     }
     sendPage(req, res, { ...hit, body: joinWithNonce(hit.parts, localsOf(res).state.nonce) }, "hit");
   };
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     const locals = localsOf(res);
+    if (locals.route.policy.cache === "public" && req.method === "GET") takeSourceParams(req);
     const publicPage =
       (req.method === "GET" || req.method === "HEAD") &&
       locals.route.policy.cache === "public" &&

@@ -8,6 +8,7 @@ import type { Env } from "../env.server.ts";
 import { sendFetchResponse, toFetchRequest } from "./adapter.server.ts";
 import { sendRenderedPage } from "./cached-pages.server.ts";
 import { bodyLimitOf, sendTooLarge, sendUnavailable } from "./guards.server.ts";
+import { recordNotFound, recordRead } from "./insights.server.ts";
 import { localsOf } from "./request-meta.server.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -52,6 +53,9 @@ export function renderWithReactRouter(deps: {
         sendUnavailable(req, res);
         return;
       }
+      // Insights: a public page read (a cache hit counts in the cached-page step), or a 404.
+      if (response.status === 200) recordRead(services.insights, env, req, res, state.effects);
+      else if (response.status === 404) recordNotFound(services.insights, req);
       if (await sendRenderedPage(deps.cache, req, res, response)) return;
       const anonymous = isAnonymous(req.get("cookie"));
       // Only signed-in writers can change what readers see (comments, the admin area):

@@ -168,7 +168,7 @@ describe(`newsletter sends (${testDialect()})`, () => {
     expect(listUnsubscribe).toMatch(/<https:\/\/blog\.example\/en\/unsubscribe\?token=[^>]+>/);
     expect(listUnsubscribe).toMatch(/<mailto:blog@example\.test\?subject=unsubscribe[^>]*>/);
     expect(en.html).toContain('href="https://blog.example/about"');
-    expect(en.html).toContain(`https://blog.example/en/posts/detail/${postId}`);
+    expect(en.html).toContain(`https://blog.example/en/posts/detail/${postId}?utm_source=newsletter`);
     expect(en.text).toContain("The summary");
     expect(en.text).toContain("Unsubscribe: https://blog.example/en/unsubscribe?token=");
 

@@ -167,7 +167,8 @@ async function renderMailsOf(
         coverUrl: post.coverImageUrl,
         coverAlt: post.coverAlt,
         bodyHtml: tr.bodyHtml,
-        postUrl: `${publicUrl}/${tr.locale}/posts/detail/${encodeURIComponent(post.id)}`,
+        // Tagged for Insights (the server takes the tag off before the page is rendered or cached).
+        postUrl: `${publicUrl}/${tr.locale}/posts/detail/${encodeURIComponent(post.id)}?utm_source=newsletter`,
         dateLine: post.publishedAt ? formatDate(post.publishedAt, tr.locale) : "",
         strings: newsletterStrings(tr.locale, siteName),
       },

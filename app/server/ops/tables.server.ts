@@ -16,7 +16,9 @@ import { reindexAll } from "../search/index.server.ts";
  * "subscriberImports" and "subscriberImportRows" (a background import's transient state: the rows are
  * personal data kept only until the import ends, and the result is in "subscribers" and the audit log;
  * docs/decisions/011-subscriber-import.md), "postImports" and "postImportItems" (a post import's transient
- * state; "importSources", what the importers made, is kept) and Kysely's migration tables (the target is migrated by our
+ * state; "importSources", what the importers made, is kept), "insightVisitors" and "insightSalts" (a day's
+ * visitor hashes and their salt, deleted when the day is counted: docs/decisions/021-insights.md) and Kysely's
+ * migration tables (the target is migrated by our
  * own history instead).
  */
 export type TableName = keyof Database;
@@ -55,6 +57,7 @@ export const LOGICAL_TABLES: readonly TableSpec[] = [
   { name: "ads", key: ["id"] },
   { name: "auditLog", key: ["id"] },
   { name: "mailOutbox", key: ["id"] },
+  { name: "insightCounts", key: ["metric", "day", "key"] },
 ];
 
 export type Row = Record<string, unknown>;

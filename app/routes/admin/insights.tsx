@@ -1,0 +1,322 @@
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { data, Link } from "react-router";
+import { LineChart, Sparkline } from "../../components/admin/line-chart.tsx";
+import { INSIGHT_RANGES, type InsightTable, NOT_FOUND_SEPARATOR, parseRange, SAME_SITE } from "../../lib/insights.ts";
+import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { requireAdmin } from "../../server/auth/session.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
+import { insightsReport } from "../../server/insights/report.server.ts";
+import type { Route } from "./+types/insights";
+
+// /admin/insights?days=7|30|90|365: what readers read, in which language and from where
+// (docs/decisions/021-insights.md). Admins only.
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(context, request);
+  const app = getApp(context);
+  const days = parseRange(new URL(request.url).searchParams.get("days"));
+  if (days === null) throw data(null, { status: 400 });
+  // What this instance counted in the last seconds shows at once (others write within seconds).
+  await app.insights.flush().catch(() => {});
+  const locale = getRequest(context).locale;
+  const report = await insightsReport(app.db, { days, locale, retentionDays: app.env.insights.retentionDays });
+  return { report, retentionDays: app.env.insights.retentionDays };
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "admin:insights.title", [NOINDEX]);
+}
+
+interface Row {
+  key: string;
+  label: ReactNode;
+  count: number;
+}
+
+function CountTable({
+  id,
+  title,
+  column,
+  rows,
+  days,
+  share,
+}: {
+  id: InsightTable;
+  title: string;
+  column: string;
+  rows: readonly Row[];
+  days: number;
+  /** Show each row's share of the total. */
+  share?: boolean;
+}) {
+  const { t } = useTranslation("admin");
+  const total = rows.reduce((n, r) => n + r.count, 0);
+  return (
+    <section aria-labelledby={`insights-${id}`} className="min-w-0" data-testid={`insights-${id}`}>
+      <div className="flex items-baseline justify-between gap-2">
+        <h2 id={`insights-${id}`} className="text-lg font-semibold">
+          {title}
+        </h2>
+        {rows.length > 0 ? (
+          <a
+            href={`/admin/insights.csv?table=${id}&days=${days}`}
+            download
+            className="text-sm text-blue-800 underline dark:text-blue-300"
+            aria-label={t("insights.downloadCsv", { table: title })}
+          >
+            {t("insights.csv")}
+          </a>
+        ) : null}
+      </div>
+      {rows.length === 0 ? (
+        <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{t("insights.none")}</p>
+      ) : (
+        <table className="mt-2 w-full text-left text-sm">
+          <thead>
+            <tr className="border-b border-zinc-200 dark:border-zinc-800">
+              <th scope="col" className="py-1.5 pr-3">
+                {column}
+              </th>
+              <th scope="col" className="py-1.5 pr-3 text-right">
+                {t("insights.count")}
+              </th>
+              {share ? (
+                <th scope="col" className="py-1.5 text-right">
+                  {t("insights.share")}
+                </th>
+              ) : null}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.key} className="border-b border-zinc-100 dark:border-zinc-900">
+                <td className="py-1.5 pr-3 break-all">{row.label}</td>
+                <td className="py-1.5 pr-3 text-right tabular-nums">{row.count}</td>
+                {share ? (
+                  <td className="py-1.5 text-right tabular-nums">
+                    {total > 0 ? `${Math.round((row.count / total) * 100)} %` : "–"}
+                  </td>
+                ) : null}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+export default function Insights({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("admin");
+  const { report, retentionDays } = loaderData;
+  const known = (group: "pageKinds" | "sourceNames" | "localeNames", key: string) =>
+    t(`insights.${group}.${key}`, { defaultValue: key });
+  const plain = (rows: ReadonlyArray<{ key: string; count: number }>, label = (k: string): ReactNode => k) =>
+    rows.map((r) => ({ key: r.key, label: label(r.key), count: r.count }));
+  const maxDay = Math.max(0, ...report.series.flatMap((d) => [d.views, d.visitors]));
+  return (
+    <section aria-labelledby="insights-title" className="space-y-8">
+      <header className="space-y-2">
+        <h1 id="insights-title" className="text-3xl font-bold tracking-tight">
+          {t("insights.title")}
+        </h1>
+        <p className="text-zinc-600 dark:text-zinc-400">{t("insights.intro")}</p>
+      </header>
+      <nav aria-label={t("insights.range")}>
+        <ul className="flex flex-wrap gap-2 text-sm">
+          {INSIGHT_RANGES.map((days) => (
+            <li key={days}>
+              <Link
+                to={`/admin/insights?days=${days}`}
+                aria-current={days === report.days ? "page" : undefined}
+                className="inline-block rounded-md border border-zinc-300 px-3 py-1 aria-[current]:bg-blue-700 aria-[current]:text-white dark:border-zinc-700"
+              >
+                {t("insights.days", { count: days })}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <dl className="grid grid-cols-2 gap-4 sm:max-w-md">
+        <div className="rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
+          <dt className="text-sm text-zinc-600 dark:text-zinc-400">{t("insights.views")}</dt>
+          <dd className="mt-1 text-2xl font-semibold tabular-nums" data-testid="insights-views">
+            {report.totals.views}
+          </dd>
+        </div>
+        <div className="rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
+          <dt className="text-sm text-zinc-600 dark:text-zinc-400">{t("insights.visitors")}</dt>
+          <dd className="mt-1 text-2xl font-semibold tabular-nums" data-testid="insights-visitors">
+            {report.totals.visitors}
+          </dd>
+        </div>
+      </dl>
+      <section aria-labelledby="insights-chart-title" className="space-y-3">
+        <h2 id="insights-chart-title" className="text-lg font-semibold">
+          {t("insights.chartTitle", { count: report.days })}
+        </h2>
+        <LineChart
+          title={t("insights.chartTitle", { count: report.days })}
+          description={t("insights.chartDesc", {
+            from: report.from,
+            to: report.to,
+            views: report.totals.views,
+            visitors: report.totals.visitors,
+            max: maxDay,
+          })}
+          labels={report.series.map((d) => d.day)}
+          lines={[
+            {
+              label: t("insights.views"),
+              values: report.series.map((d) => d.views),
+              strokeClass: "stroke-blue-700 dark:stroke-sky-400",
+            },
+            {
+              label: t("insights.visitors"),
+              values: report.series.map((d) => d.visitors),
+              strokeClass: "stroke-emerald-700 dark:stroke-emerald-400",
+              dash: "6 4",
+            },
+          ]}
+        />
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("insights.visitorsNote")}</p>
+        <details>
+          <summary className="cursor-pointer text-sm text-blue-800 dark:text-blue-300">
+            {t("insights.showData")}
+          </summary>
+          <table className="mt-2 text-left text-sm" data-testid="insights-days">
+            <thead>
+              <tr className="border-b border-zinc-200 dark:border-zinc-800">
+                <th scope="col" className="py-1 pr-4">
+                  {t("insights.day")}
+                </th>
+                <th scope="col" className="py-1 pr-4 text-right">
+                  {t("insights.views")}
+                </th>
+                <th scope="col" className="py-1 text-right">
+                  {t("insights.visitors")}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {report.series.map((d) => (
+                <tr key={d.day} className="border-b border-zinc-100 dark:border-zinc-900">
+                  <td className="py-1 pr-4 tabular-nums">{d.day}</td>
+                  <td className="py-1 pr-4 text-right tabular-nums">{d.views}</td>
+                  <td className="py-1 text-right tabular-nums">{d.visitors}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <a
+            href={`/admin/insights.csv?table=days&days=${report.days}`}
+            download
+            className="mt-2 inline-block text-sm text-blue-800 underline dark:text-blue-300"
+          >
+            {t("insights.downloadCsv", { table: t("insights.chartTitle", { count: report.days }) })}
+          </a>
+        </details>
+      </section>
+      <div className="grid gap-8 lg:grid-cols-2">
+        <CountTable
+          id="posts"
+          title={t("insights.topPosts")}
+          column={t("insights.post")}
+          days={report.days}
+          rows={report.posts.map((p) => ({
+            key: p.id,
+            label: (
+              <span className="flex items-center justify-between gap-3">
+                {p.title ? (
+                  <Link to={`/posts/detail/${p.id}`} className="text-blue-800 underline dark:text-blue-300">
+                    {p.title}
+                  </Link>
+                ) : (
+                  t("insights.deletedPost")
+                )}
+                <Sparkline values={p.daily} />
+              </span>
+            ),
+            count: p.count,
+          }))}
+        />
+        <CountTable
+          id="languages"
+          title={t("insights.languages")}
+          column={t("insights.language")}
+          days={report.days}
+          share
+          rows={plain(report.languages, (k) => known("localeNames", k))}
+        />
+        <CountTable
+          id="referrers"
+          title={t("insights.referrers")}
+          column={t("insights.referrer")}
+          days={report.days}
+          share
+          rows={plain(report.referrers)}
+        />
+        <CountTable
+          id="sources"
+          title={t("insights.sources")}
+          column={t("insights.source")}
+          days={report.days}
+          rows={plain(report.sources, (k) => known("sourceNames", k))}
+        />
+        <CountTable
+          id="pages"
+          title={t("insights.pages")}
+          column={t("insights.page")}
+          days={report.days}
+          share
+          rows={plain(report.pages, (k) => known("pageKinds", k))}
+        />
+        <CountTable
+          id="countries"
+          title={t("insights.countries")}
+          column={t("insights.country")}
+          days={report.days}
+          share
+          rows={plain(report.countries)}
+        />
+        <CountTable
+          id="searches"
+          title={t("insights.searches")}
+          column={t("insights.query")}
+          days={report.days}
+          rows={plain(report.searches)}
+        />
+        <CountTable
+          id="zeroSearches"
+          title={t("insights.zeroSearches")}
+          column={t("insights.query")}
+          days={report.days}
+          rows={plain(report.zeroSearches)}
+        />
+        <CountTable
+          id="notFound"
+          title={t("insights.notFound")}
+          column={t("insights.path")}
+          days={report.days}
+          rows={plain(report.notFound, (k) => {
+            const [path = "", from = ""] = k.split(NOT_FOUND_SEPARATOR);
+            const where = from ? `${path} ← ${from === SAME_SITE ? t("insights.internal") : from}` : path;
+            return (
+              <span className="flex items-baseline justify-between gap-3">
+                <span>{where}</span>
+                <Link
+                  to={`/admin/redirects/new?${new URLSearchParams({ from: path })}`}
+                  className="shrink-0 text-blue-800 underline dark:text-blue-300"
+                  aria-label={t("insights.addRedirectFor", { path })}
+                >
+                  {t("insights.addRedirect")}
+                </Link>
+              </span>
+            );
+          })}
+        />
+      </div>
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("insights.textKept", { count: retentionDays })}</p>
+    </section>
+  );
+}

@@ -1,0 +1,65 @@
+import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
+import type { RequestEffects } from "../cache/render-cache.server.ts";
+import type { Env } from "../env.server.ts";
+import { type InsightSource, pageKindOf, sourceOf, withoutSourceParams } from "../insights/classify.server.ts";
+import type { InsightRecorder } from "../insights/recorder.server.ts";
+import { clientIpOf, localsOf } from "./request-meta.server.ts";
+
+/**
+ * Where Insights hooks into the HTTP layer: the cached-page step (a hit) and the React
+ * Router step (a render) both call `recordRead` for a public page read, with the
+ * effects of the render that made the page (docs/decisions/021-insights.md).
+ */
+
+const sources = new WeakMap<ExpressRequest, InsightSource | null>();
+
+/**
+ * Takes the source parameters (`utm_*`, `ref`) off a public page's URL before anything
+ * reads it: the source is remembered for Insights, and the page is rendered and cached as
+ * the URL without them (so our own tagged links add no copies to the render cache, and a
+ * cached page never carries another reader's source in its links).
+ */
+export function takeSourceParams(req: ExpressRequest): void {
+  const url = req.originalUrl;
+  if (!url.includes("?")) return;
+  const bare = withoutSourceParams(url);
+  if (bare === url) return;
+  sources.set(req, sourceOf(url.slice(url.indexOf("?"))));
+  req.originalUrl = bare;
+}
+
+/** A React Router data request made to revalidate after a form, not a navigation. */
+function isRevalidation(req: ExpressRequest): boolean {
+  return req.path.endsWith(".data") && "_routes" in req.query;
+}
+
+/** Counts a 200 GET of a public page (a document or a client navigation's data). */
+export function recordRead(
+  insights: InsightRecorder,
+  env: Env,
+  req: ExpressRequest,
+  res: ExpressResponse,
+  effects: RequestEffects,
+): void {
+  const { state, route } = localsOf(res);
+  if (req.method !== "GET" || route.policy.cache !== "public" || isRevalidation(req)) return;
+  const source = sources.get(req) ?? null;
+  insights.recordPage({
+    kind: pageKindOf(route.routeId),
+    postId: effects.viewedPost,
+    locale: state.locale,
+    ip: state.clientIp || clientIpOf(req),
+    userAgent: req.get("user-agent"),
+    referer: req.get("referer"),
+    host: req.get("host"),
+    search: source ? `?utm_source=${source}` : "",
+    country: env.insights.countryHeader ? req.get(env.insights.countryHeader) : null,
+  });
+  if (effects.search) insights.recordSearch(effects.search.query, effects.search.results, req.get("user-agent"));
+}
+
+/** Counts a GET document answered 404, with where its link was. */
+export function recordNotFound(insights: InsightRecorder, req: ExpressRequest): void {
+  if (req.method !== "GET" || req.path.endsWith(".data")) return;
+  insights.recordNotFound(req.path, req.get("referer"), req.get("host"), req.get("user-agent"));
+}

@@ -1,0 +1,242 @@
+import { hash } from "node:crypto";
+import { isbot } from "isbot";
+import type { Locale } from "../../lib/i18n/locale.ts";
+import { NOT_FOUND_SEPARATOR, SAME_SITE } from "../../lib/insights.ts";
+import type { DB } from "../db/db.server.ts";
+import { countKey, dayOf, ensureSalt, type InsightMetric, writeInsightBatch } from "../repos/insights.server.ts";
+import { countryOf, notFoundKeyOf, ownHostsOf, referrerOf, searchKeyOf, sourceOf } from "./classify.server.ts";
+
+/** One public page read, as the HTTP layer sees it; reduced to counts at once. */
+export interface PageRead {
+  /** The kind of page ("post", "home", "search" …: classify.server.ts pageKindOf). */
+  kind: string;
+  /** The post read, when the page is a public post. */
+  postId: string | null;
+  /** The page's language. */
+  locale: Locale;
+  /** Used for the visitor hash only, never stored. */
+  ip: string;
+  userAgent: string | null | undefined;
+  referer: string | null | undefined;
+  /** The request's Host header: a referrer on the same host is no referrer. */
+  host: string | null | undefined;
+  /** The URL's query string ("?utm_source=feed"), for the source our own links name. */
+  search: string;
+  /** The country header's value, when INSIGHTS_COUNTRY_HEADER names one. */
+  country: string | null | undefined;
+}
+
+export interface InsightRecorder {
+  /** Counts a page read unless a bot (or nobody) made it. Synchronous, in memory. */
+  recordPage(read: PageRead): boolean;
+  /** Counts a search and, when it found nothing, a zero-result search. */
+  recordSearch(query: string, results: number, userAgent: string | null | undefined): boolean;
+  /** Counts a 404 path with where the link to it was (a host, or "" for none). */
+  recordNotFound(
+    path: string,
+    referer: string | null | undefined,
+    host: string | null | undefined,
+    userAgent: string | null | undefined,
+  ): boolean;
+  /** Writes what was counted (and the new visitor hashes) now. */
+  flush(): Promise<void>;
+  /** Stops the timer and writes what is left; later reads are ignored. */
+  stop(): Promise<void>;
+}
+
+export interface InsightRecorderOptions {
+  publicUrl: string;
+  intervalMs?: number;
+  now?: () => Date;
+  onError?: (error: unknown) => void;
+  /** Distinct keys one batch holds at most (default MAX_PENDING_KEYS). */
+  maxPendingKeys?: number;
+}
+
+export const INSIGHTS_FLUSH_INTERVAL_MS = 5_000;
+/** Visitor hashes this instance already wrote today: not sent again. Forgotten at midnight. */
+const MAX_SENT = 100_000;
+/**
+ * Distinct keys one batch holds at most (5 s of reads): a flood of made-up 404 paths or
+ * searches cannot grow memory without bound; what does not fit is not counted.
+ */
+export const MAX_PENDING_KEYS = 50_000;
+/** Reads waiting for their day's salt (the first seconds of a day or of the process). */
+const MAX_WAITING = 10_000;
+
+/** isbot's answers for the browsers seen lately: the same few strings come again and again. */
+const botAnswers = new Map<string, boolean>();
+const MAX_BOT_ANSWERS = 2_000;
+
+/** The reader's browser, or null for a bot or a request that names none. */
+function readerOf(userAgent: string | null | undefined): string | null {
+  const ua = userAgent?.trim() ?? "";
+  if (!ua) return null;
+  let bot = botAnswers.get(ua);
+  if (bot === undefined) {
+    bot = isbot(ua);
+    if (botAnswers.size >= MAX_BOT_ANSWERS) botAnswers.clear();
+    botAnswers.set(ua, bot);
+  }
+  return bot ? null : ua;
+}
+
+/** A visitor's hash for a day: nothing but the same address and browser on the same day gives it. */
+export function visitorHash(salt: string, day: string, ip: string, userAgent: string): string {
+  return hash("sha256", `${salt}\0${day}\0${ip}\0${userAgent}`, "base64url").slice(0, 27);
+}
+
+/**
+ * Insights recording for one instance: counts in memory, written in batches every few
+ * seconds (and on stop) like post views, so reading a page never waits on the database.
+ * Unique visitors: a hash of the day's salt (shared through the database by every
+ * instance), the address and the browser; the address itself is never kept.
+ */
+export function createInsightRecorder(db: DB, options: InsightRecorderOptions): InsightRecorder {
+  const now = options.now ?? (() => new Date());
+  const maxKeys = options.maxPendingKeys ?? MAX_PENDING_KEYS;
+  let counts = new Map<string, number>();
+  // Page reads by everything counted about them, one entry per combination (a tab-joined
+  // day, kind, post, language, referrer, source, country): one map update per read,
+  // spread over the daily metrics when written.
+  let reads = new Map<string, number>();
+  let hashes: Array<{ day: string; hash: string }> = [];
+  // Reads made before their day's salt was loaded: hashed at the next flush.
+  let waiting: Array<{ day: string; ip: string; ua: string }> = [];
+  const salts = new Map<string, string>();
+  const sent = new Set<string>();
+  let sentDay = "";
+  let stopped = false;
+  let chain: Promise<void> = Promise.resolve();
+  // The current day, worked out again only when the clock leaves it.
+  let dayStart = 0;
+  let dayEnd = 0;
+  let currentDay = "";
+  const today = () => {
+    const at = now().getTime();
+    if (at < dayStart || at >= dayEnd) {
+      currentDay = dayOf(new Date(at));
+      dayStart = Date.parse(`${currentDay}T00:00:00.000Z`);
+      dayEnd = dayStart + 86_400_000;
+    }
+    return currentDay;
+  };
+
+  const add = (day: string, metric: InsightMetric, key: string, n = 1) => {
+    const k = countKey(day, metric, key);
+    counts.set(k, (counts.get(k) ?? 0) + n);
+  };
+  // What readers type (searches, 404 paths) is capped per batch; page reads are capped in `reads`.
+  const addTyped = (day: string, metric: InsightMetric, key: string) => {
+    if (!counts.has(countKey(day, metric, key)) && counts.size >= maxKeys) return false;
+    add(day, metric, key);
+    return true;
+  };
+
+  const addVisitor = (day: string, hash: string) => {
+    if (day !== sentDay) {
+      sent.clear();
+      sentDay = day;
+    }
+    if (sent.has(hash)) return;
+    if (sent.size >= MAX_SENT) sent.clear();
+    sent.add(hash);
+    hashes.push({ day, hash });
+  };
+
+  const writeBatch = async () => {
+    if (waiting.length > 0) {
+      const pending = waiting;
+      waiting = [];
+      try {
+        for (const day of new Set(pending.map((w) => w.day))) {
+          if (!salts.has(day)) salts.set(day, await ensureSalt(db, day));
+        }
+      } catch (error) {
+        // The database is away: these reads wait for the next flush, and so do the counts.
+        waiting = [...pending, ...waiting].slice(0, MAX_WAITING);
+        throw error;
+      }
+      for (const w of pending) addVisitor(w.day, visitorHash(salts.get(w.day) ?? "", w.day, w.ip, w.ua));
+      // Only today's salt is needed from now on.
+      const current = today();
+      for (const day of salts.keys()) if (day < current) salts.delete(day);
+    }
+    for (const [joined, n] of reads) {
+      const [day = "", kind = "", postId = "", locale = "", referrer = "", source = "", country = ""] =
+        joined.split("\t");
+      add(day, "views", "", n);
+      add(day, "page", kind, n);
+      add(day, "lang", locale, n);
+      if (postId) add(day, "post", postId, n);
+      if (referrer) add(day, "referrer", referrer, n);
+      if (source) add(day, "source", source, n);
+      if (country) add(day, "country", country, n);
+    }
+    reads = new Map();
+    if (counts.size === 0 && hashes.length === 0) return;
+    const batch = counts;
+    const visitors = hashes;
+    counts = new Map();
+    hashes = [];
+    try {
+      await writeInsightBatch(db, batch, visitors);
+    } catch (error) {
+      for (const [k, n] of batch) counts.set(k, (counts.get(k) ?? 0) + n);
+      hashes.push(...visitors);
+      throw error;
+    }
+  };
+
+  const flush = () => {
+    const next = chain.then(writeBatch);
+    chain = next.catch((error: unknown) => options.onError?.(error));
+    return next;
+  };
+
+  const timer = setInterval(() => {
+    flush().catch(() => {});
+  }, options.intervalMs ?? INSIGHTS_FLUSH_INTERVAL_MS);
+  timer.unref();
+
+  return {
+    recordPage(read) {
+      if (stopped) return false;
+      const ua = readerOf(read.userAgent);
+      if (!ua) return false;
+      const day = today();
+      const referrer = read.referer ? (referrerOf(read.referer, ownHostsOf(read.host, options.publicUrl)) ?? "") : "";
+      const source = sourceOf(read.search) ?? "";
+      const country = read.country ? (countryOf(read.country) ?? "") : "";
+      const key = `${day}\t${read.kind}\t${read.postId ?? ""}\t${read.locale}\t${referrer}\t${source}\t${country}`;
+      const before = reads.get(key);
+      if (before === undefined && reads.size >= maxKeys) return false;
+      reads.set(key, (before ?? 0) + 1);
+      const salt = salts.get(day);
+      if (salt) addVisitor(day, visitorHash(salt, day, read.ip, ua));
+      else if (waiting.length < MAX_WAITING) waiting.push({ day, ip: read.ip, ua });
+      return true;
+    },
+    recordSearch(query, results, userAgent) {
+      if (stopped || !readerOf(userAgent)) return false;
+      const key = searchKeyOf(query);
+      if (!key) return false;
+      const day = today();
+      if (!addTyped(day, "search", key)) return false;
+      if (results === 0) addTyped(day, "searchZero", key);
+      return true;
+    },
+    recordNotFound(path, referer, host, userAgent) {
+      if (stopped || !readerOf(userAgent)) return false;
+      // A broken link on our own pages is worth knowing: it is named, not dropped.
+      const referrer = referer ? (referrerOf(referer, ownHostsOf(host, options.publicUrl)) ?? SAME_SITE) : "";
+      return addTyped(today(), "notFound", `${notFoundKeyOf(path)}${NOT_FOUND_SEPARATOR}${referrer}`);
+    },
+    flush,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await flush().catch(() => {});
+    },
+  };
+}

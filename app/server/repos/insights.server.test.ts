@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
+import type { DB } from "../db/db.server.ts";
+import { createInsightRecorder, type InsightRecorder, type PageRead } from "../insights/recorder.server.ts";
+import { insightsReport } from "../insights/report.server.ts";
+import { countKey, insightSeries, insightTop, rollUpInsights, writeInsightBatch } from "./insights.server.ts";
+import { createPost } from "./posts.server.ts";
+
+// Insights storage on both dialects: batches from several instances add up, unique
+// visitors use one salt per day that every instance shares, the roll-up counts a
+// finished day and forgets its hashes and salt, and old rows are pruned.
+
+let database: TestDatabase;
+const recorders: InsightRecorder[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  for (const r of recorders) await r.stop();
+  await database.cleanup();
+});
+beforeEach(async () => {
+  for (const table of ["insightCounts", "insightVisitors", "insightSalts"] as const) {
+    await database.db.deleteFrom(table).execute();
+  }
+});
+
+const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36";
+
+function recorder(db: DB, clock: { now: Date }, maxPendingKeys?: number): InsightRecorder {
+  const r = createInsightRecorder(db, {
+    publicUrl: "https://blog.test",
+    intervalMs: 3_600_000,
+    now: () => clock.now,
+    ...(maxPendingKeys ? { maxPendingKeys } : {}),
+  });
+  recorders.push(r);
+  return r;
+}
+
+function read(extra: Partial<PageRead> = {}): PageRead {
+  return {
+    kind: "post",
+    postId: null,
+    locale: "en",
+    ip: "203.0.113.7",
+    userAgent: BROWSER,
+    referer: null,
+    host: "blog.test",
+    search: "",
+    country: null,
+    ...extra,
+  };
+}
+
+async function counts(db: DB) {
+  const rows = await db.selectFrom("insightCounts").select(["day", "metric", "key", "count"]).execute();
+  return Object.fromEntries(rows.map((r) => [`${r.day} ${r.metric} ${r.key}`, Number(r.count)]));
+}
+
+describe(`insights storage (${testDialect()})`, () => {
+  it("adds two instances' batches into daily rows and counts a visitor once across them", async () => {
+    const { db } = database;
+    const clock = { now: new Date("2026-11-20T10:00:00.000Z") };
+    const postId = await createPost(db, {
+      slug: "insights-a",
+      authorId: null,
+      status: "published",
+      publishedAt: "2026-11-01T00:00:00.000Z",
+      translations: [
+        { locale: "en", title: "Hello" },
+        { locale: "zh", title: "你好" },
+      ],
+    });
+    const a = recorder(db, clock);
+    const b = recorder(db, clock);
+    expect(a.recordPage(read({ postId, referer: "https://www.google.de/search?q=x" }))).toBe(true);
+    expect(b.recordPage(read({ postId, locale: "zh", referer: "https://news.example.org/item?id=1" }))).toBe(true);
+    // Same site: no referrer. Our own tagged link: a source.
+    expect(b.recordPage(read({ kind: "home", referer: "https://blog.test/posts", search: "?utm_source=feed" }))).toBe(
+      true,
+    );
+    expect(a.recordPage(read({ kind: "home", ip: "198.51.100.9", country: "de" }))).toBe(true);
+    await a.flush();
+    await b.flush();
+    // The first batch waited for the day's salt; a second round uses it at once.
+    a.recordPage(read({ postId }));
+    await a.flush();
+
+    expect(await counts(db)).toMatchObject({
+      "2026-11-20 views ": 5,
+      [`2026-11-20 post ${postId}`]: 3,
+      "2026-11-20 page post": 3,
+      "2026-11-20 page home": 2,
+      "2026-11-20 lang en": 4,
+      "2026-11-20 lang zh": 1,
+      "2026-11-20 referrer Google": 1,
+      "2026-11-20 referrer news.example.org": 1,
+      "2026-11-20 source feed": 1,
+      "2026-11-20 country DE": 1,
+    });
+    expect(Object.keys(await counts(db)).filter((k) => k.includes("referrer"))).toHaveLength(2);
+    // Two addresses, one of them seen by both instances: two visitors.
+    const salts = await db.selectFrom("insightSalts").select("day").execute();
+    expect(salts.map((s) => s.day)).toEqual(["2026-11-20"]);
+    expect(await insightSeries(db, "2026-11-19", "2026-11-20")).toEqual([
+      { day: "2026-11-19", views: 0, visitors: 0 },
+      { day: "2026-11-20", views: 5, visitors: 2 },
+    ]);
+    const report = await insightsReport(db, { days: 7, locale: "zh", retentionDays: 30, now: clock.now });
+    expect(report.posts).toEqual([{ id: postId, title: "你好", count: 3, daily: [0, 0, 0, 0, 0, 0, 3] }]);
+    expect(report.totals).toEqual({ views: 5, visitors: 2 });
+  });
+
+  it("does not count bots or readers without a browser, and counts searches and 404s", async () => {
+    const { db } = database;
+    const clock = { now: new Date("2026-11-20T10:00:00.000Z") };
+    const r = recorder(db, clock);
+    expect(r.recordPage(read({ userAgent: "Googlebot/2.1 (+http://www.google.com/bot.html)" }))).toBe(false);
+    expect(r.recordPage(read({ userAgent: "" }))).toBe(false);
+    expect(r.recordSearch("  Rust   ASYNC ", 0, BROWSER)).toBe(true);
+    expect(r.recordSearch("rust async", 3, BROWSER)).toBe(true);
+    expect(r.recordSearch("x", 0, "curl/8.5.0")).toBe(false);
+    expect(r.recordNotFound("/old-post", "https://blog.test/about", "blog.test", BROWSER)).toBe(true);
+    expect(r.recordNotFound("/old-post", "https://t.co/abc", "blog.test", BROWSER)).toBe(true);
+    await r.flush();
+    expect(await counts(db)).toEqual({
+      "2026-11-20 search rust async": 2,
+      "2026-11-20 searchZero rust async": 1,
+      "2026-11-20 notFound /old-post ← (self)": 1,
+      "2026-11-20 notFound /old-post ← X (Twitter)": 1,
+    });
+    expect(await db.selectFrom("insightVisitors").selectAll().execute()).toEqual([]);
+  });
+
+  it("holds a bounded number of distinct searches or 404 paths in one batch", async () => {
+    const { db } = database;
+    const r = recorder(db, { now: new Date("2026-11-20T10:00:00.000Z") }, 100);
+    for (let i = 0; i < 100; i++) r.recordNotFound(`/scan-${i}`, null, "blog.test", BROWSER);
+    expect(r.recordSearch("one more", 0, BROWSER)).toBe(false);
+    expect(r.recordNotFound("/scan-1", null, "blog.test", BROWSER)).toBe(true);
+    // Page reads have their own bound: a flood of 404s does not stop them.
+    expect(r.recordPage(read())).toBe(true);
+    await r.flush();
+    const n = await db
+      .selectFrom("insightCounts")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .executeTakeFirstOrThrow();
+    expect(Number(n.n)).toBe(100 + 3);
+  });
+
+  it("uses a new salt each day, then counts the finished day and deletes its hashes and salt", async () => {
+    const { db } = database;
+    const clock = { now: new Date("2026-11-20T23:59:00.000Z") };
+    const r = recorder(db, clock);
+    r.recordPage(read());
+    r.recordPage(read({ ip: "198.51.100.9" }));
+    await r.flush();
+    clock.now = new Date("2026-11-21T00:01:00.000Z");
+    r.recordPage(read());
+    await r.flush();
+    const salts = await db.selectFrom("insightSalts").select(["day", "salt"]).orderBy("day").execute();
+    expect(salts.map((s) => s.day)).toEqual(["2026-11-20", "2026-11-21"]);
+    expect(salts[0]?.salt).not.toBe(salts[1]?.salt);
+    const hashes = await db.selectFrom("insightVisitors").select(["day", "hash"]).orderBy("day").execute();
+    expect(hashes.map((h) => h.day)).toEqual(["2026-11-20", "2026-11-20", "2026-11-21"]);
+    // The same reader on two days: two unrelated hashes.
+    expect(new Set(hashes.map((h) => h.hash)).size).toBe(3);
+
+    // Within the grace after midnight the day stays open (late batches still come in).
+    expect(
+      (await rollUpInsights(db, { now: new Date("2026-11-21T00:05:00.000Z"), retentionDays: 30 })).countedDays,
+    ).toEqual([]);
+    const result = await rollUpInsights(db, { now: new Date("2026-11-21T00:20:00.000Z"), retentionDays: 30 });
+    expect(result.countedDays).toEqual(["2026-11-20"]);
+    expect((await db.selectFrom("insightSalts").select("day").execute()).map((s) => s.day)).toEqual(["2026-11-21"]);
+    expect((await db.selectFrom("insightVisitors").select("day").execute()).map((h) => h.day)).toEqual(["2026-11-21"]);
+    expect(await insightSeries(db, "2026-11-20", "2026-11-21")).toEqual([
+      { day: "2026-11-20", views: 2, visitors: 2 },
+      { day: "2026-11-21", views: 1, visitors: 1 },
+    ]);
+    // Running it again changes nothing.
+    expect(
+      (await rollUpInsights(db, { now: new Date("2026-11-21T00:30:00.000Z"), retentionDays: 30 })).countedDays,
+    ).toEqual([]);
+    expect((await insightSeries(db, "2026-11-20", "2026-11-20"))[0]?.visitors).toBe(2);
+  });
+
+  it("prunes reader-typed rows after the retention and every row after 400 days", async () => {
+    const { db } = database;
+    const batch = new Map([
+      [countKey("2026-10-20", "search", "old query"), 1],
+      [countKey("2026-10-20", "notFound", "/old ← "), 1],
+      [countKey("2026-10-20", "views", ""), 7],
+      [countKey("2026-11-10", "search", "recent query"), 2],
+      [countKey("2025-10-01", "views", ""), 9],
+    ]);
+    await writeInsightBatch(db, batch, []);
+    // Adding the same batch again adds up.
+    await writeInsightBatch(db, new Map([[countKey("2026-11-10", "search", "recent query"), 3]]), []);
+    const result = await rollUpInsights(db, { now: new Date("2026-11-26T12:00:00.000Z"), retentionDays: 30 });
+    expect(result.prunedRows).toBe(3);
+    expect(await counts(db)).toEqual({ "2026-10-20 views ": 7, "2026-11-10 search recent query": 5 });
+    expect(await insightTop(db, "search", "2026-11-01", "2026-11-26")).toEqual([{ key: "recent query", count: 5 }]);
+  });
+});

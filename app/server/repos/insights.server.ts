@@ -1,0 +1,291 @@
+import { randomBytes } from "node:crypto";
+import { sql } from "kysely";
+import type { Locale } from "../../lib/i18n/locale.ts";
+import type { DB } from "../db/db.server.ts";
+import { nowIso } from "../db/db.server.ts";
+
+/**
+ * Insights storage: daily counts per metric and key, a day's unique-visitor hashes and
+ * that day's salt (docs/decisions/021-insights.md).
+ */
+
+/** What is counted per day. "visitors" is written by the roll-up; the rest by the recorders. */
+export type InsightMetric =
+  | "views"
+  | "visitors"
+  | "page"
+  | "post"
+  | "lang"
+  | "referrer"
+  | "source"
+  | "country"
+  | "search"
+  | "searchZero"
+  | "notFound";
+
+/** Metrics whose keys are what readers typed (queries, paths): kept only INSIGHTS_RETENTION_DAYS. */
+export const READER_TEXT_METRICS: readonly InsightMetric[] = ["search", "searchZero", "notFound"];
+
+/** Every other daily row is kept this long: a year of charts and a little more. */
+export const AGGREGATE_KEEP_DAYS = 400;
+
+/**
+ * A day's visitor hashes are counted (and they and the salt deleted) this long after the
+ * day ends: instances still write the day's last batch for a few seconds after midnight.
+ */
+export const ROLLUP_GRACE_MS = 10 * 60_000;
+
+const DAY_MS = 86_400_000;
+
+/** The UTC day of a moment, "YYYY-MM-DD". */
+export function dayOf(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+/** The day `n` days before `day`. */
+export function daysBefore(day: string, n: number): string {
+  return dayOf(new Date(Date.parse(`${day}T00:00:00.000Z`) - n * DAY_MS));
+}
+
+/** One count's place in a batch: day, metric and key joined by tabs (keys never hold one). */
+export function countKey(day: string, metric: InsightMetric, key: string): string {
+  const safe = /[\t\r\n]/.test(key) ? key.replace(/[\t\r\n]/g, " ") : key;
+  return `${day}\t${metric}\t${safe}`;
+}
+
+/**
+ * The salt of `day`, made by whichever instance asks first; every instance gets the same
+ * one. Hex text, 32 random bytes.
+ */
+export async function ensureSalt(db: DB, day: string): Promise<string> {
+  const known = await db.selectFrom("insightSalts").select("salt").where("day", "=", day).executeTakeFirst();
+  if (known) return known.salt;
+  await db
+    .insertInto("insightSalts")
+    .values({ day, salt: randomBytes(32).toString("hex"), createdAt: nowIso() })
+    .onConflict((oc) => oc.column("day").doNothing())
+    .execute();
+  const row = await db.selectFrom("insightSalts").select("salt").where("day", "=", day).executeTakeFirstOrThrow();
+  return row.salt;
+}
+
+const INSERT_CHUNK = 200;
+
+/**
+ * Adds one batch: counts (keyed by `countKey`) added to their daily rows, and visitor
+ * hashes inserted once (a hash another instance wrote already is skipped). One transaction.
+ */
+export async function writeInsightBatch(
+  db: DB,
+  counts: ReadonlyMap<string, number>,
+  visitors: ReadonlyArray<{ day: string; hash: string }>,
+): Promise<void> {
+  if (counts.size === 0 && visitors.length === 0) return;
+  const rows = [...counts].map(([joined, count]) => {
+    const [day = "", metric = "", key = ""] = joined.split("\t");
+    return { day, metric, key, count };
+  });
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      await trx
+        .insertInto("insightCounts")
+        .values(rows.slice(i, i + INSERT_CHUNK))
+        .onConflict((oc) =>
+          oc.columns(["metric", "day", "key"]).doUpdateSet({
+            count: sql<number>`${sql.ref("insightCounts.count")} + ${sql.ref("excluded.count")}`,
+          }),
+        )
+        .execute();
+    }
+    for (let i = 0; i < visitors.length; i += INSERT_CHUNK) {
+      await trx
+        .insertInto("insightVisitors")
+        .values(visitors.slice(i, i + INSERT_CHUNK))
+        .onConflict((oc) => oc.columns(["day", "hash"]).doNothing())
+        .execute();
+    }
+  });
+}
+
+export interface RollUpResult {
+  /** The days whose visitors were counted (and their hashes deleted). */
+  countedDays: string[];
+  /** Daily rows deleted for their age. */
+  prunedRows: number;
+}
+
+/**
+ * The daily housekeeping, run by one instance: counts each finished day's visitor hashes
+ * into its "visitors" row and deletes them and the day's salt (from then on nobody can tell
+ * whose a hash was), then deletes reader-typed rows older than `retentionDays` and every
+ * daily row older than AGGREGATE_KEEP_DAYS. A day is finished ROLLUP_GRACE_MS after midnight.
+ */
+export async function rollUpInsights(db: DB, opts: { now?: Date; retentionDays: number }): Promise<RollUpResult> {
+  const now = opts.now ?? new Date();
+  // Days before this one are over (with the grace for late batches).
+  const openDay = dayOf(new Date(now.getTime() - ROLLUP_GRACE_MS));
+  const days = await db
+    .selectFrom("insightVisitors")
+    .select("day")
+    .distinct()
+    .where("day", "<", openDay)
+    .orderBy("day")
+    .execute();
+  const countedDays: string[] = [];
+  for (const { day } of days) {
+    await db.transaction().execute(async (trx) => {
+      const counted = await trx
+        .selectFrom("insightVisitors")
+        .select((eb) => eb.fn.countAll<number | string>().as("n"))
+        .where("day", "=", day)
+        .executeTakeFirstOrThrow();
+      const n = Number(counted.n);
+      await trx
+        .insertInto("insightCounts")
+        .values({ day, metric: "visitors", key: "", count: n })
+        .onConflict((oc) =>
+          oc.columns(["metric", "day", "key"]).doUpdateSet({
+            count: sql<number>`${sql.ref("insightCounts.count")} + ${sql.ref("excluded.count")}`,
+          }),
+        )
+        .execute();
+      await trx.deleteFrom("insightVisitors").where("day", "=", day).execute();
+    });
+    countedDays.push(day);
+  }
+  await db.deleteFrom("insightSalts").where("day", "<", openDay).execute();
+
+  const today = dayOf(now);
+  const textCut = daysBefore(today, opts.retentionDays);
+  const allCut = daysBefore(today, AGGREGATE_KEEP_DAYS);
+  const text = await db
+    .deleteFrom("insightCounts")
+    .where("metric", "in", [...READER_TEXT_METRICS])
+    .where("day", "<", textCut)
+    .executeTakeFirst();
+  const old = await db.deleteFrom("insightCounts").where("day", "<", allCut).executeTakeFirst();
+  return { countedDays, prunedRows: Number(text.numDeletedRows) + Number(old.numDeletedRows) };
+}
+
+export interface DayFigures {
+  day: string;
+  views: number;
+  visitors: number;
+}
+
+/**
+ * Views and unique visitors for every day from `from` to `to` (inclusive), zeros where
+ * nothing was counted. Days not yet rolled up count their hashes directly.
+ */
+export async function insightSeries(db: DB, from: string, to: string): Promise<DayFigures[]> {
+  const [counted, live] = await Promise.all([
+    db
+      .selectFrom("insightCounts")
+      .select(["day", "metric", "count"])
+      .where("metric", "in", ["views", "visitors"])
+      .where("key", "=", "")
+      .where("day", ">=", from)
+      .where("day", "<=", to)
+      .execute(),
+    db
+      .selectFrom("insightVisitors")
+      .select((eb) => ["day", eb.fn.countAll<number | string>().as("n")])
+      .where("day", ">=", from)
+      .where("day", "<=", to)
+      .groupBy("day")
+      .execute(),
+  ]);
+  const byDay = new Map<string, DayFigures>();
+  const at = (day: string) => {
+    let figures = byDay.get(day);
+    if (!figures) {
+      figures = { day, views: 0, visitors: 0 };
+      byDay.set(day, figures);
+    }
+    return figures;
+  };
+  for (const row of counted) {
+    if (row.metric === "views") at(row.day).views += Number(row.count);
+    else at(row.day).visitors += Number(row.count);
+  }
+  for (const row of live) at(row.day).visitors += Number(row.n);
+  const series: DayFigures[] = [];
+  for (let day = from; day <= to; day = daysBefore(day, -1)) {
+    series.push(byDay.get(day) ?? { day, views: 0, visitors: 0 });
+  }
+  return series;
+}
+
+export interface KeyCount {
+  key: string;
+  count: number;
+}
+
+/** The keys of `metric` with the highest totals from `from` to `to`, most first. */
+export async function insightTop(
+  db: DB,
+  metric: InsightMetric,
+  from: string,
+  to: string,
+  limit = 10,
+): Promise<KeyCount[]> {
+  const rows = await db
+    .selectFrom("insightCounts")
+    .select((eb) => ["key", eb.fn.sum<number | string>("count").as("total")])
+    .where("metric", "=", metric)
+    .where("day", ">=", from)
+    .where("day", "<=", to)
+    .groupBy("key")
+    .orderBy("total", "desc")
+    .orderBy("key")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ key: r.key, count: Number(r.total) }));
+}
+
+/**
+ * Each of `keys`' count per day of `metric` from `from` to `to` (inclusive), zeros where
+ * nothing was counted: the top posts' sparklines.
+ */
+export async function insightDaily(
+  db: DB,
+  metric: InsightMetric,
+  keys: readonly string[],
+  from: string,
+  to: string,
+): Promise<Map<string, number[]>> {
+  const days: string[] = [];
+  for (let day = from; day <= to; day = daysBefore(day, -1)) days.push(day);
+  const index = new Map(days.map((day, i) => [day, i]));
+  const series = new Map(keys.map((key) => [key, days.map(() => 0)]));
+  if (keys.length === 0) return series;
+  const rows = await db
+    .selectFrom("insightCounts")
+    .select(["key", "day", "count"])
+    .where("metric", "=", metric)
+    .where("key", "in", [...keys])
+    .where("day", ">=", from)
+    .where("day", "<=", to)
+    .execute();
+  for (const row of rows) {
+    const values = series.get(row.key);
+    const at = index.get(row.day);
+    if (values && at !== undefined) values[at] = Number(row.count);
+  }
+  return series;
+}
+
+/** Titles of posts for the admin's language, else the other one; a deleted post is missing. */
+export async function postTitles(db: DB, ids: readonly string[], locale: Locale): Promise<Map<string, string>> {
+  const titles = new Map<string, string>();
+  if (ids.length === 0) return titles;
+  const rows = await db
+    .selectFrom("postTranslations")
+    .select(["postId", "locale", "title"])
+    .where("postId", "in", [...ids])
+    .execute();
+  for (const row of rows) {
+    if (!titles.has(row.postId) || row.locale === locale) titles.set(row.postId, row.title);
+  }
+  return titles;
+}

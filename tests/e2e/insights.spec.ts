@@ -1,0 +1,75 @@
+import AxeBuilder from "@axe-core/playwright";
+import { createPost } from "../../app/server/repos/posts.server.ts";
+import { signedInAdmin } from "./account-helpers.ts";
+import { expect, test } from "./fixtures.ts";
+
+// Readers arrive at a post in both languages from other sites and from our newsletter,
+// search for something that is not there and follow a dead link; the admin then sees all
+// of it in Insights. Other files share the database, so only this file's rows are checked.
+
+const STAMP = Date.now();
+const SLUG = `insights-${STAMP}`;
+const REFERRER = `ref-${STAMP}.example`;
+const QUERY = `nothingmatches${STAMP}`;
+
+// Playwright's own "HeadlessChrome" is a bot to Insights, as it should be.
+test.use({
+  userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36",
+});
+
+test.afterAll(async ({ serverDb }) => {
+  await serverDb.db.deleteFrom("posts").where("slug", "=", SLUG).execute();
+});
+
+test("readers' visits in both languages show in the admin's Insights", async ({ page, serverDb }) => {
+  const postId = await createPost(serverDb.db, {
+    slug: SLUG,
+    authorId: null,
+    status: "published",
+    publishedAt: "2026-11-01T00:00:00.000Z",
+    translations: [
+      { locale: "en", title: `Insights journey ${STAMP}` },
+      { locale: "zh", title: `洞察之旅 ${STAMP}` },
+    ],
+  });
+  await page.goto(`/en/posts/detail/${postId}`, { referer: `https://www.${REFERRER}/links` });
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Insights journey ${STAMP}`);
+  await page.goto(`/zh/posts/detail/${postId}?utm_source=newsletter`, { referer: "https://www.zhihu.com/question/1" });
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`洞察之旅 ${STAMP}`);
+  await page.goto(`/en/search?q=${QUERY}`);
+  const missing = await page.goto(`/en/gone-${STAMP}`, { referer: `https://${REFERRER}/old` });
+  expect(missing?.status()).toBe(404);
+
+  await signedInAdmin(page, serverDb.db, "insights-admin");
+  await page.goto("/admin");
+  await page.getByRole("link", { name: "Insights", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Insights" })).toBeVisible();
+  await expect(page.getByTestId("insights-chart").locator("title")).toHaveText("Views and visitors, last 30 days");
+  await expect(
+    page.getByTestId("insights-posts").getByRole("row", { name: `Insights journey ${STAMP}` }),
+  ).toContainText("2");
+  const languages = page.getByTestId("insights-languages");
+  await expect(languages.getByRole("row", { name: /English/ })).toBeVisible();
+  await expect(languages.getByRole("row", { name: /中文/ })).toBeVisible();
+  await expect(page.getByTestId("insights-referrers").getByRole("row", { name: REFERRER })).toBeVisible();
+  await expect(page.getByTestId("insights-referrers").getByRole("row", { name: /Zhihu/ })).toBeVisible();
+  await expect(page.getByTestId("insights-sources").getByRole("row", { name: /Newsletter/ })).toBeVisible();
+  await expect(page.getByTestId("insights-zeroSearches").getByRole("row", { name: QUERY })).toBeVisible();
+  await expect(page.getByTestId("insights-notFound")).toContainText(`/en/gone-${STAMP} ← ${REFERRER}`);
+
+  // The page passes axe in dark mode (the harder case for contrast); the chart's numbers on
+  // demand, and the period switch.
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.reload();
+  await expect(page.locator("html")).toHaveClass(/dark/);
+  const results = await new AxeBuilder({ page }).include("main").analyze();
+  expect(results.violations.map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(" "))}`)).toEqual([]);
+  await page.getByText("Show the chart's data as a table").click();
+  await expect(page.getByTestId("insights-days").getByRole("row")).toHaveCount(31);
+  await page.getByRole("link", { name: "7 days" }).click();
+  await expect(page.getByTestId("insights-days").getByRole("row")).toHaveCount(8);
+
+  // A 404 is one click from a redirect that starts at its path.
+  await page.getByRole("link", { name: `Add a redirect from /en/gone-${STAMP}` }).click();
+  await expect(page.getByLabel("Old path")).toHaveValue(`/en/gone-${STAMP}`);
+});
