@@ -31,6 +31,10 @@ describe("reading a Ghost export", () => {
       cover: "/content/images/2024/03/cover.png",
       coverAlt: "A cover",
       oldUrls: ["/hello-ghost/"],
+      tagUrls: [
+        { from: "/tag/travel/", tag: "Travel" },
+        { from: "/tag/notes/", tag: "Notes" },
+      ],
     });
     expect(hello?.translations[0]).toMatchObject({
       locale: "en",

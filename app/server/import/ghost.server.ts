@@ -205,10 +205,11 @@ export function readGhostExport(doc: unknown, opts: GhostReadOptions = {}): Sour
         detail: String(p.visibility).slice(0, 40),
       });
 
-    const postTags = (tagsOf.get(id) ?? [])
+    const postTagRows = (tagsOf.get(id) ?? [])
       .sort((a, b) => a.order - b.order)
-      .map((t) => tags.get(t.tag)?.name)
-      .filter((n): n is string => !!n);
+      .map((t) => tags.get(t.tag))
+      .filter((t): t is { name: string; slug: string | null } => !!t);
+    const postTags = postTagRows.map((t) => t.name);
     const isPage = p.type === "page" || p.page === true || p.page === 1;
     const pm = meta.get(id);
     const coverRaw = str(p.feature_image);
@@ -243,6 +244,7 @@ export function readGhostExport(doc: unknown, opts: GhostReadOptions = {}): Sour
       cover: coverRaw ? ghostImageRef(coverRaw) : null,
       coverAlt: (str(p.feature_image_alt) ?? str(pm?.feature_image_alt) ?? "").slice(0, 300),
       oldUrls: slug ? [`/${slug}/`] : [],
+      tagUrls: postTagRows.flatMap((t) => (t.slug ? [{ from: `/tag/${t.slug}/`, tag: t.name }] : [])),
       assetDirs: [""],
       notes,
     });

@@ -96,6 +96,8 @@ describe(`importing a Ghost export (${testDialect()})`, () => {
       total: 6,
       imported: 6,
       failed: 0,
+      // Six /{slug}/ addresses and three /tag/{slug}/ ones.
+      redirectsAdded: 9,
       imagesStored: 1,
       // The cover is not in the folder; the hostile post's `x` is no file either.
       imagesMissing: 2,
@@ -135,7 +137,7 @@ describe(`importing a Ghost export (${testDialect()})`, () => {
     expect(hostile).toContain("click me");
   });
 
-  it("redirects Ghost's /{slug}/ addresses with a 301 to the new posts", async () => {
+  it("redirects Ghost's /{slug}/ and /tag/{slug}/ addresses with a 301", async () => {
     const hello = await postOf("6650a1");
     const zh = await postOf("6650a4");
     const map = createRedirectMap(database.db, { intervalMs: 60_000 });
@@ -156,6 +158,16 @@ describe(`importing a Ghost export (${testDialect()})`, () => {
         expect(res.status, from).toBe(301);
         expect(res.headers.get("location"), from).toBe(to);
       }
+      const travel = await database.db
+        .selectFrom("tags")
+        .select("slug")
+        .where("nameEn", "=", "Travel")
+        .executeTakeFirstOrThrow();
+      const res = await fetch(`${base}/tag/travel/`, { redirect: "manual" });
+      expect(res.status).toBe(301);
+      expect(res.headers.get("location")).toBe(`/tags/${travel.slug}`);
+      // The internal #feature tag was never imported.
+      expect((await fetch(`${base}/tag/hash-feature/`, { redirect: "manual" })).status).toBe(404);
     } finally {
       await new Promise((r) => server.close(r));
       await map.stop();
