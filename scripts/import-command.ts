@@ -233,7 +233,9 @@ export async function runPostImport(
   let id = await unfinished();
   if (id) {
     const job = await getPostImport(db, id);
-    console.log(`resuming the unfinished import of this source at ${job?.processed ?? 0}/${job?.total ?? 0}`);
+    console.log(
+      `resuming the unfinished import of this ${input.matchLabel ? "export" : "folder"} at ${job?.processed ?? 0}/${job?.total ?? 0}`,
+    );
   } else {
     id = await queuePostImport(db, { kind, label: given, rootDir: root, actor: author, authorId: author.id, read });
   }
