@@ -50,6 +50,13 @@ Commands:
                      nothing; --author picks the owner (default: the first admin);
                      --permalink adds an old-address pattern (:year :month :day :slug
                      :filename :section), e.g. /blog/:year/:slug/
+  import:ghost <export.json> [--members <csv>] [--images <dir|zip>] [--lang en|zh]
+               [--dry-run] [--author <email>]
+                     import a Ghost 5/6 JSON export the same way: posts, pages (in
+                     a "Pages" category), drafts, scheduled posts, public tags; /{slug}/
+                     redirects; images from Ghost's content/images folder or a zip;
+                     --members subscribes the members CSV's subscribed_to_emails rows;
+                     --lang sets the blog's language (default: by each title's script)
   help, --help       show this help
 
 The database comes from DATABASE_URL (default: a SQLite file in DATA_DIR, ./data).`;
@@ -287,13 +294,14 @@ async function importCommand(args: string[]): Promise<number> {
   });
 }
 
-async function importMarkdown(args: string[]): Promise<number> {
-  const { importMarkdownCommand } = await import("./import-command.ts");
+async function importMarkdown(args: string[], source: "markdown" | "ghost" = "markdown"): Promise<number> {
+  const { importGhostCommand, importMarkdownCommand } = await import("./import-command.ts");
+  const command = source === "ghost" ? importGhostCommand : importMarkdownCommand;
   const env = parseEnv();
   const storage = await createStorage(env.storage, env.storageRetry);
   return withDatabase(async ({ db }) => {
     await migrateToLatest(db);
-    return importMarkdownCommand(args, {
+    return command(args, {
       db,
       storage,
       uploadMaxBytes: env.uploadMaxBytes,
@@ -366,6 +374,8 @@ export async function runCli(argv: string[]): Promise<number> {
       return importCommand(rest);
     case "import:markdown":
       return importMarkdown(rest);
+    case "import:ghost":
+      return importMarkdown(rest, "ghost");
     default:
       console.error(`unknown command: ${command}\n\n${HELP}`);
       return 2;

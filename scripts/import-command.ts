@@ -1,27 +1,39 @@
 // `npm run cli -- import:markdown <dir> [--dry-run] [--author email] [--permalink pattern]`:
 // reads a folder of Markdown posts, then imports it as a durable background job
 // (docs/decisions/020-importers.md), printing progress and the final report.
-import { rm, stat } from "node:fs/promises";
+import { readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { pino } from "pino";
+import { type ImportFileRead, readSubscriberCsv } from "../app/server/admin/subscriber-csv.server.ts";
 import type { DB } from "../app/server/db/db.server.ts";
+import type { Locale } from "../app/server/db/schema.server.ts";
 import type { ImportCounts, ImportReportLine } from "../app/server/import/core.server.ts";
-import { localImageResolver } from "../app/server/import/images.server.ts";
+import {
+  GHOST_PAGES_CATEGORY,
+  GHOST_SOURCE,
+  ghostImageResolver,
+  loadGhostExport,
+  readGhostExport,
+} from "../app/server/import/ghost.server.ts";
+import { type ImageResolver, localImageResolver } from "../app/server/import/images.server.ts";
 import {
   MARKDOWN_FILE_MAX_BYTES,
   MARKDOWN_SOURCE,
   readMarkdownFolder,
+  type SourceRead,
   SourceRefused,
 } from "../app/server/import/markdown-folder.server.ts";
 import { unpackZip } from "../app/server/import/zip.server.ts";
 import { INSTANCE_ID } from "../app/server/jobs/lease.server.ts";
 import { importDeps, startPostImports } from "../app/server/jobs/post-import.server.ts";
+import { startSubscriberImports } from "../app/server/jobs/subscriber-import.server.ts";
 import {
   getPostImport,
   planPostImport,
   queuePostImport,
   unfinishedImportOf,
 } from "../app/server/repos/post-import.server.ts";
+import { queueSubscriberImport } from "../app/server/repos/subscriber-import.server.ts";
 import type { StorageDriver } from "../app/server/storage/types.server.ts";
 
 const USAGE = "import:markdown <dir|zip> [--dry-run] [--author <email>] [--permalink <pattern>] [--chunk <n>]";
@@ -54,7 +66,7 @@ function parseOptions(args: string[]): Options | null {
 }
 
 /** The account the posts belong to: `--author`, else the first admin who has an account. */
-async function findAuthor(db: DB, email: string | null): Promise<{ id: string; email: string } | null> {
+export async function findAuthor(db: DB, email: string | null): Promise<{ id: string; email: string } | null> {
   let query = db.selectFrom("users").select(["users.id", "users.email"]);
   query = email
     ? query.where("users.email", "=", email.trim().toLowerCase())
@@ -62,7 +74,7 @@ async function findAuthor(db: DB, email: string | null): Promise<{ id: string; e
   return (await query.executeTakeFirst()) ?? null;
 }
 
-const REASONS: Record<string, string> = {
+export const REASONS: Record<string, string> = {
   unchanged: "unchanged since the last import",
   editedSinceImport: "edited on this site since it was imported: left as it is",
   inTrash: "in the trash: left there",
@@ -90,6 +102,14 @@ const REASONS: Record<string, string> = {
   zipEntryUnsafe: "a zip entry whose name leads out of the folder: not unpacked",
   zipEntryBroken: "a zip entry that does not unpack",
   zipTruncated: "the zip ends in the middle of an entry",
+  ghostKeptAsHtml: "a Ghost card kept as HTML (sanitised when shown)",
+  ghostFlattened: "HTML nested too deeply: kept as text",
+  ghostNoHtml: "no HTML in the export (Lexical/Mobiledoc only): plain text kept",
+  ghostAuthor: "written by (the posts belong to the importing account)",
+  ghostMembersOnly: "members-only in Ghost: public here",
+  ghostStatus: "unknown Ghost status: imported as a draft",
+  ghostNoId: "a Ghost post without an id",
+  ghostDuplicateId: "a second Ghost post with the same id",
 };
 
 export function reportLine(line: ImportReportLine): string {
@@ -105,16 +125,12 @@ export function countsLine(c: ImportCounts): string {
   );
 }
 
-export async function importMarkdownCommand(
-  args: string[],
-  ctx: { db: DB; storage: StorageDriver; uploadMaxBytes: number; dataDir: string; bump: () => Promise<void> },
-): Promise<number> {
+export async function importMarkdownCommand(args: string[], ctx: ImportContext): Promise<number> {
   const opts = parseOptions(args);
   if (!opts) {
     console.error(`usage: ${USAGE}`);
     return 2;
   }
-  const { db } = ctx;
   const given = path.resolve(opts.dir);
   let root = given;
   // A zip is unpacked under DATA_DIR/imports (named by its content, so a rerun finds it) and removed when done.
@@ -144,44 +160,90 @@ export async function importMarkdownCommand(
     `read ${read.files} Markdown file(s) in ${given}: ${read.posts.length} post(s), ${pairs} in two languages, ` +
       `${read.problems.length} problem(s)`,
   );
-  const images = localImageResolver(root, ctx.uploadMaxBytes);
-  if (opts.dryRun) {
-    const plan = await planPostImport(db, { kind: MARKDOWN_SOURCE, read, images });
+  return runPostImport(ctx, {
+    kind: MARKDOWN_SOURCE,
+    label: given,
+    rootDir: root,
+    read,
+    images: localImageResolver(root, ctx.uploadMaxBytes),
+    dryRun: opts.dryRun,
+    author: opts.author,
+    chunk: opts.chunk,
+    unpacked,
+  });
+}
+
+export type ImportContext = {
+  db: DB;
+  storage: StorageDriver;
+  uploadMaxBytes: number;
+  dataDir: string;
+  bump: () => Promise<void>;
+};
+
+/**
+ * What every import command does once its source is read: the dry-run report, or the durable
+ * job (resuming an unfinished one of the same source) with its progress line and final report.
+ */
+export async function runPostImport(
+  ctx: ImportContext,
+  input: {
+    kind: string;
+    label: string;
+    rootDir: string;
+    read: SourceRead;
+    images: ImageResolver;
+    dryRun: boolean;
+    author: string | null;
+    chunk: number | undefined;
+    /** Resume only an unfinished import with this label too (sources whose folder is not their identity). */
+    matchLabel?: boolean;
+    /** An unpacked zip folder to remove when the import ends. */
+    unpacked: string | null;
+    /** Runs after the posts are written (before the exit code is returned); its code, if not 0, wins. */
+    after?: (author: { id: string; email: string }) => Promise<number>;
+  },
+): Promise<number> {
+  const { db } = ctx;
+  const { kind, read, unpacked } = input;
+  const root = input.rootDir;
+  const given = input.label;
+  const unfinished = async () => {
+    const id = await unfinishedImportOf(db, kind, root);
+    if (!id || !input.matchLabel) return id;
+    return (await getPostImport(db, id))?.label === given.slice(0, 500) ? id : null;
+  };
+  if (input.dryRun) {
+    const plan = await planPostImport(db, { kind, read, images: input.images });
     for (const line of plan.report) console.log(reportLine(line));
     console.log(`dry run, nothing written; an import would have: ${countsLine(plan.counts)}`);
     // Kept while a killed import of the same zip still needs it.
-    if (unpacked && !(await unfinishedImportOf(db, MARKDOWN_SOURCE, root)))
-      await rm(unpacked, { recursive: true, force: true });
+    if (unpacked && !(await unfinished())) await rm(unpacked, { recursive: true, force: true });
     return 0;
   }
-  const author = await findAuthor(db, opts.author);
+  const author = await findAuthor(db, input.author);
   if (!author) {
     console.error(
-      opts.author
-        ? `no account with the e-mail ${opts.author}`
+      input.author
+        ? `no account with the e-mail ${input.author}`
         : "no admin account to own the posts yet: pass --author <email> of an existing account",
     );
     return 2;
   }
-  let id = await unfinishedImportOf(db, MARKDOWN_SOURCE, root);
+  let id = await unfinished();
   if (id) {
     const job = await getPostImport(db, id);
-    console.log(`resuming the unfinished import of this folder at ${job?.processed ?? 0}/${job?.total ?? 0}`);
+    console.log(
+      `resuming the unfinished import of this ${input.matchLabel ? "export" : "folder"} at ${job?.processed ?? 0}/${job?.total ?? 0}`,
+    );
   } else {
-    id = await queuePostImport(db, {
-      kind: MARKDOWN_SOURCE,
-      label: given,
-      rootDir: root,
-      actor: author,
-      authorId: author.id,
-      read,
-    });
+    id = await queuePostImport(db, { kind, label: given, rootDir: root, actor: author, authorId: author.id, read });
   }
   const log = pino({ level: "silent" });
   const worker = startPostImports(importDeps(db, ctx.storage, ctx.uploadMaxBytes, log), log, {
     intervalMs: 1000,
     holder: `cli:${INSTANCE_ID}`,
-    ...(opts.chunk ? { chunk: opts.chunk } : {}),
+    ...(input.chunk ? { chunk: input.chunk } : {}),
     onWritten: ctx.bump,
   });
   let shown = -1;
@@ -203,7 +265,9 @@ export async function importMarkdownCommand(
           if (line.outcome !== "imported" && line.outcome !== "updated") console.log(reportLine(line));
         console.log(`${job.status === "done" ? "done" : "failed"}: ${countsLine(job)}`);
         if (unpacked) await rm(unpacked, { recursive: true, force: true });
-        return job.status === "done" ? 0 : 1;
+        const code = job.status === "done" ? 0 : 1;
+        const later = input.after ? await input.after(author) : 0;
+        return later !== 0 ? later : code;
       }
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -211,4 +275,161 @@ export async function importMarkdownCommand(
     await worker.stop();
     await ctx.bump();
   }
+}
+
+const GHOST_USAGE =
+  "import:ghost <export.json> [--members <members.csv>] [--images <dir|zip>] [--lang en|zh] [--dry-run] [--author <email>]";
+
+interface GhostOptions {
+  file: string;
+  members: string | null;
+  images: string | null;
+  lang: Locale | undefined;
+  dryRun: boolean;
+  author: string | null;
+  chunk: number | undefined;
+}
+
+function parseGhostOptions(args: string[]): GhostOptions | null {
+  const out: GhostOptions = {
+    file: "",
+    members: null,
+    images: null,
+    lang: undefined,
+    dryRun: false,
+    author: null,
+    chunk: undefined,
+  };
+  const value = (i: number): string | null => {
+    const v = args[i];
+    return v && !v.startsWith("--") ? v : null;
+  };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? "";
+    if (a === "--dry-run") out.dryRun = true;
+    else if (a === "--author" || a === "--members" || a === "--images" || a === "--lang" || a === "--chunk") {
+      const v = value(++i);
+      if (v === null) return null;
+      if (a === "--author") out.author = v;
+      else if (a === "--members") out.members = v;
+      else if (a === "--images") out.images = v;
+      else if (a === "--lang") {
+        if (v !== "en" && v !== "zh") return null;
+        out.lang = v;
+      } else {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1 || n > 500) return null;
+        out.chunk = n;
+      }
+    } else if (a.startsWith("--") || out.file) return null;
+    else out.file = a;
+  }
+  return out.file ? out : null;
+}
+
+const MEMBERS_MAX_BYTES = 50 * 1024 * 1024;
+
+/** Reads a Ghost members CSV with the subscriber import's reader (decision 011); a message when refused. */
+async function readMembers(file: string, lang: Locale): Promise<ImportFileRead | string> {
+  const info = await stat(file).catch(() => null);
+  if (!info?.isFile()) return `not a file: ${file}`;
+  if (info.size > MEMBERS_MAX_BYTES) return `the members file is larger than 50 MB (${info.size} bytes)`;
+  const result = readSubscriberCsv(new Uint8Array(await readFile(file)), lang);
+  if (!result.ok) return `the members file is refused: ${result.error.code}`;
+  const { ok: _ok, ...read } = result;
+  return read;
+}
+
+const membersLine = (r: ImportFileRead) =>
+  `${r.candidates.length} to subscribe, ${r.notSubscribed} not subscribed to e-mails, ${r.duplicates} duplicate(s), ${r.invalid} invalid`;
+
+/** Queues the members as a subscriber import and works it through to the end. */
+async function importMembers(
+  ctx: ImportContext,
+  actor: { id: string; email: string },
+  file: string,
+  read: ImportFileRead,
+  lang: Locale,
+) {
+  const { db } = ctx;
+  const id = await queueSubscriberImport(db, actor, { fileName: path.basename(file), defaultLanguages: lang, read });
+  const log = pino({ level: "silent" });
+  const worker = startSubscriberImports(db, log, { intervalMs: 1000, holder: `cli:${INSTANCE_ID}` });
+  try {
+    for (;;) {
+      const job = await db.selectFrom("subscriberImports").selectAll().where("id", "=", id).executeTakeFirst();
+      if (!job) throw new Error("the members import disappeared");
+      if (job.status === "done" || job.status === "failed") {
+        console.log(
+          `members ${job.status}: ${job.imported} subscribed, ${job.existing} already on the list, ` +
+            `${job.notSubscribed} not subscribed to e-mails, ${job.duplicates} duplicate(s), ${job.invalid} invalid`,
+        );
+        return job.status === "done" ? 0 : 1;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    await worker.stop();
+  }
+}
+
+/** `import:ghost`: a Ghost JSON export (and its members CSV and images), as the Markdown import runs. */
+export async function importGhostCommand(args: string[], ctx: ImportContext): Promise<number> {
+  const opts = parseGhostOptions(args);
+  if (!opts) {
+    console.error(`usage: ${GHOST_USAGE}`);
+    return 2;
+  }
+  const given = path.resolve(opts.file);
+  let read: SourceRead;
+  let members: ImportFileRead | null = null;
+  let root = path.dirname(given);
+  let unpacked: string | null = null;
+  try {
+    read = readGhostExport(await loadGhostExport(given), { locale: opts.lang });
+    if (opts.members) {
+      const m = await readMembers(path.resolve(opts.members), opts.lang ?? "en");
+      if (typeof m === "string") throw new SourceRefused(m);
+      members = m;
+    }
+    if (opts.images) {
+      const images = path.resolve(opts.images);
+      const info = await stat(images).catch(() => null);
+      if (!info) throw new SourceRefused(`no such folder or zip: ${images}`);
+      root = images;
+      if (info.isFile()) {
+        const zip = await unpackZip(images, path.join(ctx.dataDir, "imports"), { entryMaxBytes: ctx.uploadMaxBytes });
+        unpacked = zip.dir;
+        root = zip.root;
+        read.problems.unshift(...zip.problems);
+      }
+    }
+  } catch (error) {
+    if (error instanceof SourceRefused) {
+      console.error(`import refused: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  const pages = read.posts.filter((p) => p.categories.includes(GHOST_PAGES_CATEGORY)).length;
+  console.log(
+    `read ${given}: ${read.posts.length} post(s) and page(s), ${pages} page(s), ${read.problems.length} problem(s)` +
+      (members ? `; members: ${membersLine(members)}` : ""),
+  );
+  const withMembers = members;
+  return runPostImport(ctx, {
+    kind: GHOST_SOURCE,
+    label: given,
+    rootDir: root,
+    read,
+    images: ghostImageResolver(root, ctx.uploadMaxBytes),
+    dryRun: opts.dryRun,
+    author: opts.author,
+    chunk: opts.chunk,
+    matchLabel: true,
+    unpacked,
+    ...(withMembers && opts.members
+      ? { after: (author) => importMembers(ctx, author, opts.members ?? "", withMembers, opts.lang ?? "en") }
+      : {}),
+  });
 }

@@ -35,6 +35,11 @@ export interface ImportedPost {
   coverAlt: string;
   /** Old addresses of the post: site paths or whole URLs; redirected to the new post. */
   oldUrls: string[];
+  /**
+   * Old addresses of the post's tags (Ghost's `/tag/{slug}/`), each with the tag's name: redirected
+   * to that tag's page once the post's tags exist. Absent for sources without tag pages.
+   */
+  tagUrls?: { from: string; tag: string }[];
   /** Folders (relative to the import's root) where relative image references are looked up, in order. */
   assetDirs: string[];
   /** Notes from reading the source, for the report (ambiguous pairing, cut titles…). */

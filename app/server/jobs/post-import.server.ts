@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { DB } from "../db/db.server.ts";
+import { GHOST_SOURCE, ghostImageResolver } from "../import/ghost.server.ts";
 import { localImageResolver } from "../import/images.server.ts";
 import { importNextPostChunk, notePostImportFailure, type PostImportDeps } from "../repos/post-import.server.ts";
 import type { StorageDriver } from "../storage/types.server.ts";
@@ -9,13 +10,14 @@ export const POST_IMPORT_LEASE = "post-import";
 /** How often the worker looks for an import when nobody pokes it. */
 export const POST_IMPORT_INTERVAL_MS = 5000;
 
-/** How every kind of import known so far finds its images: files under the import's folder. */
+/** How every kind of import finds its images: files under the import's folder (Ghost's `/content/images/` paths inside it). */
 export function importDeps(db: DB, storage: StorageDriver, uploadMaxBytes: number, log?: Logger): PostImportDeps {
   return {
     db,
     storage,
     ...(log ? { log } : {}),
-    images: (_kind, rootDir) => localImageResolver(rootDir, uploadMaxBytes),
+    images: (kind, rootDir) =>
+      kind === GHOST_SOURCE ? ghostImageResolver(rootDir, uploadMaxBytes) : localImageResolver(rootDir, uploadMaxBytes),
   };
 }
 

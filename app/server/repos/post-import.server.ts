@@ -511,6 +511,47 @@ function redirectCandidates(
   return out;
 }
 
+/**
+ * Redirects for the old addresses of a written post's tags (`/tag/{slug}/` → `/tags/{our slug}`),
+ * each address once: a tag shared by many posts is redirected by the first one written.
+ */
+async function tagRedirectCandidates(
+  trx: Transaction<Database>,
+  rules: RuleSet,
+  post: ImportedPost,
+  taken: Set<string>,
+  lines: ImportReportLine[],
+): Promise<RedirectCandidate[]> {
+  const out: RedirectCandidate[] = [];
+  for (const { from: url, tag } of post.tagUrls ?? []) {
+    const from = normalizeFrom(url);
+    if (!from.ok) {
+      if (from.error === "fromInvalid")
+        lines.push({ item: post.label, outcome: "note", reason: "redirectInvalid", detail: url.slice(0, 200) });
+      continue;
+    }
+    const key = fromKey(from);
+    if (taken.has(key)) continue;
+    // The post's tags were made (or found) by writePost: this finds the same row.
+    const [tagId] = await ensureTags(trx, [tag]);
+    const row = tagId
+      ? await trx.selectFrom("tags").select("slug").where("id", "=", tagId).executeTakeFirst()
+      : undefined;
+    if (!row) continue;
+    const checked = checkTarget(`/tags/${encodeURIComponent(row.slug)}`, false);
+    if (!checked.ok) continue;
+    taken.add(key);
+    const stored = rules.get(from);
+    if (stored) {
+      if (stored.to !== checked.target)
+        lines.push({ item: post.label, outcome: "note", reason: "redirectExists", detail: key });
+      continue;
+    }
+    out.push({ line: 0, fromPath: from.path, fromQuery: from.query, to: checked.target, status: 301, external: false });
+  }
+  return out;
+}
+
 /** Another run moved the import on first (a lease lost mid-chunk): this chunk is rolled back. */
 class ImportMoved extends Error {}
 
@@ -613,6 +654,7 @@ export async function importNextPostChunk(
         lines.push({ item: p.post.label, outcome: result.outcome, detail: result.postId });
         written.push(result.postId);
         candidates.push(...redirectCandidates(rules, p.post, result.postId, taken, lines));
+        candidates.push(...(await tagRedirectCandidates(trx, rules, p.post, taken, lines)));
       }
       if (candidates.length > 0) {
         const outcome = await importRedirects(trx, candidates, `import:${job.kind}`);

@@ -1,0 +1,184 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import express from "express";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { png } from "../../../tests/fixtures/images.ts";
+import { insertUser } from "../../../tests/setup/fixtures-db.ts";
+import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
+import { serveRedirects } from "../http/redirects.server.ts";
+import { GHOST_SOURCE, loadGhostExport, readGhostExport } from "../import/ghost.server.ts";
+import { importDeps } from "../jobs/post-import.server.ts";
+import { createRedirectMap } from "../redirects/map.server.ts";
+import { createLocalStorage } from "../storage/local.server.ts";
+import { getPostImport, importNextPostChunk, queuePostImport } from "./post-import.server.ts";
+
+// The Ghost import end to end on a repository level (both dialects): tests/fixtures/ghost/export.json
+// with Ghost's content/images folder made in a temporary folder.
+
+const EXPORT = path.resolve(import.meta.dirname, "../../../tests/fixtures/ghost/export.json");
+let database: TestDatabase;
+let root: string;
+let storeDir: string;
+let author: { id: string; email: string };
+
+async function runImport(): Promise<string> {
+  const read = readGhostExport(await loadGhostExport(EXPORT));
+  const id = await queuePostImport(database.db, {
+    kind: GHOST_SOURCE,
+    label: EXPORT,
+    rootDir: root,
+    actor: author,
+    authorId: author.id,
+    read,
+  });
+  const deps = importDeps(database.db, createLocalStorage(storeDir), 10 * 1024 * 1024);
+  for (let i = 0; i < 50; i++) if ((await importNextPostChunk(deps, { chunk: 4 })) === "idle") break;
+  return id;
+}
+
+async function postOf(sourceId: string) {
+  const map = await database.db
+    .selectFrom("importSources")
+    .select("targetId")
+    .where("source", "=", GHOST_SOURCE)
+    .where("entity", "=", "post")
+    .where("sourceId", "=", sourceId)
+    .executeTakeFirstOrThrow();
+  const post = await database.db
+    .selectFrom("posts")
+    .selectAll()
+    .where("id", "=", map.targetId)
+    .executeTakeFirstOrThrow();
+  const translations = await database.db
+    .selectFrom("postTranslations")
+    .selectAll()
+    .where("postId", "=", post.id)
+    .execute();
+  return { post, translations };
+}
+
+const count = async (table: "posts" | "postTranslations" | "media" | "redirects" | "tags" | "categories") =>
+  Number(
+    (
+      await database.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number | string>().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  // The images folder given is Ghost's root: content/images/… under it.
+  root = await mkdtemp(path.join(tmpdir(), "inkwell-ghost-"));
+  storeDir = await mkdtemp(path.join(tmpdir(), "inkwell-ghost-store-"));
+  await mkdir(path.join(root, "content/images/2024/03"), { recursive: true });
+  await writeFile(path.join(root, "content/images/2024/03/pic.png"), await png(64, 48));
+  author = {
+    id: await insertUser(database.db, { email: "ghost-importer@example.test" }),
+    email: "ghost-importer@example.test",
+  };
+});
+
+afterAll(async () => {
+  await database.cleanup();
+  await rm(root, { recursive: true, force: true });
+  await rm(storeDir, { recursive: true, force: true });
+});
+
+describe(`importing a Ghost export (${testDialect()})`, () => {
+  it("imports posts, the page, the draft, the scheduled and the Chinese post with their content", async () => {
+    const id = await runImport();
+    expect(await getPostImport(database.db, id)).toMatchObject({
+      status: "done",
+      total: 6,
+      imported: 6,
+      failed: 0,
+      // Six /{slug}/ addresses and three /tag/{slug}/ ones.
+      redirectsAdded: 9,
+      imagesStored: 1,
+      // The cover is not in the folder; the hostile post's `x` is no file either.
+      imagesMissing: 2,
+    });
+    expect(await count("posts")).toBe(6);
+    const hello = await postOf("6650a1");
+    expect(hello.post).toMatchObject({
+      slug: "hello-ghost",
+      status: "published",
+      publishedAt: "2024-03-05T10:00:00.000Z",
+    });
+    const [media] = await database.db.selectFrom("media").select("id").execute();
+    const en = hello.translations[0];
+    expect(en).toMatchObject({ locale: "en", title: "Hello Ghost", summary: "A first post from Ghost." });
+    expect(en?.bodyMarkdown).toContain(`![A picture](/media/${media?.id}/`);
+    expect(en?.bodyHtml).toContain("<h2");
+    expect(en?.bodyHtml).toContain("<strong>bold</strong>");
+    const tags = await database.db
+      .selectFrom("postTags as pt")
+      .innerJoin("tags as t", "t.id", "pt.tagId")
+      .select("t.nameEn")
+      .where("pt.postId", "=", hello.post.id)
+      .execute();
+    expect(tags.map((t) => t.nameEn).sort()).toEqual(["Notes", "Travel"]);
+    expect((await postOf("6650a2")).post.status).toBe("draft");
+    expect((await postOf("6650a5")).post.status).toBe("scheduled");
+    const page = await postOf("6650a3");
+    const category = await database.db
+      .selectFrom("categories")
+      .select("nameEn")
+      .where("id", "=", page.post.categoryId ?? "")
+      .executeTakeFirstOrThrow();
+    expect(category.nameEn).toBe("Pages");
+    expect((await postOf("6650a4")).translations.map((t) => [t.locale, t.title])).toEqual([["zh", "你好，世界"]]);
+    const hostile = (await postOf("6650a6")).translations[0]?.bodyHtml ?? "";
+    expect(hostile).not.toMatch(/<script|javascript:|onerror|onclick|<iframe/i);
+    expect(hostile).toContain("click me");
+  });
+
+  it("redirects Ghost's /{slug}/ and /tag/{slug}/ addresses with a 301", async () => {
+    const hello = await postOf("6650a1");
+    const zh = await postOf("6650a4");
+    const map = createRedirectMap(database.db, { intervalMs: 60_000 });
+    const app = express();
+    app.use(serveRedirects(map));
+    app.use((_req, res) => {
+      res.status(404).end();
+    });
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise<void>((r) => server.once("listening", () => r()));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      for (const [from, to] of [
+        ["/hello-ghost/", `/posts/detail/${hello.post.id}`],
+        ["/ni-hao-shi-jie/", `/posts/detail/${zh.post.id}`],
+      ] as const) {
+        const res = await fetch(`${base}${from}`, { redirect: "manual" });
+        expect(res.status, from).toBe(301);
+        expect(res.headers.get("location"), from).toBe(to);
+      }
+      const travel = await database.db
+        .selectFrom("tags")
+        .select("slug")
+        .where("nameEn", "=", "Travel")
+        .executeTakeFirstOrThrow();
+      const res = await fetch(`${base}/tag/travel/`, { redirect: "manual" });
+      expect(res.status).toBe(301);
+      expect(res.headers.get("location")).toBe(`/tags/${travel.slug}`);
+      // The internal #feature tag was never imported.
+      expect((await fetch(`${base}/tag/hash-feature/`, { redirect: "manual" })).status).toBe(404);
+    } finally {
+      await new Promise((r) => server.close(r));
+      await map.stop();
+    }
+  });
+
+  it("a second run of the same export adds nothing", async () => {
+    const tables = ["posts", "postTranslations", "media", "redirects", "tags", "categories"] as const;
+    const before = await Promise.all(tables.map(count));
+    const id = await runImport();
+    expect(await getPostImport(database.db, id)).toMatchObject({ imported: 0, updated: 0, skipped: 6 });
+    expect(await Promise.all(tables.map(count))).toEqual(before);
+  });
+});
