@@ -24,6 +24,10 @@ describe("bench options", () => {
       runs: ["static"],
     });
     expect(parseOptions(["--posts", "10000"]).posts).toBe(10_000);
+    // Readers' requests carry a browser's User-Agent; `--agent none` leaves it out.
+    expect(parseOptions([]).userAgent).toMatch(/^Mozilla\/5\.0 .*Chrome\//);
+    expect(parseOptions(["--agent", "none"]).userAgent).toBeUndefined();
+    expect(() => parseOptions(["--agent", "curl"])).toThrow("--agent takes browser or none");
     expect(() => parseOptions(["--posts", "10001"])).toThrow();
     expect(() => parseOptions(["--posts", "1.5"])).toThrow();
     expect(() => parseOptions(["--only", "everything"])).toThrow();

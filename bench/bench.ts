@@ -13,7 +13,7 @@ import { sql } from "kysely";
 import { openDatabase } from "../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../app/server/env.server.ts";
 import { ensureBuild } from "../scripts/build-if-stale.ts";
-import { loadPage, timedGet } from "./load.ts";
+import { BROWSER_USER_AGENT, loadPage, timedGet } from "./load.ts";
 import { type Running, repoRoot, startProcess } from "./process.ts";
 import {
   type BenchResult,
@@ -45,6 +45,8 @@ export interface BenchOptions {
   search: string;
   /** A data directory to use (and keep) instead of a temporary one; seeded only when it has no database yet. */
   data?: string;
+  /** The User-Agent of the load (`--agent`): a browser's by default, none for `--agent none`. */
+  userAgent?: string;
 }
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -58,6 +60,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --quick            a smoke test: 14 posts, 1 s per page, 4 connections, 0.25 s warm-up
   --out DIR          where to write latest.json and latest.md (default bench/results)
   --keep             keep the temporary data directory
+  --agent KIND       browser (default): requests carry a browser's User-Agent and count
+                     as reads (views, Insights); none: no User-Agent, nothing counted
   --data DIR         use this data directory and keep it; it is seeded only when it
                      has no database yet, so a second --posts 10000 run skips seeding`;
 
@@ -85,6 +89,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       keep: { type: "boolean", default: false },
       data: { type: "string" },
       search: { type: "string" },
+      agent: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -98,6 +103,8 @@ export function parseOptions(argv: string[]): BenchOptions {
   if (only !== undefined && !(RUN_KINDS as readonly string[]).includes(only)) {
     throw new Error("--only takes cache, nocache or static");
   }
+  const agent = values.agent ?? "browser";
+  if (agent !== "browser" && agent !== "none") throw new Error("--agent takes browser or none");
   const posts = positive("posts", values.posts, quick ? QUICK_POSTS : 100, 10_000);
   if (!Number.isInteger(posts)) throw new Error("--posts needs a whole number");
   const warmup = values.warmup === "0" ? 0 : positive("warmup", values.warmup, quick ? 0.25 : 1);
@@ -112,6 +119,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     keep: values.keep,
     search: values.search ?? SEARCH_WORD,
     ...(values.data ? { data: path.resolve(values.data) } : {}),
+    ...(agent === "browser" ? { userAgent: BROWSER_USER_AGENT } : {}),
   };
 }
 
@@ -283,6 +291,7 @@ async function measureRun(
         duration: Math.max(1, options.duration / 3),
         warmup: 0,
         ...(options.amount ? { amount: options.amount } : {}),
+        ...(options.userAgent ? { userAgent: options.userAgent } : {}),
       });
       const first = cold[name] ?? { ms: 0, status: 0, bytes: 0 };
       results[name] = {
@@ -389,6 +398,7 @@ export async function runBench(options: BenchOptions, log: Log = console.log): P
         connections: options.connections,
         runs: options.runs,
         search: options.search,
+        agent: options.userAgent ? "browser" : "none",
       },
       machine: {
         node: process.version,

@@ -11,7 +11,17 @@ export interface LoadOptions {
   amount?: number;
   /** Paths each connection asks for in turn, instead of the URL's own (a whole site under load). */
   paths?: readonly string[];
+  /** The User-Agent sent with every request; none when absent. */
+  userAgent?: string;
 }
+
+/**
+ * A desktop browser's User-Agent. Readers' requests carry one, and a request
+ * without one (or with a bot's) is not counted as a read: with it, a run measures
+ * the reader's path, view counting and Insights included.
+ */
+export const BROWSER_USER_AGENT =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36";
 
 export interface LoadResult {
   /** Completed requests per second over the measured run. */
@@ -49,6 +59,7 @@ export async function loadPage(url: string, opts: LoadOptions): Promise<LoadResu
   let bytes = 0;
   const instance = autocannon({
     url,
+    ...(opts.userAgent ? { headers: { "user-agent": opts.userAgent } } : {}),
     connections: opts.connections,
     duration: opts.duration,
     ...(opts.amount ? { amount: opts.amount } : {}),

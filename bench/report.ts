@@ -38,7 +38,16 @@ export interface BenchResult {
   version: 1;
   startedAt: string;
   finishedAt: string;
-  options: { posts: number; duration: number; warmup: number; connections: number; runs: RunKind[]; search: string };
+  options: {
+    posts: number;
+    duration: number;
+    warmup: number;
+    connections: number;
+    runs: RunKind[];
+    search: string;
+    /** Whether the load carried a browser's User-Agent (counted as reads) or none. */
+    agent?: "browser" | "none";
+  };
   machine: {
     node: string;
     cpus: number;
@@ -120,7 +129,8 @@ export function markdownReport(result: BenchResult): string {
     `# Inkwell bench, ${result.startedAt.slice(0, 16).replace("T", " ")} UTC`,
     "",
     `${o.posts} demo posts (${result.seed.reused ? "seeded earlier" : `seeded in ${num(result.seed.ms / 1000, 1)} s`}); ${o.duration} s per page after ${o.warmup} s of warm-up, ` +
-      `${o.connections} connections; runs: ${o.runs.map((k) => RUN_LABELS[k]).join(", ")}.`,
+      `${o.connections} connections${o.agent === "browser" ? " with a browser's User-Agent (counted as reads)" : ", no User-Agent (not counted as reads)"}; ` +
+      `runs: ${o.runs.map((k) => RUN_LABELS[k]).join(", ")}.`,
     `Node ${m.node}, ${m.cpus} × ${m.cpuModel}, ${num(m.memoryGiB)} GiB; load average ${num(m.loadStart, 2)} at the start, ${num(m.loadEnd, 2)} at the end.`,
     "",
     markdownTables(result),
