@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import AxeBuilder from "@axe-core/playwright";
 import { zipSync } from "fflate";
 import { signedInAdmin } from "./account-helpers.ts";
@@ -5,6 +6,15 @@ import { expect, test } from "./fixtures.ts";
 
 const STAMP = Date.now();
 const SLUG = `moving-in-${STAMP}`;
+const GHOST_OLD = [
+  "/hello-ghost/",
+  "/unfinished/",
+  "/about-this-blog/",
+  "/ni-hao-shi-jie/",
+  "/coming-soon/",
+  "/hostile/",
+];
+const GHOST_OLD_TAGS = ["/tag/travel/", "/tag/notes/", "/tag/zhong-wen/", "/tag/hash-feature/"];
 const enc = (text: string) => new TextEncoder().encode(text);
 
 test.afterAll(async ({ serverDb }) => {
@@ -14,6 +24,18 @@ test.afterAll(async ({ serverDb }) => {
   await db.deleteFrom("posts").where("slug", "like", `%${STAMP}%`).execute();
   await db.deleteFrom("importSources").where("sourceId", "like", `%${STAMP}%`).execute();
   await db.deleteFrom("postImports").where("label", "=", `blog-${STAMP}.zip`).execute();
+  // The Ghost fixture's slugs are fixed: remove its posts, old addresses and mappings for the next run.
+  const ghost = db.selectFrom("importSources").select("targetId").where("source", "=", "ghost");
+  await db
+    .deleteFrom("posts")
+    .where("id", "in", ghost.where("entity", "=", "post"))
+    .execute();
+  await db
+    .deleteFrom("redirects")
+    .where("fromPath", "in", [...GHOST_OLD, ...GHOST_OLD_TAGS])
+    .execute();
+  await db.deleteFrom("importSources").where("source", "=", "ghost").execute();
+  await db.deleteFrom("postImports").where("label", "=", `ghost-${STAMP}.json`).execute();
 });
 
 test("an admin uploads a Markdown blog, checks the dry run, imports it and old links land", async ({
@@ -31,12 +53,12 @@ test("an admin uploads a Markdown blog, checks the dry run, imports it and old l
   await page.goto("/admin");
   await page.getByRole("link", { name: "Import", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Import" })).toBeVisible();
-  await page.getByLabel("Zip of the blog folder").setInputFiles({
+  await page.getByLabel("Zip of the blog folder or Ghost export").setInputFiles({
     name: `blog-${STAMP}.zip`,
     mimeType: "application/zip",
     buffer: Buffer.from(zip),
   });
-  await page.getByRole("button", { name: "Check the zip" }).click();
+  await page.getByRole("button", { name: "Check the file" }).click();
 
   // The dry run: two posts (one in two languages), a missing image, nothing written yet.
   const dryRun = page.getByRole("region", { name: "What the import would do" });
@@ -75,6 +97,33 @@ test("an admin uploads a Markdown blog, checks the dry run, imports it and old l
     form: { intent: "confirm", id: "nope" },
   });
   expect(nothing.status()).toBe(400);
+
+  // A Ghost export, told apart by its content: the same dry run, then the import.
+  await page.goto("/admin/import");
+  await page.getByLabel("Zip of the blog folder or Ghost export").setInputFiles({
+    name: `ghost-${STAMP}.json`,
+    mimeType: "application/json",
+    buffer: await readFile("tests/fixtures/ghost/export.json"),
+  });
+  await page.getByLabel("Language of a Ghost blog").selectOption("auto");
+  await page.getByRole("button", { name: "Check the file" }).click();
+  await expect(dryRun).toContainText("6 posts found. Nothing has been written yet.");
+  await expect(dryRun.locator('[data-count="imported"]')).toHaveText("6");
+  await page.getByRole("button", { name: "Import now" }).click();
+  await expect(job.locator("code")).toHaveText(`ghost-${STAMP}.json`);
+  await expect(job.locator('[data-status="done"]')).toBeVisible({ timeout: 20_000 });
+  expect((await page.request.get("/hello-ghost/", { maxRedirects: 0 })).status()).toBe(301);
+  const post = (file: string, lang = "auto") =>
+    page.request.post("/admin/import", {
+      headers: { origin: new URL(page.url()).origin },
+      multipart: {
+        intent: "upload",
+        lang,
+        file: { name: "x.json", mimeType: "application/json", buffer: Buffer.from(file) },
+      },
+    });
+  expect((await post('{"posts": []}')).status()).toBe(400);
+  expect((await post('{"db": [{"data": {"posts": []}}]}', "fr")).status()).toBe(400);
 
   // The same page in Chinese.
   await page.context().addCookies([{ name: "locale", value: "zh", url: new URL(page.url()).origin }]);

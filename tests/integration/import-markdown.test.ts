@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { cp, mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,6 +5,7 @@ import { type DB, nowIso, openDatabase } from "../../app/server/db/db.server.ts"
 import { migrateToLatest } from "../../app/server/db/migrate.server.ts";
 import { parseDatabaseUrl } from "../../app/server/env.server.ts";
 import { png } from "../fixtures/images.ts";
+import { type CliRun, countRows, startCli } from "../setup/cli-process.ts";
 import { insertUser } from "../setup/fixtures-db.ts";
 import { repoRoot, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
@@ -23,37 +23,11 @@ let database: Awaited<ReturnType<typeof createServerDatabaseUrl>>;
 let opened: ReturnType<typeof openDatabase>;
 let db: DB;
 
-function start(...args: string[]): { child: ChildProcess; done: Promise<{ code: number | null; out: string }> } {
-  const child = spawn(process.execPath, ["scripts/cli.ts", "import:markdown", blog, ...args], {
-    cwd: repoRoot,
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? "",
-      DATA_DIR: dataDir,
-      DATABASE_URL: database.url,
-      LOG_LEVEL: "silent",
-    },
-  });
-  let out = "";
-  child.stdout?.on("data", (d) => {
-    out += String(d);
-  });
-  child.stderr?.on("data", (d) => {
-    out += String(d);
-  });
-  const done = new Promise<{ code: number | null; out: string }>((resolve) =>
-    child.on("exit", (code) => resolve({ code, out })),
-  );
-  return { child, done };
+function start(...args: string[]): CliRun {
+  return startCli(["import:markdown", blog, ...args], { dataDir, databaseUrl: database.url });
 }
 
-async function count(table: "posts" | "media" | "redirects" | "importSources"): Promise<number> {
-  const { n } = await db
-    .selectFrom(table)
-    .select((eb) => eb.fn.countAll<number | string>().as("n"))
-    .executeTakeFirstOrThrow();
-  return Number(n);
-}
+const count = (table: "posts" | "media" | "redirects" | "importSources") => countRows(db, table);
 
 beforeAll(async () => {
   dataDir = tempDataDir();

@@ -11,13 +11,16 @@ import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
 import { newId } from "../../server/ids.server.ts";
 import type { ImportCounts, ImportReportLine } from "../../server/import/core.server.ts";
+import { GHOST_SOURCE, ghostImageResolver, parseGhostJson, readGhostExport } from "../../server/import/ghost.server.ts";
 import { localImageResolver } from "../../server/import/images.server.ts";
 import {
   MARKDOWN_FILE_MAX_BYTES,
   MARKDOWN_SOURCE,
   readMarkdownFolder,
+  type SourceRead,
   SourceRefused,
 } from "../../server/import/markdown-folder.server.ts";
+import { sniffImport } from "../../server/import/upload-kind.server.ts";
 import { unpackZip } from "../../server/import/zip.server.ts";
 import { readSingleFile } from "../../server/media/multipart.server.ts";
 import {
@@ -29,8 +32,9 @@ import {
 } from "../../server/repos/post-import.server.ts";
 import type { Route } from "./+types/import";
 
-// The admin Import page (docs/decisions/020-importers.md): upload a zip of a Markdown blog,
-// read its dry-run report, confirm, and watch the background job. The upload limit applies.
+// The admin Import page (docs/decisions/020-importers.md): upload a zip of a Markdown blog or
+// a Ghost JSON export (told apart by content), read its dry-run report, confirm, and watch the
+// background job. The upload limit applies.
 export const handle = routePolicy({ writes: "none", body: "upload" });
 
 /** Report lines the page shows per import. */
@@ -47,7 +51,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-type Refusal = "noFile" | "tooLarge" | "badForm" | "notZip" | "noPosts";
+type Refusal = "noFile" | "tooLarge" | "badForm" | "notZip" | "notGhost" | "unknownFormat" | "noPosts";
+
+/** A Ghost blog's language as the CLI's `--lang`: `auto` guesses per post. */
+const GHOST_LANGS = ["auto", "en", "zh"] as const;
+
 type Answer =
   | { ok: true; id: string; counts: ImportCounts; report: ImportReportLine[] }
   | { ok: false; error: Refusal; detail?: string };
@@ -58,11 +66,11 @@ const refuse = (error: Refusal, status = 400, detail?: string) =>
 /** The folder an unpacked zip lives in (`imports/zip-…`), from the folder imported (it or a folder in it). */
 function unpackedDir(importsDir: string, rootDir: string): string | null {
   const rel = path.relative(importsDir, rootDir).split(path.sep)[0] ?? "";
-  return rel.startsWith("zip-") ? path.join(importsDir, rel) : null;
+  return rel.startsWith("zip-") || rel.startsWith("ghost-") ? path.join(importsDir, rel) : null;
 }
 
 /**
- * `upload` (multipart: a zip): unpacks and reads it, stores it as a staged import and answers
+ * `upload` (multipart: a zip, or a Ghost export with its `lang`): unpacks and reads it, stores it as a staged import and answers
  * the dry-run report; nothing is imported yet. `confirm` starts a staged import; `cancel`
  * drops it and its unpacked files.
  */
@@ -77,8 +85,50 @@ export async function action({ request, context }: Route.ActionArgs) {
       return refuse(upload.reason === "no-file" ? "noFile" : "badForm");
     }
     if (upload.fields.intent !== "upload") return refuse("badForm");
-    const zipFile = path.join(importsDir, `upload-${newId()}.zip`);
+    const lang = upload.fields.lang ?? "auto";
+    if (!(GHOST_LANGS as readonly string[]).includes(lang)) return refuse("badForm");
+    const format = sniffImport(upload.data);
+    if (format === null) return refuse("unknownFormat");
+    const label = upload.fileName.slice(0, 200) || (format === "zip" ? "upload.zip" : "export.json");
     await mkdir(importsDir, { recursive: true });
+    /** Stages what was read and answers its dry run. */
+    const stage = async (kind: string, rootDir: string, read: SourceRead) => {
+      const id = await queuePostImport(db, {
+        kind,
+        label,
+        rootDir,
+        actor: admin,
+        authorId: admin.id,
+        read,
+        staged: true,
+      });
+      const plan = await planPostImport(db, {
+        kind,
+        read,
+        images:
+          kind === GHOST_SOURCE
+            ? ghostImageResolver(rootDir, env.uploadMaxBytes)
+            : localImageResolver(rootDir, env.uploadMaxBytes),
+      });
+      const report = plan.report.filter((l) => l.outcome !== "imported" && l.outcome !== "updated");
+      return data<Answer>({ ok: true, id, counts: plan.counts, report: report.slice(0, LINES_SHOWN) });
+    };
+    if (format === "json") {
+      let read: SourceRead;
+      try {
+        const locale = lang === "en" || lang === "zh" ? lang : undefined;
+        read = readGhostExport(parseGhostJson(upload.data.toString("utf8")), { locale });
+      } catch (error) {
+        if (error instanceof SourceRefused) return refuse("notGhost", 400, error.message);
+        throw error;
+      }
+      if (read.posts.length === 0) return refuse("noPosts");
+      // Images are not uploaded with an export: an empty folder of its own, removed on cancel.
+      const rootDir = path.join(importsDir, `ghost-${newId()}`);
+      await mkdir(rootDir, { recursive: true });
+      return stage(GHOST_SOURCE, rootDir, read);
+    }
+    const zipFile = path.join(importsDir, `upload-${newId()}.zip`);
     await writeFile(zipFile, upload.data);
     try {
       const zip = await unpackZip(zipFile, importsDir, {
@@ -90,22 +140,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         await rm(zip.dir, { recursive: true, force: true });
         return refuse("noPosts");
       }
-      const id = await queuePostImport(db, {
-        kind: MARKDOWN_SOURCE,
-        label: upload.fileName.slice(0, 200) || "upload.zip",
-        rootDir: zip.root,
-        actor: admin,
-        authorId: admin.id,
-        read,
-        staged: true,
-      });
-      const plan = await planPostImport(db, {
-        kind: MARKDOWN_SOURCE,
-        read,
-        images: localImageResolver(zip.root, env.uploadMaxBytes),
-      });
-      const report = plan.report.filter((l) => l.outcome !== "imported" && l.outcome !== "updated");
-      return data<Answer>({ ok: true, id, counts: plan.counts, report: report.slice(0, LINES_SHOWN) });
+      return await stage(MARKDOWN_SOURCE, zip.root, read);
     } catch (error) {
       if (error instanceof SourceRefused) return refuse("notZip", 400, error.message);
       throw error;
@@ -177,6 +212,14 @@ const KNOWN_REASONS = [
   "redirectExists",
   "redirectInvalid",
   "zipEntryUnsafe",
+  "ghostKeptAsHtml",
+  "ghostFlattened",
+  "ghostNoHtml",
+  "ghostStatus",
+  "ghostMembersOnly",
+  "ghostAuthor",
+  "ghostNoId",
+  "ghostDuplicateId",
 ] as const;
 type KnownReason = (typeof KNOWN_REASONS)[number];
 const isKnownReason = (r: string): r is KnownReason => (KNOWN_REASONS as readonly string[]).includes(r);
@@ -251,13 +294,30 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
             name="file"
             type="file"
             required
-            accept=".zip,application/zip"
+            accept=".zip,.json,application/zip,application/json"
             aria-describedby="import-file-hint"
             className="mt-1 block text-sm"
           />
           <p id="import-file-hint" className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
             {t("import.fileHint", { size: formatBytes(maxBytes) })}
           </p>
+        </div>
+        <div>
+          <label htmlFor="import-lang" className="block text-sm font-medium">
+            {t("import.lang")}
+          </label>
+          <select
+            id="import-lang"
+            name="lang"
+            defaultValue="auto"
+            className="mt-1 block rounded-md border border-zinc-300 px-2 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+          >
+            {GHOST_LANGS.map((l) => (
+              <option key={l} value={l}>
+                {t(`import.langs.${l}`)}
+              </option>
+            ))}
+          </select>
         </div>
         <button type="submit" disabled={busy} className={BUTTON}>
           {busy ? t("import.reading") : t("import.check")}
