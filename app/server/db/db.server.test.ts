@@ -1,9 +1,12 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, SqliteDialect, sql } from "kysely";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { createTestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
-import { transactionIfOk, withStatementCache } from "./db.server.ts";
+import { openDatabase, transactionIfOk, withStatementCache } from "./db.server.ts";
 import { isDatabaseUnavailable } from "./health.server.ts";
 
 describe("the PostgreSQL pool", () => {
@@ -139,6 +142,37 @@ describe("withStatementCache", () => {
       expect(cached.prepare("select 1 as one union all select 2")).toBe(first);
     } finally {
       cached.close();
+    }
+  });
+});
+
+describe("SQLite transactions", () => {
+  it("take the write lock when they begin, so another process cannot slip a write in after their first read", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "inkwell-immediate-"));
+    const file = path.join(dir, "db.sqlite");
+    const opened = openDatabase({ dialect: "sqlite", file });
+    // Another process, as the CLI importing beside the server: it does not wait.
+    const other = new SQLite(file, { timeout: 0 });
+    try {
+      await sql`create table t (n integer)`.execute(opened.db);
+      const outcome = await opened.db.transaction().execute(async (trx) => {
+        await sql`select count(*) as n from t`.execute(trx);
+        let otherWrite = "written";
+        try {
+          other.prepare("insert into t (n) values (1)").run();
+        } catch (error) {
+          otherWrite = (error as { code?: string }).code ?? "failed";
+        }
+        // With a deferred `begin` the other write lands and this one fails with SQLITE_BUSY.
+        await sql`insert into t (n) values (2)`.execute(trx);
+        return otherWrite;
+      });
+      expect(outcome).toBe("SQLITE_BUSY");
+      expect(other.prepare("select n from t").all()).toEqual([{ n: 2 }]);
+    } finally {
+      other.close();
+      await opened.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,7 +1,19 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, sql, type Transaction } from "kysely";
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  PostgresDialect,
+  type SqliteDatabase,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+  sql,
+  type Transaction,
+} from "kysely";
 import pg from "pg";
 import type { DatabaseConfig } from "../env.server.ts";
 import type { Database } from "./schema.server.ts";
@@ -49,8 +61,37 @@ export function withStatementCache(database: SQLite.Database, max = STATEMENT_CA
 }
 
 /**
+ * SQLite transactions that take the write lock when they begin (`begin immediate`).
+ * A plain `begin` starts as a reader and upgrades on its first write; when another
+ * process (the CLI importing, a test writing beside the server) has committed since
+ * the read began, that upgrade fails at once with SQLITE_BUSY and the busy timeout
+ * never applies. Taking the lock up front makes a transaction wait its turn instead.
+ * Within one process nothing changes: Kysely runs one transaction at a time on the
+ * single connection anyway.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+/**
  * Opens the database named by the configuration. SQLite runs in WAL mode with
- * foreign keys on, a busy timeout so concurrent writers wait instead of failing,
+ * foreign keys on, a busy timeout and immediate transactions so concurrent writers
+ * wait instead of failing,
  * and synchronous=FULL so an acknowledged write survives a crash or power loss.
  */
 export function openDatabase(config: DatabaseConfig, options: { poolMax?: number } = {}): OpenDatabase {
@@ -62,7 +103,7 @@ export function openDatabase(config: DatabaseConfig, options: { poolMax?: number
     database.pragma("busy_timeout = 5000");
     database.pragma("synchronous = FULL");
     const db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(database) }),
+      dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }),
       plugins: [new RefuseNulText()],
     });
     return { db, dialect: "sqlite", close: () => db.destroy() };
