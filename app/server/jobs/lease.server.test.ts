@@ -1,7 +1,7 @@
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
-import { acquireLease, leaseHolder, releaseLease, startLeasedJob } from "./lease.server.ts";
+import { acquireLease, leaseHolder, releaseLease, startChunkedJob, startLeasedJob } from "./lease.server.ts";
 
 describe(`job leases (${testDialect()})`, () => {
   let database: TestDatabase;
@@ -77,5 +77,57 @@ describe(`job leases (${testDialect()})`, () => {
     await vi.waitFor(() => expect(calls).toBeGreaterThanOrEqual(2));
     await job.stop();
     expect(errors).toEqual([expect.objectContaining({ job: "flaky", msg: "background job failed" })]);
+  });
+
+  it("works a chunked job through its chunks until idle, and retries a failed chunk on the next run", async () => {
+    const { db } = database;
+    const log = pino({ level: "silent" });
+    const queue = ["a", "b", "fail", "c"];
+    const done: string[] = [];
+    const failures: unknown[] = [];
+    let failed = false;
+    const job = startChunkedJob(db, log, {
+      name: "chunks",
+      holder: "a",
+      intervalMs: 20,
+      nextChunk: async () => {
+        const next = queue[0];
+        if (next === undefined) return "idle";
+        if (next === "fail" && !failed) {
+          failed = true;
+          throw new Error("chunk failed");
+        }
+        done.push(queue.shift() as string);
+        return queue.length === 0 ? "done" : "progress";
+      },
+      onError: async (error) => void failures.push(error),
+    });
+    await vi.waitFor(() => expect(done).toEqual(["a", "b", "fail", "c"]));
+    await job.stop();
+    expect(failures).toHaveLength(1);
+  });
+
+  it("stops a chunked job between chunks", async () => {
+    const { db } = database;
+    let chunks = 0;
+    let job: ReturnType<typeof startChunkedJob> | null = null;
+    let stopped: Promise<void> | null = null;
+    job = startChunkedJob(db, pino({ level: "silent" }), {
+      name: "endless",
+      holder: "a",
+      intervalMs: 20,
+      nextChunk: async () => {
+        chunks++;
+        if (chunks === 3 && job) stopped = job.stop();
+        return "progress";
+      },
+      onError: async () => {},
+    });
+    await vi.waitFor(() => expect(stopped).not.toBeNull());
+    await stopped;
+    const at = chunks;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(chunks).toBe(at);
+    expect(at).toBeLessThanOrEqual(4);
   });
 });

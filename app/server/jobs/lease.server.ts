@@ -112,3 +112,57 @@ export function startLeasedJob(
     },
   };
 }
+
+/**
+ * A leased job that works through a queue one chunk (one transaction) at a time:
+ * `nextChunk` does one and says whether there is nothing to do ("idle"), a piece of
+ * work just finished ("done"), or there is more. The lease is renewed between chunks,
+ * so a long run keeps it and no other instance works beside it, and a stop is honoured
+ * between chunks, so a clean stop and a kill -9 both leave the work at a committed
+ * cursor for the next holder. A chunk that throws ends the run (`onError` records the
+ * failure); the next run retries it.
+ */
+export function startChunkedJob(
+  db: DB,
+  log: Logger,
+  opts: {
+    name: string;
+    intervalMs: number;
+    holder?: string;
+    nextChunk: () => Promise<"idle" | "progress" | "done">;
+    onError: (error: unknown) => Promise<void>;
+  },
+): LeasedJob {
+  const { name, intervalMs, holder = INSTANCE_ID, nextChunk, onError } = opts;
+  let stopping = false;
+  const job = startLeasedJob(db, log, {
+    name,
+    intervalMs,
+    holder,
+    run: async () => {
+      let renewedAt = Date.now();
+      while (!stopping) {
+        let outcome: Awaited<ReturnType<typeof nextChunk>>;
+        try {
+          outcome = await nextChunk();
+        } catch (error) {
+          await onError(error);
+          return;
+        }
+        if (outcome === "idle") return;
+        if (Date.now() - renewedAt > intervalMs) {
+          if (!(await acquireLease(db, name, holder, intervalMs * 3))) return;
+          renewedAt = Date.now();
+        }
+      }
+    },
+  });
+  return {
+    poke: () => job.poke(),
+    idle: () => job.idle(),
+    async stop() {
+      stopping = true;
+      await job.stop();
+    },
+  };
+}

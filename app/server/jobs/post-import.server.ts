@@ -4,7 +4,7 @@ import { GHOST_SOURCE, ghostImageResolver } from "../import/ghost.server.ts";
 import { localImageResolver } from "../import/images.server.ts";
 import { importNextPostChunk, notePostImportFailure, type PostImportDeps } from "../repos/post-import.server.ts";
 import type { StorageDriver } from "../storage/types.server.ts";
-import { acquireLease, INSTANCE_ID, type LeasedJob, startLeasedJob } from "./lease.server.ts";
+import { type LeasedJob, startChunkedJob } from "./lease.server.ts";
 
 export const POST_IMPORT_LEASE = "post-import";
 /** How often the worker looks for an import when nobody pokes it. */
@@ -23,9 +23,8 @@ export function importDeps(db: DB, storage: StorageDriver, uploadMaxBytes: numbe
 
 /**
  * Works through queued post imports (docs/decisions/020-importers.md), a chunk per transaction, on
- * the holder of the "post-import" lease, the subscriber import's way: the lease is renewed between
- * chunks and a stop is honoured between chunks, so a clean stop and a kill -9 both leave the import
- * at a committed cursor. `onWritten` runs after each chunk that wrote posts (the caller tells every
+ * the holder of the "post-import" lease (startChunkedJob: a stop or a kill leaves the import at a
+ * committed cursor). `onWritten` runs after each chunk that wrote posts (the caller tells every
  * instance that content and redirects changed).
  */
 export function startPostImports(
@@ -40,44 +39,24 @@ export function startPostImports(
     onDone?: () => Promise<void>;
   } = {},
 ): LeasedJob {
-  const { intervalMs = POST_IMPORT_INTERVAL_MS, holder = INSTANCE_ID } = opts;
   const { db } = deps;
-  let stopping = false;
-  const job = startLeasedJob(db, log, {
+  return startChunkedJob(db, log, {
     name: POST_IMPORT_LEASE,
-    intervalMs,
-    holder,
-    run: async () => {
-      let renewedAt = Date.now();
-      while (!stopping) {
-        const written: string[] = [];
-        let outcome: Awaited<ReturnType<typeof importNextPostChunk>>;
-        try {
-          outcome = await importNextPostChunk(deps, { written, ...(opts.chunk ? { chunk: opts.chunk } : {}) });
-        } catch (error) {
-          log.warn({ err: error }, "a post import chunk failed; will retry");
-          if (await notePostImportFailure(db, error)) log.error("a post import failed after repeated errors");
-          return;
-        }
-        if (written.length > 0 && opts.onWritten) await opts.onWritten().catch(() => {});
-        if (outcome === "idle") return;
-        if (outcome === "done") {
-          log.info("a post import finished");
-          await opts.onDone?.().catch((error: unknown) => log.warn({ err: error }, "could not tidy finished imports"));
-        }
-        if (Date.now() - renewedAt > intervalMs) {
-          if (!(await acquireLease(db, POST_IMPORT_LEASE, holder, intervalMs * 3))) return;
-          renewedAt = Date.now();
-        }
+    intervalMs: opts.intervalMs ?? POST_IMPORT_INTERVAL_MS,
+    ...(opts.holder ? { holder: opts.holder } : {}),
+    nextChunk: async () => {
+      const written: string[] = [];
+      const outcome = await importNextPostChunk(deps, { written, ...(opts.chunk ? { chunk: opts.chunk } : {}) });
+      if (written.length > 0 && opts.onWritten) await opts.onWritten().catch(() => {});
+      if (outcome === "done") {
+        log.info("a post import finished");
+        await opts.onDone?.().catch((error: unknown) => log.warn({ err: error }, "could not tidy finished imports"));
       }
+      return outcome;
+    },
+    onError: async (error) => {
+      log.warn({ err: error }, "a post import chunk failed; will retry");
+      if (await notePostImportFailure(db, error)) log.error("a post import failed after repeated errors");
     },
   });
-  return {
-    poke: () => job.poke(),
-    idle: () => job.idle(),
-    async stop() {
-      stopping = true;
-      await job.stop();
-    },
-  };
 }
