@@ -1,9 +1,7 @@
-import { pino } from "pino";
-import type { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callRoute, requestStateFor, testRouterContext } from "../../../tests/setup/router-context.ts";
+import { type FakeUser, fakeSessionRequests, TEST_URL_BASE } from "../../../tests/setup/route-requests.ts";
+import { callRoute } from "../../../tests/setup/router-context.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
-import type { Services } from "../../server/context.server.ts";
 import { addAdmins } from "../../server/repos/admins.server.ts";
 import type { PostDetail } from "../../server/repos/post-detail.server.ts";
 import { getSeries } from "../../server/repos/series.server.ts";
@@ -16,53 +14,12 @@ import { loader as seriesLoader } from "./series.tsx";
 // The series routes as React Router calls them, with a session faked at the auth layer:
 // the editor's series fields, /series/{slug}, and the admin's series screens.
 
-interface FakeUser {
-  id: string;
-  email: string;
-  emailVerified: boolean;
-}
-
 const ADMIN: FakeUser = { id: "series-admin", email: "series-admin@example.test", emailVerified: true };
 const READER: FakeUser = { id: "series-reader", email: "series-reader@example.test", emailVerified: true };
-const URL_BASE = "http://blog.test";
 
 let database: TestDatabase;
-
-function contextFor(user: FakeUser | null, path: string): RouterContextProvider {
-  return testRouterContext(
-    {
-      db: database.db,
-      dialect: database.dialect,
-      env: { authSecret: "s".repeat(40), publicUrl: URL_BASE } as Services["env"],
-      log: pino({ level: "silent" }),
-      buildId: "build",
-      auth: {
-        api: {
-          getSession: async () =>
-            user ? { user: { ...user, name: "", image: null }, session: { id: "s", userId: user.id } } : null,
-        },
-      } as unknown as Services["auth"],
-    },
-    requestStateFor(`${URL_BASE}${path}`),
-  );
-}
-
-const cookieOf = (user: FakeUser | null): Record<string, string> =>
-  user ? { cookie: "inkwell.session_token=fake" } : {};
-
-function get(path: string, params: Record<string, string>) {
-  return { request: new Request(`${URL_BASE}${path}`), context: contextFor(null, path), params };
-}
-
-function post(path: string, user: FakeUser | null, fields: Record<string, string>, params = {}) {
-  const body = new FormData();
-  for (const [k, v] of Object.entries(fields)) body.set(k, v);
-  return {
-    request: new Request(`${URL_BASE}${path}`, { method: "POST", body, headers: cookieOf(user) }),
-    context: contextFor(user, path),
-    params,
-  };
-}
+const { contextFor, cookieOf, get: getAs, post } = fakeSessionRequests(() => database);
+const get = (path: string, params: Record<string, string>) => getAs(path, null, params);
 
 const postFields = (title: string, extra: Record<string, string>) => ({
   enTitle: title,
@@ -154,7 +111,7 @@ describe(`series routes (${testDialect()})`, () => {
         authorName: null,
         authorHandle: null,
       } as unknown as PostDetail,
-      URL_BASE,
+      TEST_URL_BASE,
       "Site",
       null,
       { slug: "the-guide", name: "指南" },
@@ -162,7 +119,7 @@ describe(`series routes (${testDialect()})`, () => {
     expect(JSON.parse(seo.jsonLd).isPartOf).toEqual({
       "@type": "CreativeWorkSeries",
       name: "指南",
-      url: `${URL_BASE}/zh/series/the-guide`,
+      url: `${TEST_URL_BASE}/zh/series/the-guide`,
     });
   });
 
@@ -186,7 +143,7 @@ describe(`series routes (${testDialect()})`, () => {
       descriptionEn: "Read in order.",
     });
     const form = await callRoute(seriesFormLoader, {
-      request: new Request(`${URL_BASE}/en${edit}`, { headers: cookieOf(ADMIN) }),
+      request: new Request(`${TEST_URL_BASE}/en${edit}`, { headers: cookieOf(ADMIN) }),
       context: contextFor(ADMIN, `/en${edit}`),
       params: { id: seriesId },
     });

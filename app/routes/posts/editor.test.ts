@@ -1,9 +1,7 @@
-import { pino } from "pino";
-import type { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callRoute, requestStateFor, testRouterContext } from "../../../tests/setup/router-context.ts";
+import { type FakeUser, fakeSessionRequests } from "../../../tests/setup/route-requests.ts";
+import { callRoute } from "../../../tests/setup/router-context.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
-import type { Services } from "../../server/context.server.ts";
 import { newId } from "../../server/ids.server.ts";
 import { addAdmins } from "../../server/repos/admins.server.ts";
 import { createEditorPost, loadPostForEdit } from "../../server/repos/post-editor.server.ts";
@@ -13,12 +11,6 @@ import { loader as myPostsLoader } from "./my-posts.tsx";
 // The editor's loaders and actions, called as React Router calls them, with a
 // session faked at the auth layer: who may do what is decided on the server.
 
-interface FakeUser {
-  id: string;
-  email: string;
-  emailVerified: boolean;
-}
-
 const ADMIN: FakeUser = { id: "user-admin", email: "admin@example.test", emailVerified: true };
 const OTHER_ADMIN: FakeUser = { id: "user-admin-2", email: "second@example.test", emailVerified: true };
 const READER: FakeUser = { id: "user-reader", email: "reader@example.test", emailVerified: true };
@@ -26,6 +18,7 @@ const READER: FakeUser = { id: "user-reader", email: "reader@example.test", emai
 const UNVERIFIED: FakeUser = { id: "user-unverified", email: "unverified@example.test", emailVerified: false };
 
 let database: TestDatabase;
+const { get, post } = fakeSessionRequests(() => database);
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -35,51 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await database.cleanup();
 });
-
-function contextFor(user: FakeUser | null, path: string): RouterContextProvider {
-  return testRouterContext(
-    {
-      db: database.db,
-      dialect: database.dialect,
-      env: { authSecret: "s".repeat(40), publicUrl: "http://blog.test" } as Services["env"],
-      log: pino({ level: "silent" }),
-      buildId: "build",
-      auth: {
-        api: {
-          getSession: async () =>
-            user ? { user: { ...user, name: "", image: null }, session: { id: "s", userId: user.id } } : null,
-        },
-      } as unknown as Services["auth"],
-    },
-    requestStateFor(`${URL_BASE}${path}`),
-  );
-}
-
-const URL_BASE = "http://blog.test";
-
-type Args = { request: Request; context: RouterContextProvider; params: Record<string, string | undefined> };
-
-/** A signed-in browser sends its session cookie (the fake auth layer does not read it). */
-const cookieOf = (user: FakeUser | null): Record<string, string> =>
-  user ? { cookie: "inkwell.session_token=fake" } : {};
-
-function get(path: string, user: FakeUser | null, params: Args["params"] = {}): Args {
-  return {
-    request: new Request(`${URL_BASE}${path}`, { headers: cookieOf(user) }),
-    context: contextFor(user, path),
-    params,
-  };
-}
-
-function post(path: string, user: FakeUser | null, fields: Record<string, string>, params: Args["params"] = {}): Args {
-  const body = new FormData();
-  for (const [k, v] of Object.entries(fields)) body.set(k, v);
-  return {
-    request: new Request(`${URL_BASE}${path}`, { method: "POST", body, headers: cookieOf(user) }),
-    context: contextFor(user, path),
-    params,
-  };
-}
 
 const form = (overrides: Record<string, string> = {}) => ({
   key: newId(),

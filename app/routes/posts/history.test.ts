@@ -1,9 +1,7 @@
-import { pino } from "pino";
-import type { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callRoute, requestStateFor, testRouterContext } from "../../../tests/setup/router-context.ts";
+import { type FakeUser, fakeSessionRequests } from "../../../tests/setup/route-requests.ts";
+import { callRoute } from "../../../tests/setup/router-context.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
-import type { Services } from "../../server/context.server.ts";
 import { newId } from "../../server/ids.server.ts";
 import { addAdmins } from "../../server/repos/admins.server.ts";
 import { createEditorPost } from "../../server/repos/post-editor.server.ts";
@@ -16,61 +14,13 @@ import { action as diffAction, loader as diffLoader, parseRange } from "./revisi
 // The history pages and the live post's Save/Update, called as React Router calls them,
 // with a session faked at the auth layer: who may do what is decided on the server.
 
-interface FakeUser {
-  id: string;
-  email: string;
-  emailVerified: boolean;
-}
-
 const ADMIN: FakeUser = { id: "hist-admin", email: "hist-admin@example.test", emailVerified: true };
 const OTHER_ADMIN: FakeUser = { id: "hist-admin-2", email: "hist-second@example.test", emailVerified: true };
 const READER: FakeUser = { id: "hist-reader", email: "hist-reader@example.test", emailVerified: true };
-const URL_BASE = "http://blog.test";
 
 let database: TestDatabase;
 let postId: string;
-
-type Params = Record<string, string | undefined>;
-
-function contextFor(user: FakeUser | null, path: string): RouterContextProvider {
-  return testRouterContext(
-    {
-      db: database.db,
-      dialect: database.dialect,
-      env: { authSecret: "s".repeat(40), publicUrl: URL_BASE } as Services["env"],
-      log: pino({ level: "silent" }),
-      buildId: "build",
-      auth: {
-        api: {
-          getSession: async () =>
-            user ? { user: { ...user, name: "", image: null }, session: { id: "s", userId: user.id } } : null,
-        },
-      } as unknown as Services["auth"],
-    },
-    requestStateFor(`${URL_BASE}${path}`),
-  );
-}
-
-const cookieOf = (user: FakeUser | null): Record<string, string> =>
-  user ? { cookie: "inkwell.session_token=fake" } : {};
-
-function get(path: string, user: FakeUser | null, params: Params) {
-  return {
-    request: new Request(`${URL_BASE}${path}`, { headers: cookieOf(user) }),
-    context: contextFor(user, path),
-    params,
-  };
-}
-
-function post(path: string, user: FakeUser | null, fields: Record<string, string>, params: Params) {
-  const body = new FormData();
-  for (const [k, v] of Object.entries(fields)) body.set(k, v);
-  return {
-    request: new Request(`${URL_BASE}${path}`, { method: "POST", body, headers: cookieOf(user) }),
-    context: contextFor(user, path),
-    params,
-  };
-}
+const { get, post } = fakeSessionRequests(() => database);
 
 async function publicBody(): Promise<string> {
   const row = await database.db
