@@ -79,6 +79,7 @@ export default [
     index("routes/admin/dashboard.tsx"),
     route("insights", "routes/admin/insights.tsx"),
     route("insights.csv", "routes/admin/insights-csv.ts"),
+    route("insights/posts/:id", "routes/admin/post-insights.tsx"),
     route("config", "routes/admin/config.tsx"),
     route("users", "routes/admin/users.tsx"),
     route("subscribers", "routes/admin/subscribers.tsx"),

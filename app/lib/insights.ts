@@ -32,6 +32,14 @@ export function isInsightTable(value: string | null): value is InsightTable {
   return value !== null && (INSIGHT_TABLES as readonly string[]).includes(value);
 }
 
+/** The tables of one post's Insights page, by the names the CSV export takes. */
+export const POST_INSIGHT_TABLES = ["days", "languages", "referrers", "sources"] as const;
+export type PostInsightTable = (typeof POST_INSIGHT_TABLES)[number];
+
+export function isPostInsightTable(value: string): value is PostInsightTable {
+  return (POST_INSIGHT_TABLES as readonly string[]).includes(value);
+}
+
 /** A 404's key: the path and the referrer, joined by a space and an arrow (paths hold no spaces). */
 export const NOT_FOUND_SEPARATOR = " ← ";
 /** A 404's referrer when the broken link is on this site. */

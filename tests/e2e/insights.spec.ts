@@ -40,7 +40,10 @@ test("readers' visits in both languages show in the admin's Insights", async ({ 
   const missing = await page.goto(`/en/gone-${STAMP}`, { referer: `https://${REFERRER}/old` });
   expect(missing?.status()).toBe(404);
 
-  await signedInAdmin(page, serverDb.db, "insights-admin");
+  const adminEmail = await signedInAdmin(page, serverDb.db, "insights-admin");
+  // The owner's own reading is not a reader's: not counted.
+  await page.goto(`/en/posts/detail/${postId}`, { referer: `https://www.${REFERRER}/links` });
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Insights journey ${STAMP}`);
   await page.goto("/admin");
   await page.getByRole("link", { name: "Insights", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Insights" })).toBeVisible();
@@ -72,4 +75,30 @@ test("readers' visits in both languages show in the admin's Insights", async ({ 
   // A 404 is one click from a redirect that starts at its path.
   await page.getByRole("link", { name: `Add a redirect from /en/gone-${STAMP}` }).click();
   await expect(page.getByLabel("Old path")).toHaveValue(`/en/gone-${STAMP}`);
+
+  // The post's own Insights, from its row in the admin's post list.
+  await page.goto(`/admin/blog?q=${STAMP}`);
+  await page.getByRole("link", { name: new RegExp(`Insights journey ${STAMP}.*its insights`) }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Insights: Insights journey ${STAMP}`);
+  await expect(page.getByTestId("post-insights-views")).toHaveText("2");
+  await expect(page.getByTestId("post-insights-chart").locator("title")).toHaveText("Views, last 30 days");
+  await expect(page.getByTestId("insights-languages").getByRole("row", { name: /English/ })).toContainText("1");
+  await expect(page.getByTestId("insights-languages").getByRole("row", { name: /中文/ })).toContainText("1");
+  await expect(page.getByTestId("insights-referrers").getByRole("row", { name: REFERRER })).toBeVisible();
+  await expect(page.getByTestId("insights-sources").getByRole("row", { name: /Newsletter/ })).toBeVisible();
+  const postAxe = await new AxeBuilder({ page }).include("main").analyze();
+  expect(postAxe.violations.map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(" "))}`)).toEqual([]);
+
+  // And in the editor, once the post is the admin's, in Chinese.
+  const admin = await serverDb.db
+    .selectFrom("users")
+    .select("id")
+    .where("email", "=", adminEmail)
+    .executeTakeFirstOrThrow();
+  await serverDb.db.updateTable("posts").set({ authorId: admin.id }).where("id", "=", postId).execute();
+  await page.goto(`/zh/posts/edit/${postId}`);
+  const readers = page.getByRole("complementary", { name: "最近 30 天的读者" });
+  await expect(readers).toContainText("2 次浏览");
+  await readers.getByRole("link", { name: "这篇文章的洞察" }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/insights/posts/${postId}$`));
 });

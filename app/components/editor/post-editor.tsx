@@ -14,6 +14,7 @@ import type { Locale } from "../../lib/i18n/locale.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { EDITOR_LOCALES, localeOfField, POST_LIMITS, POST_STATUSES, postFormSchema } from "../../lib/schemas/post.ts";
 import { slugify } from "../../lib/slug.ts";
+import { Sparkline } from "../admin/line-chart.tsx";
 import { UploadButton } from "../media/upload-button.tsx";
 import { FormAlert } from "../ui/field.tsx";
 import { ConflictView } from "./conflict-view.tsx";
@@ -49,6 +50,8 @@ export interface PostEditorProps {
    * saved (null: none) and where to compare them with readers' version.
    */
   live?: LiveState | null;
+  /** The post's reads over the last days (Insights), for a post being edited. */
+  readers?: { days: number; views: number; daily: number[] } | null;
 }
 
 export interface LiveState {
@@ -100,6 +103,28 @@ function ScheduleUpdateForm({ version }: { version: number }) {
 }
 
 /** Which version readers see, and whether unpublished changes wait for Update. */
+/** The post's readers in a small box: its views over the last days, and the way to the full page. */
+function Readers({ postId, readers }: { postId: string; readers: NonNullable<PostEditorProps["readers"]> }) {
+  const { t } = useTranslation("editor");
+  const id = useId();
+  return (
+    <aside
+      aria-labelledby={id}
+      className="flex flex-wrap items-center gap-x-4 gap-y-1 rounded-md border border-zinc-200 px-4 py-2 text-sm dark:border-zinc-800"
+      data-testid="editor-readers"
+    >
+      <h2 id={id} className="font-semibold">
+        {t("readers.title", { count: readers.days })}
+      </h2>
+      <span className="tabular-nums">{t("readers.views", { count: readers.views })}</span>
+      <Sparkline values={readers.daily} />
+      <Link to={`/admin/insights/posts/${postId}`} className={LINK}>
+        {t("readers.more")}
+      </Link>
+    </aside>
+  );
+}
+
 function LiveNotice({ live, uiLocale, version }: { live: LiveState; uiLocale: Locale; version: number | null }) {
   const { t } = useTranslation("editor");
   const format = dateTimeFormatter(uiLocale, true);
@@ -341,6 +366,8 @@ export function PostEditor(props: PostEditorProps) {
       </header>
 
       {live && <LiveNotice live={live} uiLocale={uiLocale} version={post?.version ?? null} />}
+
+      {post && props.readers && <Readers postId={post.id} readers={props.readers} />}
 
       {offer && (
         <div

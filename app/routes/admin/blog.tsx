@@ -1,6 +1,7 @@
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
+import { Sparkline } from "../../components/admin/line-chart.tsx";
 import {
   ActionsCell,
   ADMIN_BUTTON,
@@ -23,6 +24,7 @@ import { adminListRequest, safeBack } from "../../server/admin/list-request.serv
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { postViewsByDay } from "../../server/insights/report.server.ts";
 import {
   changePost,
   getAdminPost,
@@ -38,6 +40,8 @@ import { listCategories } from "../../server/repos/taxonomy.server.ts";
 import type { Route } from "./+types/blog";
 
 const PAGE_SIZE = 20;
+/** The views column's sparkline covers this many days. */
+const SPARK_DAYS = 30;
 const BASE = "/admin/blog";
 const INTENTS = ["publish", "unpublish", "schedule", "feature", "unfeature", "trash", "restore", "purge"] as const;
 type Intent = (typeof INTENTS)[number];
@@ -64,11 +68,18 @@ export async function loader(args: Route.LoaderArgs) {
     const post = id ? await getAdminPost(db, id, locale) : undefined;
     return post ?? null;
   };
+  // Each row's views per day over the last SPARK_DAYS days (Insights), for its sparkline.
+  const daily = await postViewsByDay(
+    db,
+    list.items.map((post) => post.id),
+    { days: SPARK_DAYS },
+  );
   const confirming = await panelPost("confirmDelete");
   const scheduling = await panelPost("schedule");
   return {
     adminId: admin.id,
     list,
+    daily: Object.fromEntries(daily),
     q,
     trash,
     filters,
@@ -156,7 +167,8 @@ function withBrowserOffset(event: FormEvent<HTMLFormElement>) {
 export default function BlogAdmin({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("adminContent");
   const m = useMessage();
-  const { adminId, list, q, trash, filters, categories, tags, authors, confirming, scheduling, locale } = loaderData;
+  const { adminId, list, daily, q, trash, filters, categories, tags, authors, confirming, scheduling, locale } =
+    loaderData;
   const { back: rawBack, withParams: rawWithParams } = useListUrls(BASE);
   const back = withoutPanels(rawBack);
   const withParams = (changes: Record<string, string>) => {
@@ -358,7 +370,16 @@ export default function BlogAdmin({ loaderData, actionData }: Route.ComponentPro
                 )}
                 {t("blog.updatedAt")} <LocalTime iso={post.updatedAt} locale={locale} />
               </td>
-              <td className="py-2 pr-3 tabular-nums">{post.viewCount}</td>
+              <td className="py-2 pr-3 tabular-nums">
+                <Link
+                  to={`/admin/insights/posts/${post.id}`}
+                  className="text-blue-800 underline dark:text-blue-300"
+                  aria-label={t("blog.insightsFor", { title, count: post.viewCount })}
+                >
+                  {post.viewCount}
+                </Link>
+                <Sparkline values={daily[post.id] ?? []} className="mt-1 block" />
+              </td>
               <ActionsCell>
                 {trash ? (
                   <>

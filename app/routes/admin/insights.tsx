@@ -1,8 +1,9 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Link } from "react-router";
+import { CountTable, RangeNav } from "../../components/admin/insight-parts.tsx";
 import { LineChart, Sparkline } from "../../components/admin/line-chart.tsx";
-import { INSIGHT_RANGES, type InsightTable, NOT_FOUND_SEPARATOR, parseRange, SAME_SITE } from "../../lib/insights.ts";
+import { NOT_FOUND_SEPARATOR, parseRange, SAME_SITE } from "../../lib/insights.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
@@ -27,85 +28,6 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "admin:insights.title", [NOINDEX]);
 }
 
-interface Row {
-  key: string;
-  label: ReactNode;
-  count: number;
-}
-
-function CountTable({
-  id,
-  title,
-  column,
-  rows,
-  days,
-  share,
-}: {
-  id: InsightTable;
-  title: string;
-  column: string;
-  rows: readonly Row[];
-  days: number;
-  /** Show each row's share of the total. */
-  share?: boolean;
-}) {
-  const { t } = useTranslation("admin");
-  const total = rows.reduce((n, r) => n + r.count, 0);
-  return (
-    <section aria-labelledby={`insights-${id}`} className="min-w-0" data-testid={`insights-${id}`}>
-      <div className="flex items-baseline justify-between gap-2">
-        <h2 id={`insights-${id}`} className="text-lg font-semibold">
-          {title}
-        </h2>
-        {rows.length > 0 ? (
-          <a
-            href={`/admin/insights.csv?table=${id}&days=${days}`}
-            download
-            className="text-sm text-blue-800 underline dark:text-blue-300"
-            aria-label={t("insights.downloadCsv", { table: title })}
-          >
-            {t("insights.csv")}
-          </a>
-        ) : null}
-      </div>
-      {rows.length === 0 ? (
-        <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{t("insights.none")}</p>
-      ) : (
-        <table className="mt-2 w-full text-left text-sm">
-          <thead>
-            <tr className="border-b border-zinc-200 dark:border-zinc-800">
-              <th scope="col" className="py-1.5 pr-3">
-                {column}
-              </th>
-              <th scope="col" className="py-1.5 pr-3 text-right">
-                {t("insights.count")}
-              </th>
-              {share ? (
-                <th scope="col" className="py-1.5 text-right">
-                  {t("insights.share")}
-                </th>
-              ) : null}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.key} className="border-b border-zinc-100 dark:border-zinc-900">
-                <td className="py-1.5 pr-3 break-all">{row.label}</td>
-                <td className="py-1.5 pr-3 text-right tabular-nums">{row.count}</td>
-                {share ? (
-                  <td className="py-1.5 text-right tabular-nums">
-                    {total > 0 ? `${Math.round((row.count / total) * 100)} %` : "–"}
-                  </td>
-                ) : null}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-    </section>
-  );
-}
-
 export default function Insights({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
   const { report, retentionDays } = loaderData;
@@ -122,21 +44,7 @@ export default function Insights({ loaderData }: Route.ComponentProps) {
         </h1>
         <p className="text-zinc-600 dark:text-zinc-400">{t("insights.intro")}</p>
       </header>
-      <nav aria-label={t("insights.range")}>
-        <ul className="flex flex-wrap gap-2 text-sm">
-          {INSIGHT_RANGES.map((days) => (
-            <li key={days}>
-              <Link
-                to={`/admin/insights?days=${days}`}
-                aria-current={days === report.days ? "page" : undefined}
-                className="inline-block rounded-md border border-zinc-300 px-3 py-1 aria-[current]:bg-blue-700 aria-[current]:text-white dark:border-zinc-700"
-              >
-                {t("insights.days", { count: days })}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <RangeNav base="/admin/insights" current={report.days} />
       <dl className="grid grid-cols-2 gap-4 sm:max-w-md">
         <div className="rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
           <dt className="text-sm text-zinc-600 dark:text-zinc-400">{t("insights.views")}</dt>
@@ -220,9 +128,9 @@ export default function Insights({ loaderData }: Route.ComponentProps) {
       <div className="grid gap-8 lg:grid-cols-2">
         <CountTable
           id="posts"
+          csvHref={`/admin/insights.csv?table=posts&days=${report.days}`}
           title={t("insights.topPosts")}
           column={t("insights.post")}
-          days={report.days}
           rows={report.posts.map((p) => ({
             key: p.id,
             label: (
@@ -242,62 +150,62 @@ export default function Insights({ loaderData }: Route.ComponentProps) {
         />
         <CountTable
           id="languages"
+          csvHref={`/admin/insights.csv?table=languages&days=${report.days}`}
           title={t("insights.languages")}
           column={t("insights.language")}
-          days={report.days}
           share
           rows={plain(report.languages, (k) => known("localeNames", k))}
         />
         <CountTable
           id="referrers"
+          csvHref={`/admin/insights.csv?table=referrers&days=${report.days}`}
           title={t("insights.referrers")}
           column={t("insights.referrer")}
-          days={report.days}
           share
           rows={plain(report.referrers)}
         />
         <CountTable
           id="sources"
+          csvHref={`/admin/insights.csv?table=sources&days=${report.days}`}
           title={t("insights.sources")}
           column={t("insights.source")}
-          days={report.days}
           rows={plain(report.sources, (k) => known("sourceNames", k))}
         />
         <CountTable
           id="pages"
+          csvHref={`/admin/insights.csv?table=pages&days=${report.days}`}
           title={t("insights.pages")}
           column={t("insights.page")}
-          days={report.days}
           share
           rows={plain(report.pages, (k) => known("pageKinds", k))}
         />
         <CountTable
           id="countries"
+          csvHref={`/admin/insights.csv?table=countries&days=${report.days}`}
           title={t("insights.countries")}
           column={t("insights.country")}
-          days={report.days}
           share
           rows={plain(report.countries)}
         />
         <CountTable
           id="searches"
+          csvHref={`/admin/insights.csv?table=searches&days=${report.days}`}
           title={t("insights.searches")}
           column={t("insights.query")}
-          days={report.days}
           rows={plain(report.searches)}
         />
         <CountTable
           id="zeroSearches"
+          csvHref={`/admin/insights.csv?table=zeroSearches&days=${report.days}`}
           title={t("insights.zeroSearches")}
           column={t("insights.query")}
-          days={report.days}
           rows={plain(report.zeroSearches)}
         />
         <CountTable
           id="notFound"
+          csvHref={`/admin/insights.csv?table=notFound&days=${report.days}`}
           title={t("insights.notFound")}
           column={t("insights.path")}
-          days={report.days}
           rows={plain(report.notFound, (k) => {
             const [path = "", from = ""] = k.split(NOT_FOUND_SEPARATOR);
             const where = from ? `${path} ← ${from === SAME_SITE ? t("insights.internal") : from}` : path;

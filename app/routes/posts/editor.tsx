@@ -14,6 +14,7 @@ import { getApp, getRequest } from "../../server/context.server.ts";
 import type { DB } from "../../server/db/db.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { newId } from "../../server/ids.server.ts";
+import { postViewsByDay } from "../../server/insights/report.server.ts";
 import {
   discardPendingEdit,
   isLivePost,
@@ -64,6 +65,9 @@ async function editorView(db: DB, post: EditorPost, locale: "en" | "zh", prefix:
   };
 }
 
+/** The editor's readers box covers this many days. */
+const READERS_DAYS = 30;
+
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireAdmin(context, request);
   const { db } = getApp(context);
@@ -75,11 +79,23 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!params.postId) {
     // The form's idempotency key: it becomes the new post's id, so a second submit
     // of this same form finds the post instead of making another.
-    return { ...base, mode: "create" as const, key: newId(), post: null, values: emptyEditorValues(), live: null };
+    return {
+      ...base,
+      mode: "create" as const,
+      key: newId(),
+      post: null,
+      values: emptyEditorValues(),
+      live: null,
+      readers: null,
+    };
   }
   const post = await loadPostForEdit(db, params.postId, user.id);
   if (!post) throw data(null, { status: 404 });
-  const view = await editorView(db, post, locale, base.prefix);
+  const [view, daily] = await Promise.all([
+    editorView(db, post, locale, base.prefix),
+    postViewsByDay(db, [post.id], { days: READERS_DAYS }),
+  ]);
+  const postDaily = daily.get(post.id) ?? [];
   return {
     ...base,
     mode: "edit" as const,
@@ -96,6 +112,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     },
     values: view.values,
     live: view.live,
+    readers: { days: READERS_DAYS, views: postDaily.reduce((n, v) => n + v, 0), daily: postDaily },
   };
 }
 
@@ -232,6 +249,7 @@ export default function EditorPage({ loaderData, actionData }: Route.ComponentPr
       formKey={key}
       post={post}
       live={loaderData.live}
+      readers={loaderData.readers}
       loaded={values}
       submitted={actionData?.values ?? null}
       categories={categories}

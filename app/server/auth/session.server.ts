@@ -14,11 +14,12 @@ export interface SessionUser {
 
 const cache = new WeakMap<RequestState, Promise<SessionUser | null>>();
 
-async function loadUser(app: Services, request: Request): Promise<SessionUser | null> {
+/** The signed-in user the request's headers name, or null. */
+export async function userOfHeaders(app: Pick<Services, "auth" | "db">, headers: Headers): Promise<SessionUser | null> {
   // Sessions live in our cookies only: without one there is nothing for better-auth to
   // look up, and most readers have none (this skips its whole endpoint pipeline).
-  if (isAnonymous(request.headers.get("cookie"))) return null;
-  const session = await app.auth.api.getSession({ headers: request.headers });
+  if (isAnonymous(headers.get("cookie"))) return null;
+  const session = await app.auth.api.getSession({ headers });
   if (!session) return null;
   const { user } = session;
   // A banned user is signed out (banning deletes sessions; this covers any left over).
@@ -33,7 +34,7 @@ export function getUser(context: Readonly<RouterContextProvider>, request: Reque
   const key = getRequest(context);
   let pending = cache.get(key);
   if (!pending) {
-    pending = loadUser(getApp(context), request);
+    pending = userOfHeaders(getApp(context), request.headers);
     cache.set(key, pending);
   }
   return pending;

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { type Logger, pino } from "pino";
 import { createAuth } from "../auth/auth.server.ts";
+import { userOfHeaders } from "../auth/session.server.ts";
 import { announceSetup } from "../auth/setup.server.ts";
 import { createContentChanges } from "../cache/content-changes.server.ts";
 import { type ContentVersionWatch, watchContentVersion } from "../cache/content-version.server.ts";
@@ -148,6 +149,8 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
   });
   const insights = createInsightRecorder(database.db, {
     publicUrl: env.publicUrl,
+    isAdmin: async (cookie) =>
+      (await userOfHeaders({ auth, db: database.db }, new Headers({ cookie })))?.isAdmin ?? false,
     onError: (error) => log.warn({ err: error }, "could not write insights; will retry"),
   });
   const adImpressions = createAdImpressions(database.db, {

@@ -54,12 +54,15 @@ export function recordRead(
     host: req.get("host"),
     search: source ? `?utm_source=${source}` : "",
     country: env.insights.countryHeader ? req.get(env.insights.countryHeader) : null,
+    cookie: req.get("cookie"),
   });
-  if (effects.search) insights.recordSearch(effects.search.query, effects.search.results, req.get("user-agent"));
+  if (effects.search) {
+    insights.recordSearch(effects.search.query, effects.search.results, req.get("user-agent"), req.get("cookie"));
+  }
 }
 
 /** Counts a GET document answered 404, with where its link was. */
 export function recordNotFound(insights: InsightRecorder, req: ExpressRequest): void {
   if (req.method !== "GET" || req.path.endsWith(".data")) return;
-  insights.recordNotFound(req.path, req.get("referer"), req.get("host"), req.get("user-agent"));
+  insights.recordNotFound(req.path, req.get("referer"), req.get("host"), req.get("user-agent"), req.get("cookie"));
 }

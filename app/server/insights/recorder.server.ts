@@ -2,6 +2,7 @@ import { hash } from "node:crypto";
 import { isbot } from "isbot";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import { NOT_FOUND_SEPARATOR, SAME_SITE } from "../../lib/insights.ts";
+import { isAnonymous } from "../cache/render-cache.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { countKey, dayOf, ensureSalt, type InsightMetric, writeInsightBatch } from "../repos/insights.server.ts";
 import { countryOf, notFoundKeyOf, ownHostsOf, referrerOf, searchKeyOf, sourceOf } from "./classify.server.ts";
@@ -24,19 +25,27 @@ export interface PageRead {
   search: string;
   /** The country header's value, when INSIGHTS_COUNTRY_HEADER names one. */
   country: string | null | undefined;
+  /** The request's Cookie header: a signed-in admin's reads are not counted. */
+  cookie?: string | null | undefined;
 }
 
 export interface InsightRecorder {
   /** Counts a page read unless a bot (or nobody) made it. Synchronous, in memory. */
   recordPage(read: PageRead): boolean;
   /** Counts a search and, when it found nothing, a zero-result search. */
-  recordSearch(query: string, results: number, userAgent: string | null | undefined): boolean;
+  recordSearch(
+    query: string,
+    results: number,
+    userAgent: string | null | undefined,
+    cookie?: string | null | undefined,
+  ): boolean;
   /** Counts a 404 path with where the link to it was (a host, or "" for none). */
   recordNotFound(
     path: string,
     referer: string | null | undefined,
     host: string | null | undefined,
     userAgent: string | null | undefined,
+    cookie?: string | null | undefined,
   ): boolean;
   /** Writes what was counted (and the new visitor hashes) now. */
   flush(): Promise<void>;
@@ -51,6 +60,12 @@ export interface InsightRecorderOptions {
   onError?: (error: unknown) => void;
   /** Distinct keys one batch holds at most (default MAX_PENDING_KEYS). */
   maxPendingKeys?: number;
+  /**
+   * Whether a Cookie header signs in an admin. Reads that carry one of our cookies wait
+   * for the next flush, which asks this once per distinct header (remembered a few
+   * minutes), and are dropped when it says yes: the owner's own reading is not a reader's.
+   */
+  isAdmin?: (cookie: string) => Promise<boolean>;
 }
 
 export const INSIGHTS_FLUSH_INTERVAL_MS = 5_000;
@@ -63,6 +78,11 @@ const MAX_SENT = 100_000;
 export const MAX_PENDING_KEYS = 50_000;
 /** Reads waiting for their day's salt (the first seconds of a day or of the process). */
 const MAX_WAITING = 10_000;
+/** Signed-in reads waiting to learn whether an admin made them (one batch's worth). */
+const MAX_SIGNED_IN = 10_000;
+/** How long whether a Cookie header is an admin's is remembered, and for how many headers. */
+const ADMIN_ANSWER_MS = 5 * 60_000;
+const MAX_ADMIN_ANSWERS = 1_000;
 
 /** isbot's answers for the browsers seen lately: the same few strings come again and again. */
 const botAnswers = new Map<string, boolean>();
@@ -103,6 +123,9 @@ export function createInsightRecorder(db: DB, options: InsightRecorderOptions): 
   let hashes: Array<{ day: string; hash: string }> = [];
   // Reads made before their day's salt was loaded: hashed at the next flush.
   let waiting: Array<{ day: string; ip: string; ua: string }> = [];
+  // Reads by signed-in people, counted (or dropped, for an admin) at the next flush.
+  let signedIn: Array<{ cookie: string; count: () => void }> = [];
+  const adminAnswers = new Map<string, { admin: boolean; until: number }>();
   const salts = new Map<string, string>();
   const sent = new Set<string>();
   let sentDay = "";
@@ -144,7 +167,51 @@ export function createInsightRecorder(db: DB, options: InsightRecorderOptions): 
     hashes.push({ day, hash });
   };
 
+  /** Counts one page read (a reader's, by now): its daily combination and its visitor. */
+  const countPage = (read: PageRead, ua: string, day: string): boolean => {
+    const referrer = read.referer ? (referrerOf(read.referer, ownHostsOf(read.host, options.publicUrl)) ?? "") : "";
+    const source = sourceOf(read.search) ?? "";
+    const country = read.country ? (countryOf(read.country) ?? "") : "";
+    const key = `${day}\t${read.kind}\t${read.postId ?? ""}\t${read.locale}\t${referrer}\t${source}\t${country}`;
+    const before = reads.get(key);
+    if (before === undefined && reads.size >= maxKeys) return false;
+    reads.set(key, (before ?? 0) + 1);
+    const salt = salts.get(day);
+    if (salt) addVisitor(day, visitorHash(salt, day, read.ip, ua));
+    else if (waiting.length < MAX_WAITING) waiting.push({ day, ip: read.ip, ua });
+    return true;
+  };
+
+  /** Holds a signed-in read for the flush when admins are left out; else counts it now. */
+  const countUnlessAdmin = (cookie: string | null | undefined, count: () => boolean): boolean => {
+    if (!options.isAdmin || isAnonymous(cookie) || !cookie) return count();
+    if (signedIn.length >= MAX_SIGNED_IN) return false;
+    signedIn.push({ cookie, count: () => void count() });
+    return true;
+  };
+
+  const adminOf = async (cookie: string, at: number): Promise<boolean> => {
+    const known = adminAnswers.get(cookie);
+    if (known && known.until > at) return known.admin;
+    let admin = false;
+    try {
+      admin = (await options.isAdmin?.(cookie)) ?? false;
+    } catch (error) {
+      // Whether it was an admin cannot be told now: counted, as a reader's would be.
+      options.onError?.(error);
+    }
+    if (adminAnswers.size >= MAX_ADMIN_ANSWERS) adminAnswers.clear();
+    adminAnswers.set(cookie, { admin, until: at + ADMIN_ANSWER_MS });
+    return admin;
+  };
+
   const writeBatch = async () => {
+    if (signedIn.length > 0) {
+      const pending = signedIn;
+      signedIn = [];
+      const at = now().getTime();
+      for (const read of pending) if (!(await adminOf(read.cookie, at))) read.count();
+    }
     if (waiting.length > 0) {
       const pending = waiting;
       waiting = [];
@@ -168,7 +235,13 @@ export function createInsightRecorder(db: DB, options: InsightRecorderOptions): 
       add(day, "views", "", n);
       add(day, "page", kind, n);
       add(day, "lang", locale, n);
-      if (postId) add(day, "post", postId, n);
+      if (postId) {
+        // The post's own breakdowns, for its charts in the admin (keys: "<post id> <value>").
+        add(day, "post", postId, n);
+        add(day, "postLang", `${postId} ${locale}`, n);
+        if (referrer) add(day, "postReferrer", `${postId} ${referrer}`, n);
+        if (source) add(day, "postSource", `${postId} ${source}`, n);
+      }
       if (referrer) add(day, "referrer", referrer, n);
       if (source) add(day, "source", source, n);
       if (country) add(day, "country", country, n);
@@ -205,32 +278,27 @@ export function createInsightRecorder(db: DB, options: InsightRecorderOptions): 
       const ua = readerOf(read.userAgent);
       if (!ua) return false;
       const day = today();
-      const referrer = read.referer ? (referrerOf(read.referer, ownHostsOf(read.host, options.publicUrl)) ?? "") : "";
-      const source = sourceOf(read.search) ?? "";
-      const country = read.country ? (countryOf(read.country) ?? "") : "";
-      const key = `${day}\t${read.kind}\t${read.postId ?? ""}\t${read.locale}\t${referrer}\t${source}\t${country}`;
-      const before = reads.get(key);
-      if (before === undefined && reads.size >= maxKeys) return false;
-      reads.set(key, (before ?? 0) + 1);
-      const salt = salts.get(day);
-      if (salt) addVisitor(day, visitorHash(salt, day, read.ip, ua));
-      else if (waiting.length < MAX_WAITING) waiting.push({ day, ip: read.ip, ua });
-      return true;
+      return countUnlessAdmin(read.cookie, () => countPage(read, ua, day));
     },
-    recordSearch(query, results, userAgent) {
+    recordSearch(query, results, userAgent, cookie) {
       if (stopped || !readerOf(userAgent)) return false;
       const key = searchKeyOf(query);
       if (!key) return false;
       const day = today();
-      if (!addTyped(day, "search", key)) return false;
-      if (results === 0) addTyped(day, "searchZero", key);
-      return true;
+      return countUnlessAdmin(cookie, () => {
+        if (!addTyped(day, "search", key)) return false;
+        if (results === 0) addTyped(day, "searchZero", key);
+        return true;
+      });
     },
-    recordNotFound(path, referer, host, userAgent) {
+    recordNotFound(path, referer, host, userAgent, cookie) {
       if (stopped || !readerOf(userAgent)) return false;
       // A broken link on our own pages is worth knowing: it is named, not dropped.
       const referrer = referer ? (referrerOf(referer, ownHostsOf(host, options.publicUrl)) ?? SAME_SITE) : "";
-      return addTyped(today(), "notFound", `${notFoundKeyOf(path)}${NOT_FOUND_SEPARATOR}${referrer}`);
+      const day = today();
+      return countUnlessAdmin(cookie, () =>
+        addTyped(day, "notFound", `${notFoundKeyOf(path)}${NOT_FOUND_SEPARATOR}${referrer}`),
+      );
     },
     flush,
     async stop() {

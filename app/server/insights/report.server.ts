@@ -6,6 +6,7 @@ import {
   dayOf,
   daysBefore,
   insightDaily,
+  insightPostTop,
   insightSeries,
   insightTop,
   type KeyCount,
@@ -81,4 +82,53 @@ export async function insightsReport(
     zeroSearches,
     notFound,
   };
+}
+
+export interface PostInsightsReport {
+  days: InsightRange;
+  from: string;
+  to: string;
+  /** Views of the post per day of the period. */
+  series: Array<{ day: string; views: number }>;
+  views: number;
+  languages: KeyCount[];
+  referrers: KeyCount[];
+  sources: KeyCount[];
+}
+
+/** What the post's own Insights show for the `days` days up to today (UTC). */
+export async function postInsightsReport(
+  db: DB,
+  opts: { postId: string; days: InsightRange; now?: Date },
+): Promise<PostInsightsReport> {
+  const to = dayOf(opts.now ?? new Date());
+  const from = daysBefore(to, opts.days - 1);
+  const [daily, languages, referrers, sources] = await Promise.all([
+    insightDaily(db, "post", [opts.postId], from, to),
+    insightPostTop(db, "postLang", opts.postId, from, to),
+    insightPostTop(db, "postReferrer", opts.postId, from, to),
+    insightPostTop(db, "postSource", opts.postId, from, to),
+  ]);
+  const values = daily.get(opts.postId) ?? [];
+  const series = values.map((views, i) => ({ day: daysBefore(from, -i), views }));
+  return {
+    days: opts.days,
+    from,
+    to,
+    series,
+    views: values.reduce((n, v) => n + v, 0),
+    languages,
+    referrers,
+    sources,
+  };
+}
+
+/** Each post's views per day over the last `days` days (the admin list's sparklines). */
+export async function postViewsByDay(
+  db: DB,
+  postIds: readonly string[],
+  opts: { days: number; now?: Date },
+): Promise<Map<string, number[]>> {
+  const to = dayOf(opts.now ?? new Date());
+  return insightDaily(db, "post", postIds, daysBefore(to, opts.days - 1), to);
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import type { DB } from "../db/db.server.ts";
 import { createInsightRecorder, type InsightRecorder, type PageRead } from "../insights/recorder.server.ts";
-import { insightsReport } from "../insights/report.server.ts";
+import { insightsReport, postInsightsReport } from "../insights/report.server.ts";
 import { countKey, insightSeries, insightTop, rollUpInsights, writeInsightBatch } from "./insights.server.ts";
 import { createPost } from "./posts.server.ts";
 
@@ -28,12 +28,18 @@ beforeEach(async () => {
 
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36";
 
-function recorder(db: DB, clock: { now: Date }, maxPendingKeys?: number): InsightRecorder {
+function recorder(
+  db: DB,
+  clock: { now: Date },
+  maxPendingKeys?: number,
+  isAdmin?: (cookie: string) => Promise<boolean>,
+): InsightRecorder {
   const r = createInsightRecorder(db, {
     publicUrl: "https://blog.test",
     intervalMs: 3_600_000,
     now: () => clock.now,
     ...(maxPendingKeys ? { maxPendingKeys } : {}),
+    ...(isAdmin ? { isAdmin, onError: () => {} } : {}),
   });
   recorders.push(r);
   return r;
@@ -111,6 +117,19 @@ describe(`insights storage (${testDialect()})`, () => {
     const report = await insightsReport(db, { days: 7, locale: "zh", retentionDays: 30, now: clock.now });
     expect(report.posts).toEqual([{ id: postId, title: "你好", count: 3, daily: [0, 0, 0, 0, 0, 0, 3] }]);
     expect(report.totals).toEqual({ views: 5, visitors: 2 });
+    // The post's own Insights: its reads by language and referrer, nothing of the home page's.
+    const own = await postInsightsReport(db, { postId, days: 7, now: clock.now });
+    expect(own.views).toBe(3);
+    expect(own.series.at(-1)).toEqual({ day: "2026-11-20", views: 3 });
+    expect(own.languages).toEqual([
+      { key: "en", count: 2 },
+      { key: "zh", count: 1 },
+    ]);
+    expect(own.referrers).toEqual([
+      { key: "Google", count: 1 },
+      { key: "news.example.org", count: 1 },
+    ]);
+    expect(own.sources).toEqual([]);
   });
 
   it("does not count bots or readers without a browser, and counts searches and 404s", async () => {
@@ -132,6 +151,47 @@ describe(`insights storage (${testDialect()})`, () => {
       "2026-11-20 notFound /old-post ← X (Twitter)": 1,
     });
     expect(await db.selectFrom("insightVisitors").selectAll().execute()).toEqual([]);
+  });
+
+  it("leaves out what a signed-in admin reads, searches or misses, asking once per cookie", async () => {
+    const { db } = database;
+    const clock = { now: new Date("2026-11-21T10:00:00.000Z") };
+    const asked: string[] = [];
+    const admins = new Set(["inkwell.session_token=admin"]);
+    const r = recorder(db, clock, undefined, async (cookie) => {
+      asked.push(cookie);
+      if (cookie.includes("broken")) throw new Error("the session store is away");
+      return admins.has(cookie);
+    });
+    const post = "post-admin-test";
+    r.recordPage(read({ postId: post, cookie: "inkwell.session_token=admin" }));
+    r.recordPage(read({ postId: post, cookie: "inkwell.session_token=admin", ip: "198.51.100.1" }));
+    r.recordSearch("drafts", 0, BROWSER, "inkwell.session_token=admin");
+    r.recordNotFound("/admin-typo", null, "blog.test", BROWSER, "inkwell.session_token=admin");
+    // A signed-in reader, a reader with only the theme cookie, and a lookup that fails: all counted.
+    r.recordPage(read({ postId: post, cookie: "inkwell.session_token=reader", ip: "198.51.100.2" }));
+    r.recordPage(read({ postId: post, cookie: "theme=dark", ip: "198.51.100.3" }));
+    r.recordPage(read({ postId: post, cookie: "inkwell.session_token=broken", ip: "198.51.100.4" }));
+    r.recordSearch("rust", 1, BROWSER, "inkwell.session_token=reader");
+    await r.flush();
+    expect(await counts(db)).toMatchObject({
+      "2026-11-21 post post-admin-test": 3,
+      // The post's own breakdown, for its charts.
+      "2026-11-21 postLang post-admin-test en": 3,
+      "2026-11-21 search rust": 1,
+    });
+    expect(Object.keys(await counts(db)).filter((k) => /drafts|admin-typo/.test(k))).toEqual([]);
+    expect(await db.selectFrom("insightVisitors").selectAll().execute()).toHaveLength(3);
+    // Each cookie header was asked about once, and is remembered for the next batch.
+    expect(asked.sort()).toEqual([
+      "inkwell.session_token=admin",
+      "inkwell.session_token=broken",
+      "inkwell.session_token=reader",
+    ]);
+    r.recordPage(read({ postId: post, cookie: "inkwell.session_token=admin" }));
+    await r.flush();
+    expect(asked).toHaveLength(3);
+    expect((await counts(db))["2026-11-21 post post-admin-test"]).toBe(3);
   });
 
   it("holds a bounded number of distinct searches or 404 paths in one batch", async () => {

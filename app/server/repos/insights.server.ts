@@ -15,6 +15,9 @@ export type InsightMetric =
   | "visitors"
   | "page"
   | "post"
+  | "postLang"
+  | "postReferrer"
+  | "postSource"
   | "lang"
   | "referrer"
   | "source"
@@ -273,6 +276,35 @@ export async function insightDaily(
     if (values && at !== undefined) values[at] = Number(row.count);
   }
   return series;
+}
+
+/** The metrics that break one post's reads down, keyed "<post id> <value>". */
+export type PostInsightMetric = "postLang" | "postReferrer" | "postSource";
+
+/** One post's values of a per-post metric with the highest totals from `from` to `to`, most first. */
+export async function insightPostTop(
+  db: DB,
+  metric: PostInsightMetric,
+  postId: string,
+  from: string,
+  to: string,
+  limit = 20,
+): Promise<KeyCount[]> {
+  const prefix = `${postId} `;
+  const rows = await db
+    .selectFrom("insightCounts")
+    .select((eb) => ["key", eb.fn.sum<number | string>("count").as("total")])
+    .where("metric", "=", metric)
+    .where("day", ">=", from)
+    .where("day", "<=", to)
+    // A prefix match that means the same on both dialects, whatever the collation.
+    .where(sql<string>`substr(${sql.ref("key")}, 1, ${prefix.length})`, "=", prefix)
+    .groupBy("key")
+    .orderBy("total", "desc")
+    .orderBy("key")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ key: r.key.slice(prefix.length), count: Number(r.total) }));
 }
 
 /** Titles of posts for the admin's language, else the other one; a deleted post is missing. */
