@@ -25,6 +25,7 @@ export const INSIGHT_TABLES = [
   "searches",
   "zeroSearches",
   "notFound",
+  "feedReaders",
 ] as const;
 export type InsightTable = (typeof INSIGHT_TABLES)[number];
 

@@ -11,6 +11,8 @@ const STAMP = Date.now();
 const SLUG = `insights-${STAMP}`;
 const REFERRER = `ref-${STAMP}.example`;
 const QUERY = `nothingmatches${STAMP}`;
+// Other files may poll the feed too; this figure is the day's highest for /en/rss.xml.
+const FEED_SUBSCRIBERS = 900_000 + (STAMP % 99_999);
 
 // Playwright's own "HeadlessChrome" is a bot to Insights, as it should be.
 test.use({
@@ -40,6 +42,12 @@ test("readers' visits in both languages show in the admin's Insights", async ({ 
   const missing = await page.goto(`/en/gone-${STAMP}`, { referer: `https://${REFERRER}/old` });
   expect(missing?.status()).toBe(404);
 
+  // A feed reader app polls the feed and says how many of its users follow it.
+  const feed = await page.request.get("/en/rss.xml", {
+    headers: { "User-Agent": `Feedly/1.0 (+http://www.feedly.com/fetcher.html; ${FEED_SUBSCRIBERS} subscribers; )` },
+  });
+  expect(feed.status()).toBe(200);
+
   const adminEmail = await signedInAdmin(page, serverDb.db, "insights-admin");
   // The owner's own reading is not a reader's: not counted.
   await page.goto(`/en/posts/detail/${postId}`, { referer: `https://www.${REFERRER}/links` });
@@ -59,6 +67,9 @@ test("readers' visits in both languages show in the admin's Insights", async ({ 
   await expect(page.getByTestId("insights-sources").getByRole("row", { name: /Newsletter/ })).toBeVisible();
   await expect(page.getByTestId("insights-zeroSearches").getByRole("row", { name: QUERY })).toBeVisible();
   await expect(page.getByTestId("insights-notFound")).toContainText(`/en/gone-${STAMP} ← ${REFERRER}`);
+  await expect(page.getByTestId("insights-feedReaders").getByRole("row", { name: /Feedly/ })).toContainText(
+    String(FEED_SUBSCRIBERS),
+  );
 
   // The page passes axe in dark mode (the harder case for contrast); the chart's numbers on
   // demand, and the period switch.

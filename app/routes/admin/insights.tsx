@@ -7,7 +7,7 @@ import { NOT_FOUND_SEPARATOR, parseRange, SAME_SITE } from "../../lib/insights.t
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
-import { insightsReport } from "../../server/insights/report.server.ts";
+import { type InsightsReport, insightsReport } from "../../server/insights/report.server.ts";
 import type { Route } from "./+types/insights";
 
 // /admin/insights?days=7|30|90|365: what readers read, in which language and from where
@@ -26,6 +26,66 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "admin:insights.title", [NOINDEX]);
+}
+
+/** Feed reader apps: the subscribers they report and how often they fetched our feeds. */
+function FeedReaders({ readers, days }: { readers: InsightsReport["feedReaders"]; days: number }) {
+  const { t } = useTranslation("admin");
+  return (
+    <section aria-labelledby="insights-feedReaders" className="min-w-0" data-testid="insights-feedReaders">
+      <div className="flex items-baseline justify-between gap-2">
+        <h2 id="insights-feedReaders" className="text-lg font-semibold">
+          {t("insights.feedReaders")}
+        </h2>
+        {readers.length > 0 ? (
+          <a
+            href={`/admin/insights.csv?table=feedReaders&days=${days}`}
+            download
+            className="text-sm text-blue-800 underline dark:text-blue-300"
+            aria-label={t("insights.downloadCsv", { table: t("insights.feedReaders") })}
+          >
+            {t("insights.csv")}
+          </a>
+        ) : null}
+      </div>
+      {readers.length === 0 ? (
+        <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{t("insights.none")}</p>
+      ) : (
+        <table className="mt-2 w-full text-left text-sm">
+          <thead>
+            <tr className="border-b border-zinc-200 dark:border-zinc-800">
+              <th scope="col" className="py-1.5 pr-3">
+                {t("insights.readerApp")}
+              </th>
+              <th scope="col" className="py-1.5 pr-3 text-right">
+                {t("insights.subscribers")}
+              </th>
+              <th scope="col" className="py-1.5 text-right">
+                {t("insights.fetches")}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {readers.map((r) => (
+              <tr key={r.app} className="border-b border-zinc-100 dark:border-zinc-900">
+                <td className="py-1.5 pr-3 break-all">{r.app}</td>
+                <td className="py-1.5 pr-3 text-right tabular-nums">
+                  {r.subscribers ?? (
+                    <>
+                      <span aria-hidden="true">–</span>
+                      <span className="sr-only">{t("insights.notReported")}</span>
+                    </>
+                  )}
+                </td>
+                <td className="py-1.5 text-right tabular-nums">{r.fetches}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">{t("insights.feedReadersNote")}</p>
+    </section>
+  );
 }
 
 export default function Insights({ loaderData }: Route.ComponentProps) {
@@ -171,6 +231,7 @@ export default function Insights({ loaderData }: Route.ComponentProps) {
           column={t("insights.source")}
           rows={plain(report.sources, (k) => known("sourceNames", k))}
         />
+        <FeedReaders readers={report.feedReaders} days={report.days} />
         <CountTable
           id="pages"
           csvHref={`/admin/insights.csv?table=pages&days=${report.days}`}

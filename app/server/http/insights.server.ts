@@ -1,7 +1,13 @@
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
 import type { RequestEffects } from "../cache/render-cache.server.ts";
 import type { Env } from "../env.server.ts";
-import { type InsightSource, pageKindOf, sourceOf, withoutSourceParams } from "../insights/classify.server.ts";
+import {
+  FEED_KINDS,
+  type InsightSource,
+  pageKindOf,
+  sourceOf,
+  withoutSourceParams,
+} from "../insights/classify.server.ts";
 import type { InsightRecorder } from "../insights/recorder.server.ts";
 import { clientIpOf, localsOf } from "./request-meta.server.ts";
 
@@ -33,7 +39,7 @@ function isRevalidation(req: ExpressRequest): boolean {
   return req.path.endsWith(".data") && "_routes" in req.query;
 }
 
-/** Counts a 200 GET of a public page (a document or a client navigation's data). */
+/** Counts a 200 or 304 GET of a public page (a document, a feed, or a client navigation's data). */
 export function recordRead(
   insights: InsightRecorder,
   env: Env,
@@ -44,8 +50,10 @@ export function recordRead(
   const { state, route } = localsOf(res);
   if (req.method !== "GET" || route.policy.cache !== "public" || isRevalidation(req)) return;
   const source = sources.get(req) ?? null;
+  const kind = pageKindOf(route.routeId);
+  if (FEED_KINDS.has(kind)) insights.recordFeedFetch(req.path, req.get("user-agent"));
   insights.recordPage({
-    kind: pageKindOf(route.routeId),
+    kind,
     postId: effects.viewedPost,
     locale: state.locale,
     ip: state.clientIp || clientIpOf(req),

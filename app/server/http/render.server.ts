@@ -54,7 +54,9 @@ export function renderWithReactRouter(deps: {
         return;
       }
       // Insights: a public page read (a cache hit counts in the cached-page step), or a 404.
-      if (response.status === 200) recordRead(services.insights, env, req, res, state.effects);
+      // A 304 is a read too (a feed reader polling with If-None-Match, most of all).
+      if (response.status === 200 || response.status === 304)
+        recordRead(services.insights, env, req, res, state.effects);
       else if (response.status === 404) recordNotFound(services.insights, req);
       if (await sendRenderedPage(deps.cache, req, res, response)) return;
       const anonymous = isAnonymous(req.get("cookie"));

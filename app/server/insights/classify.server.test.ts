@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseRange } from "../../lib/insights.ts";
 import {
   countryOf,
+  feedReaderOf,
   ownHostsOf,
   pageKindOf,
   referrerOf,
@@ -63,5 +64,35 @@ describe("insights classification", () => {
     expect(parseRange("365")).toBe(365);
     expect(parseRange("31")).toBeNull();
     expect(parseRange("7.0")).toBeNull();
+  });
+
+  it("names feed reader apps and reads the subscribers they report", () => {
+    expect(feedReaderOf("Feedly/1.0 (+http://www.feedly.com/fetcher.html; 123 subscribers; feed-id=abc)")).toEqual({
+      app: "Feedly",
+      subscribers: 123,
+    });
+    expect(feedReaderOf("Inoreader/1.0 (+http://www.inoreader.com/feed-fetcher; 1 subscriber; )")).toEqual({
+      app: "Inoreader",
+      subscribers: 1,
+    });
+    expect(feedReaderOf("NewsBlur Feed Fetcher - 5 subscribers - https://www.newsblur.com/site/1/x")).toEqual({
+      app: "NewsBlur",
+      subscribers: 5,
+    });
+    expect(feedReaderOf("Feedbin feed-id:1234 - 42 subscribers")).toEqual({ app: "Feedbin", subscribers: 42 });
+    expect(feedReaderOf("Miniflux/2.1.0 (+https://miniflux.app)")).toEqual({ app: "Miniflux", subscribers: null });
+    expect(feedReaderOf("Mozilla/5.0 (compatible; Yeti/1.1; +https://naver.me/spd)")).toEqual({
+      app: "Yeti",
+      subscribers: null,
+    });
+    expect(feedReaderOf("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/130.0 Safari/537.36")).toEqual({
+      app: "Browser",
+      subscribers: null,
+    });
+    expect(feedReaderOf("SomeReader 3.0 (Linux)")).toEqual({ app: "SomeReader", subscribers: null });
+    expect(feedReaderOf("")).toBeNull();
+    expect(feedReaderOf("  ")).toBeNull();
+    // A name is at most 40 characters, whatever the header holds.
+    expect(feedReaderOf(`${"x".repeat(500)}/1.0`)?.app.length).toBeLessThanOrEqual(40);
   });
 });

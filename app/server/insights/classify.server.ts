@@ -149,3 +149,49 @@ export function notFoundKeyOf(path: string): string {
   const bare = path.split("?", 1)[0] ?? "";
   return bare.slice(0, 200);
 }
+
+/** Feed reader apps named by a word in their User-Agent (the rest are named by their first word). */
+const FEED_READERS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/feedly/i, "Feedly"],
+  [/inoreader/i, "Inoreader"],
+  [/newsblur/i, "NewsBlur"],
+  [/feedbin/i, "Feedbin"],
+  [/theoldreader|the old reader/i, "The Old Reader"],
+  [/miniflux/i, "Miniflux"],
+  [/tiny ?tiny ?rss|tt-rss/i, "Tiny Tiny RSS"],
+  [/freshrss/i, "FreshRSS"],
+  [/netnewswire/i, "NetNewsWire"],
+  [/reeder/i, "Reeder"],
+  [/feedspot/i, "Feedspot"],
+  [/bazqux/i, "BazQux"],
+  [/feeder/i, "Feeder"],
+  [/newsify/i, "Newsify"],
+  [/readwise/i, "Readwise Reader"],
+  [/feedburner/i, "FeedBurner"],
+  [/thunderbird/i, "Thunderbird"],
+];
+
+/** The feed routes' page kinds (pageKindOf). */
+export const FEED_KINDS: ReadonlySet<string> = new Set(["rss", "atom", "author-rss", "author-atom"]);
+
+/**
+ * Who fetched a feed, from the User-Agent: the reader app's name and, when the app reports
+ * it ("… 123 subscribers …", as Feedly, Inoreader, NewsBlur and Feedbin do), how many of
+ * its users follow the feed. A browser is "Browser"; nothing is null.
+ */
+export function feedReaderOf(userAgent: string | null | undefined): { app: string; subscribers: number | null } | null {
+  const ua = userAgent?.trim() ?? "";
+  if (!ua) return null;
+  const counted = /(\d{1,9})\s+(?:subscribers?|readers?|users?)\b/i.exec(ua);
+  const subscribers = counted ? Number(counted[1]) : null;
+  const known = FEED_READERS.find(([pattern]) => pattern.test(ua));
+  if (known) return { app: known[1], subscribers };
+  if (/^Mozilla\/\d/.test(ua) && !/\+https?:|bot|crawl|spider|fetch/i.test(ua)) return { app: "Browser", subscribers };
+  // Otherwise its name: "Miniflux/2.1 (…)" → "Miniflux", "Mozilla/5.0 (compatible; Yeti/1.1 …)" → "Yeti".
+  const named = /^Mozilla\/\d/.test(ua) ? (/compatible;\s*([^;)]*)/.exec(ua)?.[1] ?? "") : ua;
+  const word = /^[\p{L}\p{N}][\p{L}\p{N} ._-]{0,39}?(?=[/(;:-]|\s[-(]|$)/u
+    .exec(named)?.[0]
+    ?.replace(/\s+v?[\d.]+$/, "")
+    .trim();
+  return { app: word || "Other", subscribers };
+}

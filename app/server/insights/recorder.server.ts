@@ -5,7 +5,15 @@ import { NOT_FOUND_SEPARATOR, SAME_SITE } from "../../lib/insights.ts";
 import { isAnonymous } from "../cache/render-cache.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { countKey, dayOf, ensureSalt, type InsightMetric, writeInsightBatch } from "../repos/insights.server.ts";
-import { countryOf, notFoundKeyOf, ownHostsOf, referrerOf, searchKeyOf, sourceOf } from "./classify.server.ts";
+import {
+  countryOf,
+  feedReaderOf,
+  notFoundKeyOf,
+  ownHostsOf,
+  referrerOf,
+  searchKeyOf,
+  sourceOf,
+} from "./classify.server.ts";
 
 /** One public page read, as the HTTP layer sees it; reduced to counts at once. */
 export interface PageRead {
@@ -47,6 +55,11 @@ export interface InsightRecorder {
     userAgent: string | null | undefined,
     cookie?: string | null | undefined,
   ): boolean;
+  /**
+   * Counts a fetch of a feed (`path`) by a reader app, bots included (feed readers are
+   * bots), and the number of subscribers the app reports for that feed, if any.
+   */
+  recordFeedFetch(path: string, userAgent: string | null | undefined): boolean;
   /** Writes what was counted (and the new visitor hashes) now. */
   flush(): Promise<void>;
   /** Stops the timer and writes what is left; later reads are ignored. */
@@ -116,6 +129,8 @@ export function createInsightRecorder(db: DB, options: InsightRecorderOptions): 
   const now = options.now ?? (() => new Date());
   const maxKeys = options.maxPendingKeys ?? MAX_PENDING_KEYS;
   let counts = new Map<string, number>();
+  // Counts of which a day keeps the highest (feed subscribers), not the sum.
+  let maxima = new Map<string, number>();
   // Page reads by everything counted about them, one entry per combination (a tab-joined
   // day, kind, post, language, referrer, source, country): one map update per read,
   // spread over the daily metrics when written.
@@ -247,15 +262,18 @@ export function createInsightRecorder(db: DB, options: InsightRecorderOptions): 
       if (country) add(day, "country", country, n);
     }
     reads = new Map();
-    if (counts.size === 0 && hashes.length === 0) return;
+    if (counts.size === 0 && hashes.length === 0 && maxima.size === 0) return;
     const batch = counts;
     const visitors = hashes;
+    const highest = maxima;
     counts = new Map();
     hashes = [];
+    maxima = new Map();
     try {
-      await writeInsightBatch(db, batch, visitors);
+      await writeInsightBatch(db, batch, visitors, highest);
     } catch (error) {
       for (const [k, n] of batch) counts.set(k, (counts.get(k) ?? 0) + n);
+      for (const [k, n] of highest) maxima.set(k, Math.max(maxima.get(k) ?? 0, n));
       hashes.push(...visitors);
       throw error;
     }
@@ -299,6 +317,18 @@ export function createInsightRecorder(db: DB, options: InsightRecorderOptions): 
       return countUnlessAdmin(cookie, () =>
         addTyped(day, "notFound", `${notFoundKeyOf(path)}${NOT_FOUND_SEPARATOR}${referrer}`),
       );
+    },
+    recordFeedFetch(path, userAgent) {
+      if (stopped) return false;
+      const reader = feedReaderOf(userAgent);
+      if (!reader) return false;
+      const day = today();
+      if (!addTyped(day, "feedFetch", reader.app)) return false;
+      if (reader.subscribers !== null) {
+        const k = countKey(day, "feedSubs", `${notFoundKeyOf(path)} ${reader.app}`);
+        if (maxima.has(k) || maxima.size < maxKeys) maxima.set(k, Math.max(maxima.get(k) ?? 0, reader.subscribers));
+      }
+      return true;
     },
     flush,
     async stop() {

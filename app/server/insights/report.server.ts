@@ -5,7 +5,9 @@ import {
   type DayFigures,
   dayOf,
   daysBefore,
+  type FeedReader,
   insightDaily,
+  insightFeedReaders,
   insightPostTop,
   insightSeries,
   insightTop,
@@ -29,6 +31,7 @@ export interface InsightsReport {
   searches: KeyCount[];
   zeroSearches: KeyCount[];
   notFound: KeyCount[];
+  feedReaders: FeedReader[];
 }
 
 /** Everything the Insights page shows for the `days` days up to today (UTC). */
@@ -40,19 +43,31 @@ export async function insightsReport(
   const from = daysBefore(to, opts.days - 1);
   // Reader-typed rows older than the retention are gone anyway.
   const textFrom = [from, daysBefore(to, opts.retentionDays)].sort().at(-1) ?? from;
-  const [series, posts, languages, referrers, sources, countries, pages, searches, zeroSearches, notFound] =
-    await Promise.all([
-      insightSeries(db, from, to),
-      insightTop(db, "post", from, to, 20),
-      insightTop(db, "lang", from, to),
-      insightTop(db, "referrer", from, to, 20),
-      insightTop(db, "source", from, to),
-      insightTop(db, "country", from, to, 20),
-      insightTop(db, "page", from, to, 20),
-      insightTop(db, "search", textFrom, to, 20),
-      insightTop(db, "searchZero", textFrom, to, 20),
-      insightTop(db, "notFound", textFrom, to, 20),
-    ]);
+  const [
+    series,
+    posts,
+    languages,
+    referrers,
+    sources,
+    countries,
+    pages,
+    searches,
+    zeroSearches,
+    notFound,
+    feedReaders,
+  ] = await Promise.all([
+    insightSeries(db, from, to),
+    insightTop(db, "post", from, to, 20),
+    insightTop(db, "lang", from, to),
+    insightTop(db, "referrer", from, to, 20),
+    insightTop(db, "source", from, to),
+    insightTop(db, "country", from, to, 20),
+    insightTop(db, "page", from, to, 20),
+    insightTop(db, "search", textFrom, to, 20),
+    insightTop(db, "searchZero", textFrom, to, 20),
+    insightTop(db, "notFound", textFrom, to, 20),
+    insightFeedReaders(db, from, to),
+  ]);
   const postIds = posts.map((p) => p.key);
   const [titles, daily] = await Promise.all([
     postTitles(db, postIds, opts.locale),
@@ -81,6 +96,7 @@ export async function insightsReport(
     searches,
     zeroSearches,
     notFound,
+    feedReaders,
   };
 }
 

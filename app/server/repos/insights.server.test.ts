@@ -3,7 +3,7 @@ import { createTestDatabase, type TestDatabase, testDialect } from "../../../tes
 import type { DB } from "../db/db.server.ts";
 import { createInsightRecorder, type InsightRecorder, type PageRead } from "../insights/recorder.server.ts";
 import { insightsReport, postInsightsReport } from "../insights/report.server.ts";
-import { countKey, insightSeries, insightTop, rollUpInsights, writeInsightBatch } from "./insights.server.ts";
+import { countKey, insightFeedReaders, insightSeries, insightTop, rollUpInsights, writeInsightBatch } from "./insights.server.ts";
 import { createPost } from "./posts.server.ts";
 
 // Insights storage on both dialects: batches from several instances add up, unique
@@ -192,6 +192,36 @@ describe(`insights storage (${testDialect()})`, () => {
     await r.flush();
     expect(asked).toHaveLength(3);
     expect((await counts(db))["2026-11-21 post post-admin-test"]).toBe(3);
+  });
+
+  it("counts feed fetches per reader app and keeps each feed's latest reported subscribers", async () => {
+    const { db } = database;
+    const clock = { now: new Date("2026-11-18T08:00:00.000Z") };
+    const a = recorder(db, clock);
+    const b = recorder(db, clock);
+    const feedly = (n: number) => `Feedly/1.0 (+http://www.feedly.com/fetcher.html; ${n} subscribers; feed-id=x)`;
+    // Two instances hear different figures the same day: the day keeps the highest.
+    expect(a.recordFeedFetch("/rss.xml", feedly(10))).toBe(true);
+    expect(b.recordFeedFetch("/rss.xml", feedly(12))).toBe(true);
+    a.recordFeedFetch("/en/rss.xml", feedly(5));
+    a.recordFeedFetch("/rss.xml", "Miniflux/2.1 (+https://miniflux.app)");
+    expect(a.recordFeedFetch("/rss.xml", "")).toBe(false);
+    await b.flush();
+    await a.flush();
+    expect(await counts(db)).toEqual({
+      "2026-11-18 feedFetch Feedly": 3,
+      "2026-11-18 feedFetch Miniflux": 1,
+      "2026-11-18 feedSubs /rss.xml Feedly": 12,
+      "2026-11-18 feedSubs /en/rss.xml Feedly": 5,
+    });
+    // The next day the figure dropped: the latest day's counts, added over the feeds.
+    clock.now = new Date("2026-11-19T08:00:00.000Z");
+    a.recordFeedFetch("/rss.xml", feedly(11));
+    await a.flush();
+    expect(await insightFeedReaders(db, "2026-11-01", "2026-11-19")).toEqual([
+      { app: "Feedly", subscribers: 16, fetches: 4 },
+      { app: "Miniflux", subscribers: null, fetches: 1 },
+    ]);
   });
 
   it("holds a bounded number of distinct searches or 404 paths in one batch", async () => {

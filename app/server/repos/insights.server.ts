@@ -24,7 +24,15 @@ export type InsightMetric =
   | "country"
   | "search"
   | "searchZero"
-  | "notFound";
+  | "notFound"
+  | "feedFetch"
+  | "feedSubs";
+
+/**
+ * Metrics whose daily row keeps the highest count reported that day instead of adding up:
+ * a feed reader app's subscriber count for a feed (key "<feed path> <app>").
+ */
+export const MAX_METRICS: readonly InsightMetric[] = ["feedSubs"];
 
 /** Metrics whose keys are what readers typed (queries, paths): kept only INSIGHTS_RETENTION_DAYS. */
 export const READER_TEXT_METRICS: readonly InsightMetric[] = ["search", "searchZero", "notFound"];
@@ -82,20 +90,36 @@ export async function writeInsightBatch(
   db: DB,
   counts: ReadonlyMap<string, number>,
   visitors: ReadonlyArray<{ day: string; hash: string }>,
+  maxima: ReadonlyMap<string, number> = new Map(),
 ): Promise<void> {
-  if (counts.size === 0 && visitors.length === 0) return;
-  const rows = [...counts].map(([joined, count]) => {
-    const [day = "", metric = "", key = ""] = joined.split("\t");
-    return { day, metric, key, count };
-  });
+  if (counts.size === 0 && visitors.length === 0 && maxima.size === 0) return;
+  const rowsOf = (map: ReadonlyMap<string, number>) =>
+    [...map].map(([joined, count]) => {
+      const [day = "", metric = "", key = ""] = joined.split("\t");
+      return { day, metric, key, count };
+    });
+  const rows = rowsOf(counts);
+  const highest = rowsOf(maxima);
+  const stored = sql.ref("insightCounts.count");
+  const incoming = sql.ref("excluded.count");
   await db.transaction().execute(async (trx) => {
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       await trx
         .insertInto("insightCounts")
         .values(rows.slice(i, i + INSERT_CHUNK))
         .onConflict((oc) =>
+          oc.columns(["metric", "day", "key"]).doUpdateSet({ count: sql<number>`${stored} + ${incoming}` }),
+        )
+        .execute();
+    }
+    // The same on both dialects (SQLite's max(a, b) is PostgreSQL's greatest).
+    for (let i = 0; i < highest.length; i += INSERT_CHUNK) {
+      await trx
+        .insertInto("insightCounts")
+        .values(highest.slice(i, i + INSERT_CHUNK))
+        .onConflict((oc) =>
           oc.columns(["metric", "day", "key"]).doUpdateSet({
-            count: sql<number>`${sql.ref("insightCounts.count")} + ${sql.ref("excluded.count")}`,
+            count: sql<number>`case when ${incoming} > ${stored} then ${incoming} else ${stored} end`,
           }),
         )
         .execute();
@@ -276,6 +300,50 @@ export async function insightDaily(
     if (values && at !== undefined) values[at] = Number(row.count);
   }
   return series;
+}
+
+export interface FeedReader {
+  app: string;
+  /** Subscribers the app last reported in the period, over all our feeds; null: it reports none. */
+  subscribers: number | null;
+  /** Feed fetches by the app in the period. */
+  fetches: number;
+}
+
+/**
+ * Feed reader apps from `from` to `to`: how often each fetched our feeds and, for apps
+ * that report it, their subscribers: per feed the figure of the last day it was reported,
+ * added up over the feeds. Most subscribers first, then most fetches.
+ */
+export async function insightFeedReaders(db: DB, from: string, to: string, limit = 20): Promise<FeedReader[]> {
+  const [fetches, reported] = await Promise.all([
+    insightTop(db, "feedFetch", from, to, 200),
+    db
+      .selectFrom("insightCounts")
+      .select(["day", "key", "count"])
+      .where("metric", "=", "feedSubs")
+      .where("day", ">=", from)
+      .where("day", "<=", to)
+      .orderBy("day")
+      .execute(),
+  ]);
+  // Key "<feed path> <app>": the day order leaves each feed's latest figure.
+  const latest = new Map<string, { app: string; count: number }>();
+  for (const row of reported) {
+    const space = row.key.indexOf(" ");
+    latest.set(row.key, { app: row.key.slice(space + 1), count: Number(row.count) });
+  }
+  const subscribers = new Map<string, number>();
+  for (const { app, count } of latest.values()) subscribers.set(app, (subscribers.get(app) ?? 0) + count);
+  const apps = new Map<string, FeedReader>();
+  for (const f of fetches)
+    apps.set(f.key, { app: f.key, subscribers: subscribers.get(f.key) ?? null, fetches: f.count });
+  for (const [app, n] of subscribers) if (!apps.has(app)) apps.set(app, { app, subscribers: n, fetches: 0 });
+  return [...apps.values()]
+    .sort(
+      (a, b) => (b.subscribers ?? -1) - (a.subscribers ?? -1) || b.fetches - a.fetches || a.app.localeCompare(b.app),
+    )
+    .slice(0, limit);
 }
 
 /** The metrics that break one post's reads down, keyed "<post id> <value>". */
