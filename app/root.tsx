@@ -74,6 +74,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         settings.socialLinks[network] ? [{ network, url: settings.socialLinks[network] }] : [],
       ),
       copyright: copyrightLine(settings, locale, new Date().getUTCFullYear()),
+      filing: settings.filing,
       // An http(s) URL as it is; a path on this site made absolute (og:image needs a full URL).
       socialImage: settings.socialImage.startsWith("/")
         ? `${env.publicUrl}${settings.socialImage}`

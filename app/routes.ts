@@ -115,6 +115,12 @@ export default [
     route("media", "routes/admin/media.tsx"),
   ]),
 
+  // The admin under a language prefix: sent to /admin with that language kept.
+  route("en/admin", "routes/admin/prefixed.ts", { id: "admin-prefixed-en" }),
+  route("en/admin/*", "routes/admin/prefixed.ts", { id: "admin-prefixed-en-rest" }),
+  route("zh/admin", "routes/admin/prefixed.ts", { id: "admin-prefixed-zh" }),
+  route("zh/admin/*", "routes/admin/prefixed.ts", { id: "admin-prefixed-zh-rest" }),
+
   solanaPages(""),
   solanaPages("en/"),
   solanaPages("zh/"),

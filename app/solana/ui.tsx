@@ -119,26 +119,25 @@ export interface StatusState {
   detail?: string;
 }
 
-/** A /solana page: its heading (the section's name) and an optional introduction, then the tool. */
-export function ToolPage({
-  id,
-  title,
-  intro,
-  className = "space-y-4",
-  children,
-}: {
-  id: string;
-  title: string;
-  intro?: string;
-  className?: string;
-  children?: ReactNode;
-}) {
+/** The heading of the /solana page shown (rendered by the layout, first on the page). */
+export const TOOL_TITLE_ID = "solana-tool-title";
+
+/** Each /solana page names its heading and its one-line purpose in its route `handle`. */
+export interface SolanaToolHandle {
+  solanaTool: {
+    title: "title" | "close.title" | "batch.title" | "phantom.title" | "walletConnect.title";
+    intro: "home.intro" | "close.intro" | "batch.intro" | "phantom.intro" | "walletConnect.intro";
+  };
+}
+
+export function isSolanaToolHandle(handle: unknown): handle is SolanaToolHandle {
+  return typeof handle === "object" && handle !== null && "solanaTool" in handle;
+}
+
+/** A /solana page's tool, under the heading the layout shows first (TOOL_TITLE_ID). */
+export function ToolPage({ className = "space-y-4", children }: { className?: string; children?: ReactNode }) {
   return (
-    <section aria-labelledby={id} className={className}>
-      <h1 id={id} className="text-2xl font-bold">
-        {title}
-      </h1>
-      {intro && <p>{intro}</p>}
+    <section aria-labelledby={TOOL_TITLE_ID} className={className}>
       {children}
     </section>
   );

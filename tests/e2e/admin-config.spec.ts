@@ -146,6 +146,42 @@ test("an admin renames the site, rewrites the about text and paging, and the pub
   await expect(page.getByRole("navigation", { name: "Pages" })).toBeVisible();
 });
 
+test("the admin answers under /zh and /en in that language, and filing numbers reach the footer", async ({
+  page,
+  serverDb,
+}) => {
+  await signedInAdmin(page, serverDb.db, "config-filing");
+  // A prefixed admin address goes to the admin, which then speaks the prefix's language.
+  await page.goto("/zh/admin/config");
+  await expect(page).toHaveURL(/\/admin\/config$/);
+  await expect(page.getByRole("heading", { level: 1, name: "站点设置" })).toBeVisible();
+  await page.goto("/en/admin");
+  await expect(page).toHaveURL(/\/admin$/);
+  await page.goto("/admin/config");
+  await expect(page.getByRole("heading", { level: 1, name: "Site settings" })).toBeVisible();
+
+  await page.getByLabel("ICP filing number").fill("京ICP备12345678号-1");
+  await page.getByLabel("Public security filing number").fill("京公网安备号");
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByLabel("Public security filing number")).toHaveAccessibleDescription(
+    /holds the record's digits/,
+  );
+  await page.getByLabel("Public security filing number").fill("京公网安备 11010502030143号");
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await saved(page);
+
+  await page.goto("/zh");
+  const footer = page.getByRole("contentinfo");
+  await expect(footer.getByRole("link", { name: "京ICP备12345678号-1" })).toHaveAttribute(
+    "href",
+    "https://beian.miit.gov.cn/",
+  );
+  await expect(footer.getByRole("link", { name: "京公网安备 11010502030143号" })).toHaveAttribute(
+    "href",
+    "https://beian.mps.gov.cn/#/query/webSearch?code=11010502030143",
+  );
+});
+
 test("closed registration refuses /register, the sign-up API and a provider's first sign-in", async ({
   page,
   browser,

@@ -169,6 +169,28 @@ test("connect, close empty accounts, batch-send with an interruption and resume"
   });
 });
 
+test("each /solana page starts with its own heading and purpose, before the tools and the network", async ({
+  page,
+}) => {
+  for (const [path, title] of [
+    ["/en/solana", "Solana wallet tools"],
+    ["/en/solana/closeToken", "Close token accounts"],
+    ["/zh/solana/PhantomWallet", "Phantom 钱包"],
+  ] as const) {
+    await page.goto(path);
+    const headings = page.locator("main").getByRole("heading");
+    await expect(headings.first()).toHaveText(title);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
+    // In document order: the heading, then the tools' tabs and the network picker.
+    const order = await page.evaluate(() => {
+      const h1 = document.querySelector("main h1");
+      const picker = document.querySelector("main form select");
+      return h1 && picker ? h1.compareDocumentPosition(picker) & Node.DOCUMENT_POSITION_FOLLOWING : 0;
+    });
+    expect(order, path).toBeTruthy();
+  }
+});
+
 test("the WalletConnect page explains how to enable it; the shell passes axe in the dark theme", async ({ page }) => {
   await page.goto("/zh/solana/WalletConnect");
   await expect(page.getByTestId("wc-state")).toContainText("WALLETCONNECT_PROJECT_ID");

@@ -8,12 +8,42 @@ export interface FooterSite {
   about: string;
   socialLinks: Array<{ network: "github" | "x" | "weibo" | "zhihu"; url: string }>;
   copyright: string;
+  /** Mainland China's filing numbers (empty: not shown). */
+  filing?: { icp: string; police: string };
   /** The categories with the most published posts, named in the page's language. */
   popularCategories: Array<{ slug: string; name: string }>;
   /** The first enabled friend links, when the footer-links setting is on (else empty). */
   friendLinks?: Array<{ id: string; name: string; url: string }>;
   /** At least one friend link is enabled: the quick links offer the /links page. */
   hasFriendLinks?: boolean;
+}
+
+/** The public-security filing's record on the MPS site: its query takes the number's digits. */
+export function policeFilingUrl(number: string): string {
+  const code = number.match(/\d{6,}/)?.[0] ?? "";
+  return `https://beian.mps.gov.cn/#/query/webSearch?code=${code}`;
+}
+
+/** Mainland China's filing numbers, each linking to the register that holds it (required there). */
+function Filing({ filing }: { filing: { icp: string; police: string } }) {
+  const link = "hover:underline focus-visible:underline";
+  return (
+    <p
+      className="mx-auto mt-2 flex max-w-4xl flex-wrap gap-x-4 gap-y-1 px-4 text-zinc-600 dark:text-zinc-400"
+      lang="zh"
+    >
+      {filing.icp && (
+        <a href="https://beian.miit.gov.cn/" rel="noopener noreferrer" className={link}>
+          {filing.icp}
+        </a>
+      )}
+      {filing.police && (
+        <a href={policeFilingUrl(filing.police)} rel="noopener noreferrer" className={link}>
+          {filing.police}
+        </a>
+      )}
+    </p>
+  );
 }
 
 /** The subscribe page has the form in its main content; the footer box would repeat it. */
@@ -116,6 +146,7 @@ export function SiteFooter({ site, locale }: { site: FooterSite | null; locale: 
       <p className="mx-auto mt-8 max-w-4xl px-4 text-zinc-600 dark:text-zinc-400">
         {site?.copyright ?? t("footer.copyright", { year: new Date().getUTCFullYear(), siteName: t("siteName") })}
       </p>
+      {site?.filing && (site.filing.icp || site.filing.police) ? <Filing filing={site.filing} /> : null}
     </footer>
   );
 }

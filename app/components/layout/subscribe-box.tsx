@@ -68,7 +68,7 @@ export function SubscribeForm({ locale, result, busy, FormComponent }: Subscribe
         <label htmlFor={inputId} className="block font-medium text-zinc-800 dark:text-zinc-200">
           {t("subscribe.emailLabel")}
         </label>
-        <div className="flex gap-2">
+        <div className="flex flex-wrap gap-2">
           <input
             id={inputId}
             name="email"
@@ -79,7 +79,7 @@ export function SubscribeForm({ locale, result, busy, FormComponent }: Subscribe
             placeholder={t("subscribe.placeholder")}
             aria-invalid={fieldError ? true : undefined}
             aria-describedby={[descriptionId, fieldError ? errorId : null].filter(Boolean).join(" ")}
-            className="min-w-0 flex-1 rounded-md border border-zinc-300 bg-white px-3 py-2 text-zinc-900 shadow-sm focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/40 aria-[invalid]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+            className="min-w-48 flex-1 rounded-md border border-zinc-300 bg-white px-3 py-2 text-zinc-900 shadow-sm focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/40 aria-[invalid]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
           />
           <button
             type="submit"

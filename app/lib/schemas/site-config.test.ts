@@ -8,6 +8,7 @@ const SETTINGS: ConfigSettings = {
   aboutText: { en: "About.", zh: "关于。" },
   socialLinks: { github: "https://github.com/me", x: "", weibo: "", zhihu: "" },
   copyright: { en: "", zh: "" },
+  filing: { icp: "京ICP备12345678号-1", police: "" },
   postsPerPage: 10,
   languageButtonsForEveryone: false,
   footerLinks: true,
@@ -37,6 +38,24 @@ describe("siteConfigSchema", () => {
     delete (values as Record<string, string>).registrationOpen;
     const parsed = validate(siteConfigSchema, values);
     expect(parsed.ok && formToSettings(parsed.data).registrationOpen).toBe(false);
+  });
+
+  it("takes filing numbers of one short line, and a public security number with its digits", () => {
+    const ok = validate(siteConfigSchema, form({ filingPolice: " 京公网安备 11010502030143号 " }));
+    expect(ok.ok && formToSettings(ok.data).filing).toEqual({
+      icp: "京ICP备12345678号-1",
+      police: "京公网安备 11010502030143号",
+    });
+    const bad = validate(
+      siteConfigSchema,
+      form({ filingIcp: `京ICP备${"1".repeat(60)}号`, filingPolice: "京公网安备号" }),
+    );
+    expect(bad.ok ? null : bad.errors).toEqual({
+      filingIcp: "adminConfig:errors.filing",
+      filingPolice: "adminConfig:errors.filingPolice",
+    });
+    const markup = validate(siteConfigSchema, form({ filingIcp: "<b>京ICP备1号</b>" }));
+    expect(markup.ok ? null : markup.errors.filingIcp).toBe("adminConfig:errors.filing");
   });
 
   it("requires a site name in each language", () => {

@@ -9,6 +9,7 @@ export interface ConfigSettings {
   aboutText: { en: string; zh: string };
   socialLinks: { github: string; x: string; weibo: string; zhihu: string };
   copyright: { en: string; zh: string };
+  filing: { icp: string; police: string };
   postsPerPage: number;
   languageButtonsForEveryone: boolean;
   footerLinks: boolean;
@@ -28,7 +29,18 @@ export const POSTS_PER_PAGE_MAX = 50;
 export const PASSWORD_MIN_LENGTH_FLOOR = 6;
 export const PAGE_MAX = 50_000;
 
-const LIMITS = { siteName: 100, siteDescription: 300, aboutText: 600, copyright: 200 } as const;
+const LIMITS = { siteName: 100, siteDescription: 300, aboutText: 600, copyright: 200, filing: 60 } as const;
+
+/**
+ * A filing number as shown in the footer ("京ICP备12345678号-1", "京公网安备 11010502030143号"):
+ * one line of at most 60 characters, or empty.
+ */
+const filingNumber = z
+  .string()
+  .trim()
+  .max(LIMITS.filing, "adminConfig:errors.filing")
+  .default("")
+  .refine((v) => !/[\p{Cc}<>]/u.test(v), "adminConfig:errors.filing");
 
 const text = (max: number, message: string) => z.string().trim().max(max, message).default("");
 const required = (max: number, requiredMessage: string, tooLong: string) =>
@@ -67,6 +79,8 @@ export const siteConfigSchema = z
     socialZhihu: socialUrl,
     copyrightEn: text(LIMITS.copyright, "adminConfig:errors.copyrightTooLong"),
     copyrightZh: text(LIMITS.copyright, "adminConfig:errors.copyrightTooLong"),
+    filingIcp: filingNumber,
+    filingPolice: filingNumber.refine((v) => v === "" || /\d{6,}/.test(v), "adminConfig:errors.filingPolice"),
     postsPerPage: z
       .string({ error: "adminConfig:errors.postsPerPage" })
       .trim()
@@ -122,6 +136,7 @@ export function formToSettings(v: SiteConfigForm): ConfigSettings {
     aboutText: { en: v.aboutTextEn, zh: v.aboutTextZh },
     socialLinks: { github: v.socialGithub, x: v.socialX, weibo: v.socialWeibo, zhihu: v.socialZhihu },
     copyright: { en: v.copyrightEn, zh: v.copyrightZh },
+    filing: { icp: v.filingIcp, police: v.filingPolice },
     postsPerPage: Number(v.postsPerPage),
     commentModeration: v.commentModeration,
     moderationNotice: v.moderationNotice,
@@ -164,6 +179,8 @@ export function settingsToForm(
     socialZhihu: s.socialLinks.zhihu,
     copyrightEn: s.copyright.en,
     copyrightZh: s.copyright.zh,
+    filingIcp: s.filing.icp,
+    filingPolice: s.filing.police,
     postsPerPage: String(s.postsPerPage),
     commentModeration: s.commentModeration,
     moderationNotice: s.moderationNotice,

@@ -143,6 +143,8 @@ export default function AdminConfigPage({ loaderData, actionData }: Route.Compon
             {field("aboutTextZh", t("footer.aboutZh"), { maxLength: 600, rows: 3 })}
             {field("copyrightEn", t("footer.copyrightEn"), { maxLength: 200, hint: t("footer.copyrightHint") })}
             {field("copyrightZh", t("footer.copyrightZh"), { maxLength: 200, hint: t("footer.copyrightHint") })}
+            {field("filingIcp", t("footer.filingIcp"), { maxLength: 60, hint: t("footer.filingIcpHint") })}
+            {field("filingPolice", t("footer.filingPolice"), { maxLength: 60, hint: t("footer.filingPoliceHint") })}
           </div>
           <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("footer.socialHint")}</p>
           <div className="grid gap-4 md:grid-cols-2">

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { data, useRouteLoaderData } from "react-router";
+import { data, Link, useRouteLoaderData } from "react-router";
 import { AdSlot } from "../../components/ads/ad-slot.tsx";
 import { Pagination, PostList } from "../../components/blog/post-list.tsx";
 import { Carousel } from "../../components/carousel.tsx";
@@ -8,6 +8,7 @@ import { parsePageParam } from "../../lib/pagination.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import type { loader as rootLoader } from "../../root.tsx";
 import { adFor } from "../../server/ad-slots.server.ts";
+import { getUser } from "../../server/auth/session.server.ts";
 import { pageShowsPosts } from "../../server/cache/page-tags.server.ts";
 import { changesAt } from "../../server/cache/render-cache.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
@@ -58,7 +59,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     slides.flatMap((s) => mediaIdFromUrl(s.imageUrl) ?? []),
   );
   const withImages = slides.map((s) => ({ ...s, image: slideImages.get(mediaIdFromUrl(s.imageUrl) ?? "") ?? null }));
+  // A new site's owner is shown where to start; readers get a friendly empty page. Only an
+  // empty site asks who is reading (an admin's page is never cached: it has a session).
+  const owner = page.total === 0 && (await getUser(context, request))?.isAdmin === true;
   return {
+    owner,
     locale,
     page,
     prefix,
@@ -70,9 +75,51 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   };
 }
 
+const START_LINK =
+  "inline-flex items-center rounded-md border border-zinc-300 px-4 py-2 font-medium hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:hover:bg-zinc-900";
+
+/** A site with no post yet: where to start, for its owner; a friendly word for readers. */
+function EmptySite({ owner, prefix }: { owner: boolean; prefix: string }) {
+  const { t } = useTranslation("blog");
+  if (!owner) {
+    return (
+      <div className="mt-6 space-y-2" data-testid="empty-site">
+        <p className="text-lg">{t("emptySite.readerTitle")}</p>
+        <p className="text-zinc-600 dark:text-zinc-400">{t("emptySite.readerText")}</p>
+      </div>
+    );
+  }
+  return (
+    <div className="mt-6 space-y-4 rounded-lg border border-zinc-200 p-6 dark:border-zinc-800" data-testid="empty-site">
+      <h2 className="text-xl font-semibold">{t("emptySite.ownerTitle")}</h2>
+      <p className="text-zinc-700 dark:text-zinc-300">{t("emptySite.ownerText")}</p>
+      <ul className="flex flex-wrap gap-3">
+        <li>
+          <Link
+            to={`${prefix}/posts/createPost`}
+            className={`${START_LINK} bg-blue-700 text-white hover:bg-blue-800 dark:bg-blue-600`}
+          >
+            {t("emptySite.write")}
+          </Link>
+        </li>
+        <li>
+          <Link to="/admin/config" className={START_LINK}>
+            {t("emptySite.settings")}
+          </Link>
+        </li>
+        <li>
+          <Link to="/admin/import" className={START_LINK}>
+            {t("emptySite.import")}
+          </Link>
+        </li>
+      </ul>
+    </div>
+  );
+}
+
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("blog");
-  const { locale, page, prefix, slides, topAd, betweenAd, isList, isHome } = loaderData;
+  const { locale, page, prefix, slides, topAd, betweenAd, isList, isHome, owner } = loaderData;
   // The site's description (admin config) greets readers on the home page.
   const site = useRouteLoaderData<typeof rootLoader>("root")?.site;
   return (
@@ -89,13 +136,17 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <h1 id="list-title" className="text-3xl font-bold tracking-tight">
           {isList ? t("allPosts") : t("latestPosts")}
         </h1>
-        <PostList
-          items={page.items}
-          locale={locale}
-          prefix={prefix}
-          emptyText={t("empty")}
-          between={betweenAd && <AdSlot ad={betweenAd} />}
-        />
+        {page.total === 0 ? (
+          <EmptySite owner={owner} prefix={prefix} />
+        ) : (
+          <PostList
+            items={page.items}
+            locale={locale}
+            prefix={prefix}
+            emptyText={t("empty")}
+            between={betweenAd && <AdSlot ad={betweenAd} />}
+          />
+        )}
         <Pagination page={page} pageHref={(n) => `${prefix}/posts/page/${n}`} />
       </section>
     </>

@@ -27,12 +27,13 @@ export async function action({ request }: Route.ActionArgs) {
   const locale = form.get("locale");
   if (!isLocale(locale)) return data({ error: "unknown locale" }, { status: 400 });
   const back = pathInLocale(safeRedirectPath(String(form.get("redirectTo") ?? "/")), locale);
+  throw redirect(back, { headers: { "Set-Cookie": localeCookie(locale, request) } });
+}
+
+/** The cookie that remembers a reader's language (365 days). */
+export function localeCookie(locale: Locale, request: Request): string {
   const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
-  throw redirect(back, {
-    headers: {
-      "Set-Cookie": `${LOCALE_COOKIE}=${locale}; Max-Age=${LOCALE_COOKIE_MAX_AGE}; Path=/; SameSite=Lax${secure}`,
-    },
-  });
+  return `${LOCALE_COOKIE}=${locale}; Max-Age=${LOCALE_COOKIE_MAX_AGE}; Path=/; SameSite=Lax${secure}`;
 }
 
 export async function loader() {

@@ -22,6 +22,7 @@ import { useSolana } from "../../solana/solana-context.tsx";
 import { useTokenInfos } from "../../solana/token-infos.ts";
 import {
   Details,
+  type SolanaToolHandle,
   Status,
   type StatusState,
   sol,
@@ -34,6 +35,8 @@ import {
 } from "../../solana/ui.tsx";
 import { FEATURES, hasFeature, signAndSendTransaction, signTransactions } from "../../solana/wallet.ts";
 import type { Route } from "./+types/close-token";
+
+export const handle: SolanaToolHandle = { solanaTool: { title: "close.title", intro: "close.intro" } };
 
 const base58 = getBase58Decoder();
 
@@ -188,7 +191,7 @@ export default function CloseToken() {
     : 0n;
 
   return (
-    <ToolPage id="close-title" title={t("close.title")} intro={t("close.intro")}>
+    <ToolPage>
       {!address ? (
         <p>{t("connectFirst")}</p>
       ) : (

@@ -3,8 +3,10 @@ import { Link } from "react-router";
 import { useLocalePrefix } from "../../lib/i18n/use-locale-prefix.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { solanaTitle } from "../../solana/i18n.ts";
-import { ToolPage } from "../../solana/ui.tsx";
+import { type SolanaToolHandle, ToolPage } from "../../solana/ui.tsx";
 import type { Route } from "./+types/index";
+
+export const handle: SolanaToolHandle = { solanaTool: { title: "title", intro: "home.intro" } };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, solanaTitle(matches, "title"), [NOINDEX]);
@@ -21,7 +23,7 @@ export default function SolanaHome() {
   const { t } = useTranslation("solana");
   const prefix = useLocalePrefix();
   return (
-    <ToolPage id="solana-title" title={t("title")} intro={t("home.intro")}>
+    <ToolPage>
       <ul className="grid gap-3 sm:grid-cols-2">
         {TOOLS.map((tool) => (
           <li key={tool.path} className="rounded border border-zinc-300 p-3 dark:border-zinc-700">

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { NavLink, Outlet } from "react-router";
+import { NavLink, Outlet, useMatches } from "react-router";
 import { addRegisteredStrings } from "../../lib/i18n/i18n.ts";
 import { useLocalePrefix } from "../../lib/i18n/use-locale-prefix.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
@@ -9,7 +9,7 @@ import { PUBLIC_RPC, rpcFromCookie, solanaConnectSources } from "../../lib/solan
 import { getApp } from "../../server/context.server.ts";
 import "../../solana/i18n.ts";
 import { SolanaProvider, useSolana } from "../../solana/solana-context.tsx";
-import { Details } from "../../solana/ui.tsx";
+import { Details, isSolanaToolHandle, TOOL_TITLE_ID } from "../../solana/ui.tsx";
 import type { Route } from "./+types/layout";
 
 export const handle = routePolicy({ cache: "none", csp: "solana" });
@@ -35,15 +35,28 @@ export default function SolanaLayout({ loaderData }: Route.ComponentProps) {
   addRegisteredStrings(i18n);
   const { t } = useTranslation("solana");
   const prefix = useLocalePrefix();
+  // The page's own heading and purpose come first, before the tools' tabs, the warning and the network.
+  const page = useMatches().findLast((m) => isSolanaToolHandle(m.handle))?.handle;
+  const tool = isSolanaToolHandle(page) ? page.solanaTool : undefined;
   return (
     <SolanaProvider defaultRpc={loaderData.defaultRpc} connectSources={loaderData.connectSources}>
       <div className="mx-auto max-w-4xl space-y-6">
         <header className="space-y-3">
-          <p className="text-sm">
-            <NavLink to={`${prefix}/solana`} end className="font-semibold underline-offset-2 hover:underline">
-              {t("title")}
-            </NavLink>
-          </p>
+          {tool && tool.title !== "title" && (
+            <p className="text-sm">
+              <NavLink to={`${prefix}/solana`} end className="font-semibold underline-offset-2 hover:underline">
+                {t("title")}
+              </NavLink>
+            </p>
+          )}
+          {tool && (
+            <>
+              <h1 id={TOOL_TITLE_ID} className="text-2xl font-bold">
+                {t(tool.title)}
+              </h1>
+              <p>{t(tool.intro)}</p>
+            </>
+          )}
           <nav aria-label={t("nav.label")}>
             <ul className="flex flex-wrap gap-3 text-sm">
               {TOOLS.map((tool) => (

@@ -4,8 +4,10 @@ import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { AccountBalances, SendSol, SignMessage } from "../../solana/account-tools.tsx";
 import { solanaTitle } from "../../solana/i18n.ts";
 import { useSolana } from "../../solana/solana-context.tsx";
-import { ToolPage } from "../../solana/ui.tsx";
+import { type SolanaToolHandle, ToolPage } from "../../solana/ui.tsx";
 import type { Route } from "./+types/phantom";
+
+export const handle: SolanaToolHandle = { solanaTool: { title: "phantom.title", intro: "phantom.intro" } };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, solanaTitle(matches, "phantom"), [NOINDEX]);
@@ -18,7 +20,7 @@ export default function PhantomPage() {
   const [paid, setPaid] = useState(0);
 
   return (
-    <ToolPage id="phantom-title" title={t("phantom.title")} className="space-y-6">
+    <ToolPage className="space-y-6">
       {wallets === null ? (
         <p>{t("wallet.looking")}</p>
       ) : !phantom ? (

@@ -16,8 +16,10 @@ import { createIndexedDbJobStore } from "../../solana/job-store.ts";
 import { loadTokenAccounts } from "../../solana/rpc.ts";
 import { useSolana } from "../../solana/solana-context.tsx";
 import { useTokenInfos } from "../../solana/token-infos.ts";
-import { Details, Status, type StatusState, ToolPage, useFailures } from "../../solana/ui.tsx";
+import { Details, type SolanaToolHandle, Status, type StatusState, ToolPage, useFailures } from "../../solana/ui.tsx";
 import type { Route } from "./+types/transfer-batch";
+
+export const handle: SolanaToolHandle = { solanaTool: { title: "batch.title", intro: "batch.intro" } };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, solanaTitle(matches, "batch"), [NOINDEX]);
@@ -183,7 +185,7 @@ export default function TransferBatch() {
     !running;
 
   return (
-    <ToolPage id="batch-title" title={t("batch.title")} intro={t("batch.intro")}>
+    <ToolPage>
       {unfinished && !running && job?.id !== unfinished.id && (
         <div className="space-y-2 rounded border border-zinc-400 p-3" data-testid="resume">
           <p>{t("batch.resumeFound", { date: unfinished.createdAt, rows: unfinished.rows.length })}</p>

@@ -9,9 +9,11 @@ import { getApp } from "../../server/context.server.ts";
 import { AccountBalances, SendSol, SignMessage } from "../../solana/account-tools.tsx";
 import { solanaTitle } from "../../solana/i18n.ts";
 import { useSolana } from "../../solana/solana-context.tsx";
-import { type Failure, Status, ToolPage, useFailures } from "../../solana/ui.tsx";
+import { type Failure, type SolanaToolHandle, Status, ToolPage, useFailures } from "../../solana/ui.tsx";
 import type { WalletConnectController, WcSession } from "../../solana/walletconnect-client.ts";
 import type { Route } from "./+types/wallet-connect";
+
+export const handle: SolanaToolHandle = { solanaTool: { title: "walletConnect.title", intro: "walletConnect.intro" } };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, solanaTitle(matches, "walletConnect"), [NOINDEX]);
@@ -37,7 +39,7 @@ type Phase =
 export default function WalletConnectPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("solana");
   return (
-    <ToolPage id="wc-title" title={t("walletConnect.title")} intro={t("walletConnect.intro")}>
+    <ToolPage>
       {loaderData ? (
         <WalletConnectSession projectId={loaderData.projectId} relayUrl={loaderData.relayUrl} />
       ) : (

@@ -3,7 +3,14 @@ import { createTestDatabase, type TestDatabase, testDialect } from "../../../tes
 import type { DB } from "../db/db.server.ts";
 import { createInsightRecorder, type InsightRecorder, type PageRead } from "../insights/recorder.server.ts";
 import { insightsReport, postInsightsReport } from "../insights/report.server.ts";
-import { countKey, insightFeedReaders, insightSeries, insightTop, rollUpInsights, writeInsightBatch } from "./insights.server.ts";
+import {
+  countKey,
+  insightFeedReaders,
+  insightSeries,
+  insightTop,
+  rollUpInsights,
+  writeInsightBatch,
+} from "./insights.server.ts";
 import { createPost } from "./posts.server.ts";
 
 // Insights storage on both dialects: batches from several instances add up, unique

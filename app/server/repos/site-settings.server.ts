@@ -19,6 +19,8 @@ const settingSchemas = {
   socialLinks: z.object({ github: optionalUrl, x: optionalUrl, weibo: optionalUrl, zhihu: optionalUrl }),
   /** Empty: "© {year} {site name}". */
   copyright: perLocale(200),
+  /** Mainland China's filing numbers, shown in the footer when set: ICP (MIIT) and public security (MPS). */
+  filing: z.object({ icp: z.string().max(60), police: z.string().max(60) }),
   postsPerPage: z.number().int().min(1).max(100),
   /** Spec: the English/中文 buttons are for admins; this opens them to every reader. */
   languageButtonsForEveryone: z.boolean(),
@@ -57,6 +59,7 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   },
   socialLinks: { github: "", x: "", weibo: "", zhihu: "" },
   copyright: { en: "", zh: "" },
+  filing: { icp: "", police: "" },
   postsPerPage: 10,
   languageButtonsForEveryone: false,
   pages: {
