@@ -26,6 +26,7 @@ export const INSIGHT_TABLES = [
   "zeroSearches",
   "notFound",
   "feedReaders",
+  "newsletter",
 ] as const;
 export type InsightTable = (typeof INSIGHT_TABLES)[number];
 

@@ -84,6 +84,20 @@ test("a Chinese subscriber gets a new bilingual post in Chinese, and one click u
   });
   expect(res.status()).toBe(200);
   expect((await subscriber()).status).toBe("unsubscribed");
+  // Pressed again: still one unsubscribe.
+  expect(
+    (
+      await request.post(oneClick, {
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        data: "List-Unsubscribe=One-Click",
+      })
+    ).status(),
+  ).toBe(200);
+
+  // Insights name the send, and the reader who left through its link.
+  await page.goto("/admin/insights");
+  const sent = page.getByTestId("insights-newsletter").getByRole("row", { name: new RegExp(`Spring bread ${marker}`) });
+  await expect(sent.getByRole("cell").nth(2)).toHaveText("1");
 });
 
 test("a reader changes the language from the mail's link, in English", async ({ page, serverDb }) => {

@@ -43,9 +43,23 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         ? [["day", "views", "visitors"], ...report.series.map((d) => [d.day, d.views, d.visitors])]
         : table === "posts"
           ? [["postId", "title", "views"], ...report.posts.map((p) => [p.id, p.title, p.count])]
-          : table === "feedReaders"
-            ? [["app", "subscribers", "fetches"], ...report.feedReaders.map((r) => [r.app, r.subscribers, r.fetches])]
-            : [["key", "count"], ...report[table].map((r) => [r.key, r.count])];
+          : table === "newsletter"
+            ? [
+                ["sendId", "postId", "title", "startedAt", "sent", "failed", "unsubscribes", "reads"],
+                ...report.newsletter.map((r) => [
+                  r.sendId,
+                  r.postId,
+                  r.title,
+                  r.startedAt,
+                  r.sent,
+                  r.failed,
+                  r.unsubscribes,
+                  r.reads,
+                ]),
+              ]
+            : table === "feedReaders"
+              ? [["app", "subscribers", "fetches"], ...report.feedReaders.map((r) => [r.app, r.subscribers, r.fetches])]
+              : [["key", "count"], ...report[table].map((r) => [r.key, r.count])];
     name = `insights-${table}-${report.from}-${report.to}`;
   }
   return new Response(toCsv(rows), {

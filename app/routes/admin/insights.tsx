@@ -88,6 +88,74 @@ function FeedReaders({ readers, days }: { readers: InsightsReport["feedReaders"]
   );
 }
 
+/** The newsletters of the period: mails sent, readers who left through them, reads they brought. */
+function Newsletter({ sends, days }: { sends: InsightsReport["newsletter"]; days: number }) {
+  const { t } = useTranslation("admin");
+  return (
+    <section aria-labelledby="insights-newsletter" className="min-w-0" data-testid="insights-newsletter">
+      <div className="flex items-baseline justify-between gap-2">
+        <h2 id="insights-newsletter" className="text-lg font-semibold">
+          {t("insights.newsletter")}
+        </h2>
+        {sends.length > 0 ? (
+          <a
+            href={`/admin/insights.csv?table=newsletter&days=${days}`}
+            download
+            className="text-sm text-blue-800 underline dark:text-blue-300"
+            aria-label={t("insights.downloadCsv", { table: t("insights.newsletter") })}
+          >
+            {t("insights.csv")}
+          </a>
+        ) : null}
+      </div>
+      {sends.length === 0 ? (
+        <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{t("insights.noNewsletter")}</p>
+      ) : (
+        <table className="mt-2 w-full text-left text-sm">
+          <thead>
+            <tr className="border-b border-zinc-200 dark:border-zinc-800">
+              <th scope="col" className="py-1.5 pr-3">
+                {t("insights.post")}
+              </th>
+              <th scope="col" className="py-1.5 pr-3 text-right">
+                {t("insights.mailsSent")}
+              </th>
+              <th scope="col" className="py-1.5 pr-3 text-right">
+                {t("insights.unsubscribes")}
+              </th>
+              <th scope="col" className="py-1.5 text-right">
+                {t("insights.newsletterReads")}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {sends.map((s) => (
+              <tr key={s.sendId} className="border-b border-zinc-100 dark:border-zinc-900">
+                <td className="py-1.5 pr-3 break-all">
+                  <Link to={`/admin/newsletter/${s.sendId}`} className="text-blue-800 underline dark:text-blue-300">
+                    {s.title ?? t("insights.deletedPost")}
+                  </Link>
+                </td>
+                <td className="py-1.5 pr-3 text-right tabular-nums">
+                  {s.sent}
+                  {s.failed > 0 ? (
+                    <span className="text-red-700 dark:text-red-400">
+                      {" "}
+                      ({t("insights.failedMails", { count: s.failed })})
+                    </span>
+                  ) : null}
+                </td>
+                <td className="py-1.5 pr-3 text-right tabular-nums">{s.unsubscribes}</td>
+                <td className="py-1.5 text-right tabular-nums">{s.reads}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
 export default function Insights({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
   const { report, retentionDays } = loaderData;
@@ -232,6 +300,7 @@ export default function Insights({ loaderData }: Route.ComponentProps) {
           rows={plain(report.sources, (k) => known("sourceNames", k))}
         />
         <FeedReaders readers={report.feedReaders} days={report.days} />
+        <Newsletter sends={report.newsletter} days={report.days} />
         <CountTable
           id="pages"
           csvHref={`/admin/insights.csv?table=pages&days=${report.days}`}

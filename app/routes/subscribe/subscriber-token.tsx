@@ -33,8 +33,13 @@ function pageOf(request: Request): TokenPage {
 }
 
 // Opening the link changes nothing (mail scanners follow links); the buttons on the page do.
+/** The newsletter send an unsubscribe link came from (`&send=`), checked when it is counted. */
+const sendOf = (value: unknown) => (typeof value === "string" ? value.slice(0, 40) : "");
+
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const token = (new URL(request.url).searchParams.get("token") ?? "").slice(0, 500);
+  const params = new URL(request.url).searchParams;
+  const token = (params.get("token") ?? "").slice(0, 500);
+  const send = sendOf(params.get("send"));
   const page = pageOf(request);
   let languages: string | null = null;
   let preferred: string | null = null;
@@ -46,7 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       preferred = subscriber.locale;
     }
   }
-  return { page, token, languages, preferred };
+  return { page, token, send, languages, preferred };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -76,10 +81,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   // A mail client's one-click unsubscribe carries the token in the URL only.
   const oneClick = form.get("List-Unsubscribe") === "One-Click";
-  const token = oneClick ? (new URL(request.url).searchParams.get("token") ?? "") : form.get("token");
+  const url = new URL(request.url);
+  const token = oneClick ? (url.searchParams.get("token") ?? "") : form.get("token");
+  const send = sendOf(oneClick ? url.searchParams.get("send") : form.get("send")) || null;
   const parsed = validate(tokenSchema, { token: typeof token === "string" ? token : "" });
   return pressSubscriberToken(deps, "unsubscribe", (db) =>
-    parsed.ok ? unsubscribe(db, parsed.data.token, secret) : Promise.resolve({ kind: "invalid" as const }),
+    parsed.ok
+      ? unsubscribe(db, parsed.data.token, secret, new Date(), send)
+      : Promise.resolve({ kind: "invalid" as const }),
   );
 }
 
@@ -94,7 +103,7 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
 }
 
 export default function SubscriberToken({ loaderData, actionData }: Route.ComponentProps) {
-  const { page, token, languages, preferred } = loaderData;
+  const { page, token, send, languages, preferred } = loaderData;
   const { t } = useTranslation();
   const m = useMessage();
   const titleId = `${page}-title`;
@@ -125,6 +134,7 @@ export default function SubscriberToken({ loaderData, actionData }: Route.Compon
             <Form method="post" className="mt-6 space-y-4">
               <p>{t(`subscribe.${page}.intro`)}</p>
               <input type="hidden" name="token" value={token} />
+              {page === "unsubscribe" && send ? <input type="hidden" name="send" value={send} /> : null}
               <SubmitButton>{t(`subscribe.${page}.submit`)}</SubmitButton>
             </Form>
           )}

@@ -8,10 +8,12 @@ import {
   type FeedReader,
   insightDaily,
   insightFeedReaders,
+  insightNewsletter,
   insightPostTop,
   insightSeries,
   insightTop,
   type KeyCount,
+  type NewsletterReach,
   postTitles,
 } from "../repos/insights.server.ts";
 
@@ -32,6 +34,7 @@ export interface InsightsReport {
   zeroSearches: KeyCount[];
   notFound: KeyCount[];
   feedReaders: FeedReader[];
+  newsletter: NewsletterReach[];
 }
 
 /** Everything the Insights page shows for the `days` days up to today (UTC). */
@@ -55,6 +58,7 @@ export async function insightsReport(
     zeroSearches,
     notFound,
     feedReaders,
+    newsletter,
   ] = await Promise.all([
     insightSeries(db, from, to),
     insightTop(db, "post", from, to, 20),
@@ -67,6 +71,7 @@ export async function insightsReport(
     insightTop(db, "searchZero", textFrom, to, 20),
     insightTop(db, "notFound", textFrom, to, 20),
     insightFeedReaders(db, from, to),
+    insightNewsletter(db, from, to, opts.locale),
   ]);
   const postIds = posts.map((p) => p.key);
   const [titles, daily] = await Promise.all([
@@ -97,6 +102,7 @@ export async function insightsReport(
     zeroSearches,
     notFound,
     feedReaders,
+    newsletter,
   };
 }
 

@@ -107,9 +107,13 @@ export async function subscriberFromLinkToken(db: DB, secret: string, token: str
 /** Whether a token is a signed link token (the other kind is a random token stored as a hash). */
 export const isLinkToken = (token: string) => token.includes(".");
 
-/** The reader's links, and the List-Unsubscribe headers of RFC 2369 and RFC 8058. */
-export function readerLinks(ctx: NewsletterContext, locale: Locale, token: string) {
-  const unsubscribe = `${ctx.publicUrl}/${locale}/unsubscribe?token=${encodeURIComponent(token)}`;
+/**
+ * The reader's links, and the List-Unsubscribe headers of RFC 2369 and RFC 8058. A
+ * newsletter's links name its send, so Insights can tell which post readers left after.
+ */
+export function readerLinks(ctx: NewsletterContext, locale: Locale, token: string, sendId: string | null = null) {
+  const from = sendId ? `&send=${encodeURIComponent(sendId)}` : "";
+  const unsubscribe = `${ctx.publicUrl}/${locale}/unsubscribe?token=${encodeURIComponent(token)}${from}`;
   const mailto = `mailto:${mailboxOf(ctx.mailFrom)}?subject=${encodeURIComponent(`unsubscribe ${token}`)}`;
   return {
     unsubscribe,
@@ -375,7 +379,7 @@ export async function composeNewsletterMail(
   if (subscriber?.status !== "confirmed" || subscriber.bouncedAt !== null) return null;
   const template = await storedTemplate(db, ctx, row.sendId, row.locale);
   if (!template) return null;
-  const links = readerLinks(ctx, row.locale, subscriberLinkToken(ctx.authSecret, subscriber));
+  const links = readerLinks(ctx, row.locale, subscriberLinkToken(ctx.authSecret, subscriber), row.sendId);
   const text = { [PLACEHOLDER.unsubscribe]: links.unsubscribe, [PLACEHOLDER.preferences]: links.preferences };
   const html = {
     [PLACEHOLDER.unsubscribe]: escapeHtml(links.unsubscribe),

@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import type { DB } from "../db/db.server.ts";
+import { newId } from "../ids.server.ts";
 import { createInsightRecorder, type InsightRecorder, type PageRead } from "../insights/recorder.server.ts";
 import { insightsReport, postInsightsReport } from "../insights/report.server.ts";
 import {
   countKey,
+  countNewsletterUnsubscribe,
   insightFeedReaders,
+  insightNewsletter,
   insightSeries,
   insightTop,
   rollUpInsights,
@@ -229,6 +232,54 @@ describe(`insights storage (${testDialect()})`, () => {
       { app: "Feedly", subscribers: 16, fetches: 4 },
       { app: "Miniflux", subscribers: null, fetches: 1 },
     ]);
+  });
+
+  it("names each newsletter of the period with the readers it lost and the reads it brought", async () => {
+    const { db } = database;
+    const postId = await createPost(db, {
+      slug: `mailed-${Date.now()}`,
+      authorId: null,
+      status: "published",
+      publishedAt: "2026-11-01T00:00:00.000Z",
+      translations: [{ locale: "en", title: "Mailed" }],
+    });
+    const sendId = newId();
+    await db
+      .insertInto("newsletterSends")
+      .values({
+        id: sendId,
+        postId,
+        status: "done",
+        cursor: null,
+        recipients: 3,
+        mails: null,
+        createdBy: null,
+        createdAt: "2026-11-10T09:00:00.000Z",
+        updatedAt: "2026-11-10T09:00:00.000Z",
+      })
+      .execute();
+    const day = new Date("2026-11-11T12:00:00.000Z");
+    expect(await countNewsletterUnsubscribe(db, sendId, day)).toBe(true);
+    expect(await countNewsletterUnsubscribe(db, sendId, day)).toBe(true);
+    // What the link's parameter may hold but is no send: not counted.
+    expect(await countNewsletterUnsubscribe(db, newId(), day)).toBe(false);
+    expect(await countNewsletterUnsubscribe(db, "'; drop table posts; --", day)).toBe(false);
+    await writeInsightBatch(db, new Map([[countKey("2026-11-11", "postSource", `${postId} newsletter`), 5]]), []);
+
+    expect(await insightNewsletter(db, "2026-11-01", "2026-11-20", "en")).toEqual([
+      {
+        sendId,
+        postId,
+        title: "Mailed",
+        startedAt: "2026-11-10T09:00:00.000Z",
+        sent: 0,
+        failed: 0,
+        unsubscribes: 2,
+        reads: 5,
+      },
+    ]);
+    // A period that did not see it go out does not list it.
+    expect(await insightNewsletter(db, "2026-11-11", "2026-11-20", "en")).toEqual([]);
   });
 
   it("holds a bounded number of distinct searches or 404 paths in one batch", async () => {

@@ -26,7 +26,8 @@ export type InsightMetric =
   | "searchZero"
   | "notFound"
   | "feedFetch"
-  | "feedSubs";
+  | "feedSubs"
+  | "newsletterUnsub";
 
 /**
  * Metrics whose daily row keeps the highest count reported that day instead of adding up:
@@ -373,6 +374,114 @@ export async function insightPostTop(
     .limit(limit)
     .execute();
   return rows.map((r) => ({ key: r.key.slice(prefix.length), count: Number(r.total) }));
+}
+
+/** A newsletter send's id as our links carry it (ids.server.ts: 20 of its 32 characters). */
+const SEND_ID = /^[0-9a-hjkmnp-tv-z]{20}$/;
+
+/**
+ * Counts an unsubscribe that came through a newsletter's link, for the send it names (a
+ * send that does not exist is not counted: the parameter is the reader's to change).
+ */
+export async function countNewsletterUnsubscribe(db: DB, sendId: string, now = new Date()): Promise<boolean> {
+  if (!SEND_ID.test(sendId)) return false;
+  const send = await db.selectFrom("newsletterSends").select("id").where("id", "=", sendId).executeTakeFirst();
+  if (!send) return false;
+  // Called inside the unsubscribe's transaction: one upsert, no transaction of its own.
+  await db
+    .insertInto("insightCounts")
+    .values({ day: dayOf(now), metric: "newsletterUnsub", key: sendId, count: 1 })
+    .onConflict((oc) =>
+      oc
+        .columns(["metric", "day", "key"])
+        .doUpdateSet({ count: sql<number>`${sql.ref("insightCounts.count")} + ${sql.ref("excluded.count")}` }),
+    )
+    .execute();
+  return true;
+}
+
+export interface NewsletterReach {
+  sendId: string;
+  postId: string;
+  title: string | null;
+  /** When the send started (the post went out). */
+  startedAt: string;
+  /** Mails delivered. */
+  sent: number;
+  failed: number;
+  /** Readers who left through this send's unsubscribe link (any day). */
+  unsubscribes: number;
+  /** Reads of the post from the newsletter's links in the period. */
+  reads: number;
+}
+
+/**
+ * The newsletters sent from `from` to `to` (by the day they started), newest first: how many
+ * mails went out, how many readers unsubscribed through them and read the post from them.
+ */
+export async function insightNewsletter(
+  db: DB,
+  from: string,
+  to: string,
+  locale: Locale,
+  limit = 20,
+): Promise<NewsletterReach[]> {
+  const sends = await db
+    .selectFrom("newsletterSends")
+    .select(["id", "postId", "createdAt"])
+    .where("createdAt", ">=", `${from}T00:00:00.000Z`)
+    .where("createdAt", "<=", `${to}T23:59:59.999Z`)
+    .orderBy("createdAt", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+  if (sends.length === 0) return [];
+  const sendIds = sends.map((s) => s.id);
+  const postIds = [...new Set(sends.map((s) => s.postId))];
+  const [titles, mails, unsubscribes, reads] = await Promise.all([
+    postTitles(db, postIds, locale),
+    db
+      .selectFrom("mailOutbox")
+      .select((eb) => ["sendId", "status", eb.fn.countAll<number | string>().as("n")])
+      .where("sendId", "in", sendIds)
+      .where("status", "in", ["sent", "failed"])
+      .groupBy(["sendId", "status"])
+      .execute(),
+    db
+      .selectFrom("insightCounts")
+      .select((eb) => ["key", eb.fn.sum<number | string>("count").as("n")])
+      .where("metric", "=", "newsletterUnsub")
+      .where("key", "in", sendIds)
+      .groupBy("key")
+      .execute(),
+    db
+      .selectFrom("insightCounts")
+      .select((eb) => ["key", eb.fn.sum<number | string>("count").as("n")])
+      .where("metric", "=", "postSource")
+      .where(
+        "key",
+        "in",
+        postIds.map((id) => `${id} newsletter`),
+      )
+      .where("day", ">=", from)
+      .where("day", "<=", to)
+      .groupBy("key")
+      .execute(),
+  ]);
+  const mailCount = (sendId: string, status: string) =>
+    Number(mails.find((m) => m.sendId === sendId && m.status === status)?.n ?? 0);
+  const unsubscribed = new Map(unsubscribes.map((r) => [r.key, Number(r.n)]));
+  const readsOf = new Map(reads.map((r) => [r.key.slice(0, r.key.indexOf(" ")), Number(r.n)]));
+  return sends.map((s) => ({
+    sendId: s.id,
+    postId: s.postId,
+    title: titles.get(s.postId) ?? null,
+    startedAt: s.createdAt,
+    sent: mailCount(s.id, "sent"),
+    failed: mailCount(s.id, "failed"),
+    unsubscribes: unsubscribed.get(s.id) ?? 0,
+    reads: readsOf.get(s.postId) ?? 0,
+  }));
 }
 
 /** Titles of posts for the admin's language, else the other one; a deleted post is missing. */

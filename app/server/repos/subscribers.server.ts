@@ -5,6 +5,7 @@ import type { Locale, SubscriberLanguages, SubscriberStatus } from "../db/schema
 import { normalizeEmail } from "../env.server.ts";
 import { newId } from "../ids.server.ts";
 import { isLinkToken, subscriberFromLinkToken } from "../newsletter/sends.server.ts";
+import { countNewsletterUnsubscribe } from "./insights.server.ts";
 
 export interface Subscriber {
   id: string;
@@ -143,17 +144,29 @@ async function subscriberIdOf(db: DB, token: string, secret: string): Promise<st
  * the confirmation mail, or a newsletter's link). Unsubscribing twice is fine; an
  * unknown token is refused and changes nothing.
  */
-export async function unsubscribe(db: DB, token: string, secret: string, now = new Date()): Promise<TokenOutcome> {
+export async function unsubscribe(
+  db: DB,
+  token: string,
+  secret: string,
+  now = new Date(),
+  /** The newsletter send whose mail the link came from, if it names one (counted in Insights). */
+  fromSend: string | null = null,
+): Promise<TokenOutcome> {
   const id = await subscriberIdOf(db, token, secret);
   if (!id) return { kind: "invalid" };
   const at = nowIso(now);
-  const updated = await db
-    .updateTable("subscribers")
-    .set({ status: "unsubscribed", unsubscribedAt: at, updatedAt: at })
-    .where("id", "=", id)
-    .where("status", "!=", "unsubscribed")
-    .returning(COLUMNS)
-    .executeTakeFirst();
+  const updated = await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable("subscribers")
+      .set({ status: "unsubscribed", unsubscribedAt: at, updatedAt: at })
+      .where("id", "=", id)
+      .where("status", "!=", "unsubscribed")
+      .returning(COLUMNS)
+      .executeTakeFirst();
+    // Only a real change counts: pressing the link again is no second unsubscribe.
+    if (row && fromSend) await countNewsletterUnsubscribe(trx, fromSend, now);
+    return row;
+  });
   if (updated) return { kind: "done", subscriber: updated };
   const existing = await db.selectFrom("subscribers").select(COLUMNS).where("id", "=", id).executeTakeFirst();
   return existing ? { kind: "done", subscriber: existing } : { kind: "invalid" };
