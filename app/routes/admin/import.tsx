@@ -179,6 +179,7 @@ function Counts({ counts }: { counts: ImportCounts }) {
     ["imagesStored", counts.imagesStored],
     ["imagesMissing", counts.imagesMissing],
     ["redirectsAdded", counts.redirectsAdded],
+    ["commentsAdded", counts.commentsAdded],
   ] as const;
   return (
     <dl className="grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:grid-cols-4">

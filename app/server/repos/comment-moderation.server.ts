@@ -104,6 +104,8 @@ export async function listCommentsForModeration(
       "zh.title as titleZh",
       "u.email as authorEmail",
       "u.name as authorName",
+      "c.guestName",
+      "c.guestEmail",
     ])
     .orderBy("c.createdAt", direction)
     .orderBy("c.id", direction)
@@ -117,8 +119,8 @@ export async function listCommentsForModeration(
       postTitle: pickTitle(r.titleEn, r.titleZh, opts.locale),
       postPublic: r.postStatus === "published" && r.postDeletedAt === null,
       authorId: r.authorId,
-      authorEmail: r.authorEmail,
-      authorName: r.authorName?.trim() || null,
+      authorEmail: r.authorEmail ?? r.guestEmail,
+      authorName: r.authorName?.trim() || r.guestName?.trim() || null,
       excerpt: excerpt(r.bodyMarkdown),
       status: r.status,
       createdAt: r.createdAt,
