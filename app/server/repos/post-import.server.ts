@@ -2,13 +2,13 @@ import type { Transaction } from "kysely";
 import type { Logger } from "pino";
 import { withinNesting } from "../../lib/markdown-depth.ts";
 import { checkTarget, fromKey, normalizeFrom } from "../../lib/redirects.ts";
+import { COMMENT_MAX_LENGTH } from "../../lib/schemas/comment.ts";
 import { type EditorInput, isCoverUrl, POST_LIMITS, SLUG_PATTERN } from "../../lib/schemas/post.ts";
 import { slugify } from "../../lib/slug.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import type { Database, Locale, PostImportStatus } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
-import { COMMENT_MAX_LENGTH } from "../../lib/schemas/comment.ts";
 import {
   emptyCounts,
   type ImportCounts,
