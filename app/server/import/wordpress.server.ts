@@ -404,7 +404,11 @@ export function convertContent(
   raw: string,
   ctx: { postId: string; attachments: Map<string, Attachment> },
 ): ConvertedContent {
-  let html = raw.replace(/<!--\s*\/?wp:[\s\S]*?-->/g, "").replace(/<!--nextpage-->/g, "");
+  // U+E000 marks blocks kept aside below: never taken from the content.
+  let html = raw
+    .replace(/\uE000/g, "")
+    .replace(/<!--\s*\/?wp:[\s\S]*?-->/g, "")
+    .replace(/<!--nextpage-->/g, "");
   let teaser: string | null = null;
   const more = /<!--more(?:\s[^>]*?)?-->/.exec(html);
   if (more) {
@@ -413,7 +417,7 @@ export function convertContent(
   }
   // Code first, kept aside so nothing below (paragraphs, other shortcodes) touches it.
   const kept: string[] = [];
-  const keep = (block: string) => `\n\n\u0000${kept.push(block) - 1}\u0000\n\n`;
+  const keep = (block: string) => `\n\n\uE000${kept.push(block) - 1}\uE000\n\n`;
   html = html.replace(
     /\[(code|sourcecode)((?:\s[^\]]*)?)\]([\s\S]*?)\[\/\1\]/gi,
     (_m, _n, attrs: string, code: string) => {
@@ -452,7 +456,7 @@ export function convertContent(
     const closing = m[0].startsWith("[/");
     if (m[1] && (closing || attrs.trim() === "" || attrs.includes("="))) shortcodes.add(m[1].toLowerCase());
   }
-  html = autoParagraphs(html).replace(/\u0000(\d+)\u0000/g, (_m, i: string) => kept[Number(i)] ?? "");
+  html = autoParagraphs(html).replace(/\uE000(\d+)\uE000/g, (_m, i: string) => kept[Number(i)] ?? "");
   const converted = htmlToMarkdown(html);
   return {
     markdown: converted.markdown,
