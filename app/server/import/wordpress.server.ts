@@ -320,11 +320,9 @@ export async function loadWxr(file: string): Promise<WxrDocument> {
   }
 }
 
-/** Whether text looks like XML (the admin page tells uploads apart by content). */
-export function looksLikeXml(bytes: Uint8Array): boolean {
-  let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
-  return bytes[i] === 0x3c;
+/** Text already in memory (an upload) in the pieces a file stream would give. */
+export function* wxrChunks(text: string, size = 64 * 1024): Generator<string> {
+  for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
 }
 
 // ---------------------------------------------------------------------------------------------
