@@ -40,6 +40,11 @@ export interface ImportedPost {
    * to that tag's page once the post's tags exist. Absent for sources without tag pages.
    */
   tagUrls?: { from: string; tag: string }[];
+  /**
+   * Old addresses of the post's category (WordPress's `/category/{path}/`): redirected to the
+   * category page of the post's category (its first). Absent for sources without category pages.
+   */
+  categoryUrls?: string[];
   /** Folders (relative to the import's root) where relative image references are looked up, in order. */
   assetDirs: string[];
   /** Notes from reading the source, for the report (ambiguous pairing, cut titles…). */

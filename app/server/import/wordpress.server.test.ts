@@ -60,7 +60,13 @@ describe("reading a WordPress export", () => {
       categories: ["Green tea", "Tea"],
       cover: "https://tea.example/wp-content/uploads/2021/03/kettle.png",
       coverAlt: "A copper kettle",
-      tagUrls: [{ from: "/tag/brewing/", tag: "Brewing" }],
+      tagUrls: [
+        { from: "/tag/brewing/", tag: "Brewing" },
+        // The parent category becomes a tag here: its old page leads to the tag's.
+        { from: "/category/tea/", tag: "Tea" },
+      ],
+      // The child's address carries its parent, as WordPress links it.
+      categoryUrls: ["/category/tea/green-tea/"],
     });
     expect(post?.oldUrls).toEqual([
       "/2021/03/04/brew-green-tea/",

@@ -117,6 +117,8 @@ const emptyComment = (): RawComment => ({
 export interface WxrDocument {
   version: string;
   authors: Map<string, string>;
+  /** Category nicename → its parent's nicename ("" at the top), from the channel's wp:category list. */
+  categoryParents: Map<string, string>;
   items: RawItem[];
 }
 
@@ -157,7 +159,7 @@ const COMMENT_FIELDS: Record<string, keyof RawComment> = {
  */
 export async function parseWxr(chunks: AsyncIterable<string> | Iterable<string>): Promise<WxrDocument> {
   const parser = new SaxesParser({ position: true });
-  const doc: WxrDocument = { version: "", authors: new Map(), items: [] };
+  const doc: WxrDocument = { version: "", authors: new Map(), categoryParents: new Map(), items: [] };
   const stack: string[] = [];
   let text = "";
   let textTooLong = false;
@@ -168,6 +170,8 @@ export async function parseWxr(chunks: AsyncIterable<string> | Iterable<string>)
   let metaValue = "";
   let authorLogin = "";
   let authorName = "";
+  let categoryNicename = "";
+  let categoryParent = "";
   let rootSeen = false;
   let pending = 0;
   let failure: Error | null = null;
@@ -240,6 +244,13 @@ export async function parseWxr(chunks: AsyncIterable<string> | Iterable<string>)
       if (name === "wp:author_login") authorLogin = value.trim();
       else if (name === "wp:author_display_name") authorName = value.trim();
       else if (name === "wp:author" && authorLogin) doc.authors.set(authorLogin, authorName || authorLogin);
+      else if (name === "wp:category_nicename") categoryNicename = value.trim();
+      else if (name === "wp:category_parent") categoryParent = value.trim();
+      else if (name === "wp:category" && categoryNicename && doc.categoryParents.size < WXR_MAX_ITEMS) {
+        doc.categoryParents.set(categoryNicename, categoryParent);
+        categoryNicename = "";
+        categoryParent = "";
+      }
       return;
     }
     if (comment) {
@@ -480,6 +491,19 @@ function wpDate(gmt: string, local: string): string | null {
   return l && !l.startsWith("0000") ? parseSourceDate(l) : null;
 }
 
+/** A category's address path (`tea/green-tea`): its nicename under its parents', as WordPress links it. */
+function categoryPath(nicename: string, parents: Map<string, string>): string {
+  const chain = [nicename];
+  const seen = new Set(chain);
+  let parent = parents.get(nicename) ?? "";
+  while (parent && !seen.has(parent) && chain.length < 20) {
+    chain.unshift(parent);
+    seen.add(parent);
+    parent = parents.get(parent) ?? "";
+  }
+  return chain.join("/");
+}
+
 function decodeSlug(name: string): string {
   try {
     return decodeURIComponent(name.trim());
@@ -522,6 +546,7 @@ interface Version {
   tags: string[];
   tagUrls: { from: string; tag: string }[];
   categories: string[];
+  categoryUrls: string[];
   cover: string | null;
   coverAlt: string;
   oldUrls: string[];
@@ -662,6 +687,7 @@ export function readWxr(doc: WxrDocument, opts: WordPressReadOptions = {}): Sour
     const tags: string[] = [];
     const tagUrls: { from: string; tag: string }[] = [];
     const categories: string[] = [];
+    const categoryPaths = new Map<string, string>();
     let lang: Locale | null = null;
     let group: string | null = null;
     for (const c of it.categories) {
@@ -671,10 +697,20 @@ export function readWxr(doc: WxrDocument, opts: WordPressReadOptions = {}): Sour
         if (c.nicename) tagUrls.push({ from: `/tag/${c.nicename}/`, tag: name });
       } else if (c.domain === "category" && name && c.nicename !== "uncategorized") {
         if (!categories.includes(name)) categories.push(name);
+        if (c.nicename && !categoryPaths.has(name))
+          categoryPaths.set(name, categoryPath(c.nicename, doc.categoryParents));
       } else if (c.domain === "language") lang = sourceLocale(c.nicename) ?? sourceLocale(name) ?? lang;
       else if (c.domain === "post_translations" && c.nicename) group = c.nicename;
     }
     if (type === "page") categories.unshift(WORDPRESS_PAGES_CATEGORY);
+    // The first category is the post's here (its page gets /category/…); the others become tags.
+    const categoryUrls: string[] = [];
+    categories.forEach((name, i) => {
+      const p = categoryPaths.get(name);
+      if (!p) return;
+      if (i === 0) categoryUrls.push(`/category/${p}/`);
+      else tagUrls.push({ from: `/category/${p}/`, tag: name.slice(0, POST_LIMITS.tagMax) });
+    });
     if (it.creator && manyAuthors)
       notes.push({
         item: label,
@@ -732,6 +768,7 @@ export function readWxr(doc: WxrDocument, opts: WordPressReadOptions = {}): Sour
       tags,
       tagUrls,
       categories,
+      categoryUrls,
       cover: coverAttachment?.url ?? null,
       coverAlt: (coverAttachment?.alt ?? "").slice(0, 300),
       oldUrls: [...oldUrls],
@@ -797,6 +834,7 @@ function single(v: Version): ImportedPost {
     coverAlt: v.coverAlt,
     oldUrls: v.oldUrls,
     tagUrls: v.tagUrls,
+    categoryUrls: v.categoryUrls,
     assetDirs: [""],
     notes: v.notes,
     comments: v.comments,
@@ -828,6 +866,8 @@ function pairOf(en: Version, zh: Version): ImportedPost {
     coverAlt: en.cover ? en.coverAlt : zh.coverAlt,
     oldUrls: union(en.oldUrls, zh.oldUrls),
     tagUrls,
+    // The pair's category is the English version's first (then the Chinese one's).
+    categoryUrls: en.categoryUrls.length > 0 ? en.categoryUrls : zh.categoryUrls,
     assetDirs: [""],
     notes,
     comments: [...en.comments, ...zh.comments],

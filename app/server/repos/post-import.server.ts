@@ -706,6 +706,47 @@ async function tagRedirectCandidates(
   return out;
 }
 
+/**
+ * Redirects for the old addresses of a written post's category (`/category/{path}/` →
+ * `/categories/{our slug}`), each address once, like the tags'.
+ */
+async function categoryRedirectCandidates(
+  trx: Transaction<Database>,
+  rules: RuleSet,
+  post: ImportedPost,
+  taken: Set<string>,
+  lines: ImportReportLine[],
+): Promise<RedirectCandidate[]> {
+  const out: RedirectCandidate[] = [];
+  const [first] = post.categories;
+  if (!first) return out;
+  for (const url of post.categoryUrls ?? []) {
+    const from = normalizeFrom(url);
+    if (!from.ok) {
+      if (from.error === "fromInvalid")
+        lines.push({ item: post.label, outcome: "note", reason: "redirectInvalid", detail: url.slice(0, 200) });
+      continue;
+    }
+    const key = fromKey(from);
+    if (taken.has(key)) continue;
+    // writePost made (or found) this category: the same row.
+    const id = await ensureCategory(trx, first.slice(0, 100));
+    const row = await trx.selectFrom("categories").select("slug").where("id", "=", id).executeTakeFirst();
+    if (!row) continue;
+    const checked = checkTarget(`/categories/${encodeURIComponent(row.slug)}`, false);
+    if (!checked.ok) continue;
+    taken.add(key);
+    const stored = rules.get(from);
+    if (stored) {
+      if (stored.to !== checked.target)
+        lines.push({ item: post.label, outcome: "note", reason: "redirectExists", detail: key });
+      continue;
+    }
+    out.push({ line: 0, fromPath: from.path, fromQuery: from.query, to: checked.target, status: 301, external: false });
+  }
+  return out;
+}
+
 /** Another run moved the import on first (a lease lost mid-chunk): this chunk is rolled back. */
 class ImportMoved extends Error {}
 
@@ -810,6 +851,7 @@ export async function importNextPostChunk(
         written.push(result.postId);
         candidates.push(...redirectCandidates(rules, p.post, result.postId, taken, lines));
         candidates.push(...(await tagRedirectCandidates(trx, rules, p.post, taken, lines)));
+        candidates.push(...(await categoryRedirectCandidates(trx, rules, p.post, taken, lines)));
       }
       if (candidates.length > 0) {
         const outcome = await importRedirects(trx, candidates, `import:${job.kind}`);

@@ -179,8 +179,8 @@ describe(`importing a WordPress export (${testDialect()})`, () => {
     expect(revisions).toHaveLength(3);
   });
 
-  it("redirects /?p=ID, the old permalinks and /tag/{slug}/ with a 301", async () => {
-    const tea = await postOf("20");
+  it("redirects /?p=ID, the old permalinks, /tag/{slug}/ and /category/{path}/ with a 301", async () => {
+    const teaPost = await postOf("20");
     const pair = await postOf("30+31");
     const map = createRedirectMap(database.db, { intervalMs: 60_000 });
     const app = express();
@@ -193,9 +193,9 @@ describe(`importing a WordPress export (${testDialect()})`, () => {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       for (const [from, to] of [
-        ["/?p=20", `/posts/detail/${tea.post.id}`],
-        ["/2021/03/04/brew-green-tea/", `/posts/detail/${tea.post.id}`],
-        ["/brew-green-tea/", `/posts/detail/${tea.post.id}`],
+        ["/?p=20", `/posts/detail/${teaPost.post.id}`],
+        ["/2021/03/04/brew-green-tea/", `/posts/detail/${teaPost.post.id}`],
+        ["/brew-green-tea/", `/posts/detail/${teaPost.post.id}`],
         ["/?p=31", `/posts/detail/${pair.post.id}`],
         ["/zh/2021/04/oolong-zh/", `/zh/posts/detail/${pair.post.id}`],
       ] as const) {
@@ -208,9 +208,25 @@ describe(`importing a WordPress export (${testDialect()})`, () => {
         .select("slug")
         .where("nameEn", "=", "Brewing")
         .executeTakeFirstOrThrow();
-      const res = await fetch(`${base}/tag/brewing/`, { redirect: "manual" });
-      expect(res.status).toBe(301);
-      expect(res.headers.get("location")).toBe(`/tags/${brewing.slug}`);
+      const tea = await database.db
+        .selectFrom("tags")
+        .select("slug")
+        .where("nameEn", "=", "Tea")
+        .executeTakeFirstOrThrow();
+      const green = await database.db
+        .selectFrom("categories")
+        .select("slug")
+        .where("nameEn", "=", "Green tea")
+        .executeTakeFirstOrThrow();
+      for (const [from, to] of [
+        ["/tag/brewing/", `/tags/${brewing.slug}`],
+        ["/category/tea/green-tea/", `/categories/${green.slug}`],
+        ["/category/tea/", `/tags/${tea.slug}`],
+      ] as const) {
+        const res = await fetch(`${base}${from}`, { redirect: "manual" });
+        expect(res.status, from).toBe(301);
+        expect(res.headers.get("location"), from).toBe(to);
+      }
     } finally {
       await new Promise((r) => server.close(r));
       await map.stop();
