@@ -611,7 +611,7 @@ function readComments(item: RawItem, label: string, fallbackDate: string, notes:
   );
 }
 
-/** Reads a parsed export into imported posts (Polylang pairs as one post). Nothing is written. */
+/** Reads a parsed export into imported posts (Polylang pairs as one post); it empties the items' texts as it goes. Nothing is written. */
 export function readWxr(doc: WxrDocument, opts: WordPressReadOptions = {}): SourceRead {
   const problems: ImportReportLine[] = [];
   const attachments = new Map<string, Attachment>();
@@ -664,6 +664,8 @@ export function readWxr(doc: WxrDocument, opts: WordPressReadOptions = {}): Sour
     }
     const notes: ImportReportLine[] = [];
     const converted = convertContent(it.content, { postId: id, attachments });
+    // The raw text is not needed again: let it go while the rest is read (big exports).
+    it.content = "";
     for (const s of converted.shortcodesKept)
       notes.push({ item: label, outcome: "note", reason: "wpShortcodeKept", detail: `[${s}]` });
     for (const k of converted.keptAsHtml)
@@ -741,7 +743,7 @@ export function readWxr(doc: WxrDocument, opts: WordPressReadOptions = {}): Sour
       .map((r): ImportedRevision | null => {
         const at = wpDate(r.dateGmt, r.date);
         if (!at || r.contentTooLong || !/^\d+$/.test(r.id.trim())) return null;
-        return {
+        const revision: ImportedRevision = {
           sourceId: r.id.trim(),
           locale,
           title:
@@ -750,6 +752,8 @@ export function readWxr(doc: WxrDocument, opts: WordPressReadOptions = {}): Sour
           bodyMarkdown: convertContent(r.content, { postId: id, attachments }).markdown.slice(0, POST_LIMITS.bodyMax),
           createdAt: at,
         };
+        r.content = "";
+        return revision;
       })
       .filter((r): r is ImportedRevision => r !== null)
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
@@ -776,6 +780,7 @@ export function readWxr(doc: WxrDocument, opts: WordPressReadOptions = {}): Sour
       comments: readComments(it, label, publishedAt ?? now, notes),
       revisions,
     });
+    it.comments = [];
   }
   for (const [type, n] of skippedTypes)
     problems.push({ item: type || "(no type)", outcome: "skipped", reason: "wpPostType", detail: `${n} item(s)` });

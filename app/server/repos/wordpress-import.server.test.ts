@@ -12,6 +12,7 @@ import { loadWxr, readWxr, WORDPRESS_SOURCE } from "../import/wordpress.server.t
 import { importDeps } from "../jobs/post-import.server.ts";
 import { createRedirectMap } from "../redirects/map.server.ts";
 import { createLocalStorage } from "../storage/local.server.ts";
+import { listCommentsForModeration } from "./comment-moderation.server.ts";
 import { listComments } from "./comments.server.ts";
 import { getPostImport, importNextPostChunk, queuePostImport } from "./post-import.server.ts";
 import { listRevisions } from "./revisions.server.ts";
@@ -169,6 +170,17 @@ describe(`importing a WordPress export (${testDialect()})`, () => {
       createdAt: "2021-03-05T02:00:00.000Z",
     });
     expect(await count("comments")).toBe(4);
+    // The moderator sees the held reply under the name and e-mail given, and finds it by that e-mail.
+    const held = await listCommentsForModeration(database.db, {
+      status: "pending",
+      page: 1,
+      pageSize: 10,
+      locale: "en",
+      q: "ann@reader",
+    });
+    expect(held.items.map((c) => [c.authorName, c.authorEmail, c.excerpt])).toEqual([
+      ["Ann Reader", "ann@reader.example", "Reply to a reply, waiting for approval."],
+    ]);
   });
 
   it("keeps WordPress revisions as the post's history, oldest first, before the import's own", async () => {
