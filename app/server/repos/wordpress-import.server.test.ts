@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -8,7 +8,8 @@ import { png } from "../../../tests/fixtures/images.ts";
 import { insertUser } from "../../../tests/setup/fixtures-db.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import { serveRedirects } from "../http/redirects.server.ts";
-import { loadWxr, readWxr, WORDPRESS_SOURCE } from "../import/wordpress.server.ts";
+import type { SourceRead } from "../import/markdown-folder.server.ts";
+import { loadWxr, parseWxr, readWxr, WORDPRESS_SOURCE } from "../import/wordpress.server.ts";
 import { importDeps } from "../jobs/post-import.server.ts";
 import { createRedirectMap } from "../redirects/map.server.ts";
 import { createLocalStorage } from "../storage/local.server.ts";
@@ -26,8 +27,8 @@ let root: string;
 let storeDir: string;
 let author: { id: string; email: string };
 
-async function runImport(): Promise<string> {
-  const read = readWxr(await loadWxr(EXPORT));
+async function runImport(given?: SourceRead): Promise<string> {
+  const read = given ?? readWxr(await loadWxr(EXPORT));
   const id = await queuePostImport(database.db, {
     kind: WORDPRESS_SOURCE,
     label: EXPORT,
@@ -265,5 +266,40 @@ describe(`importing a WordPress export (${testDialect()})`, () => {
       commentsAdded: 0,
     });
     expect(await Promise.all(tables.map(count))).toEqual(before);
+  });
+
+  it("a new comment in a later export is added to the unchanged-elsewhere post, sanitised, nothing else twice", async () => {
+    const before = {
+      comments: await count("comments"),
+      revisions: await count("postRevisions"),
+      posts: await count("posts"),
+    };
+    const hostile = `<wp:comment><wp:comment_id>106</wp:comment_id><wp:comment_author><![CDATA[<b>Mallory</b>]]></wp:comment_author>
+      <wp:comment_author_url>javascript:alert(3)</wp:comment_author_url><wp:comment_date_gmt>2021-03-07 00:00:00</wp:comment_date_gmt>
+      <wp:comment_content><![CDATA[<script>alert(1)</script><a href="javascript:alert(2)">click</a> <strong>fine</strong>]]></wp:comment_content>
+      <wp:comment_approved>1</wp:comment_approved><wp:comment_parent>0</wp:comment_parent></wp:comment>`;
+    // Added before the post's first comment.
+    const original = await readFile(EXPORT, "utf8");
+    const at = original.indexOf("<wp:comment>");
+    const text = `${original.slice(0, at)}${hostile}${original.slice(at)}`;
+    const id = await runImport(readWxr(await parseWxr([text])));
+    expect(await getPostImport(database.db, id)).toMatchObject({
+      imported: 0,
+      updated: 1,
+      skipped: 7,
+      commentsAdded: 1,
+    });
+    expect(await count("posts")).toBe(before.posts);
+    expect(await count("comments")).toBe(before.comments + 1);
+    // The update's own revision; WordPress's two are not written again.
+    expect(await count("postRevisions")).toBe(before.revisions + 1);
+    const added = await database.db
+      .selectFrom("comments")
+      .select(["bodyHtml", "guestName", "guestUrl", "status"])
+      .where("guestName", "=", "Mallory")
+      .executeTakeFirstOrThrow();
+    expect(added).toMatchObject({ guestUrl: null, status: "approved" });
+    expect(added.bodyHtml).toContain("<strong>fine</strong>");
+    expect(added.bodyHtml).not.toMatch(/<script|javascript:|alert\(1\)/i);
   });
 });
