@@ -23,7 +23,7 @@ let opened: ReturnType<typeof openDatabase>;
 let db: DB;
 
 const cli = (args: string[]) => startCli(args, { dataDir, databaseUrl: database.url }).done;
-const run = () => cli(["import:wordpress", EXPORT, "--uploads", uploads]);
+const run = (...more: string[]) => cli(["import:wordpress", EXPORT, "--uploads", uploads, ...more]);
 
 beforeAll(async () => {
   dataDir = tempDataDir();
@@ -80,7 +80,7 @@ describe(`npm run cli -- import:wordpress (${testDialect()})`, () => {
     expect(dry.out).toContain("dry run, nothing written");
     expect(await countRows(db, "posts")).toBe(0);
 
-    const first = await run();
+    const first = await run("--chunk", "2");
     expect(first.code, first.out).toBe(0);
     expect(first.out).toContain("done: imported 8, updated 0, skipped 0, failed 0; images stored 1, missing 1");
     expect(first.out).toContain("comments added 4");

@@ -74,6 +74,10 @@ export function startPostImports(
           if (!(await acquireLease(db, POST_IMPORT_LEASE, holder, intervalMs * 3))) return;
           renewedAt = Date.now();
         }
+        // On SQLite every await above settles at once (the driver is synchronous): without a turn of
+        // the event loop here, timers and requests (the CLI's progress line, the server's readers)
+        // would wait for the whole import.
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
     },
   });
