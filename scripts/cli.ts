@@ -57,6 +57,13 @@ Commands:
                      redirects; images from Ghost's content/images folder or a zip;
                      --members subscribes the members CSV's subscribed_to_emails rows;
                      --lang sets the blog's language (default: by each title's script)
+  import:wordpress <export.xml> [--images <dir|zip>] [--lang en|zh] [--dry-run]
+                   [--author <email>]
+                     import a WordPress WXR export the same way: posts, pages (in a
+                     "Pages" category), drafts, private posts (as drafts), scheduled
+                     posts, comments with their replies and approval state, revisions,
+                     featured images, Polylang pairs; /?p=ID and old permalinks
+                     redirect; images from the uploads folder (--images, or --uploads)
   help, --help       show this help
 
 The database comes from DATABASE_URL (default: a SQLite file in DATA_DIR, ./data).`;
@@ -294,9 +301,13 @@ async function importCommand(args: string[]): Promise<number> {
   });
 }
 
-async function importMarkdown(args: string[], source: "markdown" | "ghost" = "markdown"): Promise<number> {
-  const { importGhostCommand, importMarkdownCommand } = await import("./import-command.ts");
-  const command = source === "ghost" ? importGhostCommand : importMarkdownCommand;
+async function importMarkdown(
+  args: string[],
+  source: "markdown" | "ghost" | "wordpress" = "markdown",
+): Promise<number> {
+  const { importGhostCommand, importMarkdownCommand, importWordpressCommand } = await import("./import-command.ts");
+  const command =
+    source === "ghost" ? importGhostCommand : source === "wordpress" ? importWordpressCommand : importMarkdownCommand;
   const env = parseEnv();
   const storage = await createStorage(env.storage, env.storageRetry);
   return withDatabase(async ({ db }) => {
@@ -376,6 +387,8 @@ export async function runCli(argv: string[]): Promise<number> {
       return importMarkdown(rest);
     case "import:ghost":
       return importMarkdown(rest, "ghost");
+    case "import:wordpress":
+      return importMarkdown(rest, "wordpress");
     default:
       console.error(`unknown command: ${command}\n\n${HELP}`);
       return 2;

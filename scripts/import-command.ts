@@ -23,6 +23,13 @@ import {
   type SourceRead,
   SourceRefused,
 } from "../app/server/import/markdown-folder.server.ts";
+import {
+  loadWxr,
+  readWxr,
+  WORDPRESS_PAGES_CATEGORY,
+  WORDPRESS_SOURCE,
+  wordpressImageResolver,
+} from "../app/server/import/wordpress.server.ts";
 import { unpackZip } from "../app/server/import/zip.server.ts";
 import { INSTANCE_ID } from "../app/server/jobs/lease.server.ts";
 import { importDeps, startPostImports } from "../app/server/jobs/post-import.server.ts";
@@ -110,6 +117,23 @@ export const REASONS: Record<string, string> = {
   ghostStatus: "unknown Ghost status: imported as a draft",
   ghostNoId: "a Ghost post without an id",
   ghostDuplicateId: "a second Ghost post with the same id",
+  commentCut: "comment cut to 5,000 characters",
+  commentTooDeep: "comment nested too deeply: left out",
+  wpShortcodeKept: "shortcode kept as text",
+  wpKeptAsHtml: "kept as HTML (sanitised when shown)",
+  wpGalleryEmpty: "a [gallery] without pictures in the export: left out",
+  wpCommentsSpam: "spam or trashed comments left out",
+  wpPingbacks: "pingbacks and trackbacks left out",
+  wpAuthor: "written by (the posts belong to the importing account)",
+  wpPrivate: "private in WordPress: imported as a draft",
+  wpPassword: "password-protected in WordPress: imported as a draft",
+  wpStatus: "unknown WordPress status: imported as a draft",
+  wpThumbnailMissing: "featured image not in the export",
+  wpTrash: "in WordPress's trash: not imported",
+  wpAutoDraft: "an empty auto-draft: not imported",
+  wpPostType: "items of this type are not imported",
+  wpNoId: "a WordPress item without a numeric id",
+  wpDuplicateId: "a second WordPress item with the same id",
 };
 
 export function reportLine(line: ImportReportLine): string {
@@ -121,7 +145,8 @@ export function reportLine(line: ImportReportLine): string {
 export function countsLine(c: ImportCounts): string {
   return (
     `imported ${c.imported}, updated ${c.updated}, skipped ${c.skipped}, failed ${c.failed}; ` +
-    `images stored ${c.imagesStored}, missing ${c.imagesMissing}; redirects added ${c.redirectsAdded}`
+    `images stored ${c.imagesStored}, missing ${c.imagesMissing}; redirects added ${c.redirectsAdded}` +
+    (c.commentsAdded > 0 ? `; comments added ${c.commentsAdded}` : "")
   );
 }
 
@@ -431,5 +456,68 @@ export async function importGhostCommand(args: string[], ctx: ImportContext): Pr
     ...(withMembers && opts.members
       ? { after: (author) => importMembers(ctx, author, opts.members ?? "", withMembers, opts.lang ?? "en") }
       : {}),
+  });
+}
+
+const WORDPRESS_USAGE =
+  "import:wordpress <export.xml> [--images <dir|zip>] [--lang en|zh] [--dry-run] [--author <email>]";
+
+/**
+ * `import:wordpress`: a WXR export (and its uploads folder or zip), as the Ghost import runs
+ * (docs/decisions/022-wordpress-import.md). `--uploads` is another name for `--images`.
+ */
+export async function importWordpressCommand(args: string[], ctx: ImportContext): Promise<number> {
+  const opts = parseGhostOptions(args.map((a) => (a === "--uploads" ? "--images" : a)));
+  if (!opts || opts.members) {
+    console.error(`usage: ${WORDPRESS_USAGE}`);
+    return 2;
+  }
+  const given = path.resolve(opts.file);
+  let read: SourceRead;
+  let root = path.dirname(given);
+  let unpacked: string | null = null;
+  let attachments = 0;
+  let comments = 0;
+  try {
+    const doc = await loadWxr(given);
+    attachments = doc.items.filter((i) => i.type.trim() === "attachment").length;
+    read = readWxr(doc, { locale: opts.lang });
+    comments = read.posts.reduce((n, p) => n + (p.comments?.length ?? 0), 0);
+    if (opts.images) {
+      const images = path.resolve(opts.images);
+      const info = await stat(images).catch(() => null);
+      if (!info) throw new SourceRefused(`no such folder or zip: ${images}`);
+      root = images;
+      if (info.isFile()) {
+        const zip = await unpackZip(images, path.join(ctx.dataDir, "imports"), { entryMaxBytes: ctx.uploadMaxBytes });
+        unpacked = zip.dir;
+        root = zip.root;
+        read.problems.unshift(...zip.problems);
+      }
+    }
+  } catch (error) {
+    if (error instanceof SourceRefused) {
+      console.error(`import refused: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  const pages = read.posts.filter((p) => p.categories[0] === WORDPRESS_PAGES_CATEGORY).length;
+  const pairs = read.posts.filter((p) => p.translations.length > 1).length;
+  console.log(
+    `read ${given}: ${read.posts.length} post(s) and page(s), ${pages} page(s), ${pairs} in two languages, ` +
+      `${comments} comment(s), ${attachments} attachment(s), ${read.problems.length} problem(s)`,
+  );
+  return runPostImport(ctx, {
+    kind: WORDPRESS_SOURCE,
+    label: given,
+    rootDir: root,
+    read,
+    images: wordpressImageResolver(root, ctx.uploadMaxBytes),
+    dryRun: opts.dryRun,
+    author: opts.author,
+    chunk: opts.chunk,
+    matchLabel: true,
+    unpacked,
   });
 }

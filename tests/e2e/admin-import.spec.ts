@@ -16,6 +16,20 @@ const GHOST_OLD = [
 ];
 const GHOST_OLD_TAGS = ["/tag/travel/", "/tag/notes/", "/tag/zhong-wen/", "/tag/hash-feature/"];
 const enc = (text: string) => new TextEncoder().encode(text);
+/** A small WordPress export: a post with a reply thread and a held comment (ids and slugs carry the stamp). */
+const WXR = `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:excerpt="http://wordpress.org/export/1.2/excerpt/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:wp="http://wordpress.org/export/1.2/">
+<channel><title>Old WP</title><wp:wxr_version>1.2</wp:wxr_version>
+<item><title>From WordPress ${STAMP}</title><link>https://old.example/2019/01/wp-${STAMP}/</link>
+<content:encoded><![CDATA[<!-- wp:paragraph --><p>Moved from <em>WordPress</em>.</p><!-- /wp:paragraph -->]]></content:encoded>
+<excerpt:encoded><![CDATA[]]></excerpt:encoded>
+<wp:post_id>${STAMP}</wp:post_id><wp:post_date_gmt>2019-01-02 03:04:05</wp:post_date_gmt><wp:post_name>wp-${STAMP}</wp:post_name>
+<wp:status>publish</wp:status><wp:post_type>post</wp:post_type>
+<wp:comment><wp:comment_id>${STAMP}1</wp:comment_id><wp:comment_author>Ann Reader</wp:comment_author><wp:comment_date_gmt>2019-01-03 00:00:00</wp:comment_date_gmt><wp:comment_content>First comment ${STAMP}</wp:comment_content><wp:comment_approved>1</wp:comment_approved><wp:comment_parent>0</wp:comment_parent></wp:comment>
+<wp:comment><wp:comment_id>${STAMP}2</wp:comment_id><wp:comment_author>Mei Lin</wp:comment_author><wp:comment_date_gmt>2019-01-04 00:00:00</wp:comment_date_gmt><wp:comment_content>A reply ${STAMP}</wp:comment_content><wp:comment_approved>1</wp:comment_approved><wp:comment_parent>${STAMP}1</wp:comment_parent></wp:comment>
+<wp:comment><wp:comment_id>${STAMP}3</wp:comment_id><wp:comment_author>Held Back</wp:comment_author><wp:comment_date_gmt>2019-01-05 00:00:00</wp:comment_date_gmt><wp:comment_content>Not approved ${STAMP}</wp:comment_content><wp:comment_approved>0</wp:comment_approved><wp:comment_parent>0</wp:comment_parent></wp:comment>
+<wp:comment><wp:comment_id>${STAMP}4</wp:comment_id><wp:comment_author>Spammer</wp:comment_author><wp:comment_content>Spam ${STAMP}</wp:comment_content><wp:comment_approved>spam</wp:comment_approved><wp:comment_parent>0</wp:comment_parent></wp:comment>
+</item></channel></rss>`;
 
 test.afterAll(async ({ serverDb }) => {
   // Other files share this database: leave nothing of this import behind.
@@ -36,6 +50,7 @@ test.afterAll(async ({ serverDb }) => {
     .execute();
   await db.deleteFrom("importSources").where("source", "=", "ghost").execute();
   await db.deleteFrom("postImports").where("label", "=", `ghost-${STAMP}.json`).execute();
+  await db.deleteFrom("postImports").where("label", "=", `wordpress-${STAMP}.xml`).execute();
 });
 
 test("an admin uploads a Markdown blog, checks the dry run, imports it and old links land", async ({
@@ -53,7 +68,7 @@ test("an admin uploads a Markdown blog, checks the dry run, imports it and old l
   await page.goto("/admin");
   await page.getByRole("link", { name: "Import", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Import" })).toBeVisible();
-  await page.getByLabel("Zip of the blog folder or Ghost export").setInputFiles({
+  await page.getByLabel("Zip of the blog folder, Ghost or WordPress export").setInputFiles({
     name: `blog-${STAMP}.zip`,
     mimeType: "application/zip",
     buffer: Buffer.from(zip),
@@ -100,12 +115,12 @@ test("an admin uploads a Markdown blog, checks the dry run, imports it and old l
 
   // A Ghost export, told apart by its content: the same dry run, then the import.
   await page.goto("/admin/import");
-  await page.getByLabel("Zip of the blog folder or Ghost export").setInputFiles({
+  await page.getByLabel("Zip of the blog folder, Ghost or WordPress export").setInputFiles({
     name: `ghost-${STAMP}.json`,
     mimeType: "application/json",
     buffer: await readFile("tests/fixtures/ghost/export.json"),
   });
-  await page.getByLabel("Language of a Ghost blog").selectOption("auto");
+  await page.getByLabel("Language of a Ghost or WordPress blog").selectOption("auto");
   await page.getByRole("button", { name: "Check the file" }).click();
   await expect(dryRun).toContainText("6 posts found. Nothing has been written yet.");
   await expect(dryRun.locator('[data-count="imported"]')).toHaveText("6");
@@ -124,6 +139,35 @@ test("an admin uploads a Markdown blog, checks the dry run, imports it and old l
     });
   expect((await post('{"posts": []}')).status()).toBe(400);
   expect((await post('{"db": [{"data": {"posts": []}}]}', "fr")).status()).toBe(400);
+
+  // A WordPress export: the post with its comments, the reply under its comment, the held one not shown.
+  await page.goto("/admin/import");
+  await page.getByLabel("Zip of the blog folder, Ghost or WordPress export").setInputFiles({
+    name: `wordpress-${STAMP}.xml`,
+    mimeType: "text/xml",
+    buffer: Buffer.from(WXR),
+  });
+  await page.getByRole("button", { name: "Check the file" }).click();
+  await expect(dryRun).toContainText("1 post found. Nothing has been written yet.");
+  await expect(dryRun.locator('[data-count="commentsAdded"]')).toHaveText("3");
+  await expect(dryRun).toContainText("spam or trashed comments left out");
+  await page.getByRole("button", { name: "Import now" }).click();
+  await expect(job.locator("code")).toHaveText(`wordpress-${STAMP}.xml`);
+  await expect(job.locator('[data-status="done"]')).toBeVisible({ timeout: 20_000 });
+  await expect(job.locator('[data-count="commentsAdded"]')).toHaveText("3");
+  expect((await page.request.get(`/?p=${STAMP}`, { maxRedirects: 0 })).status()).toBe(301);
+  await page.goto(`/2019/01/wp-${STAMP}/`);
+  await expect(page.getByRole("heading", { level: 1, name: `From WordPress ${STAMP}` })).toBeVisible();
+  const first = page
+    .getByRole("listitem")
+    .filter({ hasText: `First comment ${STAMP}` })
+    .first();
+  await expect(first).toContainText("Ann Reader");
+  await expect(first).toContainText(`A reply ${STAMP}`);
+  await expect(page.getByText(`Not approved ${STAMP}`)).toHaveCount(0);
+  await expect(page.getByText(`Spam ${STAMP}`)).toHaveCount(0);
+  // XML that is not a WordPress export: a 400, nothing staged.
+  expect((await post("<?xml version='1.0'?><feed/>")).status()).toBe(400);
 
   // The same page in Chinese.
   await page.context().addCookies([{ name: "locale", value: "zh", url: new URL(page.url()).origin }]);

@@ -38,7 +38,15 @@ export function startCli(args: string[], env: { dataDir: string; databaseUrl: st
 /** The number of rows in a table. */
 export async function countRows(
   db: DB,
-  table: "posts" | "media" | "redirects" | "importSources" | "subscribers",
+  table:
+    | "posts"
+    | "media"
+    | "redirects"
+    | "importSources"
+    | "subscribers"
+    | "comments"
+    | "postRevisions"
+    | "postImports",
 ): Promise<number> {
   const { n } = await db
     .selectFrom(table)

@@ -21,6 +21,13 @@ import {
   SourceRefused,
 } from "../../server/import/markdown-folder.server.ts";
 import { sniffImport } from "../../server/import/upload-kind.server.ts";
+import {
+  parseWxr,
+  readWxr,
+  WORDPRESS_SOURCE,
+  wordpressImageResolver,
+  wxrChunks,
+} from "../../server/import/wordpress.server.ts";
 import { unpackZip } from "../../server/import/zip.server.ts";
 import { readSingleFile } from "../../server/media/multipart.server.ts";
 import {
@@ -33,7 +40,7 @@ import {
 import type { Route } from "./+types/import";
 
 // The admin Import page (docs/decisions/020-importers.md): upload a zip of a Markdown blog or
-// a Ghost JSON export (told apart by content), read its dry-run report, confirm, and watch the
+// a Ghost JSON export or a WordPress WXR export (told apart by content), read its dry-run report, confirm, and watch the
 // background job. The upload limit applies.
 export const handle = routePolicy({ writes: "none", body: "upload" });
 
@@ -51,9 +58,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-type Refusal = "noFile" | "tooLarge" | "badForm" | "notZip" | "notGhost" | "unknownFormat" | "noPosts";
+type Refusal = "noFile" | "tooLarge" | "badForm" | "notZip" | "notGhost" | "notWordPress" | "unknownFormat" | "noPosts";
 
-/** A Ghost blog's language as the CLI's `--lang`: `auto` guesses per post. */
+/** A Ghost or WordPress blog's language as the CLI's `--lang`: `auto` guesses per post. */
 const GHOST_LANGS = ["auto", "en", "zh"] as const;
 
 type Answer =
@@ -66,11 +73,13 @@ const refuse = (error: Refusal, status = 400, detail?: string) =>
 /** The folder an unpacked zip lives in (`imports/zip-…`), from the folder imported (it or a folder in it). */
 function unpackedDir(importsDir: string, rootDir: string): string | null {
   const rel = path.relative(importsDir, rootDir).split(path.sep)[0] ?? "";
-  return rel.startsWith("zip-") || rel.startsWith("ghost-") ? path.join(importsDir, rel) : null;
+  return rel.startsWith("zip-") || rel.startsWith("ghost-") || rel.startsWith("wordpress-")
+    ? path.join(importsDir, rel)
+    : null;
 }
 
 /**
- * `upload` (multipart: a zip, or a Ghost export with its `lang`): unpacks and reads it, stores it as a staged import and answers
+ * `upload` (multipart: a zip, or a Ghost or WordPress export with its `lang`): unpacks and reads it, stores it as a staged import and answers
  * the dry-run report; nothing is imported yet. `confirm` starts a staged import; `cancel`
  * drops it and its unpacked files.
  */
@@ -89,7 +98,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!(GHOST_LANGS as readonly string[]).includes(lang)) return refuse("badForm");
     const format = sniffImport(upload.data);
     if (format === null) return refuse("unknownFormat");
-    const label = upload.fileName.slice(0, 200) || (format === "zip" ? "upload.zip" : "export.json");
+    const label =
+      upload.fileName.slice(0, 200) ||
+      (format === "zip" ? "upload.zip" : format === "xml" ? "export.xml" : "export.json");
     await mkdir(importsDir, { recursive: true });
     /** Stages what was read and answers its dry run. */
     const stage = async (kind: string, rootDir: string, read: SourceRead) => {
@@ -108,7 +119,9 @@ export async function action({ request, context }: Route.ActionArgs) {
         images:
           kind === GHOST_SOURCE
             ? ghostImageResolver(rootDir, env.uploadMaxBytes)
-            : localImageResolver(rootDir, env.uploadMaxBytes),
+            : kind === WORDPRESS_SOURCE
+              ? wordpressImageResolver(rootDir, env.uploadMaxBytes)
+              : localImageResolver(rootDir, env.uploadMaxBytes),
       });
       const report = plan.report.filter((l) => l.outcome !== "imported" && l.outcome !== "updated");
       return data<Answer>({ ok: true, id, counts: plan.counts, report: report.slice(0, LINES_SHOWN) });
@@ -127,6 +140,21 @@ export async function action({ request, context }: Route.ActionArgs) {
       const rootDir = path.join(importsDir, `ghost-${newId()}`);
       await mkdir(rootDir, { recursive: true });
       return stage(GHOST_SOURCE, rootDir, read);
+    }
+    if (format === "xml") {
+      let read: SourceRead;
+      try {
+        const locale = lang === "en" || lang === "zh" ? lang : undefined;
+        read = readWxr(await parseWxr(wxrChunks(upload.data.toString("utf8"))), { locale });
+      } catch (error) {
+        if (error instanceof SourceRefused) return refuse("notWordPress", 400, error.message);
+        throw error;
+      }
+      if (read.posts.length === 0) return refuse("noPosts");
+      // As a Ghost export: the uploads are not sent here; an empty folder of its own, removed on cancel.
+      const rootDir = path.join(importsDir, `wordpress-${newId()}`);
+      await mkdir(rootDir, { recursive: true });
+      return stage(WORDPRESS_SOURCE, rootDir, read);
     }
     const zipFile = path.join(importsDir, `upload-${newId()}.zip`);
     await writeFile(zipFile, upload.data);
@@ -179,6 +207,7 @@ function Counts({ counts }: { counts: ImportCounts }) {
     ["imagesStored", counts.imagesStored],
     ["imagesMissing", counts.imagesMissing],
     ["redirectsAdded", counts.redirectsAdded],
+    ["commentsAdded", counts.commentsAdded],
   ] as const;
   return (
     <dl className="grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:grid-cols-4">
@@ -220,6 +249,23 @@ const KNOWN_REASONS = [
   "ghostAuthor",
   "ghostNoId",
   "ghostDuplicateId",
+  "commentCut",
+  "commentTooDeep",
+  "wpShortcodeKept",
+  "wpKeptAsHtml",
+  "wpGalleryEmpty",
+  "wpCommentsSpam",
+  "wpPingbacks",
+  "wpAuthor",
+  "wpPrivate",
+  "wpPassword",
+  "wpStatus",
+  "wpThumbnailMissing",
+  "wpTrash",
+  "wpAutoDraft",
+  "wpPostType",
+  "wpNoId",
+  "wpDuplicateId",
 ] as const;
 type KnownReason = (typeof KNOWN_REASONS)[number];
 const isKnownReason = (r: string): r is KnownReason => (KNOWN_REASONS as readonly string[]).includes(r);
@@ -294,7 +340,7 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
             name="file"
             type="file"
             required
-            accept=".zip,.json,application/zip,application/json"
+            accept=".zip,.json,.xml,application/zip,application/json,application/xml,text/xml"
             aria-describedby="import-file-hint"
             className="mt-1 block text-sm"
           />

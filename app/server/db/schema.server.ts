@@ -383,6 +383,10 @@ export interface CommentsTable {
   bodyMarkdown: string;
   bodyHtml: string;
   status: CommentStatus;
+  /** A comment by someone without an account here (imported): the name, e-mail and address they gave. */
+  guestName: ColumnType<string | null, string | null | undefined, string | null>;
+  guestEmail: ColumnType<string | null, string | null | undefined, string | null>;
+  guestUrl: ColumnType<string | null, string | null | undefined, string | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
@@ -642,6 +646,7 @@ export interface PostImportsTable {
   imagesStored: ColumnType<number, number | undefined, number>;
   imagesMissing: ColumnType<number, number | undefined, number>;
   redirectsAdded: ColumnType<number, number | undefined, number>;
+  commentsAdded: ColumnType<number, number | undefined, number>;
   /** JSON `ImportReportLine[]`, bounded. */
   report: ColumnType<string, string | undefined, string>;
   failures: ColumnType<number, number | undefined, number>;

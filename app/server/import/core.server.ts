@@ -40,10 +40,45 @@ export interface ImportedPost {
    * to that tag's page once the post's tags exist. Absent for sources without tag pages.
    */
   tagUrls?: { from: string; tag: string }[];
+  /**
+   * Old addresses of the post's category (WordPress's `/category/{path}/`): redirected to the
+   * category page of the post's category (its first). Absent for sources without category pages.
+   */
+  categoryUrls?: string[];
   /** Folders (relative to the import's root) where relative image references are looked up, in order. */
   assetDirs: string[];
   /** Notes from reading the source, for the report (ambiguous pairing, cut titles…). */
   notes: ImportReportLine[];
+  /** The post's comments (WordPress), parents before their replies. Each is written once (entity `comment`). */
+  comments?: ImportedComment[];
+  /** Earlier versions of the post (WordPress revisions), oldest first: its revision history here. */
+  revisions?: ImportedRevision[];
+}
+
+/** A comment as the source has it; spam, trash and pingbacks are left out by the reader. */
+export interface ImportedComment {
+  /** The source's comment id (unique within the source). */
+  sourceId: string;
+  /** The top-level comment it replies to (our comments have one level of replies), or null. */
+  parentSourceId: string | null;
+  status: "approved" | "pending";
+  authorName: string;
+  authorEmail: string | null;
+  authorUrl: string | null;
+  /** UTC ISO. */
+  createdAt: string;
+  bodyMarkdown: string;
+}
+
+/** An earlier version of one language of a post. */
+export interface ImportedRevision {
+  sourceId: string;
+  locale: Locale;
+  title: string;
+  summary: string;
+  bodyMarkdown: string;
+  /** UTC ISO. */
+  createdAt: string;
 }
 
 export type ImportOutcome = "imported" | "updated" | "skipped" | "failed" | "ambiguous" | "imageMissing" | "note";
@@ -68,6 +103,7 @@ export interface ImportCounts {
   imagesStored: number;
   imagesMissing: number;
   redirectsAdded: number;
+  commentsAdded: number;
 }
 
 export const emptyCounts = (): ImportCounts => ({
@@ -79,6 +115,7 @@ export const emptyCounts = (): ImportCounts => ({
   imagesStored: 0,
   imagesMissing: 0,
   redirectsAdded: 0,
+  commentsAdded: 0,
 });
 
 /** The content hash a re-run compares: the same source item twice is skipped as unchanged. */

@@ -10,6 +10,9 @@ describe("sniffImport", () => {
     expect(sniffImport(zipSync({}))).toBe("zip");
     expect(sniffImport(enc('{"db":[]}'))).toBe("json");
     expect(sniffImport(enc('\ufeff\n  {"db":[]}'))).toBe("json");
+    expect(sniffImport(enc('\ufeff\n<?xml version="1.0"?><rss/>'))).toBe("xml");
+    // Any markup is read as XML, and refused later when it is not a WordPress export.
+    expect(sniffImport(enc("<html>{}</html>"))).toBe("xml");
   });
 
   it("refuses anything else, whatever its name would say", () => {
@@ -17,6 +20,5 @@ describe("sniffImport", () => {
     expect(sniffImport(enc("[1, 2]"))).toBeNull();
     expect(sniffImport(enc("PK\u0001\u0002"))).toBeNull();
     expect(sniffImport(new Uint8Array())).toBeNull();
-    expect(sniffImport(enc("<html>{}</html>"))).toBeNull();
   });
 });

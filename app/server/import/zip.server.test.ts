@@ -70,10 +70,11 @@ describe("unpacking a zip for an import", () => {
 
   it("tidies unpacked zips no unfinished import reads, and keeps the rest", async () => {
     const dir = path.join(work, "tidy");
-    for (const name of ["zip-aaa/blog", "zip-bbb", "other"]) await mkdir(path.join(dir, name), { recursive: true });
+    for (const name of ["zip-aaa/blog", "zip-bbb", "other", "ghost-ddd", "wordpress-eee", "wordpress-fff"])
+      await mkdir(path.join(dir, name), { recursive: true });
     await writeFile(path.join(dir, "upload-ccc.zip"), "x");
-    expect(await pruneUnpacked(dir, [path.join(dir, "zip-aaa/blog")], 0)).toBe(2);
-    expect((await readdir(dir)).sort()).toEqual(["other", "zip-aaa"]);
+    expect(await pruneUnpacked(dir, [path.join(dir, "zip-aaa/blog"), path.join(dir, "wordpress-fff")], 0)).toBe(4);
+    expect((await readdir(dir)).sort()).toEqual(["other", "wordpress-fff", "zip-aaa"]);
     // Too young to remove: a dry run may still be reading it.
     expect(await pruneUnpacked(dir, [], 60_000)).toBe(0);
   });

@@ -139,8 +139,9 @@ export async function unpackZip(
 }
 
 /**
- * Removes unpacked zips under `importsDir` that no unfinished import reads any more (`inUse`:
- * the folders of staged, queued and running imports), and uploads left behind. Folders younger
+ * Removes unpacked zips (and the image folders of uploaded Ghost and WordPress exports) under
+ * `importsDir` that no unfinished import reads any more (`inUse`: the folders of staged, queued
+ * and running imports), and uploads left behind. Folders younger
  * than `minAgeMs` are kept: a dry run may be reading one that no import names yet.
  */
 export async function pruneUnpacked(
@@ -151,7 +152,8 @@ export async function pruneUnpacked(
   const entries = await readdir(importsDir, { withFileTypes: true }).catch(() => []);
   let removed = 0;
   for (const e of entries) {
-    if (!e.name.startsWith("zip-") && !e.name.startsWith("upload-")) continue;
+    // Unpacked zips, uploads being unpacked, and the empty image folders of uploaded Ghost and WordPress exports.
+    if (!/^(zip|upload|ghost|wordpress)-/.test(e.name)) continue;
     const full = path.join(importsDir, e.name);
     if (inUse.some((dir) => dir === full || dir.startsWith(`${full}${path.sep}`))) continue;
     const info = await stat(full).catch(() => null);

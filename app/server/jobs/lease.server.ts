@@ -154,6 +154,10 @@ export function startChunkedJob(
           if (!(await acquireLease(db, name, holder, intervalMs * 3))) return;
           renewedAt = Date.now();
         }
+        // On SQLite every await above settles at once (the driver is synchronous): without a
+        // turn of the event loop here, timers and requests (the CLI's progress line, the
+        // server's readers) would wait for the whole run.
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
     },
   });

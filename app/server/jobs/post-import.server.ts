@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { DB } from "../db/db.server.ts";
 import { GHOST_SOURCE, ghostImageResolver } from "../import/ghost.server.ts";
 import { localImageResolver } from "../import/images.server.ts";
+import { WORDPRESS_SOURCE, wordpressImageResolver } from "../import/wordpress.server.ts";
 import { importNextPostChunk, notePostImportFailure, type PostImportDeps } from "../repos/post-import.server.ts";
 import type { StorageDriver } from "../storage/types.server.ts";
 import { type LeasedJob, startChunkedJob } from "./lease.server.ts";
@@ -17,7 +18,11 @@ export function importDeps(db: DB, storage: StorageDriver, uploadMaxBytes: numbe
     storage,
     ...(log ? { log } : {}),
     images: (kind, rootDir) =>
-      kind === GHOST_SOURCE ? ghostImageResolver(rootDir, uploadMaxBytes) : localImageResolver(rootDir, uploadMaxBytes),
+      kind === GHOST_SOURCE
+        ? ghostImageResolver(rootDir, uploadMaxBytes)
+        : kind === WORDPRESS_SOURCE
+          ? wordpressImageResolver(rootDir, uploadMaxBytes)
+          : localImageResolver(rootDir, uploadMaxBytes),
   };
 }
 

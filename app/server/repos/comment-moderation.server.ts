@@ -74,7 +74,7 @@ export async function listCommentsForModeration(
   const counts = await moderationCounts(db);
   const q = opts.q?.trim() ?? "";
   const like = likePattern(q);
-  // A search matches the comment's text or its author's e-mail; % and _ are literal.
+  // A search matches the comment's text or its author's e-mail (an imported comment's given one); % and _ are literal.
   const filtered = db
     .selectFrom("comments as c")
     .innerJoin("posts as p", "p.id", "c.postId")
@@ -82,7 +82,7 @@ export async function listCommentsForModeration(
     .$if(opts.status !== "all", (qb) => qb.where("c.status", "=", opts.status as CommentStatus))
     .$if(q !== "", (qb) =>
       qb.where(
-        sql<boolean>`(lower(c."bodyMarkdown") like ${like} escape '\\' or lower(coalesce(u."email", '')) like ${like} escape '\\')`,
+        sql<boolean>`(lower(c."bodyMarkdown") like ${like} escape '\\' or lower(coalesce(u."email", c."guestEmail", '')) like ${like} escape '\\')`,
       ),
     );
   const total = q ? await countRows(filtered) : counts[opts.status];
@@ -104,6 +104,8 @@ export async function listCommentsForModeration(
       "zh.title as titleZh",
       "u.email as authorEmail",
       "u.name as authorName",
+      "c.guestName",
+      "c.guestEmail",
     ])
     .orderBy("c.createdAt", direction)
     .orderBy("c.id", direction)
@@ -117,8 +119,8 @@ export async function listCommentsForModeration(
       postTitle: pickTitle(r.titleEn, r.titleZh, opts.locale),
       postPublic: r.postStatus === "published" && r.postDeletedAt === null,
       authorId: r.authorId,
-      authorEmail: r.authorEmail,
-      authorName: r.authorName?.trim() || null,
+      authorEmail: r.authorEmail ?? r.guestEmail,
+      authorName: r.authorName?.trim() || r.guestName?.trim() || null,
       excerpt: excerpt(r.bodyMarkdown),
       status: r.status,
       createdAt: r.createdAt,

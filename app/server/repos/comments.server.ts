@@ -22,7 +22,7 @@ export interface CommentView {
   id: string;
   parentId: string | null;
   authorId: string | null;
-  /** The author's name or e-mail local part; null once the account is gone. */
+  /** The author's name or e-mail local part (an imported comment's given name); null once the account is gone. */
   authorName: string | null;
   bodyHtml: string;
   /** Only approved comments and the reader's own pending ones are ever listed. */
@@ -49,7 +49,16 @@ export async function listComments(db: DB, postId: string, viewerId: string | nu
           ])
         : eb("c.status", "=", "approved"),
     )
-    .select(["c.id", "c.parentId", "c.authorId", "c.bodyHtml", "c.status", "c.createdAt", "u.name as authorName"])
+    .select([
+      "c.id",
+      "c.parentId",
+      "c.authorId",
+      "c.bodyHtml",
+      "c.status",
+      "c.createdAt",
+      "c.guestName",
+      "u.name as authorName",
+    ])
     .orderBy("c.createdAt", "asc")
     .orderBy("c.id", "asc")
     .execute();
@@ -61,7 +70,8 @@ export async function listComments(db: DB, postId: string, viewerId: string | nu
       id: r.id,
       parentId: r.parentId,
       authorId: r.authorId,
-      authorName: r.authorId ? displayName(r.authorName) : null,
+      // An imported comment (WordPress) keeps the name its writer gave there.
+      authorName: r.authorId ? displayName(r.authorName) : r.guestName?.trim() || null,
       bodyHtml: r.bodyHtml,
       status: r.status === "pending" ? "pending" : "approved",
       createdAt: r.createdAt,

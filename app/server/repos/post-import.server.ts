@@ -2,7 +2,8 @@ import type { Transaction } from "kysely";
 import type { Logger } from "pino";
 import { withinNesting } from "../../lib/markdown-depth.ts";
 import { checkTarget, fromKey, normalizeFrom } from "../../lib/redirects.ts";
-import { isCoverUrl, POST_LIMITS, SLUG_PATTERN } from "../../lib/schemas/post.ts";
+import { COMMENT_MAX_LENGTH } from "../../lib/schemas/comment.ts";
+import { type EditorInput, isCoverUrl, POST_LIMITS, SLUG_PATTERN } from "../../lib/schemas/post.ts";
 import { slugify } from "../../lib/slug.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
@@ -11,6 +12,7 @@ import { newId } from "../ids.server.ts";
 import {
   emptyCounts,
   type ImportCounts,
+  type ImportedComment,
   type ImportedPost,
   type ImportReportLine,
   itemHash,
@@ -18,7 +20,7 @@ import {
 } from "../import/core.server.ts";
 import { type ImageResolver, imageReferences, rewriteReferences, storeImportedImage } from "../import/images.server.ts";
 import type { SourceRead } from "../import/markdown-folder.server.ts";
-import { MarkdownTooDeep } from "../markdown.server.ts";
+import { MarkdownTooDeep, renderCommentParts } from "../markdown.server.ts";
 import { mediaImages } from "../media/media.server.ts";
 import { forgetPostCounts } from "../post-counts.server.ts";
 import { renderPost } from "../post-render.server.ts";
@@ -152,6 +154,7 @@ export async function getPostImport(db: DB, id: string): Promise<PostImportJob |
     imagesStored: Number(r.imagesStored),
     imagesMissing: Number(r.imagesMissing),
     redirectsAdded: Number(r.redirectsAdded),
+    commentsAdded: Number(r.commentsAdded),
     report: parseReport(r.report),
     createdAt: r.createdAt,
     finishedAt: r.finishedAt,
@@ -210,6 +213,8 @@ interface Prepared {
     readingMinutes: number;
   }>;
   coverUrl: string | null;
+  /** The post's comments, rendered (the comment form's path). */
+  comments: Array<ImportedComment & { bodyHtml: string }>;
   lines: ImportReportLine[];
   imagesStored: number;
   imagesMissing: number;
@@ -285,7 +290,150 @@ async function prepare(deps: PostImportDeps, job: Job, post: ImportedPost, hash:
     else if (/^https?:\/\//i.test(post.cover) && isCoverUrl(post.cover) && post.cover.length <= POST_LIMITS.coverUrlMax)
       coverUrl = post.cover;
   }
-  return { ok: true, prepared: { post, hash, translations, coverUrl, lines, imagesStored, imagesMissing } };
+  const comments = prepareComments(post, lines);
+  return { ok: true, prepared: { post, hash, translations, coverUrl, comments, lines, imagesStored, imagesMissing } };
+}
+
+/**
+ * Renders imported comments as the comment form does (sanitised Markdown): a body over the
+ * form's limit is cut, one nested too deeply is left out; both with a report line.
+ */
+function prepareComments(post: ImportedPost, lines: ImportReportLine[]): Prepared["comments"] {
+  const out: Prepared["comments"] = [];
+  for (const c of post.comments ?? []) {
+    const item = `${post.label} comment ${c.sourceId}`;
+    let body = c.bodyMarkdown.trim();
+    if (!body) continue;
+    if (body.length > COMMENT_MAX_LENGTH) {
+      body = body.slice(0, COMMENT_MAX_LENGTH).trimEnd();
+      lines.push({ item, outcome: "note", reason: "commentCut", detail: `cut to ${COMMENT_MAX_LENGTH} characters` });
+    }
+    if (!withinNesting(body)) {
+      lines.push({ item, outcome: "note", reason: "commentTooDeep" });
+      continue;
+    }
+    try {
+      out.push({ ...c, bodyMarkdown: body, bodyHtml: renderCommentParts(body).html });
+    } catch (error) {
+      if (!(error instanceof MarkdownTooDeep)) throw error;
+      lines.push({ item, outcome: "note", reason: "commentTooDeep" });
+    }
+  }
+  return out;
+}
+
+/**
+ * Writes a post's imported comments that are not written yet (mapped as entity `comment`), in
+ * the chunk's transaction. A comment deleted here since is not brought back while its post
+ * lives (moderation here wins); a reply whose parent is missing becomes a top-level comment.
+ */
+async function writeComments(
+  trx: Transaction<Database>,
+  job: Job,
+  p: Prepared,
+  postId: string,
+  postIsNew: boolean,
+  now: string,
+): Promise<number> {
+  let added = 0;
+  const ours = new Map<string, string>();
+  for (const c of p.comments) {
+    const mapped = await trx
+      .selectFrom("importSources")
+      .select("targetId")
+      .where("source", "=", job.kind)
+      .where("entity", "=", "comment")
+      .where("sourceId", "=", c.sourceId)
+      .executeTakeFirst();
+    if (mapped) {
+      const still = await trx
+        .selectFrom("comments")
+        .select("id")
+        .where("id", "=", mapped.targetId)
+        .where("postId", "=", postId)
+        .executeTakeFirst();
+      if (still) {
+        ours.set(c.sourceId, still.id);
+        continue;
+      }
+      if (!postIsNew) continue;
+    }
+    const parentId = c.parentSourceId ? (ours.get(c.parentSourceId) ?? null) : null;
+    const id = newId();
+    await trx
+      .insertInto("comments")
+      .values({
+        id,
+        postId,
+        authorId: null,
+        parentId,
+        bodyMarkdown: c.bodyMarkdown,
+        bodyHtml: c.bodyHtml,
+        status: c.status,
+        guestName: c.authorName.slice(0, 100) || null,
+        guestEmail: c.authorEmail?.slice(0, 254) ?? null,
+        guestUrl: c.authorUrl?.slice(0, 500) ?? null,
+        createdAt: c.createdAt,
+        updatedAt: now,
+      })
+      .execute();
+    const values = { targetId: id, hash: "", targetVersion: 1, updatedAt: now };
+    await trx
+      .insertInto("importSources")
+      .values({ source: job.kind, entity: "comment", sourceId: c.sourceId, ...values, createdAt: now })
+      .onConflict((oc) => oc.columns(["source", "entity", "sourceId"]).doUpdateSet(values))
+      .execute();
+    ours.set(c.sourceId, id);
+    added += 1;
+  }
+  return added;
+}
+
+/**
+ * Writes a post's imported revisions not written yet (entity `revision`) as saved revisions dated
+ * when they were made: the post as imported with that language's title, summary and body as
+ * they were then.
+ */
+async function writeRevisions(
+  trx: Transaction<Database>,
+  job: Job,
+  p: Prepared,
+  postId: string,
+  input: EditorInput,
+  slug: string,
+  publishedAt: string | null,
+  now: string,
+): Promise<void> {
+  if (!job.authorId) return;
+  for (const r of p.post.revisions ?? []) {
+    const mapped = await trx
+      .selectFrom("importSources")
+      .select("targetId")
+      .where("source", "=", job.kind)
+      .where("entity", "=", "revision")
+      .where("sourceId", "=", r.sourceId)
+      .executeTakeFirst();
+    if (mapped) continue;
+    const translations = input.translations.some((t) => t.locale === r.locale)
+      ? input.translations.map((t) =>
+          t.locale === r.locale ? { ...t, title: r.title, summary: r.summary, bodyMarkdown: r.bodyMarkdown } : t,
+        )
+      : input.translations;
+    const revisionId = await recordRevision(trx, {
+      postId,
+      authorId: job.authorId,
+      kind: "saved",
+      content: contentOfInput({ ...input, slug, translations }, slug, publishedAt),
+      now: r.createdAt,
+      coalesce: false,
+    });
+    const values = { targetId: revisionId, hash: "", targetVersion: 1, updatedAt: now };
+    await trx
+      .insertInto("importSources")
+      .values({ source: job.kind, entity: "revision", sourceId: r.sourceId, ...values, createdAt: now })
+      .onConflict((oc) => oc.columns(["source", "entity", "sourceId"]).doUpdateSet(values))
+      .execute();
+  }
 }
 
 async function ensureCategory(trx: Transaction<Database>, name: string): Promise<string> {
@@ -335,7 +483,9 @@ async function freeSlug(trx: Transaction<Database>, post: ImportedPost): Promise
   return `${base}-${newId().slice(0, 6)}`;
 }
 
-type Written = { outcome: "imported" | "updated"; postId: string } | { outcome: "skipped"; reason: string };
+type Written =
+  | { outcome: "imported" | "updated"; postId: string; comments: number }
+  | { outcome: "skipped"; reason: string };
 
 /** Writes one prepared post inside the chunk's transaction: created, updated, or skipped with a reason. */
 async function writePost(trx: Transaction<Database>, job: Job, p: Prepared, now: string): Promise<Written> {
@@ -367,7 +517,7 @@ async function writePost(trx: Transaction<Database>, job: Job, p: Prepared, now:
   const categoryId = firstCategory ? await ensureCategory(trx, firstCategory.slice(0, 100)) : null;
   const tagIds = await ensureTags(trx, allTags);
   const status = post.status;
-  const input = {
+  const input: EditorInput = {
     slug: "",
     categoryId,
     tags: allTags,
@@ -424,6 +574,7 @@ async function writePost(trx: Transaction<Database>, job: Job, p: Prepared, now:
         .insertInto("postTags")
         .values(tagIds.map((tagId) => ({ postId: existing.id, tagId })))
         .execute();
+    await writeRevisions(trx, job, p, existing.id, input, existing.slug, publishedAt, now);
     if (authorId)
       await recordRevision(trx, {
         postId: existing.id,
@@ -433,6 +584,7 @@ async function writePost(trx: Transaction<Database>, job: Job, p: Prepared, now:
         now,
         coalesce: false,
       });
+    const comments = await writeComments(trx, job, p, existing.id, false, now);
     await trx
       .updateTable("importSources")
       .set({ hash: p.hash, targetVersion: version + 1, updatedAt: now })
@@ -440,7 +592,7 @@ async function writePost(trx: Transaction<Database>, job: Job, p: Prepared, now:
       .where("entity", "=", "post")
       .where("sourceId", "=", post.sourceId)
       .execute();
-    return { outcome: "updated", postId: existing.id };
+    return { outcome: "updated", postId: existing.id, comments };
   }
   const slug = await freeSlug(trx, post);
   const publishedAt = post.publishedAt ?? (status === "published" ? now : null);
@@ -456,6 +608,7 @@ async function writePost(trx: Transaction<Database>, job: Job, p: Prepared, now:
     newsletter: false,
     translations: p.translations,
   });
+  await writeRevisions(trx, job, p, id, input, slug, publishedAt, now);
   if (authorId)
     await recordRevision(trx, {
       postId: id,
@@ -464,13 +617,14 @@ async function writePost(trx: Transaction<Database>, job: Job, p: Prepared, now:
       content: contentOfInput({ ...input, slug }, slug, publishedAt),
       now,
     });
+  const comments = await writeComments(trx, job, p, id, true, now);
   const values = { targetId: id, hash: p.hash, targetVersion: 1, updatedAt: now };
   await trx
     .insertInto("importSources")
     .values({ source: job.kind, entity: "post", sourceId: post.sourceId, ...values, createdAt: now })
     .onConflict((oc) => oc.columns(["source", "entity", "sourceId"]).doUpdateSet(values))
     .execute();
-  return { outcome: "imported", postId: id };
+  return { outcome: "imported", postId: id, comments };
 }
 
 /**
@@ -539,6 +693,47 @@ async function tagRedirectCandidates(
       : undefined;
     if (!row) continue;
     const checked = checkTarget(`/tags/${encodeURIComponent(row.slug)}`, false);
+    if (!checked.ok) continue;
+    taken.add(key);
+    const stored = rules.get(from);
+    if (stored) {
+      if (stored.to !== checked.target)
+        lines.push({ item: post.label, outcome: "note", reason: "redirectExists", detail: key });
+      continue;
+    }
+    out.push({ line: 0, fromPath: from.path, fromQuery: from.query, to: checked.target, status: 301, external: false });
+  }
+  return out;
+}
+
+/**
+ * Redirects for the old addresses of a written post's category (`/category/{path}/` →
+ * `/categories/{our slug}`), each address once, like the tags'.
+ */
+async function categoryRedirectCandidates(
+  trx: Transaction<Database>,
+  rules: RuleSet,
+  post: ImportedPost,
+  taken: Set<string>,
+  lines: ImportReportLine[],
+): Promise<RedirectCandidate[]> {
+  const out: RedirectCandidate[] = [];
+  const [first] = post.categories;
+  if (!first) return out;
+  for (const url of post.categoryUrls ?? []) {
+    const from = normalizeFrom(url);
+    if (!from.ok) {
+      if (from.error === "fromInvalid")
+        lines.push({ item: post.label, outcome: "note", reason: "redirectInvalid", detail: url.slice(0, 200) });
+      continue;
+    }
+    const key = fromKey(from);
+    if (taken.has(key)) continue;
+    // writePost made (or found) this category: the same row.
+    const id = await ensureCategory(trx, first.slice(0, 100));
+    const row = await trx.selectFrom("categories").select("slug").where("id", "=", id).executeTakeFirst();
+    if (!row) continue;
+    const checked = checkTarget(`/categories/${encodeURIComponent(row.slug)}`, false);
     if (!checked.ok) continue;
     taken.add(key);
     const stored = rules.get(from);
@@ -651,10 +846,12 @@ export async function importNextPostChunk(
           continue;
         }
         counts[result.outcome] += 1;
+        counts.commentsAdded += result.comments;
         lines.push({ item: p.post.label, outcome: result.outcome, detail: result.postId });
         written.push(result.postId);
         candidates.push(...redirectCandidates(rules, p.post, result.postId, taken, lines));
         candidates.push(...(await tagRedirectCandidates(trx, rules, p.post, taken, lines)));
+        candidates.push(...(await categoryRedirectCandidates(trx, rules, p.post, taken, lines)));
       }
       if (candidates.length > 0) {
         const outcome = await importRedirects(trx, candidates, `import:${job.kind}`);
@@ -687,6 +884,7 @@ export async function importNextPostChunk(
           imagesStored: eb("imagesStored", "+", counts.imagesStored),
           imagesMissing: eb("imagesMissing", "+", counts.imagesMissing),
           redirectsAdded: eb("redirectsAdded", "+", counts.redirectsAdded),
+          commentsAdded: eb("commentsAdded", "+", counts.commentsAdded),
           report: JSON.stringify(report),
           failures: 0,
           updatedAt: at,
@@ -782,6 +980,8 @@ export async function planPostImport(
     const mapped = await mappingOf(db, input.kind, post.sourceId);
     const outcome = mapped ? "updated" : "imported";
     counts[outcome] += 1;
+    // An upper bound: comments written by an earlier run are not written again.
+    counts.commentsAdded += post.comments?.length ?? 0;
     report.push({ item: post.label, outcome });
   }
   return { counts, report };

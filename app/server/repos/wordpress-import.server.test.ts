@@ -1,0 +1,305 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import express from "express";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { png } from "../../../tests/fixtures/images.ts";
+import { insertUser } from "../../../tests/setup/fixtures-db.ts";
+import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
+import { serveRedirects } from "../http/redirects.server.ts";
+import type { SourceRead } from "../import/markdown-folder.server.ts";
+import { loadWxr, parseWxr, readWxr, WORDPRESS_SOURCE } from "../import/wordpress.server.ts";
+import { importDeps } from "../jobs/post-import.server.ts";
+import { createRedirectMap } from "../redirects/map.server.ts";
+import { createLocalStorage } from "../storage/local.server.ts";
+import { listCommentsForModeration } from "./comment-moderation.server.ts";
+import { listComments } from "./comments.server.ts";
+import { getPostImport, importNextPostChunk, queuePostImport } from "./post-import.server.ts";
+import { listRevisions } from "./revisions.server.ts";
+
+// The WordPress import end to end on a repository level (both dialects): tests/fixtures/wordpress/export.xml
+// with an uploads folder made in a temporary folder (the kettle is there, the cups are not).
+
+const EXPORT = path.resolve(import.meta.dirname, "../../../tests/fixtures/wordpress/export.xml");
+let database: TestDatabase;
+let root: string;
+let storeDir: string;
+let author: { id: string; email: string };
+
+async function runImport(given?: SourceRead): Promise<string> {
+  const read = given ?? readWxr(await loadWxr(EXPORT));
+  const id = await queuePostImport(database.db, {
+    kind: WORDPRESS_SOURCE,
+    label: EXPORT,
+    rootDir: root,
+    actor: author,
+    authorId: author.id,
+    read,
+  });
+  const deps = importDeps(database.db, createLocalStorage(storeDir), 10 * 1024 * 1024);
+  for (let i = 0; i < 50; i++) if ((await importNextPostChunk(deps, { chunk: 3 })) === "idle") break;
+  return id;
+}
+
+async function postOf(sourceId: string) {
+  const map = await database.db
+    .selectFrom("importSources")
+    .select("targetId")
+    .where("source", "=", WORDPRESS_SOURCE)
+    .where("entity", "=", "post")
+    .where("sourceId", "=", sourceId)
+    .executeTakeFirstOrThrow();
+  const post = await database.db
+    .selectFrom("posts")
+    .selectAll()
+    .where("id", "=", map.targetId)
+    .executeTakeFirstOrThrow();
+  const translations = await database.db
+    .selectFrom("postTranslations")
+    .selectAll()
+    .where("postId", "=", post.id)
+    .orderBy("locale")
+    .execute();
+  return { post, translations };
+}
+
+const count = async (
+  table: "posts" | "postTranslations" | "media" | "redirects" | "tags" | "categories" | "comments" | "postRevisions",
+) =>
+  Number(
+    (
+      await database.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number | string>().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  // The folder given is WordPress's wp-content: uploads/… under it.
+  root = await mkdtemp(path.join(tmpdir(), "inkwell-wp-"));
+  storeDir = await mkdtemp(path.join(tmpdir(), "inkwell-wp-store-"));
+  await mkdir(path.join(root, "uploads/2021/03"), { recursive: true });
+  await writeFile(path.join(root, "uploads/2021/03/kettle.png"), await png(64, 48));
+  author = {
+    id: await insertUser(database.db, { email: "wp-importer@example.test" }),
+    email: "wp-importer@example.test",
+  };
+});
+
+afterAll(async () => {
+  await database.cleanup();
+  await rm(root, { recursive: true, force: true });
+  await rm(storeDir, { recursive: true, force: true });
+});
+
+describe(`importing a WordPress export (${testDialect()})`, () => {
+  it("imports posts, pages, drafts and the Polylang pair with their content and images", async () => {
+    const id = await runImport();
+    const job = await getPostImport(database.db, id);
+    expect(job).toMatchObject({
+      status: "done",
+      total: 8,
+      imported: 8,
+      failed: 0,
+      // 100, 101, 102 on the green tea post; 110 on the Chinese half of the pair.
+      commentsAdded: 4,
+      imagesStored: 1,
+      // The gallery's cups are not in the uploads folder.
+      imagesMissing: 1,
+    });
+    expect(job?.report).toContainEqual(
+      expect.objectContaining({ reason: "wpShortcodeKept", detail: "[contact-form-7]" }),
+    );
+    expect(job?.report).toContainEqual(expect.objectContaining({ reason: "wpTrash" }));
+    expect(await count("posts")).toBe(8);
+
+    const tea = await postOf("20");
+    const [media] = await database.db.selectFrom("media").select("id").execute();
+    expect(tea.post).toMatchObject({ slug: "brew-green-tea", status: "published" });
+    expect(tea.post.coverImageUrl).toContain(`/media/${media?.id}/`);
+    const en = tea.translations[0];
+    expect(en?.bodyMarkdown).toContain(`![kettle](/media/${media?.id}/`);
+    expect(en?.bodyMarkdown).toContain("https://tea.example/wp-content/uploads/2021/03/cups.png");
+    expect(en?.bodyHtml).toContain("<strong>80°C</strong>");
+    expect(en?.bodyHtml).not.toMatch(/<script|javascript:/i);
+    const category = await database.db
+      .selectFrom("categories")
+      .select("nameEn")
+      .where("id", "=", tea.post.categoryId ?? "")
+      .executeTakeFirstOrThrow();
+    expect(category.nameEn).toBe("Green tea");
+    const tags = await database.db
+      .selectFrom("postTags as pt")
+      .innerJoin("tags as t", "t.id", "pt.tagId")
+      .select("t.nameEn")
+      .where("pt.postId", "=", tea.post.id)
+      .execute();
+    expect(tags.map((t) => t.nameEn).sort()).toEqual(["Brewing", "Tea"]);
+
+    const pair = await postOf("30+31");
+    expect(pair.translations.map((t) => [t.locale, t.title])).toEqual([
+      ["en", "Oolong notes"],
+      ["zh", "乌龙茶笔记"],
+    ]);
+    expect((await postOf("60")).post.status).toBe("draft");
+    expect((await postOf("61")).post.status).toBe("draft");
+    expect((await postOf("62")).post.status).toBe("scheduled");
+  });
+
+  it("keeps comments with their replies and approval state, under the names their writers gave", async () => {
+    const tea = await postOf("20");
+    const seen = await listComments(database.db, tea.post.id, null);
+    expect(seen.map((c) => [c.authorName, c.status, c.replies.map((r) => [r.authorName, r.status])])).toEqual([
+      ["Ann Reader", "approved", [["Mei Lin", "approved"]]],
+    ]);
+    const all = await database.db
+      .selectFrom("comments")
+      .select(["status", "guestName", "guestEmail", "guestUrl", "parentId", "authorId", "createdAt"])
+      .where("postId", "=", tea.post.id)
+      .orderBy("createdAt")
+      .execute();
+    expect(all.map((c) => c.status)).toEqual(["approved", "approved", "pending"]);
+    expect(all[0]).toMatchObject({
+      guestName: "Ann Reader",
+      guestEmail: "ann@reader.example",
+      guestUrl: "https://ann.example",
+      authorId: null,
+      parentId: null,
+      createdAt: "2021-03-05T02:00:00.000Z",
+    });
+    expect(await count("comments")).toBe(4);
+    // The moderator sees the held reply under the name and e-mail given, and finds it by that e-mail.
+    const held = await listCommentsForModeration(database.db, {
+      status: "pending",
+      page: 1,
+      pageSize: 10,
+      locale: "en",
+      q: "ann@reader",
+    });
+    expect(held.items.map((c) => [c.authorName, c.authorEmail, c.excerpt])).toEqual([
+      ["Ann Reader", "ann@reader.example", "Reply to a reply, waiting for approval."],
+    ]);
+  });
+
+  it("keeps WordPress revisions as the post's history, oldest first, before the import's own", async () => {
+    const tea = await postOf("20");
+    const revisions = await listRevisions(database.db, tea.post.id);
+    const dates = revisions.map((r) => r.createdAt).sort();
+    expect(dates.slice(0, 2)).toEqual(["2021-03-01T01:00:00.000Z", "2021-03-02T01:00:00.000Z"]);
+    expect(revisions).toHaveLength(3);
+  });
+
+  it("redirects /?p=ID, the old permalinks, /tag/{slug}/ and /category/{path}/ with a 301", async () => {
+    const teaPost = await postOf("20");
+    const pair = await postOf("30+31");
+    const map = createRedirectMap(database.db, { intervalMs: 60_000 });
+    const app = express();
+    app.use(serveRedirects(map));
+    app.use((_req, res) => {
+      res.status(404).end();
+    });
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise<void>((r) => server.once("listening", () => r()));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      for (const [from, to] of [
+        ["/?p=20", `/posts/detail/${teaPost.post.id}`],
+        ["/2021/03/04/brew-green-tea/", `/posts/detail/${teaPost.post.id}`],
+        ["/brew-green-tea/", `/posts/detail/${teaPost.post.id}`],
+        ["/?p=31", `/posts/detail/${pair.post.id}`],
+        ["/zh/2021/04/oolong-zh/", `/zh/posts/detail/${pair.post.id}`],
+      ] as const) {
+        const res = await fetch(`${base}${from}`, { redirect: "manual" });
+        expect(res.status, from).toBe(301);
+        expect(res.headers.get("location"), from).toBe(to);
+      }
+      const brewing = await database.db
+        .selectFrom("tags")
+        .select("slug")
+        .where("nameEn", "=", "Brewing")
+        .executeTakeFirstOrThrow();
+      const tea = await database.db
+        .selectFrom("tags")
+        .select("slug")
+        .where("nameEn", "=", "Tea")
+        .executeTakeFirstOrThrow();
+      const green = await database.db
+        .selectFrom("categories")
+        .select("slug")
+        .where("nameEn", "=", "Green tea")
+        .executeTakeFirstOrThrow();
+      for (const [from, to] of [
+        ["/tag/brewing/", `/tags/${brewing.slug}`],
+        ["/category/tea/green-tea/", `/categories/${green.slug}`],
+        ["/category/tea/", `/tags/${tea.slug}`],
+      ] as const) {
+        const res = await fetch(`${base}${from}`, { redirect: "manual" });
+        expect(res.status, from).toBe(301);
+        expect(res.headers.get("location"), from).toBe(to);
+      }
+    } finally {
+      await new Promise((r) => server.close(r));
+      await map.stop();
+    }
+  });
+
+  it("a second run of the same export adds nothing", async () => {
+    const tables = [
+      "posts",
+      "postTranslations",
+      "media",
+      "redirects",
+      "tags",
+      "categories",
+      "comments",
+      "postRevisions",
+    ] as const;
+    const before = await Promise.all(tables.map(count));
+    const id = await runImport();
+    expect(await getPostImport(database.db, id)).toMatchObject({
+      imported: 0,
+      updated: 0,
+      skipped: 8,
+      commentsAdded: 0,
+    });
+    expect(await Promise.all(tables.map(count))).toEqual(before);
+  });
+
+  it("a new comment in a later export is added to the unchanged-elsewhere post, sanitised, nothing else twice", async () => {
+    const before = {
+      comments: await count("comments"),
+      revisions: await count("postRevisions"),
+      posts: await count("posts"),
+    };
+    const hostile = `<wp:comment><wp:comment_id>106</wp:comment_id><wp:comment_author><![CDATA[<b>Mallory</b>]]></wp:comment_author>
+      <wp:comment_author_url>javascript:alert(3)</wp:comment_author_url><wp:comment_date_gmt>2021-03-07 00:00:00</wp:comment_date_gmt>
+      <wp:comment_content><![CDATA[<script>alert(1)</script><a href="javascript:alert(2)">click</a> <strong>fine</strong>]]></wp:comment_content>
+      <wp:comment_approved>1</wp:comment_approved><wp:comment_parent>0</wp:comment_parent></wp:comment>`;
+    // Added before the post's first comment.
+    const original = await readFile(EXPORT, "utf8");
+    const at = original.indexOf("<wp:comment>");
+    const text = `${original.slice(0, at)}${hostile}${original.slice(at)}`;
+    const id = await runImport(readWxr(await parseWxr([text])));
+    expect(await getPostImport(database.db, id)).toMatchObject({
+      imported: 0,
+      updated: 1,
+      skipped: 7,
+      commentsAdded: 1,
+    });
+    expect(await count("posts")).toBe(before.posts);
+    expect(await count("comments")).toBe(before.comments + 1);
+    // The update's own revision; WordPress's two are not written again.
+    expect(await count("postRevisions")).toBe(before.revisions + 1);
+    const added = await database.db
+      .selectFrom("comments")
+      .select(["bodyHtml", "guestName", "guestUrl", "status"])
+      .where("guestName", "=", "Mallory")
+      .executeTakeFirstOrThrow();
+    expect(added).toMatchObject({ guestUrl: null, status: "approved" });
+    expect(added.bodyHtml).toContain("<strong>fine</strong>");
+    expect(added.bodyHtml).not.toMatch(/<script|javascript:|alert\(1\)/i);
+  });
+});
