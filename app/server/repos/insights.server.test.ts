@@ -249,7 +249,7 @@ describe(`insights storage (${testDialect()})`, () => {
       .values({
         id: sendId,
         postId,
-        status: "done",
+        status: "sending",
         cursor: null,
         recipients: 3,
         mails: null,
