@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { readerScript } from "./build-tools/reader-script.ts";
 
 // Unit and integration tests live beside the code; Playwright owns tests/e2e.
 const ALL = [
@@ -15,6 +16,8 @@ const ALL = [
 const ALONE = ["tests/faults/**/*.test.ts", "bench/**/*.test.ts"];
 
 export default defineConfig({
+  // root.tsx imports the reader script's URL (query-budget.test.ts loads the root).
+  plugins: [readerScript()],
   test: {
     exclude: ["tests/e2e/**", "node_modules/**", "build/**"],
     environment: "node",

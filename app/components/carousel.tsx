@@ -81,6 +81,7 @@ export function Carousel({ slides }: { slides: CarouselSlide[] }) {
       aria-label={t("carousel.label")}
       className="mb-10"
       data-testid="carousel"
+      data-carousel=""
       onMouseEnter={() => setHovered(true)}
       onMouseLeave={() => setHovered(false)}
       onFocus={() => setFocused(true)}
@@ -92,6 +93,7 @@ export function Carousel({ slides }: { slides: CarouselSlide[] }) {
       <div
         className="relative aspect-[16/6] touch-pan-y overflow-hidden rounded-lg bg-zinc-100 dark:bg-zinc-800"
         aria-live={running ? "off" : "polite"}
+        data-slide-viewport=""
         onPointerDown={onPointerDown}
         onPointerUp={onPointerUp}
         onPointerCancel={() => {
@@ -121,6 +123,7 @@ export function Carousel({ slides }: { slides: CarouselSlide[] }) {
               aria-label={t("carousel.slideOf", { index: i + 1, count })}
               aria-hidden={i !== current}
               inert={i !== current}
+              data-slide=""
               className={`absolute inset-0 transition-opacity duration-500 motion-reduce:transition-none ${
                 i === current ? "opacity-100" : "pointer-events-none opacity-0"
               }`}
@@ -142,7 +145,7 @@ export function Carousel({ slides }: { slides: CarouselSlide[] }) {
       </div>
       {count > 1 && (
         <div className="mt-3 flex flex-wrap items-center justify-center gap-2">
-          <button type="button" className={button} onClick={() => go(-1)} aria-label={t("carousel.previous")}>
+          <button type="button" className={button} onClick={() => go(-1)} aria-label={t("carousel.previous")} data-slide-prev="">
             ‹
           </button>
           {slides.map((slide, i) => (
@@ -153,12 +156,18 @@ export function Carousel({ slides }: { slides: CarouselSlide[] }) {
               aria-label={t("carousel.goTo", { index: i + 1 })}
               aria-current={i === current ? "true" : undefined}
               onClick={() => setCurrent(i)}
+              data-slide-dot=""
             />
           ))}
-          <button type="button" className={button} onClick={() => go(1)} aria-label={t("carousel.next")}>
+          <button type="button" className={button} onClick={() => go(1)} aria-label={t("carousel.next")} data-slide-next="">
             ›
           </button>
-          <button type="button" className={button} onClick={() => setPlaying((p) => !p)} aria-pressed={!playing}>
+          <button type="button" className={button} onClick={() => setPlaying((p) => !p)}
+            aria-pressed={!playing}
+            data-slide-play=""
+            data-label-play={t("carousel.play")}
+            data-label-pause={t("carousel.pause")}
+          >
             {playing ? t("carousel.pause") : t("carousel.play")}
           </button>
         </div>

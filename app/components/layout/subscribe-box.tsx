@@ -32,6 +32,8 @@ export interface SubscribeFormProps {
   busy?: boolean;
   /** A form element: `fetcher.Form` in the footer, `Form` on the subscribe page. */
   FormComponent: React.ElementType;
+  /** The footer's form: without React, the reader script posts it and shows the answer in place. */
+  inline?: boolean;
 }
 
 /**
@@ -39,7 +41,7 @@ export interface SubscribeFormProps {
  * JavaScript the browser checks the address and the server answers with a page;
  * with it, the shared schema checks it first and the answer shows in place.
  */
-export function SubscribeForm({ locale, result, busy, FormComponent }: SubscribeFormProps) {
+export function SubscribeForm({ locale, result, busy, FormComponent, inline = false }: SubscribeFormProps) {
   const { t } = useTranslation();
   const m = useMessage();
   const id = useId();
@@ -54,7 +56,7 @@ export function SubscribeForm({ locale, result, busy, FormComponent }: Subscribe
   const errorId = `${id}-error`;
   const descriptionId = `${id}-description`;
   return (
-    <div className="space-y-2">
+    <div className="space-y-2" data-subscribe-root="">
       <p id={descriptionId}>{t("subscribe.description")}</p>
       <FormComponent
         method="post"
@@ -64,6 +66,7 @@ export function SubscribeForm({ locale, result, busy, FormComponent }: Subscribe
         onFocus={onFocus}
         className="space-y-2"
         data-testid="subscribe-form"
+        data-subscribe-inline={inline ? "" : undefined}
       >
         <label htmlFor={inputId} className="block font-medium text-zinc-800 dark:text-zinc-200">
           {t("subscribe.emailLabel")}
@@ -135,6 +138,7 @@ export function SubscribeBox({ locale }: { locale: Locale }) {
         result={fetcher.data}
         busy={fetcher.state !== "idle"}
         FormComponent={fetcher.Form}
+        inline
       />
     </section>
   );
