@@ -5,6 +5,7 @@ import { readerScript } from "./build-tools/reader-script.ts";
 const ALL = [
   "app/**/*.test.{ts,tsx}",
   "scripts/**/*.test.ts",
+  "build-tools/**/*.test.ts",
   "db/**/*.test.ts",
   "tests/integration/**/*.test.ts",
   "tests/security/**/*.test.ts",

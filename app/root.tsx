@@ -1,3 +1,4 @@
+import readerScriptUrl from "virtual:inkwell/reader-script";
 import { type ReactNode, useEffect } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import {
@@ -14,7 +15,6 @@ import {
   useMatches,
   useRouteLoaderData,
 } from "react-router";
-import readerScriptUrl from "virtual:inkwell/reader-script";
 import type { Route } from "./+types/root";
 // As a URL, not a side-effect import: the layout links it with a precedence (below).
 import appCss from "./app.css?url";

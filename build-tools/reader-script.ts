@@ -17,7 +17,7 @@ export async function compileReaderScript(): Promise<string> {
     output: { format: "iife", minify: true, comments: false },
   });
   const chunk = result.output[0];
-  if (!chunk || chunk.type !== "chunk") throw new Error("the reader script did not compile");
+  if (chunk?.type !== "chunk") throw new Error("the reader script did not compile");
   return chunk.code;
 }
 

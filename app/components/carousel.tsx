@@ -145,7 +145,13 @@ export function Carousel({ slides }: { slides: CarouselSlide[] }) {
       </div>
       {count > 1 && (
         <div className="mt-3 flex flex-wrap items-center justify-center gap-2">
-          <button type="button" className={button} onClick={() => go(-1)} aria-label={t("carousel.previous")} data-slide-prev="">
+          <button
+            type="button"
+            className={button}
+            onClick={() => go(-1)}
+            aria-label={t("carousel.previous")}
+            data-slide-prev=""
+          >
             ‹
           </button>
           {slides.map((slide, i) => (
@@ -159,10 +165,19 @@ export function Carousel({ slides }: { slides: CarouselSlide[] }) {
               data-slide-dot=""
             />
           ))}
-          <button type="button" className={button} onClick={() => go(1)} aria-label={t("carousel.next")} data-slide-next="">
+          <button
+            type="button"
+            className={button}
+            onClick={() => go(1)}
+            aria-label={t("carousel.next")}
+            data-slide-next=""
+          >
             ›
           </button>
-          <button type="button" className={button} onClick={() => setPlaying((p) => !p)}
+          <button
+            type="button"
+            className={button}
+            onClick={() => setPlaying((p) => !p)}
             aria-pressed={!playing}
             data-slide-play=""
             data-label-play={t("carousel.play")}

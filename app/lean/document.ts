@@ -15,7 +15,15 @@ export function isLeanDocument(routeHandles: readonly unknown[], signedIn: boole
 }
 
 /** Paths a speculative load must never touch: they count, change or sign something. */
-const NEVER_SPECULATE = ["/ads/*", "/logout", "/locale", "/login/provider/*", "/api/*", "/unsubscribe*", "/*/unsubscribe*"];
+const NEVER_SPECULATE = [
+  "/ads/*",
+  "/logout",
+  "/locale",
+  "/login/provider/*",
+  "/api/*",
+  "/unsubscribe*",
+  "/*/unsubscribe*",
+];
 
 /**
  * Speculation Rules for lean documents: same-origin links are prefetched when the reader

@@ -19,7 +19,8 @@ import {
 } from "./logic.ts";
 
 const doc = document;
-const all = <T extends Element>(root: ParentNode, selector: string): T[] => Array.from(root.querySelectorAll<T>(selector));
+const all = <T extends Element>(root: ParentNode, selector: string): T[] =>
+  Array.from(root.querySelectorAll<T>(selector));
 
 function themeToggle(): void {
   const root = doc.documentElement;
@@ -269,16 +270,46 @@ function flash(message: HTMLElement): void {
   message.addEventListener("focusout", resume);
 }
 
+/** Marks a field invalid with a message under it (replacing an earlier one) and puts focus on it. */
+function showFieldError(input: HTMLInputElement, message: string): void {
+  let error = input.form?.querySelector<HTMLElement>("[data-field-error]");
+  if (!error) {
+    error = doc.createElement("p");
+    error.id = `${input.id}-error`;
+    error.className = "text-red-700 dark:text-red-400";
+    error.setAttribute("data-field-error", "");
+    input.parentElement?.after(error);
+  }
+  error.textContent = message;
+  const id = error.id;
+  input.setAttribute("aria-invalid", "true");
+  const described = (input.getAttribute("aria-describedby") ?? "").split(" ").filter((x) => x && x !== id);
+  input.setAttribute("aria-describedby", [...described, id].join(" "));
+  input.focus();
+}
+
 /**
  * The footer's subscribe form answers in place: it posts the same form (a document
  * request, as without script) and puts the subscribe page's form, with its answer, in its place.
  */
 function inlineSubscribe(form: HTMLFormElement): void {
   const root = form.closest("[data-subscribe-root]");
-  if (!root) return;
+  const input = form.querySelector<HTMLInputElement>("input[name=email]");
+  if (!root || !input) return;
+  // The address is checked here first, with the site's own words (as the React form does).
+  form.noValidate = true;
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    const email = form.querySelector<HTMLInputElement>("input[name=email]")?.value ?? "";
+    const email = input.value;
+    const problem = input.validity.valueMissing
+      ? input.dataset.requiredMessage
+      : input.validity.valid
+        ? null
+        : input.dataset.invalidMessage;
+    if (problem) {
+      showFieldError(input, problem);
+      return;
+    }
     const button = form.querySelector<HTMLButtonElement>("button[type=submit]");
     if (button) button.disabled = true;
     fetch(form.action, { method: "POST", body: new FormData(form), credentials: "same-origin" })
@@ -288,11 +319,13 @@ function inlineSubscribe(form: HTMLFormElement): void {
         if (!answered) throw new Error("no answer");
         const next = doc.importNode(answered, true);
         const nextForm = next.querySelector("form");
-        if (!nextForm) throw new Error("no form");
+        const nextInput = nextForm?.querySelector<HTMLInputElement>("input[name=email]");
+        if (!nextForm || !nextInput) throw new Error("no form");
         nextForm.setAttribute("data-subscribe-inline", "");
-        const input = nextForm.querySelector<HTMLInputElement>("input[name=email]");
+        nextInput.dataset.requiredMessage = input.dataset.requiredMessage ?? "";
+        nextInput.dataset.invalidMessage = input.dataset.invalidMessage ?? "";
         // A refused address stays in the field to be corrected.
-        if (input && next.querySelector("[aria-invalid=true], [role=alert]")) input.value = email;
+        if (next.querySelector("[aria-invalid=true], [role=alert]")) nextInput.value = email;
         root.replaceWith(next);
         inlineSubscribe(nextForm);
       })

@@ -82,6 +82,8 @@ export function SubscribeForm({ locale, result, busy, FormComponent, inline = fa
             placeholder={t("subscribe.placeholder")}
             aria-invalid={fieldError ? true : undefined}
             aria-describedby={[descriptionId, fieldError ? errorId : null].filter(Boolean).join(" ")}
+            data-required-message={inline ? m("auth:errors.emailRequired") : undefined}
+            data-invalid-message={inline ? m("auth:errors.emailInvalid") : undefined}
             className="min-w-0 flex-1 rounded-md border border-zinc-300 bg-white px-3 py-2 text-zinc-900 shadow-sm focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/40 aria-[invalid]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
           />
           <button
@@ -93,7 +95,7 @@ export function SubscribeForm({ locale, result, busy, FormComponent, inline = fa
           </button>
         </div>
         {fieldError && (
-          <p id={errorId} className="text-red-700 dark:text-red-400">
+          <p id={errorId} className="text-red-700 dark:text-red-400" data-field-error="">
             {fieldError}
           </p>
         )}
