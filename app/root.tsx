@@ -27,6 +27,7 @@ import { Toasts } from "./components/layout/toasts.tsx";
 import { useNonce } from "./components/nonce.tsx";
 import { useFallbackLocale } from "./components/request-locale.tsx";
 import { isLeanDocument, SPECULATION_RULES } from "./lean/document.ts";
+import { LeanDocumentProvider } from "./lean/lean-context.tsx";
 import { i18nFor } from "./lib/i18n/i18n.ts";
 import { DEFAULT_LOCALE, HTML_LANG, type Locale, localePrefix, withoutLocalePrefix } from "./lib/i18n/locale.ts";
 import { isNotFoundHelp, type NotFoundHelp } from "./lib/not-found.ts";
@@ -205,7 +206,7 @@ export function Layout({ children }: { children: ReactNode }) {
           />
           <Toasts flash={root?.flash ?? null} />
           <main id="main" tabIndex={-1} className="mx-auto max-w-4xl px-4 py-8 focus:outline-none">
-            {children}
+            <LeanDocumentProvider value={lean}>{children}</LeanDocumentProvider>
           </main>
           <SiteFooter site={root?.site ?? null} locale={locale} />
         </I18nextProvider>

@@ -98,16 +98,28 @@ function header(): void {
   );
 }
 
-/** The home carousel, as the React one (WAI-ARIA carousel pattern). */
+/**
+ * The home carousel (WAI-ARIA carousel pattern, as the app's). Without script it is a row of
+ * slides scrolled by hand (CSS scroll snap); here it becomes one slide at a time, moved by
+ * buttons, arrow keys, swipes and, unless the reader asked for reduced motion, by itself.
+ */
 function carousel(section: HTMLElement): void {
   const slides = all<HTMLElement>(section, "[data-slide]");
   const dots = all<HTMLButtonElement>(section, "[data-slide-dot]");
   const viewport = section.querySelector<HTMLElement>("[data-slide-viewport]");
   const play = section.querySelector<HTMLButtonElement>("[data-slide-play]");
+  const controls = section.querySelector<HTMLElement>("[data-slide-controls]");
   const count = slides.length;
-  if (count < 2) return;
+  if (count < 2 || !viewport) return;
+  const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
   let current = 0;
-  let playing = !matchMedia("(prefers-reduced-motion: reduce)").matches;
+  let playing = !still;
+  // The script moves the row now: no hand scrolling (swipes are read as pointer moves).
+  viewport.classList.replace("overflow-x-auto", "overflow-hidden");
+  viewport.classList.add("touch-pan-y");
+  if (controls) controls.hidden = false;
+  const scrollToCurrent = (behavior: ScrollBehavior) =>
+    viewport.scrollTo({ left: current * viewport.clientWidth, behavior });
   let hovered = false;
   let focused = false;
   let timer = 0;
@@ -117,10 +129,8 @@ function carousel(section: HTMLElement): void {
       const on = i === index;
       slide.setAttribute("aria-hidden", String(!on));
       slide.inert = !on;
-      slide.classList.toggle("opacity-100", on);
-      slide.classList.toggle("opacity-0", !on);
-      slide.classList.toggle("pointer-events-none", !on);
     });
+    scrollToCurrent(still ? "instant" : "smooth");
     dots.forEach((dot, i) => {
       const on = i === index;
       if (on) dot.setAttribute("aria-current", "true");
@@ -131,7 +141,7 @@ function carousel(section: HTMLElement): void {
   };
   const update = () => {
     const running = playing && !hovered && !focused;
-    viewport?.setAttribute("aria-live", running ? "off" : "polite");
+    viewport.setAttribute("aria-live", running ? "off" : "polite");
     if (play) {
       play.textContent = play.dataset[playing ? "labelPause" : "labelPlay"] ?? "";
       play.setAttribute("aria-pressed", String(!playing));
@@ -172,17 +182,31 @@ function carousel(section: HTMLElement): void {
     update();
   });
   let swipeFrom: number | null = null;
-  viewport?.addEventListener("pointerdown", (event) => {
+  viewport.addEventListener("pointerdown", (event) => {
     swipeFrom = event.clientX;
   });
-  viewport?.addEventListener("pointerup", (event) => {
+  let swiped = false;
+  viewport.addEventListener("pointerup", (event) => {
     if (swipeFrom === null) return;
-    show(slideForSwipe(event.clientX - swipeFrom, current, count));
+    const to = slideForSwipe(event.clientX - swipeFrom, current, count);
+    swiped = to !== current;
+    show(to);
     swipeFrom = null;
   });
-  viewport?.addEventListener("pointercancel", () => {
+  // A swipe that ends on a slide's link does not follow it.
+  viewport.addEventListener(
+    "click",
+    (event) => {
+      if (swiped) event.preventDefault();
+      swiped = false;
+    },
+    true,
+  );
+  viewport.addEventListener("pointercancel", () => {
     swipeFrom = null;
   });
+  addEventListener("resize", () => scrollToCurrent("instant"));
+  show(0);
   update();
 }
 
