@@ -16,6 +16,7 @@ import {
   slideForKey,
   slideForSwipe,
   THEME_KEY,
+  wrapIndex,
 } from "./logic.ts";
 
 const doc = document;
@@ -147,10 +148,10 @@ function carousel(section: HTMLElement): void {
       play.setAttribute("aria-pressed", String(!playing));
     }
     clearInterval(timer);
-    if (running) timer = window.setInterval(() => show((current + 1) % count), SLIDE_INTERVAL_MS);
+    if (running) timer = window.setInterval(() => show(wrapIndex(current, 1, count)), SLIDE_INTERVAL_MS);
   };
-  section.querySelector("[data-slide-prev]")?.addEventListener("click", () => show((current + count - 1) % count));
-  section.querySelector("[data-slide-next]")?.addEventListener("click", () => show((current + 1) % count));
+  section.querySelector("[data-slide-prev]")?.addEventListener("click", () => show(wrapIndex(current, -1, count)));
+  section.querySelector("[data-slide-next]")?.addEventListener("click", () => show(wrapIndex(current, 1, count)));
   dots.forEach((dot, i) => {
     dot.addEventListener("click", () => show(i));
   });
