@@ -2,6 +2,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig, type Plugin } from "vite";
 import { precompress } from "./build-tools/precompress.ts";
+import { readerScript } from "./build-tools/reader-script.ts";
 
 /**
  * The server bundle has a second entry, the comment renderer's worker thread. React Router
@@ -30,7 +31,7 @@ function namedWorkerEntry(): Plugin {
 // The server bundle's entry is our own HTTP app (app/server/app.server.ts), which
 // imports React Router's server build; server.ts runs it in production.
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter(), precompress(), namedWorkerEntry()],
+  plugins: [tailwindcss(), reactRouter(), readerScript(), precompress(), namedWorkerEntry()],
   environments: {
     ssr: {
       build: {

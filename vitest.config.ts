@@ -1,9 +1,11 @@
 import { defineConfig } from "vitest/config";
+import { readerScript } from "./build-tools/reader-script.ts";
 
 // Unit and integration tests live beside the code; Playwright owns tests/e2e.
 const ALL = [
   "app/**/*.test.{ts,tsx}",
   "scripts/**/*.test.ts",
+  "build-tools/**/*.test.ts",
   "db/**/*.test.ts",
   "tests/integration/**/*.test.ts",
   "tests/security/**/*.test.ts",
@@ -15,6 +17,8 @@ const ALL = [
 const ALONE = ["tests/faults/**/*.test.ts", "bench/**/*.test.ts"];
 
 export default defineConfig({
+  // root.tsx imports the reader script's URL (query-budget.test.ts loads the root).
+  plugins: [readerScript()],
   test: {
     exclude: ["tests/e2e/**", "node_modules/**", "build/**"],
     environment: "node",

@@ -1,3 +1,4 @@
+import readerScriptUrl from "virtual:inkwell/reader-script";
 import { type ReactNode, useEffect } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import {
@@ -11,6 +12,7 @@ import {
   Scripts,
   ScrollRestoration,
   useLocation,
+  useMatches,
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
@@ -24,6 +26,8 @@ import { THEME_BOOT_SCRIPT } from "./components/layout/theme.tsx";
 import { Toasts } from "./components/layout/toasts.tsx";
 import { useNonce } from "./components/nonce.tsx";
 import { useFallbackLocale } from "./components/request-locale.tsx";
+import { isLeanDocument, SPECULATION_RULES } from "./lean/document.ts";
+import { LeanDocumentProvider } from "./lean/lean-context.tsx";
 import { i18nFor } from "./lib/i18n/i18n.ts";
 import { DEFAULT_LOCALE, HTML_LANG, type Locale, localePrefix, withoutLocalePrefix } from "./lib/i18n/locale.ts";
 import { isNotFoundHelp, type NotFoundHelp } from "./lib/not-found.ts";
@@ -158,6 +162,14 @@ export function Layout({ children }: { children: ReactNode }) {
   const fallbackLocale = useFallbackLocale();
   const locale = root?.locale ?? fallbackLocale;
   const i18n = i18nFor(locale);
+  // An anonymous reader's reading page is a finished document: no React, React Router or
+  // i18next in the browser, no hydration data, only the reader script (app/lean/reader.ts).
+  const matches = useMatches();
+  const lean = isLeanDocument(
+    matches.map((match) => match.handle),
+    Boolean(root?.user),
+    typeof document === "undefined",
+  );
   // A flag for the browser tests (and nothing else): React has taken over the page.
   // Set here, in the layout, so error pages set it too.
   useEffect(() => {
@@ -195,17 +207,28 @@ export function Layout({ children }: { children: ReactNode }) {
           />
           <Toasts flash={root?.flash ?? null} />
           <main id="main" tabIndex={-1} className="mx-auto max-w-4xl px-4 py-8 focus:outline-none">
-            {children}
+            <LeanDocumentProvider value={lean}>{children}</LeanDocumentProvider>
           </main>
           <SiteFooter site={root?.site ?? null} locale={locale} />
         </I18nextProvider>
-        {/* Plain script, not React: code blocks' copy buttons work before (and without) hydration. */}
-        <script nonce={nonce} suppressHydrationWarning>
-          {CODE_COPY_SCRIPT}
-        </script>
-        <BuildWatcher buildId={root?.buildId ?? null} />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {lean ? (
+          <>
+            <script src={readerScriptUrl} defer nonce={nonce} />
+            <script type="speculationrules" nonce={nonce}>
+              {SPECULATION_RULES}
+            </script>
+          </>
+        ) : (
+          <>
+            {/* Plain script, not React: code blocks' copy buttons work before (and without) hydration. */}
+            <script nonce={nonce} suppressHydrationWarning>
+              {CODE_COPY_SCRIPT}
+            </script>
+            <BuildWatcher buildId={root?.buildId ?? null} />
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   );

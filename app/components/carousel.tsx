@@ -1,5 +1,6 @@
 import { type KeyboardEvent, type PointerEvent, useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useLeanDocument } from "../lean/lean-context.tsx";
 import type { MediaImage } from "../lib/media.ts";
 
 export interface CarouselSlide {
@@ -22,6 +23,13 @@ export function wrapIndex(index: number, step: number, count: number): number {
   return (((index + step) % count) + count) % count;
 }
 
+/** The home page carousel: the app's (React) or, in a lean document, the scroll-snap one. */
+export function Carousel({ slides }: { slides: CarouselSlide[] }) {
+  const lean = useLeanDocument();
+  if (slides.length === 0) return null;
+  return lean ? <ScrollSnapCarousel slides={slides} /> : <AppCarousel slides={slides} />;
+}
+
 /**
  * The home page carousel (WAI-ARIA carousel pattern): previous/next and one
  * button per slide, arrow keys, swipe, and a pause button. It plays by itself
@@ -30,7 +38,7 @@ export function wrapIndex(index: number, step: number, count: number): number {
  * the first image loads eagerly, the others lazily; the box has a fixed aspect
  * ratio so nothing moves when images arrive.
  */
-export function Carousel({ slides }: { slides: CarouselSlide[] }) {
+function AppCarousel({ slides }: { slides: CarouselSlide[] }) {
   const { t } = useTranslation();
   const [current, setCurrent] = useState(0);
   // Starts paused until the browser says motion is fine (and on the server).
@@ -98,47 +106,22 @@ export function Carousel({ slides }: { slides: CarouselSlide[] }) {
           swipeFrom.current = null;
         }}
       >
-        {slides.map((slide, i) => {
-          const image = (
-            <img
-              src={slide.image?.src ?? slide.imageUrl}
-              srcSet={slide.image?.srcSet || undefined}
-              sizes={slide.image?.srcSet ? "(min-width: 64rem) 64rem, 100vw" : undefined}
-              width={slide.image?.width}
-              height={slide.image?.height}
-              alt={slide.imageAlt}
-              className="h-full w-full object-cover"
-              loading={i === 0 ? "eager" : "lazy"}
-              draggable={false}
-            />
-          );
-          return (
-            // biome-ignore lint/a11y/useSemanticElements: the WAI-ARIA carousel pattern makes each slide a group; a fieldset is for form controls.
-            <div
-              key={slide.id}
-              role="group"
-              aria-roledescription={t("carousel.slide")}
-              aria-label={t("carousel.slideOf", { index: i + 1, count })}
-              aria-hidden={i !== current}
-              inert={i !== current}
-              className={`absolute inset-0 transition-opacity duration-500 motion-reduce:transition-none ${
-                i === current ? "opacity-100" : "pointer-events-none opacity-0"
-              }`}
-            >
-              {slide.linkUrl ? (
-                <a href={slide.linkUrl} className="block h-full">
-                  {image}
-                  {slide.title && <SlideTitle title={slide.title} />}
-                </a>
-              ) : (
-                <>
-                  {image}
-                  {slide.title && <SlideTitle title={slide.title} />}
-                </>
-              )}
-            </div>
-          );
-        })}
+        {slides.map((slide, i) => (
+          // biome-ignore lint/a11y/useSemanticElements: the WAI-ARIA carousel pattern makes each slide a group; a fieldset is for form controls.
+          <div
+            key={slide.id}
+            role="group"
+            aria-roledescription={t("carousel.slide")}
+            aria-label={t("carousel.slideOf", { index: i + 1, count })}
+            aria-hidden={i !== current}
+            inert={i !== current}
+            className={`absolute inset-0 transition-opacity duration-500 motion-reduce:transition-none ${
+              i === current ? "opacity-100" : "pointer-events-none opacity-0"
+            }`}
+          >
+            <SlideBody slide={slide} index={i} />
+          </div>
+        ))}
       </div>
       {count > 1 && (
         <div className="mt-3 flex flex-wrap items-center justify-center gap-2">
@@ -172,5 +155,107 @@ function SlideTitle({ title }: { title: string }) {
     <p className="absolute inset-x-0 bottom-0 bg-gradient-to-t from-black/70 to-transparent px-4 pt-10 pb-3 text-lg font-semibold text-white">
       {title}
     </p>
+  );
+}
+
+/** A slide's picture, title and link (the same in both carousels). */
+function SlideBody({ slide, index }: { slide: CarouselSlide; index: number }) {
+  const image = (
+    <img
+      src={slide.image?.src ?? slide.imageUrl}
+      srcSet={slide.image?.srcSet || undefined}
+      sizes={slide.image?.srcSet ? "(min-width: 64rem) 64rem, 100vw" : undefined}
+      width={slide.image?.width}
+      height={slide.image?.height}
+      alt={slide.imageAlt}
+      className="h-full w-full object-cover"
+      loading={index === 0 ? "eager" : "lazy"}
+      draggable={false}
+    />
+  );
+  return slide.linkUrl ? (
+    <a href={slide.linkUrl} className="block h-full">
+      {image}
+      {slide.title && <SlideTitle title={slide.title} />}
+    </a>
+  ) : (
+    <>
+      {image}
+      {slide.title && <SlideTitle title={slide.title} />}
+    </>
+  );
+}
+
+/**
+ * The carousel of a lean document (decision 024). Without script it is a row of slides the
+ * reader scrolls through (CSS scroll snap), every slide reachable. The reader script
+ * (app/lean/reader.ts) turns it into the same WAI-ARIA carousel as the app's: it shows the
+ * controls, hides the other slides from assistive technology, moves by buttons, keys and
+ * swipes, and plays by itself unless the reader asked for reduced motion.
+ */
+function ScrollSnapCarousel({ slides }: { slides: CarouselSlide[] }) {
+  const { t } = useTranslation();
+  const count = slides.length;
+  const button =
+    "rounded-full bg-white/80 px-3 py-1 text-sm font-medium text-zinc-900 shadow hover:bg-white focus-visible:outline-2 focus-visible:outline-blue-600 dark:bg-zinc-900/80 dark:text-zinc-100";
+  return (
+    <section
+      aria-roledescription="carousel"
+      aria-label={t("carousel.label")}
+      className="mb-10"
+      data-testid="carousel"
+      data-carousel="scroll"
+    >
+      <div
+        className="flex aspect-[16/6] snap-x snap-mandatory overflow-x-auto rounded-lg bg-zinc-100 [scrollbar-width:thin] dark:bg-zinc-800"
+        aria-live="polite"
+        data-slide-viewport=""
+      >
+        {slides.map((slide, i) => (
+          // biome-ignore lint/a11y/useSemanticElements: the WAI-ARIA carousel pattern makes each slide a group; a fieldset is for form controls.
+          <div
+            key={slide.id}
+            role="group"
+            aria-roledescription={t("carousel.slide")}
+            aria-label={t("carousel.slideOf", { index: i + 1, count })}
+            className="relative h-full w-full shrink-0 snap-start"
+            data-slide=""
+          >
+            <SlideBody slide={slide} index={i} />
+          </div>
+        ))}
+      </div>
+      {count > 1 && (
+        // Buttons that need the script stay hidden until it runs.
+        <div className="mt-3 flex flex-wrap items-center justify-center gap-2" hidden data-slide-controls="">
+          <button type="button" className={button} aria-label={t("carousel.previous")} data-slide-prev="">
+            ‹
+          </button>
+          {slides.map((slide, i) => (
+            <button
+              key={slide.id}
+              type="button"
+              className={`h-3 w-3 rounded-full border border-zinc-500 ${i === 0 ? "bg-zinc-700 dark:bg-zinc-200" : ""}`}
+              aria-label={t("carousel.goTo", { index: i + 1 })}
+              aria-current={i === 0 ? "true" : undefined}
+              data-slide-dot=""
+            />
+          ))}
+          <button type="button" className={button} aria-label={t("carousel.next")} data-slide-next="">
+            ›
+          </button>
+          <button
+            type="button"
+            className={button}
+            aria-pressed="true"
+            data-slide-play=""
+            data-label-play={t("carousel.play")}
+            data-label-pause={t("carousel.pause")}
+          >
+            {t("carousel.play")}
+          </button>
+        </div>
+      )}
+    </section>
   );
 }

@@ -20,6 +20,12 @@ export interface RoutePolicy {
   body?: "default" | "upload";
   /** "solana": the CSP lets the page reach the Solana RPC it chose (and WalletConnect's relay). */
   csp?: "default" | "solana";
+  /**
+   * "lean": a reading page. An anonymous reader gets a finished document with no React in the
+   * browser, only the reader script (app/lean/reader.ts); a signed-in user gets the app as
+   * usual. "app": every visitor gets the hydrated app (docs/decisions/024-lean-reading-pages.md).
+   */
+  js?: "lean" | "app";
 }
 
 export interface PolicyHandle {
@@ -39,7 +45,13 @@ export function policyOf(handle: unknown): Partial<RoutePolicy> | null {
 }
 
 /** A route matched nowhere (or declaring nothing) is treated as the strictest case. */
-export const DEFAULT_POLICY: RoutePolicy = { cache: "none", writes: "content", body: "default", csp: "default" };
+export const DEFAULT_POLICY: RoutePolicy = {
+  cache: "none",
+  writes: "content",
+  body: "default",
+  csp: "default",
+  js: "app",
+};
 
 /** The policy of a matched branch: each level's declared values override its parent's. */
 export function mergePolicies(levels: ReadonlyArray<Partial<RoutePolicy> | null>): RoutePolicy {

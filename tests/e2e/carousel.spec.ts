@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { createSlide } from "../../app/server/repos/swapers.server.ts";
+import { signedInUser } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 
 test.describe.configure({ mode: "serial" });
@@ -72,6 +73,37 @@ test("the slides play by themselves when motion is fine, with Chinese titles on 
   await expect(carousel.getByRole("group")).toContainText("夏日笔记");
   await carousel.getByRole("button", { name: "暂停轮播" }).click();
   await expect(carousel.getByRole("button", { name: "播放轮播" })).toBeVisible();
+});
+
+test("without JavaScript every slide is reachable by scrolling, and no dead buttons show", async ({
+  browser,
+  baseURL,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
+  try {
+    const page = await context.newPage();
+    await page.goto("/en");
+    const carousel = page.getByRole("region", { name: "Featured" });
+    await expect(carousel.getByRole("group")).toHaveCount(2);
+    await expect(carousel.getByRole("button")).toHaveCount(0);
+    const row = carousel.locator("[data-slide-viewport]");
+    expect(await row.evaluate((el) => getComputedStyle(el).scrollSnapType)).toContain("x");
+    await carousel.getByRole("link", { name: /Summer notes/ }).scrollIntoViewIfNeeded();
+    await expect(carousel.getByRole("link", { name: /Summer notes/ })).toBeInViewport();
+  } finally {
+    await context.close();
+  }
+});
+
+test("a signed-in reader's carousel is the app's, and moves by button", async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  await signedInUser(page, "carousel");
+  await page.goto("/en");
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  const carousel = page.getByRole("region", { name: "Featured" });
+  await expect(carousel.getByRole("group")).toHaveAccessibleName("1 of 2");
+  await carousel.getByRole("button", { name: "Next slide" }).click();
+  await expect(carousel.getByRole("group")).toContainText("Summer notes");
 });
 
 test("the carousel passes axe in both themes", async ({ page }) => {

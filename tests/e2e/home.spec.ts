@@ -1,4 +1,5 @@
 import { createPost } from "../../app/server/repos/posts.server.ts";
+import { signedInUser } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 
 // These tests share the server's database: the empty state must be seen before
@@ -74,7 +75,8 @@ test("published posts appear on / and /posts in the reader's language, drafts ne
   await expect(items.nth(0).getByRole("article")).toHaveAttribute("lang", "en-US");
 });
 
-test("navigation works after hydration without a full reload", async ({ page }) => {
+test("a signed-in reader navigates after hydration without a full reload", async ({ page }) => {
+  await signedInUser(page, "clientnav");
   await page.goto("/");
   await page.evaluate(() => {
     (window as unknown as { __marker: number }).__marker = 42;
@@ -84,6 +86,26 @@ test("navigation works after hydration without a full reload", async ({ page }) 
   await expect(page.getByRole("heading", { level: 1, name: "All posts" })).toBeVisible();
   // Same document: the marker set before the click survives client-side navigation.
   expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBe(42);
+});
+
+test("an anonymous reader gets finished documents without React, and links load the next one", async ({ page }) => {
+  const scripts: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  expect(await page.evaluate(() => "__reactRouterContext" in window)).toBe(false);
+  await page.evaluate(() => {
+    (window as unknown as { __marker: number }).__marker = 42;
+  });
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "All blogs" }).click();
+  await expect(page).toHaveURL(/\/posts\/page\/1$/);
+  await expect(page.getByRole("heading", { level: 1, name: "All posts" })).toBeVisible();
+  // A new document: the marker is gone; the only script either page loaded is the reader script.
+  expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBeUndefined();
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const script of scripts) expect(script).toMatch(/^\/assets\/reader-[\w-]+\.js$/);
 });
 
 test("the skip link moves keyboard focus to the main content", async ({ page }) => {

@@ -1,5 +1,9 @@
 import type { Page, Request } from "@playwright/test";
+import { signedInUser } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
+
+// The build watcher lives in the hydrated app, which signed-in readers get; an anonymous
+// reader's reading pages are documents without React (decision 024), fresh on every load.
 
 declare global {
   interface Window {
@@ -17,6 +21,7 @@ function documentLoads(page: Page): Request[] {
 }
 
 async function gotoAndWaitForCheck(page: Page, path: string): Promise<void> {
+  await signedInUser(page, "stale");
   // The first check runs about a second after start, from the hydrated app.
   const checked = page.waitForResponse((r) => r.url().endsWith("/builds/latest.json"));
   await page.goto(path);

@@ -208,15 +208,23 @@ describe(`render cache (${testDialect()})`, () => {
       .map((c) => c.split(";")[0] ?? "")
       .find((c) => c.startsWith(SESSION_COOKIE));
     expect(cookie).toBeTruthy();
+    // The anonymous copy (a lean document, decision 024) is in the cache first.
+    await warm(`${a.url}/posts/detail/${postId}`);
     for (let i = 0; i < 2; i++) {
       const page = await get(`${a.url}/posts/detail/${postId}`, { cookie: cookie ?? "" });
       expect(page.status).toBe(200);
       expect(page.body).toContain(email);
       expect(page.headers.get("x-render-cache")).toBeNull();
       expect(page.headers.get("cache-control")).toBe("private, no-cache");
+      // The signed-in reader gets the app, never the cached lean document.
+      expect(page.body).toContain("window.__reactRouterContext");
+      expect(page.body).not.toMatch(/\/assets\/reader-[\w-]+\.js/);
     }
     const anonymous = await get(`${a.url}/posts/detail/${postId}`);
+    expect(anonymous.headers.get("x-render-cache")).toBe("hit");
     expect(anonymous.body).not.toContain(email);
+    expect(anonymous.body).not.toContain("__reactRouterContext");
+    expect(anonymous.body).toMatch(/\/assets\/reader-[\w-]+\.js/);
   });
 
   it("drops every instance's pages when content changes anywhere", async () => {

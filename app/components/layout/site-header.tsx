@@ -127,6 +127,7 @@ export function SiteHeader({
     <header
       ref={header}
       data-testid="site-header"
+      data-nav-bar=""
       data-hidden={hidden ? "true" : "false"}
       className={`sticky top-0 z-40 border-b border-zinc-200 bg-white/95 backdrop-blur transition-transform duration-200 motion-reduce:transition-none dark:border-zinc-800 dark:bg-zinc-950/95 ${hidden ? "-translate-y-full" : "translate-y-0"}`}
     >
@@ -148,6 +149,9 @@ export function SiteHeader({
             aria-expanded={open}
             aria-controls={menuId}
             aria-label={open ? t("nav.closeMenu") : t("nav.openMenu")}
+            data-menu-toggle=""
+            data-label-open={t("nav.openMenu")}
+            data-label-close={t("nav.closeMenu")}
             onClick={() => setOpen((v) => !v)}
           >
             <svg

@@ -32,6 +32,8 @@ export interface SubscribeFormProps {
   busy?: boolean;
   /** A form element: `fetcher.Form` in the footer, `Form` on the subscribe page. */
   FormComponent: React.ElementType;
+  /** The footer's form: without React, the reader script posts it and shows the answer in place. */
+  inline?: boolean;
 }
 
 /**
@@ -39,7 +41,7 @@ export interface SubscribeFormProps {
  * JavaScript the browser checks the address and the server answers with a page;
  * with it, the shared schema checks it first and the answer shows in place.
  */
-export function SubscribeForm({ locale, result, busy, FormComponent }: SubscribeFormProps) {
+export function SubscribeForm({ locale, result, busy, FormComponent, inline = false }: SubscribeFormProps) {
   const { t } = useTranslation();
   const m = useMessage();
   const id = useId();
@@ -54,7 +56,7 @@ export function SubscribeForm({ locale, result, busy, FormComponent }: Subscribe
   const errorId = `${id}-error`;
   const descriptionId = `${id}-description`;
   return (
-    <div className="space-y-2">
+    <div className="space-y-2" data-subscribe-root="">
       <p id={descriptionId}>{t("subscribe.description")}</p>
       <FormComponent
         method="post"
@@ -64,6 +66,7 @@ export function SubscribeForm({ locale, result, busy, FormComponent }: Subscribe
         onFocus={onFocus}
         className="space-y-2"
         data-testid="subscribe-form"
+        data-subscribe-inline={inline ? "" : undefined}
       >
         <label htmlFor={inputId} className="block font-medium text-zinc-800 dark:text-zinc-200">
           {t("subscribe.emailLabel")}
@@ -79,6 +82,8 @@ export function SubscribeForm({ locale, result, busy, FormComponent }: Subscribe
             placeholder={t("subscribe.placeholder")}
             aria-invalid={fieldError ? true : undefined}
             aria-describedby={[descriptionId, fieldError ? errorId : null].filter(Boolean).join(" ")}
+            data-required-message={inline ? m("auth:errors.emailRequired") : undefined}
+            data-invalid-message={inline ? m("auth:errors.emailInvalid") : undefined}
             className="min-w-48 flex-1 rounded-md border border-zinc-300 bg-white px-3 py-2 text-zinc-900 shadow-sm focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/40 aria-[invalid]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
           />
           <button
@@ -90,7 +95,7 @@ export function SubscribeForm({ locale, result, busy, FormComponent }: Subscribe
           </button>
         </div>
         {fieldError && (
-          <p id={errorId} className="text-red-700 dark:text-red-400">
+          <p id={errorId} className="text-red-700 dark:text-red-400" data-field-error="">
             {fieldError}
           </p>
         )}
@@ -135,6 +140,7 @@ export function SubscribeBox({ locale }: { locale: Locale }) {
         result={fetcher.data}
         busy={fetcher.state !== "idle"}
         FormComponent={fetcher.Form}
+        inline
       />
     </section>
   );

@@ -48,6 +48,7 @@ export function ThemeToggle() {
       aria-pressed={dark ?? undefined}
       aria-label={t("nav.themeToggle")}
       data-testid="theme-toggle"
+      data-theme-toggle=""
       className="rounded-md p-2 hover:bg-zinc-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:hover:bg-zinc-800"
     >
       <span className="dark:hidden">

@@ -38,6 +38,8 @@ export function Toasts({ flash }: { flash: FlashMessage | null }) {
             role="status"
             data-testid="flash-message"
             data-kind={flash.kind}
+            data-flash=""
+            data-close-label={t("toasts.close")}
             className="rounded-md border border-zinc-300 bg-zinc-50 px-4 py-2 dark:border-zinc-700 dark:bg-zinc-900"
           >
             {t(flash.key as "flash.signedIn")}

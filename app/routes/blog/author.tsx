@@ -12,7 +12,7 @@ import { findProfileByHandle } from "../../server/repos/profiles.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/author";
 
-export const handle = routePolicy({ cache: "public" });
+export const handle = routePolicy({ cache: "public", js: "lean" });
 
 // `/authors/{handle}` (+ `/page/{n}`, and their /en, /zh forms): a person's name, bio
 // and avatar, and their published posts, newest first, paged like the home page.

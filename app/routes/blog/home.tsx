@@ -18,7 +18,7 @@ import { slidesInWindow } from "../../server/repos/swapers.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/home";
 
-export const handle = routePolicy({ cache: "public" });
+export const handle = routePolicy({ cache: "public", js: "lean" });
 
 export { parsePageParam };
 

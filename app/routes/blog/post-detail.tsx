@@ -36,7 +36,7 @@ import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/post-detail";
 import { safeCover, seoFor } from "./post-seo.ts";
 
-export const handle = routePolicy({ cache: "public", writes: "content" });
+export const handle = routePolicy({ cache: "public", writes: "content", js: "lean" });
 
 /** The post body's element id, and its name among the document's parts. */
 const POST_BODY_ID = "post-body";

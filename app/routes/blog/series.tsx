@@ -8,7 +8,7 @@ import { getApp, getRequest } from "../../server/context.server.ts";
 import { findPublicSeries } from "../../server/repos/series.server.ts";
 import type { Route } from "./+types/series";
 
-export const handle = routePolicy({ cache: "public" });
+export const handle = routePolicy({ cache: "public", js: "lean" });
 
 // `/series/{slug}` (and /en, /zh): a series' name, description and its published parts in
 // order. Unknown, or nothing published yet: 404.

@@ -13,7 +13,7 @@ import { findCategoryBySlug, findTagBySlug, termName } from "../../server/repos/
 import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/term-posts";
 
-export const handle = routePolicy({ cache: "public" });
+export const handle = routePolicy({ cache: "public", js: "lean" });
 
 // `/categories/{slug}` and `/tags/{slug}` (+ `/page/{n}`, and their /en, /zh forms):
 // the published posts of one category or tag, newest first, paged like the home page.

@@ -6,7 +6,7 @@ import { getApp } from "../../server/context.server.ts";
 import { listEnabledLinks } from "../../server/repos/links.server.ts";
 import type { Route } from "./+types/links";
 
-export const handle = routePolicy({ cache: "public" });
+export const handle = routePolicy({ cache: "public", js: "lean" });
 
 // /links (and /en, /zh): the enabled friend links, in the admin's order.
 export async function loader({ context }: Route.LoaderArgs) {

@@ -19,7 +19,7 @@ import { saveContactMessage } from "../../server/repos/contact.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/contact";
 
-export const handle = routePolicy({ cache: "public", writes: "none" });
+export const handle = routePolicy({ cache: "public", writes: "none", js: "lean" });
 
 type ContactResult = FormFailure & { sent?: boolean };
 

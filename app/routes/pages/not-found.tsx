@@ -4,7 +4,7 @@ import { getApp, getRequest } from "../../server/context.server.ts";
 import { notFoundForReader } from "../../server/not-found.server.ts";
 import type { Route } from "./+types/not-found";
 
-export const handle = routePolicy({ cache: "none", writes: "none" });
+export const handle = routePolicy({ cache: "none", writes: "none", js: "lean" });
 
 // Any path no other route matches: a 404 rendered by the root error boundary, which
 // shows "Page not found: {fullPath}" inside the normal layout, with a search form and

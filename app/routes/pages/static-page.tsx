@@ -8,7 +8,7 @@ import { renderMarkdownCached } from "../../server/markdown.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/static-page";
 
-export const handle = routePolicy({ cache: "public" });
+export const handle = routePolicy({ cache: "public", js: "lean" });
 
 const PAGES = { about: "pages.aboutTitle", privacy: "pages.privacyTitle" } as const;
 type PageName = keyof typeof PAGES;

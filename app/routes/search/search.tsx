@@ -13,7 +13,7 @@ import { getApp, getRequest } from "../../server/context.server.ts";
 import { searchPosts } from "../../server/search/search.server.ts";
 import type { Route } from "./+types/search";
 
-export const handle = routePolicy({ cache: "public" });
+export const handle = routePolicy({ cache: "public", js: "lean" });
 
 const PAGE_SIZE = 10;
 

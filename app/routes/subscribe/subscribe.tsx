@@ -10,7 +10,7 @@ import { getApp, getRequest } from "../../server/context.server.ts";
 import { subscribe } from "../../server/subscriptions.server.ts";
 import type { Route } from "./+types/subscribe";
 
-export const handle = routePolicy({ cache: "none", writes: "none" });
+export const handle = routePolicy({ cache: "none", writes: "none", js: "lean" });
 
 // The footer's subscribe box posts here (through a fetcher, or as a page without
 // JavaScript). The answer never tells whether the address was already subscribed.

@@ -148,6 +148,43 @@ describe("route policies", () => {
     for (const p of ["/", "/solanaX", "/posts/solana"]) expect(match(p).policy.csp, p).toBe("default");
   });
 
+  it("send the reading pages lean to anonymous readers, and everything else as the app", () => {
+    for (const p of [
+      "/",
+      "/zh",
+      "/posts/page/2",
+      "/en/posts/detail/abcdefghjkmnpqrstvwx",
+      "/categories/news",
+      "/tags/x/page/2",
+      "/series/x",
+      "/authors/x",
+      "/search",
+      "/about",
+      "/contact",
+      "/privacy",
+      "/links",
+      "/subscribe",
+      "/nowhere/at/all",
+    ]) {
+      expect(match(p).policy.js, p).toBe("lean");
+    }
+    for (const p of [
+      "/admin",
+      "/admin/media",
+      "/posts/createPost",
+      "/posts/edit/abcdefghjkmnpqrstvwx",
+      "/posts/myPosts",
+      "/account",
+      "/login",
+      "/register",
+      "/preview/x",
+      "/solana",
+      "/en/solana/transferBatch",
+    ]) {
+      expect(match(p).policy.js, p).toBe("app");
+    }
+  });
+
   it("match a page's data request to the page, with its params", () => {
     expect(pagePathOf("/posts/page/2.data")).toBe("/posts/page/2");
     const post = match("/zh/posts/detail/abcdefghjkmnpqrstvwx.data");
