@@ -125,7 +125,7 @@ test("an admin uploads a Markdown blog, checks the dry run, imports it and old l
   await expect(dryRun).toContainText("6 posts found. Nothing has been written yet.");
   await expect(dryRun.locator('[data-count="imported"]')).toHaveText("6");
   await page.getByRole("button", { name: "Import now" }).click();
-  await expect(job.locator("code")).toHaveText(`ghost-${STAMP}.json`);
+  await expect(job.locator("code").first()).toHaveText(`ghost-${STAMP}.json`);
   await expect(job.locator('[data-status="done"]')).toBeVisible({ timeout: 20_000 });
   expect((await page.request.get("/hello-ghost/", { maxRedirects: 0 })).status()).toBe(301);
   const post = (file: string, lang = "auto") =>
@@ -152,7 +152,7 @@ test("an admin uploads a Markdown blog, checks the dry run, imports it and old l
   await expect(dryRun.locator('[data-count="commentsAdded"]')).toHaveText("3");
   await expect(dryRun).toContainText("spam or trashed comments left out");
   await page.getByRole("button", { name: "Import now" }).click();
-  await expect(job.locator("code")).toHaveText(`wordpress-${STAMP}.xml`);
+  await expect(job.locator("code").first()).toHaveText(`wordpress-${STAMP}.xml`);
   await expect(job.locator('[data-status="done"]')).toBeVisible({ timeout: 20_000 });
   await expect(job.locator('[data-count="commentsAdded"]')).toHaveText("3");
   expect((await page.request.get(`/?p=${STAMP}`, { maxRedirects: 0 })).status()).toBe(301);

@@ -1,5 +1,5 @@
 import { createPost } from "../../app/server/repos/posts.server.ts";
-import { signedInUser } from "./account-helpers.ts";
+import { signedInAdmin, signedInUser } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 
 // These tests share the server's database: the empty state must be seen before
@@ -12,7 +12,18 @@ test("the home page shows an empty state in English on a fresh blog", async ({ p
   await expect(page.locator("html")).toHaveAttribute("lang", "en-US");
   await expect(page).toHaveTitle("Inkwell");
   await expect(page.getByRole("heading", { level: 1, name: "Latest posts" })).toBeVisible();
-  await expect(page.getByText("No posts have been published yet.")).toBeVisible();
+  await expect(page.getByTestId("empty-site")).toContainText("Nothing here yet.");
+});
+
+test("on a fresh blog its owner is shown where to start", async ({ page, serverDb }) => {
+  await signedInAdmin(page, serverDb.db, "home-owner");
+  await page.goto("/");
+  const start = page.getByTestId("empty-site");
+  await expect(start.getByRole("heading", { name: "Your blog is ready" })).toBeVisible();
+  await expect(start.getByRole("link", { name: "Site settings" })).toHaveAttribute("href", "/admin/config");
+  await expect(start.getByRole("link", { name: "Import a blog" })).toHaveAttribute("href", "/admin/import");
+  await start.getByRole("link", { name: "Write the first post" }).click();
+  await expect(page).toHaveURL(/\/posts\/createPost$/);
 });
 
 test("the home page is in Chinese when the locale cookie says zh", async ({ page, context, baseURL }) => {
@@ -21,7 +32,7 @@ test("the home page is in Chinese when the locale cookie says zh", async ({ page
   await expect(page.locator("html")).toHaveAttribute("lang", "zh-CN");
   await expect(page).toHaveTitle("墨水博客");
   await expect(page.getByRole("heading", { level: 1, name: "最新文章" })).toBeVisible();
-  await expect(page.getByText("还没有发布任何文章。")).toBeVisible();
+  await expect(page.getByTestId("empty-site")).toContainText("这里还没有文章。");
 });
 
 test("published posts appear on / and /posts in the reader's language, drafts never", async ({
