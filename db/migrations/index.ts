@@ -34,6 +34,7 @@ import * as fillAdTranslations from "./20261126T201600_fill_ad_translations.ts";
 import * as createPostImports from "./20261126T210000_create_post_imports.ts";
 import * as createSeries from "./20261126T211000_create_series.ts";
 import * as createInsights from "./20261126T221000_create_insights.ts";
+import * as createFederation from "./20261127T020000_create_federation.ts";
 
 /**
  * Every migration, in order. Listed explicitly so the same history runs in the
@@ -75,4 +76,5 @@ export const migrations: Record<string, Migration> = {
   "20261126T210000_create_post_imports": createPostImports,
   "20261126T211000_create_series": createSeries,
   "20261126T221000_create_insights": createInsights,
+  "20261127T020000_create_federation": createFederation,
 };

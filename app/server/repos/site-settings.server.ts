@@ -40,6 +40,17 @@ const settingSchemas = {
       requiredClasses: z.array(z.enum(PASSWORD_CLASSES)).max(PASSWORD_CLASSES.length),
     })
     .nullable(),
+  /**
+   * The Fediverse accounts (issue 22): the admin switch (FEDERATION in the environment
+   * overrides it) and each language's handle, the part before "@host".
+   */
+  fediverse: z.object({
+    enabled: z.boolean(),
+    handles: z.object({
+      en: z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,29}$/i),
+      zh: z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,29}$/i),
+    }),
+  }),
 };
 
 export type SiteSettings = { [K in keyof typeof settingSchemas]: z.infer<(typeof settingSchemas)[K]> };
@@ -103,6 +114,7 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   registrationOpen: true,
   socialImage: "/social.jpg",
   passwordPolicy: null,
+  fediverse: { enabled: false, handles: { en: "blog-en", zh: "blog" } },
 };
 
 /** All settings: the stored ones over the defaults; a stored value that no longer fits is ignored. */
