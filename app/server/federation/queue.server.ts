@@ -29,6 +29,17 @@ export interface QueueOptions {
   now?: () => Date;
 }
 
+let sequence = 0;
+
+/**
+ * A message id that sorts in the order messages were queued (time, then this process's
+ * counter), so messages sharing an ordering key and a due time run in that order.
+ */
+function sortableId(now: Date): string {
+  sequence = (sequence + 1) % 1_000_000;
+  return `${String(now.getTime()).padStart(14, "0")}${String(sequence).padStart(6, "0")}${newId().slice(0, 8)}`;
+}
+
 /** The delay before attempt `attempts + 1`: exponential, capped. */
 export function backoffDelay(attempts: number, baseMs: number, maxMs: number): number {
   return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempts - 1));
@@ -75,7 +86,7 @@ export class DatabaseMessageQueue implements MessageQueue {
     const now = this.#opts.now();
     const runAt = nowIso(new Date(now.getTime() + delayMs(options)));
     const rows = messages.map((message) => ({
-      id: newId(),
+      id: sortableId(now),
       message: JSON.stringify(message),
       orderingKey: options?.orderingKey ?? null,
       runAt,
