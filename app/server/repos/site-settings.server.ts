@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Locale } from "../../lib/i18n/locale.ts";
+import { HANDLE_PATTERN } from "../../lib/schemas/fediverse.ts";
 import { PASSWORD_CLASSES } from "../../lib/schemas/auth.ts";
 import { isSafeUrl } from "../../lib/schemas/swaper.ts";
 import type { DB } from "../db/db.server.ts";
@@ -47,8 +48,8 @@ const settingSchemas = {
   fediverse: z.object({
     enabled: z.boolean(),
     handles: z.object({
-      en: z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,29}$/i),
-      zh: z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,29}$/i),
+      en: z.string().regex(HANDLE_PATTERN),
+      zh: z.string().regex(HANDLE_PATTERN),
     }),
   }),
 };
