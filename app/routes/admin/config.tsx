@@ -66,7 +66,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     await app.db.transaction().execute(async (trx) => {
       const current = await getSiteSettings(trx);
       // Only the settings that changed are written, and named (not their values) in the audit log.
-      const keys = (Object.keys(next) as Array<Exclude<SettingKey, "fediverse">>).filter((k) => changedKeys(current[k], next[k]).length > 0);
+      const keys = (Object.keys(next) as Array<Exclude<SettingKey, "fediverse">>).filter(
+        (k) => changedKeys(current[k], next[k]).length > 0,
+      );
       if (keys.length === 0) return;
       const changes: Partial<SiteSettings> = Object.fromEntries(keys.map((k) => [k, next[k]]));
       await updateSiteSettings(trx, changes);

@@ -158,6 +158,11 @@ export interface FederatedPostSource {
   tags: Array<{ slug: string; name: string }>;
 }
 
+/** The later of two ISO timestamps (they compare as text). */
+function laterIso(a: string, b: string): string {
+  return a.localeCompare(b) > 0 ? a : b;
+}
+
 /** Public posts' translations published at or after `since` (what federates), or one post's. */
 export async function federatedPostSources(
   db: DB,
@@ -200,7 +205,7 @@ export async function federatedPostSources(
     summary: r.summary,
     bodyHtml: r.bodyHtml,
     publishedAt: r.publishedAt ?? r.updatedAt,
-    updatedAt: r.translationUpdatedAt > r.updatedAt ? r.translationUpdatedAt : r.updatedAt,
+    updatedAt: laterIso(r.translationUpdatedAt, r.updatedAt),
     tags: tagRows
       .filter((t) => t.postId === r.id)
       .map((t) => ({ slug: t.slug, name: r.locale === "en" ? t.nameEn : t.nameZh })),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Locale } from "../../lib/i18n/locale.ts";
-import { HANDLE_PATTERN } from "../../lib/schemas/fediverse.ts";
 import { PASSWORD_CLASSES } from "../../lib/schemas/auth.ts";
+import { HANDLE_PATTERN } from "../../lib/schemas/fediverse.ts";
 import { isSafeUrl } from "../../lib/schemas/swaper.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
