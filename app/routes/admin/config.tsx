@@ -65,6 +65,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     await app.db.transaction().execute(async (trx) => {
       const current = await getSiteSettings(trx);
+      const { fediverse: _elsewhere, ...ownSettings } = current;
       // Only the settings that changed are written, and named (not their values) in the audit log.
       const keys = (Object.keys(next) as Array<Exclude<SettingKey, "fediverse">>).filter(
         (k) => changedKeys(current[k], next[k]).length > 0,
@@ -77,7 +78,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         admin,
         "settings.update",
         { type: "settings", id: null },
-        { title: keys.join(", "), keys: changedKeys(current, next) },
+        { title: keys.join(", "), keys: changedKeys(ownSettings, next) },
       );
     });
   } catch (error) {
