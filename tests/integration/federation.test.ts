@@ -176,6 +176,15 @@ describe(`federation (${testDialect()})`, () => {
       handle: `@alice@${new URL(peer.url).host}`,
     });
 
+    const collection = await fetch(`${base}/ap/actors/zh/followers`, {
+      headers: { accept: "application/activity+json" },
+    });
+    expect(((await collection.json()) as { totalItems: number }).totalItems).toBe(1);
+    const page = await fetch(`${base}/ap/actors/zh/followers?cursor=0`, {
+      headers: { accept: "application/activity+json" },
+    });
+    expect(JSON.stringify(await page.json())).toContain(peer.actorId.href);
+
     // Published now: arrives once as Create(Article) in Chinese only (the peer follows the 中文 account).
     await insertPost("fedpost1", { status: "published", publishedAt: nowIso() });
     const create = await peer.waitFor((a) => a.type === "Create");
@@ -191,6 +200,12 @@ describe(`federation (${testDialect()})`, () => {
     expect(article.published).toBeTruthy();
     expect(JSON.stringify(article.tag)).toContain("#开放网络");
     expect(create.json.actor).toBe(`${base}/ap/actors/zh`);
+
+    // The outbox lists it too.
+    const outbox = await fetch(`${base}/ap/actors/zh/outbox?cursor=0`, {
+      headers: { accept: "application/activity+json" },
+    });
+    expect(JSON.stringify(await outbox.json())).toContain(`${base}/ap/articles/zh/fedpost1`);
 
     // Edited: one Update; trashed: one Delete.
     await db
@@ -212,6 +227,15 @@ describe(`federation (${testDialect()})`, () => {
       (a) => a.type === "Create" && (a.json.object as Record<string, unknown>).name === "中文标题 fedpost2",
     );
     expect((scheduled.json.object as Record<string, unknown>).contentMap).toEqual({ "zh-hans": "<p>正文</p>" });
+
+    // The peer is down for two deliveries: the post still arrives, retried from the durable queue.
+    peer.failNext(2);
+    await insertPost("fedpost3", { status: "published", publishedAt: nowIso() });
+    await peer.waitFor(
+      (a) => a.type === "Create" && (a.json.object as Record<string, unknown>).name === "中文标题 fedpost3",
+      20_000,
+    );
+    expect(peer.failed()).toBe(2);
 
     await peer.unfollow(zhActor, followId);
     const until = Date.now() + 10_000;

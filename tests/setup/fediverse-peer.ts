@@ -27,6 +27,10 @@ export interface FediversePeer {
   url: string;
   actorId: URL;
   received: ReceivedActivity[];
+  /** The next `n` deliveries to the inbox are answered 503 (a server that is down). */
+  failNext(n: number): void;
+  /** Deliveries answered 503 so far. */
+  failed(): number;
   /** Sends a Follow to the actor at `target` (its id); returns the Follow's id. */
   follow(target: URL): Promise<string>;
   unfollow(target: URL, followId: string): Promise<void>;
@@ -77,7 +81,16 @@ export async function startFediversePeer(): Promise<FediversePeer> {
     .on(Update, (ctx, a) => record(ctx, a, "Update"))
     .on(Delete, (ctx, a) => record(ctx, a, "Delete"));
 
+  let failing = 0;
+  let failedCount = 0;
   const server: Server = createServer(async (req, res) => {
+    if (req.method === "POST" && failing > 0) {
+      failing--;
+      failedCount++;
+      req.resume();
+      res.writeHead(503).end("down");
+      return;
+    }
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
@@ -108,6 +121,10 @@ export async function startFediversePeer(): Promise<FediversePeer> {
     url: origin,
     actorId,
     received,
+    failNext(n) {
+      failing = n;
+    },
+    failed: () => failedCount,
     async follow(target) {
       const id = new URL(`#follows/${randomUUID()}`, actorId);
       const blog = await ctx.lookupObject(target);

@@ -94,7 +94,13 @@ export interface FederationOptions {
   queue: DatabaseMessageQueue;
   /** Tests only (tests/setup/federation-server.ts): let Fedify fetch loopback addresses. */
   allowPrivateAddress?: boolean;
+  /** The first retry of a failed delivery; each next one waits about twice as long. Tests shorten it. */
+  retryInitialMs?: number;
 }
+
+/** A failed delivery's first retry: 30 s to a minute, doubling, ten tries: given up after ~8–17 hours. */
+export const DELIVERY_RETRY_INITIAL_MS = 30_000;
+export const DELIVERY_ATTEMPTS = 10;
 
 type KeyPair = { publicKey: CryptoKey; privateKey: CryptoKey };
 
@@ -219,7 +225,10 @@ export function createInkwellFederation(opts: FederationOptions): InkwellFederat
     origin: publicUrl,
     allowPrivateAddress: opts.allowPrivateAddress === true,
     userAgent: { software: "Inkwell/0.1", url: new URL(publicUrl) },
-    outboxRetryPolicy: createExponentialBackoffPolicy({ maxAttempts: 10 }),
+    outboxRetryPolicy: createExponentialBackoffPolicy({
+      maxAttempts: DELIVERY_ATTEMPTS,
+      initialDelay: { milliseconds: opts.retryInitialMs ?? DELIVERY_RETRY_INITIAL_MS },
+    }),
     inboxRetryPolicy: createExponentialBackoffPolicy({ maxAttempts: 5 }),
   });
 

@@ -51,6 +51,8 @@ export function federationStatus(
 export interface FederationTestMode {
   allowPrivateAddress: true;
   allowHttp: true;
+  /** A failed delivery's first retry, shortened so a test sees it. */
+  retryInitialMs?: number;
 }
 
 export interface FederationService {
@@ -97,6 +99,7 @@ export function createFederationService(opts: {
     log,
     queue,
     ...(testMode ? { allowPrivateAddress: true } : {}),
+    ...(testMode?.retryInitialMs ? { retryInitialMs: testMode.retryInitialMs } : {}),
   });
   const data: FederationData = { db };
   const kv = new DatabaseKvStore(db);
