@@ -176,6 +176,12 @@ describe(`federation (${testDialect()})`, () => {
       handle: `@alice@${new URL(peer.url).host}`,
     });
 
+    // A replayed Follow (same id) changes nothing and is not accepted twice.
+    await peer.follow(zhActor, followId);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(peer.received.filter((a) => a.type === "Accept")).toHaveLength(1);
+    expect(await db.selectFrom("federationFollowers").select("id").execute()).toHaveLength(1);
+
     const collection = await fetch(`${base}/ap/actors/zh/followers`, {
       headers: { accept: "application/activity+json" },
     });
@@ -236,6 +242,13 @@ describe(`federation (${testDialect()})`, () => {
       20_000,
     );
     expect(peer.failed()).toBe(2);
+
+    // Another account cannot undo alice's follow.
+    await peer.unfollow(zhActor, followId, "mallory");
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await db.selectFrom("federationFollowers").select("followerUri").execute()).toEqual([
+      { followerUri: peer.actorId.href },
+    ]);
 
     await peer.unfollow(zhActor, followId);
     const until = Date.now() + 10_000;

@@ -31,14 +31,19 @@ export interface FediversePeer {
   failNext(n: number): void;
   /** Deliveries answered 503 so far. */
   failed(): number;
-  /** Sends a Follow to the actor at `target` (its id); returns the Follow's id. */
-  follow(target: URL): Promise<string>;
-  unfollow(target: URL, followId: string): Promise<void>;
+  /** Sends a Follow to the actor at `target` (its id) as alice; returns the Follow's id (or reuses `id`: a replay). */
+  follow(target: URL, id?: string): Promise<string>;
+  /** Sends alice's Undo(Follow), signed by `as` (default alice; "mallory" undoes someone else's follow). */
+  unfollow(target: URL, followId: string, as?: PeerUser): Promise<void>;
   waitFor(predicate: (a: ReceivedActivity) => boolean, timeoutMs?: number): Promise<ReceivedActivity>;
   close(): Promise<void>;
 }
 
 type Data = undefined;
+
+/** alice follows; mallory is another account of the same server, for forgeries. */
+export type PeerUser = "alice" | "mallory";
+const USERS: readonly string[] = ["alice", "mallory"];
 
 export async function startFediversePeer(): Promise<FediversePeer> {
   const port = await freePort();
@@ -55,12 +60,12 @@ export async function startFediversePeer(): Promise<FediversePeer> {
   });
   federation
     .setActorDispatcher("/users/{identifier}", async (ctx, identifier) => {
-      if (identifier !== "alice") return null;
+      if (!USERS.includes(identifier)) return null;
       const pairs = await ctx.getActorKeyPairs(identifier);
       return new Person({
         id: ctx.getActorUri(identifier),
-        preferredUsername: "alice",
-        name: "Alice Peer",
+        preferredUsername: identifier,
+        name: identifier === "alice" ? "Alice Peer" : "Mallory Peer",
         inbox: ctx.getInboxUri(identifier),
         endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
         publicKey: pairs[0]?.cryptographicKey ?? null,
@@ -125,22 +130,23 @@ export async function startFediversePeer(): Promise<FediversePeer> {
       failing = n;
     },
     failed: () => failedCount,
-    async follow(target) {
-      const id = new URL(`#follows/${randomUUID()}`, actorId);
+    async follow(target, reuse) {
+      const id = new URL(reuse ?? `#follows/${randomUUID()}`, actorId);
       const blog = await ctx.lookupObject(target);
       if (!(blog instanceof Person)) throw new Error(`not an actor: ${target.href}`);
       await ctx.sendActivity({ identifier: "alice" }, blog, new Follow({ id, actor: actorId, object: target }));
       return id.href;
     },
-    async unfollow(target, followId) {
+    async unfollow(target, followId, as = "alice") {
       const blog = await ctx.lookupObject(target);
       if (!(blog instanceof Person)) throw new Error(`not an actor: ${target.href}`);
+      const sender = ctx.getActorUri(as);
       await ctx.sendActivity(
-        { identifier: "alice" },
+        { identifier: as },
         blog,
         new Undo({
-          id: new URL(`#undo/${randomUUID()}`, actorId),
-          actor: actorId,
+          id: new URL(`#undo/${randomUUID()}`, sender),
+          actor: sender,
           object: new Follow({ id: new URL(followId), actor: actorId, object: target }),
         }),
       );
