@@ -41,7 +41,7 @@ import {
   removeFollower,
   saveActorKey,
 } from "../repos/federation.server.ts";
-import { getSiteSettings } from "../repos/site-settings.server.ts";
+import { getSiteSetting, getSiteSettings } from "../repos/site-settings.server.ts";
 import { DatabaseKvStore } from "./kv.server.ts";
 import type { DatabaseMessageQueue } from "./queue.server.ts";
 
@@ -258,7 +258,7 @@ export function createInkwellFederation(opts: FederationOptions): InkwellFederat
     })
     .setKeyPairsDispatcher((_ctx, identifier) => (isFederationActor(identifier) ? keyPairs(identifier) : []))
     .mapHandle(async (ctx, username) => {
-      const { handles } = (await getSiteSettings(ctx.data.db)).fediverse;
+      const { handles } = await getSiteSetting(ctx.data.db, "fediverse");
       const lower = username.toLowerCase();
       if (handles.zh.toLowerCase() === lower) return "zh";
       if (handles.en.toLowerCase() === lower) return "en";

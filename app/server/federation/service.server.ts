@@ -12,7 +12,7 @@ import {
   isFederationActor,
   markFederated,
 } from "../repos/federation.server.ts";
-import { getSiteSettings } from "../repos/site-settings.server.ts";
+import { getSiteSetting } from "../repos/site-settings.server.ts";
 import {
   buildArticle,
   createActivity,
@@ -78,6 +78,7 @@ export interface SyncResult {
 /** Where the first sync wrote down when federation began: posts published before are not sent. */
 const SINCE_KEY = ["inkwell", "federating-since"] as const;
 export const POST_SYNC_LEASE = "federation-posts";
+export const QUEUE_POLL_MS = 5_000;
 
 function versionHash(parts: readonly string[]): string {
   return createHash("sha256").update(parts.join("\n")).digest("hex").slice(0, 32);
@@ -92,7 +93,12 @@ export function createFederationService(opts: {
   queuePollMs?: number;
 }): FederationService {
   const { db, env, log, testMode } = opts;
-  const queue = new DatabaseMessageQueue(db, { log, ...(opts.queuePollMs ? { pollMs: opts.queuePollMs } : {}) });
+  // New messages wake the worker on this instance; the lease holder also looks every few seconds
+  // (messages queued on other instances, retries that have come due).
+  const queue = new DatabaseMessageQueue(db, {
+    log,
+    pollMs: opts.queuePollMs ?? Math.min(QUEUE_POLL_MS, env.schedulerIntervalMs),
+  });
   const federation = createInkwellFederation({
     db,
     env,
@@ -108,7 +114,7 @@ export function createFederationService(opts: {
   let queueDone: Promise<void> | null = null;
 
   const status = async (): Promise<FederationStatus> =>
-    federationStatus(env, (await getSiteSettings(db)).fediverse.enabled, testMode?.allowHttp === true);
+    federationStatus(env, (await getSiteSetting(db, "fediverse")).enabled, testMode?.allowHttp === true);
 
   const syncPosts = async (): Promise<SyncResult> => {
     const result: SyncResult = { created: 0, updated: 0, deleted: 0 };

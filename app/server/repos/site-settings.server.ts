@@ -138,6 +138,18 @@ export async function getSiteSettings(db: DB): Promise<SiteSettings> {
   return settings;
 }
 
+/** One setting (the stored one over the default), without reading the rest. */
+export async function getSiteSetting<K extends SettingKey>(db: DB, key: K): Promise<SiteSettings[K]> {
+  const row = await db.selectFrom("siteSettings").select("value").where("key", "=", key).executeTakeFirst();
+  if (row) {
+    try {
+      const result = settingSchemas[key].safeParse(JSON.parse(row.value));
+      if (result.success) return result.data as SiteSettings[K];
+    } catch {}
+  }
+  return structuredClone(DEFAULT_SETTINGS[key]);
+}
+
 export class InvalidSettingError extends Error {
   override name = "InvalidSettingError";
   readonly key: string;
