@@ -163,7 +163,9 @@ describe(`federation (${testDialect()})`, () => {
   });
 
   it("accepts a follow, delivers posts in the follower's language, then the unfollow", async () => {
-    const zhActor = new URL(`${base}/ap/actors/zh`);
+    // Found by its handle, as a Mastodon user would search for it.
+    const zhActor = await peer.lookup(`@blog@${host}`);
+    expect(zhActor.href).toBe(`${base}/ap/actors/zh`);
     const followId = await peer.follow(zhActor);
     const accept = await peer.waitFor((a) => a.type === "Accept");
     expect(accept.signature).toBeTruthy();

@@ -31,6 +31,11 @@ export interface FediversePeer {
   failNext(n: number): void;
   /** Deliveries answered 503 so far. */
   failed(): number;
+  /**
+   * Finds an account by its handle through WebFinger, as Mastodon's search does (over http:
+   * Fedify's own acct: lookup always asks https), and returns the actor's id.
+   */
+  lookup(handle: string): Promise<URL>;
   /** Sends a Follow to the actor at `target` (its id) as alice; returns the Follow's id (or reuses `id`: a replay). */
   follow(target: URL, id?: string): Promise<string>;
   /** Sends alice's Undo(Follow), signed by `as` (default alice; "mallory" undoes someone else's follow). */
@@ -130,6 +135,20 @@ export async function startFediversePeer(): Promise<FediversePeer> {
       failing = n;
     },
     failed: () => failedCount,
+    async lookup(handle) {
+      const host = handle.slice(handle.lastIndexOf("@") + 1);
+      const resource = `acct:${handle.replace(/^@/, "")}`;
+      const res = await fetch(`http://${host}/.well-known/webfinger?resource=${encodeURIComponent(resource)}`, {
+        headers: { accept: "application/jrd+json" },
+      });
+      if (!res.ok) throw new Error(`WebFinger ${handle}: ${res.status}`);
+      const jrd = (await res.json()) as { links?: Array<{ rel: string; type?: string; href?: string }> };
+      const self = jrd.links?.find((l) => l.rel === "self" && l.type === "application/activity+json" && l.href);
+      if (!self?.href) throw new Error(`WebFinger ${handle}: no actor link`);
+      const actor = await ctx.lookupObject(self.href);
+      if (!(actor instanceof Person) || actor.id === null) throw new Error(`WebFinger ${handle}: not an actor`);
+      return actor.id;
+    },
     async follow(target, reuse) {
       const id = new URL(reuse ?? `#follows/${randomUUID()}`, actorId);
       const blog = await ctx.lookupObject(target);
