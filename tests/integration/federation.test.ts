@@ -19,6 +19,7 @@ describe(`federation (${testDialect()})`, () => {
   let peer: FediversePeer;
   let base: string;
   let host: string;
+  let startBlog: () => Promise<ServerProcess>;
 
   async function insertPost(id: string, opts: { status: "published" | "scheduled"; publishedAt: string }) {
     const at = nowIso();
@@ -89,18 +90,17 @@ describe(`federation (${testDialect()})`, () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     host = `127.0.0.1:${port}`;
-    server = await startServer(
-      {
-        PORT: String(port),
-        PUBLIC_URL: base,
-        DATA_DIR: dataDir,
-        DATABASE_URL: database.url,
-        LOG_REQUESTS: "false",
-        FEDERATION: "on",
-        SCHEDULER_INTERVAL_MS: "300",
-      },
-      { entry: "tests/setup/federation-server.ts" },
-    );
+    const env = {
+      PORT: String(port),
+      PUBLIC_URL: base,
+      DATA_DIR: dataDir,
+      DATABASE_URL: database.url,
+      LOG_REQUESTS: "false",
+      FEDERATION: "on",
+      SCHEDULER_INTERVAL_MS: "300",
+    };
+    startBlog = () => startServer(env, { entry: "tests/setup/federation-server.ts" });
+    server = await startBlog();
     const opened = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 2 });
     db = opened.db;
     closeDb = () => opened.close();
@@ -162,7 +162,10 @@ describe(`federation (${testDialect()})`, () => {
     );
   });
 
-  it("accepts a follow, delivers posts in the follower's language, then the unfollow", async () => {
+  // A whole journey with a restart in it: its own time budget.
+  it("accepts a follow, delivers posts in the follower's language, then the unfollow", {
+    timeout: 90_000,
+  }, async () => {
     // Found by its handle, as a Mastodon user would search for it.
     const zhActor = await peer.lookup(`@blog@${host}`);
     expect(zhActor.href).toBe(`${base}/ap/actors/zh`);
@@ -244,6 +247,27 @@ describe(`federation (${testDialect()})`, () => {
       20_000,
     );
     expect(peer.failed()).toBe(2);
+
+    // Killed (kill -9) while a delivery waits for its retry: the restarted server delivers it.
+    peer.failNext(1000);
+    await insertPost("fedpost4", { status: "published", publishedAt: nowIso() });
+    const deadline = Date.now() + 15_000;
+    while (peer.failed() < 4) {
+      if (Date.now() > deadline) throw new Error("the delivery was not attempted");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    // The failed attempt is back in the queue (with its delay) a moment after the 503.
+    await new Promise((r) => setTimeout(r, 200));
+    await server.stop("SIGKILL");
+    expect(peer.received.some((a) => (a.json.object as Record<string, unknown>)?.name === "中文标题 fedpost4")).toBe(
+      false,
+    );
+    peer.failNext(0);
+    server = await startBlog();
+    await peer.waitFor(
+      (a) => a.type === "Create" && (a.json.object as Record<string, unknown>).name === "中文标题 fedpost4",
+      20_000,
+    );
 
     // Another account cannot undo alice's follow.
     await peer.unfollow(zhActor, followId, "mallory");
