@@ -81,6 +81,7 @@ export default [
     route("insights.csv", "routes/admin/insights-csv.ts"),
     route("insights/posts/:id", "routes/admin/post-insights.tsx"),
     route("config", "routes/admin/config.tsx"),
+    route("fediverse", "routes/admin/fediverse.tsx"),
     route("users", "routes/admin/users.tsx"),
     route("subscribers", "routes/admin/subscribers.tsx"),
     route("subscribers.csv", "routes/admin/subscribers-csv.ts"),

@@ -9,6 +9,7 @@ import type { Services } from "./context.server.ts";
 import type { OpenDatabase } from "./db/db.server.ts";
 import { type Env, parseEnv } from "./env.server.ts";
 import { serveCachedPages } from "./http/cached-pages.server.ts";
+import { serveFederation } from "./http/federation.server.ts";
 import { errorHandler, refuseCrossSite, refuseDeclaredTooLarge, whileDatabaseDown } from "./http/guards.server.ts";
 import { healthRoutes } from "./http/health.server.ts";
 import { serveRedirects } from "./http/redirects.server.ts";
@@ -72,6 +73,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
   app.get("/media/*path", serveMedia(services.storage, log));
   app.use(options.devMiddleware ?? staticFiles(fileURLToPath(new URL("../client", import.meta.url))));
   app.use(whileDatabaseDown(services.dbHealth));
+  // Other servers post to the inboxes from their own origin: before the cross-site check.
+  app.use(serveFederation({ env, log, federation: boot.federation }));
   app.use(refuseCrossSite(env));
   app.use(refuseDeclaredTooLarge(env));
   app.use(renderWithReactRouter({ build: dev ? loadBuild : build, dev, env, services, cache }));

@@ -10,6 +10,7 @@ import type { CommentRenderer } from "./comment-renderer.server.ts";
 import type { DB, Dialect } from "./db/db.server.ts";
 import type { DatabaseHealth } from "./db/health.server.ts";
 import type { Env } from "./env.server.ts";
+import type { FederationService } from "./federation/service.server.ts";
 import type { InsightRecorder } from "./insights/recorder.server.ts";
 import type { Mailer } from "./mail.server.ts";
 import type { RateLimitStore } from "./rate-limit.server.ts";
@@ -47,6 +48,8 @@ export interface Services {
   subscriberImports: { poke(): void };
   /** The post import worker: poked when an admin confirms an import. */
   postImports: { poke(): void };
+  /** The Fediverse accounts: their state, the queue and the post sync. */
+  federation: FederationService;
 }
 
 /** What belongs to one request: worked out once, at its start (app/server/http/request-meta.server.ts). */

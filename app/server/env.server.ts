@@ -142,6 +142,8 @@ const schema = z.object({
     .url()
     .refine((v) => parseRelayUrl(v) !== null, "must be a ws:// or wss:// URL without credentials")
     .default(DEFAULT_RELAY_URL),
+  /** Federation (issue 22): "on" or "off" overrides the admin switch; unset: the switch decides. */
+  FEDERATION: z.enum(["on", "off"]).optional(),
   /** Tests only: a generic OpenID Connect provider (discovery URL, id, secret). */
   OIDC_TEST_DISCOVERY_URL: z.string().url().optional(),
   OIDC_TEST_CLIENT_ID: z.string().optional(),
@@ -189,6 +191,8 @@ export interface Env {
   backup: { schedule: BackupSchedule | null; keep: number; dir: string };
   /** Insights: retention of reader-typed rows, and the proxy's country header (lower case) if any. */
   insights: { retentionDays: number; countryHeader: string | null };
+  /** FEDERATION: "on"/"off" overrides the admin switch; null: the switch decides. */
+  federation: "on" | "off" | null;
 }
 
 /**
@@ -390,6 +394,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
       retentionDays: v.INSIGHTS_RETENTION_DAYS,
       countryHeader: v.INSIGHTS_COUNTRY_HEADER ? v.INSIGHTS_COUNTRY_HEADER.toLowerCase() : null,
     },
+    federation: v.FEDERATION ?? null,
   };
 }
 

@@ -60,12 +60,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     Object.fromEntries(FIELD_NAMES.map((name) => [name, String(form.get(name) ?? "").slice(0, PAGE_MAX + 1)]));
   if (!parsed.ok) return data<ConfigFailure>({ fieldErrors: parsed.errors, values: typed() }, { status: 400 });
 
-  const next: SiteSettings = formToSettings(parsed.data);
+  // The Fediverse settings have their own page (admin/fediverse).
+  const next: Omit<SiteSettings, "fediverse"> = formToSettings(parsed.data);
   try {
     await app.db.transaction().execute(async (trx) => {
       const current = await getSiteSettings(trx);
+      const { fediverse: _elsewhere, ...ownSettings } = current;
       // Only the settings that changed are written, and named (not their values) in the audit log.
-      const keys = (Object.keys(next) as SettingKey[]).filter((k) => changedKeys(current[k], next[k]).length > 0);
+      const keys = (Object.keys(next) as Array<Exclude<SettingKey, "fediverse">>).filter(
+        (k) => changedKeys(current[k], next[k]).length > 0,
+      );
       if (keys.length === 0) return;
       const changes: Partial<SiteSettings> = Object.fromEntries(keys.map((k) => [k, next[k]]));
       await updateSiteSettings(trx, changes);
@@ -74,7 +78,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         admin,
         "settings.update",
         { type: "settings", id: null },
-        { title: keys.join(", "), keys: changedKeys(current, next) },
+        { title: keys.join(", "), keys: changedKeys(ownSettings, next) },
       );
     });
   } catch (error) {

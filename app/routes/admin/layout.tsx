@@ -28,6 +28,7 @@ export const ADMIN_SECTIONS = [
   { to: "/admin/media", key: "media:menu", end: false },
   { to: "/admin/subscribers", key: "adminUsers:menu.subscribers", end: false },
   { to: "/admin/newsletter", key: "adminNewsletter:menu", end: false },
+  { to: "/admin/fediverse", key: "adminConfig:fediverse.menu", end: false },
 ] as const;
 
 // Every child loader and action checks admin too: loaders run in parallel, so

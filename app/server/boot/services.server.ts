@@ -13,6 +13,11 @@ import { createDatabaseHealth } from "../db/health.server.ts";
 import { migrateToLatest } from "../db/migrate.server.ts";
 import { startStatisticsRefresh } from "../db/statistics.server.ts";
 import type { Env } from "../env.server.ts";
+import {
+  createFederationService,
+  type FederationService,
+  type FederationTestMode,
+} from "../federation/service.server.ts";
 import { pruneUnpacked } from "../import/zip.server.ts";
 import { createInsightRecorder } from "../insights/recorder.server.ts";
 import { startInsightsRollup } from "../insights/rollup.server.ts";
@@ -47,6 +52,8 @@ export interface Boot {
   contentVersion: ContentVersionWatch;
   /** This instance's copy of the redirects table and its hit counter (the redirects step). */
   redirects: RedirectMap;
+  /** The Fediverse endpoints and deliveries (the federation step). */
+  federation: FederationService;
   /** Starts the background jobs (scheduled publishing, backups) on this instance. */
   startJobs(): void;
   /** Stops the jobs, writes pending counts and closes the database and shared state. */
@@ -59,6 +66,11 @@ export interface BootOptions {
    * faults (tests/setup/storage-fault-server.ts). Production never passes it.
    */
   localFileSystem?: Partial<LocalFileSystem>;
+  /**
+   * Federation with loopback peers over plain http: the test seam of
+   * tests/setup/federation-server.ts. Production never passes it.
+   */
+  federationTestMode?: FederationTestMode;
 }
 
 /**
@@ -117,12 +129,22 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
         what === "load" ? "could not read the redirects" : "could not write redirect hits; will retry",
       ),
   });
+  // Posts federate from a sync that runs after every content change (here or on another instance).
+  const federation = createFederationService({
+    db: database.db,
+    env,
+    log,
+    ...(options.federationTestMode ? { testMode: options.federationTestMode } : {}),
+  });
   const content = createContentChanges({
     db: database.db,
     renderCache,
     version: shared.contentVersion,
     log,
-    alsoForget: (tags) => redirects.forget(tags),
+    alsoForget: (tags) => {
+      redirects.forget(tags);
+      federation.poke();
+    },
   });
   const contentVersion = watchContentVersion(shared.contentVersion, {
     onChange: (_version, tags) => content.forgetLocal(tags),
@@ -186,6 +208,7 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
       // the holder's own timer picks the import up within IMPORT_INTERVAL_MS.
       subscriberImports: { poke: () => importJob?.poke() },
       postImports: { poke: () => postImportJob?.poke() },
+      federation,
     },
     database,
     log,
@@ -193,7 +216,11 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
     renderCache,
     contentVersion,
     redirects,
+    federation,
     startJobs() {
+      // Fediverse deliveries and incoming activities (the durable queue) and the post sync,
+      // each on the holder of its lease.
+      federation.start();
       // Queued mail goes out on the holder of the mail lease, at MAIL_RATE_PER_MINUTE.
       // Newsletter sends are queued by the same worker, a batch of recipients at a time;
       // outcomes are written without waiting for the disk (relaxed-writes.server.ts).
@@ -249,6 +276,7 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
       await adImpressions.stop();
       await redirects.stop();
       for (const job of jobs) await job.stop();
+      await federation.stop();
       dbHealth.stop();
       await shared.close().catch(() => {});
       await database.close();

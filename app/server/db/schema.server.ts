@@ -46,6 +46,65 @@ export interface Database {
   insightCounts: InsightCountsTable;
   insightVisitors: InsightVisitorsTable;
   insightSalts: InsightSaltsTable;
+  federationKv: FederationKvTable;
+  federationQueue: FederationQueueTable;
+  federationKeys: FederationKeysTable;
+  federationFollowers: FederationFollowersTable;
+  federationPosts: FederationPostsTable;
+}
+
+/** Fedify's key–value store: `key` is the JSON of the key array, `value` JSON. */
+export interface FederationKvTable {
+  key: string;
+  value: string;
+  expiresAt: Timestamp | null;
+}
+
+/** Fedify's durable message queue (deliveries, fan-out, incoming activities). */
+export interface FederationQueueTable {
+  id: string;
+  /** JSON. */
+  message: string;
+  orderingKey: string | null;
+  runAt: Timestamp;
+  attempts: ColumnType<number, number | undefined, number>;
+  /** Set while a worker handles the message; past: the worker died, the message is due again. */
+  lockedUntil: Timestamp | null;
+  lastError: string | null;
+  createdAt: Timestamp;
+}
+
+/** The federated accounts: one per language. */
+export type FederationActor = "en" | "zh";
+
+export interface FederationKeysTable {
+  actor: FederationActor;
+  algorithm: "rsa" | "ed25519";
+  publicJwk: string;
+  privateJwk: string;
+  createdAt: Timestamp;
+}
+
+export interface FederationFollowersTable {
+  id: string;
+  actor: FederationActor;
+  followerUri: string;
+  inboxUrl: string;
+  sharedInboxUrl: string | null;
+  /** "@name@server" as the follower's WebFinger handle. */
+  handle: string;
+  name: string;
+  server: string;
+  createdAt: Timestamp;
+}
+
+/** What an actor has federated of a post: the hash of the Article last sent. */
+export interface FederationPostsTable {
+  postId: string;
+  actor: FederationActor;
+  hash: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
 }
 
 /** "cancelled": not sent on purpose (the reader unsubscribed or the post went away first). */

@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test
 import {
   copyrightLine,
   DEFAULT_SETTINGS,
+  getSiteSetting,
   getSiteSettings,
   InvalidSettingError,
   updateSiteSettings,
@@ -20,6 +21,22 @@ afterAll(async () => {
 describe("site settings", () => {
   it("start from the defaults", async () => {
     expect(await getSiteSettings(database.db)).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it("read one setting alone: the stored value, else the default; a stored value that no longer fits is ignored", async () => {
+    expect(await getSiteSetting(database.db, "fediverse")).toEqual(DEFAULT_SETTINGS.fediverse);
+    await updateSiteSettings(database.db, { fediverse: { enabled: true, handles: { en: "notes", zh: "biji" } } });
+    expect(await getSiteSetting(database.db, "fediverse")).toEqual({
+      enabled: true,
+      handles: { en: "notes", zh: "biji" },
+    });
+    await database.db
+      .updateTable("siteSettings")
+      .set({ value: JSON.stringify({ enabled: true, handles: { en: "no spaces allowed", zh: "x" } }) })
+      .where("key", "=", "fediverse")
+      .execute();
+    expect(await getSiteSetting(database.db, "fediverse")).toEqual(DEFAULT_SETTINGS.fediverse);
+    await database.db.deleteFrom("siteSettings").where("key", "=", "fediverse").execute();
   });
 
   it("store changes over the defaults", async () => {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import { PASSWORD_CLASSES } from "../../lib/schemas/auth.ts";
+import { HANDLE_PATTERN } from "../../lib/schemas/fediverse.ts";
 import { isSafeUrl } from "../../lib/schemas/swaper.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
@@ -42,6 +43,17 @@ const settingSchemas = {
       requiredClasses: z.array(z.enum(PASSWORD_CLASSES)).max(PASSWORD_CLASSES.length),
     })
     .nullable(),
+  /**
+   * The Fediverse accounts (issue 22): the admin switch (FEDERATION in the environment
+   * overrides it) and each language's handle, the part before "@host".
+   */
+  fediverse: z.object({
+    enabled: z.boolean(),
+    handles: z.object({
+      en: z.string().regex(HANDLE_PATTERN),
+      zh: z.string().regex(HANDLE_PATTERN),
+    }),
+  }),
 };
 
 export type SiteSettings = { [K in keyof typeof settingSchemas]: z.infer<(typeof settingSchemas)[K]> };
@@ -106,6 +118,7 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   registrationOpen: true,
   socialImage: "/social.jpg",
   passwordPolicy: null,
+  fediverse: { enabled: false, handles: { en: "blog-en", zh: "blog" } },
 };
 
 /** All settings: the stored ones over the defaults; a stored value that no longer fits is ignored. */
@@ -126,6 +139,18 @@ export async function getSiteSettings(db: DB): Promise<SiteSettings> {
     if (result.success) target[key] = result.data;
   }
   return settings;
+}
+
+/** One setting (the stored one over the default), without reading the rest. */
+export async function getSiteSetting<K extends SettingKey>(db: DB, key: K): Promise<SiteSettings[K]> {
+  const row = await db.selectFrom("siteSettings").select("value").where("key", "=", key).executeTakeFirst();
+  if (row) {
+    try {
+      const result = settingSchemas[key].safeParse(JSON.parse(row.value));
+      if (result.success) return result.data as SiteSettings[K];
+    } catch {}
+  }
+  return structuredClone(DEFAULT_SETTINGS[key]);
 }
 
 export class InvalidSettingError extends Error {

@@ -1,0 +1,375 @@
+import {
+  type Context,
+  createExponentialBackoffPolicy,
+  createFederation,
+  exportJwk,
+  type Federation,
+  generateCryptoKeyPair,
+  importJwk,
+} from "@fedify/fedify";
+import {
+  Accept,
+  Article,
+  Create,
+  Delete,
+  Endpoints,
+  Follow,
+  Hashtag,
+  Image,
+  LanguageString,
+  Person,
+  PUBLIC_COLLECTION,
+  Tombstone,
+  Undo,
+  Update,
+} from "@fedify/vocab";
+import { Temporal as TemporalPolyfill } from "@js-temporal/polyfill";
+import type { Logger } from "pino";
+import type { DB } from "../db/db.server.ts";
+import type { FederationActor } from "../db/schema.server.ts";
+import type { Env } from "../env.server.ts";
+import { absolutizeUrls, postUrl } from "../feeds.server.ts";
+import { newId } from "../ids.server.ts";
+import {
+  actorKeys,
+  addFollower,
+  countFollowers,
+  type FederatedPostSource,
+  federatedPostSources,
+  followerRecipients,
+  isFederationActor,
+  removeFollower,
+  saveActorKey,
+} from "../repos/federation.server.ts";
+import { getSiteSetting, getSiteSettings } from "../repos/site-settings.server.ts";
+import { DatabaseKvStore } from "./kv.server.ts";
+import type { DatabaseMessageQueue } from "./queue.server.ts";
+
+/**
+ * An instant as Fedify takes it. Fedify's types name the standard Temporal (lib
+ * esnext.temporal) but Node 24 has none yet: values come from the polyfill Fedify uses itself.
+ */
+export function instant(iso?: string): Temporal.Instant {
+  const value = iso === undefined ? TemporalPolyfill.Now.instant() : TemporalPolyfill.Instant.from(iso);
+  return value as unknown as Temporal.Instant;
+}
+
+/** What Fedify hands every dispatcher and listener. */
+export interface FederationData {
+  db: DB;
+}
+
+export type InkwellFederation = Federation<FederationData>;
+
+/** Where Fedify's routes are (one place: the HTTP step sends only these paths to Fedify). */
+export const FEDERATION_PATHS = {
+  actor: "/ap/actors/{identifier}",
+  inbox: "/ap/actors/{identifier}/inbox",
+  sharedInbox: "/ap/inbox",
+  outbox: "/ap/actors/{identifier}/outbox",
+  followers: "/ap/actors/{identifier}/followers",
+  article: "/ap/articles/{locale}/{id}",
+  nodeinfo: "/nodeinfo/2.1",
+} as const;
+
+/** Whether Fedify serves `path` (its well-known endpoints and everything under /ap/). */
+export function isFederationPath(path: string): boolean {
+  return (
+    path === "/.well-known/webfinger" ||
+    path === "/.well-known/nodeinfo" ||
+    path === FEDERATION_PATHS.nodeinfo ||
+    path.startsWith("/ap/")
+  );
+}
+
+export const FOLLOWERS_PAGE = 100;
+
+/** The BCP 47 tag each language's Articles carry in `contentMap`. */
+export const LANGUAGE_TAGS: Record<FederationActor, string> = { en: "en", zh: "zh-Hans" };
+
+export interface FederationOptions {
+  db: DB;
+  env: Env;
+  log: Logger;
+  queue: DatabaseMessageQueue;
+  /** Tests only (tests/setup/federation-server.ts): let Fedify fetch loopback addresses. */
+  allowPrivateAddress?: boolean;
+  /** The first retry of a failed delivery; each next one waits about twice as long. Tests shorten it. */
+  retryInitialMs?: number;
+}
+
+/** A failed delivery's first retry: 30 s to a minute, doubling, ten tries: given up after ~8–17 hours. */
+export const DELIVERY_RETRY_INITIAL_MS = 30_000;
+export const DELIVERY_ATTEMPTS = 10;
+
+type KeyPair = { publicKey: CryptoKey; privateKey: CryptoKey };
+
+/**
+ * The actor's key pairs (RSA for HTTP signatures, Ed25519 for object proofs), made and
+ * stored the first time they are asked for; kept in memory afterwards (they never change).
+ */
+function keyPairsOf(db: DB): (actor: FederationActor) => Promise<KeyPair[]> {
+  const memo = new Map<FederationActor, Promise<KeyPair[]>>();
+  const load = async (actor: FederationActor): Promise<KeyPair[]> => {
+    let stored = await actorKeys(db, actor);
+    for (const algorithm of ["rsa", "ed25519"] as const) {
+      if (stored.some((k) => k.algorithm === algorithm)) continue;
+      const pair = await generateCryptoKeyPair(algorithm === "rsa" ? "RSASSA-PKCS1-v1_5" : "Ed25519");
+      await saveActorKey(db, actor, {
+        algorithm,
+        publicJwk: await exportJwk(pair.publicKey),
+        privateJwk: await exportJwk(pair.privateKey),
+      });
+    }
+    stored = await actorKeys(db, actor);
+    return Promise.all(
+      stored.map(async (k) => ({
+        publicKey: await importJwk(k.publicJwk, "public"),
+        privateKey: await importJwk(k.privateJwk, "private"),
+      })),
+    );
+  };
+  return (actor) => {
+    let pairs = memo.get(actor);
+    if (!pairs) {
+      pairs = load(actor);
+      memo.set(actor, pairs);
+      pairs.catch(() => memo.delete(actor));
+    }
+    return pairs;
+  };
+}
+
+/** A hashtag's name as Mastodon links it: letters, digits and underscores only. */
+export function hashtagName(name: string, slug: string): string {
+  const cleaned = name.replace(/[^\p{L}\p{N}_]/gu, "");
+  return cleaned || slug.replace(/[^\p{L}\p{N}_]/gu, "") || "tag";
+}
+
+/** A post's translation as an ActivityStreams Article. */
+export function buildArticle(ctx: Context<FederationData>, post: FederatedPostSource, publicUrl: string): Article {
+  const actor = post.locale;
+  const html = absolutizeUrls(post.bodyHtml, publicUrl);
+  return new Article({
+    id: ctx.getObjectUri(Article, { locale: post.locale, id: post.id }),
+    attribution: ctx.getActorUri(actor),
+    to: PUBLIC_COLLECTION,
+    cc: ctx.getFollowersUri(actor),
+    name: post.title,
+    summary: post.summary.trim() === "" ? null : post.summary,
+    contents: [html, new LanguageString(html, LANGUAGE_TAGS[actor])],
+    url: new URL(postUrl(publicUrl, post.locale, post.id)),
+    published: instant(post.publishedAt),
+    updated: post.updatedAt > post.publishedAt ? instant(post.updatedAt) : null,
+    tags: post.tags.map(
+      (t) =>
+        new Hashtag({
+          name: `#${hashtagName(t.name, t.slug)}`,
+          href: new URL(`${publicUrl}/${post.locale}/tags/${encodeURIComponent(t.slug)}`),
+        }),
+    ),
+  });
+}
+
+export function createActivity(ctx: Context<FederationData>, article: Article, actor: FederationActor): Create {
+  return new Create({
+    id: new URL(`${article.id?.href}#create`),
+    actor: ctx.getActorUri(actor),
+    to: PUBLIC_COLLECTION,
+    cc: ctx.getFollowersUri(actor),
+    object: article,
+    published: article.published,
+  });
+}
+
+export function updateActivity(ctx: Context<FederationData>, article: Article, actor: FederationActor): Update {
+  return new Update({
+    id: new URL(`${article.id?.href}#update-${newId()}`),
+    actor: ctx.getActorUri(actor),
+    to: PUBLIC_COLLECTION,
+    cc: ctx.getFollowersUri(actor),
+    object: article,
+    updated: instant(),
+  });
+}
+
+export function deleteActivity(ctx: Context<FederationData>, postId: string, actor: FederationActor): Delete {
+  const id = ctx.getObjectUri(Article, { locale: actor, id: postId });
+  return new Delete({
+    id: new URL(`${id.href}#delete-${newId()}`),
+    actor: ctx.getActorUri(actor),
+    to: PUBLIC_COLLECTION,
+    cc: ctx.getFollowersUri(actor),
+    object: new Tombstone({ id, deleted: instant() }),
+  });
+}
+
+/** "https://example.com:8443/x" → "example.com:8443": the host handles are made with. */
+export function federationHost(publicUrl: string): string {
+  return new URL(publicUrl).host;
+}
+
+/**
+ * The Fedify federation of this blog: one actor per language (identifier "en" / "zh",
+ * handle from the site settings), WebFinger, NodeInfo 2.1, inboxes, outbox, followers,
+ * and the Articles; Follow is answered with Accept, Undo(Follow) removes the follower.
+ */
+export function createInkwellFederation(opts: FederationOptions): InkwellFederation {
+  const { db, env, log, queue } = opts;
+  const publicUrl = env.publicUrl;
+  const keyPairs = keyPairsOf(db);
+  const federation = createFederation<FederationData>({
+    kv: new DatabaseKvStore(db),
+    queue,
+    manuallyStartQueue: true,
+    origin: publicUrl,
+    allowPrivateAddress: opts.allowPrivateAddress === true,
+    userAgent: { software: "Inkwell/0.1", url: new URL(publicUrl) },
+    outboxRetryPolicy: createExponentialBackoffPolicy({
+      maxAttempts: DELIVERY_ATTEMPTS,
+      initialDelay: { milliseconds: opts.retryInitialMs ?? DELIVERY_RETRY_INITIAL_MS },
+    }),
+    inboxRetryPolicy: createExponentialBackoffPolicy({ maxAttempts: 5 }),
+  });
+
+  federation
+    .setActorDispatcher(FEDERATION_PATHS.actor, async (ctx, identifier) => {
+      if (!isFederationActor(identifier)) return null;
+      const settings = await getSiteSettings(ctx.data.db);
+      const pairs = await ctx.getActorKeyPairs(identifier);
+      const icon = settings.socialImage ? new URL(settings.socialImage, publicUrl) : null;
+      return new Person({
+        id: ctx.getActorUri(identifier),
+        preferredUsername: settings.fediverse.handles[identifier],
+        name: settings.siteName[identifier],
+        summary: settings.siteDescription[identifier],
+        url: new URL(`${publicUrl}/${identifier}`),
+        inbox: ctx.getInboxUri(identifier),
+        outbox: ctx.getOutboxUri(identifier),
+        followers: ctx.getFollowersUri(identifier),
+        endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
+        manuallyApprovesFollowers: false,
+        discoverable: true,
+        indexable: true,
+        icon: icon ? new Image({ url: icon }) : null,
+        publicKey: pairs[0]?.cryptographicKey ?? null,
+        assertionMethods: pairs.map((p) => p.multikey),
+      });
+    })
+    .setKeyPairsDispatcher((_ctx, identifier) => (isFederationActor(identifier) ? keyPairs(identifier) : []))
+    .mapHandle(async (ctx, username) => {
+      const { handles } = await getSiteSetting(ctx.data.db, "fediverse");
+      const lower = username.toLowerCase();
+      if (handles.zh.toLowerCase() === lower) return "zh";
+      if (handles.en.toLowerCase() === lower) return "en";
+      return null;
+    });
+
+  federation
+    .setFollowersDispatcher(FEDERATION_PATHS.followers, async (ctx, identifier, cursor) => {
+      if (!isFederationActor(identifier) || cursor === null) return null;
+      const offset = Number.parseInt(cursor, 10);
+      if (!Number.isSafeInteger(offset) || offset < 0) return null;
+      const rows = await followerRecipients(ctx.data.db, identifier, offset, FOLLOWERS_PAGE);
+      return {
+        items: rows.map((r) => ({
+          id: new URL(r.followerUri),
+          inboxId: new URL(r.inboxUrl),
+          endpoints: r.sharedInboxUrl ? { sharedInbox: new URL(r.sharedInboxUrl) } : null,
+        })),
+        nextCursor: rows.length < FOLLOWERS_PAGE ? null : String(offset + rows.length),
+      };
+    })
+    .setFirstCursor(() => "0")
+    .setCounter((ctx, identifier) => (isFederationActor(identifier) ? countFollowers(ctx.data.db, identifier) : null));
+
+  federation
+    .setOutboxDispatcher(FEDERATION_PATHS.outbox, async (ctx, identifier, cursor) => {
+      if (!isFederationActor(identifier) || cursor === null) return null;
+      const offset = Number.parseInt(cursor, 10);
+      if (!Number.isSafeInteger(offset) || offset < 0) return null;
+      const posts = await federatedPostSources(ctx.data.db, {
+        locale: identifier,
+        limit: 20,
+        offset,
+      });
+      return {
+        items: posts.map((p) => createActivity(ctx, buildArticle(ctx, p, publicUrl), identifier)),
+        nextCursor: posts.length < 20 ? null : String(offset + posts.length),
+      };
+    })
+    .setFirstCursor(() => "0");
+
+  federation.setObjectDispatcher(Article, FEDERATION_PATHS.article, async (ctx, values) => {
+    if (!isFederationActor(values.locale)) return null;
+    const [post] = await federatedPostSources(ctx.data.db, { postId: values.id, locale: values.locale });
+    return post ? buildArticle(ctx, post, publicUrl) : null;
+  });
+
+  federation.setNodeInfoDispatcher(FEDERATION_PATHS.nodeinfo, async (ctx) => {
+    const posts = await ctx.data.db
+      .selectFrom("posts")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .where("status", "=", "published")
+      .where("deletedAt", "is", null)
+      .executeTakeFirstOrThrow();
+    return {
+      software: { name: "inkwell", version: "0.1.0", homepage: new URL(publicUrl) },
+      protocols: ["activitypub"],
+      openRegistrations: false,
+      usage: {
+        users: { total: 2, activeMonth: 2, activeHalfyear: 2 },
+        localPosts: Number(posts.n),
+        localComments: 0,
+      },
+    };
+  });
+
+  federation
+    .setInboxListeners(FEDERATION_PATHS.inbox, FEDERATION_PATHS.sharedInbox)
+    .on(Follow, async (ctx, follow) => {
+      if (follow.id === null || follow.actorId === null || follow.objectId === null) return;
+      const target = ctx.parseUri(follow.objectId);
+      if (target?.type !== "actor" || !isFederationActor(target.identifier)) return;
+      const follower = await follow.getActor(ctx);
+      if (follower === null || follower.id === null || follower.inboxId === null) return;
+      // The signed request's actor is the one following (Fedify checked the key's owner).
+      if (follower.id.href !== follow.actorId.href) return;
+      const server = follower.id.host;
+      await addFollower(ctx.data.db, {
+        actor: target.identifier,
+        followerUri: follower.id.href,
+        inboxUrl: follower.inboxId.href,
+        sharedInboxUrl: follower.endpoints?.sharedInbox?.href ?? null,
+        handle: `@${follower.preferredUsername ?? "?"}@${server}`.slice(0, 300),
+        name: String(follower.name ?? follower.preferredUsername ?? "").slice(0, 200),
+        server,
+      });
+      await ctx.sendActivity(
+        { identifier: target.identifier },
+        follower,
+        new Accept({
+          id: new URL(`#accepts/${newId()}`, ctx.getActorUri(target.identifier)),
+          actor: follow.objectId,
+          object: follow,
+        }),
+      );
+      log.info({ actor: target.identifier, follower: follower.id.href }, "new Fediverse follower");
+    })
+    .on(Undo, async (ctx, undo) => {
+      const object = await undo.getObject(ctx);
+      if (!(object instanceof Follow) || undo.actorId === null || object.objectId === null) return;
+      // Only the follower itself may undo its Follow.
+      if (object.actorId?.href !== undo.actorId.href) return;
+      const target = ctx.parseUri(object.objectId);
+      if (target?.type !== "actor" || !isFederationActor(target.identifier)) return;
+      if (await removeFollower(ctx.data.db, target.identifier, undo.actorId.href)) {
+        log.info({ actor: target.identifier, follower: undo.actorId.href }, "Fediverse follower left");
+      }
+    })
+    .onError((_ctx, error) => {
+      log.warn({ err: error }, "could not handle an incoming activity");
+    });
+
+  return federation;
+}

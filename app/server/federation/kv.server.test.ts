@@ -1,0 +1,63 @@
+import { Temporal } from "@js-temporal/polyfill";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
+import { DatabaseKvStore } from "./kv.server.ts";
+
+// Fedify's Temporal type is the standard one; the polyfill's Duration behaves the same.
+const ttl = (seconds: number) => Temporal.Duration.from({ seconds }) as unknown as globalThis.Temporal.Duration;
+
+describe(`DatabaseKvStore (${testDialect()})`, () => {
+  let database: TestDatabase;
+  let now = new Date("2026-11-27T00:00:00.000Z");
+  let kv: DatabaseKvStore;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    kv = new DatabaseKvStore(database.db, { now: () => now });
+  });
+  afterAll(async () => {
+    await database.cleanup();
+  });
+
+  it("sets, gets, overwrites and deletes JSON values", async () => {
+    expect(await kv.get(["a"])).toBeUndefined();
+    await kv.set(["a"], { n: 1, list: ["x"] });
+    expect(await kv.get(["a"])).toEqual({ n: 1, list: ["x"] });
+    await kv.set(["a"], "two");
+    expect(await kv.get(["a"])).toBe("two");
+    await kv.delete(["a"]);
+    expect(await kv.get(["a"])).toBeUndefined();
+  });
+
+  it("forgets a value once its time to live has passed", async () => {
+    await kv.set(["short"], 1, { ttl: ttl(60) });
+    expect(await kv.get(["short"])).toBe(1);
+    now = new Date(now.getTime() + 61_000);
+    expect(await kv.get(["short"])).toBeUndefined();
+  });
+
+  it("lists by exact key prefix, LIKE wildcards and case taken literally", async () => {
+    await kv.set(["p", "one"], 1);
+    await kv.set(["p", "two", "deep"], 2);
+    await kv.set(["P", "upper"], 3);
+    await kv.set(["p%"], 4);
+    await kv.set(["px"], 5);
+    const listed: Array<[readonly string[], unknown]> = [];
+    for await (const entry of kv.list(["p"])) listed.push([entry.key, entry.value]);
+    expect(listed).toEqual([
+      [["p", "one"], 1],
+      [["p", "two", "deep"], 2],
+    ]);
+    const all: unknown[] = [];
+    for await (const entry of kv.list()) all.push(entry.value);
+    expect(all.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it("compares and swaps: only the caller expecting the stored value wins", async () => {
+    expect(await kv.cas(["c"], undefined, 1)).toBe(true);
+    expect(await kv.cas(["c"], undefined, 2)).toBe(false);
+    const results = await Promise.all([kv.cas(["c"], 1, 10), kv.cas(["c"], 1, 20)]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect([10, 20]).toContain(await kv.get(["c"]));
+    expect(await kv.cas(["c"], 1, 30)).toBe(false);
+  });
+});

@@ -1,0 +1,215 @@
+import type {
+  MessageQueue,
+  MessageQueueDepth,
+  MessageQueueEnqueueOptions,
+  MessageQueueListenOptions,
+} from "@fedify/fedify";
+import type { Logger } from "pino";
+import type { DB } from "../db/db.server.ts";
+import { nowIso } from "../db/db.server.ts";
+import { newId } from "../ids.server.ts";
+import { type LeasedJob, startLeasedJob } from "../jobs/lease.server.ts";
+
+export const FEDERATION_LEASE = "federation-queue";
+
+export interface QueueOptions {
+  log: Logger;
+  /** How often the lease holder looks for due messages (a new message also wakes it). */
+  pollMs?: number;
+  /** How long a message stays locked while handled; a worker that died leaves it due again after this. */
+  lockMs?: number;
+  /** Messages handled at once. */
+  concurrency?: number;
+  /** Attempts before a message whose handler keeps throwing is given up (kept with its error). */
+  maxAttempts?: number;
+  /** The first retry's delay; each further one doubles, up to `maxBackoffMs`. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  holder?: string;
+  now?: () => Date;
+}
+
+let sequence = 0;
+
+/**
+ * A message id that sorts in the order messages were queued (time, then this process's
+ * counter), so messages sharing an ordering key and a due time run in that order.
+ */
+function sortableId(now: Date): string {
+  sequence = (sequence + 1) % 1_000_000;
+  return `${String(now.getTime()).padStart(14, "0")}${String(sequence).padStart(6, "0")}${newId().slice(0, 8)}`;
+}
+
+/** The delay before attempt `attempts + 1`: exponential, capped. */
+export function backoffDelay(attempts: number, baseMs: number, maxMs: number): number {
+  return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempts - 1));
+}
+
+function delayMs(options: MessageQueueEnqueueOptions | undefined): number {
+  return options?.delay ? Math.max(0, options.delay.total("millisecond")) : 0;
+}
+
+/**
+ * Fedify's message queue on our database: every message is a row until it has been
+ * handled, so a restart (or `kill -9`) loses nothing. Only the holder of the
+ * "federation-queue" job lease handles messages; each is claimed by one conditional
+ * UPDATE (its lock), so even two holders in a lease hand-over never run it twice at
+ * once. A handler that throws is retried with exponential backoff, then kept as failed.
+ * Fedify's own retry policy (a delivery that failed, re-enqueued with a delay) sits on top.
+ */
+export class DatabaseMessageQueue implements MessageQueue {
+  readonly nativeRetrial = false;
+  readonly #db: DB;
+  readonly #opts: Required<Omit<QueueOptions, "holder">> & { holder?: string };
+  #job: LeasedJob | null = null;
+
+  constructor(db: DB, opts: QueueOptions) {
+    this.#db = db;
+    this.#opts = {
+      pollMs: 1000,
+      lockMs: 5 * 60_000,
+      concurrency: 8,
+      maxAttempts: 8,
+      backoffMs: 30_000,
+      maxBackoffMs: 6 * 3_600_000,
+      now: () => new Date(),
+      ...opts,
+    };
+  }
+
+  async enqueue(message: unknown, options?: MessageQueueEnqueueOptions): Promise<void> {
+    await this.enqueueMany([message], options);
+  }
+
+  async enqueueMany(messages: readonly unknown[], options?: MessageQueueEnqueueOptions): Promise<void> {
+    if (messages.length === 0) return;
+    const now = this.#opts.now();
+    const runAt = nowIso(new Date(now.getTime() + delayMs(options)));
+    const rows = messages.map((message) => ({
+      id: sortableId(now),
+      message: JSON.stringify(message),
+      orderingKey: options?.orderingKey ?? null,
+      runAt,
+      createdAt: nowIso(now),
+    }));
+    // Chunks keep each statement under both drivers' parameter limits.
+    for (let i = 0; i < rows.length; i += 500) {
+      await this.#db
+        .insertInto("federationQueue")
+        .values(rows.slice(i, i + 500))
+        .execute();
+    }
+    if (delayMs(options) === 0) this.#job?.poke();
+  }
+
+  async getDepth(): Promise<MessageQueueDepth> {
+    const now = nowIso(this.#opts.now());
+    const row = await this.#db
+      .selectFrom("federationQueue")
+      .select((eb) => [
+        eb.fn.countAll<number | string>().as("queued"),
+        eb.fn.sum<number | string | null>(eb.case().when("runAt", "<=", now).then(1).else(0).end()).as("ready"),
+      ])
+      .where("attempts", "<", this.#opts.maxAttempts)
+      .executeTakeFirstOrThrow();
+    const queued = Number(row.queued);
+    const ready = Number(row.ready ?? 0);
+    return { queued, ready, delayed: queued - ready };
+  }
+
+  /** Handles due messages until the signal aborts; resolves then. */
+  listen(handler: (message: unknown) => Promise<void> | void, options: MessageQueueListenOptions = {}): Promise<void> {
+    const { signal } = options;
+    if (signal?.aborted) return Promise.resolve();
+    const job = startLeasedJob(this.#db, this.#opts.log, {
+      name: FEDERATION_LEASE,
+      intervalMs: this.#opts.pollMs,
+      ...(this.#opts.holder ? { holder: this.#opts.holder } : {}),
+      run: async () => {
+        await this.drain(handler);
+      },
+    });
+    this.#job = job;
+    return new Promise((resolve) => {
+      const stop = () => {
+        this.#job = null;
+        void job.stop().then(resolve);
+      };
+      if (!signal) return;
+      signal.addEventListener("abort", stop, { once: true });
+    });
+  }
+
+  /** The worker's run (tests call it too): handles every due message, a batch at a time. */
+  async drain(handler: (message: unknown) => Promise<void> | void): Promise<number> {
+    let handled = 0;
+    for (;;) {
+      const claimed = await this.#claim();
+      if (claimed.length === 0) return handled;
+      // Messages sharing an ordering key run one after another; others side by side.
+      const lanes = new Map<string, typeof claimed>();
+      for (const row of claimed) {
+        const lane = row.orderingKey ?? row.id;
+        lanes.set(lane, [...(lanes.get(lane) ?? []), row]);
+      }
+      await Promise.all(
+        [...lanes.values()].map(async (lane) => {
+          for (const row of lane) await this.#handle(row, handler);
+        }),
+      );
+      handled += claimed.length;
+    }
+  }
+
+  async #claim(): Promise<Array<{ id: string; message: string; orderingKey: string | null; attempts: number }>> {
+    const now = this.#opts.now();
+    const at = nowIso(now);
+    const due = await this.#db
+      .selectFrom("federationQueue")
+      .select(["id", "message", "orderingKey", "attempts"])
+      .where("runAt", "<=", at)
+      .where("attempts", "<", this.#opts.maxAttempts)
+      .where((eb) => eb.or([eb("lockedUntil", "is", null), eb("lockedUntil", "<=", at)]))
+      .orderBy("runAt")
+      .orderBy("id")
+      .limit(this.#opts.concurrency * 4)
+      .execute();
+    const lockedUntil = nowIso(new Date(now.getTime() + this.#opts.lockMs));
+    const claimed: typeof due = [];
+    for (const row of due) {
+      const result = await this.#db
+        .updateTable("federationQueue")
+        .set({ lockedUntil })
+        .where("id", "=", row.id)
+        .where((eb) => eb.or([eb("lockedUntil", "is", null), eb("lockedUntil", "<=", at)]))
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 1) claimed.push(row);
+    }
+    return claimed;
+  }
+
+  async #handle(
+    row: { id: string; message: string; attempts: number },
+    handler: (message: unknown) => Promise<void> | void,
+  ): Promise<void> {
+    try {
+      await handler(JSON.parse(row.message));
+      await this.#db.deleteFrom("federationQueue").where("id", "=", row.id).execute();
+    } catch (error) {
+      const attempts = row.attempts + 1;
+      const delay = backoffDelay(attempts, this.#opts.backoffMs, this.#opts.maxBackoffMs);
+      const message = error instanceof Error ? error.message : String(error);
+      this.#opts.log.warn({ err: error, id: row.id, attempts }, "federation queue message failed");
+      await this.#db
+        .updateTable("federationQueue")
+        .set({
+          attempts,
+          lockedUntil: null,
+          lastError: message.slice(0, 1000),
+          runAt: nowIso(new Date(this.#opts.now().getTime() + delay)),
+        })
+        .where("id", "=", row.id)
+        .execute();
+    }
+  }
+}

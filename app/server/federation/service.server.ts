@@ -1,0 +1,195 @@
+import { createHash } from "node:crypto";
+import type { Logger } from "pino";
+import type { DB } from "../db/db.server.ts";
+import { nowIso } from "../db/db.server.ts";
+import type { FederationActor } from "../db/schema.server.ts";
+import type { Env } from "../env.server.ts";
+import { type LeasedJob, startLeasedJob } from "../jobs/lease.server.ts";
+import {
+  federatedPostSources,
+  federatedPosts,
+  forgetFederated,
+  isFederationActor,
+  markFederated,
+} from "../repos/federation.server.ts";
+import { getSiteSetting } from "../repos/site-settings.server.ts";
+import {
+  buildArticle,
+  createActivity,
+  createInkwellFederation,
+  deleteActivity,
+  type FederationData,
+  type InkwellFederation,
+  updateActivity,
+} from "./federation.server.ts";
+import { DatabaseKvStore } from "./kv.server.ts";
+import { DatabaseMessageQueue } from "./queue.server.ts";
+
+/**
+ * Why federation is on or off. The environment wins over the admin switch; neither
+ * turns it on while PUBLIC_URL is not https (other servers only talk to https).
+ */
+export type FederationReason = "env-on" | "env-off" | "switch-on" | "switch-off" | "needs-https";
+
+export interface FederationStatus {
+  on: boolean;
+  reason: FederationReason;
+}
+
+export function federationStatus(
+  env: Pick<Env, "federation" | "publicUrl">,
+  switchOn: boolean,
+  allowHttp = false,
+): FederationStatus {
+  if (env.federation === "off") return { on: false, reason: "env-off" };
+  if (!allowHttp && new URL(env.publicUrl).protocol !== "https:") return { on: false, reason: "needs-https" };
+  if (env.federation === "on") return { on: true, reason: "env-on" };
+  return switchOn ? { on: true, reason: "switch-on" } : { on: false, reason: "switch-off" };
+}
+
+/** Tests only (tests/setup/federation-server.ts): loopback peers over plain http. */
+export interface FederationTestMode {
+  allowPrivateAddress: true;
+  allowHttp: true;
+  /** A failed delivery's first retry, shortened so a test sees it. */
+  retryInitialMs?: number;
+}
+
+export interface FederationService {
+  federation: InkwellFederation;
+  queue: DatabaseMessageQueue;
+  data: FederationData;
+  status(): Promise<FederationStatus>;
+  /** Sends what changed since the last run: Create, Update or Delete per post and language. */
+  syncPosts(): Promise<SyncResult>;
+  /** Runs the post sync soon (after a content change). */
+  poke(): void;
+  /** Starts the queue worker and the post sync on this instance (each on its lease). */
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export interface SyncResult {
+  created: number;
+  updated: number;
+  deleted: number;
+}
+
+/** Where the first sync wrote down when federation began: posts published before are not sent. */
+const SINCE_KEY = ["inkwell", "federating-since"] as const;
+export const POST_SYNC_LEASE = "federation-posts";
+export const QUEUE_POLL_MS = 5_000;
+
+function versionHash(parts: readonly string[]): string {
+  return createHash("sha256").update(parts.join("\n")).digest("hex").slice(0, 32);
+}
+
+export function createFederationService(opts: {
+  db: DB;
+  env: Env;
+  log: Logger;
+  testMode?: FederationTestMode;
+  syncIntervalMs?: number;
+  queuePollMs?: number;
+}): FederationService {
+  const { db, env, log, testMode } = opts;
+  // New messages wake the worker on this instance; the lease holder also looks every few seconds
+  // (messages queued on other instances, retries that have come due).
+  const queue = new DatabaseMessageQueue(db, {
+    log,
+    pollMs: opts.queuePollMs ?? Math.min(QUEUE_POLL_MS, env.schedulerIntervalMs),
+  });
+  const federation = createInkwellFederation({
+    db,
+    env,
+    log,
+    queue,
+    ...(testMode ? { allowPrivateAddress: true } : {}),
+    ...(testMode?.retryInitialMs ? { retryInitialMs: testMode.retryInitialMs } : {}),
+  });
+  const data: FederationData = { db };
+  const kv = new DatabaseKvStore(db);
+  let sync: LeasedJob | null = null;
+  let abort: AbortController | null = null;
+  let queueDone: Promise<void> | null = null;
+
+  const status = async (): Promise<FederationStatus> =>
+    federationStatus(env, (await getSiteSetting(db, "fediverse")).enabled, testMode?.allowHttp === true);
+
+  const syncPosts = async (): Promise<SyncResult> => {
+    const result: SyncResult = { created: 0, updated: 0, deleted: 0 };
+    if (!(await status()).on) return result;
+    let since = await kv.get<string>(SINCE_KEY);
+    if (since === undefined) {
+      since = nowIso();
+      await kv.set(SINCE_KEY, since);
+    }
+    const ctx = federation.createContext(new URL(env.publicUrl), data);
+    const sources = await federatedPostSources(db, { since });
+    const sent = new Map((await federatedPosts(db)).map((r) => [`${r.postId}:${r.actor}`, r]));
+    const live = new Set<string>();
+    for (const post of sources) {
+      const actor: FederationActor = post.locale;
+      const key = `${post.id}:${actor}`;
+      live.add(key);
+      const hash = versionHash([
+        post.title,
+        post.summary,
+        post.bodyHtml,
+        post.publishedAt,
+        ...post.tags.map((t) => `${t.slug}=${t.name}`),
+      ]);
+      const before = sent.get(key);
+      if (before?.hash === hash) continue;
+      const article = buildArticle(ctx, post, env.publicUrl);
+      // Sent before marked: a crash in between sends it again (remote servers dedupe by id), never loses it.
+      const activity = before ? updateActivity(ctx, article, actor) : createActivity(ctx, article, actor);
+      await ctx.sendActivity({ identifier: actor }, "followers", activity, {
+        preferSharedInbox: true,
+        orderingKey: article.id?.href,
+      });
+      await markFederated(db, { postId: post.id, actor, hash });
+      if (before) result.updated++;
+      else result.created++;
+    }
+    for (const [key, row] of sent) {
+      if (live.has(key) || !isFederationActor(row.actor)) continue;
+      const activity = deleteActivity(ctx, row.postId, row.actor);
+      await ctx.sendActivity({ identifier: row.actor }, "followers", activity, {
+        preferSharedInbox: true,
+        orderingKey: activity.objectId?.href,
+      });
+      await forgetFederated(db, row.postId, row.actor);
+      result.deleted++;
+    }
+    if (result.created + result.updated + result.deleted > 0) log.info(result, "federated post changes");
+    return result;
+  };
+
+  return {
+    federation,
+    queue,
+    data,
+    status,
+    syncPosts,
+    poke: () => sync?.poke(),
+    start() {
+      abort = new AbortController();
+      queueDone = federation.startQueue(data, { signal: abort.signal });
+      sync = startLeasedJob(db, log, {
+        name: POST_SYNC_LEASE,
+        intervalMs: opts.syncIntervalMs ?? env.schedulerIntervalMs,
+        run: async () => {
+          await syncPosts();
+        },
+      });
+    },
+    async stop() {
+      await sync?.stop();
+      sync = null;
+      abort?.abort();
+      await queueDone;
+      queueDone = null;
+    },
+  };
+}
