@@ -2,7 +2,8 @@
  * The reader script: everything an anonymous reader's page does in the browser, without
  * React (docs/decisions/024-lean-reading-pages.md). The page is complete without it; this
  * adds the theme toggle, the phone menu, the bar that hides on scroll, the home carousel,
- * code copy buttons, closing flash messages and the footer's in-place subscribe answer.
+ * code copy buttons, closing flash messages and the footer's in-place subscribe answer, and it
+ * tells the server when a prefetched or prerendered page is shown (so it counts as read).
  * It finds its elements by `data-*` attributes the React components render, so the same
  * markup serves hydrated pages (where React handles them and this file never loads).
  * Built on its own by build-tools/reader-script.ts; loaded with `defer` and the CSP nonce.
@@ -12,9 +13,12 @@ import {
   FLASH_CLOSE_MS,
   leavesPage,
   nextTheme,
+  READ_BEACON_HEADER,
+  READ_REFERRER_HEADER,
   SLIDE_INTERVAL_MS,
   slideForKey,
   slideForSwipe,
+  speculativeShow,
   THEME_KEY,
   wrapIndex,
 } from "./logic.ts";
@@ -361,6 +365,31 @@ function inlineSubscribe(form: HTMLFormElement): void {
   });
 }
 
+/**
+ * A prefetched or prerendered page was counted as nothing when the browser loaded it (the
+ * server skips `Sec-Purpose: prefetch`): once it is shown, a HEAD to the same URL tells the
+ * server to count it, with the referrer the reader came from.
+ */
+function countSpeculativeRead(): void {
+  const nav = performance.getEntriesByType("navigation")[0] as
+    | (PerformanceEntry & { activationStart?: number; deliveryType?: string })
+    | undefined;
+  const page = doc as Document & { prerendering?: boolean };
+  const tell = () => {
+    const headers: Record<string, string> = { [READ_BEACON_HEADER]: "1" };
+    if (doc.referrer) headers[READ_REFERRER_HEADER] = doc.referrer;
+    fetch(location.href, { method: "HEAD", headers, keepalive: true, cache: "no-store" }).catch(() => {});
+  };
+  const when = speculativeShow({
+    prerendering: page.prerendering === true,
+    activationStart: nav?.activationStart ?? 0,
+    deliveryType: nav?.deliveryType ?? "",
+  });
+  if (when === "now") tell();
+  else if (when === "activation") doc.addEventListener("prerenderingchange", tell, { once: true });
+}
+
+countSpeculativeRead();
 themeToggle();
 header();
 codeCopy();
