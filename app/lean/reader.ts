@@ -8,6 +8,8 @@
  * markup serves hydrated pages (where React handles them and this file never loads).
  * Built on its own by build-tools/reader-script.ts; loaded with `defer` and the CSP nonce.
  */
+
+import { codeCopy } from "./code-copy.ts";
 import {
   barHidden,
   FLASH_CLOSE_MS,
@@ -215,62 +217,6 @@ function carousel(section: HTMLElement): void {
   update();
 }
 
-/** Code blocks' copy buttons (markup from app/server/post-markup.server.ts). */
-function codeCopy(): void {
-  const legacy = (text: string) => {
-    const area = doc.createElement("textarea");
-    area.value = text;
-    area.setAttribute("readonly", "");
-    area.style.position = "fixed";
-    area.style.opacity = "0";
-    doc.body.append(area);
-    area.select();
-    let ok = false;
-    try {
-      ok = doc.execCommand("copy");
-    } catch {
-      ok = false;
-    }
-    area.remove();
-    return ok ? Promise.resolve() : Promise.reject(new Error("copy refused"));
-  };
-  const timers = new WeakMap<Element, number>();
-  doc.addEventListener("click", (event) => {
-    const button = event.target instanceof Element ? event.target.closest("button.code-copy") : null;
-    const block = button?.closest(".code-block");
-    const pre = block?.querySelector("pre");
-    if (!button || !block || !pre) return;
-    const text = pre.textContent ?? "";
-    const copying =
-      navigator.clipboard && isSecureContext
-        ? navigator.clipboard.writeText(text).catch(() => legacy(text))
-        : legacy(text);
-    copying.then(
-      () => {
-        const status = block.querySelector(".code-status");
-        const word = button.getAttribute("data-copied") || "Copied";
-        if (!button.hasAttribute("data-label")) button.setAttribute("data-label", button.textContent ?? "");
-        button.textContent = word;
-        if (status) {
-          status.textContent = "";
-          setTimeout(() => {
-            status.textContent = word;
-          }, 30);
-        }
-        clearTimeout(timers.get(button));
-        timers.set(
-          button,
-          window.setTimeout(() => {
-            button.textContent = button.getAttribute("data-label");
-            if (status) status.textContent = "";
-          }, 2000),
-        );
-      },
-      () => {},
-    );
-  });
-}
-
 /** The server's flash message gets a close button and closes by itself after 5 s (paused on hover or focus). */
 function flash(message: HTMLElement): void {
   const close = doc.createElement("button");
@@ -392,7 +338,7 @@ function countSpeculativeRead(): void {
 countSpeculativeRead();
 themeToggle();
 header();
-codeCopy();
+codeCopy(doc);
 for (const section of all<HTMLElement>(doc, "[data-carousel]")) carousel(section);
 for (const message of all<HTMLElement>(doc, "[data-flash]")) flash(message);
 for (const form of all<HTMLFormElement>(doc, "form[data-subscribe-inline]")) inlineSubscribe(form);
