@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../../app/server/env.server.ts";
+import { createAd } from "../../app/server/repos/ads.server.ts";
 import { createPost } from "../../app/server/repos/posts.server.ts";
 import { startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
@@ -38,7 +39,7 @@ function beacon(page: string, referrer: string): Record<string, string> {
 }
 
 describe(`speculative loads and the read beacon through the server (${testDialect()})`, () => {
-  it("counts no prefetch or plain HEAD, and one read per beacon or GET, from the cache and from a render", async () => {
+  it("counts no prefetch or plain HEAD, and one read (view, impression, Insights) per beacon or GET, cached or rendered", async () => {
     const dataDir = tempDataDir();
     const database = await createServerDatabaseUrl(dataDir);
     const server = await startServer({ DATA_DIR: dataDir, DATABASE_URL: database.url });
@@ -54,6 +55,14 @@ describe(`speculative loads and the read beacon through the server (${testDialec
         });
       const cachedId = await post("cached");
       const renderedId = await post("rendered");
+      // Shown under every post: an impression for each read of a post page.
+      const adId = await createAd(opened.db, {
+        placement: "post_bottom",
+        kind: "text",
+        titleEn: "An ad",
+        textEn: "Words",
+        linkUrl: "https://ads.example/",
+      });
 
       // From the cache: the prefetch renders the page (and keeps it), the rest are hits.
       const cached = `${server.url}/en/posts/detail/${cachedId}`;
@@ -96,6 +105,9 @@ describe(`speculative loads and the read beacon through the server (${testDialec
         ["cached", 3],
         ["rendered", 2],
       ]);
+      // The five post page reads above (a 404 page has no ad, a bot counts none).
+      const ad = await opened.db.selectFrom("ads").select("impressions").where("id", "=", adId).executeTakeFirst();
+      expect(Number(ad?.impressions)).toBe(5);
       const rows = await opened.db.selectFrom("insightCounts").select(["metric", "key", "count"]).execute();
       const counts = Object.fromEntries(rows.map((r) => [`${r.metric} ${r.key}`, Number(r.count)]));
       // Exactly these: no Bing (every request that should count nothing came from it).
