@@ -7,7 +7,8 @@ import { type PublicAd, pickAdInWindow } from "./repos/ads.server.ts";
 /**
  * The ad to show in `placement` on this page, picked by weight on the server, in the
  * request's language (or the other one when the ad has no version in it; the render
- * cache keys pages by language), with one impression counted (reads only, http/read-count.server.ts; bots never count). Null when
+ * cache keys pages by language), with one impression counted when the request is a read
+ * (http/read-count.server.ts: not a prefetch, not a plain HEAD; bots never count). Null when
  * the placement has no active ad. A failure never breaks the page.
  */
 export async function adFor(
