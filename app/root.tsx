@@ -1,3 +1,4 @@
+import CODE_COPY_SCRIPT from "virtual:inkwell/code-copy-script";
 import readerScriptUrl from "virtual:inkwell/reader-script";
 import { type ReactNode, useEffect } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
@@ -18,7 +19,6 @@ import {
 import type { Route } from "./+types/root";
 // As a URL, not a side-effect import: the layout links it with a precedence (below).
 import appCss from "./app.css?url";
-import { CODE_COPY_SCRIPT } from "./components/code-copy-script.ts";
 import { BuildWatcher } from "./components/layout/build-watcher.tsx";
 import { SiteFooter } from "./components/layout/site-footer.tsx";
 import { SiteHeader } from "./components/layout/site-header.tsx";

@@ -7,6 +7,7 @@ import {
   SWIPE_PX,
   slideForKey,
   slideForSwipe,
+  speculativeShow,
   wrapIndex,
 } from "./logic.ts";
 
@@ -47,5 +48,18 @@ describe("the reader script's decisions", () => {
     expect(leavesPage(link("/en/about", "_blank"), here, false)).toBe(false);
     expect(leavesPage(link("/file.zip", "", true), here, false)).toBe(false);
     expect(leavesPage(link("/en/about"), here, true)).toBe(false);
+  });
+
+  it("tells the server about a page only when it was loaded speculatively and is shown", () => {
+    const page = { prerendering: false, activationStart: 0, deliveryType: "" };
+    // An ordinary load: the server counted its GET.
+    expect(speculativeShow(page)).toBe("never");
+    expect(speculativeShow({ ...page, deliveryType: "cache" })).toBe("never");
+    // Prerendering, not shown yet: wait for the activation.
+    expect(speculativeShow({ ...page, prerendering: true })).toBe("activation");
+    // Prerendered and already shown when the script runs.
+    expect(speculativeShow({ ...page, activationStart: 120 })).toBe("now");
+    // A navigation answered from a prefetch.
+    expect(speculativeShow({ ...page, deliveryType: "navigational-prefetch" })).toBe("now");
   });
 });

@@ -60,3 +60,25 @@ export function leavesPage(
   const from = new URL(here);
   return !(to.origin === from.origin && to.pathname === from.pathname && to.search === from.search && to.hash !== "");
 }
+
+/** The header the server counts a shown page by (app/server/http/read-count.server.ts). */
+export const READ_BEACON_HEADER = "X-Inkwell-Read";
+/** The shown page's `document.referrer`, which the beacon's own Referer (the page) would hide. */
+export const READ_REFERRER_HEADER = "X-Inkwell-Referrer";
+
+/**
+ * When the reader script must tell the server a page was shown, because the server counted
+ * nothing for it (it was loaded speculatively): "activation" for a page still prerendering
+ * (tell when it is shown), "now" for a prerendered page already shown (`activationStart` > 0)
+ * or a navigation the browser answered from its prefetch (`deliveryType`), and "never" for an
+ * ordinary load, which the server counted already.
+ */
+export function speculativeShow(page: {
+  prerendering: boolean;
+  activationStart: number;
+  deliveryType: string;
+}): "activation" | "now" | "never" {
+  if (page.prerendering) return "activation";
+  if (page.activationStart > 0 || page.deliveryType === "navigational-prefetch") return "now";
+  return "never";
+}

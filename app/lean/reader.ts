@@ -2,19 +2,25 @@
  * The reader script: everything an anonymous reader's page does in the browser, without
  * React (docs/decisions/024-lean-reading-pages.md). The page is complete without it; this
  * adds the theme toggle, the phone menu, the bar that hides on scroll, the home carousel,
- * code copy buttons, closing flash messages and the footer's in-place subscribe answer.
+ * code copy buttons, closing flash messages and the footer's in-place subscribe answer, and it
+ * tells the server when a prefetched or prerendered page is shown (so it counts as read).
  * It finds its elements by `data-*` attributes the React components render, so the same
  * markup serves hydrated pages (where React handles them and this file never loads).
  * Built on its own by build-tools/reader-script.ts; loaded with `defer` and the CSP nonce.
  */
+
+import { codeCopy } from "./code-copy.ts";
 import {
   barHidden,
   FLASH_CLOSE_MS,
   leavesPage,
   nextTheme,
+  READ_BEACON_HEADER,
+  READ_REFERRER_HEADER,
   SLIDE_INTERVAL_MS,
   slideForKey,
   slideForSwipe,
+  speculativeShow,
   THEME_KEY,
   wrapIndex,
 } from "./logic.ts";
@@ -211,62 +217,6 @@ function carousel(section: HTMLElement): void {
   update();
 }
 
-/** Code blocks' copy buttons (markup from app/server/post-markup.server.ts). */
-function codeCopy(): void {
-  const legacy = (text: string) => {
-    const area = doc.createElement("textarea");
-    area.value = text;
-    area.setAttribute("readonly", "");
-    area.style.position = "fixed";
-    area.style.opacity = "0";
-    doc.body.append(area);
-    area.select();
-    let ok = false;
-    try {
-      ok = doc.execCommand("copy");
-    } catch {
-      ok = false;
-    }
-    area.remove();
-    return ok ? Promise.resolve() : Promise.reject(new Error("copy refused"));
-  };
-  const timers = new WeakMap<Element, number>();
-  doc.addEventListener("click", (event) => {
-    const button = event.target instanceof Element ? event.target.closest("button.code-copy") : null;
-    const block = button?.closest(".code-block");
-    const pre = block?.querySelector("pre");
-    if (!button || !block || !pre) return;
-    const text = pre.textContent ?? "";
-    const copying =
-      navigator.clipboard && isSecureContext
-        ? navigator.clipboard.writeText(text).catch(() => legacy(text))
-        : legacy(text);
-    copying.then(
-      () => {
-        const status = block.querySelector(".code-status");
-        const word = button.getAttribute("data-copied") || "Copied";
-        if (!button.hasAttribute("data-label")) button.setAttribute("data-label", button.textContent ?? "");
-        button.textContent = word;
-        if (status) {
-          status.textContent = "";
-          setTimeout(() => {
-            status.textContent = word;
-          }, 30);
-        }
-        clearTimeout(timers.get(button));
-        timers.set(
-          button,
-          window.setTimeout(() => {
-            button.textContent = button.getAttribute("data-label");
-            if (status) status.textContent = "";
-          }, 2000),
-        );
-      },
-      () => {},
-    );
-  });
-}
-
 /** The server's flash message gets a close button and closes by itself after 5 s (paused on hover or focus). */
 function flash(message: HTMLElement): void {
   const close = doc.createElement("button");
@@ -361,9 +311,34 @@ function inlineSubscribe(form: HTMLFormElement): void {
   });
 }
 
+/**
+ * A prefetched or prerendered page was counted as nothing when the browser loaded it (the
+ * server skips `Sec-Purpose: prefetch`): once it is shown, a HEAD to the same URL tells the
+ * server to count it, with the referrer the reader came from.
+ */
+function countSpeculativeRead(): void {
+  const nav = performance.getEntriesByType("navigation")[0] as
+    | (PerformanceEntry & { activationStart?: number; deliveryType?: string })
+    | undefined;
+  const page = doc as Document & { prerendering?: boolean };
+  const tell = () => {
+    const headers: Record<string, string> = { [READ_BEACON_HEADER]: "1" };
+    if (doc.referrer) headers[READ_REFERRER_HEADER] = doc.referrer;
+    fetch(location.href, { method: "HEAD", headers, keepalive: true, cache: "no-store" }).catch(() => {});
+  };
+  const when = speculativeShow({
+    prerendering: page.prerendering === true,
+    activationStart: nav?.activationStart ?? 0,
+    deliveryType: nav?.deliveryType ?? "",
+  });
+  if (when === "now") tell();
+  else if (when === "activation") doc.addEventListener("prerenderingchange", tell, { once: true });
+}
+
+countSpeculativeRead();
 themeToggle();
 header();
-codeCopy();
+codeCopy(doc);
 for (const section of all<HTMLElement>(doc, "[data-carousel]")) carousel(section);
 for (const message of all<HTMLElement>(doc, "[data-flash]")) flash(message);
 for (const form of all<HTMLFormElement>(doc, "form[data-subscribe-inline]")) inlineSubscribe(form);

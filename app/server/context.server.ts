@@ -11,6 +11,7 @@ import type { DB, Dialect } from "./db/db.server.ts";
 import type { DatabaseHealth } from "./db/health.server.ts";
 import type { Env } from "./env.server.ts";
 import type { FederationService } from "./federation/service.server.ts";
+import type { CountedRead } from "./http/read-count.server.ts";
 import type { InsightRecorder } from "./insights/recorder.server.ts";
 import type { Mailer } from "./mail.server.ts";
 import type { RateLimitStore } from "./rate-limit.server.ts";
@@ -69,6 +70,11 @@ export interface RequestState {
   policy: RoutePolicy;
   /** What this request's render counted (a view, ad impressions): a cached copy counts them again. */
   effects: RequestEffects;
+  /**
+   * Whether this request counts as a read, and with which referrer: null for a speculative
+   * load, a revalidation, a HEAD that is not the reader script's beacon (http/read-count.server.ts).
+   */
+  read: CountedRead | null;
   /**
    * What this request's write changed, when its action knows it is less than
    * everything (app/server/cache/page-tags.server.ts); unset drops every cached page.

@@ -13,7 +13,7 @@ import { visitElements } from "./markdown.server.ts";
 
 const WORDS = { en: en.body, zh: zh.body };
 
-/** Class names the stylesheet (app/app.css) and the copy script (code-copy-script.ts) know. */
+/** Class names the stylesheet (app/app.css) and the copy script (app/lean/code-copy.ts) know. */
 export const MARKUP = {
   tableScroll: "table-scroll",
   codeBlock: "code-block",

@@ -5,6 +5,7 @@ import { renderPost } from "../../app/server/post-render.server.ts";
 import { createPost } from "../../app/server/repos/posts.server.ts";
 import { reindexPost } from "../../app/server/search/index.server.ts";
 import { SHOWCASE_MARKDOWN, SHOWCASE_SUMMARY, SHOWCASE_TITLE } from "../../scripts/demo/showcase.ts";
+import { signedInUser } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 
 // How an article reads (issue 28): the demo's style-guide post, rendered as the editor
@@ -174,6 +175,24 @@ test("the copy button works without React, and the Chinese version is labelled i
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("npm run cli -- seed --demo && npm start");
   await expect(page.locator("#post-body figure figcaption")).toHaveText("本博客的默认配图，下面带着图注");
   await context.close();
+});
+
+test("a signed-in reader's copy button works from the inline script, compiled from the same module", async ({
+  page,
+  context,
+  serverDb,
+}) => {
+  const id = await showcase(serverDb.db);
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await signedInUser(page, "copyapp");
+  await page.goto(`/en/posts/detail/${id}`);
+  // The app, not the reader script: the copy code is the inline script's.
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  expect(await page.locator('script[src^="/assets/reader-"]').count()).toBe(0);
+  const block = page.locator(".code-block").nth(1);
+  await block.getByRole("button", { name: "Copy" }).click();
+  await expect(block.getByRole("status")).toHaveText("Copied");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("npm run cli -- seed --demo && npm start");
 });
 
 test("the Chinese search button stays on one line at 390 px", async ({ page }) => {

@@ -25,6 +25,7 @@ export function testRouterContext(
     log: pino({ level: "silent" }),
     policy: DEFAULT_POLICY,
     effects: newEffects(),
+    read: { referer: null },
     ...request,
   });
   return context;

@@ -80,9 +80,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     mediaImages(app.db, [mediaIdFromUrl(post.coverImageUrl) ?? ""]),
     seriesBoxForPost(app.db, post, locale),
   ]);
-  if (open && request.method === "GET") {
-    app.views.record(post.id, { ip: req.clientIp, userAgent: request.headers.get("user-agent") });
+  if (open) {
+    // Kept for a cached copy's later reads even when this request (a prefetch) counts nothing.
     req.effects.viewedPost = post.id;
+    if (req.read) app.views.record(post.id, { ip: req.clientIp, userAgent: request.headers.get("user-agent") });
   }
   // A comment on this post drops this page (both languages, every comment page) and no
   // other; an edit of a post shown here by title drops it too.

@@ -36,8 +36,8 @@ export const FLIGHT_WAIT_MS = 5_000;
  */
 export function serveCachedPages({ env, renderCache, contentVersion, flights, services }: CacheDeps): RequestHandler {
   const serveHit = (req: ExpressRequest, res: ExpressResponse, hit: CachedPage) => {
-    // The render's counting happens on every read, cached or not.
-    if (req.method === "GET") {
+    // The render's counting happens on every read, cached or not (never on a prefetch).
+    if (localsOf(res).state.read) {
       const userAgent = req.get("user-agent") ?? null;
       if (hit.effects.viewedPost) services.views.record(hit.effects.viewedPost, { ip: clientIpOf(req), userAgent });
       for (const ad of hit.effects.ads) services.adImpressions.record(ad, userAgent);
@@ -47,7 +47,8 @@ export function serveCachedPages({ env, renderCache, contentVersion, flights, se
   };
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     const locals = localsOf(res);
-    if (locals.route.policy.cache === "public" && req.method === "GET") takeSourceParams(req);
+    // A GET, or the beacon's HEAD for the same page: both are the URL a reader was sent to.
+    if (locals.route.policy.cache === "public" && (req.method === "GET" || locals.state.read)) takeSourceParams(req);
     const publicPage =
       (req.method === "GET" || req.method === "HEAD") &&
       locals.route.policy.cache === "public" &&

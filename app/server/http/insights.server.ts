@@ -34,12 +34,11 @@ export function takeSourceParams(req: ExpressRequest): void {
   req.originalUrl = bare;
 }
 
-/** A React Router data request made to revalidate after a form, not a navigation. */
-function isRevalidation(req: ExpressRequest): boolean {
-  return req.path.endsWith(".data") && "_routes" in req.query;
-}
-
-/** Counts a 200 or 304 GET of a public page (a document, a feed, or a client navigation's data). */
+/**
+ * Counts a 200 or 304 read of a public page (a document, a feed, or a client navigation's
+ * data): a GET, or the reader script's beacon for a page loaded speculatively, never the
+ * speculative load itself (`state.read`, read-count.server.ts).
+ */
 export function recordRead(
   insights: InsightRecorder,
   env: Env,
@@ -48,7 +47,8 @@ export function recordRead(
   effects: RequestEffects,
 ): void {
   const { state, route } = localsOf(res);
-  if (req.method !== "GET" || route.policy.cache !== "public" || isRevalidation(req)) return;
+  const { read } = state;
+  if (!read || route.policy.cache !== "public") return;
   const source = sources.get(req) ?? null;
   const kind = pageKindOf(route.routeId);
   if (FEED_KINDS.has(kind)) insights.recordFeedFetch(req.path, req.get("user-agent"));
@@ -58,7 +58,7 @@ export function recordRead(
     locale: state.locale,
     ip: state.clientIp || clientIpOf(req),
     userAgent: req.get("user-agent"),
-    referer: req.get("referer"),
+    referer: read.referer,
     host: req.get("host"),
     search: source ? `?utm_source=${source}` : "",
     country: env.insights.countryHeader ? req.get(env.insights.countryHeader) : null,
@@ -69,8 +69,9 @@ export function recordRead(
   }
 }
 
-/** Counts a GET document answered 404, with where its link was. */
-export function recordNotFound(insights: InsightRecorder, req: ExpressRequest): void {
-  if (req.method !== "GET" || req.path.endsWith(".data")) return;
-  insights.recordNotFound(req.path, req.get("referer"), req.get("host"), req.get("user-agent"), req.get("cookie"));
+/** Counts a document read answered 404, with where its link was. */
+export function recordNotFound(insights: InsightRecorder, req: ExpressRequest, res: ExpressResponse): void {
+  const { read } = localsOf(res).state;
+  if (!read || req.path.endsWith(".data")) return;
+  insights.recordNotFound(req.path, read.referer, req.get("host"), req.get("user-agent"), req.get("cookie"));
 }

@@ -57,7 +57,7 @@ export function renderWithReactRouter(deps: {
       // A 304 is a read too (a feed reader polling with If-None-Match, most of all).
       if (response.status === 200 || response.status === 304)
         recordRead(services.insights, env, req, res, state.effects);
-      else if (response.status === 404) recordNotFound(services.insights, req);
+      else if (response.status === 404) recordNotFound(services.insights, req, res);
       if (await sendRenderedPage(deps.cache, req, res, response)) return;
       const anonymous = isAnonymous(req.get("cookie"));
       // Only signed-in writers can change what readers see (comments, the admin area):

@@ -7,6 +7,7 @@ import { newEffects } from "../cache/render-cache.server.ts";
 import type { RequestState } from "../context.server.ts";
 import type { Env } from "../env.server.ts";
 import { newNonce, securityHeaders } from "../security.server.ts";
+import { countedRead } from "./read-count.server.ts";
 import type { MatchedRoute } from "./route-policies.server.ts";
 
 /** What the cache lookup worked out for a public page, for the handler that renders it on a miss. */
@@ -102,6 +103,11 @@ export function requestMeta(deps: {
       },
       policy: route.policy,
       effects: newEffects(),
+      read: countedRead({
+        method: req.method,
+        header: (name) => req.get(name),
+        revalidation: req.path.endsWith(".data") && "_routes" in req.query,
+      }),
     };
     Object.assign(res.locals, { state, route } satisfies RequestLocals);
     if (env.logRequests) {
