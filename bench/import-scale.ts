@@ -119,7 +119,14 @@ async function runCli(env: Record<string, string>, cliArgs: string[], profDir?: 
   const nodeArgs = profDir ? ["--cpu-prof", "--cpu-prof-dir", profDir] : [];
   const child = spawn(process.execPath, [...nodeArgs, "scripts/cli.ts", ...cliArgs], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", LOG_LEVEL: "silent", ...env },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      LOG_LEVEL: "silent",
+      // Passed on, to try V8 settings (e.g. a smaller heap) on the CLI.
+      ...(process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {}),
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
