@@ -287,7 +287,8 @@ export async function runPostImport(
   } else {
     // A run killed while reading left its import `reading`: nothing was written to the blog, so it
     // is dropped and the source read again (decision 020, "At scale").
-    await dropReadingImports(db, kind, root);
+    const mine = input.matchLabel ? given : undefined;
+    await dropReadingImports(db, kind, root, mine);
     const reading = await beginPostImport(db, {
       kind,
       label: given,
@@ -297,14 +298,17 @@ export async function runPostImport(
     });
     id = reading;
     try {
-      const problems = await input.feed(async (posts) => {
-        await appendPostImportItems(db, reading, posts);
-      });
-      await appendPostImportItems(db, reading, [], problems);
-      await finishPostImportRead(db, reading);
+      const append = async (posts: ImportedPost[], problems: ImportReportLine[] = []) => {
+        if (!(await appendPostImportItems(db, reading, posts, problems)))
+          throw new Error("the import was dropped while its source was read (another run of the same source?)");
+      };
+      const problems = await input.feed((posts) => append(posts));
+      await append([], problems);
+      if (!(await finishPostImportRead(db, reading)))
+        throw new Error("the import was dropped while its source was read");
     } catch (error) {
       // A source refused halfway through (broken XML after the first posts): nothing is kept.
-      await dropReadingImports(db, kind, root);
+      await dropReadingImports(db, kind, root, mine);
       throw error;
     }
   }

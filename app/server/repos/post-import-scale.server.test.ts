@@ -109,6 +109,14 @@ describe(`imports at scale (${testDialect()})`, () => {
     expect(await getPostImport(database.db, again)).toMatchObject({ status: "done", total: 3, imported: 3 });
   });
 
+  it("drops only the reading import of the same export when a label is given (exports may share a folder)", async () => {
+    const a = await beginPostImport(database.db, { ...source(), label: "a.xml" });
+    const b = await beginPostImport(database.db, { ...source(), label: "b.xml" });
+    expect(await dropReadingImports(database.db, KIND, root, "a.xml")).toBe(1);
+    expect(await getPostImport(database.db, a)).toBeNull();
+    expect(await getPostImport(database.db, b)).toMatchObject({ status: "reading" });
+  });
+
   it("sees a redirect written by someone else between two chunks of the same import", async () => {
     const id = await beginPostImport(database.db, source());
     await appendPostImportItems(database.db, id, [post(10), post(11)]);

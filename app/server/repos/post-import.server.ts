@@ -177,8 +177,11 @@ export async function finishPostImportRead(db: DB, id: string, opts: { staged?: 
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Drops imports of this source left `reading` by a killed run (their items too). Returns how many. */
-export async function dropReadingImports(db: DB, kind: string, rootDir: string): Promise<number> {
+/**
+ * Drops imports of this source left `reading` by a killed run (their items too); with `label`, only
+ * those of that label (an export file: two exports may share a folder). Returns how many.
+ */
+export async function dropReadingImports(db: DB, kind: string, rootDir: string, label?: string): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const rows = await trx
       .selectFrom("postImports")
@@ -186,6 +189,7 @@ export async function dropReadingImports(db: DB, kind: string, rootDir: string):
       .where("kind", "=", kind)
       .where("rootDir", "=", rootDir)
       .where("status", "=", "reading")
+      .$if(label !== undefined, (qb) => qb.where("label", "=", (label ?? "").slice(0, 500)))
       .execute();
     for (const { id } of rows) {
       await trx.deleteFrom("postImportItems").where("importId", "=", id).execute();
