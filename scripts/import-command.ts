@@ -7,7 +7,7 @@ import { pino } from "pino";
 import { type ImportFileRead, readSubscriberCsv } from "../app/server/admin/subscriber-csv.server.ts";
 import type { DB } from "../app/server/db/db.server.ts";
 import type { Locale } from "../app/server/db/schema.server.ts";
-import type { ImportCounts, ImportReportLine } from "../app/server/import/core.server.ts";
+import type { ImportCounts, ImportedPost, ImportReportLine } from "../app/server/import/core.server.ts";
 import {
   GHOST_PAGES_CATEGORY,
   GHOST_SOURCE,
@@ -24,8 +24,7 @@ import {
   SourceRefused,
 } from "../app/server/import/markdown-folder.server.ts";
 import {
-  loadWxr,
-  readWxr,
+  streamWxr,
   WORDPRESS_PAGES_CATEGORY,
   WORDPRESS_SOURCE,
   wordpressImageResolver,
@@ -35,9 +34,13 @@ import { INSTANCE_ID } from "../app/server/jobs/lease.server.ts";
 import { importDeps, startPostImports } from "../app/server/jobs/post-import.server.ts";
 import { startSubscriberImports } from "../app/server/jobs/subscriber-import.server.ts";
 import {
+  appendPostImportItems,
+  beginPostImport,
+  dropReadingImports,
+  finishPostImportRead,
   getPostImport,
-  planPostImport,
-  queuePostImport,
+  POST_IMPORT_QUEUE_BATCH,
+  startPostImportPlan,
   unfinishedImportOf,
 } from "../app/server/repos/post-import.server.ts";
 import { queueSubscriberImport } from "../app/server/repos/subscriber-import.server.ts";
@@ -189,7 +192,7 @@ export async function importMarkdownCommand(args: string[], ctx: ImportContext):
     kind: MARKDOWN_SOURCE,
     label: given,
     rootDir: root,
-    read,
+    feed: feedOf(read),
     images: localImageResolver(root, ctx.uploadMaxBytes),
     dryRun: opts.dryRun,
     author: opts.author,
@@ -197,6 +200,21 @@ export async function importMarkdownCommand(args: string[], ctx: ImportContext):
     unpacked,
   });
 }
+
+/**
+ * How a command hands its posts to runPostImport: it reads its source, passing the posts on in
+ * batches as it goes, and returns the report lines of reading. Memory then holds one batch when
+ * the reader streams (WordPress); a source read whole is handed on in batches too.
+ */
+export type PostFeed = (onPosts: (posts: ImportedPost[]) => Promise<void>) => Promise<ImportReportLine[]>;
+
+/** A source read whole, handed on a batch at a time (the batches are let go once stored). */
+export const feedOf =
+  (read: SourceRead): PostFeed =>
+  async (onPosts) => {
+    while (read.posts.length > 0) await onPosts(read.posts.splice(0, POST_IMPORT_QUEUE_BATCH));
+    return read.problems;
+  };
 
 export type ImportContext = {
   db: DB;
@@ -216,7 +234,7 @@ export async function runPostImport(
     kind: string;
     label: string;
     rootDir: string;
-    read: SourceRead;
+    feed: PostFeed;
     images: ImageResolver;
     dryRun: boolean;
     author: string | null;
@@ -230,7 +248,7 @@ export async function runPostImport(
   },
 ): Promise<number> {
   const { db } = ctx;
-  const { kind, read, unpacked } = input;
+  const { kind, unpacked } = input;
   const root = input.rootDir;
   const given = input.label;
   const unfinished = async () => {
@@ -239,8 +257,13 @@ export async function runPostImport(
     return (await getPostImport(db, id))?.label === given.slice(0, 500) ? id : null;
   };
   if (input.dryRun) {
-    const plan = await planPostImport(db, { kind, read, images: input.images });
-    for (const line of plan.report) console.log(reportLine(line));
+    // Counted and reported as the posts come: nothing but the counts is held.
+    const plan = startPostImportPlan(db, { kind, images: input.images, onLine: (l) => console.log(reportLine(l)) });
+    plan.problems(
+      await input.feed(async (posts) => {
+        for (const post of posts) await plan.add(post);
+      }),
+    );
     console.log(`dry run, nothing written; an import would have: ${countsLine(plan.counts)}`);
     // Kept while a killed import of the same zip still needs it.
     if (unpacked && !(await unfinished())) await rm(unpacked, { recursive: true, force: true });
@@ -262,7 +285,32 @@ export async function runPostImport(
       `resuming the unfinished import of this ${input.matchLabel ? "export" : "folder"} at ${job?.processed ?? 0}/${job?.total ?? 0}`,
     );
   } else {
-    id = await queuePostImport(db, { kind, label: given, rootDir: root, actor: author, authorId: author.id, read });
+    // A run killed while reading left its import `reading`: nothing was written to the blog, so it
+    // is dropped and the source read again (decision 020, "At scale").
+    const mine = input.matchLabel ? given : undefined;
+    await dropReadingImports(db, kind, root, mine);
+    const reading = await beginPostImport(db, {
+      kind,
+      label: given,
+      rootDir: root,
+      actor: author,
+      authorId: author.id,
+    });
+    id = reading;
+    try {
+      const append = async (posts: ImportedPost[], problems: ImportReportLine[] = []) => {
+        if (!(await appendPostImportItems(db, reading, posts, problems)))
+          throw new Error("the import was dropped while its source was read (another run of the same source?)");
+      };
+      const problems = await input.feed((posts) => append(posts));
+      await append([], problems);
+      if (!(await finishPostImportRead(db, reading)))
+        throw new Error("the import was dropped while its source was read");
+    } catch (error) {
+      // A source refused halfway through (broken XML after the first posts): nothing is kept.
+      await dropReadingImports(db, kind, root, mine);
+      throw error;
+    }
   }
   const log = pino({ level: "silent" });
   const worker = startPostImports(importDeps(db, ctx.storage, ctx.uploadMaxBytes, log), log, {
@@ -446,7 +494,7 @@ export async function importGhostCommand(args: string[], ctx: ImportContext): Pr
     kind: GHOST_SOURCE,
     label: given,
     rootDir: root,
-    read,
+    feed: feedOf(read),
     images: ghostImageResolver(root, ctx.uploadMaxBytes),
     dryRun: opts.dryRun,
     author: opts.author,
@@ -473,16 +521,10 @@ export async function importWordpressCommand(args: string[], ctx: ImportContext)
     return 2;
   }
   const given = path.resolve(opts.file);
-  let read: SourceRead;
   let root = path.dirname(given);
   let unpacked: string | null = null;
-  let attachments = 0;
-  let comments = 0;
+  const zipProblems: ImportReportLine[] = [];
   try {
-    const doc = await loadWxr(given);
-    attachments = doc.items.filter((i) => i.type.trim() === "attachment").length;
-    read = readWxr(doc, { locale: opts.lang });
-    comments = read.posts.reduce((n, p) => n + (p.comments?.length ?? 0), 0);
     if (opts.images) {
       const images = path.resolve(opts.images);
       const info = await stat(images).catch(() => null);
@@ -492,7 +534,7 @@ export async function importWordpressCommand(args: string[], ctx: ImportContext)
         const zip = await unpackZip(images, path.join(ctx.dataDir, "imports"), { entryMaxBytes: ctx.uploadMaxBytes });
         unpacked = zip.dir;
         root = zip.root;
-        read.problems.unshift(...zip.problems);
+        zipProblems.push(...zip.problems);
       }
     }
   } catch (error) {
@@ -502,22 +544,43 @@ export async function importWordpressCommand(args: string[], ctx: ImportContext)
     }
     throw error;
   }
-  const pages = read.posts.filter((p) => p.categories[0] === WORDPRESS_PAGES_CATEGORY).length;
-  const pairs = read.posts.filter((p) => p.translations.length > 1).length;
-  console.log(
-    `read ${given}: ${read.posts.length} post(s) and page(s), ${pages} page(s), ${pairs} in two languages, ` +
-      `${comments} comment(s), ${attachments} attachment(s), ${read.problems.length} problem(s)`,
-  );
-  return runPostImport(ctx, {
-    kind: WORDPRESS_SOURCE,
-    label: given,
-    rootDir: root,
-    read,
-    images: wordpressImageResolver(root, ctx.uploadMaxBytes),
-    dryRun: opts.dryRun,
-    author: opts.author,
-    chunk: opts.chunk,
-    matchLabel: true,
-    unpacked,
-  });
+  // The export is streamed (decision 022, "At scale"): its summary is known once it is read.
+  const feed: PostFeed = async (onPosts) => {
+    const seen = { posts: 0, pages: 0, pairs: 0, comments: 0 };
+    const read = await streamWxr(given, { locale: opts.lang }, async (posts) => {
+      for (const p of posts) {
+        seen.posts += 1;
+        if (p.categories[0] === WORDPRESS_PAGES_CATEGORY) seen.pages += 1;
+        if (p.translations.length > 1) seen.pairs += 1;
+        seen.comments += p.comments?.length ?? 0;
+      }
+      await onPosts(posts);
+    });
+    const problems = [...zipProblems, ...read.problems];
+    console.log(
+      `read ${given}: ${seen.posts} post(s) and page(s), ${seen.pages} page(s), ${seen.pairs} in two languages, ` +
+        `${seen.comments} comment(s), ${read.attachments} attachment(s), ${problems.length} problem(s)`,
+    );
+    return problems;
+  };
+  try {
+    return await runPostImport(ctx, {
+      kind: WORDPRESS_SOURCE,
+      label: given,
+      rootDir: root,
+      feed,
+      images: wordpressImageResolver(root, ctx.uploadMaxBytes),
+      dryRun: opts.dryRun,
+      author: opts.author,
+      chunk: opts.chunk,
+      matchLabel: true,
+      unpacked,
+    });
+  } catch (error) {
+    if (error instanceof SourceRefused) {
+      console.error(`import refused: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
 }

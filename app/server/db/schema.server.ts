@@ -681,7 +681,8 @@ export interface ImportSourcesTable {
 }
 
 /** "staged": read and dry-run, waiting for the admin to confirm (the admin Import page). */
-export type PostImportStatus = "staged" | "queued" | "running" | "done" | "failed";
+/** `reading`: its source is still being read and its items appended (no worker takes it yet). */
+export type PostImportStatus = "reading" | "staged" | "queued" | "running" | "done" | "failed";
 
 /** One post import run, written a chunk at a time from `processed` on. */
 export interface PostImportsTable {

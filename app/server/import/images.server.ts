@@ -77,6 +77,9 @@ interface Reference {
 
 /** Every image and link-definition target of a Markdown body, with where its node is in the text. */
 export function imageReferences(markdown: string): Reference[] {
+  // An image needs "![" and a definition "]:" (a label, then its colon): without either there is
+  // nothing to find, and parsing the whole body to learn that was a tenth of a large import.
+  if (!markdown.includes("![") && !markdown.includes("]:")) return [];
   const tree = parser.parse(markdown) as Root;
   const out: Reference[] = [];
   const visit = (node: { type: string; children?: unknown[] }) => {

@@ -157,8 +157,17 @@ const COMMENT_FIELDS: Record<string, keyof RawComment> = {
  * Refuses a DOCTYPE, malformed XML, a document that is not a WordPress export, too many items and
  * a text or tag longer than WXR_TOKEN_MAX.
  */
-export async function parseWxr(chunks: AsyncIterable<string> | Iterable<string>): Promise<WxrDocument> {
+export async function parseWxr(
+  chunks: AsyncIterable<string> | Iterable<string>,
+  opts: {
+    /** Each item as it closes, instead of keeping it in `items` (a reader that streams). */
+    onItem?: (item: RawItem) => void;
+    /** After each piece is parsed: where a streaming reader hands on what it has. */
+    afterChunk?: () => Promise<void>;
+  } = {},
+): Promise<WxrDocument> {
   const parser = new SaxesParser({ position: true });
+  let itemCount = 0;
   const doc: WxrDocument = { version: "", authors: new Map(), categoryParents: new Map(), items: [] };
   const stack: string[] = [];
   let text = "";
@@ -209,7 +218,7 @@ export async function parseWxr(chunks: AsyncIterable<string> | Iterable<string>)
     textTooLong = false;
     if (tag.name === "item" && stack.length === 3) {
       if (!doc.version) fail("not a WordPress export (no wp:wxr_version before the first item)");
-      if (doc.items.length >= WXR_MAX_ITEMS) fail(`more than ${WXR_MAX_ITEMS} items`);
+      if (itemCount >= WXR_MAX_ITEMS) fail(`more than ${WXR_MAX_ITEMS} items`);
       item = emptyItem();
     } else if (item && tag.name === "wp:comment") comment = emptyComment();
     else if (item && tag.name === "category" && !comment) {
@@ -263,7 +272,9 @@ export async function parseWxr(chunks: AsyncIterable<string> | Iterable<string>)
       return;
     }
     if (name === "item") {
-      doc.items.push(item);
+      itemCount += 1;
+      if (opts.onItem) opts.onItem(item);
+      else doc.items.push(item);
       item = null;
       return;
     }
@@ -305,6 +316,7 @@ export async function parseWxr(chunks: AsyncIterable<string> | Iterable<string>)
     }
     if (failure) throw failure;
     if (pending > WXR_TOKEN_MAX) throw new SourceRefused(`a text or tag longer than ${WXR_TOKEN_MAX} characters`);
+    if (opts.afterChunk) await opts.afterChunk();
   }
   if (!rootSeen && !failure) throw new SourceRefused("not an XML file");
   try {
@@ -319,13 +331,21 @@ export async function parseWxr(chunks: AsyncIterable<string> | Iterable<string>)
 
 /** Streams and parses an export file; refuses what is too large, not XML or not WXR. */
 export async function loadWxr(file: string): Promise<WxrDocument> {
+  await checkWxrFile(file);
+  return parseWxrFile(file);
+}
+
+async function checkWxrFile(file: string): Promise<void> {
   const info = await stat(file).catch(() => null);
   if (!info?.isFile()) throw new SourceRefused(`not a file: ${file}`);
   if (info.size > WXR_FILE_MAX_BYTES)
     throw new SourceRefused(`the export is larger than ${WXR_FILE_MAX_BYTES / 1024 / 1024} MB (${info.size} bytes)`);
+}
+
+async function parseWxrFile(file: string, opts: Parameters<typeof parseWxr>[1] = {}): Promise<WxrDocument> {
   const stream = createReadStream(file, { encoding: "utf8", highWaterMark: 64 * 1024 });
   try {
-    return await parseWxr(stream);
+    return await parseWxr(stream, opts);
   } finally {
     stream.destroy();
   }
@@ -611,57 +631,166 @@ function readComments(item: RawItem, label: string, fallbackDate: string, notes:
   );
 }
 
-/** Reads a parsed export into imported posts (Polylang pairs as one post); it empties the items' texts as it goes. Nothing is written. */
-export function readWxr(doc: WxrDocument, opts: WordPressReadOptions = {}): SourceRead {
-  const problems: ImportReportLine[] = [];
-  const attachments = new Map<string, Attachment>();
-  const revisionsOf = new Map<string, RawItem[]>();
-  const skippedTypes = new Map<string, number>();
-  for (const it of doc.items) {
-    const type = it.type.trim();
-    if (type === "attachment" && it.id.trim() && it.attachmentUrl.trim())
-      attachments.set(it.id.trim(), {
+/** What a first pass over an export learns, so the second can turn each item into a post as it closes. */
+interface WxrIndex {
+  attachments: Map<string, Attachment>;
+  /** Attachment items, for the command's summary. */
+  attachmentItems: number;
+  /** Revisions by their post's id (kept whole until that post is read: exports rarely carry them). */
+  revisionsOf: Map<string, RawItem[]>;
+  /** Polylang/WPML translation group → the versions in it that will be read, in export order. */
+  groups: Map<string, { id: string; lang: Locale | null; locale: Locale }[]>;
+  seen: Set<string>;
+}
+
+const newIndex = (): WxrIndex => ({
+  attachments: new Map(),
+  attachmentItems: 0,
+  revisionsOf: new Map(),
+  groups: new Map(),
+  seen: new Set(),
+});
+
+/** Why a post or page item is not read into a post (null when it is). */
+function itemRefusal(
+  it: RawItem,
+  seen: Set<string>,
+): "wpNoId" | "wpDuplicateId" | "wpTrash" | "wpAutoDraft" | "bodyTooLong" | null {
+  const id = it.id.trim();
+  if (!/^\d+$/.test(id)) return "wpNoId";
+  if (seen.has(id)) return "wpDuplicateId";
+  seen.add(id);
+  const raw = it.status.trim();
+  if (raw === "trash") return "wpTrash";
+  if (raw === "auto-draft" || raw === "inherit") return "wpAutoDraft";
+  if (it.contentTooLong) return "bodyTooLong";
+  return null;
+}
+
+/** The first pass: attachments, revisions and the translation groups of the posts that will be read. */
+function indexItem(index: WxrIndex, it: RawItem, opts: WordPressReadOptions): void {
+  const type = it.type.trim();
+  if (type === "attachment") {
+    index.attachmentItems += 1;
+    if (it.id.trim() && it.attachmentUrl.trim())
+      index.attachments.set(it.id.trim(), {
         url: it.attachmentUrl.trim(),
         alt: it.meta.get("_wp_attachment_image_alt") ?? "",
         parent: it.parent.trim(),
       });
-    else if (type === "revision" && it.parent.trim() && !/-autosave-/.test(it.name)) {
-      const list = revisionsOf.get(it.parent.trim()) ?? [];
-      list.push(it);
-      revisionsOf.set(it.parent.trim(), list);
+  } else if (type === "revision" && it.parent.trim() && !/-autosave-/.test(it.name)) {
+    const list = index.revisionsOf.get(it.parent.trim()) ?? [];
+    list.push(it);
+    index.revisionsOf.set(it.parent.trim(), list);
+  } else if ((type === "post" || type === "page") && itemRefusal(it, index.seen) === null) {
+    let lang: Locale | null = null;
+    let group: string | null = null;
+    for (const c of it.categories) {
+      if (c.domain === "language") lang = sourceLocale(c.nicename) ?? sourceLocale(plainText(c.name)) ?? lang;
+      else if (c.domain === "post_translations" && c.nicename) group = c.nicename;
+    }
+    if (group) {
+      const title = plainText(it.title);
+      const locale = lang ?? opts.locale ?? (HAN.test(title || it.content.slice(0, 500)) ? "zh" : "en");
+      const list = index.groups.get(group) ?? [];
+      list.push({ id: it.id.trim(), lang, locale });
+      index.groups.set(group, list);
     }
   }
-  const manyAuthors = doc.authors.size > 1;
-  const now = new Date().toISOString();
-  const versions: Version[] = [];
-  const seen = new Set<string>();
-  for (const it of doc.items) {
+}
+
+/**
+ * The second pass: each post or page item becomes an imported post as it closes (a Polylang pair
+ * when its partner, known from the first pass, has been read too), so only what is not yet handed
+ * on is held. `finish` adds the report lines that need the whole export.
+ */
+class WxrReader {
+  readonly problems: ImportReportLine[] = [];
+  private readonly skippedTypes = new Map<string, number>();
+  private readonly seen = new Set<string>();
+  private readonly partner = new Map<string, string>();
+  private readonly ambiguous = new Map<string, string>();
+  private readonly held = new Map<string, Version>();
+  private readonly manyAuthors: boolean;
+  private readonly now = new Date().toISOString();
+  private readonly index: WxrIndex;
+  private readonly doc: Pick<WxrDocument, "authors" | "categoryParents">;
+  private readonly opts: WordPressReadOptions;
+
+  constructor(index: WxrIndex, doc: Pick<WxrDocument, "authors" | "categoryParents">, opts: WordPressReadOptions) {
+    this.index = index;
+    this.doc = doc;
+    this.opts = opts;
+    this.manyAuthors = doc.authors.size > 1;
+    // Polylang/WPML pairs: exactly one English and one Chinese version sharing a translation group.
+    for (const [key, list] of index.groups) {
+      if (list.length < 2) continue;
+      const en = list.filter((v) => v.lang === "en");
+      const zh = list.filter((v) => v.lang === "zh");
+      if (list.length === 2 && en.length === 1 && zh.length === 1 && en[0] && zh[0]) {
+        this.partner.set(en[0].id, zh[0].id).set(zh[0].id, en[0].id);
+      } else {
+        const detail = `${key.slice(0, 80)}: ${list.map((x) => `${x.id}/${x.locale}`).join(", ")}`;
+        for (const v of list) this.ambiguous.set(v.id, detail);
+      }
+    }
+  }
+
+  /** The posts this item completes (none, one, or a pair). */
+  add(it: RawItem): ImportedPost[] {
+    const v = this.version(it);
+    if (!v) return [];
+    const detail = this.ambiguous.get(v.id);
+    if (detail) v.notes.push({ item: v.label, outcome: "ambiguous", reason: "pairingAmbiguous", detail });
+    const other = this.partner.get(v.id);
+    if (!other) return [single(v)];
+    const first = this.held.get(other);
+    if (!first) {
+      this.held.set(v.id, v);
+      return [];
+    }
+    this.held.delete(other);
+    return [v.locale === "en" ? pairOf(v, first) : pairOf(first, v)];
+  }
+
+  /** What is left once every item was added (nothing held, for an export read twice the same way). */
+  finish(): ImportedPost[] {
+    for (const [type, n] of this.skippedTypes)
+      this.problems.push({
+        item: type || "(no type)",
+        outcome: "skipped",
+        reason: "wpPostType",
+        detail: `${n} item(s)`,
+      });
+    const rest = [...this.held.values()].map(single);
+    this.held.clear();
+    return rest;
+  }
+
+  private version(it: RawItem): Version | null {
+    const { index, doc, opts, problems, now } = this;
+    const attachments = index.attachments;
+    const revisionsOf = index.revisionsOf;
+    const manyAuthors = this.manyAuthors;
     const type = it.type.trim();
     if (type !== "post" && type !== "page") {
-      if (type !== "attachment" && type !== "revision") skippedTypes.set(type, (skippedTypes.get(type) ?? 0) + 1);
-      continue;
+      if (type !== "attachment" && type !== "revision")
+        this.skippedTypes.set(type, (this.skippedTypes.get(type) ?? 0) + 1);
+      return null;
     }
     const id = it.id.trim();
     const title = plainText(it.title);
     const label = `${title || "(untitled)"} [${id || "?"}]`.slice(0, 300);
-    if (!/^\d+$/.test(id)) {
-      problems.push({ item: label, outcome: "failed", reason: "wpNoId" });
-      continue;
+    const refusal = itemRefusal(it, this.seen);
+    if (refusal) {
+      problems.push({
+        item: label,
+        outcome: refusal === "wpTrash" || refusal === "wpAutoDraft" ? "skipped" : "failed",
+        reason: refusal,
+      });
+      return null;
     }
-    if (seen.has(id)) {
-      problems.push({ item: label, outcome: "failed", reason: "wpDuplicateId" });
-      continue;
-    }
-    seen.add(id);
     const raw = it.status.trim();
-    if (raw === "trash" || raw === "auto-draft" || raw === "inherit") {
-      problems.push({ item: label, outcome: "skipped", reason: raw === "trash" ? "wpTrash" : "wpAutoDraft" });
-      continue;
-    }
-    if (it.contentTooLong) {
-      problems.push({ item: label, outcome: "failed", reason: "bodyTooLong" });
-      continue;
-    }
     const notes: ImportReportLine[] = [];
     const converted = convertContent(it.content, { postId: id, attachments });
     // The raw text is not needed again: let it go while the rest is read (big exports).
@@ -757,7 +886,8 @@ export function readWxr(doc: WxrDocument, opts: WordPressReadOptions = {}): Sour
       })
       .filter((r): r is ImportedRevision => r !== null)
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-    versions.push({
+    revisionsOf.delete(id);
+    const version: Version = {
       id,
       label,
       locale,
@@ -779,42 +909,51 @@ export function readWxr(doc: WxrDocument, opts: WordPressReadOptions = {}): Sour
       notes,
       comments: readComments(it, label, publishedAt ?? now, notes),
       revisions,
-    });
+    };
     it.comments = [];
+    return version;
   }
-  for (const [type, n] of skippedTypes)
-    problems.push({ item: type || "(no type)", outcome: "skipped", reason: "wpPostType", detail: `${n} item(s)` });
+}
 
-  // Polylang/WPML pairs: exactly one English and one Chinese version sharing a translation group.
-  const groups = new Map<string, Version[]>();
-  for (const v of versions) if (v.group) groups.set(v.group, [...(groups.get(v.group) ?? []), v]);
-  const paired = new Map<Version, ImportedPost | null>();
-  for (const [key, list] of groups) {
-    if (list.length < 2) continue;
-    const en = list.filter((v) => v.locale === "en" && v.explicitLocale);
-    const zh = list.filter((v) => v.locale === "zh" && v.explicitLocale);
-    if (list.length === 2 && en.length === 1 && zh.length === 1 && en[0] && zh[0]) {
-      // The pair takes the place of the version the export lists first.
-      const pair = pairOf(en[0], zh[0]);
-      const [first, second] = versions.indexOf(en[0]) < versions.indexOf(zh[0]) ? [en[0], zh[0]] : [zh[0], en[0]];
-      paired.set(first, pair).set(second, null);
-    } else {
-      for (const v of list)
-        v.notes.push({
-          item: v.label,
-          outcome: "ambiguous",
-          reason: "pairingAmbiguous",
-          detail: `${key.slice(0, 80)}: ${list.map((x) => `${x.id}/${x.locale}`).join(", ")}`,
-        });
-    }
-  }
+/** Reads a parsed export into imported posts (Polylang pairs as one post); it empties the items' texts as it goes. Nothing is written. */
+export function readWxr(doc: WxrDocument, opts: WordPressReadOptions = {}): SourceRead {
+  const index = newIndex();
+  for (const it of doc.items) indexItem(index, it, opts);
+  const reader = new WxrReader(index, doc, opts);
   const posts: ImportedPost[] = [];
-  for (const v of versions) {
-    const pair = paired.get(v);
-    if (pair === undefined) posts.push(single(v));
-    else if (pair) posts.push(pair);
-  }
-  return { posts, problems, files: 1 };
+  for (const it of doc.items) posts.push(...reader.add(it));
+  posts.push(...reader.finish());
+  return { posts, problems: reader.problems, files: 1 };
+}
+
+/**
+ * Reads an export file in two streamed passes, handing its posts on in batches as they are read
+ * (docs/decisions/022-wordpress-import.md, "At scale"): the first pass keeps the attachments,
+ * revisions and translation groups, the second turns each item into a post as it closes. Memory
+ * holds one batch and what a post waits for (its Polylang partner), not the export.
+ */
+export async function streamWxr(
+  file: string,
+  opts: WordPressReadOptions,
+  onPosts: (posts: ImportedPost[]) => Promise<void>,
+  batch = 100,
+): Promise<{ problems: ImportReportLine[]; attachments: number }> {
+  await checkWxrFile(file);
+  const index = newIndex();
+  const doc = await parseWxrFile(file, { onItem: (it) => indexItem(index, it, opts) });
+  const reader = new WxrReader(index, doc, opts);
+  const ready: ImportedPost[] = [];
+  await parseWxrFile(file, {
+    onItem: (it) => {
+      ready.push(...reader.add(it));
+    },
+    afterChunk: async () => {
+      if (ready.length >= batch) await onPosts(ready.splice(0));
+    },
+  });
+  ready.push(...reader.finish());
+  if (ready.length > 0) await onPosts(ready.splice(0));
+  return { problems: reader.problems, attachments: index.attachmentItems };
 }
 
 const translationOf = (v: Version) => ({

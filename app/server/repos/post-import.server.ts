@@ -25,11 +25,18 @@ import { mediaImages } from "../media/media.server.ts";
 import { forgetPostCounts } from "../post-counts.server.ts";
 import { renderPost } from "../post-render.server.ts";
 import { RuleSet } from "../redirects/rules.server.ts";
-import { reindexPost } from "../search/index.server.ts";
+import { reindexPosts } from "../search/index.server.ts";
 import type { StorageDriver } from "../storage/types.server.ts";
 import { type Actor, audit } from "./audit.server.ts";
 import { insertPost } from "./posts.server.ts";
-import { importRedirects, loadRules, type RedirectCandidate } from "./redirects.server.ts";
+import {
+  importRedirectsInto,
+  loadRules,
+  type RedirectCandidate,
+  type RulesVersion,
+  rulesVersion,
+  sameRulesVersion,
+} from "./redirects.server.ts";
 import { contentOfInput, recordRevision } from "./revisions.server.ts";
 import { ensureTags } from "./taxonomy.server.ts";
 
@@ -41,7 +48,7 @@ import { ensureTags } from "./taxonomy.server.ts";
 // the chunk's transaction, each once per content (images.server.ts).
 
 /** Posts per transaction: a chunk renders its bodies first, then holds the database only for the writes. */
-export const POST_IMPORT_CHUNK = 20;
+export const POST_IMPORT_CHUNK = 50;
 /** Chunks failing in a row before an import is given up. */
 export const POST_IMPORT_MAX_FAILURES = 5;
 
@@ -73,54 +80,144 @@ const parseReport = (raw: string): ImportReportLine[] => {
   }
 };
 
+/** Items per transaction while a source is read: memory holds one batch, not the whole source. */
+export const POST_IMPORT_QUEUE_BATCH = 200;
+
+export interface PostImportSource {
+  kind: string;
+  label: string;
+  rootDir: string;
+  actor: Actor;
+  authorId: string;
+}
+
 /**
- * Stores a read source as a queued import: the counts and report lines of reading, and one item
- * per post, in one transaction. Returns its id.
+ * Starts an import whose source is still being read (status `reading`: no worker takes it).
+ * The reader appends its posts in batches (appendPostImportItems) and then calls
+ * finishPostImportRead. A process killed while reading leaves a `reading` import that nothing
+ * runs: the next run of the same source drops it (dropReadingImports) and reads again
+ * (docs/decisions/020-importers.md, "At scale").
+ */
+export async function beginPostImport(db: DB, input: PostImportSource, now = new Date()): Promise<string> {
+  const id = newId();
+  const at = nowIso(now);
+  await db
+    .insertInto("postImports")
+    .values({
+      id,
+      kind: input.kind,
+      status: "reading",
+      label: input.label.slice(0, 500),
+      rootDir: input.rootDir,
+      actorId: input.actor.id,
+      actorEmail: input.actor.email,
+      authorId: input.authorId,
+      total: 0,
+      failed: 0,
+      report: "[]",
+      createdAt: at,
+      updatedAt: at,
+      finishedAt: null,
+    })
+    .execute();
+  return id;
+}
+
+/**
+ * Appends read posts (numbered after those already appended) and report lines of reading to an
+ * import still `reading`, in one transaction. False when it is not reading any more.
+ */
+export async function appendPostImportItems(
+  db: DB,
+  id: string,
+  posts: readonly ImportedPost[],
+  problems: readonly ImportReportLine[] = [],
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const job = await trx
+      .selectFrom("postImports")
+      .select(["total", "report"])
+      .where("id", "=", id)
+      .where("status", "=", "reading")
+      .executeTakeFirst();
+    if (!job) return false;
+    const first = Number(job.total);
+    for (let i = 0; i < posts.length; i += 100) {
+      await trx
+        .insertInto("postImportItems")
+        .values(
+          posts.slice(i, i + 100).map((p, j) => ({ importId: id, seq: first + i + j, payload: JSON.stringify(p) })),
+        )
+        .execute();
+    }
+    const report = parseReport(job.report);
+    const room = REPORT_MAX_LINES - report.length;
+    await trx
+      .updateTable("postImports")
+      .set((eb) => ({
+        total: first + posts.length,
+        failed: eb("failed", "+", problems.filter((p) => p.outcome === "failed").length),
+        ...(problems.length > 0 && room > 0 ? { report: JSON.stringify([...report, ...problems.slice(0, room)]) } : {}),
+        updatedAt: nowIso(),
+      }))
+      .where("id", "=", id)
+      .execute();
+    return true;
+  });
+}
+
+/** The source is read: the import is queued (or staged, for the admin page's dry run first). */
+export async function finishPostImportRead(db: DB, id: string, opts: { staged?: boolean } = {}): Promise<boolean> {
+  const result = await db
+    .updateTable("postImports")
+    .set({ status: opts.staged ? "staged" : "queued", updatedAt: nowIso() })
+    .where("id", "=", id)
+    .where("status", "=", "reading")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Drops imports of this source left `reading` by a killed run (their items too); with `label`, only
+ * those of that label (an export file: two exports may share a folder). Returns how many.
+ */
+export async function dropReadingImports(db: DB, kind: string, rootDir: string, label?: string): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .selectFrom("postImports")
+      .select("id")
+      .where("kind", "=", kind)
+      .where("rootDir", "=", rootDir)
+      .where("status", "=", "reading")
+      .$if(label !== undefined, (qb) => qb.where("label", "=", (label ?? "").slice(0, 500)))
+      .execute();
+    for (const { id } of rows) {
+      await trx.deleteFrom("postImportItems").where("importId", "=", id).execute();
+      await trx.deleteFrom("postImports").where("id", "=", id).execute();
+    }
+    return rows.length;
+  });
+}
+
+/**
+ * Stores a read source as a queued import: the report lines of reading, and one item per post,
+ * appended in batches. Returns its id. (Readers that stream append their batches themselves.)
  */
 export async function queuePostImport(
   db: DB,
-  input: {
-    kind: string;
-    label: string;
-    rootDir: string;
-    actor: Actor;
-    authorId: string;
+  input: PostImportSource & {
     read: SourceRead;
     /** Stored but not started until confirmed (the admin page's dry run first). */
     staged?: boolean;
   },
   now = new Date(),
 ): Promise<string> {
-  const id = newId();
-  const at = nowIso(now);
+  const id = await beginPostImport(db, input, now);
   const { read } = input;
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto("postImports")
-      .values({
-        id,
-        kind: input.kind,
-        status: input.staged ? "staged" : "queued",
-        label: input.label.slice(0, 500),
-        rootDir: input.rootDir,
-        actorId: input.actor.id,
-        actorEmail: input.actor.email,
-        authorId: input.authorId,
-        total: read.posts.length,
-        failed: read.problems.filter((p) => p.outcome === "failed").length,
-        report: JSON.stringify(read.problems.slice(0, REPORT_MAX_LINES)),
-        createdAt: at,
-        updatedAt: at,
-        finishedAt: null,
-      })
-      .execute();
-    for (let i = 0; i < read.posts.length; i += 100) {
-      await trx
-        .insertInto("postImportItems")
-        .values(read.posts.slice(i, i + 100).map((p, j) => ({ importId: id, seq: i + j, payload: JSON.stringify(p) })))
-        .execute();
-    }
-  });
+  await appendPostImportItems(db, id, [], read.problems);
+  for (let i = 0; i < read.posts.length; i += POST_IMPORT_QUEUE_BATCH)
+    await appendPostImportItems(db, id, read.posts.slice(i, i + POST_IMPORT_QUEUE_BATCH));
+  await finishPostImportRead(db, id, { staged: input.staged === true });
   return id;
 }
 
@@ -747,6 +844,15 @@ async function categoryRedirectCandidates(
   return out;
 }
 
+/**
+ * The redirects table as the last chunk of an import left it, kept for the next chunk of the same
+ * import (decision 020, "At scale"): reloading ~40,000 rules per chunk made a 10,000-post import
+ * slow down as it went. It is used only when the table's version (rulesVersion) is the one this
+ * process expects after its own writes; any other write (an admin's edit, another import) makes
+ * the next chunk reload. Set only after a chunk committed; a failed chunk drops it.
+ */
+const chunkRules = new WeakMap<DB, { importId: string; version: RulesVersion; rules: RuleSet }>();
+
 /** Another run moved the import on first (a lease lost mid-chunk): this chunk is rolled back. */
 class ImportMoved extends Error {}
 
@@ -776,6 +882,7 @@ export async function importNextPostChunk(
     .execute();
 
   if (rows.length === 0) {
+    chunkRules.delete(db);
     const finished = await db.transaction().execute(async (trx) => {
       const result = await trx
         .updateTable("postImports")
@@ -832,9 +939,17 @@ export async function importNextPostChunk(
   }
   const lastSeq = rows[rows.length - 1]?.seq ?? processed;
   const written: string[] = [];
+  const cached = chunkRules.get(db);
+  chunkRules.delete(db);
+  let kept: { version: RulesVersion; rules: RuleSet } | null = null;
   try {
     await db.transaction().execute(async (trx) => {
-      const rules = new RuleSet(await loadRules(trx));
+      const version = await rulesVersion(trx);
+      const rules =
+        cached && cached.importId === job.id && sameRulesVersion(cached.version, version)
+          ? cached.rules
+          : new RuleSet(await loadRules(trx));
+      let next = version;
       const taken = new Set<string>();
       const candidates: RedirectCandidate[] = [];
       for (const p of ready) {
@@ -854,7 +969,9 @@ export async function importNextPostChunk(
         candidates.push(...(await categoryRedirectCandidates(trx, rules, p.post, taken, lines)));
       }
       if (candidates.length > 0) {
-        const outcome = await importRedirects(trx, candidates, `import:${job.kind}`);
+        const result = await importRedirectsInto(trx, rules, candidates, `import:${job.kind}`, at);
+        const { outcome } = result;
+        if (result.written > 0) next = { count: version.count + result.inserted, latest: at };
         counts.redirectsAdded += outcome.added;
         for (const r of outcome.refused)
           lines.push({ item: r.from, outcome: "note", reason: `redirect:${r.reason}`, detail: r.from });
@@ -894,12 +1011,14 @@ export async function importNextPostChunk(
         .where("processed", "=", processed)
         .executeTakeFirst();
       if (Number(moved.numUpdatedRows) !== 1) throw new ImportMoved();
+      kept = { version: next, rules };
     });
   } catch (error) {
     if (error instanceof ImportMoved) return "progress";
     throw error;
   }
-  for (const id of written) await reindexPost(db, id);
+  if (kept) chunkRules.set(db, { importId: job.id, ...(kept as { version: RulesVersion; rules: RuleSet }) });
+  await reindexPosts(db, written);
   if (written.length > 0) forgetPostCounts(db);
   opts.written?.push(...written);
   return "progress";
@@ -944,47 +1063,73 @@ export async function planPostImport(
   db: DB,
   input: { kind: string; read: SourceRead; images: ImageResolver },
 ): Promise<{ counts: ImportCounts; report: ImportReportLine[] }> {
+  const report: ImportReportLine[] = [];
+  const plan = startPostImportPlan(db, { kind: input.kind, images: input.images, onLine: (l) => report.push(l) });
+  plan.problems(input.read.problems);
+  for (const post of input.read.posts) await plan.add(post);
+  return { counts: plan.counts, report };
+}
+
+/**
+ * A dry run fed one post at a time (a reader that streams): the counts grow as posts are added
+ * and each report line goes to `onLine` at once, so nothing but the counts is held.
+ */
+export function startPostImportPlan(
+  db: DB,
+  input: { kind: string; images: ImageResolver; onLine: (line: ImportReportLine) => void },
+): {
+  counts: ImportCounts;
+  problems: (lines: readonly ImportReportLine[]) => void;
+  add: (post: ImportedPost) => Promise<void>;
+} {
   const counts = emptyCounts();
-  counts.total = input.read.posts.length;
-  const report: ImportReportLine[] = [...input.read.problems];
-  counts.failed = input.read.problems.filter((p) => p.outcome === "failed").length;
-  for (const post of input.read.posts) {
-    report.push(...post.notes);
-    const hash = itemHash(post);
-    const skip = await earlySkip(db, input.kind, post, hash);
-    if (skip) {
-      counts.skipped += 1;
-      report.push({ item: post.label, outcome: "skipped", reason: skip });
-      continue;
-    }
-    const tooLong = post.translations.find((t) => t.bodyMarkdown.length > POST_LIMITS.bodyMax);
-    const tooDeep = post.translations.find((t) => !withinNesting(t.bodyMarkdown));
-    if (tooLong || tooDeep) {
-      counts.failed += 1;
-      report.push({
-        item: (tooLong ?? tooDeep)?.origin ?? post.label,
-        outcome: "failed",
-        reason: tooLong ? "bodyTooLong" : "bodyTooDeep",
-      });
-      continue;
-    }
-    const refs = [...post.translations.flatMap((t) => imageReferences(t.bodyMarkdown).map((r) => r.url))];
-    if (post.cover) refs.push(post.cover);
-    for (const ref of new Set(refs)) {
-      const found = await input.images.resolve(ref, post.assetDirs);
-      if (found.kind === "missing") {
-        counts.imagesMissing += 1;
-        report.push({ item: post.label, outcome: "imageMissing", reason: found.reason, detail: found.rel });
+  const { onLine } = input;
+  return {
+    counts,
+    problems(lines) {
+      for (const line of lines) {
+        if (line.outcome === "failed") counts.failed += 1;
+        onLine(line);
       }
-    }
-    const mapped = await mappingOf(db, input.kind, post.sourceId);
-    const outcome = mapped ? "updated" : "imported";
-    counts[outcome] += 1;
-    // An upper bound: comments written by an earlier run are not written again.
-    counts.commentsAdded += post.comments?.length ?? 0;
-    report.push({ item: post.label, outcome });
-  }
-  return { counts, report };
+    },
+    async add(post) {
+      counts.total += 1;
+      for (const note of post.notes) onLine(note);
+      const hash = itemHash(post);
+      const skip = await earlySkip(db, input.kind, post, hash);
+      if (skip) {
+        counts.skipped += 1;
+        onLine({ item: post.label, outcome: "skipped", reason: skip });
+        return;
+      }
+      const tooLong = post.translations.find((t) => t.bodyMarkdown.length > POST_LIMITS.bodyMax);
+      const tooDeep = post.translations.find((t) => !withinNesting(t.bodyMarkdown));
+      if (tooLong || tooDeep) {
+        counts.failed += 1;
+        onLine({
+          item: (tooLong ?? tooDeep)?.origin ?? post.label,
+          outcome: "failed",
+          reason: tooLong ? "bodyTooLong" : "bodyTooDeep",
+        });
+        return;
+      }
+      const refs = [...post.translations.flatMap((t) => imageReferences(t.bodyMarkdown).map((r) => r.url))];
+      if (post.cover) refs.push(post.cover);
+      for (const ref of new Set(refs)) {
+        const found = await input.images.resolve(ref, post.assetDirs);
+        if (found.kind === "missing") {
+          counts.imagesMissing += 1;
+          onLine({ item: post.label, outcome: "imageMissing", reason: found.reason, detail: found.rel });
+        }
+      }
+      const mapped = await mappingOf(db, input.kind, post.sourceId);
+      const outcome = mapped ? "updated" : "imported";
+      counts[outcome] += 1;
+      // An upper bound: comments written by an earlier run are not written again.
+      counts.commentsAdded += post.comments?.length ?? 0;
+      onLine({ item: post.label, outcome });
+    },
+  };
 }
 
 /** Starts a staged import of `actorId`'s; false when there is no such staged import. */
@@ -1030,12 +1175,12 @@ export async function recentPostImports(db: DB, limit = 3): Promise<PostImportJo
   return jobs.filter((j): j is PostImportJob => j !== null);
 }
 
-/** The folders unfinished imports (staged, queued, running) still read. */
+/** The folders unfinished imports (reading, staged, queued, running) still read. */
 export async function importFoldersInUse(db: DB): Promise<string[]> {
   const rows = await db
     .selectFrom("postImports")
     .select("rootDir")
-    .where("status", "in", ["staged", "queued", "running"])
+    .where("status", "in", ["reading", "staged", "queued", "running"])
     .execute();
   return rows.map((r) => r.rootDir);
 }

@@ -225,6 +225,42 @@ export async function importRedirects(
   source: string,
 ): Promise<RedirectImportOutcome> {
   const rules = new RuleSet(await loadRules(db));
+  return (await importRedirectsInto(db, rules, candidates, source, nowIso())).outcome;
+}
+
+/** The redirects table's cheap fingerprint: its row count and latest change. */
+export interface RulesVersion {
+  count: number;
+  latest: string;
+}
+
+/**
+ * How a holder of the whole table in memory (an import job, between its chunks) tells that
+ * nobody else changed it: every write adds a row or sets `updatedAt` to its time, so the count
+ * or the latest `updatedAt` moves (the hit counters do not touch `updatedAt`, nor the rules).
+ */
+export async function rulesVersion(db: DB): Promise<RulesVersion> {
+  const row = await db
+    .selectFrom("redirects")
+    .select((eb) => [eb.fn.countAll<number | string>().as("n"), eb.fn.max("updatedAt").as("latest")])
+    .executeTakeFirst();
+  return { count: Number(row?.n ?? 0), latest: row?.latest ?? "" };
+}
+
+export const sameRulesVersion = (a: RulesVersion, b: RulesVersion) => a.count === b.count && a.latest === b.latest;
+
+/**
+ * `importRedirects` against rules the caller holds (the whole table, as `loadRules` reads it):
+ * `rules` is changed to what the table holds after the writes. Also says how many rows were
+ * inserted and how many written in all, so the caller can keep its rules' version.
+ */
+export async function importRedirectsInto(
+  db: DB,
+  rules: RuleSet,
+  candidates: readonly RedirectCandidate[],
+  source: string,
+  now: string,
+): Promise<{ outcome: RedirectImportOutcome; inserted: number; written: number }> {
   const outcome: RedirectImportOutcome = { added: 0, updated: 0, unchanged: 0, refused: [] };
   const inserts = new Map<string, { rule: RedirectRule; note: string }>();
   const updates = new Map<string, { rule: RedirectRule; note: string | undefined }>();
@@ -276,7 +312,6 @@ export async function importRedirects(
       else updates.set(moved.id, { rule: moved, note: updates.get(moved.id)?.note });
     }
   }
-  const now = nowIso();
   const values = [...inserts.values()].map(({ rule, note }) => ({
     id: rule.id,
     fromPath: fromKey({ path: rule.fromPath, query: rule.fromQuery }),
@@ -307,7 +342,7 @@ export async function importRedirects(
       .where("id", "=", rule.id)
       .execute();
   }
-  return outcome;
+  return { outcome, inserted: values.length, written: values.length + updates.size };
 }
 
 /** Adds each redirect's hits and its last hit time: one UPDATE per row, in one transaction. */

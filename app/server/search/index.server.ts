@@ -19,8 +19,11 @@ export const MAX_INDEXED_BODY = 200_000;
  * many language versions are now indexed. Safe to call inside a transaction.
  */
 export async function reindexPost(db: DB, postId: string): Promise<number> {
-  // Read and segment first, write in one short transaction: segmenting a long
-  // body takes a while, and a SQLite write transaction holds up every writer.
+  return reindexPosts(db, [postId]);
+}
+
+/** The index rows of one post as it is now: none when it is gone or in the trash. */
+async function indexRowsOf(db: DB, postId: string): Promise<PostSearchTable[]> {
   const post = await db.selectFrom("posts").select(["id", "deletedAt"]).where("id", "=", postId).executeTakeFirst();
   const translations =
     post && post.deletedAt === null
@@ -31,7 +34,7 @@ export async function reindexPost(db: DB, postId: string): Promise<number> {
           .execute()
       : [];
   const now = nowIso();
-  const rows: PostSearchTable[] = translations.map((t) => ({
+  return translations.map((t) => ({
     postId,
     locale: t.locale,
     title: segmentForIndex(t.title),
@@ -39,14 +42,28 @@ export async function reindexPost(db: DB, postId: string): Promise<number> {
     body: segmentForIndex(bodyText(t).slice(0, MAX_INDEXED_BODY)),
     updatedAt: now,
   }));
+}
 
+/**
+ * reindexPost for several posts with one write transaction (an import's chunk): each commit
+ * waits for the disk, so twenty posts written one transaction each cost twenty. Returns the
+ * number of language versions now indexed.
+ */
+export async function reindexPosts(db: DB, postIds: readonly string[]): Promise<number> {
+  // Read and segment first, write in one short transaction: segmenting a long
+  // body takes a while, and a SQLite write transaction holds up every writer.
+  const rows = new Map<string, PostSearchTable[]>();
+  for (const id of postIds) rows.set(id, await indexRowsOf(db, id));
   const write = async (trx: DB) => {
-    await trx.deleteFrom("postSearch").where("postId", "=", postId).execute();
-    if (rows.length > 0) await trx.insertInto("postSearch").values(rows).execute();
+    for (const [postId, list] of rows) {
+      await trx.deleteFrom("postSearch").where("postId", "=", postId).execute();
+      if (list.length > 0) await trx.insertInto("postSearch").values(list).execute();
+    }
   };
+  if (rows.size === 0) return 0;
   if (db.isTransaction) await write(db);
   else await db.transaction().execute(write);
-  return rows.length;
+  return [...rows.values()].reduce((n, list) => n + list.length, 0);
 }
 
 /** Rebuilds the index of every post (`npm run cli -- search:reindex`). */
