@@ -97,8 +97,11 @@ function AccountMenu({ user }: { user: HeaderUser }) {
   const location = useLocation();
   const navigation = useNavigation();
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: closing is the effect of a location change
+  // Closes on a change of location, not on mount: a menu opened before hydration stays open.
+  const shownKey = useRef(location.key);
   useEffect(() => {
+    if (shownKey.current === location.key) return;
+    shownKey.current = location.key;
     if (details.current) details.current.open = false;
   }, [location.key]);
   useEffect(() => {
