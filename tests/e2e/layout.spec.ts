@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Page, TestInfo } from "@playwright/test";
 import type { DB } from "../../app/server/db/db.server.ts";
 import { renderPost } from "../../app/server/post-render.server.ts";
@@ -220,6 +221,9 @@ test("the account menu opens, closes with Escape and holds the admin's links (12
     await summary.click();
     await expect(adminLink).toBeVisible();
     await expect(page.getByRole("button", { name: logout })).toBeVisible();
+    // Open, the menu has nothing for axe either.
+    const axe = await new AxeBuilder({ page }).include('[data-testid="site-header"]').analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
     await page.keyboard.press("Escape");
     await expect(adminLink).toBeHidden();
     await expect(summary).toBeFocused();
@@ -228,6 +232,18 @@ test("the account menu opens, closes with Escape and holds the admin's links (12
     await expect(adminLink).toBeVisible();
     await page.mouse.click(5, 600);
     await expect(adminLink).toBeHidden();
+  }
+});
+
+test("a post at phone width with its contents opened has nothing for axe (en and zh)", async ({ page, serverDb }) => {
+  const id = await showcase(serverDb.db);
+  await page.setViewportSize({ width: 390, height: 800 });
+  for (const locale of LOCALES) {
+    await page.goto(`/${locale}/posts/detail/${id}`);
+    await page.getByTestId("toc-details").locator("summary").click();
+    await expect(page.getByTestId("toc-details").getByRole("navigation")).toBeVisible();
+    const axe = await new AxeBuilder({ page }).include("article").analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   }
 });
 
