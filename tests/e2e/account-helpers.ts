@@ -40,8 +40,15 @@ export async function login(page: Page, email: string, password = PASSWORD): Pro
   await page.getByRole("button", { name: "Log in" }).click();
 }
 
+/** Opens the header's account menu (a disclosure whose summary is the signed-in e-mail). */
+export async function openAccountMenu(page: Page): Promise<void> {
+  const summary = page.getByTestId("nav-user");
+  if ((await summary.locator("xpath=..").getAttribute("open")) === null) await summary.click();
+}
+
 /** Signs out from the header and waits until the page says so (a goto before that may cancel it). */
 export async function logout(page: Page): Promise<void> {
+  await openAccountMenu(page);
   await page.getByRole("button", { name: "Logout" }).click();
   await expect(page.getByRole("link", { name: "Login" })).toBeVisible();
 }

@@ -1,4 +1,4 @@
-import { login, logout, PASSWORD, signedInUser } from "./account-helpers.ts";
+import { login, logout, openAccountMenu, PASSWORD, signedInUser } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 import { linkIn, mailTo, uniqueEmail } from "./mail.ts";
 
@@ -18,7 +18,8 @@ test("changing the password asks the current one and signs out the other session
   await login(otherPage, email);
   await expect(otherPage.getByTestId("nav-user")).toHaveText(email);
 
-  await page.getByTestId("nav-user").click();
+  await openAccountMenu(page);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Account" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Your account" })).toBeVisible();
   await expect(page.getByText("You are signed in on 2 devices or browsers.")).toBeVisible();
   const section = page.getByRole("region", { name: "Change password" });

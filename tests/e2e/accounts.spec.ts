@@ -1,4 +1,4 @@
-import { login, PASSWORD, register, verifyFromMail } from "./account-helpers.ts";
+import { login, openAccountMenu, PASSWORD, register, verifyFromMail } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 import { linkIn, mailTo, uniqueEmail } from "./mail.ts";
 
@@ -19,6 +19,7 @@ test("register, verify by mail, log in, log out", async ({ page }) => {
   await expect(nav.getByTestId("nav-user")).toHaveText(email);
   await expect(nav.getByRole("link", { name: "Login" })).toHaveCount(0);
 
+  await openAccountMenu(page);
   await nav.getByRole("button", { name: "Logout" }).click();
   await expect(nav.getByRole("link", { name: "Login" })).toBeVisible();
   await expect(nav.getByTestId("nav-user")).toHaveCount(0);

@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { openAccountMenu } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 import { linkIn, mailTo, uniqueEmail } from "./mail.ts";
 
@@ -75,6 +76,7 @@ test("a new user signs in with the provider, gets an account and logs out", asyn
     .execute();
   expect(accounts).toEqual([{ providerId: "oidc-test", accountId: `verified:${email}` }]);
 
+  await openAccountMenu(page);
   await nav(page).getByRole("button", { name: "Logout" }).click();
   await expect(nav(page).getByRole("link", { name: "Login" })).toBeVisible();
   await expect(nav(page).getByTestId("nav-user")).toHaveCount(0);
@@ -105,6 +107,7 @@ test("a verified local account is linked when the provider asserts the same veri
   expect(providers.map((a) => a.providerId)).toEqual(["credential", "oidc-test"]);
 
   // The password still signs in to the same account.
+  await openAccountMenu(page);
   await nav(page).getByRole("button", { name: "Logout" }).click();
   await expect(nav(page).getByRole("link", { name: "Login" })).toBeVisible();
   await page.goto("/login");

@@ -1,4 +1,4 @@
-import { login, signedInUser, signedInUserByForms } from "./account-helpers.ts";
+import { login, openAccountMenu, signedInUser, signedInUserByForms } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 
 test("signing in and out shows a toast that closes by itself after 5 s or on a click", async ({ page }) => {
@@ -11,6 +11,7 @@ test("signing in and out shows a toast that closes by itself after 5 s or on a c
   await welcome.click();
   await expect(welcome).toBeHidden();
 
+  await openAccountMenu(page);
   await page.getByRole("button", { name: "Logout" }).click();
   const signedOut = toasts.getByText("You have been signed out.");
   await expect(signedOut).toBeVisible();
@@ -45,6 +46,7 @@ test("the toast container follows the spec's options", async ({ page }) => {
 
 test("without JavaScript the flash message is a status line in the page", async ({ page, browser }) => {
   const email = await signedInUser(page, "nojs");
+  await openAccountMenu(page);
   await page.getByRole("button", { name: "Logout" }).click();
   await expect(page.getByRole("link", { name: "Login" })).toBeVisible();
 
@@ -55,6 +57,7 @@ test("without JavaScript the flash message is a status line in the page", async 
     await expect(plain.getByTestId("nav-user")).toHaveText(email);
     await expect(plain.getByRole("status")).toHaveText("Welcome back.");
 
+    await openAccountMenu(plain);
     await plain.getByRole("button", { name: "Logout" }).click();
     await expect(plain.getByRole("link", { name: "Login" })).toBeVisible();
     await expect(plain.getByRole("status")).toHaveText("You have been signed out.");

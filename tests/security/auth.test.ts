@@ -147,7 +147,8 @@ async function rootUser(site: Site, cookie: string | null): Promise<RootUser | n
 
 /** The e-mail shown in the navigation bar of a page, or null when signed out. */
 function navUser(html: string): string | null {
-  return /data-testid="nav-user"[^>]*>([^<]*)</.exec(html)?.[1] ?? null;
+  // The account menu's summary: the e-mail sits in a span inside it.
+  return /data-testid="nav-user"[^>]*>(?:<span[^>]*>)?([^<]*)</.exec(html)?.[1] ?? null;
 }
 
 /** The text of the form's error alert. */

@@ -82,6 +82,106 @@ function SearchLink() {
   );
 }
 
+const MENU_LINK =
+  "block whitespace-nowrap rounded px-3 py-2 hover:bg-zinc-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:hover:bg-zinc-800";
+
+/**
+ * The signed-in account's links in one disclosure: a `<details>` (so it opens without
+ * script too) whose summary is the e-mail. Escape closes it and returns focus to the
+ * summary, and so do a click outside it and a navigation. A dropdown from 1024 px,
+ * part of the phone menu's column below that.
+ */
+function AccountMenu({ user }: { user: HeaderUser }) {
+  const { t } = useTranslation();
+  const details = useRef<HTMLDetailsElement>(null);
+  const location = useLocation();
+  const navigation = useNavigation();
+
+  // Closes on a change of location, not on mount: a menu opened before hydration stays open.
+  const shownKey = useRef(location.key);
+  useEffect(() => {
+    if (shownKey.current === location.key) return;
+    shownKey.current = location.key;
+    if (details.current) details.current.open = false;
+  }, [location.key]);
+  useEffect(() => {
+    if (navigation.state === "submitting" && details.current) details.current.open = false;
+  }, [navigation.state]);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const menu = details.current;
+      if (event.key !== "Escape" || !menu?.open) return;
+      event.preventDefault();
+      menu.open = false;
+      menu.querySelector("summary")?.focus();
+    };
+    const onPointer = (event: PointerEvent) => {
+      const menu = details.current;
+      if (menu?.open && event.target instanceof Node && !menu.contains(event.target)) menu.open = false;
+    };
+    document.addEventListener("keydown", onKey);
+    document.addEventListener("pointerdown", onPointer);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      document.removeEventListener("pointerdown", onPointer);
+    };
+  }, []);
+
+  return (
+    <details ref={details} className="group relative" data-account-menu="">
+      <summary
+        data-testid="nav-user"
+        aria-label={t("nav.signedInAs", { email: user.email })}
+        title={t("nav.signedInAs", { email: user.email })}
+        className="flex cursor-pointer list-none items-center gap-1 rounded px-2 py-1 hover:bg-zinc-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:hover:bg-zinc-800 [&::-webkit-details-marker]:hidden"
+      >
+        <span className="max-w-[16rem] truncate lg:max-w-[12rem]">{user.email}</span>
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 20 20"
+          className="h-4 w-4 shrink-0 transition-transform group-open:rotate-180 motion-reduce:transition-none"
+          fill="currentColor"
+        >
+          <path d="M5.5 7.5 10 12l4.5-4.5z" />
+        </svg>
+      </summary>
+      <ul className="mt-1 flex flex-col gap-0.5 py-1 lg:absolute lg:right-0 lg:z-50 lg:mt-2 lg:min-w-48 lg:rounded-md lg:border lg:border-zinc-200 lg:bg-white lg:p-1 lg:shadow-lg dark:lg:border-zinc-700 dark:lg:bg-zinc-900">
+        <li>
+          <NavLink to="/account" className={MENU_LINK}>
+            {t("nav.account")}
+          </NavLink>
+        </li>
+        {user.isAdmin && (
+          <>
+            <li>
+              <NavLink to="/posts/myPosts" className={MENU_LINK}>
+                {t("nav.myBlogs")}
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to="/posts/createPost" className={MENU_LINK}>
+                {t("nav.createBlog")}
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to="/admin" className={MENU_LINK}>
+                {t("nav.adminPanel")}
+              </NavLink>
+            </li>
+          </>
+        )}
+        <li className="mt-1 border-t border-zinc-200 pt-1 dark:border-zinc-700">
+          <Form method="post" action="/logout">
+            <button type="submit" className={`${MENU_LINK} w-full text-start`}>
+              {t("nav.logout")}
+            </button>
+          </Form>
+        </li>
+      </ul>
+    </details>
+  );
+}
+
 export function SiteHeader({
   siteName,
   user,
@@ -111,7 +211,8 @@ export function SiteHeader({
   useEffect(() => {
     if (!open) return;
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") {
+      // The account menu inside takes the first Escape (it marks the event as handled).
+      if (event.key === "Escape" && !event.defaultPrevented) {
         setOpen(false);
         toggleRef.current?.focus();
       }
@@ -121,7 +222,7 @@ export function SiteHeader({
   }, [open]);
 
   const linkClass = ({ isActive }: { isActive: boolean }) =>
-    `block rounded px-2 py-1 hover:bg-zinc-100 dark:hover:bg-zinc-800 ${isActive ? "font-semibold" : ""}`;
+    `block whitespace-nowrap rounded px-2 py-1 hover:bg-zinc-100 dark:hover:bg-zinc-800 ${isActive ? "font-semibold" : ""}`;
 
   return (
     <header
@@ -133,19 +234,19 @@ export function SiteHeader({
     >
       <nav
         aria-label={t("nav.label")}
-        className="mx-auto flex max-w-4xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3"
+        className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3"
       >
         <Link to="/" className="flex items-center gap-2 text-lg font-semibold">
           <img src="/favicon.svg" alt="" width="28" height="28" className="h-7 w-7" />
           {siteName}
         </Link>
-        <div className="ml-auto flex items-center gap-1 md:order-last">
+        <div className="ml-auto flex items-center gap-1 lg:order-last">
           <SearchLink />
           <ThemeToggle />
           <button
             ref={toggleRef}
             type="button"
-            className="rounded-md p-2 hover:bg-zinc-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 md:hidden dark:hover:bg-zinc-800"
+            className="rounded-md p-2 hover:bg-zinc-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 lg:hidden dark:hover:bg-zinc-800"
             aria-expanded={open}
             aria-controls={menuId}
             aria-label={open ? t("nav.closeMenu") : t("nav.openMenu")}
@@ -168,9 +269,9 @@ export function SiteHeader({
         </div>
         <div
           id={menuId}
-          className={`${open ? "flex" : "hidden"} w-full flex-col gap-2 text-sm md:flex md:w-auto md:flex-1 md:flex-row md:items-center md:gap-4`}
+          className={`${open ? "flex" : "hidden"} w-full flex-col gap-2 text-sm lg:flex lg:w-auto lg:flex-1 lg:flex-row lg:items-center lg:gap-4`}
         >
-          <ul className="flex flex-col gap-1 md:flex-row md:gap-2">
+          <ul className="flex flex-col gap-1 lg:flex-row lg:gap-2">
             <li>
               <NavLink to="/" end className={linkClass}>
                 {t("nav.home")}
@@ -181,56 +282,24 @@ export function SiteHeader({
                 {t("nav.allBlogs")}
               </NavLink>
             </li>
-            {user?.isAdmin && (
-              <>
-                <li>
-                  <NavLink to="/posts/myPosts" className={linkClass}>
-                    {t("nav.myBlogs")}
-                  </NavLink>
-                </li>
-                <li>
-                  <NavLink to="/posts/createPost" className={linkClass}>
-                    {t("nav.createBlog")}
-                  </NavLink>
-                </li>
-                <li>
-                  <NavLink to="/admin" className={linkClass}>
-                    {t("nav.adminPanel")}
-                  </NavLink>
-                </li>
-              </>
-            )}
           </ul>
-          <div className="flex flex-col gap-2 md:ml-auto md:flex-row md:items-center md:gap-3">
+          <div className="flex flex-col gap-2 lg:ml-auto lg:flex-row lg:items-center lg:gap-3">
             {showLanguageSwitch && <LanguageSwitch locale={locale} />}
             {user ? (
-              <>
-                <Link
-                  to="/account"
-                  data-testid="nav-user"
-                  title={t("nav.signedInAs", { email: user.email })}
-                  className="rounded px-2 py-1 hover:underline"
-                >
-                  {user.email}
-                </Link>
-                <Form method="post" action="/logout">
-                  <button
-                    type="submit"
-                    className="rounded border border-zinc-300 px-2 py-1 hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-900"
-                  >
-                    {t("nav.logout")}
-                  </button>
-                </Form>
-              </>
+              <AccountMenu user={user} />
             ) : (
-              <>
-                <NavLink to="/login" className={linkClass}>
-                  {t("nav.login")}
-                </NavLink>
-                <NavLink to="/register" className={linkClass}>
-                  {t("nav.register")}
-                </NavLink>
-              </>
+              <ul className="flex flex-col gap-1 lg:flex-row lg:gap-2">
+                <li>
+                  <NavLink to="/login" className={linkClass}>
+                    {t("nav.login")}
+                  </NavLink>
+                </li>
+                <li>
+                  <NavLink to="/register" className={linkClass}>
+                    {t("nav.register")}
+                  </NavLink>
+                </li>
+              </ul>
             )}
           </div>
         </div>

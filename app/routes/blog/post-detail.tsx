@@ -230,6 +230,39 @@ function JsonLd({ json }: { json: string }) {
   );
 }
 
+/** The post's headings as links: the `nav` both the side column and the `<details>` hold. */
+function TocList({
+  toc,
+  locale,
+  contentLocale,
+  heading = false,
+}: {
+  toc: { id: string; text: string; depth: number }[];
+  locale: Locale;
+  contentLocale: Locale;
+  heading?: boolean;
+}) {
+  const { t } = useTranslation("post");
+  return (
+    <nav aria-label={t("toc")} lang={HTML_LANG[contentLocale]}>
+      {heading && (
+        <h2 className="font-semibold" lang={HTML_LANG[locale]}>
+          {t("toc")}
+        </h2>
+      )}
+      <ol className={`space-y-1.5 ${heading ? "mt-2" : ""}`}>
+        {toc.map((entry) => (
+          <li key={entry.id} className={entry.depth === 3 ? "ms-4" : undefined}>
+            <a href={`#${entry.id}`} className="hover:underline">
+              {entry.text}
+            </a>
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
 export default function PostDetailPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("post");
   const {
@@ -250,6 +283,7 @@ export default function PostDetailPage({ loaderData, actionData }: Route.Compone
   } = loaderData;
   const { translation } = post;
   const contentLang = HTML_LANG[translation.locale];
+  const hasToc = translation.toc.length >= TOC_MIN_HEADINGS;
 
   return (
     <>
@@ -274,47 +308,65 @@ export default function PostDetailPage({ loaderData, actionData }: Route.Compone
           </figure>
         )}
 
-        {translation.toc.length >= TOC_MIN_HEADINGS && (
-          <nav
-            aria-label={t("toc")}
-            lang={HTML_LANG[translation.locale]}
-            className="mt-8 rounded-md border border-zinc-200 p-4 text-sm dark:border-zinc-800"
-          >
-            <h2 className="font-semibold" lang={HTML_LANG[locale]}>
-              {t("toc")}
-            </h2>
-            <ol className="mt-2 space-y-1">
-              {translation.toc.map((entry) => (
-                <li key={entry.id} className={entry.depth === 3 ? "ml-4" : undefined}>
-                  <a href={`#${entry.id}`} className="hover:underline">
-                    {entry.text}
-                  </a>
-                </li>
-              ))}
-            </ol>
-          </nav>
-        )}
-
-        <DocumentHtml id={POST_BODY_ID} className="markdown mt-8" html={translation.bodyHtml} />
-        <AdSlot ad={bottomAd} className="mt-8" />
-
-        {post.tags.length > 0 && (
-          <footer className="mt-8" lang={HTML_LANG[locale]}>
-            <h2 className="sr-only">{t("tags")}</h2>
-            <ul aria-label={t("tags")} className="flex flex-wrap gap-2">
-              {post.tags.map((tag) => (
-                <li key={tag.slug}>
-                  <Link
-                    to={`${prefix}/tags/${tag.slug}`}
-                    className="inline-block rounded-full bg-zinc-100 px-3 py-1 text-sm hover:underline dark:bg-zinc-800"
+        {/* Wide screens: the contents in a sticky column beside the text. Narrower: a closed
+            <details> above it. Both are in the markup and CSS picks one, so nothing moves
+            once the page is painted and neither needs script. */}
+        <div className={hasToc ? "xl:grid xl:grid-cols-[minmax(0,1fr)_13rem] xl:gap-x-10" : undefined}>
+          {hasToc && (
+            <aside className="hidden xl:col-start-2 xl:row-start-1 xl:block" data-testid="toc-column">
+              <div className="sticky top-20 mt-8 max-h-[calc(100vh-6rem)] overflow-y-auto border-s border-zinc-200 ps-4 text-sm dark:border-zinc-800">
+                <TocList toc={translation.toc} locale={locale} contentLocale={translation.locale} heading />
+              </div>
+            </aside>
+          )}
+          <div className="min-w-0 xl:col-start-1 xl:row-start-1">
+            {hasToc && (
+              <details
+                className="group mt-6 rounded-md border border-zinc-200 text-sm xl:hidden dark:border-zinc-800"
+                data-testid="toc-details"
+              >
+                <summary
+                  lang={HTML_LANG[locale]}
+                  className="flex cursor-pointer list-none items-center justify-between gap-2 rounded-md px-4 py-2 font-semibold hover:bg-zinc-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:hover:bg-zinc-900 [&::-webkit-details-marker]:hidden"
+                >
+                  {t("toc")}
+                  <svg
+                    aria-hidden="true"
+                    viewBox="0 0 20 20"
+                    className="h-4 w-4 shrink-0 transition-transform group-open:rotate-180 motion-reduce:transition-none"
+                    fill="currentColor"
                   >
-                    #{tag.name}
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          </footer>
-        )}
+                    <path d="M5.5 7.5 10 12l4.5-4.5z" />
+                  </svg>
+                </summary>
+                <div className="border-t border-zinc-200 px-4 pt-2 pb-3 dark:border-zinc-800">
+                  <TocList toc={translation.toc} locale={locale} contentLocale={translation.locale} />
+                </div>
+              </details>
+            )}
+
+            <DocumentHtml id={POST_BODY_ID} className="markdown mt-8" html={translation.bodyHtml} />
+            <AdSlot ad={bottomAd} className="mt-8" />
+
+            {post.tags.length > 0 && (
+              <footer className="mt-8" lang={HTML_LANG[locale]}>
+                <h2 className="sr-only">{t("tags")}</h2>
+                <ul aria-label={t("tags")} className="flex flex-wrap gap-2">
+                  {post.tags.map((tag) => (
+                    <li key={tag.slug}>
+                      <Link
+                        to={`${prefix}/tags/${tag.slug}`}
+                        className="inline-block rounded-full bg-zinc-100 px-3 py-1 text-sm hover:underline dark:bg-zinc-800"
+                      >
+                        #{tag.name}
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              </footer>
+            )}
+          </div>
+        </div>
       </article>
 
       <PostNeighbours neighbours={neighbours} related={related} prefix={prefix} />

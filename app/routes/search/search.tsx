@@ -83,7 +83,7 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
           />
           <button
             type="submit"
-            className="shrink-0 whitespace-nowrap rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:ring-offset-2 dark:bg-blue-600 dark:hover:bg-blue-500"
+            className="shrink-0 whitespace-nowrap rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:ring-offset-2 dark:bg-blue-600 dark:hover:bg-blue-700"
           >
             {t("submit")}
           </button>

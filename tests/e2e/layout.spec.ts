@@ -1,0 +1,285 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page, TestInfo } from "@playwright/test";
+import type { DB } from "../../app/server/db/db.server.ts";
+import { renderPost } from "../../app/server/post-render.server.ts";
+import { createPost } from "../../app/server/repos/posts.server.ts";
+import { reindexPost } from "../../app/server/search/index.server.ts";
+import { SHOWCASE_MARKDOWN, SHOWCASE_SUMMARY, SHOWCASE_TITLE } from "../../scripts/demo/showcase.ts";
+import { signedInAdmin, signedInUser } from "./account-helpers.ts";
+import { expect, test } from "./fixtures.ts";
+
+// The layout at every width (issue 25): the main pages at phone, tablet and desktop
+// widths, both languages, signed out, signed in and as an admin. On each page: nothing
+// wider than the window, the header in one row from 1024 px, no text cut by its own box.
+// A screenshot of each page is attached to the report for a reviewer; no reference
+// images are compared (fonts differ between machines: see docs/design.md).
+
+const WIDTHS = [320, 390, 768, 1024, 1280, 1440] as const;
+const LOCALES = ["en", "zh"] as const;
+type Locale = (typeof LOCALES)[number];
+type Role = "reader" | "user" | "admin";
+
+// The style-guide post (long, with a table of contents, code and tables), written once
+// per worker (each worker has its own server) and removed when the worker is done.
+let postId: Promise<string> | null = null;
+const created: string[] = [];
+
+test.afterAll(async ({ serverDb }) => {
+  if (created.length) await serverDb.db.deleteFrom("posts").where("id", "in", created).execute();
+  created.length = 0;
+  postId = null;
+});
+
+function showcase(db: DB): Promise<string> {
+  postId ??= (async () => {
+    const translations = await Promise.all(
+      LOCALES.map(async (locale) => {
+        const out = await renderPost(SHOWCASE_MARKDOWN[locale], locale);
+        return {
+          locale,
+          title: SHOWCASE_TITLE[locale],
+          summary: SHOWCASE_SUMMARY[locale],
+          bodyMarkdown: SHOWCASE_MARKDOWN[locale],
+          bodyHtml: out.html,
+          tocJson: JSON.stringify(out.toc),
+          readingMinutes: out.readingMinutes,
+        };
+      }),
+    );
+    const id = await createPost(db, {
+      slug: `layout-${Date.now().toString(36)}`,
+      authorId: null,
+      status: "published",
+      publishedAt: "2024-01-02T03:04:05.000Z",
+      translations,
+    });
+    await reindexPost(db, id);
+    created.push(id);
+    return id;
+  })();
+  return postId;
+}
+
+/** The pages each role is checked on; `{id}` is the style-guide post. */
+function pagesFor(role: Role, locale: Locale): string[] {
+  const reading = [`/${locale}`, `/${locale}/posts/detail/{id}`, `/${locale}/posts/page/1`, `/${locale}/search?q=code`];
+  if (role === "reader") return [...reading, `/${locale}/solana`];
+  if (role === "user") return [`/${locale}/posts/detail/{id}`, `/${locale}/account`];
+  // The admin's tree has no prefix: /{locale}/admin sets the language cookie and redirects.
+  return [
+    `/${locale}`,
+    `/${locale}/posts/detail/{id}`,
+    `/${locale}/posts/createPost`,
+    `/${locale}/admin`,
+    "/admin/users",
+    `/${locale}/account`,
+    `/${locale}/solana`,
+  ];
+}
+
+interface LayoutReport {
+  scrollWidth: number;
+  innerWidth: number;
+  headerItems: { label: string; top: number; bottom: number }[];
+  clipped: string[];
+}
+
+/** Measures the page in the browser: overflow, the header's items, text cut by its box. */
+function measure(page: Page): Promise<LayoutReport> {
+  return page.evaluate(() => {
+    const visible = (el: Element) => {
+      const r = el.getBoundingClientRect();
+      const style = getComputedStyle(el);
+      return r.width > 0 && r.height > 0 && style.visibility !== "hidden";
+    };
+    const nameOf = (el: Element) =>
+      `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""} "${(el.textContent ?? "").trim().slice(0, 40)}"`;
+    const nav = document.querySelector('[data-testid="site-header"] nav');
+    // The bar's own items: the links, buttons and the account summary that are shown,
+    // not those inside a closed menu.
+    const headerItems = [...(nav?.querySelectorAll("a, button, summary") ?? [])]
+      .filter((el) => visible(el) && !el.closest("details:not([open]) > :not(summary)"))
+      .map((el) => {
+        const r = el.getBoundingClientRect();
+        return { label: nameOf(el), top: r.top, bottom: r.bottom };
+      });
+    // Text cut by its own box: an element holding text whose content is wider or
+    // taller than the box while the box hides what overflows. Boxes that scroll
+    // (code, tables) and visually hidden text are meant; a truncated line that
+    // carries its whole text in a title is a deliberate ellipsis.
+    const clipped: string[] = [];
+    for (const el of document.body.querySelectorAll<HTMLElement>("*")) {
+      const hasText = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim());
+      if (!hasText || !visible(el)) continue;
+      const style = getComputedStyle(el);
+      if (style.display === "inline" || el.closest(".sr-only, pre, textarea, .table-scroll")) continue;
+      const hides = (o: string) => o === "hidden" || o === "clip";
+      const wide = hides(style.overflowX) && el.scrollWidth > el.clientWidth + 1;
+      const tall = hides(style.overflowY) && el.scrollHeight > el.clientHeight + 2;
+      if (!wide && !tall) continue;
+      const titled = el.closest("[title]") !== null && style.textOverflow === "ellipsis";
+      if (!titled) clipped.push(nameOf(el));
+    }
+    return {
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+      headerItems,
+      clipped,
+    };
+  });
+}
+
+async function checkPage(page: Page, testInfo: TestInfo, path: string, width: number, name: string) {
+  const response = await page.goto(path);
+  expect(response?.status(), path).toBeLessThan(400);
+  // Fonts decide line breaks: measure once they are in.
+  await page.evaluate(() => document.fonts.ready);
+  const report = await measure(page);
+  await testInfo.attach(`${name} ${path.replaceAll("/", "_")}.png`, {
+    body: await page.screenshot(),
+    contentType: "image/png",
+  });
+  expect(report.scrollWidth, `${path} at ${width}px is wider than the window`).toBeLessThanOrEqual(report.innerWidth);
+  expect(report.clipped, `${path} at ${width}px cuts text`).toEqual([]);
+  if (width >= 1024) {
+    expect(report.headerItems.length, `${path}: the header's items`).toBeGreaterThan(2);
+    const tops = report.headerItems.map((i) => (i.top + i.bottom) / 2);
+    const spread = Math.max(...tops) - Math.min(...tops);
+    expect(
+      spread,
+      `${path} at ${width}px: header items not in one row: ${JSON.stringify(report.headerItems)}`,
+    ).toBeLessThanOrEqual(6);
+  }
+}
+
+async function signIn(page: Page, db: DB, role: Role, tag: string) {
+  if (role === "user") await signedInUser(page, tag);
+  if (role === "admin") await signedInAdmin(page, db, tag);
+}
+
+// Each role and language in two halves (phones and tablet, desktop), so four workers share them.
+const HALVES = [WIDTHS.slice(0, 3), WIDTHS.slice(3)] as const;
+
+for (const role of ["reader", "user", "admin"] as const) {
+  for (const locale of LOCALES) {
+    // A signed-in reader's pages change little with the width: three widths are enough.
+    const groups: readonly (readonly number[])[] = role === "user" ? [[390, 1024, 1280]] : HALVES;
+    for (const widths of groups) {
+      test(`${role}, ${locale}: no overflow, one-row header, no cut text at ${widths.join(", ")} px`, async ({
+        page,
+        serverDb,
+      }, testInfo) => {
+        test.setTimeout(120_000);
+        const id = await showcase(serverDb.db);
+        await page.emulateMedia({ colorScheme: "light" });
+        await signIn(page, serverDb.db, role, `layout-${role}-${locale}`);
+        for (const width of widths) {
+          await page.setViewportSize({ width, height: 800 });
+          for (const path of pagesFor(role, locale)) {
+            await checkPage(page, testInfo, path.replace("{id}", id), width, `${role} ${locale} ${width}`);
+          }
+        }
+      });
+    }
+  }
+}
+
+// The dark theme at one width per layout (phone and desktop), as an admin sees the most.
+test("admin, dark theme: the same checks at 390 and 1280 px in both languages", async ({
+  page,
+  serverDb,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const id = await showcase(serverDb.db);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await signedInAdmin(page, serverDb.db, "layout-dark");
+  for (const locale of LOCALES) {
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const path of pagesFor("admin", locale)) {
+        await checkPage(page, testInfo, path.replace("{id}", id), width, `dark ${locale} ${width}`);
+      }
+    }
+  }
+});
+
+test("the account menu opens, closes with Escape and holds the admin's links (1280 px, en and zh)", async ({
+  page,
+  serverDb,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const email = await signedInAdmin(page, serverDb.db, "layout-menu");
+  for (const [locale, admin, logout] of [
+    ["en", "Admin panel", "Logout"],
+    ["zh", "管理面板", "退出登录"],
+  ] as const) {
+    await page.goto(`/${locale}`);
+    const summary = page.getByTestId("nav-user");
+    await expect(summary).toHaveText(email);
+    const adminLink = page.getByRole("navigation").first().getByRole("link", { name: admin });
+    await expect(adminLink).toBeHidden();
+    await summary.click();
+    await expect(adminLink).toBeVisible();
+    await expect(page.getByRole("button", { name: logout })).toBeVisible();
+    // Open, the menu has nothing for axe either.
+    const axe = await new AxeBuilder({ page }).include('[data-testid="site-header"]').analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    await page.keyboard.press("Escape");
+    await expect(adminLink).toBeHidden();
+    await expect(summary).toBeFocused();
+    // A click elsewhere closes it too.
+    await summary.click();
+    await expect(adminLink).toBeVisible();
+    await page.mouse.click(5, 600);
+    await expect(adminLink).toBeHidden();
+  }
+});
+
+test("a post at phone width with its contents opened has nothing for axe (en and zh)", async ({ page, serverDb }) => {
+  const id = await showcase(serverDb.db);
+  await page.setViewportSize({ width: 390, height: 800 });
+  for (const locale of LOCALES) {
+    await page.goto(`/${locale}/posts/detail/${id}`);
+    await page.getByTestId("toc-details").locator("summary").click();
+    await expect(page.getByTestId("toc-details").getByRole("navigation")).toBeVisible();
+    const axe = await new AxeBuilder({ page }).include("article").analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  }
+});
+
+test("the contents: a side column from 1280 px, a closed <details> below, without JavaScript too", async ({
+  browser,
+  baseURL,
+  serverDb,
+}) => {
+  const id = await showcase(serverDb.db);
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  try {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`/en/posts/detail/${id}`);
+    const toc = page.getByRole("navigation", { name: "Table of contents" });
+    await expect(toc).toBeVisible();
+    await expect(page.getByTestId("toc-details")).toBeHidden();
+    // Beside the text, not above it.
+    const body = await page.locator("#post-body").boundingBox();
+    const column = await toc.boundingBox();
+    expect(column && body && column.x).toBeGreaterThan((body?.x ?? 0) + (body?.width ?? 0) - 1);
+
+    await page.setViewportSize({ width: 390, height: 800 });
+    await expect(toc).toBeHidden();
+    const details = page.getByTestId("toc-details");
+    await expect(details).toBeVisible();
+    await expect(details).not.toHaveAttribute("open", "");
+    // The first screen shows the start of the text.
+    const first = await page.locator("#post-body > *").first().boundingBox();
+    expect(first?.y ?? 9999).toBeLessThan(800);
+    await details.locator("summary").click();
+    await expect(page.getByRole("navigation", { name: "Table of contents" })).toBeVisible();
+
+    await page.goto(`/zh/posts/detail/${id}`);
+    await expect(page.getByTestId("toc-details").locator("summary")).toHaveText("目录");
+  } finally {
+    await context.close();
+  }
+});
