@@ -19,14 +19,14 @@ test("an admin creates, edits and deletes a category, moving its posts", async (
   await page.getByRole("link", { name: "New category" }).click();
 
   // The shared schema's field errors.
-  await page.getByLabel("Slug").fill("Not OK!");
+  await page.getByLabel("Slug", { exact: true }).fill("Not OK!");
   await page.getByRole("button", { name: "Create" }).click();
   await expect(page.getByText("A name is required.").first()).toBeVisible();
   await expect(page.getByText("Use lower-case letters, digits and single hyphens (up to 80).")).toBeVisible();
 
   await page.getByLabel("Name (English)").fill("Gardening");
   await page.getByLabel("Name (中文)").fill("园艺");
-  await page.getByLabel("Slug").fill("gardening");
+  await page.getByLabel("Slug", { exact: true }).fill("gardening");
   await page.getByRole("button", { name: "Create" }).click();
   await expect(page).toHaveURL(/\/admin\/categories$/);
   await expect(page.getByRole("row", { name: /Gardening/ })).toBeVisible();
@@ -35,10 +35,10 @@ test("an admin creates, edits and deletes a category, moving its posts", async (
   await page.getByRole("link", { name: "New category" }).click();
   await page.getByLabel("Name (English)").fill("Garden 2");
   await page.getByLabel("Name (中文)").fill("园艺二");
-  await page.getByLabel("Slug").fill("gardening");
+  await page.getByLabel("Slug", { exact: true }).fill("gardening");
   await page.getByRole("button", { name: "Create" }).click();
   await expect(page.getByText("Another one already uses this slug.")).toBeVisible();
-  await page.getByLabel("Slug").fill("orchards");
+  await page.getByLabel("Slug", { exact: true }).fill("orchards");
   await page.getByRole("button", { name: "Create" }).click();
   await expect(page.getByRole("row", { name: /Garden 2/ })).toBeVisible();
 
@@ -104,12 +104,12 @@ test("a tag's slug follows its name, in pinyin for Chinese, until the admin edit
 
   await page.getByLabel("Name (English)").fill("绿茶");
   await page.getByLabel("Name (中文)").fill("绿茶");
-  await expect(page.getByLabel("Slug")).toHaveValue("lv-cha");
+  await expect(page.getByLabel("Slug", { exact: true })).toHaveValue("lv-cha");
   await page.getByLabel("Name (English)").fill("Green tea");
-  await expect(page.getByLabel("Slug")).toHaveValue("green-tea");
-  await page.getByLabel("Slug").fill("tea");
+  await expect(page.getByLabel("Slug", { exact: true })).toHaveValue("green-tea");
+  await page.getByLabel("Slug", { exact: true }).fill("tea");
   await page.getByLabel("Name (English)").fill("Green teas");
-  await expect(page.getByLabel("Slug")).toHaveValue("tea");
+  await expect(page.getByLabel("Slug", { exact: true })).toHaveValue("tea");
   await page.getByRole("button", { name: "Create" }).click();
   await expect(page.getByRole("row", { name: /Green teas/ })).toBeVisible();
 });
@@ -138,7 +138,7 @@ test("an admin merges one tag into another", async ({ page, serverDb }) => {
     await page.goto("/admin/tags/new");
     await page.getByLabel("Name (English)").fill(en);
     await page.getByLabel("Name (中文)").fill(zh);
-    await page.getByLabel("Slug").fill(slug);
+    await page.getByLabel("Slug", { exact: true }).fill(slug);
     await page.getByRole("button", { name: "Create" }).click();
     await expect(page.getByRole("row", { name: new RegExp(en) })).toBeVisible();
   }

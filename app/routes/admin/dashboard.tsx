@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { TableScroll } from "../../components/admin/list-parts.tsx";
 import { LocalTime } from "../../components/ui/local-time.tsx";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
@@ -52,35 +53,39 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         {changes.length === 0 ? (
           <p className="mt-3 text-zinc-600 dark:text-zinc-400">{t("dashboard.noChanges")}</p>
         ) : (
-          <table className="mt-3 w-full text-left text-sm">
-            <thead>
-              <tr className="border-b border-zinc-200 dark:border-zinc-800">
-                <th scope="col" className="py-2 pr-4">
-                  {t("dashboard.when")}
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  {t("dashboard.who")}
-                </th>
-                <th scope="col" className="py-2">
-                  {t("dashboard.what")}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {changes.map((entry) => (
-                <tr key={entry.id} className="border-b border-zinc-100 dark:border-zinc-900">
-                  <td className="py-2 pr-4 whitespace-nowrap">
-                    <LocalTime iso={entry.createdAt} locale={locale} />
-                  </td>
-                  <td className="py-2 pr-4">{entry.actorEmail}</td>
-                  <td className="py-2">
-                    <code>{entry.action}</code>
-                    {typeof entry.details.title === "string" && entry.details.title ? ` · ${entry.details.title}` : ""}
-                  </td>
+          <TableScroll>
+            <table className="mt-3 w-full min-w-[32rem] text-left text-sm">
+              <thead>
+                <tr className="border-b border-zinc-200 dark:border-zinc-800">
+                  <th scope="col" className="py-2 pr-4">
+                    {t("dashboard.when")}
+                  </th>
+                  <th scope="col" className="py-2 pr-4">
+                    {t("dashboard.who")}
+                  </th>
+                  <th scope="col" className="py-2">
+                    {t("dashboard.what")}
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {changes.map((entry) => (
+                  <tr key={entry.id} className="border-b border-zinc-100 dark:border-zinc-900">
+                    <td className="py-2 pr-4 whitespace-nowrap">
+                      <LocalTime iso={entry.createdAt} locale={locale} />
+                    </td>
+                    <td className="py-2 pr-4">{entry.actorEmail}</td>
+                    <td className="py-2">
+                      <code>{entry.action}</code>
+                      {typeof entry.details.title === "string" && entry.details.title
+                        ? ` · ${entry.details.title}`
+                        : ""}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         )}
       </section>
     </section>
