@@ -6,6 +6,7 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { png } from "../../../tests/fixtures/images.ts";
 import { insertUser } from "../../../tests/setup/fixtures-db.ts";
+import { importedPost } from "../../../tests/setup/imported-posts.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import { serveRedirects } from "../http/redirects.server.ts";
 import { GHOST_SOURCE, loadGhostExport, readGhostExport } from "../import/ghost.server.ts";
@@ -38,26 +39,7 @@ async function runImport(): Promise<string> {
   return id;
 }
 
-async function postOf(sourceId: string) {
-  const map = await database.db
-    .selectFrom("importSources")
-    .select("targetId")
-    .where("source", "=", GHOST_SOURCE)
-    .where("entity", "=", "post")
-    .where("sourceId", "=", sourceId)
-    .executeTakeFirstOrThrow();
-  const post = await database.db
-    .selectFrom("posts")
-    .selectAll()
-    .where("id", "=", map.targetId)
-    .executeTakeFirstOrThrow();
-  const translations = await database.db
-    .selectFrom("postTranslations")
-    .selectAll()
-    .where("postId", "=", post.id)
-    .execute();
-  return { post, translations };
-}
+const postOf = (sourceId: string) => importedPost(database.db, GHOST_SOURCE, sourceId);
 
 const count = async (table: "posts" | "postTranslations" | "media" | "redirects" | "tags" | "categories") =>
   Number(

@@ -6,6 +6,7 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { png } from "../../../tests/fixtures/images.ts";
 import { insertUser } from "../../../tests/setup/fixtures-db.ts";
+import { importedPost } from "../../../tests/setup/imported-posts.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import { serveRedirects } from "../http/redirects.server.ts";
 import { localImageResolver } from "../import/images.server.ts";
@@ -65,27 +66,7 @@ async function count(
   return Number(n);
 }
 
-async function postOf(sourceId: string) {
-  const map = await database.db
-    .selectFrom("importSources")
-    .select("targetId")
-    .where("source", "=", MARKDOWN_SOURCE)
-    .where("entity", "=", "post")
-    .where("sourceId", "=", sourceId)
-    .executeTakeFirstOrThrow();
-  const post = await database.db
-    .selectFrom("posts")
-    .selectAll()
-    .where("id", "=", map.targetId)
-    .executeTakeFirstOrThrow();
-  const translations = await database.db
-    .selectFrom("postTranslations")
-    .selectAll()
-    .where("postId", "=", post.id)
-    .orderBy("locale")
-    .execute();
-  return { post, translations };
-}
+const postOf = (sourceId: string) => importedPost(database.db, MARKDOWN_SOURCE, sourceId);
 
 beforeAll(async () => {
   database = await createTestDatabase();
