@@ -5,6 +5,7 @@ import { SanitizedHtml } from "../../components/ui/sanitized-html.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
 import { validate } from "../../lib/forms.ts";
 import { createI18n } from "../../lib/i18n/i18n.ts";
+import { isLocale } from "../../lib/i18n/locale.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
@@ -14,7 +15,7 @@ import { checkFormLimits, type FormFailure, retryAfterHeaders } from "../../serv
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { siteNameIn } from "../../server/mail/site-name.server.ts";
 import { renderMarkdownCached } from "../../server/markdown.server.ts";
-import { listAdmins } from "../../server/repos/admins.server.ts";
+import { listAdminMailboxes } from "../../server/repos/admins.server.ts";
 import { saveContactMessage } from "../../server/repos/contact.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/contact";
@@ -42,12 +43,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const locale = getRequest(context).locale;
   const settings = await requestSettings(context);
-  const { t } = createI18n(locale);
-  const site = siteNameIn(settings, locale);
-  // The message and a mail to each admin are stored together: both or neither.
+  // The message and a mail to each admin are stored together: both or neither. Each
+  // admin reads it in their own language (the one they last used the site in), else in
+  // the language the message was written in.
   await app.db.transaction().execute(async (trx) => {
     const id = await saveContactMessage(trx, { name, email, message, locale, ipAddress: getRequest(context).clientIp });
-    for (const admin of await listAdmins(trx)) {
+    for (const admin of await listAdminMailboxes(trx)) {
+      const adminLocale = isLocale(admin.locale) ? admin.locale : locale;
+      const { t } = createI18n(adminLocale);
+      const site = siteNameIn(settings, adminLocale);
       await app.mailer.send(
         {
           to: admin.email,

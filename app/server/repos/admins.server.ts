@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import { normalizeEmail } from "../env.server.ts";
@@ -44,4 +45,18 @@ export async function countAdmins(db: DB): Promise<number> {
     .select((eb) => eb.fn.countAll<number | string | bigint>().as("n"))
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/**
+ * Every listed admin's address with the language they last used the site in (null when
+ * they have no account yet or never chose): who gets the contact form's mail, and in
+ * which language.
+ */
+export async function listAdminMailboxes(db: DB): Promise<Array<{ email: string; locale: string | null }>> {
+  return db
+    .selectFrom("admins as a")
+    .leftJoin("users as u", (j) => j.on(sql`lower(u."email")`, "=", sql.ref("a.email")))
+    .select(["a.email", "u.locale"])
+    .orderBy("a.email")
+    .execute();
 }
