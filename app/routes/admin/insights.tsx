@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Link } from "react-router";
-import { CountTable, RangeNav } from "../../components/admin/insight-parts.tsx";
+import { ChartData, CountTable, InsightTable, RangeNav } from "../../components/admin/insight-parts.tsx";
 import { LineChart, Sparkline } from "../../components/admin/line-chart.tsx";
 import { NOT_FOUND_SEPARATOR, parseRange, SAME_SITE } from "../../lib/insights.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
@@ -32,59 +32,30 @@ export function meta({ matches }: Route.MetaArgs) {
 function FeedReaders({ readers, days }: { readers: InsightsReport["feedReaders"]; days: number }) {
   const { t } = useTranslation("admin");
   return (
-    <section aria-labelledby="insights-feedReaders" className="min-w-0" data-testid="insights-feedReaders">
-      <div className="flex items-baseline justify-between gap-2">
-        <h2 id="insights-feedReaders" className="text-lg font-semibold">
-          {t("insights.feedReaders")}
-        </h2>
-        {readers.length > 0 ? (
-          <a
-            href={`/admin/insights.csv?table=feedReaders&days=${days}`}
-            download
-            className="text-sm text-blue-800 underline dark:text-blue-300"
-            aria-label={t("insights.downloadCsv", { table: t("insights.feedReaders") })}
-          >
-            {t("insights.csv")}
-          </a>
-        ) : null}
-      </div>
-      {readers.length === 0 ? (
-        <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{t("insights.none")}</p>
-      ) : (
-        <table className="mt-2 w-full text-left text-sm">
-          <thead>
-            <tr className="border-b border-zinc-200 dark:border-zinc-800">
-              <th scope="col" className="py-1.5 pr-3">
-                {t("insights.readerApp")}
-              </th>
-              <th scope="col" className="py-1.5 pr-3 text-right">
-                {t("insights.subscribers")}
-              </th>
-              <th scope="col" className="py-1.5 text-right">
-                {t("insights.fetches")}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {readers.map((r) => (
-              <tr key={r.app} className="border-b border-zinc-100 dark:border-zinc-900">
-                <td className="py-1.5 pr-3 break-all">{r.app}</td>
-                <td className="py-1.5 pr-3 text-right tabular-nums">
-                  {r.subscribers ?? (
-                    <>
-                      <span aria-hidden="true">–</span>
-                      <span className="sr-only">{t("insights.notReported")}</span>
-                    </>
-                  )}
-                </td>
-                <td className="py-1.5 text-right tabular-nums">{r.fetches}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">{t("insights.feedReadersNote")}</p>
-    </section>
+    <InsightTable
+      id="feedReaders"
+      title={t("insights.feedReaders")}
+      csvHref={`/admin/insights.csv?table=feedReaders&days=${days}`}
+      note={t("insights.feedReadersNote")}
+      columns={[
+        { label: t("insights.readerApp") },
+        { label: t("insights.subscribers"), numeric: true },
+        { label: t("insights.fetches"), numeric: true },
+      ]}
+      rows={readers.map((r) => ({
+        key: r.app,
+        cells: [
+          r.app,
+          r.subscribers ?? (
+            <>
+              <span aria-hidden="true">–</span>
+              <span className="sr-only">{t("insights.notReported")}</span>
+            </>
+          ),
+          r.fetches,
+        ],
+      }))}
+    />
   );
 }
 
@@ -92,67 +63,37 @@ function FeedReaders({ readers, days }: { readers: InsightsReport["feedReaders"]
 function Newsletter({ sends, days }: { sends: InsightsReport["newsletter"]; days: number }) {
   const { t } = useTranslation("admin");
   return (
-    <section aria-labelledby="insights-newsletter" className="min-w-0" data-testid="insights-newsletter">
-      <div className="flex items-baseline justify-between gap-2">
-        <h2 id="insights-newsletter" className="text-lg font-semibold">
-          {t("insights.newsletter")}
-        </h2>
-        {sends.length > 0 ? (
-          <a
-            href={`/admin/insights.csv?table=newsletter&days=${days}`}
-            download
-            className="text-sm text-blue-800 underline dark:text-blue-300"
-            aria-label={t("insights.downloadCsv", { table: t("insights.newsletter") })}
-          >
-            {t("insights.csv")}
-          </a>
-        ) : null}
-      </div>
-      {sends.length === 0 ? (
-        <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{t("insights.noNewsletter")}</p>
-      ) : (
-        <table className="mt-2 w-full text-left text-sm">
-          <thead>
-            <tr className="border-b border-zinc-200 dark:border-zinc-800">
-              <th scope="col" className="py-1.5 pr-3">
-                {t("insights.post")}
-              </th>
-              <th scope="col" className="py-1.5 pr-3 text-right">
-                {t("insights.mailsSent")}
-              </th>
-              <th scope="col" className="py-1.5 pr-3 text-right">
-                {t("insights.unsubscribes")}
-              </th>
-              <th scope="col" className="py-1.5 text-right">
-                {t("insights.newsletterReads")}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {sends.map((s) => (
-              <tr key={s.sendId} className="border-b border-zinc-100 dark:border-zinc-900">
-                <td className="py-1.5 pr-3 break-all">
-                  <Link to={`/admin/newsletter/${s.sendId}`} className="text-blue-800 underline dark:text-blue-300">
-                    {s.title ?? t("insights.deletedPost")}
-                  </Link>
-                </td>
-                <td className="py-1.5 pr-3 text-right tabular-nums">
-                  {s.sent}
-                  {s.failed > 0 ? (
-                    <span className="text-red-700 dark:text-red-400">
-                      {" "}
-                      ({t("insights.failedMails", { count: s.failed })})
-                    </span>
-                  ) : null}
-                </td>
-                <td className="py-1.5 pr-3 text-right tabular-nums">{s.unsubscribes}</td>
-                <td className="py-1.5 text-right tabular-nums">{s.reads}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-    </section>
+    <InsightTable
+      id="newsletter"
+      title={t("insights.newsletter")}
+      csvHref={`/admin/insights.csv?table=newsletter&days=${days}`}
+      empty={t("insights.noNewsletter")}
+      columns={[
+        { label: t("insights.post") },
+        { label: t("insights.mailsSent"), numeric: true },
+        { label: t("insights.unsubscribes"), numeric: true },
+        { label: t("insights.newsletterReads"), numeric: true },
+      ]}
+      rows={sends.map((s) => ({
+        key: s.sendId,
+        cells: [
+          <Link key="post" to={`/admin/newsletter/${s.sendId}`} className="text-blue-800 underline dark:text-blue-300">
+            {s.title ?? t("insights.deletedPost")}
+          </Link>,
+          <>
+            {s.sent}
+            {s.failed > 0 ? (
+              <span className="text-red-700 dark:text-red-400">
+                {" "}
+                ({t("insights.failedMails", { count: s.failed })})
+              </span>
+            ) : null}
+          </>,
+          s.unsubscribes,
+          s.reads,
+        ],
+      }))}
+    />
   );
 }
 
@@ -216,42 +157,13 @@ export default function Insights({ loaderData }: Route.ComponentProps) {
           ]}
         />
         <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("insights.visitorsNote")}</p>
-        <details>
-          <summary className="cursor-pointer text-sm text-blue-800 dark:text-blue-300">
-            {t("insights.showData")}
-          </summary>
-          <table className="mt-2 text-left text-sm" data-testid="insights-days">
-            <thead>
-              <tr className="border-b border-zinc-200 dark:border-zinc-800">
-                <th scope="col" className="py-1 pr-4">
-                  {t("insights.day")}
-                </th>
-                <th scope="col" className="py-1 pr-4 text-right">
-                  {t("insights.views")}
-                </th>
-                <th scope="col" className="py-1 text-right">
-                  {t("insights.visitors")}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.series.map((d) => (
-                <tr key={d.day} className="border-b border-zinc-100 dark:border-zinc-900">
-                  <td className="py-1 pr-4 tabular-nums">{d.day}</td>
-                  <td className="py-1 pr-4 text-right tabular-nums">{d.views}</td>
-                  <td className="py-1 text-right tabular-nums">{d.visitors}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <a
-            href={`/admin/insights.csv?table=days&days=${report.days}`}
-            download
-            className="mt-2 inline-block text-sm text-blue-800 underline dark:text-blue-300"
-          >
-            {t("insights.downloadCsv", { table: t("insights.chartTitle", { count: report.days }) })}
-          </a>
-        </details>
+        <ChartData
+          testId="insights-days"
+          title={t("insights.chartTitle", { count: report.days })}
+          columns={[t("insights.views"), t("insights.visitors")]}
+          days={report.series.map((d) => ({ day: d.day, values: [d.views, d.visitors] }))}
+          csvHref={`/admin/insights.csv?table=days&days=${report.days}`}
+        />
       </section>
       <div className="grid gap-8 lg:grid-cols-2">
         <CountTable

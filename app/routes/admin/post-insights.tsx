@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data, Link } from "react-router";
-import { CountTable, RangeNav } from "../../components/admin/insight-parts.tsx";
+import { ChartData, CountTable, RangeNav } from "../../components/admin/insight-parts.tsx";
 import { LineChart } from "../../components/admin/line-chart.tsx";
 import { parseRange } from "../../lib/insights.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
@@ -86,38 +86,13 @@ export default function PostInsights({ loaderData }: Route.ComponentProps) {
             },
           ]}
         />
-        <details>
-          <summary className="cursor-pointer text-sm text-blue-800 dark:text-blue-300">
-            {t("insights.showData")}
-          </summary>
-          <table className="mt-2 text-left text-sm" data-testid="post-insights-days">
-            <thead>
-              <tr className="border-b border-zinc-200 dark:border-zinc-800">
-                <th scope="col" className="py-1 pr-4">
-                  {t("insights.day")}
-                </th>
-                <th scope="col" className="py-1 text-right">
-                  {t("insights.views")}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.series.map((d) => (
-                <tr key={d.day} className="border-b border-zinc-100 dark:border-zinc-900">
-                  <td className="py-1 pr-4 tabular-nums">{d.day}</td>
-                  <td className="py-1 text-right tabular-nums">{d.views}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <a
-            href={csv("days")}
-            download
-            className="mt-2 inline-block text-sm text-blue-800 underline dark:text-blue-300"
-          >
-            {t("insights.downloadCsv", { table: chartTitle })}
-          </a>
-        </details>
+        <ChartData
+          testId="post-insights-days"
+          title={chartTitle}
+          columns={[t("insights.views")]}
+          days={report.series.map((d) => ({ day: d.day, values: [d.views] }))}
+          csvHref={csv("days")}
+        />
       </section>
       <div className="grid gap-8 lg:grid-cols-2">
         <CountTable
