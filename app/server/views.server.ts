@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from "node:crypto";
-import { isbot } from "isbot";
 import { sql } from "kysely";
+import { isBotAgent } from "./bots.server.ts";
+import { dayClock } from "./day-clock.server.ts";
 import type { DB } from "./db/db.server.ts";
+import { quickHash, quickHashSeed } from "./quick-hash.server.ts";
 
 /** Who is reading: the client address and browser, never stored. */
 export interface Visitor {
@@ -57,7 +58,7 @@ export async function writeViewIncrements(db: DB, increments: ReadonlyMap<string
 /**
  * View counting: once per visitor (address + browser) per post per UTC day, bots
  * skipped, counted in memory and written in batches every few seconds and on stop.
- * The visitor keys are salted hashes kept in a bounded set and forgotten when the
+ * The visitor keys are seeded hashes (quick-hash.server.ts) kept in a bounded set and forgotten when the
  * day changes. Each instance dedupes on its own, so behind several instances a
  * visitor may be counted once per instance; a crash loses at most one interval.
  */
@@ -69,8 +70,8 @@ export function createViewCounter(db: DB | null, options: ViewCounterOptions = {
       return writeViewIncrements(db, increments);
     });
   const maxKeys = options.maxKeys ?? DEFAULT_MAX_KEYS;
-  const now = options.now ?? (() => new Date());
-  const salt = randomBytes(16);
+  const today = dayClock(options.now);
+  const seed = quickHashSeed();
 
   let pendingViews = new Map<string, number>();
   const seen = new Set<string>();
@@ -103,18 +104,14 @@ export function createViewCounter(db: DB | null, options: ViewCounterOptions = {
   return {
     record(postId, visitor) {
       if (stopped) return false;
+      if (isBotAgent(visitor.userAgent)) return false;
       const ua = visitor.userAgent?.trim() ?? "";
-      if (!ua || isbot(ua)) return false;
-      const day = now().toISOString().slice(0, 10);
+      const day = today();
       if (day !== seenDay) {
         seen.clear();
         seenDay = day;
       }
-      const key = createHash("sha256")
-        .update(salt)
-        .update(`${day}\0${visitor.ip}\0${ua}\0${postId}`)
-        .digest("base64url")
-        .slice(0, 22);
+      const key = quickHash(`${day}\0${visitor.ip}\0${ua}\0${postId}`, seed);
       if (seen.has(key)) return false;
       if (seen.size >= maxKeys) {
         const oldest = seen.values().next().value;

@@ -1,10 +1,12 @@
 import { hash } from "node:crypto";
-import { isbot } from "isbot";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import { NOT_FOUND_SEPARATOR, SAME_SITE } from "../../lib/insights.ts";
+import { isBotAgent } from "../bots.server.ts";
 import { isAnonymous } from "../cache/render-cache.server.ts";
+import { dayClock } from "../day-clock.server.ts";
 import type { DB } from "../db/db.server.ts";
-import { countKey, dayOf, ensureSalt, type InsightMetric, writeInsightBatch } from "../repos/insights.server.ts";
+import { quickHash, quickHashSeed } from "../quick-hash.server.ts";
+import { countKey, ensureSalt, type InsightMetric, writeInsightBatch } from "../repos/insights.server.ts";
 import {
   countryOf,
   feedReaderOf,
@@ -97,21 +99,9 @@ const MAX_SIGNED_IN = 10_000;
 const ADMIN_ANSWER_MS = 5 * 60_000;
 const MAX_ADMIN_ANSWERS = 1_000;
 
-/** isbot's answers for the browsers seen lately: the same few strings come again and again. */
-const botAnswers = new Map<string, boolean>();
-const MAX_BOT_ANSWERS = 2_000;
-
 /** The reader's browser, or null for a bot or a request that names none. */
 function readerOf(userAgent: string | null | undefined): string | null {
-  const ua = userAgent?.trim() ?? "";
-  if (!ua) return null;
-  let bot = botAnswers.get(ua);
-  if (bot === undefined) {
-    bot = isbot(ua);
-    if (botAnswers.size >= MAX_BOT_ANSWERS) botAnswers.clear();
-    botAnswers.set(ua, bot);
-  }
-  return bot ? null : ua;
+  return isBotAgent(userAgent) ? null : (userAgent?.trim() ?? null);
 }
 
 /** A visitor's hash for a day: nothing but the same address and browser on the same day gives it. */
@@ -146,18 +136,25 @@ export function createInsightRecorder(db: DB, options: InsightRecorderOptions): 
   let sentDay = "";
   let stopped = false;
   let chain: Promise<void> = Promise.resolve();
-  // The current day, worked out again only when the clock leaves it.
-  let dayStart = 0;
-  let dayEnd = 0;
-  let currentDay = "";
-  const today = () => {
-    const at = now().getTime();
-    if (at < dayStart || at >= dayEnd) {
-      currentDay = dayOf(new Date(at));
-      dayStart = Date.parse(`${currentDay}T00:00:00.000Z`);
-      dayEnd = dayStart + 86_400_000;
+  const today = dayClock(now);
+  // Visitor hashes already made today, by a quick hash of address and browser: a
+  // reader's next pages skip the sha256 (quick-hash.server.ts).
+  const seed = quickHashSeed();
+  const visitorMemo = new Map<string, string>();
+  let memoDay = "";
+  const visitorOf = (salt: string, day: string, ip: string, ua: string): string => {
+    if (day !== memoDay) {
+      visitorMemo.clear();
+      memoDay = day;
     }
-    return currentDay;
+    const key = quickHash(`${ip}\0${ua}`, seed);
+    let visitor = visitorMemo.get(key);
+    if (visitor === undefined) {
+      visitor = visitorHash(salt, day, ip, ua);
+      if (visitorMemo.size >= MAX_SENT) visitorMemo.clear();
+      visitorMemo.set(key, visitor);
+    }
+    return visitor;
   };
 
   const add = (day: string, metric: InsightMetric, key: string, n = 1) => {
@@ -192,7 +189,7 @@ export function createInsightRecorder(db: DB, options: InsightRecorderOptions): 
     if (before === undefined && reads.size >= maxKeys) return false;
     reads.set(key, (before ?? 0) + 1);
     const salt = salts.get(day);
-    if (salt) addVisitor(day, visitorHash(salt, day, read.ip, ua));
+    if (salt) addVisitor(day, visitorOf(salt, day, read.ip, ua));
     else if (waiting.length < MAX_WAITING) waiting.push({ day, ip: read.ip, ua });
     return true;
   };

@@ -1,8 +1,8 @@
-import { isbot } from "isbot";
 import { sql } from "kysely";
 import { AD_SORTS, type AdContents, type AdSort, adContent } from "../../lib/schemas/ad.ts";
 import { isHttpUrl } from "../../lib/schemas/link.ts";
 import { type BatchCounter, createBatchCounter } from "../batch-counter.server.ts";
+import { isBotAgent } from "../bots.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import { containsText, countRows } from "../db/query.server.ts";
@@ -290,8 +290,7 @@ export async function clickThrough(db: DB, id: string, userAgent: string | null)
     .executeTakeFirst();
   // Defence in depth: the form only stores http(s) URLs; anything else never redirects.
   if (!row || !isHttpUrl(row.linkUrl)) return null;
-  const ua = userAgent?.trim() ?? "";
-  if (ua && !isbot(ua)) {
+  if (!isBotAgent(userAgent)) {
     await db.updateTable("ads").set({ clicks: sql<number>`"clicks" + 1` }).where("id", "=", id).execute();
   }
   return row.linkUrl;
@@ -341,8 +340,7 @@ export function createAdImpressions(
   });
   return {
     record(adId, userAgent) {
-      const ua = userAgent?.trim() ?? "";
-      if (!ua || isbot(ua)) return false;
+      if (isBotAgent(userAgent)) return false;
       counter.add(adId);
       return true;
     },
