@@ -10,7 +10,8 @@ import { expect, test } from "./fixtures.ts";
 
 // The layout at every width (issue 25): the main pages at phone, tablet and desktop
 // widths, both languages, signed out, signed in and as an admin. On each page: nothing
-// wider than the window, the header in one row from 1024 px, no text cut by its own box.
+// wider than the window, the header in one row from 1024 px, no text cut by its own box,
+// nothing drawn over anything else, and (at one width per group) nothing for axe.
 // A screenshot of each page is attached to the report for a reviewer; no reference
 // images are compared (fonts differ between machines: see docs/design.md).
 
@@ -82,6 +83,7 @@ interface LayoutReport {
   innerWidth: number;
   headerItems: { label: string; top: number; bottom: number }[];
   clipped: string[];
+  overlaps: string[];
 }
 
 /** Measures the page in the browser: overflow, the header's items, text cut by its box. */
@@ -120,16 +122,81 @@ function measure(page: Page): Promise<LayoutReport> {
       const titled = el.closest("[title]") !== null && style.textOverflow === "ellipsis";
       if (!titled) clipped.push(nameOf(el));
     }
+    // Elements drawn over one another: the boxes a reader sees (text, controls, images),
+    // each line of an inline element on its own, as far as the boxes that hide or scroll
+    // what overflows let them show; one inside the other is meant, and 2 px are forgiven.
+    type Box = { left: number; top: number; right: number; bottom: number };
+    const seenPart = (el: Element, r: DOMRect): Box | null => {
+      let box: Box = { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+      for (let p = el.parentElement; p && p !== document.documentElement; p = p.parentElement) {
+        const style = getComputedStyle(p);
+        if (style.overflowX === "visible" && style.overflowY === "visible") continue;
+        const c = p.getBoundingClientRect();
+        box = {
+          left: Math.max(box.left, c.left),
+          top: Math.max(box.top, c.top),
+          right: Math.min(box.right, c.right),
+          bottom: Math.min(box.bottom, c.bottom),
+        };
+      }
+      return box.right > box.left && box.bottom > box.top ? box : null;
+    };
+    const drawn = [
+      ...document.body.querySelectorAll(
+        "a, button, input, select, textarea, summary, img, video, h1, h2, h3, h4, h5, h6, p, label, th, td, figcaption, pre",
+      ),
+    ]
+      .filter((el) => {
+        if (el.closest(".sr-only, details:not([open]) > :not(summary), [hidden], [aria-hidden='true'], .Toastify"))
+          return false;
+        const style = getComputedStyle(el);
+        return style.visibility !== "hidden" && style.display !== "none" && Number(style.opacity) > 0;
+      })
+      .map((el) => ({
+        el,
+        boxes: [...el.getClientRects()].map((r) => seenPart(el, r)).filter((b): b is Box => b !== null),
+      }))
+      .filter((d) => d.boxes.length > 0);
+    const overlaps: string[] = [];
+    for (let i = 0; i < drawn.length; i++) {
+      for (let j = i + 1; j < drawn.length; j++) {
+        const a = drawn[i];
+        const b = drawn[j];
+        if (!a || !b || a.el.contains(b.el) || b.el.contains(a.el)) continue;
+        const hit = a.boxes.some((p) =>
+          b.boxes.some(
+            (q) =>
+              Math.min(p.right, q.right) - Math.max(p.left, q.left) > 2 &&
+              Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 2,
+          ),
+        );
+        if (hit) overlaps.push(`${nameOf(a.el)} over ${nameOf(b.el)}`);
+      }
+    }
     return {
       scrollWidth: document.documentElement.scrollWidth,
       innerWidth: window.innerWidth,
       headerItems,
       clipped,
+      overlaps,
     };
   });
 }
 
-async function checkPage(page: Page, testInfo: TestInfo, path: string, width: number, name: string) {
+/** Axe's findings on the whole page, one line each. */
+async function axeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+async function checkPage(
+  page: Page,
+  testInfo: TestInfo,
+  path: string,
+  width: number,
+  name: string,
+  opts: { axe?: boolean } = {},
+) {
   const response = await page.goto(path);
   expect(response?.status(), path).toBeLessThan(400);
   // Fonts decide line breaks: measure once they are in.
@@ -141,6 +208,8 @@ async function checkPage(page: Page, testInfo: TestInfo, path: string, width: nu
   });
   expect(report.scrollWidth, `${path} at ${width}px is wider than the window`).toBeLessThanOrEqual(report.innerWidth);
   expect(report.clipped, `${path} at ${width}px cuts text`).toEqual([]);
+  expect(report.overlaps, `${path} at ${width}px draws elements over one another`).toEqual([]);
+  if (opts.axe) expect(await axeViolations(page), `${path} at ${width}px: axe`).toEqual([]);
   if (width >= 1024) {
     expect(report.headerItems.length, `${path}: the header's items`).toBeGreaterThan(2);
     const tops = report.headerItems.map((i) => (i.top + i.bottom) / 2);
@@ -169,14 +238,18 @@ for (const role of ["reader", "user", "admin"] as const) {
         page,
         serverDb,
       }, testInfo) => {
-        test.setTimeout(120_000);
+        test.setTimeout(240_000);
         const id = await showcase(serverDb.db);
         await page.emulateMedia({ colorScheme: "light" });
         await signIn(page, serverDb.db, role, `layout-${role}-${locale}`);
         for (const width of widths) {
           await page.setViewportSize({ width, height: 800 });
           for (const path of pagesFor(role, locale)) {
-            await checkPage(page, testInfo, path.replace("{id}", id), width, `${role} ${locale} ${width}`);
+            // Axe at the narrowest width of the group (320, 1024 or 390 px): on every page
+            // at all six it would cost minutes; its rules rarely change with the width.
+            await checkPage(page, testInfo, path.replace("{id}", id), width, `${role} ${locale} ${width}`, {
+              axe: width === widths[0],
+            });
           }
         }
       });
@@ -189,7 +262,7 @@ test("admin, dark theme: the same checks at 390 and 1280 px in both languages", 
   page,
   serverDb,
 }, testInfo) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const id = await showcase(serverDb.db);
   await page.emulateMedia({ colorScheme: "dark" });
   await signedInAdmin(page, serverDb.db, "layout-dark");
@@ -197,10 +270,29 @@ test("admin, dark theme: the same checks at 390 and 1280 px in both languages", 
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 800 });
       for (const path of pagesFor("admin", locale)) {
-        await checkPage(page, testInfo, path.replace("{id}", id), width, `dark ${locale} ${width}`);
+        await checkPage(page, testInfo, path.replace("{id}", id), width, `dark ${locale} ${width}`, {
+          axe: width === 390,
+        });
       }
     }
   }
+});
+
+test("the checks can fail: a button drawn over the heading is an overlap", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto("/en");
+  expect((await measure(page)).overlaps).toEqual([]);
+  await page.evaluate(() => {
+    const heading = document.querySelector("main h1, main h2");
+    if (!heading) throw new Error("no heading");
+    const r = heading.getBoundingClientRect();
+    const button = document.createElement("button");
+    button.textContent = "Stray";
+    button.style.cssText = `position:absolute;left:${r.left + window.scrollX}px;top:${r.top + window.scrollY}px;width:80px;height:30px`;
+    document.body.append(button);
+  });
+  const { overlaps } = await measure(page);
+  expect(overlaps.some((o) => o.includes('button "Stray"'))).toBe(true);
 });
 
 test("the account menu opens, closes with Escape and holds the admin's links (1280 px, en and zh)", async ({
