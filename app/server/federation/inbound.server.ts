@@ -131,7 +131,10 @@ function pastIso(note: Note): string {
   const now = nowIso();
   const published = note.published?.toString();
   if (!published) return now;
-  const iso = new Date(published).toISOString();
+  const time = new Date(published);
+  // A date JavaScript cannot hold (year 275760 and on) is taken as now too.
+  if (Number.isNaN(time.getTime())) return now;
+  const iso = time.toISOString();
   return iso.localeCompare(now) < 0 ? iso : now;
 }
 
@@ -146,12 +149,13 @@ export async function onCreate(ctx: Ctx, create: Create, log: Logger): Promise<v
   const body = noteBody(note);
   if (!body) return;
   const actor = await remoteActorOf(ctx, sender);
-  if (!actor) return;
+  const noteUrl = httpUrl(note.url) ?? httpUrl(note.id);
+  if (!actor || !noteUrl) return;
   const moderation = await getSiteSetting(ctx.data.db, "commentModeration");
   const id = await storeRemoteReply(ctx.data.db, {
     target,
     noteUri: note.id.href,
-    noteUrl: httpUrl(note.url) ?? note.id.href,
+    noteUrl,
     actor,
     bodyHtml: body.html,
     bodyMarkdown: body.markdown,
@@ -168,13 +172,14 @@ export async function onUpdate(ctx: Ctx, update: Update): Promise<void> {
   const note = await update.getObject(ctx);
   if (!(note instanceof Note) || !note.id || !ownNote(note, update.actorId)) return;
   const body = noteBody(note);
-  if (!body) return;
+  const noteUrl = httpUrl(note.url) ?? httpUrl(note.id);
+  if (!body || !noteUrl) return;
   const postId = await updateRemoteReply(ctx.data.db, {
     noteUri: note.id.href,
     actorUri: update.actorId.href,
     bodyHtml: body.html,
     bodyMarkdown: body.markdown,
-    noteUrl: httpUrl(note.url) ?? note.id.href,
+    noteUrl,
   });
   if (postId) await ctx.data.postChanged(postId);
 }
