@@ -18,7 +18,7 @@ test.afterAll(async ({ serverDb }) => {
   }
 });
 
-test("non-admins cannot see or change the Fediverse page", async ({ page, request }) => {
+test("non-admins cannot see or change the Fediverse page", async ({ page, request, serverDb }) => {
   const response = await request.get("/admin/fediverse", { maxRedirects: 0 });
   expect(response.status()).toBe(302);
   await signedInUser(page, "fedi-not-admin");
@@ -28,6 +28,21 @@ test("non-admins cannot see or change the Fediverse page", async ({ page, reques
     headers: { Origin: new URL(page.url()).origin },
   });
   expect(post.status()).toBe(403);
+  // Blocks are the admin's too: refused on the server, nothing stored.
+  const forms: Array<Record<string, string>> = [
+    { blockActor: "https://social.example/users/someone" },
+    { intent: "blockDomain", domain: "social.example" },
+  ];
+  for (const form of forms) {
+    const refused = await page.request.post("/admin/fediverse", {
+      form,
+      headers: { Origin: new URL(page.url()).origin },
+    });
+    expect(refused.status()).toBe(403);
+  }
+  expect(
+    await serverDb.db.selectFrom("federationBlocks").select("id").where("value", "like", "%social.example%").execute(),
+  ).toEqual([]);
 });
 
 test("an admin sees why federation is off, the handles and the followers, in English and Chinese", async ({
