@@ -74,7 +74,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
   app.use(options.devMiddleware ?? staticFiles(fileURLToPath(new URL("../client", import.meta.url))));
   app.use(whileDatabaseDown(services.dbHealth));
   // Other servers post to the inboxes from their own origin: before the cross-site check.
-  app.use(serveFederation({ env, log, federation: boot.federation }));
+  app.use(serveFederation({ env, log, federation: boot.federation, rateLimits: boot.shared.rateLimits }));
   app.use(refuseCrossSite(env));
   app.use(refuseDeclaredTooLarge(env));
   app.use(renderWithReactRouter({ build: dev ? loadBuild : build, dev, env, services, cache }));

@@ -144,6 +144,8 @@ const schema = z.object({
     .default(DEFAULT_RELAY_URL),
   /** Federation (issue 22): "on" or "off" overrides the admin switch; unset: the switch decides. */
   FEDERATION: z.enum(["on", "off"]).optional(),
+  /** Activities one remote server may post to the inboxes per minute; 429 past it. */
+  FEDERATION_INBOX_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(300),
   /** Tests only: a generic OpenID Connect provider (discovery URL, id, secret). */
   OIDC_TEST_DISCOVERY_URL: z.string().url().optional(),
   OIDC_TEST_CLIENT_ID: z.string().optional(),
@@ -193,6 +195,8 @@ export interface Env {
   insights: { retentionDays: number; countryHeader: string | null };
   /** FEDERATION: "on"/"off" overrides the admin switch; null: the switch decides. */
   federation: "on" | "off" | null;
+  /** FEDERATION_INBOX_PER_MINUTE: inbox POSTs one remote server may send per minute. */
+  federationInboxPerMinute: number;
 }
 
 /**
@@ -395,6 +399,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
       countryHeader: v.INSIGHTS_COUNTRY_HEADER ? v.INSIGHTS_COUNTRY_HEADER.toLowerCase() : null,
     },
     federation: v.FEDERATION ?? null,
+    federationInboxPerMinute: v.FEDERATION_INBOX_PER_MINUTE,
   };
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Element, Root } from "hast";
+import { fromHtml } from "hast-util-from-html";
 import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from "rehype-sanitize";
 import rehypeStringify from "rehype-stringify";
 import remarkGfm from "remark-gfm";
@@ -206,4 +207,17 @@ export function renderComment(markdown: string): string {
 /** How many links the rendered comment holds. */
 export function countLinks(markdown: string): number {
   return renderCommentParts(markdown).links;
+}
+
+const commentHtmlProcessor = unified().use(rehypeSanitize, commentSchema).use(commentLinks).use(rehypeStringify);
+
+/**
+ * HTML written elsewhere (a reply from the Fediverse) through the comment sanitiser: only
+ * the comment subset survives (paragraphs, emphasis, code, links, lists, quotes), scripts
+ * and styles go with their content, links get nofollow/ugc. The caller limits the size and
+ * nesting first (see `tagDepth`).
+ */
+export function sanitizeCommentHtml(html: string): string {
+  const tree = commentHtmlProcessor.runSync(fromHtml(html, { fragment: true })) as Root;
+  return commentHtmlProcessor.stringify(tree);
 }

@@ -1,5 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
+import { nowIso } from "../../app/server/db/db.server.ts";
 import { newId } from "../../app/server/ids.server.ts";
+import { createPost } from "../../app/server/repos/posts.server.ts";
 import { DEFAULT_SETTINGS, updateSiteSettings } from "../../app/server/repos/site-settings.server.ts";
 import { signedInAdmin, signedInUser } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
@@ -16,7 +18,7 @@ test.afterAll(async ({ serverDb }) => {
   }
 });
 
-test("non-admins cannot see or change the Fediverse page", async ({ page, request }) => {
+test("non-admins cannot see or change the Fediverse page", async ({ page, request, serverDb }) => {
   const response = await request.get("/admin/fediverse", { maxRedirects: 0 });
   expect(response.status()).toBe(302);
   await signedInUser(page, "fedi-not-admin");
@@ -26,6 +28,21 @@ test("non-admins cannot see or change the Fediverse page", async ({ page, reques
     headers: { Origin: new URL(page.url()).origin },
   });
   expect(post.status()).toBe(403);
+  // Blocks are the admin's too: refused on the server, nothing stored.
+  const forms: Array<Record<string, string>> = [
+    { blockActor: "https://social.example/users/someone" },
+    { intent: "blockDomain", domain: "social.example" },
+  ];
+  for (const form of forms) {
+    const refused = await page.request.post("/admin/fediverse", {
+      form,
+      headers: { Origin: new URL(page.url()).origin },
+    });
+    expect(refused.status()).toBe(403);
+  }
+  expect(
+    await serverDb.db.selectFrom("federationBlocks").select("id").where("value", "like", "%social.example%").execute(),
+  ).toEqual([]);
 });
 
 test("an admin sees why federation is off, the handles and the followers, in English and Chinese", async ({
@@ -97,4 +114,137 @@ test("an admin sees why federation is off, the handles and the followers, in Eng
   await expect(page.getByTestId("followers-count-zh")).toHaveText("55 位关注者");
   await expect(page.getByRole("heading", { name: "中文账号" })).toBeVisible();
   await page.context().clearCookies({ name: "locale" });
+});
+
+test("an admin moderates a reply from the Fediverse, blocks its author and a server, and lifts the blocks", async ({
+  page,
+  serverDb,
+}) => {
+  test.slow();
+  const { db } = serverDb;
+  const tag = `fedi${Date.now().toString(36)}`;
+  const actorUri = `https://remote.example/users/${tag}`;
+  const postId = await createPost(db, {
+    slug: `${tag}-post`,
+    authorId: null,
+    status: "published",
+    publishedAt: "2026-11-02T00:00:00.000Z",
+    translations: [{ locale: "en", title: `${tag} Discussed` }],
+  });
+  const at = nowIso();
+  await db
+    .insertInto("federationRemoteActors")
+    .values({
+      uri: actorUri,
+      url: `https://remote.example/@${tag}`,
+      handle: `@${tag}@remote.example`,
+      name: "Carol Remote",
+      avatarUrl: "https://remote.example/avatar.png",
+      server: "remote.example",
+      createdAt: at,
+      updatedAt: at,
+    })
+    .execute();
+  const commentId = newId();
+  await db
+    .insertInto("comments")
+    .values({
+      id: commentId,
+      postId,
+      authorId: null,
+      parentId: null,
+      bodyMarkdown: `${tag} hello from afar`,
+      bodyHtml: `<p>${tag} hello from afar</p>`,
+      status: "pending",
+      guestName: "Carol Remote",
+      remoteNoteUri: `https://remote.example/users/${tag}/statuses/1`,
+      remoteActorUri: actorUri,
+      remoteUrl: `https://remote.example/@${tag}/1`,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .execute();
+  const cleanup = async () => {
+    await db.deleteFrom("federationBlocks").where("value", "in", [actorUri, "spam.example"]).execute();
+    await db.deleteFrom("posts").where("id", "=", postId).execute();
+    await db.deleteFrom("federationRemoteActors").where("uri", "=", actorUri).execute();
+  };
+
+  try {
+    await signedInAdmin(page, db, "fedi-blocker");
+    // The moderation queue shows the reply with its Fediverse handle; approved, readers see it.
+    await page.goto(`/admin/comments?q=${tag}`);
+    const author = page.getByTestId("remote-author");
+    await expect(author).toContainText(`@${tag}@remote.example`);
+    await expect(author).toContainText("(Fediverse)");
+    await page.getByRole("button", { name: new RegExp(`^Approve.*${tag}`) }).click();
+    await expect(page.getByText(`${tag} hello from afar`)).toHaveCount(0);
+    const reader = await page.context().browser()?.newContext();
+    if (!reader) throw new Error("no browser");
+    const readerPage = await reader.newPage();
+    await readerPage.goto(new URL(`/en/posts/detail/${postId}`, page.url()).href);
+    const comment = readerPage.getByTestId("comment");
+    await expect(comment).toContainText(`${tag} hello from afar`);
+    await expect(comment).toContainText("Carol Remote");
+    await expect(comment.getByTestId("remote-handle")).toHaveText(`@${tag}@remote.example`);
+    await expect(comment.getByRole("link", { name: "View on the Fediverse" })).toHaveAttribute(
+      "href",
+      `https://remote.example/@${tag}/1`,
+    );
+    // No remote avatar: readers' browsers never fetch from the author's server.
+    await expect(readerPage.locator('img[src*="remote.example"]')).toHaveCount(0);
+
+    // Blocked from the moderation list: listed on the Fediverse page, hidden from readers.
+    await page.goto(`/admin/comments?status=all&q=${tag}`);
+    await page.getByRole("button", { name: `Block @${tag}@remote.example on the Fediverse` }).click();
+    await expect(page).toHaveURL(/\/admin\/fediverse/);
+    const blocks = page.getByTestId("blocks");
+    await expect(blocks).toContainText(actorUri);
+    await readerPage.reload();
+    await expect(readerPage.getByText(`${tag} hello from afar`)).toHaveCount(0);
+
+    // A whole server: a domain that cannot be one is refused with the field's message.
+    await page.getByLabel("Server to block").fill("https://spam.example/path");
+    await page.getByRole("button", { name: "Block server" }).click();
+    await expect(page.getByText("Enter a domain such as spam.example")).toBeVisible();
+    await page.getByLabel("Server to block").fill("Spam.Example");
+    await page.getByRole("button", { name: "Block server" }).click();
+    await expect(blocks).toContainText("spam.example");
+    // A follower blocked from its row is marked.
+    await page.getByRole("button", { name: "Block @reader54@social.example" }).click();
+    await expect(page.getByTestId("follower-blocked")).toHaveCount(1);
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(axe.violations.map((v) => v.id)).toEqual([]);
+
+    // Lifted: the reply shows again.
+    await page.getByRole("button", { name: `Unblock ${actorUri}` }).click();
+    await expect(blocks).not.toContainText(actorUri);
+    await page.getByRole("button", { name: "Unblock https://social.example/users/reader54" }).click();
+    await expect(page.getByTestId("follower-blocked")).toHaveCount(0);
+    await readerPage.reload();
+    await expect(readerPage.getByTestId("comment")).toContainText(`${tag} hello from afar`);
+
+    // Each block and unblock is in the audit log.
+    const entries = await db
+      .selectFrom("auditLog")
+      .select(["action", "details"])
+      .where("entityType", "=", "fediverseBlock")
+      .where("details", "like", `%${tag}%`)
+      .execute();
+    expect(entries.map((e) => e.action).sort()).toEqual(["fediverse.block", "fediverse.unblock"]);
+
+    // In Chinese: the block list and its button; the reader's page in Chinese counts nothing yet.
+    await page.context().addCookies([{ name: "locale", value: "zh", url: new URL(page.url()).origin }]);
+    await page.goto("/admin/fediverse");
+    await expect(page.getByRole("heading", { name: "已屏蔽的账号和服务器" })).toBeVisible();
+    await expect(blocks).toContainText("服务器");
+    await page.getByRole("button", { name: "取消屏蔽 spam.example" }).click();
+    await expect(page.getByText("目前没有屏蔽任何账号或服务器。")).toBeVisible();
+    await readerPage.goto(new URL(`/zh/posts/detail/${postId}`, page.url()).href);
+    await expect(readerPage.getByRole("link", { name: "在联邦宇宙中查看" })).toBeVisible();
+    await page.context().clearCookies({ name: "locale" });
+    await reader.close();
+  } finally {
+    await cleanup();
+  }
 });

@@ -1,7 +1,11 @@
+import { Announce, Create, Delete, Like, Note, PUBLIC_COLLECTION, Tombstone, Undo, Update } from "@fedify/vocab";
+import { Temporal } from "@js-temporal/polyfill";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DB, nowIso, openDatabase } from "../../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../../app/server/env.server.ts";
 import { FEDERATION_BODY_LIMIT } from "../../app/server/http/federation.server.ts";
+import { addBlock, removeBlock } from "../../app/server/repos/federation-inbound.server.ts";
+import { updateSiteSettings } from "../../app/server/repos/site-settings.server.ts";
 import { type FediversePeer, startFediversePeer } from "../setup/fediverse-peer.ts";
 import { freePort, type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
@@ -10,6 +14,9 @@ import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
 // stand-in): WebFinger, Follow → Accept, a published post arriving as a signed
 // Create(Article) in its language, Update on edit, Delete on trash, Undo(Follow).
 // The production server runs with the test seam that allows http loopback peers.
+
+/** The inbox budget per server in these tests: above what the peer sends in a minute. */
+const INBOX_PER_MINUTE = 120;
 
 describe(`federation (${testDialect()})`, () => {
   let server: ServerProcess;
@@ -21,7 +28,7 @@ describe(`federation (${testDialect()})`, () => {
   let host: string;
   let startBlog: () => Promise<ServerProcess>;
 
-  async function insertPost(id: string, opts: { status: "published" | "scheduled"; publishedAt: string }) {
+  async function insertPost(id: string, opts: { status: "published" | "scheduled" | "draft"; publishedAt: string }) {
     const at = nowIso();
     await db
       .insertInto("posts")
@@ -83,6 +90,42 @@ describe(`federation (${testDialect()})`, () => {
       .execute();
   }
 
+  /** Waits until `check` returns something other than undefined (activities are handled from the queue). */
+  async function eventually<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await check();
+      if (value !== undefined) return value;
+      if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Lets the queue handle what was sent (for activities that must change nothing). */
+  const settle = () => new Promise((r) => setTimeout(r, 1500));
+
+  async function postPage(locale: "en" | "zh", id: string): Promise<string> {
+    const res = await fetch(`${base}/${locale}/posts/detail/${id}`);
+    expect(res.status).toBe(200);
+    return res.text();
+  }
+
+  function note(opts: { id: URL; by: URL; inReplyTo: string; content: string }): Note {
+    return new Note({
+      id: opts.id,
+      attribution: opts.by,
+      to: PUBLIC_COLLECTION,
+      replyTarget: new URL(opts.inReplyTo),
+      content: opts.content,
+      url: new URL(`${opts.id.href}/page`),
+      published: Temporal.Now.instant() as unknown as globalThis.Temporal.Instant,
+    });
+  }
+
+  function create(by: URL, object: Note, id?: URL): Create {
+    return new Create({ id: id ?? new URL(`${object.id?.href}#create`), actor: by, object, to: PUBLIC_COLLECTION });
+  }
+
   beforeAll(async () => {
     const dataDir = tempDataDir();
     const database = await createServerDatabaseUrl(dataDir);
@@ -98,6 +141,7 @@ describe(`federation (${testDialect()})`, () => {
       LOG_REQUESTS: "false",
       FEDERATION: "on",
       SCHEDULER_INTERVAL_MS: "300",
+      FEDERATION_INBOX_PER_MINUTE: String(INBOX_PER_MINUTE),
     };
     startBlog = () => startServer(env, { entry: "tests/setup/federation-server.ts" });
     server = await startBlog();
@@ -282,6 +326,335 @@ describe(`federation (${testDialect()})`, () => {
       if (Date.now() > until) throw new Error("the follower was not removed");
       await new Promise((r) => setTimeout(r, 100));
     }
+  });
+
+  it("takes replies as comments: stored, shown, edited and deleted only by their author, nested, sanitised", {
+    timeout: 90_000,
+  }, async () => {
+    await insertPost("fedreply000000000001", { status: "published", publishedAt: nowIso() });
+    const zhActor = new URL(`${base}/ap/actors/zh`);
+    const alice = peer.actorUri("alice");
+    const mallory = peer.actorUri("mallory");
+    const peerHost = new URL(peer.url).host;
+    const article = `${base}/ap/articles/zh/fedreply000000000001`;
+    const commentOf = (noteId: URL) =>
+      db.selectFrom("comments").selectAll().where("remoteNoteUri", "=", noteId.href).executeTakeFirst();
+
+    // A reply with script, an event handler and an image in it.
+    const first = note({
+      id: peer.newId("alice", "statuses"),
+      by: alice,
+      inReplyTo: article,
+      content:
+        '<p>Hello <strong>blog</strong><script>alert("x")</script><img src="x" onerror="alert(1)"> <a href="javascript:alert(1)">bad</a></p>',
+    });
+    await peer.send(zhActor, create(alice, first));
+    const stored = await eventually(() => commentOf(first.id as URL), "the reply");
+    expect(stored).toMatchObject({
+      postId: "fedreply000000000001",
+      parentId: null,
+      status: "approved",
+      remoteActorUri: alice.href,
+    });
+    expect(stored.bodyHtml).toContain("<strong>blog</strong>");
+    expect(stored.bodyHtml).not.toMatch(/script|onerror|<img|javascript:/i);
+
+    // On the post page (both languages): name, handle, a link to the note; no remote avatar.
+    for (const locale of ["en", "zh"] as const) {
+      const html = await postPage(locale, "fedreply000000000001");
+      expect(html).toContain("Alice Peer");
+      expect(html).toContain(`@alice@${peerHost}`);
+      expect(html).toContain(`href="${first.id?.href}/page"`);
+      expect(html).toContain("Hello <strong>blog</strong>");
+      expect(html).not.toContain("/avatars/alice.png");
+      expect(html).not.toContain('alert("x")');
+    }
+    const actorRow = await db
+      .selectFrom("federationRemoteActors")
+      .selectAll()
+      .where("uri", "=", alice.href)
+      .executeTakeFirstOrThrow();
+    expect(actorRow).toMatchObject({ handle: `@alice@${peerHost}`, name: "Alice Peer", server: peerHost });
+    expect(actorRow.avatarUrl).toBe(`${peer.url}/avatars/alice.png`);
+
+    // Replayed: the same Create, and the same note in a new Create, store nothing new.
+    await peer.send(zhActor, create(alice, first));
+    await peer.send(zhActor, create(alice, first, peer.newId("alice", "activities")));
+    await settle();
+    expect(
+      await db
+        .selectFrom("comments")
+        .select("id")
+        .where("remoteNoteUri", "=", first.id?.href ?? "")
+        .execute(),
+    ).toHaveLength(1);
+
+    // A reply to the reply nests under it; a reply to that one too (one level, as for local replies).
+    const second = note({
+      id: peer.newId("mallory", "statuses"),
+      by: mallory,
+      inReplyTo: first.id?.href ?? "",
+      content: "<p>Second</p>",
+    });
+    await peer.send(zhActor, create(mallory, second), "mallory");
+    const secondRow = await eventually(() => commentOf(second.id as URL), "the reply to the reply");
+    expect(secondRow.parentId).toBe(stored.id);
+    const third = note({
+      id: peer.newId("alice", "statuses"),
+      by: alice,
+      inReplyTo: second.id?.href ?? "",
+      content: "<p>Third</p>",
+    });
+    await peer.send(zhActor, create(alice, third));
+    expect((await eventually(() => commentOf(third.id as URL), "the third reply")).parentId).toBe(stored.id);
+
+    // mallory cannot edit or delete alice's note; a note claiming alice as its author, sent by mallory, is refused.
+    const forgedEdit = note({ id: first.id as URL, by: alice, inReplyTo: article, content: "<p>Forged</p>" });
+    await peer.send(
+      zhActor,
+      new Update({ id: peer.newId("mallory", "activities"), actor: mallory, object: forgedEdit }),
+      "mallory",
+    );
+    await peer.send(
+      zhActor,
+      new Delete({ id: peer.newId("mallory", "activities"), actor: mallory, object: new Tombstone({ id: first.id }) }),
+      "mallory",
+    );
+    const impostor = note({
+      id: peer.newId("alice", "statuses"),
+      by: alice,
+      inReplyTo: article,
+      content: "<p>Me?</p>",
+    });
+    await peer.send(zhActor, create(mallory, impostor), "mallory");
+    await settle();
+    expect((await commentOf(first.id as URL))?.bodyHtml).toContain("Hello");
+    expect(await commentOf(impostor.id as URL)).toBeUndefined();
+
+    // alice edits hers: the page shows the new text.
+    const edited = note({
+      id: first.id as URL,
+      by: alice,
+      inReplyTo: article,
+      content: "<p>Edited <em>reply</em></p>",
+    });
+    await peer.send(zhActor, new Update({ id: peer.newId("alice", "activities"), actor: alice, object: edited }));
+    await eventually(
+      async () => ((await commentOf(first.id as URL))?.bodyHtml.includes("Edited") ? true : undefined),
+      "the edit",
+    );
+    expect(await postPage("en", "fedreply000000000001")).toContain("Edited <em>reply</em>");
+
+    // A reply to a draft, to a post that does not exist, and to something not ours: nothing stored.
+    await insertPost("fedreplydraft0000001", { status: "draft", publishedAt: nowIso() });
+    const before = await db.selectFrom("comments").select("id").execute();
+    for (const target of [
+      `${base}/ap/articles/zh/fedreplydraft0000001`,
+      `${base}/ap/articles/zh/nosuchpost`,
+      `${peer.url}/users/alice/statuses/elsewhere`,
+    ]) {
+      await peer.send(
+        zhActor,
+        create(alice, note({ id: peer.newId("alice", "statuses"), by: alice, inReplyTo: target, content: "<p>x</p>" })),
+      );
+    }
+    await settle();
+    expect(await db.selectFrom("comments").select("id").execute()).toHaveLength(before.length);
+
+    // Held for moderation when the site holds comments: not on the page until approved.
+    await updateSiteSettings(db, { commentModeration: "hold" });
+    const held = note({
+      id: peer.newId("alice", "statuses"),
+      by: alice,
+      inReplyTo: article,
+      content: "<p>Held one</p>",
+    });
+    await peer.send(zhActor, create(alice, held));
+    expect((await eventually(() => commentOf(held.id as URL), "the held reply")).status).toBe("pending");
+    expect(await postPage("en", "fedreply000000000001")).not.toContain("Held one");
+    await updateSiteSettings(db, { commentModeration: "auto" });
+
+    // alice deletes hers: gone from the page, with the replies under it.
+    await peer.send(
+      zhActor,
+      new Delete({ id: peer.newId("alice", "activities"), actor: alice, object: new Tombstone({ id: first.id }) }),
+    );
+    await eventually(async () => ((await commentOf(first.id as URL)) ? undefined : true), "the delete");
+    expect(await commentOf(second.id as URL)).toBeUndefined();
+    const after = await postPage("en", "fedreply000000000001");
+    expect(after).not.toContain("Edited <em>reply</em>");
+    expect(after).not.toContain("Second");
+  });
+
+  it("counts likes and boosts once per account, shows them in both languages, and takes their Undo", {
+    timeout: 60_000,
+  }, async () => {
+    await insertPost("fedlikes000000000001", { status: "published", publishedAt: nowIso() });
+    const zhActor = new URL(`${base}/ap/actors/zh`);
+    const alice = peer.actorUri("alice");
+    const mallory = peer.actorUri("mallory");
+    const article = new URL(`${base}/ap/articles/en/fedlikes000000000001`);
+    const counts = async () => {
+      const rows = await db
+        .selectFrom("federationReactions")
+        .select("kind")
+        .where("postId", "=", "fedlikes000000000001")
+        .execute();
+      return `${rows.filter((r) => r.kind === "like").length}/${rows.filter((r) => r.kind === "announce").length}`;
+    };
+    // None yet: no line on the page.
+    expect(await postPage("en", "fedlikes000000000001")).not.toContain('data-testid="fediverse-reactions"');
+
+    const aliceLike = new Like({ id: peer.newId("alice", "likes"), actor: alice, object: article });
+    await peer.send(zhActor, aliceLike);
+    // The same account liking again (a new id) counts once.
+    await peer.send(zhActor, new Like({ id: peer.newId("alice", "likes"), actor: alice, object: article }));
+    const malloryLike = new Like({ id: peer.newId("mallory", "likes"), actor: mallory, object: article });
+    await peer.send(zhActor, malloryLike, "mallory");
+    await peer.send(
+      zhActor,
+      new Announce({ id: peer.newId("alice", "boosts"), actor: alice, object: article, to: PUBLIC_COLLECTION }),
+    );
+    await eventually(async () => ((await counts()) === "2/1" ? true : undefined), "two likes and a boost");
+    expect(await postPage("en", "fedlikes000000000001")).toContain("2 likes · 1 boost from the Fediverse");
+    expect(await postPage("zh", "fedlikes000000000001")).toContain("来自联邦宇宙的 2 个赞 · 1 次转发");
+
+    // alice cannot undo mallory's like; mallory can.
+    await peer.send(zhActor, new Undo({ id: peer.newId("alice", "undo"), actor: alice, object: malloryLike }));
+    await settle();
+    expect(await counts()).toBe("2/1");
+    await peer.send(
+      zhActor,
+      new Undo({ id: peer.newId("mallory", "undo"), actor: mallory, object: malloryLike }),
+      "mallory",
+    );
+    await eventually(async () => ((await counts()) === "1/1" ? true : undefined), "the undone like");
+    expect(await postPage("en", "fedlikes000000000001")).toContain("1 like · 1 boost from the Fediverse");
+    // A like of a post that does not exist is not stored.
+    await peer.send(
+      zhActor,
+      new Like({
+        id: peer.newId("alice", "likes"),
+        actor: alice,
+        object: new URL(`${base}/ap/articles/en/nosuchpost`),
+      }),
+    );
+    await settle();
+    expect(await db.selectFrom("federationReactions").select("postId").execute()).toHaveLength(2);
+  });
+
+  it("ignores blocked accounts and servers: replies hidden and dropped, likes and follows ignored; unblock works", {
+    timeout: 90_000,
+  }, async () => {
+    await insertPost("fedblock000000000001", { status: "published", publishedAt: nowIso() });
+    const zhActor = new URL(`${base}/ap/actors/zh`);
+    const alice = peer.actorUri("alice");
+    const mallory = peer.actorUri("mallory");
+    const article = `${base}/ap/articles/zh/fedblock000000000001`;
+    const article2 = new URL(`${base}/ap/articles/en/fedblock000000000001`);
+    const commentOf = (noteId: URL | null) =>
+      db
+        .selectFrom("comments")
+        .selectAll()
+        .where("remoteNoteUri", "=", noteId?.href ?? "")
+        .executeTakeFirst();
+    // The admin's block drops every cached page (the route's content write); written here directly,
+    // each look at the page asks for a fresh one.
+    let look = 0;
+    const freshPage = async () => {
+      const res = await fetch(`${base}/en/posts/detail/fedblock000000000001?look=${++look}`);
+      return res.text();
+    };
+
+    const before = note({
+      id: peer.newId("alice", "statuses"),
+      by: alice,
+      inReplyTo: article,
+      content: "<p>Before the block</p>",
+    });
+    await peer.send(zhActor, create(alice, before));
+    await eventually(() => commentOf(before.id), "the reply before the block");
+    expect(await freshPage()).toContain("Before the block");
+
+    const actorBlock = await addBlock(db, "actor", alice.href);
+    // Hidden from readers, kept in the database (unblocking shows it again).
+    expect(await freshPage()).not.toContain("Before the block");
+    const during = note({
+      id: peer.newId("alice", "statuses"),
+      by: alice,
+      inReplyTo: article,
+      content: "<p>During</p>",
+    });
+    await peer.send(zhActor, create(alice, during));
+    await peer.send(zhActor, new Like({ id: peer.newId("alice", "likes"), actor: alice, object: article2 }));
+    const accepts = peer.received.filter((a) => a.type === "Accept").length;
+    await peer.follow(zhActor);
+    // mallory (same server, not blocked) still gets through: the queue has handled what came before.
+    const fromMallory = note({
+      id: peer.newId("mallory", "statuses"),
+      by: mallory,
+      inReplyTo: article,
+      content: "<p>Mallory here</p>",
+    });
+    await peer.send(zhActor, create(mallory, fromMallory), "mallory");
+    await eventually(() => commentOf(fromMallory.id), "mallory's reply");
+    await settle();
+    expect(await commentOf(during.id)).toBeUndefined();
+    expect(
+      await db
+        .selectFrom("federationReactions")
+        .select("postId")
+        .where("postId", "=", "fedblock000000000001")
+        .execute(),
+    ).toHaveLength(0);
+    expect(peer.received.filter((a) => a.type === "Accept")).toHaveLength(accepts);
+    expect(await db.selectFrom("federationFollowers").select("id").execute()).toHaveLength(0);
+
+    // The whole server blocked: mallory's reply hidden, the next one dropped.
+    const domainBlock = await addBlock(db, "domain", "127.0.0.1");
+    expect(await freshPage()).not.toContain("Mallory here");
+    const second = note({
+      id: peer.newId("mallory", "statuses"),
+      by: mallory,
+      inReplyTo: article,
+      content: "<p>Again</p>",
+    });
+    await peer.send(zhActor, create(mallory, second), "mallory");
+    await settle();
+    expect(await commentOf(second.id)).toBeUndefined();
+
+    // Unblocked: the replies show again and new ones are taken.
+    await removeBlock(db, domainBlock);
+    await removeBlock(db, actorBlock);
+    const page = await freshPage();
+    expect(page).toContain("Before the block");
+    expect(page).toContain("Mallory here");
+    const after = note({ id: peer.newId("alice", "statuses"), by: alice, inReplyTo: article, content: "<p>After</p>" });
+    await peer.send(zhActor, create(alice, after));
+    await eventually(() => commentOf(after.id), "the reply after the unblock");
+  });
+
+  it("answers 429 past FEDERATION_INBOX_PER_MINUTE posts from one server, and not for another", async () => {
+    const body = JSON.stringify({ type: "Follow" });
+    const post = (keyHost: string) =>
+      fetch(`${base}/ap/inbox`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/activity+json",
+          date: new Date().toUTCString(),
+          signature: `keyId="https://${keyHost}/users/x#main-key",algorithm="rsa-sha256",headers="date",signature="eA=="`,
+        },
+        body,
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < INBOX_PER_MINUTE; i++) statuses.push((await post("flood.example")).status);
+    // Each one counted (and refused: not a valid activity) until the budget is spent.
+    expect([...new Set(statuses)]).toEqual([400]);
+    const over = await post("flood.example");
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Another server's budget is its own.
+    expect((await post("other.example")).status).toBe(400);
   });
 
   it("refuses unsigned and badly signed activities (401), huge bodies (413), unknown actors (404)", async () => {

@@ -9,7 +9,7 @@ import {
   importJwk,
   MemoryKvStore,
 } from "@fedify/fedify";
-import { Accept, type Activity, Create, Delete, Endpoints, Follow, Person, Undo, Update } from "@fedify/vocab";
+import { Accept, type Activity, Create, Delete, Endpoints, Follow, Image, Person, Undo, Update } from "@fedify/vocab";
 import { freePort } from "./server-process.ts";
 
 // A Mastodon-like account on loopback, built with Fedify: @alice@127.0.0.1:port. It
@@ -40,6 +40,12 @@ export interface FediversePeer {
   follow(target: URL, id?: string): Promise<string>;
   /** Sends alice's Undo(Follow), signed by `as` (default alice; "mallory" undoes someone else's follow). */
   unfollow(target: URL, followId: string, as?: PeerUser): Promise<void>;
+  /** The id of one of the peer's accounts. */
+  actorUri(user: PeerUser): URL;
+  /** A new id on the peer's server under `user` (for notes and activities). */
+  newId(user: PeerUser, kind: string): URL;
+  /** Sends any activity to the blog actor at `target`, signed by `as` (default alice). */
+  send(target: URL, activity: Activity, as?: PeerUser): Promise<void>;
   waitFor(predicate: (a: ReceivedActivity) => boolean, timeoutMs?: number): Promise<ReceivedActivity>;
   close(): Promise<void>;
 }
@@ -74,6 +80,8 @@ export async function startFediversePeer(): Promise<FediversePeer> {
         inbox: ctx.getInboxUri(identifier),
         endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
         publicKey: pairs[0]?.cryptographicKey ?? null,
+        // An avatar on the peer's own server: the blog must never make readers fetch it.
+        icon: new Image({ url: new URL(`/avatars/${identifier}.png`, origin) }),
       });
     })
     .setKeyPairsDispatcher(() => keys);
@@ -169,6 +177,13 @@ export async function startFediversePeer(): Promise<FediversePeer> {
           object: new Follow({ id: new URL(followId), actor: actorId, object: target }),
         }),
       );
+    },
+    actorUri: (user) => ctx.getActorUri(user),
+    newId: (user, kind) => new URL(`/users/${user}/${kind}/${randomUUID()}`, origin),
+    async send(target, activity, as = "alice") {
+      const blog = await ctx.lookupObject(target);
+      if (!(blog instanceof Person)) throw new Error(`not an actor: ${target.href}`);
+      await ctx.sendActivity({ identifier: as }, blog, activity);
     },
     async waitFor(predicate, timeoutMs = 15_000) {
       const until = Date.now() + timeoutMs;

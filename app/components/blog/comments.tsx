@@ -16,6 +16,8 @@ export interface CommentItem {
   bodyHtml: string;
   status: "approved" | "pending";
   createdAt: string;
+  /** A reply from the Fediverse: its author's handle and the note's address. */
+  remote: { handle: string; url: string } | null;
   replies: CommentItem[];
 }
 
@@ -119,6 +121,12 @@ function DeleteButton({ commentId, hasReplies }: { commentId: string; hasReplies
   );
 }
 
+/** The first letter of a name, for the placeholder beside a remote reply. */
+function initial(name: string): string {
+  const first = [...name.replace(/^@/, "").trim()][0] ?? "?";
+  return first.toUpperCase();
+}
+
 function Comment({ comment, props, isReply }: { comment: CommentItem; props: CommentsProps; isReply: boolean }) {
   const { t } = useTranslation("post");
   const { viewer, access, locale, result } = props;
@@ -128,9 +136,23 @@ function Comment({ comment, props, isReply }: { comment: CommentItem; props: Com
     <li id={`comment-${comment.id}`} className="scroll-mt-24">
       <article className="rounded-md border border-zinc-200 p-4 dark:border-zinc-800" data-testid="comment">
         <header className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-zinc-600 dark:text-zinc-400">
+          {comment.remote && (
+            // Initials, not the remote avatar: readers' browsers never fetch from the author's server.
+            <span
+              aria-hidden="true"
+              className="inline-flex h-6 w-6 items-center justify-center rounded-full bg-violet-100 text-xs font-semibold text-violet-900 dark:bg-violet-900 dark:text-violet-100"
+            >
+              {initial(comment.authorName ?? comment.remote.handle)}
+            </span>
+          )}
           <span className="font-medium text-zinc-900 dark:text-zinc-100">
             {comment.authorName ?? t("comments.formerUser")}
           </span>
+          {comment.remote && (
+            <span className="break-all" data-testid="remote-handle">
+              {comment.remote.handle}
+            </span>
+          )}
           {comment.authorId !== null && comment.authorId === props.postAuthorId && (
             <span
               className="rounded bg-blue-100 px-1.5 py-0.5 text-xs font-medium text-blue-900 dark:bg-blue-900 dark:text-blue-100"
@@ -141,6 +163,14 @@ function Comment({ comment, props, isReply }: { comment: CommentItem; props: Com
           )}
           <span aria-hidden="true">·</span>
           <time dateTime={comment.createdAt}>{formatDate(comment.createdAt, locale)}</time>
+          {comment.remote && (
+            <>
+              <span aria-hidden="true">·</span>
+              <a href={comment.remote.url} rel="nofollow ugc noopener noreferrer" className="underline">
+                {t("comments.remoteLink")}
+              </a>
+            </>
+          )}
           {comment.status === "pending" && (
             <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900 dark:text-amber-100">
               {t("comments.pending")}

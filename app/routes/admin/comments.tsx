@@ -247,7 +247,7 @@ export default function CommentsAdmin({ loaderData, actionData }: Route.Componen
               </thead>
               <tbody>
                 {list.items.map((c) => {
-                  const who = c.authorEmail ?? t("comments.deletedAccount");
+                  const who = c.remote?.handle ?? c.authorEmail ?? t("comments.deletedAccount");
                   const label = (action: string) =>
                     t("comments.actionOn", { action, author: who, excerpt: c.excerpt.slice(0, 40) });
                   return (
@@ -282,7 +282,18 @@ export default function CommentsAdmin({ loaderData, actionData }: Route.Componen
                       <td className="py-2 pr-3">
                         {/* The name readers see, and the address only admins see. */}
                         {c.authorName && <span className="block font-medium">{c.authorName}</span>}
-                        {c.authorEmail ? (
+                        {c.remote ? (
+                          <span className="block text-xs break-all" data-testid="remote-author">
+                            {c.remote.url ? (
+                              <a href={c.remote.url} rel="noopener noreferrer nofollow" className="underline">
+                                {c.remote.handle}
+                              </a>
+                            ) : (
+                              c.remote.handle
+                            )}{" "}
+                            <span className="text-zinc-600 dark:text-zinc-400">{t("comments.fromFediverse")}</span>
+                          </span>
+                        ) : c.authorEmail ? (
                           <EmailText email={c.authorEmail} className={c.authorName ? "text-xs" : ""} />
                         ) : (
                           <span className="block text-zinc-600 dark:text-zinc-400">{who}</span>
@@ -333,6 +344,19 @@ export default function CommentsAdmin({ loaderData, actionData }: Route.Componen
                           >
                             {t("comments.delete")}
                           </Link>
+                          {c.remote && (
+                            // Handled by the Fediverse page, which lists blocks and lifts them.
+                            <button
+                              type="submit"
+                              formAction="/admin/fediverse"
+                              name="blockActor"
+                              value={c.remote.actorUri}
+                              className={`${ADMIN_BUTTON} text-red-700 dark:text-red-400`}
+                              aria-label={t("comments.blockRemoteLabel", { handle: c.remote.handle })}
+                            >
+                              {t("comments.blockRemote")}
+                            </button>
+                          )}
                           {c.authorId && (
                             <button
                               type="submit"

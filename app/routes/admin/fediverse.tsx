@@ -1,13 +1,19 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { AdminPagination, TableScroll, tableClass, useListUrls } from "../../components/admin/list-parts.tsx";
+import {
+  ADMIN_BUTTON,
+  AdminPagination,
+  TableScroll,
+  tableClass,
+  useListUrls,
+} from "../../components/admin/list-parts.tsx";
 import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { LocalTime } from "../../components/ui/local-time.tsx";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
-import { fediverseSchema } from "../../lib/schemas/fediverse.ts";
+import { actorBlockSchema, domainBlockSchema, fediverseSchema } from "../../lib/schemas/fediverse.ts";
 import { adminListRequest } from "../../server/admin/list-request.server.ts";
 import type { FormFailure } from "../../server/auth/guard.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
@@ -16,6 +22,7 @@ import { federationHost } from "../../server/federation/federation.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
 import { FEDERATION_ACTORS, followersPage } from "../../server/repos/federation.server.ts";
+import { addBlock, listBlocks, removeBlock } from "../../server/repos/federation-inbound.server.ts";
 import { getSiteSettings, updateSiteSettings } from "../../server/repos/site-settings.server.ts";
 import type { Route } from "./+types/fediverse";
 
@@ -23,8 +30,8 @@ import type { Route } from "./+types/fediverse";
 // (its handle) and who follows it. The switch and the handles are site settings;
 // FEDERATION in the environment overrides the switch (docs/decisions/023-federation.md).
 
-// Handles and the switch show on no reader's page (yet): nothing cached changes.
-export const handle = routePolicy({ writes: "none" });
+// A block hides comments on reader pages: a write here drops the cached pages.
+export const handle = routePolicy({ writes: "content" });
 
 const PAGE_SIZE = 50;
 
@@ -50,6 +57,7 @@ export async function loader(args: Route.LoaderArgs) {
   );
   return {
     status,
+    blocks: await listBlocks(app.db),
     envOverride: app.env.federation,
     enabled: settings.fediverse.enabled,
     handles: settings.fediverse.handles,
@@ -58,12 +66,61 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
-type FediverseFailure = FormFailure & { values?: Record<string, string> };
+type FediverseFailure = FormFailure & { values?: Record<string, string>; intent?: string };
 
+/**
+ * One page, several forms: the settings (no `intent`), blocking a domain (`intent=blockDomain`),
+ * blocking an actor (`blockActor`=its id, also from a remote comment in the moderation list or
+ * a follower row), and lifting a block (`unblock`=its id). Each is audited.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(context, request);
   const app = getApp(context);
   const form = await request.formData();
+  const saved = () =>
+    redirect("/admin/fediverse#blocks", { headers: flashHeaders(flashOptions(app.env), "success", "flash.saved") });
+  if (form.has("blockActor")) {
+    const actor = validate(actorBlockSchema, form);
+    if (!actor.ok) return data<FediverseFailure>({ fieldErrors: actor.errors, intent: "blockActor" }, { status: 400 });
+    const uri = actor.data.blockActor;
+    await app.db.transaction().execute(async (trx) => {
+      const id = await addBlock(trx, "actor", uri);
+      await audit(trx, admin, "fediverse.block", { type: "fediverseBlock", id }, { kind: "actor", value: uri });
+    });
+    return saved();
+  }
+  if (form.get("intent") === "blockDomain") {
+    const domain = validate(domainBlockSchema, form);
+    if (!domain.ok) {
+      const values = { domain: String(form.get("domain") ?? "").slice(0, 300) };
+      return data<FediverseFailure>({ fieldErrors: domain.errors, values, intent: "blockDomain" }, { status: 400 });
+    }
+    const value = domain.data.domain;
+    await app.db.transaction().execute(async (trx) => {
+      const id = await addBlock(trx, "domain", value);
+      await audit(trx, admin, "fediverse.block", { type: "fediverseBlock", id }, { kind: "domain", value });
+    });
+    return saved();
+  }
+  if (form.has("unblock")) {
+    const id = String(form.get("unblock") ?? "").slice(0, 64);
+    const removed = await app.db.transaction().execute(async (trx) => {
+      const row = await removeBlock(trx, id);
+      if (row) {
+        await audit(
+          trx,
+          admin,
+          "fediverse.unblock",
+          { type: "fediverseBlock", id },
+          { kind: row.kind, value: row.value },
+        );
+      }
+      return row;
+    });
+    if (!removed)
+      return data<FediverseFailure>({ formError: "admin:errors.notFound", intent: "unblock" }, { status: 404 });
+    return saved();
+  }
   const parsed = validate(fediverseSchema, form);
   if (!parsed.ok) {
     const values = { handleZh: String(form.get("handleZh") ?? ""), handleEn: String(form.get("handleEn") ?? "") };
@@ -119,6 +176,7 @@ function Followers({ view, locale }: { view: ActorView; locale: Route.ComponentP
                 <th scope="col">{t("fediverse.columns.name")}</th>
                 <th scope="col">{t("fediverse.columns.server")}</th>
                 <th scope="col">{t("fediverse.columns.since")}</th>
+                <th scope="col">{t("fediverse.columns.block")}</th>
               </tr>
             </thead>
             <tbody>
@@ -133,6 +191,23 @@ function Followers({ view, locale }: { view: ActorView; locale: Route.ComponentP
                   <td>{f.server}</td>
                   <td>
                     <LocalTime iso={f.createdAt} locale={locale} />
+                  </td>
+                  <td>
+                    {f.blocked ? (
+                      <span data-testid="follower-blocked">{t("fediverse.blocked")}</span>
+                    ) : (
+                      <Form method="post">
+                        <button
+                          type="submit"
+                          name="blockActor"
+                          value={f.followerUri}
+                          className={ADMIN_BUTTON}
+                          aria-label={t("fediverse.blockActorLabel", { handle: f.handle })}
+                        >
+                          {t("fediverse.block")}
+                        </button>
+                      </Form>
+                    )}
                   </td>
                 </tr>
               ))}
@@ -149,12 +224,102 @@ function Followers({ view, locale }: { view: ActorView; locale: Route.ComponentP
   );
 }
 
+type LoaderData = Route.ComponentProps["loaderData"];
+
+/** Blocked actors and servers: their replies hidden, their activities ignored, no deliveries to them. */
+function Blocks({
+  blocks,
+  locale,
+  actionData,
+}: {
+  blocks: LoaderData["blocks"];
+  locale: LoaderData["locale"];
+  actionData: Route.ComponentProps["actionData"];
+}) {
+  const { t } = useTranslation("adminConfig");
+  const m = useMessage();
+  const navigation = useNavigation();
+  const mine =
+    actionData?.intent === "blockDomain" || actionData?.intent === "blockActor" || actionData?.intent === "unblock";
+  const domainError = actionData?.intent === "blockDomain" ? actionData.fieldErrors?.domain : undefined;
+  const otherError =
+    actionData?.intent === "blockActor"
+      ? actionData.fieldErrors?.blockActor
+      : actionData?.intent === "unblock"
+        ? actionData.formError
+        : undefined;
+  return (
+    <section id="blocks" aria-labelledby="blocks-title" className="scroll-mt-24 space-y-3">
+      <h2 id="blocks-title" className="text-xl font-semibold">
+        {t("fediverse.blocks.title")}
+      </h2>
+      <p className="text-zinc-700 dark:text-zinc-300">{t("fediverse.blocks.intro")}</p>
+      {mine && otherError && <FormAlert>{m(otherError)}</FormAlert>}
+      <Form method="post" noValidate className="flex max-w-xl flex-wrap items-end gap-3">
+        <input type="hidden" name="intent" value="blockDomain" />
+        <div className="min-w-0 flex-1">
+          <Field
+            label={t("fediverse.blocks.domain")}
+            name="domain"
+            defaultValue={actionData?.intent === "blockDomain" ? (actionData.values?.domain ?? "") : ""}
+            error={domainError ? m(domainError) : null}
+            hint={t("fediverse.blocks.domainHint")}
+            maxLength={253}
+          />
+        </div>
+        <SubmitButton busy={navigation.state === "submitting"}>{t("fediverse.blocks.blockDomain")}</SubmitButton>
+      </Form>
+      {blocks.length === 0 ? (
+        <p className="text-zinc-600 dark:text-zinc-400">{t("fediverse.blocks.none")}</p>
+      ) : (
+        <TableScroll>
+          <table className={tableClass("min-w-[36rem]")} data-testid="blocks">
+            <thead>
+              <tr>
+                <th scope="col">{t("fediverse.blocks.columns.kind")}</th>
+                <th scope="col">{t("fediverse.blocks.columns.value")}</th>
+                <th scope="col">{t("fediverse.blocks.columns.since")}</th>
+                <th scope="col">{t("fediverse.blocks.columns.action")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {blocks.map((b) => (
+                <tr key={b.id}>
+                  <td>{t(`fediverse.blocks.kind.${b.kind}`)}</td>
+                  <td className="break-all">{b.value}</td>
+                  <td>
+                    <LocalTime iso={b.createdAt} locale={locale} />
+                  </td>
+                  <td>
+                    <Form method="post">
+                      <button
+                        type="submit"
+                        name="unblock"
+                        value={b.id}
+                        className={ADMIN_BUTTON}
+                        aria-label={t("fediverse.blocks.unblockLabel", { value: b.value })}
+                      >
+                        {t("fediverse.blocks.unblock")}
+                      </button>
+                    </Form>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
+    </section>
+  );
+}
+
 export default function FediverseAdmin({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("adminConfig");
   const m = useMessage();
   const navigation = useNavigation();
-  const { status, envOverride, enabled, handles, actors, locale } = loaderData;
-  const errors = actionData?.fieldErrors ?? {};
+  const { status, envOverride, enabled, handles, actors, locale, blocks } = loaderData;
+  // Each form shows its own errors: the settings form's come without an intent.
+  const errors = actionData?.intent === undefined ? (actionData?.fieldErrors ?? {}) : {};
   const values = actionData?.values ?? { handleZh: handles.zh, handleEn: handles.en };
   const err = (name: string) => (errors[name] ? m(errors[name]) : null);
   return (
@@ -196,6 +361,8 @@ export default function FediverseAdmin({ loaderData, actionData }: Route.Compone
         />
         <SubmitButton busy={navigation.state === "submitting"}>{t("fediverse.save")}</SubmitButton>
       </Form>
+
+      <Blocks blocks={blocks} locale={locale} actionData={actionData} />
 
       {actors.map((view) => (
         <Followers key={view.actor} view={view} locale={locale} />

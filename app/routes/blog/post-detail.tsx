@@ -24,6 +24,7 @@ import { commentMail } from "../../server/notify/comment-mail.server.ts";
 import { noticeDeps } from "../../server/notify/notices.server.ts";
 import { hitAll } from "../../server/rate-limit.server.ts";
 import { commentLimitChecks, deleteComment, listComments, submitComment } from "../../server/repos/comments.server.ts";
+import { reactionCounts } from "../../server/repos/federation-inbound.server.ts";
 import {
   canView,
   findNeighbours,
@@ -68,7 +69,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!post || !canView(post, user)) return notFoundForReader(app.db, locale);
 
   const open = isPublic(post);
-  const [neighbours, related, comments, bottomAd, sideAd, covers, series] = await Promise.all([
+  const [neighbours, related, comments, bottomAd, sideAd, covers, series, reactions] = await Promise.all([
     open && post.publishedAt
       ? findNeighbours(app.db, { id: post.id, publishedAt: post.publishedAt }, locale)
       : { previous: null, next: null },
@@ -79,6 +80,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     open ? adFor(context, request, "sidebar") : null,
     mediaImages(app.db, [mediaIdFromUrl(post.coverImageUrl) ?? ""]),
     seriesBoxForPost(app.db, post, locale),
+    open ? reactionCounts(app.db, post.id) : { likes: 0, boosts: 0 },
   ]);
   if (open) {
     // Kept for a cached copy's later reads even when this request (a prefetch) counts nothing.
@@ -110,6 +112,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     neighbours,
     related,
     comments,
+    // Likes and boosts from the Fediverse; a change drops this page like a comment does.
+    reactions,
     access,
     viewer: user ? { id: user.id, isAdmin: user.isAdmin } : null,
     // Left out when there is none: a post page's data is part of its weight.
@@ -263,6 +267,21 @@ function TocList({
   );
 }
 
+/** "3 likes · 2 boosts from the Fediverse", the zero parts left out; nothing at all when both are zero. */
+function FediverseReactions({ likes, boosts }: { likes: number; boosts: number }) {
+  const { t } = useTranslation("post");
+  if (likes === 0 && boosts === 0) return null;
+  const parts = [
+    likes > 0 ? t("fediverseReactions.likes", { count: likes }) : null,
+    boosts > 0 ? t("fediverseReactions.boosts", { count: boosts }) : null,
+  ].filter((p): p is string => p !== null);
+  return (
+    <p className="mt-8 text-sm text-zinc-600 dark:text-zinc-400" data-testid="fediverse-reactions">
+      {t("fediverseReactions.line", { parts: parts.join(" · ") })}
+    </p>
+  );
+}
+
 export default function PostDetailPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("post");
   const {
@@ -274,6 +293,7 @@ export default function PostDetailPage({ loaderData, actionData }: Route.Compone
     neighbours,
     related,
     comments,
+    reactions,
     access,
     viewer,
     seo,
@@ -368,6 +388,8 @@ export default function PostDetailPage({ loaderData, actionData }: Route.Compone
           </div>
         </div>
       </article>
+
+      <FediverseReactions likes={reactions.likes} boosts={reactions.boosts} />
 
       <PostNeighbours neighbours={neighbours} related={related} prefix={prefix} />
       <AdSlot ad={sideAd} className="mt-12" />

@@ -5,6 +5,7 @@ import { userOfHeaders } from "../auth/session.server.ts";
 import { announceSetup } from "../auth/setup.server.ts";
 import { createContentChanges } from "../cache/content-changes.server.ts";
 import { type ContentVersionWatch, watchContentVersion } from "../cache/content-version.server.ts";
+import { postTag } from "../cache/page-tags.server.ts";
 import { createRenderCache, type RenderCache } from "../cache/render-cache.server.ts";
 import { workerCommentRenderer } from "../comment-renderer.server.ts";
 import type { Services } from "../context.server.ts";
@@ -135,6 +136,8 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
     env,
     log,
     ...(options.federationTestMode ? { testMode: options.federationTestMode } : {}),
+    // Called from the queue worker, long after boot: `content` exists by then.
+    onPostChanged: (postId) => content.changed([postTag(postId)]),
   });
   const content = createContentChanges({
     db: database.db,

@@ -51,6 +51,9 @@ export interface Database {
   federationKeys: FederationKeysTable;
   federationFollowers: FederationFollowersTable;
   federationPosts: FederationPostsTable;
+  federationRemoteActors: FederationRemoteActorsTable;
+  federationReactions: FederationReactionsTable;
+  federationBlocks: FederationBlocksTable;
 }
 
 /** Fedify's key–value store: `key` is the JSON of the key array, `value` JSON. */
@@ -105,6 +108,40 @@ export interface FederationPostsTable {
   hash: string;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+}
+
+/** A remote account that replied, liked or boosted (its avatar is stored, never shown to readers). */
+export interface FederationRemoteActorsTable {
+  uri: string;
+  url: string | null;
+  /** "@user@server". */
+  handle: string;
+  name: string;
+  avatarUrl: string | null;
+  server: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export type FederationReactionKind = "like" | "announce";
+
+/** One Like or Announce of a post per remote actor and kind. */
+export interface FederationReactionsTable {
+  postId: string;
+  actorUri: string;
+  kind: FederationReactionKind;
+  activityUri: string;
+  createdAt: Timestamp;
+}
+
+export type FederationBlockKind = "actor" | "domain";
+
+/** A blocked remote actor (`value` its URI) or server (`value` its host name, lower case). */
+export interface FederationBlocksTable {
+  id: string;
+  kind: FederationBlockKind;
+  value: string;
+  createdAt: Timestamp;
 }
 
 /** "cancelled": not sent on purpose (the reader unsubscribed or the post went away first). */
@@ -446,6 +483,10 @@ export interface CommentsTable {
   guestName: ColumnType<string | null, string | null | undefined, string | null>;
   guestEmail: ColumnType<string | null, string | null | undefined, string | null>;
   guestUrl: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A reply from the Fediverse: the Note's id (unique), its author's URI and the note's page. */
+  remoteNoteUri: ColumnType<string | null, string | null | undefined, string | null>;
+  remoteActorUri: ColumnType<string | null, string | null | undefined, string | null>;
+  remoteUrl: ColumnType<string | null, string | null | undefined, string | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

@@ -9,6 +9,7 @@ import {
 } from "@fedify/fedify";
 import {
   Accept,
+  Announce,
   Article,
   Create,
   Delete,
@@ -17,6 +18,7 @@ import {
   Hashtag,
   Image,
   LanguageString,
+  Like,
   Person,
   PUBLIC_COLLECTION,
   Tombstone,
@@ -41,7 +43,9 @@ import {
   removeFollower,
   saveActorKey,
 } from "../repos/federation.server.ts";
+import { isBlocked } from "../repos/federation-inbound.server.ts";
 import { getSiteSetting, getSiteSettings } from "../repos/site-settings.server.ts";
+import { type InboundData, onCreate, onDelete, onReaction, onUndoReaction, onUpdate } from "./inbound.server.ts";
 import { DatabaseKvStore } from "./kv.server.ts";
 import type { DatabaseMessageQueue } from "./queue.server.ts";
 
@@ -54,10 +58,8 @@ export function instant(iso?: string): Temporal.Instant {
   return value as unknown as Temporal.Instant;
 }
 
-/** What Fedify hands every dispatcher and listener. */
-export interface FederationData {
-  db: DB;
-}
+/** What Fedify hands every dispatcher and listener: the database, and how to say a post's pages changed. */
+export type FederationData = InboundData;
 
 export type InkwellFederation = Federation<FederationData>;
 
@@ -331,6 +333,8 @@ export function createInkwellFederation(opts: FederationOptions): InkwellFederat
       if (follow.id === null || follow.actorId === null || follow.objectId === null) return;
       const target = ctx.parseUri(follow.objectId);
       if (target?.type !== "actor" || !isFederationActor(target.identifier)) return;
+      // A blocked actor or server: its Follow is ignored (no Accept, nothing stored).
+      if (await isBlocked(ctx.data.db, follow.actorId.href)) return;
       const follower = await follow.getActor(ctx);
       if (follower === null || follower.id === null || follower.inboxId === null) return;
       // The signed request's actor is the one following (Fedify checked the key's owner).
@@ -356,8 +360,14 @@ export function createInkwellFederation(opts: FederationOptions): InkwellFederat
       );
       log.info({ actor: target.identifier, follower: follower.id.href }, "new Fediverse follower");
     })
+    .on(Create, (ctx, create) => onCreate(ctx, create, log))
+    .on(Update, (ctx, update) => onUpdate(ctx, update))
+    .on(Delete, (ctx, del) => onDelete(ctx, del))
+    .on(Like, (ctx, like) => onReaction(ctx, like))
+    .on(Announce, (ctx, announce) => onReaction(ctx, announce))
     .on(Undo, async (ctx, undo) => {
       const object = await undo.getObject(ctx);
+      if (await onUndoReaction(ctx, undo, object)) return;
       if (!(object instanceof Follow) || undo.actorId === null || object.objectId === null) return;
       // Only the follower itself may undo its Follow.
       if (object.actorId?.href !== undo.actorId.href) return;

@@ -91,6 +91,8 @@ export function createFederationService(opts: {
   testMode?: FederationTestMode;
   syncIntervalMs?: number;
   queuePollMs?: number;
+  /** A remote reply, like or boost changed what a post's pages show (their cached copies go). */
+  onPostChanged?: (postId: string) => Promise<void>;
 }): FederationService {
   const { db, env, log, testMode } = opts;
   // New messages wake the worker on this instance; the lease holder also looks every few seconds
@@ -107,7 +109,12 @@ export function createFederationService(opts: {
     ...(testMode ? { allowPrivateAddress: true } : {}),
     ...(testMode?.retryInitialMs ? { retryInitialMs: testMode.retryInitialMs } : {}),
   });
-  const data: FederationData = { db };
+  const data: FederationData = {
+    db,
+    postChanged: async (postId) => {
+      await opts.onPostChanged?.(postId);
+    },
+  };
   const kv = new DatabaseKvStore(db);
   let sync: LeasedJob | null = null;
   let abort: AbortController | null = null;

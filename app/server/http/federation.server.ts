@@ -3,12 +3,36 @@ import type { Logger } from "pino";
 import type { Env } from "../env.server.ts";
 import { isFederationPath } from "../federation/federation.server.ts";
 import type { FederationService } from "../federation/service.server.ts";
+import { hit, type RateLimitStore } from "../rate-limit.server.ts";
 import { sendTooLarge } from "./guards.server.ts";
+import { clientIpOf } from "./request-meta.server.ts";
 
 /** The largest activity an inbox takes (Mastodon's own posts are a few KiB). */
 export const FEDERATION_BODY_LIMIT = 256 * 1024;
 
 class TooLarge extends Error {}
+
+/**
+ * Whose budget an inbox POST spends: the host of the key it is signed with (draft-cavage
+ * `Signature: keyId="…"` or RFC 9421 `Signature-Input: …;keyid="…"`), so each remote server
+ * has its own; an unsigned request spends its address's (it is refused with 401 anyway).
+ */
+export function inboxRateKey(headers: Record<string, string | string[] | undefined>, ip: string): string {
+  for (const name of ["signature", "signature-input"] as const) {
+    const raw = headers[name];
+    const value = Array.isArray(raw) ? raw.join(",") : raw;
+    const keyId = value ? /keyid="([^"]{1,2000})"/i.exec(value)?.[1] : undefined;
+    if (!keyId) continue;
+    try {
+      return `fedinbox:host:${new URL(keyId).host.toLowerCase()}`;
+    } catch {
+      break;
+    }
+  }
+  return `fedinbox:ip:${ip}`;
+}
+
+export const INBOX_RATE_WINDOW_MS = 60_000;
 
 /** The request body, refused past `limit` bytes (declared or streamed). */
 function readBody(req: Request, limit: number): Promise<Buffer> {
@@ -47,14 +71,33 @@ function toHeaders(req: Request): Headers {
  * FEDERATION_BODY_LIMIT (413) before Fedify reads them; Fedify answers unsigned or
  * badly signed activities with 401 and unknown actors with 404.
  */
-export function serveFederation(deps: { env: Env; log: Logger; federation: FederationService }): RequestHandler {
-  const { env, log, federation } = deps;
+export function serveFederation(deps: {
+  env: Env;
+  log: Logger;
+  federation: FederationService;
+  /** The shared rate-limit counters (database or Redis): inbox POSTs per remote server per minute. */
+  rateLimits: RateLimitStore;
+}): RequestHandler {
+  const { env, log, federation, rateLimits } = deps;
   const base = new URL(env.publicUrl);
   return async (req: Request, res: Response, next: NextFunction) => {
     if (!isFederationPath(req.path)) return next();
     try {
       if (!(await federation.status()).on) return next();
       let body: Buffer | undefined;
+      if (req.method === "POST") {
+        // At most FEDERATION_INBOX_PER_MINUTE activities a minute from one server; 429 past it
+        // (Mastodon and others retry later), before the body is read or a signature checked.
+        const limit = { max: env.federationInboxPerMinute, windowMs: INBOX_RATE_WINDOW_MS };
+        const result = await hit(rateLimits, inboxRateKey(req.headers, clientIpOf(req)), limit);
+        if (!result.allowed) {
+          req.resume();
+          res.setHeader("Retry-After", String(result.retryAfterSeconds));
+          res.setHeader("Cache-Control", "no-store");
+          res.status(429).type("text/plain").end("Too many requests");
+          return;
+        }
+      }
       if (req.method !== "GET" && req.method !== "HEAD") {
         const declared = Number(req.headers["content-length"] ?? 0);
         if (declared > FEDERATION_BODY_LIMIT) return sendTooLarge(req, res);

@@ -31,6 +31,8 @@ export interface ModerationItem {
   excerpt: string;
   status: CommentStatus;
   createdAt: string;
+  /** A reply from the Fediverse: its author (to block it) and handle; null for other comments. */
+  remote: { actorUri: string; handle: string; url: string | null } | null;
 }
 
 export interface ModerationPage {
@@ -91,6 +93,7 @@ export async function listCommentsForModeration(
   const rows = await filtered
     .leftJoin("postTranslations as en", (j) => j.onRef("en.postId", "=", "p.id").on("en.locale", "=", "en"))
     .leftJoin("postTranslations as zh", (j) => j.onRef("zh.postId", "=", "p.id").on("zh.locale", "=", "zh"))
+    .leftJoin("federationRemoteActors as ra", "ra.uri", "c.remoteActorUri")
     .select([
       "c.id",
       "c.postId",
@@ -106,6 +109,9 @@ export async function listCommentsForModeration(
       "u.name as authorName",
       "c.guestName",
       "c.guestEmail",
+      "c.remoteActorUri",
+      "c.remoteUrl",
+      "ra.handle as remoteHandle",
     ])
     .orderBy("c.createdAt", direction)
     .orderBy("c.id", direction)
@@ -124,6 +130,9 @@ export async function listCommentsForModeration(
       excerpt: excerpt(r.bodyMarkdown),
       status: r.status,
       createdAt: r.createdAt,
+      remote: r.remoteActorUri
+        ? { actorUri: r.remoteActorUri, handle: r.remoteHandle ?? r.remoteActorUri, url: r.remoteUrl }
+        : null,
     })),
     total,
     page,

@@ -13,6 +13,7 @@ import type { CommentStatus } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { MarkdownTooDeep } from "../markdown.server.ts";
 import { LIMITS, type Limit, scaled } from "../rate-limit.server.ts";
+import { blockedSql } from "./federation-inbound.server.ts";
 import { rememberLocale } from "./notification-prefs.server.ts";
 import { displayName } from "./post-detail.server.ts";
 import { wherePublic } from "./post-visibility.server.ts";
@@ -28,6 +29,8 @@ export interface CommentView {
   /** Only approved comments and the reader's own pending ones are ever listed. */
   status: "approved" | "pending";
   createdAt: string;
+  /** A reply from the Fediverse: its author's handle (@user@server) and the note's address. */
+  remote: { handle: string; url: string } | null;
   replies: CommentView[];
 }
 
@@ -40,7 +43,10 @@ export async function listComments(db: DB, postId: string, viewerId: string | nu
   const rows = await db
     .selectFrom("comments as c")
     .leftJoin("users as u", "u.id", "c.authorId")
+    .leftJoin("federationRemoteActors as ra", "ra.uri", "c.remoteActorUri")
     .where("c.postId", "=", postId)
+    // Replies from a blocked Fediverse account or server are hidden (decision 023).
+    .where((eb) => eb.or([eb("c.remoteActorUri", "is", null), eb.not(blockedSql("ra.uri", "ra.server"))]))
     .where((eb) =>
       viewerId
         ? eb.or([
@@ -58,6 +64,8 @@ export async function listComments(db: DB, postId: string, viewerId: string | nu
       "c.createdAt",
       "c.guestName",
       "u.name as authorName",
+      "c.remoteUrl",
+      "ra.handle as remoteHandle",
     ])
     .orderBy("c.createdAt", "asc")
     .orderBy("c.id", "asc")
@@ -75,6 +83,7 @@ export async function listComments(db: DB, postId: string, viewerId: string | nu
       bodyHtml: r.bodyHtml,
       status: r.status === "pending" ? "pending" : "approved",
       createdAt: r.createdAt,
+      remote: r.remoteHandle && r.remoteUrl ? { handle: r.remoteHandle, url: r.remoteUrl } : null,
       replies: [],
     };
     if (r.parentId === null) {

@@ -3,6 +3,7 @@ import { nowIso } from "../db/db.server.ts";
 import { countRows } from "../db/query.server.ts";
 import type { FederationActor, Locale } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
+import { blockedSql } from "./federation-inbound.server.ts";
 import { type AdminPage, adminPage } from "./paging.server.ts";
 
 // The Fediverse accounts' rows: key pairs, followers, and what each account has federated.
@@ -89,8 +90,14 @@ export async function removeFollower(db: DB, actor: FederationActor, followerUri
   return Number(result.numDeletedRows) > 0;
 }
 
+/** An actor's followers, the blocked ones left out (the followers collection's count). */
 export async function countFollowers(db: DB, actor: FederationActor): Promise<number> {
-  return countRows(db.selectFrom("federationFollowers").where("actor", "=", actor));
+  return countRows(
+    db
+      .selectFrom("federationFollowers")
+      .where("actor", "=", actor)
+      .where((eb) => eb.not(blockedSql("federationFollowers.followerUri", "federationFollowers.server"))),
+  );
 }
 
 export interface FollowerRecipient {
@@ -99,7 +106,10 @@ export interface FollowerRecipient {
   sharedInboxUrl: string | null;
 }
 
-/** A page of an actor's followers for deliveries and the followers collection, oldest first. */
+/**
+ * A page of an actor's followers for deliveries and the followers collection, oldest first;
+ * blocked actors and servers are left out (unblocking them brings them back).
+ */
 export async function followerRecipients(
   db: DB,
   actor: FederationActor,
@@ -110,6 +120,7 @@ export async function followerRecipients(
     .selectFrom("federationFollowers")
     .select(["followerUri", "inboxUrl", "sharedInboxUrl"])
     .where("actor", "=", actor)
+    .where((eb) => eb.not(blockedSql("federationFollowers.followerUri", "federationFollowers.server")))
     .orderBy("createdAt")
     .orderBy("id")
     .limit(limit)
@@ -124,26 +135,44 @@ export interface FollowerRow {
   name: string;
   server: string;
   createdAt: string;
+  /** Blocked (the actor or its server): left out of deliveries and the followers collection. */
+  blocked: boolean;
 }
 
-/** The admin's list of an actor's followers, newest first. */
+/** The admin's list of an actor's followers, newest first, the blocked ones marked. */
 export async function followersPage(
   db: DB,
   actor: FederationActor,
   opts: { page: number; pageSize: number },
 ): Promise<AdminPage<FollowerRow>> {
-  const total = await countFollowers(db, actor);
-  return adminPage(total, opts, (limit, offset) =>
-    db
+  const total = await countRows(db.selectFrom("federationFollowers").where("actor", "=", actor));
+  return adminPage(total, opts, async (limit, offset) => {
+    const rows = await db
       .selectFrom("federationFollowers")
-      .select(["id", "followerUri", "handle", "name", "server", "createdAt"])
+      .select([
+        "id",
+        "followerUri",
+        "handle",
+        "name",
+        "server",
+        "createdAt",
+        (eb) =>
+          eb
+            .case()
+            .when(blockedSql("federationFollowers.followerUri", "federationFollowers.server"))
+            .then(1)
+            .else(0)
+            .end()
+            .as("blocked"),
+      ])
       .where("actor", "=", actor)
       .orderBy("createdAt", "desc")
       .orderBy("id", "desc")
       .limit(limit)
       .offset(offset)
-      .execute(),
-  );
+      .execute();
+    return rows.map((r) => ({ ...r, blocked: Number(r.blocked) === 1 }));
+  });
 }
 
 /** A public post's translation as the Article federated for it. */
