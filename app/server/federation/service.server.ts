@@ -13,13 +13,16 @@ import {
   markFederated,
 } from "../repos/federation.server.ts";
 import { getSiteSetting } from "../repos/site-settings.server.ts";
+import { DeliveryLog } from "./deliveries.server.ts";
 import {
   buildArticle,
   createActivity,
   createInkwellFederation,
+  DELIVERY_ATTEMPTS,
   deleteActivity,
   type FederationData,
   type InkwellFederation,
+  PERMANENT_FAILURE_STATUSES,
   updateActivity,
 } from "./federation.server.ts";
 import { DatabaseKvStore } from "./kv.server.ts";
@@ -53,6 +56,8 @@ export interface FederationTestMode {
   allowHttp: true;
   /** A failed delivery's first retry, shortened so a test sees it. */
   retryInitialMs?: number;
+  /** How long a server fails before it is given up as dead, shortened so a test sees it. */
+  deadAfterMs?: number;
 }
 
 export interface FederationService {
@@ -64,6 +69,10 @@ export interface FederationService {
   syncPosts(): Promise<SyncResult>;
   /** Runs the post sync soon (after a content change). */
   poke(): void;
+  /** Each delivery attempt's outcome, and the servers given up as dead. */
+  deliveries: DeliveryLog;
+  /** A verified activity came from this server (host): deliveries to it resume if it was dead. */
+  heardFrom(server: string): Promise<void>;
   /** Starts the queue worker and the post sync on this instance (each on its lease). */
   start(): void;
   stop(): Promise<void>;
@@ -99,11 +108,19 @@ export function createFederationService(opts: {
     log,
     pollMs: opts.queuePollMs ?? Math.min(QUEUE_POLL_MS, env.schedulerIntervalMs),
   });
+  const deliveries = new DeliveryLog({
+    db,
+    log,
+    maxAttempts: DELIVERY_ATTEMPTS,
+    permanentStatuses: PERMANENT_FAILURE_STATUSES,
+    ...(testMode?.deadAfterMs ? { deadAfterMs: testMode.deadAfterMs } : {}),
+  });
   const federation = createInkwellFederation({
     db,
     env,
     log,
-    queue,
+    queue: deliveries.wrap(queue),
+    onOutboxError: deliveries.onOutboxError,
     ...(testMode ? { allowPrivateAddress: true } : {}),
     ...(testMode?.retryInitialMs ? { retryInitialMs: testMode.retryInitialMs } : {}),
   });
@@ -119,6 +136,7 @@ export function createFederationService(opts: {
   const syncPosts = async (): Promise<SyncResult> => {
     const result: SyncResult = { created: 0, updated: 0, deleted: 0 };
     if (!(await status()).on) return result;
+    await deliveries.prune();
     let since = await kv.get<string>(SINCE_KEY);
     if (since === undefined) {
       since = nowIso();
@@ -138,6 +156,8 @@ export function createFederationService(opts: {
         post.bodyHtml,
         post.publishedAt,
         ...post.tags.map((t) => `${t.slug}=${t.name}`),
+        // Only posts with a cover hash it: the ones without keep the hash they were sent with.
+        ...(post.coverImageUrl ? [`cover=${post.coverImageUrl}`, `alt=${post.coverAlt}`] : []),
       ]);
       const before = sent.get(key);
       if (before?.hash === hash) continue;
@@ -173,6 +193,8 @@ export function createFederationService(opts: {
     status,
     syncPosts,
     poke: () => sync?.poke(),
+    deliveries,
+    heardFrom: (server) => deliveries.heardFrom(server),
     start() {
       abort = new AbortController();
       queueDone = federation.startQueue(data, { signal: abort.signal });
