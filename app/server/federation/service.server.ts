@@ -65,6 +65,8 @@ export interface FederationService {
   queue: DatabaseMessageQueue;
   data: FederationData;
   status(): Promise<FederationStatus>;
+  /** The status for a switch value already read (readers' pages have the settings at hand). */
+  statusFor(switchOn: boolean): FederationStatus;
   /** Sends what changed since the last run: Create, Update or Delete per post and language. */
   syncPosts(): Promise<SyncResult>;
   /** Runs the post sync soon (after a content change). */
@@ -130,8 +132,9 @@ export function createFederationService(opts: {
   let abort: AbortController | null = null;
   let queueDone: Promise<void> | null = null;
 
-  const status = async (): Promise<FederationStatus> =>
-    federationStatus(env, (await getSiteSetting(db, "fediverse")).enabled, testMode?.allowHttp === true);
+  const statusFor = (switchOn: boolean): FederationStatus =>
+    federationStatus(env, switchOn, testMode?.allowHttp === true);
+  const status = async (): Promise<FederationStatus> => statusFor((await getSiteSetting(db, "fediverse")).enabled);
 
   const syncPosts = async (): Promise<SyncResult> => {
     const result: SyncResult = { created: 0, updated: 0, deleted: 0 };
@@ -191,6 +194,7 @@ export function createFederationService(opts: {
     queue,
     data,
     status,
+    statusFor,
     syncPosts,
     poke: () => sync?.poke(),
     deliveries,
