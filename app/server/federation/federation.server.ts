@@ -27,7 +27,8 @@ import {
 } from "@fedify/vocab";
 import { Temporal as TemporalPolyfill } from "@js-temporal/polyfill";
 import type { Logger } from "pino";
-import { i18nFor } from "../../lib/i18n/i18n.ts";
+import en from "../../../locales/en/common.json" with { type: "json" };
+import zh from "../../../locales/zh/common.json" with { type: "json" };
 import type { DB } from "../db/db.server.ts";
 import type { FederationActor } from "../db/schema.server.ts";
 import type { Env } from "../env.server.ts";
@@ -231,17 +232,18 @@ export function profileFields(opts: {
 }): PropertyValue[] {
   const { actor, publicUrl, handles } = opts;
   const other: FederationActor = actor === "en" ? "zh" : "en";
-  const t = i18nFor(actor).t;
+  // The strings straight from the locale files (with import attributes: plain Node loads this too).
+  const strings = actor === "en" ? en : zh;
   const home = `${publicUrl}/${actor}`;
   const host = federationHost(publicUrl);
   const otherHandle = `@${handles[other]}@${host}`;
   const fields = [
     new PropertyValue({
-      name: t("fediverse.profile.website"),
+      name: strings.fediverse.profile.website,
       value: profileLink(home, home.replace(/^https?:\/\//, "")),
     }),
     new PropertyValue({
-      name: t(`fediverse.profile.otherAccount.${other}`),
+      name: strings.fediverse.profile.otherAccount[other],
       value: profileLink(`${publicUrl}/ap/actors/${other}`, otherHandle),
     }),
   ];
@@ -249,7 +251,7 @@ export function profileFields(opts: {
     const url = opts.socialLinks[network];
     if (!url) continue;
     fields.push(
-      new PropertyValue({ name: t(`footer.${network}`), value: profileLink(url, url.replace(/^https?:\/\//, "")) }),
+      new PropertyValue({ name: strings.footer[network], value: profileLink(url, url.replace(/^https?:\/\//, "")) }),
     );
   }
   return fields;
