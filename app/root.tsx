@@ -33,6 +33,7 @@ import { DEFAULT_LOCALE, HTML_LANG, type Locale, localePrefix, withoutLocalePref
 import { isNotFoundHelp, type NotFoundHelp } from "./lib/not-found.ts";
 import { getUser } from "./server/auth/session.server.ts";
 import { getApp, getRequest } from "./server/context.server.ts";
+import { federationHost } from "./server/federation/federation.server.ts";
 import { clearFlashCookie, flashOptions, hasFlashCookie, readFlash } from "./server/flash.server.ts";
 import { cachedFooterLinks } from "./server/footer-links.server.ts";
 import { cachedCategoryPostCounts } from "./server/popular-categories.server.ts";
@@ -41,7 +42,7 @@ import { pickPopularCategories } from "./server/repos/taxonomy.server.ts";
 import { requestSettings } from "./server/request-settings.server.ts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env, buildId, db } = getApp(context);
+  const { env, buildId, db, federation } = getApp(context);
   const url = new URL(request.url);
   const { locale } = getRequest(context);
   const [user, settings, categoryCounts, enabledLinks] = await Promise.all([
@@ -86,6 +87,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       popularCategories: pickPopularCategories(categoryCounts, locale).map(({ slug, name }) => ({ slug, name })),
       friendLinks: friendLinks.map(({ id, name, url }) => ({ id, name, url })),
       hasFriendLinks: enabledLinks.length > 0,
+      // The page's language's Fediverse account while federation is on (the follow box, fediverse:creator).
+      fediverseHandle: federation.statusFor(settings.fediverse.enabled).on
+        ? `@${settings.fediverse.handles[locale]}@${federationHost(env.publicUrl)}`
+        : null,
     },
   };
   return data(value, { headers });
@@ -149,6 +154,9 @@ export function meta({ loaderData }: Route.MetaArgs) {
     { tagName: "link", rel: "canonical", href: canonical },
     ...links,
     ...feedLinks(loaderData.publicUrl, locale, name),
+    ...(loaderData.site.fediverseHandle
+      ? [{ name: "fediverse:creator", content: loaderData.site.fediverseHandle }]
+      : []),
   ];
 }
 

@@ -2,7 +2,8 @@
  * The reader script: everything an anonymous reader's page does in the browser, without
  * React (docs/decisions/024-lean-reading-pages.md). The page is complete without it; this
  * adds the theme toggle, the phone menu, the bar that hides on scroll, the home carousel,
- * code copy buttons, closing flash messages and the footer's in-place subscribe answer, and it
+ * code copy buttons, closing flash messages, the footer's in-place subscribe answer and the follow
+ * box's copy button, and it
  * tells the server when a prefetched or prerendered page is shown (so it counts as read).
  * It finds its elements by `data-*` attributes the React components render, so the same
  * markup serves hydrated pages (where React handles them and this file never loads).
@@ -312,6 +313,30 @@ function inlineSubscribe(form: HTMLFormElement): void {
 }
 
 /**
+ * Copy buttons (the follow box's handle): hidden in the markup, shown here; a click copies
+ * `data-copy-text` and says `data-copied` on the button and in the nearby status region.
+ */
+function copyButton(button: HTMLButtonElement): void {
+  const label = button.textContent;
+  const status = button.parentElement?.querySelector("[data-copy-status]");
+  button.hidden = false;
+  button.addEventListener("click", () => {
+    navigator.clipboard?.writeText(button.dataset.copyText ?? "").then(
+      () => {
+        const word = button.dataset.copied ?? "";
+        button.textContent = word;
+        if (status) status.textContent = word;
+        setTimeout(() => {
+          button.textContent = label;
+          if (status) status.textContent = "";
+        }, 2000);
+      },
+      () => {},
+    );
+  });
+}
+
+/**
  * A prefetched or prerendered page was counted as nothing when the browser loaded it (the
  * server skips `Sec-Purpose: prefetch`): once it is shown, a HEAD to the same URL tells the
  * server to count it, with the referrer the reader came from.
@@ -342,3 +367,4 @@ codeCopy(doc);
 for (const section of all<HTMLElement>(doc, "[data-carousel]")) carousel(section);
 for (const message of all<HTMLElement>(doc, "[data-flash]")) flash(message);
 for (const form of all<HTMLFormElement>(doc, "form[data-subscribe-inline]")) inlineSubscribe(form);
+for (const button of all<HTMLButtonElement>(doc, "button[data-copy-text]")) copyButton(button);

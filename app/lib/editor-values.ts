@@ -20,6 +20,7 @@ export const EDITOR_FIELDS = [
   "publishAtLocal",
   "publishAtTz",
   "newsletter",
+  "federate",
   "seriesId",
   "seriesNameEn",
   "seriesNameZh",
@@ -35,6 +36,8 @@ export function emptyEditorValues(): EditorValues {
   values.publishAtTz = "0";
   // A new post is mailed to subscribers when it goes live, unless the author says no.
   values.newsletter = "1";
+  // …and shared on the Fediverse, unless the author says no (or back-dates it).
+  values.federate = "1";
   return values;
 }
 
@@ -47,6 +50,7 @@ export function editorValuesFromForm(form: FormData): EditorValues {
   }
   // An unticked checkbox sends nothing.
   values.newsletter = form.get("newsletter") === "1" ? "1" : "";
+  values.federate = form.get("federate") === "1" ? "1" : "";
   return values;
 }
 
@@ -59,6 +63,8 @@ export interface EditablePost {
   coverAlt: string;
   /** The "email subscribers" box as saved. */
   newsletter?: boolean;
+  /** The "Share on the Fediverse" box as saved (absent: on). */
+  federate?: boolean;
   seriesId?: string | null;
   seriesPosition?: number | null;
   translations: Partial<
@@ -90,6 +96,7 @@ export function editorValuesFromPost(post: EditablePost, tagNames: readonly stri
   values.publishAtLocal = isoToLocalDateTime(post.publishedAt, 0);
   values.publishAtTz = "0";
   values.newsletter = post.newsletter ? "1" : "";
+  values.federate = post.federate === false ? "" : "1";
   values.seriesId = post.seriesId ?? "";
   values.seriesPosition = post.seriesId && post.seriesPosition ? String(post.seriesPosition) : "";
   return values;

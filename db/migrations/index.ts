@@ -37,6 +37,7 @@ import * as createInsights from "./20261126T221000_create_insights.ts";
 import * as addCommentGuestAuthor from "./20261127T010000_add_comment_guest_author.ts";
 import * as createFederation from "./20261127T020000_create_federation.ts";
 import * as addFediverseReplies from "./20261128T010000_add_fediverse_replies.ts";
+import * as addFederationOutbound from "./20261128T020000_add_federation_outbound.ts";
 
 /**
  * Every migration, in order. Listed explicitly so the same history runs in the
@@ -81,4 +82,5 @@ export const migrations: Record<string, Migration> = {
   "20261127T010000_add_comment_guest_author": addCommentGuestAuthor,
   "20261127T020000_create_federation": createFederation,
   "20261128T010000_add_fediverse_replies": addFediverseReplies,
+  "20261128T020000_add_federation_outbound": addFederationOutbound,
 };

@@ -2,5 +2,14 @@
 // (tests/integration/federation.test.ts starts it; production never passes this seam).
 import { start } from "../../server.ts";
 
-// A failed delivery is retried after 0.5–1 s instead of 30–60 s.
-await start({ federationTestMode: { allowPrivateAddress: true, allowHttp: true, retryInitialMs: 500 } });
+// A failed delivery is retried after 0.5–1 s instead of 30–60 s; a test may shorten the
+// time after which a failing server is given up as dead (3 days in production).
+const deadAfterMs = Number(process.env.TEST_FEDERATION_DEAD_AFTER_MS ?? 0);
+await start({
+  federationTestMode: {
+    allowPrivateAddress: true,
+    allowHttp: true,
+    retryInitialMs: 500,
+    ...(deadAfterMs > 0 ? { deadAfterMs } : {}),
+  },
+});

@@ -27,6 +27,31 @@ describe("the post editor's state", () => {
     expect(state.zone).toBeNull();
   });
 
+  it("turns Share on the Fediverse off for a back-dated new post, unless the author set it", () => {
+    const fresh = initialEditorState({ loaded: values(), submitted: null, version: null, uiLocale: "en" });
+    expect(fresh.values.federate).toBe("1");
+    const lastYear = editorReducer(fresh, { type: "publishAt", value: "2025-03-01T09:00", offset: "0" });
+    expect(lastYear.values.federate).toBe("");
+    // Back to now: on again.
+    const soon = new Date(Date.now() + 60_000).toISOString().slice(0, 16);
+    expect(editorReducer(lastYear, { type: "publishAt", value: soon, offset: "0" }).values.federate).toBe("1");
+    // Ticked by hand: a back-dated time leaves it alone.
+    const ticked = editorReducer(lastYear, { type: "federate", on: true });
+    expect(editorReducer(ticked, { type: "publishAt", value: "2024-01-01T00:00", offset: "0" }).values.federate).toBe(
+      "1",
+    );
+    // A live post's box is what the author chose: dates do not change it.
+    const live = initialEditorState({
+      loaded: values({ status: "published", federate: "1" }),
+      submitted: null,
+      version: 2,
+      uiLocale: "en",
+    });
+    expect(editorReducer(live, { type: "publishAt", value: "2025-03-01T09:00", offset: "0" }).values.federate).toBe(
+      "1",
+    );
+  });
+
   it("opens the other language's tab only when it alone has a title", () => {
     expect(firstTab(values({ zhTitle: "标题" }), "en")).toBe("zh");
     expect(firstTab(values({ enTitle: "Title", zhTitle: "标题" }), "en")).toBe("en");

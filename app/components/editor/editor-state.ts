@@ -33,6 +33,8 @@ export interface EditorState {
   zone: string | null;
   /** Whether the author set the newsletter box themselves (a back-dated time then leaves it alone). */
   newsletterTouched: boolean;
+  /** Whether the author set the "Share on the Fediverse" box themselves (likewise). */
+  federateTouched: boolean;
 }
 
 export type EditorAction =
@@ -43,6 +45,8 @@ export type EditorAction =
   | { type: "publishAt"; value: string; offset: string }
   /** The "email subscribers" box. */
   | { type: "newsletter"; on: boolean }
+  /** The "Share on the Fediverse" box. */
+  | { type: "federate"; on: boolean }
   | { type: "tab"; locale: Locale }
   | { type: "checked"; errors: FieldErrors | null }
   | { type: "kept"; at: number | null }
@@ -75,6 +79,7 @@ export function initialEditorState(opts: {
     keptAt: null,
     zone: null,
     newsletterTouched: false,
+    federateTouched: false,
   };
 }
 
@@ -95,10 +100,18 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
         const at = action.value ? Date.parse(action.value) : Number.NaN;
         values.newsletter = Number.isFinite(at) && at < Date.now() - 24 * 60 * 60 * 1000 ? "" : "1";
       }
+      // Likewise it is not sent to Fediverse followers as news (a post not yet live only: a live
+      // post's box is what the author chose).
+      if (!state.federateTouched && state.initial.federate === "1" && state.initial.status !== "published") {
+        const at = action.value ? Date.parse(action.value) : Number.NaN;
+        values.federate = Number.isFinite(at) && at < Date.now() - 24 * 60 * 60 * 1000 ? "" : "1";
+      }
       return { ...state, values };
     }
     case "newsletter":
       return { ...state, newsletterTouched: true, values: { ...state.values, newsletter: action.on ? "1" : "" } };
+    case "federate":
+      return { ...state, federateTouched: true, values: { ...state.values, federate: action.on ? "1" : "" } };
     case "tab":
       return { ...state, active: action.locale };
     case "checked":

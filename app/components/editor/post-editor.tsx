@@ -216,6 +216,36 @@ function NewsletterChoice(props: {
 }
 
 /**
+ * "Share on the Fediverse": whether the post goes to the blog's Fediverse followers (issue 22).
+ * On for new posts, off for back-dated ones unless the author ticks it; turning it off after
+ * the post was sent takes it back there. The hidden field says the form has the box (an
+ * unticked box sends nothing).
+ */
+function FederateChoice(props: { checked: boolean; backdated: boolean; onChange: (on: boolean) => void }) {
+  const { t } = useTranslation("editor");
+  const hintId = useId();
+  return (
+    <div>
+      <input type="hidden" name="federateShown" value="1" />
+      <label className="flex items-center gap-2 text-sm font-medium">
+        <input
+          type="checkbox"
+          name="federate"
+          value="1"
+          checked={props.checked}
+          onChange={(e) => props.onChange(e.target.checked)}
+          aria-describedby={hintId}
+        />
+        {t("form.federate")}
+      </label>
+      <p id={hintId} className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+        {props.backdated && !props.checked ? t("form.federateBackdated") : t("form.federateHint")}
+      </p>
+    </div>
+  );
+}
+
+/**
  * The one editor screen for creating and editing a post: both language versions in
  * tabs, the shared settings, local autosave with restore, a guard against leaving
  * unsaved changes, and the conflict view when someone saved in between.
@@ -525,6 +555,11 @@ export function PostEditor(props: PostEditorProps) {
             state={post?.newsletter ?? "offered"}
             checked={values.newsletter === "1"}
             onChange={(on) => dispatch({ type: "newsletter", on })}
+            backdated={isBackdated(values.publishAtLocal ?? "")}
+          />
+          <FederateChoice
+            checked={values.federate === "1"}
+            onChange={(on) => dispatch({ type: "federate", on })}
             backdated={isBackdated(values.publishAtLocal ?? "")}
           />
         </fieldset>

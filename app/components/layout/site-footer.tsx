@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link, useMatches } from "react-router";
 import type { Locale } from "../../lib/i18n/locale.ts";
+import { FollowBox } from "./follow-box.tsx";
 import { SubscribeBox } from "./subscribe-box.tsx";
 
 export interface FooterSite {
@@ -16,6 +17,8 @@ export interface FooterSite {
   friendLinks?: Array<{ id: string; name: string; url: string }>;
   /** At least one friend link is enabled: the quick links offer the /links page. */
   hasFriendLinks?: boolean;
+  /** The page's language's Fediverse handle while federation is on (else null: no follow box). */
+  fediverseHandle?: string | null;
 }
 
 /** The public-security filing's record on the MPS site: its query takes the number's digits. */
@@ -123,7 +126,12 @@ export function SiteFooter({ site, locale }: { site: FooterSite | null; locale: 
             </ul>
           </nav>
         )}
-        {!onSubscribePage && <SubscribeBox locale={locale} />}
+        {(!onSubscribePage || site?.fediverseHandle) && (
+          <div className="space-y-6">
+            {!onSubscribePage && <SubscribeBox locale={locale} />}
+            {site?.fediverseHandle && <FollowBox handle={site.fediverseHandle} />}
+          </div>
+        )}
       </div>
       {site?.friendLinks && site.friendLinks.length > 0 && (
         <nav aria-labelledby="footer-friend-links" className="mx-auto mt-8 max-w-4xl px-4">

@@ -26,6 +26,18 @@ describe("post form schema", () => {
     expect(check({ ...base, newsletter: "yes" })).toMatchObject({ ok: false });
   });
 
+  it("reads Share on the Fediverse only from a form that has the box", () => {
+    const data = (fields: Record<string, string>) => {
+      const result = check({ ...base, ...fields });
+      return result.ok ? result.data : null;
+    };
+    expect(data({ federateShown: "1", federate: "1" })?.federate).toBe(true);
+    expect(data({ federateShown: "1" })?.federate).toBe(false);
+    // No marker (another caller's form): the post keeps what it has.
+    expect(data({})).not.toHaveProperty("federate");
+    expect(check({ ...base, federateShown: "1", federate: "on" })).toMatchObject({ ok: false });
+  });
+
   it("accepts a minimal English draft and builds the repository input", () => {
     expect(check(base)).toEqual({
       ok: true,

@@ -140,6 +140,11 @@ export interface EditorInput {
   publishAt: string | null;
   /** "Email this post to subscribers" when it first goes live (default: no). */
   newsletter?: boolean;
+  /**
+   * "Share on the Fediverse" (issue 22): whether the post federates; absent (a form without
+   * the box, a restored revision, a scheduled update): the post keeps what it has.
+   */
+  federate?: boolean;
   /** The series the post belongs to (absent or null: none). */
   seriesId?: string | null;
   /** Its part number there; null: after the series' last part (or the part it already is). */
@@ -198,6 +203,9 @@ export function makePostFormSchema(now: () => number = Date.now) {
         .default("0"),
       /** The "email this post to subscribers" checkbox: "1" when ticked, absent when not. */
       newsletter: z.enum(["1"], { error: "editor:errors.invalidForm" }).optional(),
+      /** The "Share on the Fediverse" checkbox ("1" when ticked) and the marker that the form has it. */
+      federate: z.enum(["1"], { error: "editor:errors.invalidForm" }).optional(),
+      federateShown: z.enum(["1"], { error: "editor:errors.invalidForm" }).optional(),
       /** A series id, NEW_SERIES, or empty for none. */
       seriesId: z.string().trim().max(40, "editor:errors.seriesUnknown").default(""),
       seriesNameEn: text(POST_LIMITS.seriesNameMax, "editor:errors.seriesNameTooLong"),
@@ -289,6 +297,7 @@ export function makePostFormSchema(now: () => number = Date.now) {
         status: form.status,
         publishAt: form.publishAtLocal ? localDateTimeToIso(form.publishAtLocal, Number(form.publishAtTz)) : null,
         newsletter: form.newsletter === "1",
+        ...(form.federateShown === "1" ? { federate: form.federate === "1" } : {}),
         seriesId: form.seriesId && form.seriesId !== NEW_SERIES ? form.seriesId : null,
         seriesPosition: form.seriesId && form.seriesPosition ? Number(form.seriesPosition) : null,
         newSeries: form.seriesId === NEW_SERIES ? { nameEn: form.seriesNameEn, nameZh: form.seriesNameZh } : null,

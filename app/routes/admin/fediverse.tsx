@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import {
   ADMIN_BUTTON,
   AdminPagination,
@@ -18,6 +18,7 @@ import { adminListRequest } from "../../server/admin/list-request.server.ts";
 import type { FormFailure } from "../../server/auth/guard.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
+import { type DeliveryFilter, deadServers, deliveriesPage } from "../../server/federation/deliveries.server.ts";
 import { federationHost } from "../../server/federation/federation.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
@@ -30,10 +31,12 @@ import type { Route } from "./+types/fediverse";
 // (its handle) and who follows it. The switch and the handles are site settings;
 // FEDERATION in the environment overrides the switch (docs/decisions/023-federation.md).
 
-// A block hides comments on reader pages: a write here drops the cached pages.
+// The switch and the handles show on readers' pages (the follow box, fediverse:creator),
+// and a block hides comments there: a write here drops the cached pages.
 export const handle = routePolicy({ writes: "content" });
 
 const PAGE_SIZE = 50;
+const LOG_PAGE_SIZE = 25;
 
 function pageParam(url: URL, name: string): number {
   const n = Number.parseInt(url.searchParams.get(name) ?? "1", 10);
@@ -55,9 +58,17 @@ export async function loader(args: Route.LoaderArgs) {
       }),
     })),
   );
+  const logFilter: DeliveryFilter = url.searchParams.get("log") === "failures" ? "failures" : "all";
+  const [deliveries, dead] = await Promise.all([
+    deliveriesPage(app.db, { filter: logFilter, page: pageParam(url, "logPage"), pageSize: LOG_PAGE_SIZE }),
+    deadServers(app.db),
+  ]);
   return {
     status,
     blocks: await listBlocks(app.db),
+    deliveries,
+    logFilter,
+    dead,
     envOverride: app.env.federation,
     enabled: settings.fediverse.enabled,
     handles: settings.fediverse.handles,
@@ -313,6 +324,101 @@ function Blocks({
   );
 }
 
+const OUTCOME_CLASS: Record<LoaderData["deliveries"]["items"][number]["outcome"], string> = {
+  sent: "text-green-800 dark:text-green-300",
+  retrying: "text-amber-800 dark:text-amber-300",
+  "gave-up": "text-red-700 dark:text-red-400",
+  skipped: "text-red-700 dark:text-red-400",
+};
+
+/** The delivery log: each attempt to an inbox, newest first, all or only failures, paged. */
+function DeliveryLog({ data }: { data: LoaderData }) {
+  const { t } = useTranslation("adminConfig");
+  const { withParams } = useListUrls("/admin/fediverse");
+  const { deliveries, logFilter, dead, locale } = data;
+  const filterLink = (filter: DeliveryFilter) => (
+    <Link
+      to={withParams({ log: filter, logPage: "1" })}
+      aria-current={logFilter === filter ? "page" : undefined}
+      className="rounded-md px-3 py-1 aria-[current=page]:bg-zinc-200 aria-[current=page]:font-semibold dark:aria-[current=page]:bg-zinc-800"
+    >
+      {t(`fediverse.deliveries.filter.${filter}`)}
+    </Link>
+  );
+  return (
+    <section aria-labelledby="fediverse-deliveries" className="space-y-3" data-testid="delivery-log">
+      <h2 id="fediverse-deliveries" className="text-xl font-semibold">
+        {t("fediverse.deliveries.title")}
+      </h2>
+      <p className="text-zinc-700 dark:text-zinc-300">{t("fediverse.deliveries.intro")}</p>
+      {dead.length > 0 && (
+        <div
+          role="status"
+          className="rounded-lg border border-red-300 p-3 dark:border-red-800"
+          data-testid="dead-servers"
+        >
+          <p className="font-semibold">{t("fediverse.deliveries.deadTitle")}</p>
+          <ul className="list-disc pl-6">
+            {dead.map((d) => (
+              <li key={d.server}>
+                {t("fediverse.deliveries.dead", { server: d.server })} <LocalTime iso={d.deadSince} locale={locale} />
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <nav aria-label={t("fediverse.deliveries.filterLabel")} className="flex gap-2 text-sm">
+        {filterLink("all")}
+        {filterLink("failures")}
+      </nav>
+      {deliveries.items.length === 0 ? (
+        <p className="text-zinc-600 dark:text-zinc-400">{t("fediverse.deliveries.empty")}</p>
+      ) : (
+        <TableScroll>
+          <table className={tableClass("min-w-[48rem]")}>
+            <thead>
+              <tr>
+                <th scope="col">{t("fediverse.deliveries.columns.time")}</th>
+                <th scope="col">{t("fediverse.deliveries.columns.server")}</th>
+                <th scope="col">{t("fediverse.deliveries.columns.activity")}</th>
+                <th scope="col">{t("fediverse.deliveries.columns.outcome")}</th>
+                <th scope="col">{t("fediverse.deliveries.columns.detail")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {deliveries.items.map((d) => (
+                <tr key={d.id}>
+                  <td>
+                    <LocalTime iso={d.createdAt} locale={locale} />
+                  </td>
+                  <td>{d.server}</td>
+                  <td>{d.activityType}</td>
+                  <td className={OUTCOME_CLASS[d.outcome]}>
+                    {t(`fediverse.deliveries.outcome.${d.outcome}`)}
+                    {d.attempt > 0 ? ` (${t("fediverse.deliveries.attempt", { n: d.attempt + 1 })})` : ""}
+                  </td>
+                  <td className="max-w-xs break-words text-sm">
+                    {d.status !== null
+                      ? `HTTP ${d.status}`
+                      : d.outcome === "skipped"
+                        ? t("fediverse.deliveries.deadSkip")
+                        : (d.error ?? "")}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
+      <AdminPagination
+        page={deliveries.page}
+        pageCount={deliveries.pageCount}
+        withParams={(changes) => withParams({ logPage: changes.page ?? "1" })}
+      />
+    </section>
+  );
+}
+
 export default function FediverseAdmin({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("adminConfig");
   const m = useMessage();
@@ -367,6 +473,7 @@ export default function FediverseAdmin({ loaderData, actionData }: Route.Compone
       {actors.map((view) => (
         <Followers key={view.actor} view={view} locale={locale} />
       ))}
+      <DeliveryLog data={loaderData} />
     </section>
   );
 }

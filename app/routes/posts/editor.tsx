@@ -25,6 +25,7 @@ import {
   createEditorPost,
   type EditorPost,
   loadPostForEdit,
+  setPostFederate,
   updateEditorPost,
 } from "../../server/repos/post-editor.server.ts";
 import { currentRevisionId, pendingRevision } from "../../server/repos/revisions.server.ts";
@@ -54,7 +55,10 @@ async function editorView(db: DB, post: EditorPost, locale: "en" | "zh", prefix:
   const current = pending ? await currentRevisionId(db, post.id) : null;
   return {
     values: pending
-      ? editorValuesFromPost({ ...pending.content, newsletter: post.newsletter }, pending.content.tags)
+      ? editorValuesFromPost(
+          { ...pending.content, newsletter: post.newsletter, federate: post.federate },
+          pending.content.tags,
+        )
       : valuesOf(post, locale),
     live: {
       savedAt: post.updatedAt,
@@ -191,6 +195,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const live = params.postId ? await isLivePost(app.db, params.postId, user.id) : false;
   if (params.postId && live && parsed.data.status === "published" && intent !== "update") {
     const pending = await savePendingEdit(app.db, user.id, params.postId, parsed.data);
+    if (pending.ok && parsed.data.federate !== undefined) {
+      await setPostFederate(app.db, params.postId, user.id, parsed.data.federate);
+    }
     if (pending.ok) {
       const req = getRequest(context);
       writeChangesPost(req, pending.id);

@@ -54,6 +54,8 @@ export interface Database {
   federationRemoteActors: FederationRemoteActorsTable;
   federationReactions: FederationReactionsTable;
   federationBlocks: FederationBlocksTable;
+  federationDeliveries: FederationDeliveriesTable;
+  federationServers: FederationServersTable;
 }
 
 /** Fedify's key–value store: `key` is the JSON of the key array, `value` JSON. */
@@ -142,6 +144,34 @@ export interface FederationBlocksTable {
   kind: FederationBlockKind;
   value: string;
   createdAt: Timestamp;
+}
+
+/** What became of one delivery attempt to an inbox (the admin's delivery log). */
+export type DeliveryOutcome = "sent" | "retrying" | "gave-up" | "skipped";
+
+/** One outbound delivery attempt: pruned by age and count (docs/decisions/023-federation.md). */
+export interface FederationDeliveriesTable {
+  id: string;
+  createdAt: Timestamp;
+  /** The inbox's host (with its port). */
+  server: string;
+  inbox: string;
+  activityId: string | null;
+  activityType: string;
+  outcome: DeliveryOutcome;
+  /** 0 for the first attempt. */
+  attempt: number;
+  /** The HTTP status the inbox answered with, when it answered. */
+  status: number | null;
+  error: string | null;
+}
+
+/** A server whose deliveries fail; dead (no deliveries) from `deadSince` until it is heard from. */
+export interface FederationServersTable {
+  server: string;
+  failingSince: Timestamp;
+  lastFailureAt: Timestamp;
+  deadSince: Timestamp | null;
 }
 
 /** "cancelled": not sent on purpose (the reader unsubscribed or the post went away first). */
@@ -259,6 +289,8 @@ export interface PostsTable {
   featured: ColumnType<number, number | undefined, number>;
   /** 1: mail the post to subscribers when it first goes live (one send per post, ever). */
   newsletter: ColumnType<number, number | undefined, number>;
+  /** 1: shared on the Fediverse (the editor's "Share on the Fediverse" box); 0: never federated. */
+  federate: ColumnType<number, number | undefined, number>;
   /** The series the post belongs to (issue 23), and its part number there; null: none. */
   seriesId: ColumnType<string | null, string | null | undefined, string | null>;
   seriesPosition: ColumnType<number | null, number | null | undefined, number | null>;

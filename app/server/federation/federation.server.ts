@@ -6,6 +6,7 @@ import {
   type Federation,
   generateCryptoKeyPair,
   importJwk,
+  type MessageQueue,
 } from "@fedify/fedify";
 import {
   Accept,
@@ -20,6 +21,7 @@ import {
   LanguageString,
   Like,
   Person,
+  PropertyValue,
   PUBLIC_COLLECTION,
   Tombstone,
   Undo,
@@ -27,6 +29,8 @@ import {
 } from "@fedify/vocab";
 import { Temporal as TemporalPolyfill } from "@js-temporal/polyfill";
 import type { Logger } from "pino";
+import en from "../../../locales/en/common.json" with { type: "json" };
+import zh from "../../../locales/zh/common.json" with { type: "json" };
 import type { DB } from "../db/db.server.ts";
 import type { FederationActor } from "../db/schema.server.ts";
 import type { Env } from "../env.server.ts";
@@ -44,10 +48,9 @@ import {
   saveActorKey,
 } from "../repos/federation.server.ts";
 import { isBlocked } from "../repos/federation-inbound.server.ts";
-import { getSiteSetting, getSiteSettings } from "../repos/site-settings.server.ts";
+import { getSiteSetting, getSiteSettings, SOCIAL_NETWORKS, type SocialNetwork } from "../repos/site-settings.server.ts";
 import { type InboundData, onCreate, onDelete, onReaction, onUndoReaction, onUpdate } from "./inbound.server.ts";
 import { DatabaseKvStore } from "./kv.server.ts";
-import type { DatabaseMessageQueue } from "./queue.server.ts";
 
 /**
  * An instant as Fedify takes it. Fedify's types name the standard Temporal (lib
@@ -93,12 +96,17 @@ export interface FederationOptions {
   db: DB;
   env: Env;
   log: Logger;
-  queue: DatabaseMessageQueue;
+  queue: MessageQueue;
+  /** Told of each failed delivery attempt (the delivery log). */
+  onOutboxError?: (error: Error) => void;
   /** Tests only (tests/setup/federation-server.ts): let Fedify fetch loopback addresses. */
   allowPrivateAddress?: boolean;
   /** The first retry of a failed delivery; each next one waits about twice as long. Tests shorten it. */
   retryInitialMs?: number;
 }
+
+/** Inbox answers that end a delivery at once (Fedify's default): the account or the inbox is gone. */
+export const PERMANENT_FAILURE_STATUSES: readonly number[] = [404, 410];
 
 /** A failed delivery's first retry: 30 s to a minute, doubling, ten tries: given up after ~8–17 hours. */
 export const DELIVERY_RETRY_INITIAL_MS = 30_000;
@@ -148,10 +156,41 @@ export function hashtagName(name: string, slug: string): string {
   return cleaned || slug.replace(/[^\p{L}\p{N}_]/gu, "") || "tag";
 }
 
+/** An image's media type from its file name (the cover's URL); null when the extension says nothing. */
+export function imageMediaType(url: string): string | null {
+  const ext = /\.([a-z0-9]+)$/i.exec(url.split(/[?#]/, 1)[0] ?? "")?.[1]?.toLowerCase();
+  const types: Record<string, string> = {
+    jpg: "image/jpeg",
+    jpeg: "image/jpeg",
+    png: "image/png",
+    webp: "image/webp",
+    gif: "image/gif",
+    avif: "image/avif",
+    svg: "image/svg+xml",
+  };
+  return ext ? (types[ext] ?? null) : null;
+}
+
+/** An image of this site (a path) or elsewhere (an http(s) URL) as an absolute URL. */
+function absoluteUrl(url: string, publicUrl: string): URL | null {
+  try {
+    const absolute = new URL(url, `${publicUrl}/`);
+    return absolute.protocol === "https:" || absolute.protocol === "http:" ? absolute : null;
+  } catch {
+    return null;
+  }
+}
+
+/** An `Image` object for `url`, with its media type and alt text when known. */
+function imageObject(url: URL, alt: string | null): Image {
+  return new Image({ url, mediaType: imageMediaType(url.pathname), name: alt?.trim() ? alt : null });
+}
+
 /** A post's translation as an ActivityStreams Article. */
 export function buildArticle(ctx: Context<FederationData>, post: FederatedPostSource, publicUrl: string): Article {
   const actor = post.locale;
   const html = absolutizeUrls(post.bodyHtml, publicUrl);
+  const cover = post.coverImageUrl ? absoluteUrl(post.coverImageUrl, publicUrl) : null;
   return new Article({
     id: ctx.getObjectUri(Article, { locale: post.locale, id: post.id }),
     attribution: ctx.getActorUri(actor),
@@ -170,7 +209,54 @@ export function buildArticle(ctx: Context<FederationData>, post: FederatedPostSo
           href: new URL(`${publicUrl}/${post.locale}/tags/${encodeURIComponent(t.slug)}`),
         }),
     ),
+    // The cover, as Mastodon shows it: the preview image and a media attachment.
+    image: cover ? imageObject(cover, post.coverAlt) : null,
+    attachments: cover ? [imageObject(cover, post.coverAlt)] : [],
   });
+}
+
+/** The links of a profile's attachment fields, as Mastodon renders them (rel="me" verifies them). */
+function profileLink(href: string, text: string): string {
+  const esc = (v: string) =>
+    v.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  return `<a href="${esc(href)}" rel="me nofollow noopener noreferrer" target="_blank">${esc(text)}</a>`;
+}
+
+/**
+ * The profile fields an actor shows (Mastodon's "attachment" of PropertyValues): the site in
+ * that language, the other language's account, and the site's social links, each a rel="me" link.
+ */
+export function profileFields(opts: {
+  actor: FederationActor;
+  publicUrl: string;
+  handles: Record<FederationActor, string>;
+  socialLinks: Record<SocialNetwork, string>;
+}): PropertyValue[] {
+  const { actor, publicUrl, handles } = opts;
+  const other: FederationActor = actor === "en" ? "zh" : "en";
+  // The strings straight from the locale files (with import attributes: plain Node loads this too).
+  const strings = actor === "en" ? en : zh;
+  const home = `${publicUrl}/${actor}`;
+  const host = federationHost(publicUrl);
+  const otherHandle = `@${handles[other]}@${host}`;
+  const fields = [
+    new PropertyValue({
+      name: strings.fediverse.profile.website,
+      value: profileLink(home, home.replace(/^https?:\/\//, "")),
+    }),
+    new PropertyValue({
+      name: strings.fediverse.profile.otherAccount[other],
+      value: profileLink(`${publicUrl}/ap/actors/${other}`, otherHandle),
+    }),
+  ];
+  for (const network of SOCIAL_NETWORKS) {
+    const url = opts.socialLinks[network];
+    if (!url) continue;
+    fields.push(
+      new PropertyValue({ name: strings.footer[network], value: profileLink(url, url.replace(/^https?:\/\//, "")) }),
+    );
+  }
+  return fields;
 }
 
 export function createActivity(ctx: Context<FederationData>, article: Article, actor: FederationActor): Create {
@@ -232,6 +318,11 @@ export function createInkwellFederation(opts: FederationOptions): InkwellFederat
       initialDelay: { milliseconds: opts.retryInitialMs ?? DELIVERY_RETRY_INITIAL_MS },
     }),
     inboxRetryPolicy: createExponentialBackoffPolicy({ maxAttempts: 5 }),
+    permanentFailureStatusCodes: PERMANENT_FAILURE_STATUSES,
+    // Our own dead-server rule (deliveries.server.ts) replaces Fedify's circuit breaker: a held
+    // delivery would look delivered to the delivery log.
+    circuitBreaker: false,
+    ...(opts.onOutboxError ? { onOutboxError: opts.onOutboxError } : {}),
   });
 
   federation
@@ -239,7 +330,8 @@ export function createInkwellFederation(opts: FederationOptions): InkwellFederat
       if (!isFederationActor(identifier)) return null;
       const settings = await getSiteSettings(ctx.data.db);
       const pairs = await ctx.getActorKeyPairs(identifier);
-      const icon = settings.socialImage ? new URL(settings.socialImage, publicUrl) : null;
+      // The site's social image is both the avatar and the header (the blog has no logo setting).
+      const picture = settings.socialImage ? absoluteUrl(settings.socialImage, publicUrl) : null;
       return new Person({
         id: ctx.getActorUri(identifier),
         preferredUsername: settings.fediverse.handles[identifier],
@@ -253,7 +345,14 @@ export function createInkwellFederation(opts: FederationOptions): InkwellFederat
         manuallyApprovesFollowers: false,
         discoverable: true,
         indexable: true,
-        icon: icon ? new Image({ url: icon }) : null,
+        icon: picture ? imageObject(picture, null) : null,
+        image: picture ? imageObject(picture, null) : null,
+        attachments: profileFields({
+          actor: identifier,
+          publicUrl,
+          handles: settings.fediverse.handles,
+          socialLinks: settings.socialLinks,
+        }),
         publicKey: pairs[0]?.cryptographicKey ?? null,
         assertionMethods: pairs.map((p) => p.multikey),
       });

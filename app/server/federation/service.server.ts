@@ -13,13 +13,16 @@ import {
   markFederated,
 } from "../repos/federation.server.ts";
 import { getSiteSetting } from "../repos/site-settings.server.ts";
+import { DeliveryLog } from "./deliveries.server.ts";
 import {
   buildArticle,
   createActivity,
   createInkwellFederation,
+  DELIVERY_ATTEMPTS,
   deleteActivity,
   type FederationData,
   type InkwellFederation,
+  PERMANENT_FAILURE_STATUSES,
   updateActivity,
 } from "./federation.server.ts";
 import { DatabaseKvStore } from "./kv.server.ts";
@@ -53,6 +56,8 @@ export interface FederationTestMode {
   allowHttp: true;
   /** A failed delivery's first retry, shortened so a test sees it. */
   retryInitialMs?: number;
+  /** How long a server fails before it is given up as dead, shortened so a test sees it. */
+  deadAfterMs?: number;
 }
 
 export interface FederationService {
@@ -60,10 +65,16 @@ export interface FederationService {
   queue: DatabaseMessageQueue;
   data: FederationData;
   status(): Promise<FederationStatus>;
+  /** The status for a switch value already read (readers' pages have the settings at hand). */
+  statusFor(switchOn: boolean): FederationStatus;
   /** Sends what changed since the last run: Create, Update or Delete per post and language. */
   syncPosts(): Promise<SyncResult>;
   /** Runs the post sync soon (after a content change). */
   poke(): void;
+  /** Each delivery attempt's outcome, and the servers given up as dead. */
+  deliveries: DeliveryLog;
+  /** A verified activity came from this server (host): deliveries to it resume if it was dead. */
+  heardFrom(server: string): Promise<void>;
   /** Starts the queue worker and the post sync on this instance (each on its lease). */
   start(): void;
   stop(): Promise<void>;
@@ -101,11 +112,19 @@ export function createFederationService(opts: {
     log,
     pollMs: opts.queuePollMs ?? Math.min(QUEUE_POLL_MS, env.schedulerIntervalMs),
   });
+  const deliveries = new DeliveryLog({
+    db,
+    log,
+    maxAttempts: DELIVERY_ATTEMPTS,
+    permanentStatuses: PERMANENT_FAILURE_STATUSES,
+    ...(testMode?.deadAfterMs ? { deadAfterMs: testMode.deadAfterMs } : {}),
+  });
   const federation = createInkwellFederation({
     db,
     env,
     log,
-    queue,
+    queue: deliveries.wrap(queue),
+    onOutboxError: deliveries.onOutboxError,
     ...(testMode ? { allowPrivateAddress: true } : {}),
     ...(testMode?.retryInitialMs ? { retryInitialMs: testMode.retryInitialMs } : {}),
   });
@@ -120,12 +139,14 @@ export function createFederationService(opts: {
   let abort: AbortController | null = null;
   let queueDone: Promise<void> | null = null;
 
-  const status = async (): Promise<FederationStatus> =>
-    federationStatus(env, (await getSiteSetting(db, "fediverse")).enabled, testMode?.allowHttp === true);
+  const statusFor = (switchOn: boolean): FederationStatus =>
+    federationStatus(env, switchOn, testMode?.allowHttp === true);
+  const status = async (): Promise<FederationStatus> => statusFor((await getSiteSetting(db, "fediverse")).enabled);
 
   const syncPosts = async (): Promise<SyncResult> => {
     const result: SyncResult = { created: 0, updated: 0, deleted: 0 };
     if (!(await status()).on) return result;
+    await deliveries.prune();
     let since = await kv.get<string>(SINCE_KEY);
     if (since === undefined) {
       since = nowIso();
@@ -145,6 +166,8 @@ export function createFederationService(opts: {
         post.bodyHtml,
         post.publishedAt,
         ...post.tags.map((t) => `${t.slug}=${t.name}`),
+        // Only posts with a cover hash it: the ones without keep the hash they were sent with.
+        ...(post.coverImageUrl ? [`cover=${post.coverImageUrl}`, `alt=${post.coverAlt}`] : []),
       ]);
       const before = sent.get(key);
       if (before?.hash === hash) continue;
@@ -178,8 +201,11 @@ export function createFederationService(opts: {
     queue,
     data,
     status,
+    statusFor,
     syncPosts,
     poke: () => sync?.poke(),
+    deliveries,
+    heardFrom: (server) => deliveries.heardFrom(server),
     start() {
       abort = new AbortController();
       queueDone = federation.startQueue(data, { signal: abort.signal });

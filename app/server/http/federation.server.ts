@@ -64,6 +64,23 @@ function toHeaders(req: Request): Headers {
   return headers;
 }
 
+/** The host of an activity's actor (the signed sender, once Fedify accepted it). */
+function senderHost(body: Buffer): string | null {
+  try {
+    const activity = JSON.parse(body.toString("utf8")) as { actor?: unknown };
+    const actor = activity.actor;
+    const id =
+      typeof actor === "string"
+        ? actor
+        : typeof actor === "object" && actor !== null && "id" in actor && typeof actor.id === "string"
+          ? actor.id
+          : null;
+    return id ? new URL(id).host : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The Fediverse endpoints (WebFinger, NodeInfo, actors, inboxes, outbox, followers,
  * Articles): Fedify's own router answers them while federation is on; while it is off
@@ -129,6 +146,11 @@ export function serveFederation(deps: {
       });
       // A browser asking for an actor or an Article (HTML): the blog's own pages answer.
       if (fellThrough && (req.method === "GET" || req.method === "HEAD") && response.status === 406) return next();
+      // A verified activity from a server given up as dead: it is back, deliveries to it resume.
+      if (req.method === "POST" && response.ok && body) {
+        const server = senderHost(body);
+        if (server) await federation.heardFrom(server);
+      }
       res.status(response.status);
       response.headers.forEach((value, name) => {
         // Express frames (and may compress) the body itself.

@@ -185,6 +185,9 @@ export interface FederatedPostSource {
   publishedAt: string;
   updatedAt: string;
   tags: Array<{ slug: string; name: string }>;
+  /** The cover: an http(s) URL or a path on this site; null: none. */
+  coverImageUrl: string | null;
+  coverAlt: string;
 }
 
 /** The later of two ISO timestamps (they compare as text). */
@@ -192,7 +195,10 @@ function laterIso(a: string, b: string): string {
   return a.localeCompare(b) > 0 ? a : b;
 }
 
-/** Public posts' translations published at or after `since` (what federates), or one post's. */
+/**
+ * Public posts' translations published at or after `since` (what federates), or one post's.
+ * A post whose "Share on the Fediverse" box is off is never among them.
+ */
 export async function federatedPostSources(
   db: DB,
   opts: { since?: string; postId?: string; locale?: Locale; limit?: number; offset?: number },
@@ -208,9 +214,12 @@ export async function federatedPostSources(
       "t.bodyHtml",
       "posts.publishedAt",
       "posts.updatedAt",
+      "posts.coverImageUrl",
+      "posts.coverAlt",
       "t.updatedAt as translationUpdatedAt",
     ])
     .where("posts.status", "=", "published")
+    .where("posts.federate", "=", 1)
     .where("posts.deletedAt", "is", null)
     .where("posts.publishedAt", "is not", null);
   if (opts.since) query = query.where("posts.publishedAt", ">=", opts.since);
@@ -238,6 +247,8 @@ export async function federatedPostSources(
     tags: tagRows
       .filter((t) => t.postId === r.id)
       .map((t) => ({ slug: t.slug, name: r.locale === "en" ? t.nameEn : t.nameZh })),
+    coverImageUrl: r.coverImageUrl,
+    coverAlt: r.coverAlt,
   }));
 }
 

@@ -61,6 +61,8 @@ export interface EditorPost {
   newsletter: boolean;
   /** Whether the post was mailed to subscribers already (then the box is not offered again). */
   newsletterSent: boolean;
+  /** The "Share on the Fediverse" box as last saved. */
+  federate: boolean;
   tags: Term[];
   translations: Partial<Record<Locale, EditorTranslationData>>;
 }
@@ -106,6 +108,7 @@ export async function loadPostForEdit(db: DB, postId: string, authorId: string):
       "createdAt",
       "updatedAt",
       "newsletter",
+      "federate",
     ])
     .where("id", "=", postId)
     .where("authorId", "=", authorId)
@@ -135,6 +138,7 @@ export async function loadPostForEdit(db: DB, postId: string, authorId: string):
     version: Number(post.version),
     newsletter: Number(post.newsletter) === 1,
     newsletterSent: send !== undefined,
+    federate: Number(post.federate) === 1,
     tags,
     translations: byLocale,
   };
@@ -275,6 +279,7 @@ export async function createEditorPost(db: DB, authorId: string, input: EditorIn
           coverImageUrl: input.coverImageUrl,
           coverAlt: input.coverAlt,
           newsletter: input.newsletter,
+          federate: input.federate !== false,
           ...series,
           translations,
         });
@@ -414,6 +419,8 @@ export async function updateEditorPost(
           coverAlt: input.coverAlt,
           // The box is offered until the post first goes live; a live post keeps what it had.
           ...(existing.status === "published" ? {} : { newsletter: input.newsletter ? 1 : 0 }),
+          // A setting, not content: turning it off takes a federated post back (Delete).
+          ...(input.federate === undefined ? {} : { federate: input.federate ? 1 : 0 }),
           updatedAt: now,
           version: eb("version", "+", 1),
         }))
@@ -463,4 +470,20 @@ export async function updateEditorPost(
     public: { before: existing.status === "published", after: input.status === "published" },
     moved: updated.moved,
   };
+}
+
+/**
+ * The "Share on the Fediverse" box of a live post saved with pending changes: a setting, it
+ * applies at once (the federation sync then sends the post or takes it back).
+ */
+export async function setPostFederate(db: DB, postId: string, authorId: string, federate: boolean): Promise<boolean> {
+  const result = await db
+    .updateTable("posts")
+    .set({ federate: federate ? 1 : 0 })
+    .where("id", "=", postId)
+    .where("authorId", "=", authorId)
+    .where("deletedAt", "is", null)
+    .where("federate", "=", federate ? 0 : 1)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

@@ -138,6 +138,8 @@ describe(`importing a Markdown folder (${testDialect()})`, () => {
       publishedAt: "2021-03-04T09:30:00.000Z",
       authorId: author.id,
       newsletter: 0,
+      // Published elsewhere before: never sent to Fediverse followers as news.
+      federate: 0,
     });
     expect(translations.map((t) => [t.locale, t.title, t.summary])).toEqual([
       ["en", "Hello, world", "The first post of the old blog."],

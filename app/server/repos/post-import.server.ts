@@ -703,6 +703,8 @@ async function writePost(trx: Transaction<Database>, job: Job, p: Prepared, now:
     coverImageUrl: p.coverUrl,
     coverAlt: input.coverAlt,
     newsletter: false,
+    // Imported posts were published elsewhere before: never sent to Fediverse followers.
+    federate: false,
     translations: p.translations,
   });
   await writeRevisions(trx, job, p, id, input, slug, publishedAt, now);

@@ -278,6 +278,8 @@ export interface NewPostInput {
   featured?: boolean;
   /** Mail it to subscribers when it first goes live (the editor's box). */
   newsletter?: boolean;
+  /** Shared on the Fediverse (default: yes; imports: no). */
+  federate?: boolean;
   /** The series it belongs to and its part number there. */
   seriesId?: string | null;
   seriesPosition?: number | null;
@@ -326,6 +328,7 @@ export async function insertPost(trx: Transaction<Database>, input: NewPostInput
       coverAlt: input.coverAlt ?? "",
       featured: input.featured ? 1 : 0,
       newsletter: input.newsletter ? 1 : 0,
+      federate: input.federate === false ? 0 : 1,
       seriesId: input.seriesId ?? null,
       seriesPosition: input.seriesId ? (input.seriesPosition ?? null) : null,
       createdAt: now,
