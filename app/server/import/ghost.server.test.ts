@@ -47,10 +47,14 @@ describe("reading a Ghost export", () => {
     expect(body).toContain("![A picture](/content/images/2024/03/pic.png)\n\n*The caption*");
     expect(body).toContain("```js\nconst a = 1;\nconsole.log(a);\n```");
     expect(body).not.toContain("__GHOST_URL__");
-    expect(hello?.notes.map((n) => [n.reason, n.detail])).toEqual([
-      ["ghostKeptAsHtml", "kg-bookmark-card"],
-      ["ghostAuthor", "Ghost Writer"],
-    ]);
+    expect(hello?.notes.map((n) => [n.reason, n.detail])).toEqual([["ghostKeptAsHtml", "kg-bookmark-card"]]);
+    // The author travels with the post, for the writer to match; the address is never a note.
+    expect(hello?.author).toEqual({
+      sourceId: "1",
+      name: "Ghost Writer",
+      email: "writer@example.com",
+      oldUrls: ["/author/ghost-writer/"],
+    });
     expect(byId.get("6650a2")).toMatchObject({ status: "draft", publishedAt: null });
     expect(byId.get("6650a3")).toMatchObject({ status: "published", categories: ["Pages"] });
     expect(byId.get("6650a4")?.translations[0]).toMatchObject({ locale: "zh", title: "你好，世界" });

@@ -1,11 +1,19 @@
 import { readFile, stat } from "node:fs/promises";
+import { cleanDisplayName } from "../../lib/display-name.ts";
 import { POST_LIMITS } from "../../lib/schemas/post.ts";
 import { HAN } from "../../lib/slug.ts";
 import type { Locale } from "../db/schema.server.ts";
-import { type ImportedPost, type ImportedStatus, type ImportReportLine, parseSourceDate } from "./core.server.ts";
+import {
+  type ImportedAuthor,
+  type ImportedPost,
+  type ImportedStatus,
+  type ImportReportLine,
+  parseSourceDate,
+} from "./core.server.ts";
 import { htmlToMarkdown } from "./html-markdown.server.ts";
 import type { ImageResolver } from "./images.server.ts";
 import { localImageResolver } from "./images.server.ts";
+import { LEXICAL_MAX_CHARS, lexicalToMarkdown } from "./lexical-markdown.server.ts";
 import { type SourceRead, SourceRefused } from "./markdown-folder.server.ts";
 
 // The Ghost importer (Ghost 5 and 6 JSON export; docs/decisions/020-importers.md, "Ghost").
@@ -144,16 +152,28 @@ export function readGhostExport(doc: unknown, opts: GhostReadOptions = {}): Sour
     const id = str(m.post_id);
     if (id) meta.set(id, m);
   }
-  const users = new Map<string, string>();
+  const users = new Map<string, ImportedAuthor>();
   for (const u of rows(data.users)) {
     const id = str(u.id);
-    if (id) users.set(id, str(u.name) ?? str(u.slug) ?? id);
+    if (!id) continue;
+    const slug = str(u.slug);
+    const email = str(u.email)?.toLowerCase() ?? null;
+    users.set(id, {
+      sourceId: id,
+      // The display-name rules (decision 015): no control or direction characters, 50 at most.
+      name: cleanDisplayName(str(u.name) ?? slug ?? ""),
+      email: email && email.length <= 254 && /^[^\s@]+@[^\s@]+$/.test(email) ? email : null,
+      oldUrls: slug && /^[\w\p{L}\p{N}-]{1,200}$/u.test(slug) ? [`/author/${slug}/`] : [],
+    });
   }
-  const authorsOf = new Map<string, string[]>();
+  const authorsOf = new Map<string, { order: number; author: string }[]>();
   for (const pa of rows(data.posts_authors)) {
     const post = str(pa.post_id);
     const author = str(pa.author_id);
-    if (post && author) authorsOf.set(post, [...(authorsOf.get(post) ?? []), author]);
+    if (!post || !author) continue;
+    const list = authorsOf.get(post) ?? [];
+    list.push({ order: typeof pa.sort_order === "number" ? pa.sort_order : list.length, author });
+    authorsOf.set(post, list);
   }
 
   const out: ImportedPost[] = [];
@@ -172,7 +192,7 @@ export function readGhostExport(doc: unknown, opts: GhostReadOptions = {}): Sour
     }
     seen.add(id);
     const notes: ImportReportLine[] = [];
-    const html = typeof p.html === "string" ? p.html : null;
+    const html = typeof p.html === "string" && p.html.trim() !== "" ? p.html : null;
     let body = "";
     if (html !== null) {
       if (html.length > POST_LIMITS.bodyMax * 4) {
@@ -184,9 +204,30 @@ export function readGhostExport(doc: unknown, opts: GhostReadOptions = {}): Sour
       for (const kept of converted.keptAsHtml)
         notes.push({ item: label, outcome: "note", reason: "ghostKeptAsHtml", detail: kept });
       if (converted.flattened) notes.push({ item: label, outcome: "note", reason: "ghostFlattened" });
+    } else if (typeof p.lexical === "string" && p.lexical.trim() !== "") {
+      // Ghost 5 and 6 store Lexical; an export may carry no `html` for it.
+      if (p.lexical.length > LEXICAL_MAX_CHARS) {
+        problems.push({ item: label, outcome: "failed", reason: "bodyTooLong" });
+        continue;
+      }
+      const converted = lexicalToMarkdown(p.lexical);
+      if (!converted) {
+        problems.push({ item: label, outcome: "failed", reason: "ghostLexicalInvalid" });
+        continue;
+      }
+      body = rewriteGhostUrls(converted.markdown);
+      // An empty document with a plain text beside it: the text is what there is.
+      if (body.trim() === "" && typeof p.plaintext === "string") body = p.plaintext;
+      for (const type of converted.unknown)
+        notes.push({ item: label, outcome: "note", reason: "ghostLexicalUnknown", detail: type.slice(0, 60) });
+      for (const type of converted.dropped)
+        notes.push({ item: label, outcome: "note", reason: "ghostLexicalDropped", detail: type.slice(0, 60) });
+      for (const kept of converted.keptAsHtml)
+        notes.push({ item: label, outcome: "note", reason: "ghostKeptAsHtml", detail: kept });
+      if (converted.flattened) notes.push({ item: label, outcome: "note", reason: "ghostFlattened" });
     } else {
       body = typeof p.plaintext === "string" ? p.plaintext : "";
-      if (p.lexical || p.mobiledoc) notes.push({ item: label, outcome: "note", reason: "ghostNoHtml" });
+      if (p.mobiledoc) notes.push({ item: label, outcome: "note", reason: "ghostNoHtml" });
     }
     const statusRaw = str(p.status);
     const publishedAt = parseSourceDate(p.published_at);
@@ -214,9 +255,20 @@ export function readGhostExport(doc: unknown, opts: GhostReadOptions = {}): Sour
     const pm = meta.get(id);
     const coverRaw = str(p.feature_image);
     const slug = str(p.slug);
-    const authorNames = (authorsOf.get(id) ?? []).map((a) => users.get(a) ?? a);
-    if (authorNames.length > 0)
-      notes.push({ item: label, outcome: "note", reason: "ghostAuthor", detail: authorNames.join(", ").slice(0, 200) });
+    // Our posts have one author: Ghost's primary (first) one; co-authors are listed by name.
+    const authorIds = (authorsOf.get(id) ?? []).sort((a, b) => a.order - b.order).map((a) => a.author);
+    if (authorIds.length === 0 && str(p.author_id)) authorIds.push(str(p.author_id) as string);
+    const [primaryId, ...coAuthorIds] = authorIds;
+    const author = primaryId ? users.get(primaryId) : undefined;
+    if (primaryId && !author) notes.push({ item: label, outcome: "note", reason: "ghostAuthorUnknown" });
+    const coAuthors = coAuthorIds.map((a) => users.get(a)?.name || "?");
+    if (coAuthors.length > 0)
+      notes.push({
+        item: label,
+        outcome: "note",
+        reason: "ghostCoAuthors",
+        detail: coAuthors.join(", ").slice(0, 200),
+      });
     const locale: Locale = opts.locale ?? (HAN.test(title || body.slice(0, 500)) ? "zh" : "en");
     out.push({
       sourceId: id,
@@ -247,6 +299,7 @@ export function readGhostExport(doc: unknown, opts: GhostReadOptions = {}): Sour
       tagUrls: postTagRows.flatMap((t) => (t.slug ? [{ from: `/tag/${t.slug}/`, tag: t.name }] : [])),
       assetDirs: [""],
       notes,
+      ...(author ? { author } : {}),
     });
   }
   return { posts: out, problems, files: 1 };

@@ -78,8 +78,8 @@ describe(`importing a Ghost export (${testDialect()})`, () => {
       total: 6,
       imported: 6,
       failed: 0,
-      // Six /{slug}/ addresses and three /tag/{slug}/ ones.
-      redirectsAdded: 9,
+      // Six /{slug}/ addresses, three /tag/{slug}/ ones and the author's /author/{slug}/.
+      redirectsAdded: 10,
       imagesStored: 1,
       // The cover is not in the folder; the hostile post's `x` is no file either.
       imagesMissing: 2,

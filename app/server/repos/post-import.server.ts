@@ -1,5 +1,7 @@
 import type { Transaction } from "kysely";
 import type { Logger } from "pino";
+import { handleBase } from "../../lib/author-profile.ts";
+import { cleanDisplayName } from "../../lib/display-name.ts";
 import { withinNesting } from "../../lib/markdown-depth.ts";
 import { checkTarget, fromKey, normalizeFrom } from "../../lib/redirects.ts";
 import { COMMENT_MAX_LENGTH } from "../../lib/schemas/comment.ts";
@@ -580,6 +582,94 @@ async function freeSlug(trx: Transaction<Database>, post: ImportedPost): Promise
   return `${base}-${newId().slice(0, 6)}`;
 }
 
+/** Where an imported author's account is made: an address no mail reaches and nobody can claim. */
+const AUTHOR_EMAIL_DOMAIN = "authors.invalid";
+
+/** The first handle free for a name (the account page's rule: the name's base, then -2, -3…). */
+async function freeHandle(trx: Transaction<Database>, name: string, id: string): Promise<string | null> {
+  const base = handleBase(name, id);
+  for (let n = 1; n < 1000; n++) {
+    const candidate = n === 1 ? base : `${base}-${n}`;
+    const taken = await trx.selectFrom("users").select("id").where("handle", "=", candidate).executeTakeFirst();
+    if (!taken) return candidate;
+  }
+  return null;
+}
+
+/**
+ * The account an imported post's author maps to (decision 020, "Ghost authors"): the one this
+ * source's author was mapped to before; else an existing account whose verified e-mail is the
+ * author's; else a new author account without login (no password, an `.invalid` address, so it
+ * cannot sign in, be claimed or get mail), named by the display-name rules. Its handle is made as
+ * for any account. Null (no author in the source, or the mapped account is gone and none can be
+ * made): the importing account.
+ */
+async function importedAuthorId(
+  trx: Transaction<Database>,
+  job: Job,
+  post: ImportedPost,
+  lines: ImportReportLine[],
+  now: string,
+): Promise<string | null> {
+  const author = post.author;
+  if (!author) return null;
+  const mapped = await trx
+    .selectFrom("importSources")
+    .select("targetId")
+    .where("source", "=", job.kind)
+    .where("entity", "=", "author")
+    .where("sourceId", "=", author.sourceId)
+    .executeTakeFirst();
+  if (mapped) {
+    const user = await trx.selectFrom("users").select("id").where("id", "=", mapped.targetId).executeTakeFirst();
+    if (user) return user.id;
+  }
+  let userId: string | null = null;
+  if (author.email) {
+    const match = await trx
+      .selectFrom("users")
+      .select(["id", "name", "handle"])
+      .where((eb) => eb(eb.fn("lower", ["email"]), "=", author.email))
+      .where("emailVerified", "=", 1)
+      .where("banned", "=", 0)
+      .executeTakeFirst();
+    if (match) {
+      userId = match.id;
+      if (!match.handle) {
+        const handle = await freeHandle(trx, match.name, match.id);
+        await trx.updateTable("users").set({ handle }).where("id", "=", match.id).where("handle", "is", null).execute();
+      }
+      lines.push({ item: post.label, outcome: "note", reason: "authorMatched", detail: author.name || undefined });
+    }
+  }
+  if (!userId) {
+    userId = newId();
+    const name = cleanDisplayName(author.name) || `author-${userId.slice(-6).toLowerCase()}`;
+    const handle = await freeHandle(trx, name, userId);
+    await trx
+      .insertInto("users")
+      .values({
+        id: userId,
+        name,
+        email: `import-${userId.toLowerCase()}@${AUTHOR_EMAIL_DOMAIN}`,
+        emailVerified: 0,
+        image: null,
+        handle,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .execute();
+    lines.push({ item: post.label, outcome: "note", reason: "authorCreated", detail: name });
+  }
+  const values = { targetId: userId, hash: "", targetVersion: 0, updatedAt: now };
+  await trx
+    .insertInto("importSources")
+    .values({ source: job.kind, entity: "author", sourceId: author.sourceId, ...values, createdAt: now })
+    .onConflict((oc) => oc.columns(["source", "entity", "sourceId"]).doUpdateSet(values))
+    .execute();
+  return userId;
+}
+
 type Written =
   | { outcome: "imported" | "updated"; postId: string; comments: number }
   | { outcome: "skipped"; reason: string };
@@ -587,7 +677,6 @@ type Written =
 /** Writes one prepared post inside the chunk's transaction: created, updated, or skipped with a reason. */
 async function writePost(trx: Transaction<Database>, job: Job, p: Prepared, now: string): Promise<Written> {
   const { post } = p;
-  const authorId = job.authorId;
   const tagNames = post.tags.map((t) => t.slice(0, POST_LIMITS.tagMax).trim()).filter(Boolean);
   const [firstCategory, ...otherCategories] = post.categories;
   // One category per post: the first; the others become tags.
@@ -611,6 +700,7 @@ async function writePost(trx: Transaction<Database>, job: Job, p: Prepared, now:
     if (Number(existing.version) !== Number(mapped.targetVersion))
       return { outcome: "skipped", reason: "editedSinceImport" };
   }
+  const authorId = (await importedAuthorId(trx, job, post, p.lines, now)) ?? job.authorId;
   const categoryId = firstCategory ? await ensureCategory(trx, firstCategory.slice(0, 100)) : null;
   const tagIds = await ensureTags(trx, allTags);
   const status = post.status;
@@ -641,6 +731,7 @@ async function writePost(trx: Transaction<Database>, job: Job, p: Prepared, now:
         status,
         publishedAt,
         categoryId,
+        ...(post.author && authorId ? { authorId } : {}),
         coverImageUrl: p.coverUrl,
         coverAlt: input.coverAlt,
         updatedAt: now,
@@ -791,6 +882,53 @@ async function tagRedirectCandidates(
     if (!row) continue;
     const checked = checkTarget(`/tags/${encodeURIComponent(row.slug)}`, false);
     if (!checked.ok) continue;
+    taken.add(key);
+    const stored = rules.get(from);
+    if (stored) {
+      if (stored.to !== checked.target)
+        lines.push({ item: post.label, outcome: "note", reason: "redirectExists", detail: key });
+      continue;
+    }
+    out.push({ line: 0, fromPath: from.path, fromQuery: from.query, to: checked.target, status: 301, external: false });
+  }
+  return out;
+}
+
+/**
+ * Redirects for the old page of a written post's author (Ghost's `/author/{slug}/` →
+ * `/authors/{handle}`), each address once, like the tags'.
+ */
+async function authorRedirectCandidates(
+  trx: Transaction<Database>,
+  rules: RuleSet,
+  kind: string,
+  post: ImportedPost,
+  taken: Set<string>,
+  lines: ImportReportLine[],
+): Promise<RedirectCandidate[]> {
+  const out: RedirectCandidate[] = [];
+  const author = post.author;
+  if (!author || author.oldUrls.length === 0) return out;
+  const row = await trx
+    .selectFrom("importSources as s")
+    .innerJoin("users as u", "u.id", "s.targetId")
+    .select("u.handle")
+    .where("s.source", "=", kind)
+    .where("s.entity", "=", "author")
+    .where("s.sourceId", "=", author.sourceId)
+    .executeTakeFirst();
+  if (!row?.handle) return out;
+  const checked = checkTarget(`/authors/${encodeURIComponent(row.handle)}`, false);
+  if (!checked.ok) return out;
+  for (const url of author.oldUrls) {
+    const from = normalizeFrom(url);
+    if (!from.ok) {
+      if (from.error === "fromInvalid")
+        lines.push({ item: post.label, outcome: "note", reason: "redirectInvalid", detail: url.slice(0, 200) });
+      continue;
+    }
+    const key = fromKey(from);
+    if (taken.has(key)) continue;
     taken.add(key);
     const stored = rules.get(from);
     if (stored) {
@@ -967,6 +1105,7 @@ export async function importNextPostChunk(
         candidates.push(...redirectCandidates(rules, p.post, result.postId, taken, lines));
         candidates.push(...(await tagRedirectCandidates(trx, rules, p.post, taken, lines)));
         candidates.push(...(await categoryRedirectCandidates(trx, rules, p.post, taken, lines)));
+        candidates.push(...(await authorRedirectCandidates(trx, rules, job.kind, p.post, taken, lines)));
       }
       if (candidates.length > 0) {
         const result = await importRedirectsInto(trx, rules, candidates, `import:${job.kind}`, at);
