@@ -45,6 +45,11 @@ export interface ImportedPost {
    * category page of the post's category (its first). Absent for sources without category pages.
    */
   categoryUrls?: string[];
+  /**
+   * The blog's own old addresses (its feeds), each with our site path: carried by the first post a
+   * reader hands on and written with it (the job has no other place for them). Absent on the rest.
+   */
+  siteUrls?: { from: string; to: string }[];
   /** Folders (relative to the import's root) where relative image references are looked up, in order. */
   assetDirs: string[];
   /** Notes from reading the source, for the report (ambiguous pairing, cut titles…). */

@@ -302,5 +302,10 @@ export function readGhostExport(doc: unknown, opts: GhostReadOptions = {}): Sour
       ...(author ? { author } : {}),
     });
   }
+  // Ghost's feed rides on the first post (the job's only carrier; decision 020).
+  if (out[0]) out[0].siteUrls = GHOST_SITE_URLS;
   return { posts: out, problems, files: 1 };
 }
+
+/** Ghost's own feed (`/rss/`) and where it goes here. */
+export const GHOST_SITE_URLS: { from: string; to: string }[] = [{ from: "/rss/", to: "/rss.xml" }];

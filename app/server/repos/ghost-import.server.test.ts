@@ -78,8 +78,8 @@ describe(`importing a Ghost export (${testDialect()})`, () => {
       total: 6,
       imported: 6,
       failed: 0,
-      // Six /{slug}/ addresses, three /tag/{slug}/ ones and the author's /author/{slug}/.
-      redirectsAdded: 10,
+      // Six /{slug}/ addresses, three /tag/{slug}/ ones, the author's /author/{slug}/ and /rss/.
+      redirectsAdded: 11,
       imagesStored: 1,
       // The cover is not in the folder; the hostile post's `x` is no file either.
       imagesMissing: 2,

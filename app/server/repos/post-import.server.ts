@@ -894,6 +894,32 @@ async function tagRedirectCandidates(
   return out;
 }
 
+/** Redirects for a source's site-wide old addresses (its feeds), each once; none over a stored rule. */
+function siteRedirectCandidates(
+  rules: RuleSet,
+  post: ImportedPost,
+  taken: Set<string>,
+  lines: ImportReportLine[],
+): RedirectCandidate[] {
+  const out: RedirectCandidate[] = [];
+  for (const { from: url, to } of post.siteUrls ?? []) {
+    const from = normalizeFrom(url);
+    const checked = checkTarget(to, false);
+    if (!from.ok || !checked.ok) continue;
+    const key = fromKey(from);
+    if (taken.has(key)) continue;
+    taken.add(key);
+    const stored = rules.get(from);
+    if (stored) {
+      if (stored.to !== checked.target)
+        lines.push({ item: post.label, outcome: "note", reason: "redirectExists", detail: key });
+      continue;
+    }
+    out.push({ line: 0, fromPath: from.path, fromQuery: from.query, to: checked.target, status: 301, external: false });
+  }
+  return out;
+}
+
 /**
  * Redirects for the old page of a written post's author (Ghost's `/author/{slug}/` →
  * `/authors/{handle}`), each address once, like the tags'.
@@ -1106,6 +1132,7 @@ export async function importNextPostChunk(
         candidates.push(...(await tagRedirectCandidates(trx, rules, p.post, taken, lines)));
         candidates.push(...(await categoryRedirectCandidates(trx, rules, p.post, taken, lines)));
         candidates.push(...(await authorRedirectCandidates(trx, rules, job.kind, p.post, taken, lines)));
+        candidates.push(...siteRedirectCandidates(rules, p.post, taken, lines));
       }
       if (candidates.length > 0) {
         const result = await importRedirectsInto(trx, rules, candidates, `import:${job.kind}`, at);
