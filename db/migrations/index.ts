@@ -36,6 +36,7 @@ import * as createSeries from "./20261126T211000_create_series.ts";
 import * as createInsights from "./20261126T221000_create_insights.ts";
 import * as addCommentGuestAuthor from "./20261127T010000_add_comment_guest_author.ts";
 import * as createFederation from "./20261127T020000_create_federation.ts";
+import * as addPostImportPlan from "./20261128T030000_add_post_import_plan.ts";
 
 /**
  * Every migration, in order. Listed explicitly so the same history runs in the
@@ -79,4 +80,5 @@ export const migrations: Record<string, Migration> = {
   "20261126T221000_create_insights": createInsights,
   "20261127T010000_add_comment_guest_author": addCommentGuestAuthor,
   "20261127T020000_create_federation": createFederation,
+  "20261128T030000_add_post_import_plan": addPostImportPlan,
 };

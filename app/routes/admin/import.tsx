@@ -36,6 +36,7 @@ import {
   planPostImport,
   queuePostImport,
   recentPostImports,
+  savePostImportPlan,
 } from "../../server/repos/post-import.server.ts";
 import type { Route } from "./+types/import";
 
@@ -64,7 +65,7 @@ type Refusal = "noFile" | "tooLarge" | "badForm" | "notZip" | "notGhost" | "notW
 const GHOST_LANGS = ["auto", "en", "zh"] as const;
 
 type Answer =
-  | { ok: true; id: string; counts: ImportCounts; report: ImportReportLine[] }
+  | { ok: true; id: string; label: string; counts: ImportCounts; report: ImportReportLine[] }
   | { ok: false; error: Refusal; detail?: string };
 
 const refuse = (error: Refusal, status = 400, detail?: string) =>
@@ -123,8 +124,10 @@ export async function action({ request, context }: Route.ActionArgs) {
               ? wordpressImageResolver(rootDir, env.uploadMaxBytes)
               : localImageResolver(rootDir, env.uploadMaxBytes),
       });
+      // Kept for download beside the final report (the page shows the first lines only).
+      await savePostImportPlan(db, id, plan);
       const report = plan.report.filter((l) => l.outcome !== "imported" && l.outcome !== "updated");
-      return data<Answer>({ ok: true, id, counts: plan.counts, report: report.slice(0, LINES_SHOWN) });
+      return data<Answer>({ ok: true, id, label, counts: plan.counts, report: report.slice(0, LINES_SHOWN) });
     };
     if (format === "json") {
       let read: SourceRead;
@@ -321,6 +324,41 @@ function StagedActions({ id, busy }: { id: string; busy: boolean }) {
   );
 }
 
+/** Links to an import's dry run and, once it has ended, its final report, each as JSON and as text. */
+function Downloads({ id, label, plan, final }: { id: string; label: string; plan: boolean; final: boolean }) {
+  const { t } = useTranslation("adminLinks");
+  const groups: { which: "plan" | "final"; file: string }[] = [];
+  if (plan) groups.push({ which: "plan", file: "dry-run" });
+  if (final) groups.push({ which: "final", file: "report" });
+  if (groups.length === 0) return null;
+  return (
+    <ul className="flex flex-wrap gap-x-6 gap-y-1 text-sm">
+      {groups.map((g) => (
+        <li key={g.which}>
+          {t(`import.download.${g.which}`)}:{" "}
+          <a
+            href={`/admin/import/${encodeURIComponent(id)}/${g.file}.json`}
+            download
+            aria-label={t(`import.download.${g.which}JsonLabel`, { file: label })}
+            className="text-blue-700 underline dark:text-blue-400"
+          >
+            {t("import.download.json")}
+          </a>{" "}
+          ·{" "}
+          <a
+            href={`/admin/import/${encodeURIComponent(id)}/${g.file}.txt`}
+            download
+            aria-label={t(`import.download.${g.which}TxtLabel`, { file: label })}
+            className="text-blue-700 underline dark:text-blue-400"
+          >
+            {t("import.download.txt")}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 const BUTTON = "rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60";
 
 export default function ImportPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -390,6 +428,7 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
           <p className="text-sm">{t("import.dryRunIntro", { count: staged.counts.total })}</p>
           <Counts counts={staged.counts} />
           <Report lines={staged.report} />
+          <Downloads id={staged.id} label={staged.label} plan final={false} />
           <StagedActions id={staged.id} busy={busy} />
         </section>
       ) : null}
@@ -415,6 +454,12 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
             <Counts counts={job} />
             {job.status === "staged" && job.id !== staged?.id ? <StagedActions id={job.id} busy={busy} /> : null}
             {job.status === "done" || job.status === "failed" ? <Report lines={job.report} /> : null}
+            <Downloads
+              id={job.id}
+              label={job.label}
+              plan={job.hasPlan}
+              final={job.status === "done" || job.status === "failed"}
+            />
           </article>
         ))}
       </section>

@@ -709,6 +709,8 @@ export interface PostImportsTable {
   commentsAdded: ColumnType<number, number | undefined, number>;
   /** JSON `ImportReportLine[]`, bounded. */
   report: ColumnType<string, string | undefined, string>;
+  /** A staged import's dry run (JSON `{ counts, report }`, the report bounded); null: none kept. */
+  plan: ColumnType<string | null, string | null | undefined, string | null>;
   failures: ColumnType<number, number | undefined, number>;
   createdAt: Timestamp;
   updatedAt: Timestamp;

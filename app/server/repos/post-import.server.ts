@@ -63,6 +63,20 @@ export interface PostImportJob extends ImportCounts {
   report: ImportReportLine[];
   createdAt: string;
   finishedAt: string | null;
+  /** Whether the import's dry run was kept (staged on the admin page) and can be downloaded. */
+  hasPlan: boolean;
+}
+
+/** An import's dry run or final report, as the admin page offers them for download. */
+export interface PostImportReport {
+  id: string;
+  kind: string;
+  label: string;
+  status: PostImportStatus;
+  createdAt: string;
+  finishedAt: string | null;
+  counts: ImportCounts;
+  report: ImportReportLine[];
 }
 
 export interface PostImportDeps {
@@ -255,6 +269,7 @@ export async function getPostImport(db: DB, id: string): Promise<PostImportJob |
     redirectsAdded: Number(r.redirectsAdded),
     commentsAdded: Number(r.commentsAdded),
     report: parseReport(r.report),
+    hasPlan: r.plan !== null,
     createdAt: r.createdAt,
     finishedAt: r.finishedAt,
   };
@@ -1329,6 +1344,63 @@ export async function cancelPostImport(db: DB, id: string, actorId: string): Pro
 }
 
 /** The latest imports, newest first, for the admin Import page. */
+/** Keeps a staged import's dry run (bounded like any report) for the admin to download. */
+export async function savePostImportPlan(
+  db: DB,
+  id: string,
+  plan: { counts: ImportCounts; report: ImportReportLine[] },
+): Promise<void> {
+  const report = plan.report.filter((l) => l.outcome !== "imported" && l.outcome !== "updated");
+  const value = JSON.stringify({ counts: plan.counts, report: report.slice(0, REPORT_MAX_LINES) });
+  await db.updateTable("postImports").set({ plan: value }).where("id", "=", id).execute();
+}
+
+/**
+ * An import's report for download: `plan` is its kept dry run (null when none was kept), `final`
+ * its own report and counts once it has ended (done or failed; null before).
+ */
+export async function postImportReport(db: DB, id: string, which: "plan" | "final"): Promise<PostImportReport | null> {
+  const r = await db.selectFrom("postImports").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!r) return null;
+  const base = {
+    id: r.id,
+    kind: r.kind,
+    label: r.label,
+    status: r.status,
+    createdAt: r.createdAt,
+    finishedAt: r.finishedAt,
+  };
+  if (which === "plan") {
+    if (r.plan === null) return null;
+    try {
+      const v = JSON.parse(r.plan) as { counts?: Partial<ImportCounts>; report?: unknown };
+      return {
+        ...base,
+        counts: { ...emptyCounts(), ...(v.counts ?? {}) },
+        report: Array.isArray(v.report) ? (v.report as ImportReportLine[]) : [],
+      };
+    } catch {
+      return null;
+    }
+  }
+  if (r.status !== "done" && r.status !== "failed") return null;
+  const job = await getPostImport(db, id);
+  if (!job) return null;
+  const {
+    id: _i,
+    kind: _k,
+    status: _s,
+    label: _l,
+    processed: _p,
+    report,
+    createdAt: _c,
+    finishedAt: _f,
+    hasPlan: _h,
+    ...counts
+  } = job;
+  return { ...base, counts, report };
+}
+
 export async function recentPostImports(db: DB, limit = 3): Promise<PostImportJob[]> {
   const rows = await db
     .selectFrom("postImports")
