@@ -46,21 +46,31 @@ import {
 import { queueSubscriberImport } from "../app/server/repos/subscriber-import.server.ts";
 import type { StorageDriver } from "../app/server/storage/types.server.ts";
 
-const USAGE = "import:markdown <dir|zip> [--dry-run] [--author <email>] [--permalink <pattern>] [--chunk <n>]";
+const USAGE =
+  "import:markdown <dir|zip> [--dry-run] [--author <email>] [--permalink <pattern>] [--fetch-remote] [--chunk <n>]";
 
 interface Options {
   dir: string;
   dryRun: boolean;
+  fetchRemote: boolean;
   author: string | null;
   permalink: string | undefined;
   chunk: number | undefined;
 }
 
 function parseOptions(args: string[]): Options | null {
-  const out: Options = { dir: "", dryRun: false, author: null, permalink: undefined, chunk: undefined };
+  const out: Options = {
+    dir: "",
+    dryRun: false,
+    fetchRemote: false,
+    author: null,
+    permalink: undefined,
+    chunk: undefined,
+  };
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? "";
     if (a === "--dry-run") out.dryRun = true;
+    else if (a === "--fetch-remote") out.fetchRemote = true;
     else if (a === "--author") out.author = args[++i] ?? null;
     else if (a === "--permalink") out.permalink = args[++i];
     else if (a === "--chunk") {
@@ -125,6 +135,17 @@ export const REASONS: Record<string, string> = {
   ghostLexicalUnknown: "a Lexical node not converted (its text was kept)",
   ghostLexicalDropped: "a Ghost card with nothing to show here (sign-up form, paywall, e-mail only): left out",
   ghostLexicalInvalid: "the Lexical body does not parse",
+  imageRemoteKept: "remote image kept as a link (--fetch-remote fetches it)",
+  imageRemoteFetch: "remote image, fetched when imported",
+  remoteUrl: "remote image: not an http(s) address it may fetch",
+  remotePrivate: "remote image on a private, loopback or link-local address: refused",
+  remoteDns: "remote image: its host does not resolve",
+  remoteTimeout: "remote image: timed out",
+  remoteTooLarge: "remote image larger than UPLOAD_MAX_BYTES",
+  remoteType: "remote address is not an image",
+  remoteStatus: "remote image: the server did not answer 200",
+  remoteRedirects: "remote image: too many redirects",
+  remoteError: "remote image: could not be fetched",
   authorCreated: "author account made for this Ghost author (no login)",
   authorMatched: "Ghost author matched to an existing account by e-mail",
   commentCut: "comment cut to 5,000 characters",
@@ -202,6 +223,7 @@ export async function importMarkdownCommand(args: string[], ctx: ImportContext):
     feed: feedOf(read),
     images: localImageResolver(root, ctx.uploadMaxBytes),
     dryRun: opts.dryRun,
+    fetchRemote: opts.fetchRemote,
     author: opts.author,
     chunk: opts.chunk,
     unpacked,
@@ -244,6 +266,8 @@ export async function runPostImport(
     feed: PostFeed;
     images: ImageResolver;
     dryRun: boolean;
+    /** Fetch remote images (SSRF-safe) into the media library instead of keeping them as links. */
+    fetchRemote: boolean;
     author: string | null;
     chunk: number | undefined;
     /** Resume only an unfinished import with this label too (sources whose folder is not their identity). */
@@ -265,7 +289,12 @@ export async function runPostImport(
   };
   if (input.dryRun) {
     // Counted and reported as the posts come: nothing but the counts is held.
-    const plan = startPostImportPlan(db, { kind, images: input.images, onLine: (l) => console.log(reportLine(l)) });
+    const plan = startPostImportPlan(db, {
+      kind,
+      images: input.images,
+      onLine: (l) => console.log(reportLine(l)),
+      fetchRemote: input.fetchRemote,
+    });
     plan.problems(
       await input.feed(async (posts) => {
         for (const post of posts) await plan.add(post);
@@ -302,6 +331,7 @@ export async function runPostImport(
       rootDir: root,
       actor: author,
       authorId: author.id,
+      fetchRemote: input.fetchRemote,
     });
     id = reading;
     try {
@@ -358,7 +388,7 @@ export async function runPostImport(
 }
 
 const GHOST_USAGE =
-  "import:ghost <export.json> [--members <members.csv>] [--images <dir|zip>] [--lang en|zh] [--dry-run] [--author <email>]";
+  "import:ghost <export.json> [--members <members.csv>] [--images <dir|zip>] [--lang en|zh] [--fetch-remote] [--dry-run] [--author <email>]";
 
 interface GhostOptions {
   file: string;
@@ -366,6 +396,7 @@ interface GhostOptions {
   images: string | null;
   lang: Locale | undefined;
   dryRun: boolean;
+  fetchRemote: boolean;
   author: string | null;
   chunk: number | undefined;
 }
@@ -377,6 +408,7 @@ function parseGhostOptions(args: string[]): GhostOptions | null {
     images: null,
     lang: undefined,
     dryRun: false,
+    fetchRemote: false,
     author: null,
     chunk: undefined,
   };
@@ -387,6 +419,7 @@ function parseGhostOptions(args: string[]): GhostOptions | null {
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? "";
     if (a === "--dry-run") out.dryRun = true;
+    else if (a === "--fetch-remote") out.fetchRemote = true;
     else if (a === "--author" || a === "--members" || a === "--images" || a === "--lang" || a === "--chunk") {
       const v = value(++i);
       if (v === null) return null;
@@ -504,6 +537,7 @@ export async function importGhostCommand(args: string[], ctx: ImportContext): Pr
     feed: feedOf(read),
     images: ghostImageResolver(root, ctx.uploadMaxBytes),
     dryRun: opts.dryRun,
+    fetchRemote: opts.fetchRemote,
     author: opts.author,
     chunk: opts.chunk,
     matchLabel: true,
@@ -515,7 +549,7 @@ export async function importGhostCommand(args: string[], ctx: ImportContext): Pr
 }
 
 const WORDPRESS_USAGE =
-  "import:wordpress <export.xml> [--images <dir|zip>] [--lang en|zh] [--dry-run] [--author <email>]";
+  "import:wordpress <export.xml> [--images <dir|zip>] [--lang en|zh] [--fetch-remote] [--dry-run] [--author <email>]";
 
 /**
  * `import:wordpress`: a WXR export (and its uploads folder or zip), as the Ghost import runs
@@ -578,6 +612,7 @@ export async function importWordpressCommand(args: string[], ctx: ImportContext)
       feed,
       images: wordpressImageResolver(root, ctx.uploadMaxBytes),
       dryRun: opts.dryRun,
+      fetchRemote: opts.fetchRemote,
       author: opts.author,
       chunk: opts.chunk,
       matchLabel: true,

@@ -69,7 +69,9 @@ test("an admin uploads a Markdown blog, checks the dry run, imports it and old l
       `---\ntitle: Moving in ${STAMP}\ndate: 2020-05-06\nslug: ${SLUG}\n---\n\nHello.\n`,
     ),
     [`blog/posts/${SLUG}.zh.md`]: enc(`---\ntitle: 搬家 ${STAMP}\ndate: 2020-05-06\nslug: ${SLUG}\n---\n\n你好。\n`),
-    [`blog/posts/second-${STAMP}.md`]: enc(`---\ntitle: Second ${STAMP}\ndate: 2020-05-07\n---\n\n![gone](gone.png)\n`),
+    [`blog/posts/second-${STAMP}.md`]: enc(
+      `---\ntitle: Second ${STAMP}\ndate: 2020-05-07\n---\n\n![gone](gone.png)\n\n![far](https://img.invalid/far-${STAMP}.png)\n`,
+    ),
   });
   await signedInAdmin(page, serverDb.db, "import-admin");
   await page.goto("/admin");
@@ -87,6 +89,10 @@ test("an admin uploads a Markdown blog, checks the dry run, imports it and old l
   await expect(dryRun).toContainText("2 posts found. Nothing has been written yet.");
   await expect(dryRun.locator('[data-count="imported"]')).toHaveText("2");
   await expect(dryRun).toContainText("no such file in the zip (gone.png)");
+  // A remote image stays a link unless the box is ticked, and the dry run says so.
+  await expect(dryRun).toContainText(`remote image kept as a link`);
+  await expect(dryRun).toContainText(`https://img.invalid/far-${STAMP}.png`);
+  await expect(page.getByRole("checkbox", { name: "Fetch remote images" })).not.toBeChecked();
   const before = await serverDb.db.selectFrom("posts").select("id").where("slug", "=", SLUG).execute();
   expect(before).toEqual([]);
   const results = await new AxeBuilder({ page }).analyze();

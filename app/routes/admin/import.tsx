@@ -96,6 +96,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     if (upload.fields.intent !== "upload") return refuse("badForm");
     const lang = upload.fields.lang ?? "auto";
+    const fetchRemoteField = upload.fields.fetchRemote;
+    if (fetchRemoteField !== undefined && fetchRemoteField !== "on") return refuse("badForm");
+    const fetchRemote = fetchRemoteField === "on";
     if (!(GHOST_LANGS as readonly string[]).includes(lang)) return refuse("badForm");
     const format = sniffImport(upload.data);
     if (format === null) return refuse("unknownFormat");
@@ -113,10 +116,12 @@ export async function action({ request, context }: Route.ActionArgs) {
         authorId: admin.id,
         read,
         staged: true,
+        fetchRemote,
       });
       const plan = await planPostImport(db, {
         kind,
         read,
+        fetchRemote,
         images:
           kind === GHOST_SOURCE
             ? ghostImageResolver(rootDir, env.uploadMaxBytes)
@@ -252,6 +257,17 @@ const KNOWN_REASONS = [
   "ghostAuthor",
   "ghostNoId",
   "ghostDuplicateId",
+  "imageRemoteKept",
+  "imageRemoteFetch",
+  "remoteUrl",
+  "remotePrivate",
+  "remoteDns",
+  "remoteTimeout",
+  "remoteTooLarge",
+  "remoteType",
+  "remoteStatus",
+  "remoteRedirects",
+  "remoteError",
   "ghostCoAuthors",
   "ghostAuthorUnknown",
   "ghostLexicalUnknown",
@@ -409,6 +425,15 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
               </option>
             ))}
           </select>
+        </div>
+        <div className="basis-full">
+          <label className="flex items-center gap-2 text-sm font-medium">
+            <input type="checkbox" name="fetchRemote" aria-describedby="import-remote-hint" />
+            {t("import.fetchRemote")}
+          </label>
+          <p id="import-remote-hint" className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+            {t("import.fetchRemoteHint")}
+          </p>
         </div>
         <button type="submit" disabled={busy} className={BUTTON}>
           {busy ? t("import.reading") : t("import.check")}

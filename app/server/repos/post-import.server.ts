@@ -20,10 +20,17 @@ import {
   itemHash,
   REPORT_MAX_LINES,
 } from "../import/core.server.ts";
-import { type ImageResolver, imageReferences, rewriteReferences, storeImportedImage } from "../import/images.server.ts";
+import {
+  type ImageResolver,
+  imageReferences,
+  rewriteReferences,
+  storeImportedBytes,
+  storeImportedImage,
+} from "../import/images.server.ts";
 import type { SourceRead } from "../import/markdown-folder.server.ts";
+import { fetchRemoteImage, REMOTE_FETCH_DEFAULTS, type RemoteFetchOptions } from "../import/remote-fetch.server.ts";
 import { MarkdownTooDeep, renderCommentParts } from "../markdown.server.ts";
-import { mediaImages } from "../media/media.server.ts";
+import { getMedia, mediaImages } from "../media/media.server.ts";
 import { forgetPostCounts } from "../post-counts.server.ts";
 import { renderPost } from "../post-render.server.ts";
 import { RuleSet } from "../redirects/rules.server.ts";
@@ -85,7 +92,15 @@ export interface PostImportDeps {
   log?: Logger;
   /** How each kind of import finds its images, given the import's root folder. */
   images: (kind: string, rootDir: string) => ImageResolver;
+  /** Fetching remote images for imports that ask for it (the size limit is the upload limit). */
+  remote: Omit<RemoteFetchOptions, "maxBytes"> & { maxBytes: number };
 }
+
+/** The remote fetch for an import's deps: time-out, redirects and SSRF rules as decided (decision 020). */
+export const remoteFetchOptions = (maxBytes: number): PostImportDeps["remote"] => ({
+  ...REMOTE_FETCH_DEFAULTS,
+  maxBytes,
+});
 
 const parseReport = (raw: string): ImportReportLine[] => {
   try {
@@ -105,6 +120,8 @@ export interface PostImportSource {
   rootDir: string;
   actor: Actor;
   authorId: string;
+  /** Fetch remote images into the media library (`--fetch-remote`); otherwise they stay links, listed. */
+  fetchRemote?: boolean;
 }
 
 /**
@@ -128,6 +145,7 @@ export async function beginPostImport(db: DB, input: PostImportSource, now = new
       actorId: input.actor.id,
       actorEmail: input.actor.email,
       authorId: input.authorId,
+      fetchRemote: input.fetchRemote ? 1 : 0,
       total: 0,
       failed: 0,
       report: "[]",
@@ -344,6 +362,47 @@ async function prepare(deps: PostImportDeps, job: Job, post: ImportedPost, hash:
   let imagesStored = 0;
   let imagesMissing = 0;
   const cache = new Map<string, string | null>();
+  /** A remote image fetched once per address across runs (entity `media-url`), then stored once per content. */
+  const remoteImage = async (
+    ref: string,
+  ): Promise<{ ok: true; url: string; stored: boolean } | { ok: false; reason: string }> => {
+    const key = ref.slice(0, 2000);
+    const known = await deps.db
+      .selectFrom("importSources")
+      .select("targetId")
+      .where("source", "=", job.kind)
+      .where("entity", "=", "media-url")
+      .where("sourceId", "=", key)
+      .executeTakeFirst();
+    if (known) {
+      const media = await getMedia(deps.db, known.targetId);
+      if (media) return { ok: true, url: media.url, stored: false };
+    }
+    const got = await fetchRemoteImage(ref, deps.remote);
+    if (!got.ok) return { ok: false, reason: got.reason };
+    const name = decodeURIComponent(new URL(got.url).pathname.split("/").pop() || "image").slice(0, 100) || "image";
+    const stored = await storeImportedBytes(store, got.data, name);
+    if (!stored.ok) return stored;
+    const mediaId = /^\/media\/([^/]+)\//.exec(stored.url)?.[1];
+    if (mediaId) {
+      const now = nowIso();
+      await deps.db
+        .insertInto("importSources")
+        .values({
+          source: job.kind,
+          entity: "media-url",
+          sourceId: key,
+          targetId: mediaId,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflict((oc) =>
+          oc.columns(["source", "entity", "sourceId"]).doUpdateSet({ targetId: mediaId, updatedAt: now }),
+        )
+        .execute();
+    }
+    return stored;
+  };
   const imageUrl = async (ref: string, item: string): Promise<string | null> => {
     if (cache.has(ref)) return cache.get(ref) ?? null;
     const found = await resolver.resolve(ref, post.assetDirs);
@@ -360,6 +419,17 @@ async function prepare(deps: PostImportDeps, job: Job, post: ImportedPost, hash:
     } else if (found.kind === "missing") {
       imagesMissing += 1;
       lines.push({ item, outcome: "imageMissing", reason: found.reason, detail: found.rel });
+    } else if (/^https?:\/\//i.test(ref)) {
+      if (Number(job.fetchRemote) === 1) {
+        const fetched = await remoteImage(ref);
+        if (fetched.ok) {
+          url = fetched.url;
+          if (fetched.stored) imagesStored += 1;
+        } else {
+          imagesMissing += 1;
+          lines.push({ item, outcome: "imageMissing", reason: fetched.reason, detail: ref.slice(0, 300) });
+        }
+      } else lines.push({ item, outcome: "note", reason: "imageRemoteKept", detail: ref.slice(0, 300) });
     }
     cache.set(ref, url);
     return url;
@@ -1242,10 +1312,15 @@ export async function notePostImportFailure(db: DB, error: unknown, now = new Da
  */
 export async function planPostImport(
   db: DB,
-  input: { kind: string; read: SourceRead; images: ImageResolver },
+  input: { kind: string; read: SourceRead; images: ImageResolver; fetchRemote?: boolean },
 ): Promise<{ counts: ImportCounts; report: ImportReportLine[] }> {
   const report: ImportReportLine[] = [];
-  const plan = startPostImportPlan(db, { kind: input.kind, images: input.images, onLine: (l) => report.push(l) });
+  const plan = startPostImportPlan(db, {
+    kind: input.kind,
+    images: input.images,
+    onLine: (l) => report.push(l),
+    fetchRemote: input.fetchRemote === true,
+  });
   plan.problems(input.read.problems);
   for (const post of input.read.posts) await plan.add(post);
   return { counts: plan.counts, report };
@@ -1257,7 +1332,7 @@ export async function planPostImport(
  */
 export function startPostImportPlan(
   db: DB,
-  input: { kind: string; images: ImageResolver; onLine: (line: ImportReportLine) => void },
+  input: { kind: string; images: ImageResolver; onLine: (line: ImportReportLine) => void; fetchRemote?: boolean },
 ): {
   counts: ImportCounts;
   problems: (lines: readonly ImportReportLine[]) => void;
@@ -1301,7 +1376,14 @@ export function startPostImportPlan(
         if (found.kind === "missing") {
           counts.imagesMissing += 1;
           onLine({ item: post.label, outcome: "imageMissing", reason: found.reason, detail: found.rel });
-        }
+        } else if (found.kind === "remote" && /^https?:\/\//i.test(ref))
+          // Not fetched in a dry run: said what the import will do with it.
+          onLine({
+            item: post.label,
+            outcome: "note",
+            reason: input.fetchRemote ? "imageRemoteFetch" : "imageRemoteKept",
+            detail: ref.slice(0, 300),
+          });
       }
       const mapped = await mappingOf(db, input.kind, post.sourceId);
       const outcome = mapped ? "updated" : "imported";
