@@ -8,13 +8,7 @@ import { type ImportFileRead, readSubscriberCsv } from "../app/server/admin/subs
 import type { DB } from "../app/server/db/db.server.ts";
 import type { Locale } from "../app/server/db/schema.server.ts";
 import type { ImportCounts, ImportedPost, ImportReportLine } from "../app/server/import/core.server.ts";
-import {
-  GHOST_PAGES_CATEGORY,
-  GHOST_SOURCE,
-  ghostImageResolver,
-  loadGhostExport,
-  readGhostExport,
-} from "../app/server/import/ghost.server.ts";
+import { GHOST_SOURCE, ghostImageResolver, streamGhostExport } from "../app/server/import/ghost.server.ts";
 import { type ImageResolver, localImageResolver } from "../app/server/import/images.server.ts";
 import {
   MARKDOWN_FILE_MAX_BYTES,
@@ -494,12 +488,13 @@ export async function importGhostCommand(args: string[], ctx: ImportContext): Pr
     return 2;
   }
   const given = path.resolve(opts.file);
-  let read: SourceRead;
   let members: ImportFileRead | null = null;
   let root = path.dirname(given);
   let unpacked: string | null = null;
+  const zipProblems: ImportReportLine[] = [];
   try {
-    read = readGhostExport(await loadGhostExport(given), { locale: opts.lang });
+    const info = await stat(given).catch(() => null);
+    if (!info?.isFile()) throw new SourceRefused(`not a file: ${given}`);
     if (opts.members) {
       const m = await readMembers(path.resolve(opts.members), opts.lang ?? "en");
       if (typeof m === "string") throw new SourceRefused(m);
@@ -514,7 +509,7 @@ export async function importGhostCommand(args: string[], ctx: ImportContext): Pr
         const zip = await unpackZip(images, path.join(ctx.dataDir, "imports"), { entryMaxBytes: ctx.uploadMaxBytes });
         unpacked = zip.dir;
         root = zip.root;
-        read.problems.unshift(...zip.problems);
+        zipProblems.push(...zip.problems);
       }
     }
   } catch (error) {
@@ -524,28 +519,43 @@ export async function importGhostCommand(args: string[], ctx: ImportContext): Pr
     }
     throw error;
   }
-  const pages = read.posts.filter((p) => p.categories.includes(GHOST_PAGES_CATEGORY)).length;
-  console.log(
-    `read ${given}: ${read.posts.length} post(s) and page(s), ${pages} page(s), ${read.problems.length} problem(s)` +
-      (members ? `; members: ${membersLine(members)}` : ""),
-  );
+  // The export is streamed (decision 020, "At scale": Ghost): its summary is known once it is read.
+  const membersSummary = members ? `; members: ${membersLine(members)}` : "";
+  const feed: PostFeed = async (onPosts) => {
+    const read = await streamGhostExport(given, { locale: opts.lang }, onPosts);
+    const problems = [...zipProblems, ...read.problems];
+    console.log(
+      `read ${given}: ${read.posts} post(s) and page(s), ${read.pages} page(s), ${problems.length} problem(s)${membersSummary}`,
+    );
+    return problems;
+  };
   const withMembers = members;
-  return runPostImport(ctx, {
-    kind: GHOST_SOURCE,
-    label: given,
-    rootDir: root,
-    feed: feedOf(read),
-    images: ghostImageResolver(root, ctx.uploadMaxBytes),
-    dryRun: opts.dryRun,
-    fetchRemote: opts.fetchRemote,
-    author: opts.author,
-    chunk: opts.chunk,
-    matchLabel: true,
-    unpacked,
-    ...(withMembers && opts.members
-      ? { after: (author) => importMembers(ctx, author, opts.members ?? "", withMembers, opts.lang ?? "en") }
-      : {}),
-  });
+  try {
+    return await runPostImport(ctx, {
+      kind: GHOST_SOURCE,
+      label: given,
+      rootDir: root,
+      feed,
+      images: ghostImageResolver(root, ctx.uploadMaxBytes),
+      dryRun: opts.dryRun,
+      fetchRemote: opts.fetchRemote,
+      author: opts.author,
+      chunk: opts.chunk,
+      matchLabel: true,
+      unpacked,
+      ...(withMembers && opts.members
+        ? { after: (author) => importMembers(ctx, author, opts.members ?? "", withMembers, opts.lang ?? "en") }
+        : {}),
+    });
+  } catch (error) {
+    // Not JSON, not a Ghost export, too many posts: refused, and the import it began is dropped.
+    if (error instanceof SourceRefused) {
+      if (unpacked) await rm(unpacked, { recursive: true, force: true });
+      console.error(`import refused: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
 }
 
 const WORDPRESS_USAGE =
