@@ -13,9 +13,8 @@ import { type ImageResolver, localImageResolver } from "../app/server/import/ima
 import {
   MARKDOWN_FILE_MAX_BYTES,
   MARKDOWN_SOURCE,
-  readMarkdownFolder,
-  type SourceRead,
   SourceRefused,
+  streamMarkdownFolder,
 } from "../app/server/import/markdown-folder.server.ts";
 import {
   streamWxr,
@@ -33,7 +32,6 @@ import {
   dropReadingImports,
   finishPostImportRead,
   getPostImport,
-  POST_IMPORT_QUEUE_BATCH,
   startPostImportPlan,
   unfinishedImportOf,
 } from "../app/server/repos/post-import.server.ts";
@@ -185,19 +183,17 @@ export async function importMarkdownCommand(args: string[], ctx: ImportContext):
   let root = given;
   // A zip is unpacked under DATA_DIR/imports (named by its content, so a rerun finds it) and removed when done.
   let unpacked: string | null = null;
-  let read: Awaited<ReturnType<typeof readMarkdownFolder>>;
+  const zipProblems: ImportReportLine[] = [];
   try {
-    const zipProblems: ImportReportLine[] = [];
-    if ((await stat(given).catch(() => null))?.isFile()) {
+    const info = await stat(given).catch(() => null);
+    if (info?.isFile()) {
       const zip = await unpackZip(given, path.join(ctx.dataDir, "imports"), {
         entryMaxBytes: Math.max(ctx.uploadMaxBytes, MARKDOWN_FILE_MAX_BYTES),
       });
       unpacked = zip.dir;
       root = zip.root;
       zipProblems.push(...zip.problems);
-    }
-    read = await readMarkdownFolder(root, { permalink: opts.permalink });
-    read.problems.unshift(...zipProblems);
+    } else if (!info?.isDirectory()) throw new SourceRefused(`not a folder: ${given}`);
   } catch (error) {
     if (error instanceof SourceRefused) {
       console.error(`import refused: ${error.message}`);
@@ -205,39 +201,45 @@ export async function importMarkdownCommand(args: string[], ctx: ImportContext):
     }
     throw error;
   }
-  const pairs = read.posts.filter((p) => p.translations.length > 1).length;
-  console.log(
-    `read ${read.files} Markdown file(s) in ${given}: ${read.posts.length} post(s), ${pairs} in two languages, ` +
-      `${read.problems.length} problem(s)`,
-  );
-  return runPostImport(ctx, {
-    kind: MARKDOWN_SOURCE,
-    label: given,
-    rootDir: root,
-    feed: feedOf(read),
-    images: localImageResolver(root, ctx.uploadMaxBytes),
-    dryRun: opts.dryRun,
-    fetchRemote: opts.fetchRemote,
-    author: opts.author,
-    chunk: opts.chunk,
-    unpacked,
-  });
+  // The folder is streamed (decision 020, "At scale": Markdown): its summary is known once it is read.
+  const feed: PostFeed = async (onPosts) => {
+    const read = await streamMarkdownFolder(root, { permalink: opts.permalink }, onPosts);
+    const problems = [...zipProblems, ...read.problems];
+    console.log(
+      `read ${read.files} Markdown file(s) in ${given}: ${read.posts} post(s), ${read.pairs} in two languages, ` +
+        `${problems.length} problem(s)`,
+    );
+    return problems;
+  };
+  try {
+    return await runPostImport(ctx, {
+      kind: MARKDOWN_SOURCE,
+      label: given,
+      rootDir: root,
+      feed,
+      images: localImageResolver(root, ctx.uploadMaxBytes),
+      dryRun: opts.dryRun,
+      fetchRemote: opts.fetchRemote,
+      author: opts.author,
+      chunk: opts.chunk,
+      unpacked,
+    });
+  } catch (error) {
+    // Too many files: refused, and the import it began is dropped.
+    if (error instanceof SourceRefused) {
+      console.error(`import refused: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
 }
 
 /**
  * How a command hands its posts to runPostImport: it reads its source, passing the posts on in
- * batches as it goes, and returns the report lines of reading. Memory then holds one batch when
- * the reader streams (WordPress); a source read whole is handed on in batches too.
+ * batches as it goes, and returns the report lines of reading. Every reader streams (Markdown,
+ * Ghost, WordPress), so memory holds one batch of posts.
  */
 export type PostFeed = (onPosts: (posts: ImportedPost[]) => Promise<void>) => Promise<ImportReportLine[]>;
-
-/** A source read whole, handed on a batch at a time (the batches are let go once stored). */
-export const feedOf =
-  (read: SourceRead): PostFeed =>
-  async (onPosts) => {
-    while (read.posts.length > 0) await onPosts(read.posts.splice(0, POST_IMPORT_QUEUE_BATCH));
-    return read.problems;
-  };
 
 export type ImportContext = {
   db: DB;
