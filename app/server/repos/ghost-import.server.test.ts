@@ -131,10 +131,18 @@ describe(`importing a Ghost export (${testDialect()})`, () => {
     const server = app.listen(0, "127.0.0.1");
     await new Promise<void>((r) => server.once("listening", () => r()));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const writer = await database.db
+      .selectFrom("users")
+      .select("handle")
+      .where("id", "=", hello.post.authorId ?? "")
+      .executeTakeFirstOrThrow();
     try {
       for (const [from, to] of [
         ["/hello-ghost/", `/posts/detail/${hello.post.id}`],
         ["/ni-hao-shi-jie/", `/posts/detail/${zh.post.id}`],
+        // Ghost's feed, and its author page to the author page of the account made for the writer.
+        ["/rss/", "/rss.xml"],
+        ["/author/ghost-writer/", `/authors/${writer.handle}`],
       ] as const) {
         const res = await fetch(`${base}${from}`, { redirect: "manual" });
         expect(res.status, from).toBe(301);
