@@ -108,6 +108,7 @@ export default [
     route("redirects/new", "routes/admin/redirect-form.tsx", { id: "admin-redirect-new" }),
     route("redirects/:id", "routes/admin/redirect-form.tsx", { id: "admin-redirect-edit" }),
     route("import", "routes/admin/import.tsx"),
+    route("import/:id/:file", "routes/admin/import-report.ts"),
     route("ads", "routes/admin/ads.tsx"),
     route("ads/new", "routes/admin/ad-form.tsx", { id: "admin-ad-new" }),
     route("ads/:id", "routes/admin/ad-form.tsx", { id: "admin-ad-edit" }),

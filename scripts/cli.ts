@@ -41,7 +41,7 @@ Commands:
   import <file.json> [--force]
                      load an export into an empty database in one transaction;
                      --force replaces the content that is there
-  import:markdown <dir|zip> [--dry-run] [--author <email>] [--permalink <pattern>]
+  import:markdown <dir|zip> [--dry-run] [--author <email>] [--permalink <pattern>] [--fetch-remote]
                      import a folder (or zip) of Markdown posts (Hugo, Hexo, Jekyll, Astro…)
                      with YAML, TOML or JSON front matter: bilingual pairs become one
                      post, relative images are uploaded, old addresses redirect to the
@@ -50,15 +50,18 @@ Commands:
                      nothing; --author picks the owner (default: the first admin);
                      --permalink adds an old-address pattern (:year :month :day :slug
                      :filename :section), e.g. /blog/:year/:slug/
+                     --fetch-remote (all three imports) fetches remote images into the
+                     media library (time-outs, size limit, images only, no private
+                     addresses); without it they stay links and are listed
   import:ghost <export.json> [--members <csv>] [--images <dir|zip>] [--lang en|zh]
-               [--dry-run] [--author <email>]
+               [--fetch-remote] [--dry-run] [--author <email>]
                      import a Ghost 5/6 JSON export the same way: posts, pages (in
                      a "Pages" category), drafts, scheduled posts, public tags; /{slug}/
                      redirects; images from Ghost's content/images folder or a zip;
                      --members subscribes the members CSV's subscribed_to_emails rows;
                      --lang sets the blog's language (default: by each title's script)
   import:wordpress <export.xml> [--images <dir|zip>] [--lang en|zh] [--dry-run]
-                   [--author <email>]
+                   [--fetch-remote] [--author <email>]
                      import a WordPress WXR export the same way: posts, pages (in a
                      "Pages" category), drafts, private posts (as drafts), scheduled
                      posts, comments with their replies and approval state, revisions,

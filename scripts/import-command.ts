@@ -8,20 +8,13 @@ import { type ImportFileRead, readSubscriberCsv } from "../app/server/admin/subs
 import type { DB } from "../app/server/db/db.server.ts";
 import type { Locale } from "../app/server/db/schema.server.ts";
 import type { ImportCounts, ImportedPost, ImportReportLine } from "../app/server/import/core.server.ts";
-import {
-  GHOST_PAGES_CATEGORY,
-  GHOST_SOURCE,
-  ghostImageResolver,
-  loadGhostExport,
-  readGhostExport,
-} from "../app/server/import/ghost.server.ts";
+import { GHOST_SOURCE, ghostImageResolver, streamGhostExport } from "../app/server/import/ghost.server.ts";
 import { type ImageResolver, localImageResolver } from "../app/server/import/images.server.ts";
 import {
   MARKDOWN_FILE_MAX_BYTES,
   MARKDOWN_SOURCE,
-  readMarkdownFolder,
-  type SourceRead,
   SourceRefused,
+  streamMarkdownFolder,
 } from "../app/server/import/markdown-folder.server.ts";
 import {
   streamWxr,
@@ -39,28 +32,37 @@ import {
   dropReadingImports,
   finishPostImportRead,
   getPostImport,
-  POST_IMPORT_QUEUE_BATCH,
   startPostImportPlan,
   unfinishedImportOf,
 } from "../app/server/repos/post-import.server.ts";
 import { queueSubscriberImport } from "../app/server/repos/subscriber-import.server.ts";
 import type { StorageDriver } from "../app/server/storage/types.server.ts";
 
-const USAGE = "import:markdown <dir|zip> [--dry-run] [--author <email>] [--permalink <pattern>] [--chunk <n>]";
+const USAGE =
+  "import:markdown <dir|zip> [--dry-run] [--author <email>] [--permalink <pattern>] [--fetch-remote] [--chunk <n>]";
 
 interface Options {
   dir: string;
   dryRun: boolean;
+  fetchRemote: boolean;
   author: string | null;
   permalink: string | undefined;
   chunk: number | undefined;
 }
 
 function parseOptions(args: string[]): Options | null {
-  const out: Options = { dir: "", dryRun: false, author: null, permalink: undefined, chunk: undefined };
+  const out: Options = {
+    dir: "",
+    dryRun: false,
+    fetchRemote: false,
+    author: null,
+    permalink: undefined,
+    chunk: undefined,
+  };
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? "";
     if (a === "--dry-run") out.dryRun = true;
+    else if (a === "--fetch-remote") out.fetchRemote = true;
     else if (a === "--author") out.author = args[++i] ?? null;
     else if (a === "--permalink") out.permalink = args[++i];
     else if (a === "--chunk") {
@@ -114,12 +116,30 @@ export const REASONS: Record<string, string> = {
   zipTruncated: "the zip ends in the middle of an entry",
   ghostKeptAsHtml: "a Ghost card kept as HTML (sanitised when shown)",
   ghostFlattened: "HTML nested too deeply: kept as text",
-  ghostNoHtml: "no HTML in the export (Lexical/Mobiledoc only): plain text kept",
+  ghostNoHtml: "no HTML or Lexical in the export (Mobiledoc only): plain text kept",
   ghostAuthor: "written by (the posts belong to the importing account)",
   ghostMembersOnly: "members-only in Ghost: public here",
   ghostStatus: "unknown Ghost status: imported as a draft",
   ghostNoId: "a Ghost post without an id",
   ghostDuplicateId: "a second Ghost post with the same id",
+  ghostCoAuthors: "co-authors in Ghost (the post has one author here: the first)",
+  ghostAuthorUnknown: "the post's Ghost author is not in the export: the importing account is its author",
+  ghostLexicalUnknown: "a Lexical node not converted (its text was kept)",
+  ghostLexicalDropped: "a Ghost card with nothing to show here (sign-up form, paywall, e-mail only): left out",
+  ghostLexicalInvalid: "the Lexical body does not parse",
+  imageRemoteKept: "remote image kept as a link (--fetch-remote fetches it)",
+  imageRemoteFetch: "remote image, fetched when imported",
+  remoteUrl: "remote image: not an http(s) address it may fetch",
+  remotePrivate: "remote image on a private, loopback or link-local address: refused",
+  remoteDns: "remote image: its host does not resolve",
+  remoteTimeout: "remote image: timed out",
+  remoteTooLarge: "remote image larger than UPLOAD_MAX_BYTES",
+  remoteType: "remote address is not an image",
+  remoteStatus: "remote image: the server did not answer 200",
+  remoteRedirects: "remote image: too many redirects",
+  remoteError: "remote image: could not be fetched",
+  authorCreated: "author account made for this Ghost author (no login)",
+  authorMatched: "Ghost author matched to an existing account by e-mail",
   commentCut: "comment cut to 5,000 characters",
   commentTooDeep: "comment nested too deeply: left out",
   wpShortcodeKept: "shortcode kept as text",
@@ -163,19 +183,17 @@ export async function importMarkdownCommand(args: string[], ctx: ImportContext):
   let root = given;
   // A zip is unpacked under DATA_DIR/imports (named by its content, so a rerun finds it) and removed when done.
   let unpacked: string | null = null;
-  let read: Awaited<ReturnType<typeof readMarkdownFolder>>;
+  const zipProblems: ImportReportLine[] = [];
   try {
-    const zipProblems: ImportReportLine[] = [];
-    if ((await stat(given).catch(() => null))?.isFile()) {
+    const info = await stat(given).catch(() => null);
+    if (info?.isFile()) {
       const zip = await unpackZip(given, path.join(ctx.dataDir, "imports"), {
         entryMaxBytes: Math.max(ctx.uploadMaxBytes, MARKDOWN_FILE_MAX_BYTES),
       });
       unpacked = zip.dir;
       root = zip.root;
       zipProblems.push(...zip.problems);
-    }
-    read = await readMarkdownFolder(root, { permalink: opts.permalink });
-    read.problems.unshift(...zipProblems);
+    } else if (!info?.isDirectory()) throw new SourceRefused(`not a folder: ${given}`);
   } catch (error) {
     if (error instanceof SourceRefused) {
       console.error(`import refused: ${error.message}`);
@@ -183,38 +201,45 @@ export async function importMarkdownCommand(args: string[], ctx: ImportContext):
     }
     throw error;
   }
-  const pairs = read.posts.filter((p) => p.translations.length > 1).length;
-  console.log(
-    `read ${read.files} Markdown file(s) in ${given}: ${read.posts.length} post(s), ${pairs} in two languages, ` +
-      `${read.problems.length} problem(s)`,
-  );
-  return runPostImport(ctx, {
-    kind: MARKDOWN_SOURCE,
-    label: given,
-    rootDir: root,
-    feed: feedOf(read),
-    images: localImageResolver(root, ctx.uploadMaxBytes),
-    dryRun: opts.dryRun,
-    author: opts.author,
-    chunk: opts.chunk,
-    unpacked,
-  });
+  // The folder is streamed (decision 020, "At scale": Markdown): its summary is known once it is read.
+  const feed: PostFeed = async (onPosts) => {
+    const read = await streamMarkdownFolder(root, { permalink: opts.permalink }, onPosts);
+    const problems = [...zipProblems, ...read.problems];
+    console.log(
+      `read ${read.files} Markdown file(s) in ${given}: ${read.posts} post(s), ${read.pairs} in two languages, ` +
+        `${problems.length} problem(s)`,
+    );
+    return problems;
+  };
+  try {
+    return await runPostImport(ctx, {
+      kind: MARKDOWN_SOURCE,
+      label: given,
+      rootDir: root,
+      feed,
+      images: localImageResolver(root, ctx.uploadMaxBytes),
+      dryRun: opts.dryRun,
+      fetchRemote: opts.fetchRemote,
+      author: opts.author,
+      chunk: opts.chunk,
+      unpacked,
+    });
+  } catch (error) {
+    // Too many files: refused, and the import it began is dropped.
+    if (error instanceof SourceRefused) {
+      console.error(`import refused: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
 }
 
 /**
  * How a command hands its posts to runPostImport: it reads its source, passing the posts on in
- * batches as it goes, and returns the report lines of reading. Memory then holds one batch when
- * the reader streams (WordPress); a source read whole is handed on in batches too.
+ * batches as it goes, and returns the report lines of reading. Every reader streams (Markdown,
+ * Ghost, WordPress), so memory holds one batch of posts.
  */
 export type PostFeed = (onPosts: (posts: ImportedPost[]) => Promise<void>) => Promise<ImportReportLine[]>;
-
-/** A source read whole, handed on a batch at a time (the batches are let go once stored). */
-export const feedOf =
-  (read: SourceRead): PostFeed =>
-  async (onPosts) => {
-    while (read.posts.length > 0) await onPosts(read.posts.splice(0, POST_IMPORT_QUEUE_BATCH));
-    return read.problems;
-  };
 
 export type ImportContext = {
   db: DB;
@@ -237,6 +262,8 @@ export async function runPostImport(
     feed: PostFeed;
     images: ImageResolver;
     dryRun: boolean;
+    /** Fetch remote images (SSRF-safe) into the media library instead of keeping them as links. */
+    fetchRemote: boolean;
     author: string | null;
     chunk: number | undefined;
     /** Resume only an unfinished import with this label too (sources whose folder is not their identity). */
@@ -258,7 +285,12 @@ export async function runPostImport(
   };
   if (input.dryRun) {
     // Counted and reported as the posts come: nothing but the counts is held.
-    const plan = startPostImportPlan(db, { kind, images: input.images, onLine: (l) => console.log(reportLine(l)) });
+    const plan = startPostImportPlan(db, {
+      kind,
+      images: input.images,
+      onLine: (l) => console.log(reportLine(l)),
+      fetchRemote: input.fetchRemote,
+    });
     plan.problems(
       await input.feed(async (posts) => {
         for (const post of posts) await plan.add(post);
@@ -295,6 +327,7 @@ export async function runPostImport(
       rootDir: root,
       actor: author,
       authorId: author.id,
+      fetchRemote: input.fetchRemote,
     });
     id = reading;
     try {
@@ -351,7 +384,7 @@ export async function runPostImport(
 }
 
 const GHOST_USAGE =
-  "import:ghost <export.json> [--members <members.csv>] [--images <dir|zip>] [--lang en|zh] [--dry-run] [--author <email>]";
+  "import:ghost <export.json> [--members <members.csv>] [--images <dir|zip>] [--lang en|zh] [--fetch-remote] [--dry-run] [--author <email>]";
 
 interface GhostOptions {
   file: string;
@@ -359,6 +392,7 @@ interface GhostOptions {
   images: string | null;
   lang: Locale | undefined;
   dryRun: boolean;
+  fetchRemote: boolean;
   author: string | null;
   chunk: number | undefined;
 }
@@ -370,6 +404,7 @@ function parseGhostOptions(args: string[]): GhostOptions | null {
     images: null,
     lang: undefined,
     dryRun: false,
+    fetchRemote: false,
     author: null,
     chunk: undefined,
   };
@@ -380,6 +415,7 @@ function parseGhostOptions(args: string[]): GhostOptions | null {
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? "";
     if (a === "--dry-run") out.dryRun = true;
+    else if (a === "--fetch-remote") out.fetchRemote = true;
     else if (a === "--author" || a === "--members" || a === "--images" || a === "--lang" || a === "--chunk") {
       const v = value(++i);
       if (v === null) return null;
@@ -454,12 +490,13 @@ export async function importGhostCommand(args: string[], ctx: ImportContext): Pr
     return 2;
   }
   const given = path.resolve(opts.file);
-  let read: SourceRead;
   let members: ImportFileRead | null = null;
   let root = path.dirname(given);
   let unpacked: string | null = null;
+  const zipProblems: ImportReportLine[] = [];
   try {
-    read = readGhostExport(await loadGhostExport(given), { locale: opts.lang });
+    const info = await stat(given).catch(() => null);
+    if (!info?.isFile()) throw new SourceRefused(`not a file: ${given}`);
     if (opts.members) {
       const m = await readMembers(path.resolve(opts.members), opts.lang ?? "en");
       if (typeof m === "string") throw new SourceRefused(m);
@@ -474,7 +511,7 @@ export async function importGhostCommand(args: string[], ctx: ImportContext): Pr
         const zip = await unpackZip(images, path.join(ctx.dataDir, "imports"), { entryMaxBytes: ctx.uploadMaxBytes });
         unpacked = zip.dir;
         root = zip.root;
-        read.problems.unshift(...zip.problems);
+        zipProblems.push(...zip.problems);
       }
     }
   } catch (error) {
@@ -484,31 +521,47 @@ export async function importGhostCommand(args: string[], ctx: ImportContext): Pr
     }
     throw error;
   }
-  const pages = read.posts.filter((p) => p.categories.includes(GHOST_PAGES_CATEGORY)).length;
-  console.log(
-    `read ${given}: ${read.posts.length} post(s) and page(s), ${pages} page(s), ${read.problems.length} problem(s)` +
-      (members ? `; members: ${membersLine(members)}` : ""),
-  );
+  // The export is streamed (decision 020, "At scale": Ghost): its summary is known once it is read.
+  const membersSummary = members ? `; members: ${membersLine(members)}` : "";
+  const feed: PostFeed = async (onPosts) => {
+    const read = await streamGhostExport(given, { locale: opts.lang }, onPosts);
+    const problems = [...zipProblems, ...read.problems];
+    console.log(
+      `read ${given}: ${read.posts} post(s) and page(s), ${read.pages} page(s), ${problems.length} problem(s)${membersSummary}`,
+    );
+    return problems;
+  };
   const withMembers = members;
-  return runPostImport(ctx, {
-    kind: GHOST_SOURCE,
-    label: given,
-    rootDir: root,
-    feed: feedOf(read),
-    images: ghostImageResolver(root, ctx.uploadMaxBytes),
-    dryRun: opts.dryRun,
-    author: opts.author,
-    chunk: opts.chunk,
-    matchLabel: true,
-    unpacked,
-    ...(withMembers && opts.members
-      ? { after: (author) => importMembers(ctx, author, opts.members ?? "", withMembers, opts.lang ?? "en") }
-      : {}),
-  });
+  try {
+    return await runPostImport(ctx, {
+      kind: GHOST_SOURCE,
+      label: given,
+      rootDir: root,
+      feed,
+      images: ghostImageResolver(root, ctx.uploadMaxBytes),
+      dryRun: opts.dryRun,
+      fetchRemote: opts.fetchRemote,
+      author: opts.author,
+      chunk: opts.chunk,
+      matchLabel: true,
+      unpacked,
+      ...(withMembers && opts.members
+        ? { after: (author) => importMembers(ctx, author, opts.members ?? "", withMembers, opts.lang ?? "en") }
+        : {}),
+    });
+  } catch (error) {
+    // Not JSON, not a Ghost export, too many posts: refused, and the import it began is dropped.
+    if (error instanceof SourceRefused) {
+      if (unpacked) await rm(unpacked, { recursive: true, force: true });
+      console.error(`import refused: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
 }
 
 const WORDPRESS_USAGE =
-  "import:wordpress <export.xml> [--images <dir|zip>] [--lang en|zh] [--dry-run] [--author <email>]";
+  "import:wordpress <export.xml> [--images <dir|zip>] [--lang en|zh] [--fetch-remote] [--dry-run] [--author <email>]";
 
 /**
  * `import:wordpress`: a WXR export (and its uploads folder or zip), as the Ghost import runs
@@ -571,6 +624,7 @@ export async function importWordpressCommand(args: string[], ctx: ImportContext)
       feed,
       images: wordpressImageResolver(root, ctx.uploadMaxBytes),
       dryRun: opts.dryRun,
+      fetchRemote: opts.fetchRemote,
       author: opts.author,
       chunk: opts.chunk,
       matchLabel: true,

@@ -38,6 +38,7 @@ import * as addCommentGuestAuthor from "./20261127T010000_add_comment_guest_auth
 import * as createFederation from "./20261127T020000_create_federation.ts";
 import * as addFediverseReplies from "./20261128T010000_add_fediverse_replies.ts";
 import * as addFederationOutbound from "./20261128T020000_add_federation_outbound.ts";
+import * as addPostImportPlan from "./20261128T030000_add_post_import_plan.ts";
 
 /**
  * Every migration, in order. Listed explicitly so the same history runs in the
@@ -83,4 +84,5 @@ export const migrations: Record<string, Migration> = {
   "20261127T020000_create_federation": createFederation,
   "20261128T010000_add_fediverse_replies": addFediverseReplies,
   "20261128T020000_add_federation_outbound": addFederationOutbound,
+  "20261128T030000_add_post_import_plan": addPostImportPlan,
 };

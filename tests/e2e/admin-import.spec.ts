@@ -46,8 +46,15 @@ test.afterAll(async ({ serverDb }) => {
     .execute();
   await db
     .deleteFrom("redirects")
-    .where("fromPath", "in", [...GHOST_OLD, ...GHOST_OLD_TAGS])
+    .where("fromPath", "in", [...GHOST_OLD, ...GHOST_OLD_TAGS, "/author/ghost-writer/", "/rss/"])
     .execute();
+  // The author account the import made for the fixture's writer.
+  const authors = db
+    .selectFrom("importSources")
+    .select("targetId")
+    .where("source", "=", "ghost")
+    .where("entity", "=", "author");
+  await db.deleteFrom("users").where("id", "in", authors).where("email", "like", "%@authors.invalid").execute();
   await db.deleteFrom("importSources").where("source", "=", "ghost").execute();
   await db.deleteFrom("postImports").where("label", "=", `ghost-${STAMP}.json`).execute();
   await db.deleteFrom("postImports").where("label", "=", `wordpress-${STAMP}.xml`).execute();
@@ -62,7 +69,9 @@ test("an admin uploads a Markdown blog, checks the dry run, imports it and old l
       `---\ntitle: Moving in ${STAMP}\ndate: 2020-05-06\nslug: ${SLUG}\n---\n\nHello.\n`,
     ),
     [`blog/posts/${SLUG}.zh.md`]: enc(`---\ntitle: 搬家 ${STAMP}\ndate: 2020-05-06\nslug: ${SLUG}\n---\n\n你好。\n`),
-    [`blog/posts/second-${STAMP}.md`]: enc(`---\ntitle: Second ${STAMP}\ndate: 2020-05-07\n---\n\n![gone](gone.png)\n`),
+    [`blog/posts/second-${STAMP}.md`]: enc(
+      `---\ntitle: Second ${STAMP}\ndate: 2020-05-07\n---\n\n![gone](gone.png)\n\n![far](https://img.invalid/far-${STAMP}.png)\n`,
+    ),
   });
   await signedInAdmin(page, serverDb.db, "import-admin");
   await page.goto("/admin");
@@ -80,6 +89,10 @@ test("an admin uploads a Markdown blog, checks the dry run, imports it and old l
   await expect(dryRun).toContainText("2 posts found. Nothing has been written yet.");
   await expect(dryRun.locator('[data-count="imported"]')).toHaveText("2");
   await expect(dryRun).toContainText("no such file in the zip (gone.png)");
+  // A remote image stays a link unless the box is ticked, and the dry run says so.
+  await expect(dryRun).toContainText(`remote image kept as a link`);
+  await expect(dryRun).toContainText(`https://img.invalid/far-${STAMP}.png`);
+  await expect(page.getByRole("checkbox", { name: "Fetch remote images" })).not.toBeChecked();
   const before = await serverDb.db.selectFrom("posts").select("id").where("slug", "=", SLUG).execute();
   expect(before).toEqual([]);
   const results = await new AxeBuilder({ page }).analyze();
@@ -124,10 +137,39 @@ test("an admin uploads a Markdown blog, checks the dry run, imports it and old l
   await page.getByRole("button", { name: "Check the file" }).click();
   await expect(dryRun).toContainText("6 posts found. Nothing has been written yet.");
   await expect(dryRun.locator('[data-count="imported"]')).toHaveText("6");
+  // The dry run as a file, before anything is written.
+  const planDownload = page.waitForEvent("download");
+  await dryRun.getByRole("link", { name: `Download the dry run of ghost-${STAMP}.json as JSON` }).click();
+  const planFile = await planDownload;
+  expect(planFile.suggestedFilename()).toMatch(/^import-.+-dry-run\.json$/);
+  const plan = JSON.parse(await readFile((await planFile.path()) ?? "", "utf8"));
+  expect(plan).toMatchObject({ report: "dry-run", kind: "ghost", file: `ghost-${STAMP}.json` });
+  expect(plan.counts).toMatchObject({ total: 6, imported: 6 });
   await page.getByRole("button", { name: "Import now" }).click();
   await expect(job.locator("code").first()).toHaveText(`ghost-${STAMP}.json`);
   await expect(job.locator('[data-status="done"]')).toBeVisible({ timeout: 20_000 });
   expect((await page.request.get("/hello-ghost/", { maxRedirects: 0 })).status()).toBe(301);
+  // The final report, as text for people; the dry run is still there beside it.
+  const finalDownload = page.waitForEvent("download");
+  await job.getByRole("link", { name: `Download the report of ghost-${STAMP}.json as text` }).click();
+  const finalText = await readFile((await (await finalDownload).path()) ?? "", "utf8");
+  expect(finalText).toContain("Import report\n");
+  expect(finalText).toContain("Imported: 6");
+  expect(finalText).toContain("Status: done");
+  await expect(job.getByRole("link", { name: `Download the dry run of ghost-${STAMP}.json as text` })).toBeVisible();
+  // Reports are for admins only: signed out, the same address answers no report.
+  const reportHref =
+    (await job
+      .getByRole("link", { name: /as JSON$/ })
+      .last()
+      .getAttribute("href")) ?? "";
+  const anonymous = await page.context().browser()?.newContext();
+  const outsider = await anonymous?.request.get(new URL(reportHref, page.url()).toString(), { maxRedirects: 0 });
+  expect(outsider?.status()).not.toBe(200);
+  expect(await outsider?.text()).not.toContain('"report"');
+  await anonymous?.close();
+  expect((await page.request.get("/admin/import/nope/report.json")).status()).toBe(404);
+  expect((await page.request.get(reportHref.replace(/report\.json$/, "other.json"))).status()).toBe(404);
   const post = (file: string, lang = "auto") =>
     page.request.post("/admin/import", {
       headers: { origin: new URL(page.url()).origin },
@@ -174,4 +216,12 @@ test("an admin uploads a Markdown blog, checks the dry run, imports it and old l
   await page.goto("/admin/import");
   await expect(page.getByRole("heading", { level: 1, name: "导入" })).toBeVisible();
   await expect(page.getByText("已完成", { exact: true }).first()).toBeVisible();
+  const zhDownload = page.waitForEvent("download");
+  await page
+    .getByRole("link", { name: /^以文本下载 .* 的导入报告$/ })
+    .first()
+    .click();
+  const zhText = await readFile((await (await zhDownload).path()) ?? "", "utf8");
+  expect(zhText).toContain("导入报告\n");
+  expect(zhText).toContain("状态: 已完成");
 });

@@ -51,7 +51,7 @@ describe(`npm run cli -- import:ghost --members (${testDialect()})`, () => {
     expect(first.out).toContain("members done: 2 subscribed, 0 already on the list, 1 not subscribed");
     expect(await countRows(db, "posts")).toBe(6);
     const redirects = await countRows(db, "redirects");
-    expect(redirects).toBe(9);
+    expect(redirects).toBe(11);
     const subscribers = await db.selectFrom("subscribers").select(["email", "status"]).orderBy("email").execute();
     expect(subscribers).toEqual([
       { email: "reader@example.com", status: "confirmed" },

@@ -68,6 +68,13 @@ describe(`npm run cli -- import:markdown (${testDialect()})`, () => {
     expect(out).toContain(`an import would have: imported ${FIXTURE_POSTS + BULK}, updated 0, skipped 0, failed 2`);
     expect(await count("posts")).toBe(0);
     expect(await count("importSources")).toBe(0);
+    // Remote images stay links and are listed; with --fetch-remote the dry run says they would be fetched.
+    expect(out).toContain(
+      "remote image kept as a link (--fetch-remote fetches it) (https://images.example.com/remote.png)",
+    );
+    const fetching = await start("--dry-run", "--fetch-remote").done;
+    expect(fetching.code).toBe(0);
+    expect(fetching.out).toContain("remote image, fetched when imported (https://images.example.com/remote.png)");
   });
 
   it("killed halfway, the next run resumes; a third run adds nothing", async () => {
@@ -105,4 +112,18 @@ describe(`npm run cli -- import:markdown (${testDialect()})`, () => {
     expect(await count("media")).toBe(1);
     expect(await count("redirects")).toBe(redirects);
   }, 120_000);
+
+  it("with --fetch-remote, refuses images on loopback and private addresses", async () => {
+    const folder = path.join(dataDir, "ssrf");
+    await mkdir(folder);
+    await writeFile(
+      path.join(folder, "ssrf.md"),
+      "---\ntitle: SSRF\ndate: 2021-01-01\n---\n\n![a](http://127.0.0.1:9/a.png) ![b](http://10.0.0.1/b.png) ![c](http://[::1]/c.png)\n",
+    );
+    const run = await startCli(["import:markdown", folder, "--fetch-remote"], { dataDir, databaseUrl: database.url })
+      .done;
+    expect(run.code, run.out).toBe(0);
+    expect(run.out).toContain("images stored 0, missing 3");
+    expect(run.out.match(/remote image on a private, loopback or link-local address: refused/g)).toHaveLength(3);
+  }, 60_000);
 });

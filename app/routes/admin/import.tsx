@@ -36,6 +36,7 @@ import {
   planPostImport,
   queuePostImport,
   recentPostImports,
+  savePostImportPlan,
 } from "../../server/repos/post-import.server.ts";
 import type { Route } from "./+types/import";
 
@@ -64,7 +65,7 @@ type Refusal = "noFile" | "tooLarge" | "badForm" | "notZip" | "notGhost" | "notW
 const GHOST_LANGS = ["auto", "en", "zh"] as const;
 
 type Answer =
-  | { ok: true; id: string; counts: ImportCounts; report: ImportReportLine[] }
+  | { ok: true; id: string; label: string; counts: ImportCounts; report: ImportReportLine[] }
   | { ok: false; error: Refusal; detail?: string };
 
 const refuse = (error: Refusal, status = 400, detail?: string) =>
@@ -95,6 +96,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     if (upload.fields.intent !== "upload") return refuse("badForm");
     const lang = upload.fields.lang ?? "auto";
+    const fetchRemoteField = upload.fields.fetchRemote;
+    if (fetchRemoteField !== undefined && fetchRemoteField !== "on") return refuse("badForm");
+    const fetchRemote = fetchRemoteField === "on";
     if (!(GHOST_LANGS as readonly string[]).includes(lang)) return refuse("badForm");
     const format = sniffImport(upload.data);
     if (format === null) return refuse("unknownFormat");
@@ -112,10 +116,12 @@ export async function action({ request, context }: Route.ActionArgs) {
         authorId: admin.id,
         read,
         staged: true,
+        fetchRemote,
       });
       const plan = await planPostImport(db, {
         kind,
         read,
+        fetchRemote,
         images:
           kind === GHOST_SOURCE
             ? ghostImageResolver(rootDir, env.uploadMaxBytes)
@@ -123,8 +129,10 @@ export async function action({ request, context }: Route.ActionArgs) {
               ? wordpressImageResolver(rootDir, env.uploadMaxBytes)
               : localImageResolver(rootDir, env.uploadMaxBytes),
       });
+      // Kept for download beside the final report (the page shows the first lines only).
+      await savePostImportPlan(db, id, plan);
       const report = plan.report.filter((l) => l.outcome !== "imported" && l.outcome !== "updated");
-      return data<Answer>({ ok: true, id, counts: plan.counts, report: report.slice(0, LINES_SHOWN) });
+      return data<Answer>({ ok: true, id, label, counts: plan.counts, report: report.slice(0, LINES_SHOWN) });
     };
     if (format === "json") {
       let read: SourceRead;
@@ -249,6 +257,24 @@ const KNOWN_REASONS = [
   "ghostAuthor",
   "ghostNoId",
   "ghostDuplicateId",
+  "imageRemoteKept",
+  "imageRemoteFetch",
+  "remoteUrl",
+  "remotePrivate",
+  "remoteDns",
+  "remoteTimeout",
+  "remoteTooLarge",
+  "remoteType",
+  "remoteStatus",
+  "remoteRedirects",
+  "remoteError",
+  "ghostCoAuthors",
+  "ghostAuthorUnknown",
+  "ghostLexicalUnknown",
+  "ghostLexicalDropped",
+  "ghostLexicalInvalid",
+  "authorCreated",
+  "authorMatched",
   "commentCut",
   "commentTooDeep",
   "wpShortcodeKept",
@@ -314,6 +340,41 @@ function StagedActions({ id, busy }: { id: string; busy: boolean }) {
   );
 }
 
+/** Links to an import's dry run and, once it has ended, its final report, each as JSON and as text. */
+function Downloads({ id, label, plan, final }: { id: string; label: string; plan: boolean; final: boolean }) {
+  const { t } = useTranslation("adminLinks");
+  const groups: { which: "plan" | "final"; file: string }[] = [];
+  if (plan) groups.push({ which: "plan", file: "dry-run" });
+  if (final) groups.push({ which: "final", file: "report" });
+  if (groups.length === 0) return null;
+  return (
+    <ul className="flex flex-wrap gap-x-6 gap-y-1 text-sm">
+      {groups.map((g) => (
+        <li key={g.which}>
+          {t(`import.download.${g.which}`)}:{" "}
+          <a
+            href={`/admin/import/${encodeURIComponent(id)}/${g.file}.json`}
+            download
+            aria-label={t(`import.download.${g.which}JsonLabel`, { file: label })}
+            className="text-blue-700 underline dark:text-blue-400"
+          >
+            {t("import.download.json")}
+          </a>{" "}
+          ·{" "}
+          <a
+            href={`/admin/import/${encodeURIComponent(id)}/${g.file}.txt`}
+            download
+            aria-label={t(`import.download.${g.which}TxtLabel`, { file: label })}
+            className="text-blue-700 underline dark:text-blue-400"
+          >
+            {t("import.download.txt")}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 const BUTTON = "rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60";
 
 export default function ImportPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -365,6 +426,15 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
             ))}
           </select>
         </div>
+        <div className="basis-full">
+          <label className="flex items-center gap-2 text-sm font-medium">
+            <input type="checkbox" name="fetchRemote" aria-describedby="import-remote-hint" />
+            {t("import.fetchRemote")}
+          </label>
+          <p id="import-remote-hint" className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+            {t("import.fetchRemoteHint")}
+          </p>
+        </div>
         <button type="submit" disabled={busy} className={BUTTON}>
           {busy ? t("import.reading") : t("import.check")}
         </button>
@@ -383,6 +453,7 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
           <p className="text-sm">{t("import.dryRunIntro", { count: staged.counts.total })}</p>
           <Counts counts={staged.counts} />
           <Report lines={staged.report} />
+          <Downloads id={staged.id} label={staged.label} plan final={false} />
           <StagedActions id={staged.id} busy={busy} />
         </section>
       ) : null}
@@ -408,6 +479,12 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
             <Counts counts={job} />
             {job.status === "staged" && job.id !== staged?.id ? <StagedActions id={job.id} busy={busy} /> : null}
             {job.status === "done" || job.status === "failed" ? <Report lines={job.report} /> : null}
+            <Downloads
+              id={job.id}
+              label={job.label}
+              plan={job.hasPlan}
+              final={job.status === "done" || job.status === "failed"}
+            />
           </article>
         ))}
       </section>

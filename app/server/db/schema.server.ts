@@ -782,6 +782,10 @@ export interface PostImportsTable {
   commentsAdded: ColumnType<number, number | undefined, number>;
   /** JSON `ImportReportLine[]`, bounded. */
   report: ColumnType<string, string | undefined, string>;
+  /** A staged import's dry run (JSON `{ counts, report }`, the report bounded); null: none kept. */
+  plan: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1: remote images are fetched (SSRF-safe) into the media library; 0: they stay links. */
+  fetchRemote: ColumnType<number, number | undefined, number>;
   failures: ColumnType<number, number | undefined, number>;
   createdAt: Timestamp;
   updatedAt: Timestamp;

@@ -45,14 +45,36 @@ export interface ImportedPost {
    * category page of the post's category (its first). Absent for sources without category pages.
    */
   categoryUrls?: string[];
+  /**
+   * The blog's own old addresses (its feeds), each with our site path: carried by the first post a
+   * reader hands on and written with it (the job has no other place for them). Absent on the rest.
+   */
+  siteUrls?: { from: string; to: string }[];
   /** Folders (relative to the import's root) where relative image references are looked up, in order. */
   assetDirs: string[];
   /** Notes from reading the source, for the report (ambiguous pairing, cut titles…). */
   notes: ImportReportLine[];
+  /**
+   * The post's author in the source (Ghost's primary author): matched to an account by verified
+   * e-mail, else an author account without login is made (decision 020, "Ghost authors"). Absent:
+   * the importing account.
+   */
+  author?: ImportedAuthor;
   /** The post's comments (WordPress), parents before their replies. Each is written once (entity `comment`). */
   comments?: ImportedComment[];
   /** Earlier versions of the post (WordPress revisions), oldest first: its revision history here. */
   revisions?: ImportedRevision[];
+}
+
+/** An author as the source has it. The e-mail is only compared, never shown or stored on the new account. */
+export interface ImportedAuthor {
+  /** The source's user id (unique within the source). */
+  sourceId: string;
+  name: string;
+  /** Lowercase, or null when the source has none that looks like an address. */
+  email: string | null;
+  /** The author's old page addresses (Ghost's `/author/{slug}/`): redirected to the author page. */
+  oldUrls: string[];
 }
 
 /** A comment as the source has it; spam, trash and pingbacks are left out by the reader. */

@@ -2,6 +2,7 @@ import { mkdtemp, rm, truncate, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { ImportedPost } from "./core.server.ts";
 import {
   GHOST_FILE_MAX_BYTES,
   ghostImageRef,
@@ -9,6 +10,7 @@ import {
   loadGhostExport,
   parseGhostJson,
   readGhostExport,
+  streamGhostExport,
 } from "./ghost.server.ts";
 import { SourceRefused } from "./markdown-folder.server.ts";
 
@@ -47,10 +49,14 @@ describe("reading a Ghost export", () => {
     expect(body).toContain("![A picture](/content/images/2024/03/pic.png)\n\n*The caption*");
     expect(body).toContain("```js\nconst a = 1;\nconsole.log(a);\n```");
     expect(body).not.toContain("__GHOST_URL__");
-    expect(hello?.notes.map((n) => [n.reason, n.detail])).toEqual([
-      ["ghostKeptAsHtml", "kg-bookmark-card"],
-      ["ghostAuthor", "Ghost Writer"],
-    ]);
+    expect(hello?.notes.map((n) => [n.reason, n.detail])).toEqual([["ghostKeptAsHtml", "kg-bookmark-card"]]);
+    // The author travels with the post, for the writer to match; the address is never a note.
+    expect(hello?.author).toEqual({
+      sourceId: "1",
+      name: "Ghost Writer",
+      email: "writer@example.com",
+      oldUrls: ["/author/ghost-writer/"],
+    });
     expect(byId.get("6650a2")).toMatchObject({ status: "draft", publishedAt: null });
     expect(byId.get("6650a3")).toMatchObject({ status: "published", categories: ["Pages"] });
     expect(byId.get("6650a4")?.translations[0]).toMatchObject({ locale: "zh", title: "你好，世界" });
@@ -119,5 +125,44 @@ describe("reading a Ghost export", () => {
       "/content/images/2024/01/a.jpg",
     );
     expect(ghostImageRef("https://cdn.test/x.jpg")).toBe("https://cdn.test/x.jpg");
+  });
+});
+
+describe("streamGhostExport", () => {
+  it("makes the same posts as reading the whole export, in batches, with the same problems", async () => {
+    for (const file of [
+      FIXTURE,
+      path.resolve(import.meta.dirname, "../../../tests/fixtures/ghost/authors-lexical.json"),
+    ]) {
+      const whole = readGhostExport(await loadGhostExport(file));
+      const streamed: ImportedPost[] = [];
+      const summary = await streamGhostExport(file, {}, async (posts) => {
+        streamed.push(...posts);
+      });
+      expect(streamed).toEqual(whole.posts);
+      expect(summary.problems).toEqual(whole.problems);
+      expect(summary.posts).toBe(whole.posts.length);
+    }
+  });
+
+  it("refuses a file that is not JSON or not a Ghost export before handing anything on", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "inkwell-ghost-stream-"));
+    try {
+      const handed: ImportedPost[] = [];
+      const onPosts = async (posts: ImportedPost[]) => {
+        handed.push(...posts);
+      };
+      for (const [name, text, message] of [
+        ["text.json", "hello", /not a JSON file/],
+        ["other.json", '{"db":[{"data":{"tags":[]}}]}', /not a Ghost export/],
+        ["cut.json", '{"db":[{"data":{"posts":[{"id":"a"}', /not a JSON file/],
+      ] as const) {
+        await writeFile(path.join(dir, name), text);
+        await expect(streamGhostExport(path.join(dir, name), {}, onPosts), name).rejects.toThrow(message);
+      }
+      expect(handed).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -32,10 +32,10 @@ export function safeUrl(raw: unknown): string | null {
   return url.replace(/\s/g, "%20").replace(/\(/g, "%28").replace(/\)/g, "%29");
 }
 
-const escapeText = (s: string): string => s.replace(/([\\`*_[\]<>|~])/g, "\\$1");
+export const escapeText = (s: string): string => s.replace(/([\\`*_[\]<>|~])/g, "\\$1");
 
 /** Characters that would start a block at the beginning of a line. */
-const escapeLineStart = (line: string): string =>
+export const escapeLineStart = (line: string): string =>
   line.replace(/^(\s*)([#>+-]|=+|\d+[.)])(?=\s|$)/, (_m, sp: string, mark: string) =>
     /^\d/.test(mark) ? `${sp}${mark.replace(/([.)])$/, "\\$1")}` : `${sp}\\${mark}`,
   );

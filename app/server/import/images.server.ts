@@ -130,7 +130,11 @@ export type StoredImage = { ok: true; url: string; stored: boolean } | { ok: fal
  * between the two leaves one unreferenced media row, never a broken post.
  */
 export async function storeImportedImage(store: ImageStore, file: string): Promise<StoredImage> {
-  const data = await readFile(file);
+  return storeImportedBytes(store, await readFile(file), path.basename(file));
+}
+
+/** The same for bytes already read (a fetched remote image), named `fileName`. */
+export async function storeImportedBytes(store: ImageStore, data: Buffer, fileName: string): Promise<StoredImage> {
   const sha = createHash("sha256").update(data).digest("hex");
   const known = await store.db
     .selectFrom("importSources")
@@ -148,7 +152,7 @@ export async function storeImportedImage(store: ImageStore, file: string): Promi
     record = await storeUpload(
       { db: store.db, storage: store.storage },
       {
-        fileName: path.basename(file),
+        fileName,
         data,
         uploadedBy: store.uploadedBy,
         customMetadata: { importedFrom: store.source },

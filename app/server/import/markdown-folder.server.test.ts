@@ -1,7 +1,9 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseSourceDate, sourceLocale } from "./core.server.ts";
-import { readMarkdownFolder } from "./markdown-folder.server.ts";
+import { type ImportedPost, parseSourceDate, sourceLocale } from "./core.server.ts";
+import { readMarkdownFolder, streamMarkdownFolder } from "./markdown-folder.server.ts";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../../tests/fixtures/markdown-blog");
 
@@ -71,5 +73,43 @@ describe("reading a Markdown folder", () => {
     expect(parseSourceDate("2021-02-31")).toBeNull();
     expect(parseSourceDate("0001-01-01")).toBeNull();
     expect(["en-US", "zh-Hans", "zh_CN", "cn", "fr"].map(sourceLocale)).toEqual(["en", "zh", "zh", "zh", null]);
+  });
+});
+
+describe("streaming a Markdown folder", () => {
+  it("hands posts on in batches, pairs across batches, and counts what it read", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "inkwell-md-stream-"));
+    try {
+      await mkdir(path.join(dir, "posts"));
+      for (let i = 0; i < 230; i++)
+        await writeFile(
+          path.join(dir, "posts", `p${String(i).padStart(3, "0")}.en.md`),
+          `---\ntitle: Post ${i}\n---\n\nBody ${i}.\n`,
+        );
+      // The Chinese half of the first post sorts last: its pair is still one post.
+      await mkdir(path.join(dir, "zz"));
+      await writeFile(
+        path.join(dir, "zz", "p000.md"),
+        "---\ntitle: 第一篇\nlang: zh\ntranslationKey: first\n---\n\n正文。\n",
+      );
+      await writeFile(
+        path.join(dir, "posts", "p000.en.md"),
+        "---\ntitle: Post 0\ntranslationKey: first\n---\n\nBody 0.\n",
+      );
+      const batches: ImportedPost[][] = [];
+      const read = await streamMarkdownFolder(dir, {}, async (posts) => {
+        batches.push(posts);
+      });
+      expect(batches.map((b) => b.length)).toEqual([100, 100, 30]);
+      expect(read).toMatchObject({ files: 231, posts: 230, pairs: 1, problems: [] });
+      const first = batches[0]?.[0];
+      expect(first?.translations.map((t) => [t.locale, t.title, t.bodyMarkdown.trim()])).toEqual([
+        ["en", "Post 0", "Body 0."],
+        ["zh", "第一篇", "正文。"],
+      ]);
+      expect(batches[2]?.[29]?.translations[0]?.bodyMarkdown.trim()).toBe("Body 229.");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -301,39 +301,76 @@ function toPost(sourceId: string, slots: Map<Locale, Entry>, opts: MarkdownReadO
   };
 }
 
+/** Posts handed on per batch while a folder is streamed. */
+const MARKDOWN_STREAM_BATCH = 100;
+
+/** One file read: its entry, or the report line of why it could not be read. */
+async function readEntry(root: string, file: string): Promise<{ entry: Entry } | { problem: ImportReportLine }> {
+  const rel = path.relative(root, file).split(path.sep).join("/");
+  const size = (await lstat(file)).size;
+  if (size > MARKDOWN_FILE_MAX_BYTES)
+    return { problem: { item: rel, outcome: "failed", reason: "fileTooLarge", detail: `${size} bytes` } };
+  const text = await readFile(file, "utf8");
+  try {
+    const fm = readFrontMatter(text);
+    return { entry: toEntry(rel, fm.data, fm.body) };
+  } catch (error) {
+    if (!(error instanceof FrontMatterError)) throw error;
+    return { problem: { item: rel, outcome: "failed", reason: error.code, detail: error.message } };
+  }
+}
+
 /**
- * Reads a folder of Markdown posts into imported posts. Unreadable files (too large, broken
- * or hostile front matter) are listed as failed; the rest are read. Nothing is written.
+ * Reads a folder of Markdown posts as a stream (decision 020, "At scale": Markdown): a first pass
+ * reads every file's front matter and keeps it without the body, which is all the pairing of
+ * languages needs; a second reads each group's files again and hands its post on, in batches.
+ * Memory holds the front matter of the folder and one batch of posts, not every body. Unreadable
+ * files (too large, broken or hostile front matter) are listed as failed; nothing is written.
  */
-export async function readMarkdownFolder(root: string, opts: MarkdownReadOptions = {}): Promise<SourceRead> {
+export async function streamMarkdownFolder(
+  root: string,
+  opts: MarkdownReadOptions,
+  onPosts: (posts: ImportedPost[]) => Promise<void>,
+): Promise<{ problems: ImportReportLine[]; files: number; posts: number; pairs: number }> {
   const info = await stat(root).catch(() => null);
   if (!info?.isDirectory()) throw new SourceRefused(`not a folder: ${root}`);
   const files = await listMarkdownFiles(root);
   const problems: ImportReportLine[] = [];
-  const entries: Entry[] = [];
+  const groups = new Map<string, { file: string; rel: string }[]>();
   for (const file of files) {
-    const rel = path.relative(root, file).split(path.sep).join("/");
-    const size = (await lstat(file)).size;
-    if (size > MARKDOWN_FILE_MAX_BYTES) {
-      problems.push({ item: rel, outcome: "failed", reason: "fileTooLarge", detail: `${size} bytes` });
+    const read = await readEntry(root, file);
+    if ("problem" in read) {
+      problems.push(read.problem);
       continue;
     }
-    const text = await readFile(file, "utf8");
-    try {
-      const fm = readFrontMatter(text);
-      entries.push(toEntry(rel, fm.data, fm.body));
-    } catch (error) {
-      if (!(error instanceof FrontMatterError)) throw error;
-      problems.push({ item: rel, outcome: "failed", reason: error.code, detail: error.message });
-    }
+    const { key, rel } = read.entry;
+    groups.set(key, [...(groups.get(key) ?? []), { file, rel }]);
   }
-  const groups = new Map<string, Entry[]>();
-  for (const e of entries) groups.set(e.key, [...(groups.get(e.key) ?? []), e]);
-  const posts: ImportedPost[] = [];
-  for (const [key, group] of groups) {
+  let batch: ImportedPost[] = [];
+  let posts = 0;
+  let pairs = 0;
+  const hand = async (post: ImportedPost) => {
+    posts += 1;
+    if (post.translations.length > 1) pairs += 1;
+    batch.push(post);
+    if (batch.length >= MARKDOWN_STREAM_BATCH) {
+      const full = batch;
+      batch = [];
+      await onPosts(full);
+    }
+  };
+  for (const [key, members] of groups) {
+    // The second read of the group's files: the bodies, now (a file changed since is read as it is now).
+    const group: Entry[] = [];
+    for (const m of members) {
+      const read = await readEntry(root, m.file);
+      if ("problem" in read) problems.push(read.problem);
+      else group.push(read.entry);
+    }
+    if (group.length === 0) continue;
     const slots = pair(group);
     if (slots) {
-      posts.push(toPost(group.length === 1 && group[0] ? group[0].key : key, slots, opts));
+      await hand(toPost(group.length === 1 && group[0] ? group[0].key : key, slots, opts));
       continue;
     }
     problems.push({
@@ -342,7 +379,17 @@ export async function readMarkdownFolder(root: string, opts: MarkdownReadOptions
       reason: "pairingAmbiguous",
       detail: "imported as separate posts",
     });
-    for (const e of group) posts.push(toPost(`file:${e.rel}`, new Map([[e.explicit ?? e.guessed, e]]), opts));
+    for (const e of group) await hand(toPost(`file:${e.rel}`, new Map([[e.explicit ?? e.guessed, e]]), opts));
   }
-  return { posts, problems, files: files.length };
+  if (batch.length > 0) await onPosts(batch);
+  return { problems, files: files.length, posts, pairs };
+}
+
+/** Reads a whole folder of Markdown posts into imported posts (the admin page's zips, tests): the stream, collected. */
+export async function readMarkdownFolder(root: string, opts: MarkdownReadOptions = {}): Promise<SourceRead> {
+  const posts: ImportedPost[] = [];
+  const read = await streamMarkdownFolder(root, opts, async (batch) => {
+    posts.push(...batch);
+  });
+  return { posts, problems: read.problems, files: read.files };
 }

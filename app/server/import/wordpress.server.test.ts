@@ -12,6 +12,7 @@ import {
   readWxr,
   WORDPRESS_PAGES_CATEGORY,
   WXR_TOKEN_MAX,
+  wordpressAuthor,
   wordpressImageResolver,
   wxrChunks,
 } from "./wordpress.server.ts";
@@ -94,8 +95,13 @@ describe("reading a WordPress export", () => {
     expect(post?.notes.filter((n) => n.reason === "wpShortcodeKept").map((n) => n.detail)).toEqual([
       "[contact-form-7]",
     ]);
-    // Two authors in the export: each post names its own.
-    expect(post?.notes.find((n) => n.reason === "wpAuthor")?.detail).toBe("Mei Lin");
+    // Two authors in the export: each post names its own, to be matched or made when written.
+    expect(post?.author).toEqual({
+      sourceId: "mei",
+      name: "Mei Lin",
+      email: "mei@tea.example",
+      oldUrls: ["/author/mei/"],
+    });
     // Autosaves are left out; revisions oldest first.
     expect(post?.revisions?.map((r) => [r.sourceId, r.title, r.bodyMarkdown.trim()])).toEqual([
       ["21", "How to brew tea (first draft)", "Boil the water."],
@@ -272,5 +278,19 @@ describe("finding WordPress images", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("wordpressAuthor", () => {
+  it("redirects the login and the nicename WordPress makes from it, never with an odd name", () => {
+    const authors = new Map([["Jo.Smith@mail.example", { name: "Jo\u202E Smith", email: "not an address" }]]);
+    expect(wordpressAuthor("Jo.Smith@mail.example", authors)).toEqual({
+      sourceId: "Jo.Smith@mail.example",
+      name: "Jo Smith",
+      email: null,
+      oldUrls: ["/author/Jo.Smith%40mail.example/", "/author/jo-smithmail-example/"],
+    });
+    expect(wordpressAuthor("  ", authors)).toBeNull();
+    expect(wordpressAuthor("<script>", new Map())?.oldUrls).toEqual(["/author/script/"]);
   });
 });

@@ -1,10 +1,12 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { SaxesParser } from "saxes";
+import { cleanDisplayName } from "../../lib/display-name.ts";
 import { POST_LIMITS } from "../../lib/schemas/post.ts";
 import { HAN } from "../../lib/slug.ts";
 import type { Locale } from "../db/schema.server.ts";
 import {
+  type ImportedAuthor,
   type ImportedComment,
   type ImportedPost,
   type ImportedRevision,
@@ -114,9 +116,16 @@ const emptyComment = (): RawComment => ({
   parent: "",
 });
 
+/** An author as the export's channel lists it (`wp:author`). */
+export interface WxrAuthor {
+  name: string;
+  email: string;
+}
+
 export interface WxrDocument {
   version: string;
-  authors: Map<string, string>;
+  /** Login → the author's display name and e-mail. */
+  authors: Map<string, WxrAuthor>;
   /** Category nicename → its parent's nicename ("" at the top), from the channel's wp:category list. */
   categoryParents: Map<string, string>;
   items: RawItem[];
@@ -179,6 +188,7 @@ export async function parseWxr(
   let metaValue = "";
   let authorLogin = "";
   let authorName = "";
+  let authorEmail = "";
   let categoryNicename = "";
   let categoryParent = "";
   let rootSeen = false;
@@ -233,6 +243,7 @@ export async function parseWxr(
     } else if (tag.name === "wp:author" && !item) {
       authorLogin = "";
       authorName = "";
+      authorEmail = "";
     }
   });
   parser.on("closetag", (tag) => {
@@ -252,7 +263,9 @@ export async function parseWxr(
     if (!item) {
       if (name === "wp:author_login") authorLogin = value.trim();
       else if (name === "wp:author_display_name") authorName = value.trim();
-      else if (name === "wp:author" && authorLogin) doc.authors.set(authorLogin, authorName || authorLogin);
+      else if (name === "wp:author_email") authorEmail = value.trim();
+      else if (name === "wp:author" && authorLogin && doc.authors.size < WXR_MAX_ITEMS)
+        doc.authors.set(authorLogin, { name: authorName || authorLogin, email: authorEmail });
       else if (name === "wp:category_nicename") categoryNicename = value.trim();
       else if (name === "wp:category_parent") categoryParent = value.trim();
       else if (name === "wp:category" && categoryNicename && doc.categoryParents.size < WXR_MAX_ITEMS) {
@@ -573,6 +586,33 @@ interface Version {
   notes: ImportReportLine[];
   comments: ImportedComment[];
   revisions: ImportedRevision[];
+  author: ImportedAuthor | null;
+}
+
+/**
+ * A post's WordPress author (`dc:creator`, a login) with what the channel says of them. Their old
+ * page is `/author/{nicename}/`; the export has no nicename, which WordPress makes from the login
+ * (lowercase, `.` and spaces as `-`, `@` dropped), so both the login and that guess are redirected.
+ */
+export function wordpressAuthor(creator: string, authors: Map<string, WxrAuthor>): ImportedAuthor | null {
+  const login = creator.trim();
+  if (!login || login.length > 60) return null;
+  const known = authors.get(login);
+  const email = known?.email.trim().toLowerCase() ?? "";
+  const nicename = login
+    .toLowerCase()
+    .replace(/@/g, "")
+    .replace(/[\s.]+/g, "-")
+    .replace(/[^a-z0-9_-]/g, "");
+  const urls = new Set<string>();
+  for (const slug of [login, nicename])
+    if (/^[\w.@-]{1,60}$/.test(slug)) urls.add(`/author/${encodeURIComponent(slug)}/`);
+  return {
+    sourceId: login,
+    name: cleanDisplayName(known?.name || login),
+    email: email.length <= 254 && /^[^\s@]+@[^\s@]+$/.test(email) ? email : null,
+    oldUrls: [...urls],
+  };
 }
 
 /** The comments readers may see or a moderator may approve, replies attached to their top-level comment. */
@@ -711,7 +751,7 @@ class WxrReader {
   private readonly partner = new Map<string, string>();
   private readonly ambiguous = new Map<string, string>();
   private readonly held = new Map<string, Version>();
-  private readonly manyAuthors: boolean;
+  private siteUrlsGiven = false;
   private readonly now = new Date().toISOString();
   private readonly index: WxrIndex;
   private readonly doc: Pick<WxrDocument, "authors" | "categoryParents">;
@@ -721,7 +761,6 @@ class WxrReader {
     this.index = index;
     this.doc = doc;
     this.opts = opts;
-    this.manyAuthors = doc.authors.size > 1;
     // Polylang/WPML pairs: exactly one English and one Chinese version sharing a translation group.
     for (const [key, list] of index.groups) {
       if (list.length < 2) continue;
@@ -736,8 +775,22 @@ class WxrReader {
     }
   }
 
+  /** The blog's own old addresses (its feeds) ride on the first post handed on (decision 022). */
+  private withSiteUrls(posts: ImportedPost[]): ImportedPost[] {
+    const [first] = posts;
+    if (first && !this.siteUrlsGiven) {
+      this.siteUrlsGiven = true;
+      first.siteUrls = WORDPRESS_SITE_URLS;
+    }
+    return posts;
+  }
+
   /** The posts this item completes (none, one, or a pair). */
   add(it: RawItem): ImportedPost[] {
+    return this.withSiteUrls(this.addItem(it));
+  }
+
+  private addItem(it: RawItem): ImportedPost[] {
     const v = this.version(it);
     if (!v) return [];
     const detail = this.ambiguous.get(v.id);
@@ -764,14 +817,13 @@ class WxrReader {
       });
     const rest = [...this.held.values()].map(single);
     this.held.clear();
-    return rest;
+    return this.withSiteUrls(rest);
   }
 
   private version(it: RawItem): Version | null {
     const { index, doc, opts, problems, now } = this;
     const attachments = index.attachments;
     const revisionsOf = index.revisionsOf;
-    const manyAuthors = this.manyAuthors;
     const type = it.type.trim();
     if (type !== "post" && type !== "page") {
       if (type !== "attachment" && type !== "revision")
@@ -842,13 +894,7 @@ class WxrReader {
       if (i === 0) categoryUrls.push(`/category/${p}/`);
       else tagUrls.push({ from: `/category/${p}/`, tag: name.slice(0, POST_LIMITS.tagMax) });
     });
-    if (it.creator && manyAuthors)
-      notes.push({
-        item: label,
-        outcome: "note",
-        reason: "wpAuthor",
-        detail: (doc.authors.get(it.creator.trim()) ?? it.creator.trim()).slice(0, 200),
-      });
+    const author = wordpressAuthor(it.creator, doc.authors);
 
     const thumb = it.meta.get("_thumbnail_id");
     const coverAttachment = thumb ? attachments.get(thumb) : undefined;
@@ -909,6 +955,7 @@ class WxrReader {
       notes,
       comments: readComments(it, label, publishedAt ?? now, notes),
       revisions,
+      author,
     };
     it.comments = [];
     return version;
@@ -983,6 +1030,7 @@ function single(v: Version): ImportedPost {
     notes: v.notes,
     comments: v.comments,
     revisions: v.revisions,
+    ...(v.author ? { author: v.author } : {}),
   };
 }
 
@@ -1016,8 +1064,21 @@ function pairOf(en: Version, zh: Version): ImportedPost {
     notes,
     comments: [...en.comments, ...zh.comments],
     revisions: [...en.revisions, ...zh.revisions].sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
+    ...((en.author ?? zh.author) ? { author: en.author ?? zh.author ?? undefined } : {}),
   };
 }
+
+/**
+ * WordPress's feeds and where they go here: the posts feed (RSS 2 at `/feed/`, `/feed/rss2/`, the
+ * old `/feed/rss/`; Atom at `/feed/atom/`), and under Polylang's language prefixes. The comments
+ * feed (`/comments/feed/`) has no counterpart here and is not redirected.
+ */
+export const WORDPRESS_SITE_URLS: { from: string; to: string }[] = ["", "/en", "/zh"].flatMap((prefix) => [
+  { from: `${prefix}/feed/`, to: `${prefix}/rss.xml` },
+  { from: `${prefix}/feed/rss2/`, to: `${prefix}/rss.xml` },
+  { from: `${prefix}/feed/rss/`, to: `${prefix}/rss.xml` },
+  { from: `${prefix}/feed/atom/`, to: `${prefix}/atom.xml` },
+]);
 
 const UPLOADS = /\/wp-content\/uploads\/(.+)$/;
 

@@ -3,7 +3,12 @@ import type { DB } from "../db/db.server.ts";
 import { GHOST_SOURCE, ghostImageResolver } from "../import/ghost.server.ts";
 import { localImageResolver } from "../import/images.server.ts";
 import { WORDPRESS_SOURCE, wordpressImageResolver } from "../import/wordpress.server.ts";
-import { importNextPostChunk, notePostImportFailure, type PostImportDeps } from "../repos/post-import.server.ts";
+import {
+  importNextPostChunk,
+  notePostImportFailure,
+  type PostImportDeps,
+  remoteFetchOptions,
+} from "../repos/post-import.server.ts";
 import type { StorageDriver } from "../storage/types.server.ts";
 import { type LeasedJob, startChunkedJob } from "./lease.server.ts";
 
@@ -17,6 +22,7 @@ export function importDeps(db: DB, storage: StorageDriver, uploadMaxBytes: numbe
     db,
     storage,
     ...(log ? { log } : {}),
+    remote: remoteFetchOptions(uploadMaxBytes),
     images: (kind, rootDir) =>
       kind === GHOST_SOURCE
         ? ghostImageResolver(rootDir, uploadMaxBytes)

@@ -78,8 +78,8 @@ describe(`importing a Ghost export (${testDialect()})`, () => {
       total: 6,
       imported: 6,
       failed: 0,
-      // Six /{slug}/ addresses and three /tag/{slug}/ ones.
-      redirectsAdded: 9,
+      // Six /{slug}/ addresses, three /tag/{slug}/ ones, the author's /author/{slug}/ and /rss/.
+      redirectsAdded: 11,
       imagesStored: 1,
       // The cover is not in the folder; the hostile post's `x` is no file either.
       imagesMissing: 2,
@@ -131,10 +131,18 @@ describe(`importing a Ghost export (${testDialect()})`, () => {
     const server = app.listen(0, "127.0.0.1");
     await new Promise<void>((r) => server.once("listening", () => r()));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const writer = await database.db
+      .selectFrom("users")
+      .select("handle")
+      .where("id", "=", hello.post.authorId ?? "")
+      .executeTakeFirstOrThrow();
     try {
       for (const [from, to] of [
         ["/hello-ghost/", `/posts/detail/${hello.post.id}`],
         ["/ni-hao-shi-jie/", `/posts/detail/${zh.post.id}`],
+        // Ghost's feed, and its author page to the author page of the account made for the writer.
+        ["/rss/", "/rss.xml"],
+        ["/author/ghost-writer/", `/authors/${writer.handle}`],
       ] as const) {
         const res = await fetch(`${base}${from}`, { redirect: "manual" });
         expect(res.status, from).toBe(301);

@@ -1,5 +1,7 @@
 import type { Transaction } from "kysely";
 import type { Logger } from "pino";
+import { handleBase } from "../../lib/author-profile.ts";
+import { cleanDisplayName } from "../../lib/display-name.ts";
 import { withinNesting } from "../../lib/markdown-depth.ts";
 import { checkTarget, fromKey, normalizeFrom } from "../../lib/redirects.ts";
 import { COMMENT_MAX_LENGTH } from "../../lib/schemas/comment.ts";
@@ -18,10 +20,17 @@ import {
   itemHash,
   REPORT_MAX_LINES,
 } from "../import/core.server.ts";
-import { type ImageResolver, imageReferences, rewriteReferences, storeImportedImage } from "../import/images.server.ts";
+import {
+  type ImageResolver,
+  imageReferences,
+  rewriteReferences,
+  storeImportedBytes,
+  storeImportedImage,
+} from "../import/images.server.ts";
 import type { SourceRead } from "../import/markdown-folder.server.ts";
+import { fetchRemoteImage, REMOTE_FETCH_DEFAULTS, type RemoteFetchOptions } from "../import/remote-fetch.server.ts";
 import { MarkdownTooDeep, renderCommentParts } from "../markdown.server.ts";
-import { mediaImages } from "../media/media.server.ts";
+import { getMedia, mediaImages } from "../media/media.server.ts";
 import { forgetPostCounts } from "../post-counts.server.ts";
 import { renderPost } from "../post-render.server.ts";
 import { RuleSet } from "../redirects/rules.server.ts";
@@ -61,6 +70,20 @@ export interface PostImportJob extends ImportCounts {
   report: ImportReportLine[];
   createdAt: string;
   finishedAt: string | null;
+  /** Whether the import's dry run was kept (staged on the admin page) and can be downloaded. */
+  hasPlan: boolean;
+}
+
+/** An import's dry run or final report, as the admin page offers them for download. */
+export interface PostImportReport {
+  id: string;
+  kind: string;
+  label: string;
+  status: PostImportStatus;
+  createdAt: string;
+  finishedAt: string | null;
+  counts: ImportCounts;
+  report: ImportReportLine[];
 }
 
 export interface PostImportDeps {
@@ -69,7 +92,15 @@ export interface PostImportDeps {
   log?: Logger;
   /** How each kind of import finds its images, given the import's root folder. */
   images: (kind: string, rootDir: string) => ImageResolver;
+  /** Fetching remote images for imports that ask for it (the size limit is the upload limit). */
+  remote: Omit<RemoteFetchOptions, "maxBytes"> & { maxBytes: number };
 }
+
+/** The remote fetch for an import's deps: time-out, redirects and SSRF rules as decided (decision 020). */
+export const remoteFetchOptions = (maxBytes: number): PostImportDeps["remote"] => ({
+  ...REMOTE_FETCH_DEFAULTS,
+  maxBytes,
+});
 
 const parseReport = (raw: string): ImportReportLine[] => {
   try {
@@ -89,6 +120,8 @@ export interface PostImportSource {
   rootDir: string;
   actor: Actor;
   authorId: string;
+  /** Fetch remote images into the media library (`--fetch-remote`); otherwise they stay links, listed. */
+  fetchRemote?: boolean;
 }
 
 /**
@@ -112,6 +145,7 @@ export async function beginPostImport(db: DB, input: PostImportSource, now = new
       actorId: input.actor.id,
       actorEmail: input.actor.email,
       authorId: input.authorId,
+      fetchRemote: input.fetchRemote ? 1 : 0,
       total: 0,
       failed: 0,
       report: "[]",
@@ -253,6 +287,7 @@ export async function getPostImport(db: DB, id: string): Promise<PostImportJob |
     redirectsAdded: Number(r.redirectsAdded),
     commentsAdded: Number(r.commentsAdded),
     report: parseReport(r.report),
+    hasPlan: r.plan !== null,
     createdAt: r.createdAt,
     finishedAt: r.finishedAt,
   };
@@ -327,6 +362,47 @@ async function prepare(deps: PostImportDeps, job: Job, post: ImportedPost, hash:
   let imagesStored = 0;
   let imagesMissing = 0;
   const cache = new Map<string, string | null>();
+  /** A remote image fetched once per address across runs (entity `media-url`), then stored once per content. */
+  const remoteImage = async (
+    ref: string,
+  ): Promise<{ ok: true; url: string; stored: boolean } | { ok: false; reason: string }> => {
+    const key = ref.slice(0, 2000);
+    const known = await deps.db
+      .selectFrom("importSources")
+      .select("targetId")
+      .where("source", "=", job.kind)
+      .where("entity", "=", "media-url")
+      .where("sourceId", "=", key)
+      .executeTakeFirst();
+    if (known) {
+      const media = await getMedia(deps.db, known.targetId);
+      if (media) return { ok: true, url: media.url, stored: false };
+    }
+    const got = await fetchRemoteImage(ref, deps.remote);
+    if (!got.ok) return { ok: false, reason: got.reason };
+    const name = decodeURIComponent(new URL(got.url).pathname.split("/").pop() || "image").slice(0, 100) || "image";
+    const stored = await storeImportedBytes(store, got.data, name);
+    if (!stored.ok) return stored;
+    const mediaId = /^\/media\/([^/]+)\//.exec(stored.url)?.[1];
+    if (mediaId) {
+      const now = nowIso();
+      await deps.db
+        .insertInto("importSources")
+        .values({
+          source: job.kind,
+          entity: "media-url",
+          sourceId: key,
+          targetId: mediaId,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflict((oc) =>
+          oc.columns(["source", "entity", "sourceId"]).doUpdateSet({ targetId: mediaId, updatedAt: now }),
+        )
+        .execute();
+    }
+    return stored;
+  };
   const imageUrl = async (ref: string, item: string): Promise<string | null> => {
     if (cache.has(ref)) return cache.get(ref) ?? null;
     const found = await resolver.resolve(ref, post.assetDirs);
@@ -343,6 +419,17 @@ async function prepare(deps: PostImportDeps, job: Job, post: ImportedPost, hash:
     } else if (found.kind === "missing") {
       imagesMissing += 1;
       lines.push({ item, outcome: "imageMissing", reason: found.reason, detail: found.rel });
+    } else if (/^https?:\/\//i.test(ref)) {
+      if (Number(job.fetchRemote) === 1) {
+        const fetched = await remoteImage(ref);
+        if (fetched.ok) {
+          url = fetched.url;
+          if (fetched.stored) imagesStored += 1;
+        } else {
+          imagesMissing += 1;
+          lines.push({ item, outcome: "imageMissing", reason: fetched.reason, detail: ref.slice(0, 300) });
+        }
+      } else lines.push({ item, outcome: "note", reason: "imageRemoteKept", detail: ref.slice(0, 300) });
     }
     cache.set(ref, url);
     return url;
@@ -580,6 +667,94 @@ async function freeSlug(trx: Transaction<Database>, post: ImportedPost): Promise
   return `${base}-${newId().slice(0, 6)}`;
 }
 
+/** Where an imported author's account is made: an address no mail reaches and nobody can claim. */
+const AUTHOR_EMAIL_DOMAIN = "authors.invalid";
+
+/** The first handle free for a name (the account page's rule: the name's base, then -2, -3…). */
+async function freeHandle(trx: Transaction<Database>, name: string, id: string): Promise<string | null> {
+  const base = handleBase(name, id);
+  for (let n = 1; n < 1000; n++) {
+    const candidate = n === 1 ? base : `${base}-${n}`;
+    const taken = await trx.selectFrom("users").select("id").where("handle", "=", candidate).executeTakeFirst();
+    if (!taken) return candidate;
+  }
+  return null;
+}
+
+/**
+ * The account an imported post's author maps to (decision 020, "Ghost authors"): the one this
+ * source's author was mapped to before; else an existing account whose verified e-mail is the
+ * author's; else a new author account without login (no password, an `.invalid` address, so it
+ * cannot sign in, be claimed or get mail), named by the display-name rules. Its handle is made as
+ * for any account. Null (no author in the source, or the mapped account is gone and none can be
+ * made): the importing account.
+ */
+async function importedAuthorId(
+  trx: Transaction<Database>,
+  job: Job,
+  post: ImportedPost,
+  lines: ImportReportLine[],
+  now: string,
+): Promise<string | null> {
+  const author = post.author;
+  if (!author) return null;
+  const mapped = await trx
+    .selectFrom("importSources")
+    .select("targetId")
+    .where("source", "=", job.kind)
+    .where("entity", "=", "author")
+    .where("sourceId", "=", author.sourceId)
+    .executeTakeFirst();
+  if (mapped) {
+    const user = await trx.selectFrom("users").select("id").where("id", "=", mapped.targetId).executeTakeFirst();
+    if (user) return user.id;
+  }
+  let userId: string | null = null;
+  if (author.email) {
+    const match = await trx
+      .selectFrom("users")
+      .select(["id", "name", "handle"])
+      .where((eb) => eb(eb.fn("lower", ["email"]), "=", author.email))
+      .where("emailVerified", "=", 1)
+      .where("banned", "=", 0)
+      .executeTakeFirst();
+    if (match) {
+      userId = match.id;
+      if (!match.handle) {
+        const handle = await freeHandle(trx, match.name, match.id);
+        await trx.updateTable("users").set({ handle }).where("id", "=", match.id).where("handle", "is", null).execute();
+      }
+      lines.push({ item: post.label, outcome: "note", reason: "authorMatched", detail: author.name || undefined });
+    }
+  }
+  if (!userId) {
+    userId = newId();
+    const name = cleanDisplayName(author.name) || `author-${userId.slice(-6).toLowerCase()}`;
+    const handle = await freeHandle(trx, name, userId);
+    await trx
+      .insertInto("users")
+      .values({
+        id: userId,
+        name,
+        email: `import-${userId.toLowerCase()}@${AUTHOR_EMAIL_DOMAIN}`,
+        emailVerified: 0,
+        image: null,
+        handle,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .execute();
+    lines.push({ item: post.label, outcome: "note", reason: "authorCreated", detail: name });
+  }
+  const values = { targetId: userId, hash: "", targetVersion: 0, updatedAt: now };
+  await trx
+    .insertInto("importSources")
+    .values({ source: job.kind, entity: "author", sourceId: author.sourceId, ...values, createdAt: now })
+    .onConflict((oc) => oc.columns(["source", "entity", "sourceId"]).doUpdateSet(values))
+    .execute();
+  return userId;
+}
+
 type Written =
   | { outcome: "imported" | "updated"; postId: string; comments: number }
   | { outcome: "skipped"; reason: string };
@@ -587,7 +762,6 @@ type Written =
 /** Writes one prepared post inside the chunk's transaction: created, updated, or skipped with a reason. */
 async function writePost(trx: Transaction<Database>, job: Job, p: Prepared, now: string): Promise<Written> {
   const { post } = p;
-  const authorId = job.authorId;
   const tagNames = post.tags.map((t) => t.slice(0, POST_LIMITS.tagMax).trim()).filter(Boolean);
   const [firstCategory, ...otherCategories] = post.categories;
   // One category per post: the first; the others become tags.
@@ -611,6 +785,7 @@ async function writePost(trx: Transaction<Database>, job: Job, p: Prepared, now:
     if (Number(existing.version) !== Number(mapped.targetVersion))
       return { outcome: "skipped", reason: "editedSinceImport" };
   }
+  const authorId = (await importedAuthorId(trx, job, post, p.lines, now)) ?? job.authorId;
   const categoryId = firstCategory ? await ensureCategory(trx, firstCategory.slice(0, 100)) : null;
   const tagIds = await ensureTags(trx, allTags);
   const status = post.status;
@@ -641,6 +816,7 @@ async function writePost(trx: Transaction<Database>, job: Job, p: Prepared, now:
         status,
         publishedAt,
         categoryId,
+        ...(post.author && authorId ? { authorId } : {}),
         coverImageUrl: p.coverUrl,
         coverAlt: input.coverAlt,
         updatedAt: now,
@@ -793,6 +969,79 @@ async function tagRedirectCandidates(
     if (!row) continue;
     const checked = checkTarget(`/tags/${encodeURIComponent(row.slug)}`, false);
     if (!checked.ok) continue;
+    taken.add(key);
+    const stored = rules.get(from);
+    if (stored) {
+      if (stored.to !== checked.target)
+        lines.push({ item: post.label, outcome: "note", reason: "redirectExists", detail: key });
+      continue;
+    }
+    out.push({ line: 0, fromPath: from.path, fromQuery: from.query, to: checked.target, status: 301, external: false });
+  }
+  return out;
+}
+
+/** Redirects for a source's site-wide old addresses (its feeds), each once; none over a stored rule. */
+function siteRedirectCandidates(
+  rules: RuleSet,
+  post: ImportedPost,
+  taken: Set<string>,
+  lines: ImportReportLine[],
+): RedirectCandidate[] {
+  const out: RedirectCandidate[] = [];
+  for (const { from: url, to } of post.siteUrls ?? []) {
+    const from = normalizeFrom(url);
+    const checked = checkTarget(to, false);
+    if (!from.ok || !checked.ok) continue;
+    const key = fromKey(from);
+    if (taken.has(key)) continue;
+    taken.add(key);
+    const stored = rules.get(from);
+    if (stored) {
+      if (stored.to !== checked.target)
+        lines.push({ item: post.label, outcome: "note", reason: "redirectExists", detail: key });
+      continue;
+    }
+    out.push({ line: 0, fromPath: from.path, fromQuery: from.query, to: checked.target, status: 301, external: false });
+  }
+  return out;
+}
+
+/**
+ * Redirects for the old page of a written post's author (Ghost's `/author/{slug}/` →
+ * `/authors/{handle}`), each address once, like the tags'.
+ */
+async function authorRedirectCandidates(
+  trx: Transaction<Database>,
+  rules: RuleSet,
+  kind: string,
+  post: ImportedPost,
+  taken: Set<string>,
+  lines: ImportReportLine[],
+): Promise<RedirectCandidate[]> {
+  const out: RedirectCandidate[] = [];
+  const author = post.author;
+  if (!author || author.oldUrls.length === 0) return out;
+  const row = await trx
+    .selectFrom("importSources as s")
+    .innerJoin("users as u", "u.id", "s.targetId")
+    .select("u.handle")
+    .where("s.source", "=", kind)
+    .where("s.entity", "=", "author")
+    .where("s.sourceId", "=", author.sourceId)
+    .executeTakeFirst();
+  if (!row?.handle) return out;
+  const checked = checkTarget(`/authors/${encodeURIComponent(row.handle)}`, false);
+  if (!checked.ok) return out;
+  for (const url of author.oldUrls) {
+    const from = normalizeFrom(url);
+    if (!from.ok) {
+      if (from.error === "fromInvalid")
+        lines.push({ item: post.label, outcome: "note", reason: "redirectInvalid", detail: url.slice(0, 200) });
+      continue;
+    }
+    const key = fromKey(from);
+    if (taken.has(key)) continue;
     taken.add(key);
     const stored = rules.get(from);
     if (stored) {
@@ -969,6 +1218,8 @@ export async function importNextPostChunk(
         candidates.push(...redirectCandidates(rules, p.post, result.postId, taken, lines));
         candidates.push(...(await tagRedirectCandidates(trx, rules, p.post, taken, lines)));
         candidates.push(...(await categoryRedirectCandidates(trx, rules, p.post, taken, lines)));
+        candidates.push(...(await authorRedirectCandidates(trx, rules, job.kind, p.post, taken, lines)));
+        candidates.push(...siteRedirectCandidates(rules, p.post, taken, lines));
       }
       if (candidates.length > 0) {
         const result = await importRedirectsInto(trx, rules, candidates, `import:${job.kind}`, at);
@@ -1063,10 +1314,15 @@ export async function notePostImportFailure(db: DB, error: unknown, now = new Da
  */
 export async function planPostImport(
   db: DB,
-  input: { kind: string; read: SourceRead; images: ImageResolver },
+  input: { kind: string; read: SourceRead; images: ImageResolver; fetchRemote?: boolean },
 ): Promise<{ counts: ImportCounts; report: ImportReportLine[] }> {
   const report: ImportReportLine[] = [];
-  const plan = startPostImportPlan(db, { kind: input.kind, images: input.images, onLine: (l) => report.push(l) });
+  const plan = startPostImportPlan(db, {
+    kind: input.kind,
+    images: input.images,
+    onLine: (l) => report.push(l),
+    fetchRemote: input.fetchRemote === true,
+  });
   plan.problems(input.read.problems);
   for (const post of input.read.posts) await plan.add(post);
   return { counts: plan.counts, report };
@@ -1078,7 +1334,7 @@ export async function planPostImport(
  */
 export function startPostImportPlan(
   db: DB,
-  input: { kind: string; images: ImageResolver; onLine: (line: ImportReportLine) => void },
+  input: { kind: string; images: ImageResolver; onLine: (line: ImportReportLine) => void; fetchRemote?: boolean },
 ): {
   counts: ImportCounts;
   problems: (lines: readonly ImportReportLine[]) => void;
@@ -1122,7 +1378,14 @@ export function startPostImportPlan(
         if (found.kind === "missing") {
           counts.imagesMissing += 1;
           onLine({ item: post.label, outcome: "imageMissing", reason: found.reason, detail: found.rel });
-        }
+        } else if (found.kind === "remote" && /^https?:\/\//i.test(ref))
+          // Not fetched in a dry run: said what the import will do with it.
+          onLine({
+            item: post.label,
+            outcome: "note",
+            reason: input.fetchRemote ? "imageRemoteFetch" : "imageRemoteKept",
+            detail: ref.slice(0, 300),
+          });
       }
       const mapped = await mappingOf(db, input.kind, post.sourceId);
       const outcome = mapped ? "updated" : "imported";
@@ -1165,6 +1428,63 @@ export async function cancelPostImport(db: DB, id: string, actorId: string): Pro
 }
 
 /** The latest imports, newest first, for the admin Import page. */
+/** Keeps a staged import's dry run (bounded like any report) for the admin to download. */
+export async function savePostImportPlan(
+  db: DB,
+  id: string,
+  plan: { counts: ImportCounts; report: ImportReportLine[] },
+): Promise<void> {
+  const report = plan.report.filter((l) => l.outcome !== "imported" && l.outcome !== "updated");
+  const value = JSON.stringify({ counts: plan.counts, report: report.slice(0, REPORT_MAX_LINES) });
+  await db.updateTable("postImports").set({ plan: value }).where("id", "=", id).execute();
+}
+
+/**
+ * An import's report for download: `plan` is its kept dry run (null when none was kept), `final`
+ * its own report and counts once it has ended (done or failed; null before).
+ */
+export async function postImportReport(db: DB, id: string, which: "plan" | "final"): Promise<PostImportReport | null> {
+  const r = await db.selectFrom("postImports").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!r) return null;
+  const base = {
+    id: r.id,
+    kind: r.kind,
+    label: r.label,
+    status: r.status,
+    createdAt: r.createdAt,
+    finishedAt: r.finishedAt,
+  };
+  if (which === "plan") {
+    if (r.plan === null) return null;
+    try {
+      const v = JSON.parse(r.plan) as { counts?: Partial<ImportCounts>; report?: unknown };
+      return {
+        ...base,
+        counts: { ...emptyCounts(), ...(v.counts ?? {}) },
+        report: Array.isArray(v.report) ? (v.report as ImportReportLine[]) : [],
+      };
+    } catch {
+      return null;
+    }
+  }
+  if (r.status !== "done" && r.status !== "failed") return null;
+  const job = await getPostImport(db, id);
+  if (!job) return null;
+  const {
+    id: _i,
+    kind: _k,
+    status: _s,
+    label: _l,
+    processed: _p,
+    report,
+    createdAt: _c,
+    finishedAt: _f,
+    hasPlan: _h,
+    ...counts
+  } = job;
+  return { ...base, counts, report };
+}
+
 export async function recentPostImports(db: DB, limit = 3): Promise<PostImportJob[]> {
   const rows = await db
     .selectFrom("postImports")

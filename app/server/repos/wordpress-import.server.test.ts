@@ -128,6 +128,12 @@ describe(`importing a WordPress export (${testDialect()})`, () => {
     expect((await postOf("60")).post.status).toBe("draft");
     expect((await postOf("61")).post.status).toBe("draft");
     expect((await postOf("62")).post.status).toBe("scheduled");
+    // Each post is its WordPress author's: Mei and Tom got author accounts (neither address is one here).
+    const byName = new Map(
+      (await database.db.selectFrom("users").select(["id", "name"]).execute()).map((u) => [u.name, u.id]),
+    );
+    expect(tea.post.authorId).toBe(byName.get("Mei Lin"));
+    expect(byName.has("Tom Reed")).toBe(true);
   });
 
   it("keeps comments with their replies and approval state, under the names their writers gave", async () => {
@@ -212,10 +218,27 @@ describe(`importing a WordPress export (${testDialect()})`, () => {
         .select("slug")
         .where("nameEn", "=", "Green tea")
         .executeTakeFirstOrThrow();
+      const mei = await database.db
+        .selectFrom("users")
+        .select(["handle", "email", "emailVerified"])
+        .where("id", "=", teaPost.post.authorId ?? "")
+        .executeTakeFirstOrThrow();
+      // An author account without login: no address of Mei's on it, none that can receive mail.
+      expect(mei.email).toMatch(/@authors\.invalid$/);
+      expect(mei.emailVerified).toBe(0);
+      // The comments feed has nothing to go to here.
+      expect((await fetch(`${base}/comments/feed/`, { redirect: "manual" })).status).toBe(404);
       for (const [from, to] of [
         ["/tag/brewing/", `/tags/${brewing.slug}`],
         ["/category/tea/green-tea/", `/categories/${green.slug}`],
         ["/category/tea/", `/tags/${tea.slug}`],
+        // The blog's feeds, its own and under Polylang's prefixes.
+        ["/feed/", "/rss.xml"],
+        ["/feed/rss2/", "/rss.xml"],
+        ["/feed/atom/", "/atom.xml"],
+        ["/zh/feed/", "/zh/rss.xml"],
+        // WordPress's author pages: the login, to the author page of the account made for Mei.
+        ["/author/mei/", `/authors/${mei.handle}`],
       ] as const) {
         const res = await fetch(`${base}${from}`, { redirect: "manual" });
         expect(res.status, from).toBe(301);
