@@ -27,6 +27,7 @@ export const INSIGHT_TABLES = [
   "notFound",
   "feedReaders",
   "newsletter",
+  "fediverse",
 ] as const;
 export type InsightTable = (typeof INSIGHT_TABLES)[number];
 

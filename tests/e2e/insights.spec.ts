@@ -1,4 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
+import { addReaction } from "../../app/server/repos/federation-inbound.server.ts";
 import { createPost } from "../../app/server/repos/posts.server.ts";
 import { signedInAdmin } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
@@ -48,6 +49,18 @@ test("readers' visits in both languages show in the admin's Insights", async ({ 
   });
   expect(feed.status()).toBe(200);
 
+  // Someone on Mastodon likes and boosts the post.
+  const fan = {
+    uri: `https://social-${STAMP}.example/users/fan`,
+    url: null,
+    handle: `@fan@social-${STAMP}.example`,
+    name: "Fan",
+    avatarUrl: null,
+    server: `social-${STAMP}.example`,
+  };
+  await addReaction(serverDb.db, { postId, actor: fan, kind: "like", activityUri: `${fan.uri}/likes/1` });
+  await addReaction(serverDb.db, { postId, actor: fan, kind: "announce", activityUri: `${fan.uri}/boosts/1` });
+
   const adminEmail = await signedInAdmin(page, serverDb.db, "insights-admin");
   // The owner's own reading is not a reader's: not counted.
   await page.goto(`/en/posts/detail/${postId}`, { referer: `https://www.${REFERRER}/links` });
@@ -69,6 +82,11 @@ test("readers' visits in both languages show in the admin's Insights", async ({ 
   await expect(page.getByTestId("insights-notFound")).toContainText(`/en/gone-${STAMP} ← ${REFERRER}`);
   await expect(page.getByTestId("insights-feedReaders").getByRole("row", { name: /Feedly/ })).toContainText(
     String(FEED_SUBSCRIBERS),
+  );
+  const fediverse = page.getByTestId("insights-fediverse");
+  await expect(fediverse.getByTestId("insights-fediverse-followers")).toContainText("followers of @blog-en@");
+  await expect(fediverse.getByRole("row", { name: `Insights journey ${STAMP}` })).toHaveText(
+    new RegExp(`Insights journey ${STAMP}\\s*1\\s*1\\s*0\\s*0`),
   );
 
   // The page passes axe in dark mode (the harder case for contrast); the chart's numbers on

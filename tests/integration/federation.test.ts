@@ -251,7 +251,8 @@ describe(`federation (${testDialect()})`, () => {
     expect(article.content).toBe("<p>正文</p>");
     // Language tags are case-insensitive (BCP 47); JSON-LD compaction writes them lower-case.
     expect(article.contentMap).toEqual({ "zh-hans": "<p>正文</p>" });
-    expect(article.url).toBe(`${base}/zh/posts/detail/fedpost1`);
+    // Tagged so Insights counts the reads it brings.
+    expect(article.url).toBe(`${base}/zh/posts/detail/fedpost1?utm_source=fediverse`);
     expect(article.published).toBeTruthy();
     expect(JSON.stringify(article.tag)).toContain("#开放网络");
     expect(create.json.actor).toBe(`${base}/ap/actors/zh`);

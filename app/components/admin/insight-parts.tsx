@@ -73,6 +73,7 @@ export function InsightTable({
   csvHref,
   empty,
   note,
+  lead,
 }: {
   /** Names the section (`insights-{id}`: its heading and test id). */
   id: string;
@@ -85,6 +86,8 @@ export function InsightTable({
   empty?: string;
   /** A line under the table. */
   note?: string;
+  /** What comes between the heading and the table. */
+  lead?: ReactNode;
 }) {
   const { t } = useTranslation("admin");
   return (
@@ -104,6 +107,7 @@ export function InsightTable({
           </a>
         ) : null}
       </div>
+      {lead}
       {rows.length === 0 ? (
         <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{empty ?? t("insights.none")}</p>
       ) : (

@@ -59,7 +59,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
               ]
             : table === "feedReaders"
               ? [["app", "subscribers", "fetches"], ...report.feedReaders.map((r) => [r.app, r.subscribers, r.fetches])]
-              : [["key", "count"], ...report[table].map((r) => [r.key, r.count])];
+              : table === "fediverse"
+                ? [
+                    ["postId", "title", "likes", "boosts", "replies", "reads"],
+                    ...report.fediverse.posts.map((r) => [r.postId, r.title, r.likes, r.boosts, r.replies, r.reads]),
+                  ]
+                : [["key", "count"], ...report[table].map((r) => [r.key, r.count])];
     name = `insights-${table}-${report.from}-${report.to}`;
   }
   return new Response(toCsv(rows), {

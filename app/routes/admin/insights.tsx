@@ -8,6 +8,7 @@ import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { type InsightsReport, insightsReport } from "../../server/insights/report.server.ts";
+import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/insights";
 
 // /admin/insights?days=7|30|90|365: what readers read, in which language and from where
@@ -20,8 +21,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // What this instance counted in the last seconds shows at once (others write within seconds).
   await app.insights.flush().catch(() => {});
   const locale = getRequest(context).locale;
-  const report = await insightsReport(app.db, { days, locale, retentionDays: app.env.insights.retentionDays });
-  return { report, retentionDays: app.env.insights.retentionDays };
+  const [report, settings] = await Promise.all([
+    insightsReport(app.db, { days, locale, retentionDays: app.env.insights.retentionDays }),
+    requestSettings(context),
+  ]);
+  const host = new URL(app.env.publicUrl).host;
+  const handles = {
+    zh: `@${settings.fediverse.handles.zh}@${host}`,
+    en: `@${settings.fediverse.handles.en}@${host}`,
+  };
+  return { report, retentionDays: app.env.insights.retentionDays, handles };
 }
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -91,6 +100,60 @@ function Newsletter({ sends, days }: { sends: InsightsReport["newsletter"]; days
           </>,
           s.unsubscribes,
           s.reads,
+        ],
+      }))}
+    />
+  );
+}
+
+/** Followers per account, and what each post got from the Fediverse in the period. */
+function Fediverse({
+  reach,
+  handles,
+  days,
+}: {
+  reach: InsightsReport["fediverse"];
+  handles: Record<"zh" | "en", string>;
+  days: number;
+}) {
+  const { t } = useTranslation("admin");
+  return (
+    <InsightTable
+      id="fediverse"
+      title={t("insights.fediverse")}
+      csvHref={`/admin/insights.csv?table=fediverse&days=${days}`}
+      empty={t("insights.fediverseNone")}
+      note={t("insights.fediverseNote")}
+      lead={
+        <ul className="mt-2 space-y-1 text-sm" data-testid="insights-fediverse-followers">
+          {reach.followers.map((f) => (
+            <li key={f.actor}>
+              {t("insights.fediverseFollowers", { count: f.total, added: f.added, handle: handles[f.actor] })}
+            </li>
+          ))}
+        </ul>
+      }
+      columns={[
+        { label: t("insights.post") },
+        { label: t("insights.likes"), numeric: true },
+        { label: t("insights.boosts"), numeric: true },
+        { label: t("insights.replies"), numeric: true },
+        { label: t("insights.fediverseReads"), numeric: true },
+      ]}
+      rows={reach.posts.map((p) => ({
+        key: p.postId,
+        cells: [
+          p.title ? (
+            <Link key="post" to={`/posts/detail/${p.postId}`} className="text-blue-800 underline dark:text-blue-300">
+              {p.title}
+            </Link>
+          ) : (
+            t("insights.deletedPost")
+          ),
+          p.likes,
+          p.boosts,
+          p.replies,
+          p.reads,
         ],
       }))}
     />
@@ -213,6 +276,7 @@ export default function Insights({ loaderData }: Route.ComponentProps) {
         />
         <FeedReaders readers={report.feedReaders} days={report.days} />
         <Newsletter sends={report.newsletter} days={report.days} />
+        <Fediverse reach={report.fediverse} handles={loaderData.handles} days={report.days} />
         <CountTable
           id="pages"
           csvHref={`/admin/insights.csv?table=pages&days=${report.days}`}

@@ -199,7 +199,8 @@ export function buildArticle(ctx: Context<FederationData>, post: FederatedPostSo
     name: post.title,
     summary: post.summary.trim() === "" ? null : post.summary,
     contents: [html, new LanguageString(html, LANGUAGE_TAGS[actor])],
-    url: new URL(postUrl(publicUrl, post.locale, post.id)),
+    // The link readers follow from their timeline: tagged so Insights counts those reads.
+    url: new URL(`${postUrl(publicUrl, post.locale, post.id)}?utm_source=fediverse`),
     published: instant(post.publishedAt),
     updated: post.updatedAt > post.publishedAt ? instant(post.updatedAt) : null,
     tags: post.tags.map(

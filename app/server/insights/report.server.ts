@@ -16,6 +16,7 @@ import {
   type NewsletterReach,
   postTitles,
 } from "../repos/insights.server.ts";
+import { type FediverseReach, insightFediverse } from "../repos/insights-fediverse.server.ts";
 
 export interface InsightsReport {
   days: InsightRange;
@@ -35,6 +36,7 @@ export interface InsightsReport {
   notFound: KeyCount[];
   feedReaders: FeedReader[];
   newsletter: NewsletterReach[];
+  fediverse: FediverseReach;
 }
 
 /** Everything the Insights page shows for the `days` days up to today (UTC). */
@@ -59,6 +61,7 @@ export async function insightsReport(
     notFound,
     feedReaders,
     newsletter,
+    fediverse,
   ] = await Promise.all([
     insightSeries(db, from, to),
     insightTop(db, "post", from, to, 20),
@@ -72,6 +75,7 @@ export async function insightsReport(
     insightTop(db, "notFound", textFrom, to, 20),
     insightFeedReaders(db, from, to),
     insightNewsletter(db, from, to, opts.locale),
+    insightFediverse(db, from, to, opts.locale),
   ]);
   const postIds = posts.map((p) => p.key);
   const [titles, daily] = await Promise.all([
@@ -103,6 +107,7 @@ export async function insightsReport(
     notFound,
     feedReaders,
     newsletter,
+    fediverse,
   };
 }
 
