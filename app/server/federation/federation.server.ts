@@ -43,7 +43,10 @@ import {
 } from "../repos/federation.server.ts";
 import { getSiteSetting, getSiteSettings } from "../repos/site-settings.server.ts";
 import { DatabaseKvStore } from "./kv.server.ts";
+import { FEDERATION_PATHS } from "./paths.server.ts";
 import type { DatabaseMessageQueue } from "./queue.server.ts";
+
+export { FEDERATION_PATHS, federationHost, isFederationPath } from "./paths.server.ts";
 
 /**
  * An instant as Fedify takes it. Fedify's types name the standard Temporal (lib
@@ -60,27 +63,6 @@ export interface FederationData {
 }
 
 export type InkwellFederation = Federation<FederationData>;
-
-/** Where Fedify's routes are (one place: the HTTP step sends only these paths to Fedify). */
-export const FEDERATION_PATHS = {
-  actor: "/ap/actors/{identifier}",
-  inbox: "/ap/actors/{identifier}/inbox",
-  sharedInbox: "/ap/inbox",
-  outbox: "/ap/actors/{identifier}/outbox",
-  followers: "/ap/actors/{identifier}/followers",
-  article: "/ap/articles/{locale}/{id}",
-  nodeinfo: "/nodeinfo/2.1",
-} as const;
-
-/** Whether Fedify serves `path` (its well-known endpoints and everything under /ap/). */
-export function isFederationPath(path: string): boolean {
-  return (
-    path === "/.well-known/webfinger" ||
-    path === "/.well-known/nodeinfo" ||
-    path === FEDERATION_PATHS.nodeinfo ||
-    path.startsWith("/ap/")
-  );
-}
 
 export const FOLLOWERS_PAGE = 100;
 
@@ -202,11 +184,6 @@ export function deleteActivity(ctx: Context<FederationData>, postId: string, act
     cc: ctx.getFollowersUri(actor),
     object: new Tombstone({ id, deleted: instant() }),
   });
-}
-
-/** "https://example.com:8443/x" → "example.com:8443": the host handles are made with. */
-export function federationHost(publicUrl: string): string {
-  return new URL(publicUrl).host;
 }
 
 /**
