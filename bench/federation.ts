@@ -109,7 +109,7 @@ const service = createFederationService({
   testMode: { allowPrivateAddress: true, allowHttp: true },
 });
 const http = createServer(async (req, res) => {
-  const response = await service.federation.fetch(
+  const response = await (await service.load()).fetch(
     new Request(new URL(req.url ?? "/", publicUrl), {
       method: req.method ?? "GET",
       headers: { accept: String(req.headers.accept ?? "application/activity+json") },

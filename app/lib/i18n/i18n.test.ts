@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import type { i18n } from "i18next";
 import { describe, expect, it } from "vitest";
 import { ADMIN_NAMESPACES, createI18n, i18nFor, LAZY_NAMESPACES, NAMESPACES, registerStrings } from "./i18n.ts";
 
@@ -117,5 +118,36 @@ describe("i18nFor", () => {
     expect(after).toBe(before);
     expect(after.hasResourceBundle("en", "lateTest")).toBe(true);
     expect(i18nFor("zh").hasResourceBundle("zh", "lateTest")).toBe(true);
+  });
+
+  // getFixedT's typed overloads do not cover every argument react-i18next passes.
+  type LooseT = (...args: unknown[]) => unknown;
+  const fixedT = (instance: i18n, ...args: unknown[]): LooseT =>
+    (instance.getFixedT as unknown as (...a: unknown[]) => LooseT)(...args);
+
+  it("answers plain lookups from memory exactly as i18next does, and options as before", () => {
+    for (const locale of ["en", "zh"] as const) {
+      const t = fixedT(i18nFor(locale), locale, "common", undefined, { scopeNs: ["common"] });
+      const plain = fixedT(createI18n(locale), locale, "common");
+      for (const key of ["siteName", "siteDescription", "errors.notFound", "no.such.key"]) {
+        const first = t(key);
+        expect(first).toBe(plain(key));
+        expect(t(key)).toBe(first);
+      }
+      // With options (interpolation): i18next, every time.
+      expect(t("errors.notFound", { path: "/a" })).toBe(plain("errors.notFound", { path: "/a" }));
+      expect(t("errors.notFound", { path: "/b" })).toContain("/b");
+    }
+    // The key prefix is part of what is remembered.
+    expect(fixedT(i18nFor("en"), "en", "common", "errors")("notFound")).toBe(
+      fixedT(createI18n("en"), "en", "common", "errors")("notFound"),
+    );
+  });
+
+  it("forgets what it remembered when a namespace is registered later", () => {
+    const t = () => fixedT(i18nFor("en"), "en", "lateMemo")("hello");
+    expect(t()).toBe("hello");
+    registerStrings("lateMemo", { en: { hello: "Hello now" }, zh: { hello: "现在你好" } });
+    expect(t()).toBe("Hello now");
   });
 });

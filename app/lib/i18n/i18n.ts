@@ -70,6 +70,8 @@ export function addRegisteredStrings(instance: i18n): void {
   // Called for every render and meta function: nothing to do unless something registered since.
   if (seenGeneration.get(instance) === generation) return;
   seenGeneration.set(instance, generation);
+  // A key looked up before its namespace arrived was answered with the fallback.
+  memos.get(instance)?.clear();
   for (const [namespace, strings] of registered) {
     for (const locale of ["en", "zh"] as const) {
       if (!instance.hasResourceBundle(locale, namespace))
@@ -108,6 +110,51 @@ export function createI18n(locale: Locale): i18n {
 
 const shared = new Map<Locale, i18n>();
 
+/** The remembered plain lookups of each shared instance (see `rememberPlainLookups`). */
+const memos = new WeakMap<i18n, Map<string, string>>();
+/** Plain lookups remembered per instance at most (keys come from the code, so far fewer in practice). */
+const MEMO_MAX = 20_000;
+
+/**
+ * Makes the `t` functions of a shared instance remember the answer to a plain lookup (one
+ * string key, no options: no interpolation, count or context), per language, namespace and
+ * key prefix. i18next's `t` copies the instance options and resolves the key on every call,
+ * and a page makes a few hundred of them; the instance never changes language or strings
+ * except by `addRegisteredStrings`, which forgets what was remembered. Calls with options
+ * go to i18next as before.
+ */
+function rememberPlainLookups(instance: i18n): void {
+  const memo = new Map<string, string>();
+  memos.set(instance, memo);
+  const getFixedT = instance.getFixedT.bind(instance) as unknown as (...args: unknown[]) => unknown;
+  const remembering = (...args: unknown[]): unknown => {
+    const fixed = getFixedT(...args) as ((...callArgs: unknown[]) => unknown) & Record<string, unknown>;
+    const [lng, ns, keyPrefix, fixedOpts] = args;
+    // A key prefix given as a selector function has no stable name to remember it by.
+    if (typeof keyPrefix === "function") return fixed;
+    // react-i18next passes `{ scopeNs }` (it only matters for selector-function keys, which
+    // are never remembered); part of the scope all the same.
+    const scopeNs = (fixedOpts as { scopeNs?: unknown } | undefined)?.scopeNs;
+    const scope = `${String(lng)}\u0000${String(ns)}\u0000${String(keyPrefix ?? "")}\u0000${String(scopeNs ?? "")}\u0000`;
+    const t = (...callArgs: unknown[]): unknown => {
+      const key = callArgs[0];
+      if (callArgs.length !== 1 || typeof key !== "string") return fixed(...callArgs);
+      const id = scope + key;
+      const kept = memo.get(id);
+      if (kept !== undefined) return kept;
+      const value = fixed(key);
+      if (typeof value === "string") {
+        if (memo.size >= MEMO_MAX) memo.clear();
+        memo.set(id, value);
+      }
+      return value;
+    };
+    return Object.assign(t, { lng: fixed.lng, lngs: fixed.lngs, ns: fixed.ns, keyPrefix: fixed.keyPrefix });
+  };
+  // Not instance.t: i18next's fixed t functions call it, so it must stay the plain one.
+  instance.getFixedT = remembering as unknown as i18n["getFixedT"];
+}
+
 /**
  * The instance of one locale, made once and shared: rendering only reads it (no
  * language change), so every server render and meta function need not build a new
@@ -118,6 +165,7 @@ export function i18nFor(locale: Locale): i18n {
   let instance = shared.get(locale);
   if (!instance) {
     instance = createI18n(locale);
+    rememberPlainLookups(instance);
     shared.set(locale, instance);
   } else {
     addRegisteredStrings(instance);

@@ -19,7 +19,7 @@ import type { FormFailure } from "../../server/auth/guard.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
 import { type DeliveryFilter, deadServers, deliveriesPage } from "../../server/federation/deliveries.server.ts";
-import { federationHost } from "../../server/federation/federation.server.ts";
+import { federationHost } from "../../server/federation/paths.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
 import { FEDERATION_ACTORS, followersPage } from "../../server/repos/federation.server.ts";

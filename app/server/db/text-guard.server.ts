@@ -30,7 +30,12 @@ export function queryHasNul(node: OperationNode): boolean {
     const kind = (current as { kind?: unknown }).kind;
     if (kind === "ValueNode" && hasNul((current as { value?: unknown }).value)) return true;
     if (kind === "PrimitiveValueListNode" && hasNul((current as { values?: unknown }).values)) return true;
-    for (const child of Object.values(current)) if (child !== null && typeof child === "object") stack.push(child);
+    // for…in rather than Object.values: no array per node (this runs for every query).
+    const record = current as Record<string, unknown>;
+    for (const name in record) {
+      const child = record[name];
+      if (child !== null && typeof child === "object") stack.push(child);
+    }
   }
   return false;
 }

@@ -51,6 +51,22 @@ import { isBlocked } from "../repos/federation-inbound.server.ts";
 import { getSiteSetting, getSiteSettings, SOCIAL_NETWORKS, type SocialNetwork } from "../repos/site-settings.server.ts";
 import { type InboundData, onCreate, onDelete, onReaction, onUndoReaction, onUpdate } from "./inbound.server.ts";
 import { DatabaseKvStore } from "./kv.server.ts";
+import {
+  DELIVERY_ATTEMPTS,
+  DELIVERY_RETRY_INITIAL_MS,
+  FEDERATION_PATHS,
+  federationHost,
+  PERMANENT_FAILURE_STATUSES,
+} from "./paths.server.ts";
+
+export {
+  DELIVERY_ATTEMPTS,
+  DELIVERY_RETRY_INITIAL_MS,
+  FEDERATION_PATHS,
+  federationHost,
+  isFederationPath,
+  PERMANENT_FAILURE_STATUSES,
+} from "./paths.server.ts";
 
 /**
  * An instant as Fedify takes it. Fedify's types name the standard Temporal (lib
@@ -65,27 +81,6 @@ export function instant(iso?: string): Temporal.Instant {
 export type FederationData = InboundData;
 
 export type InkwellFederation = Federation<FederationData>;
-
-/** Where Fedify's routes are (one place: the HTTP step sends only these paths to Fedify). */
-export const FEDERATION_PATHS = {
-  actor: "/ap/actors/{identifier}",
-  inbox: "/ap/actors/{identifier}/inbox",
-  sharedInbox: "/ap/inbox",
-  outbox: "/ap/actors/{identifier}/outbox",
-  followers: "/ap/actors/{identifier}/followers",
-  article: "/ap/articles/{locale}/{id}",
-  nodeinfo: "/nodeinfo/2.1",
-} as const;
-
-/** Whether Fedify serves `path` (its well-known endpoints and everything under /ap/). */
-export function isFederationPath(path: string): boolean {
-  return (
-    path === "/.well-known/webfinger" ||
-    path === "/.well-known/nodeinfo" ||
-    path === FEDERATION_PATHS.nodeinfo ||
-    path.startsWith("/ap/")
-  );
-}
 
 export const FOLLOWERS_PAGE = 100;
 
@@ -104,13 +99,6 @@ export interface FederationOptions {
   /** The first retry of a failed delivery; each next one waits about twice as long. Tests shorten it. */
   retryInitialMs?: number;
 }
-
-/** Inbox answers that end a delivery at once (Fedify's default): the account or the inbox is gone. */
-export const PERMANENT_FAILURE_STATUSES: readonly number[] = [404, 410];
-
-/** A failed delivery's first retry: 30 s to a minute, doubling, ten tries: given up after ~8–17 hours. */
-export const DELIVERY_RETRY_INITIAL_MS = 30_000;
-export const DELIVERY_ATTEMPTS = 10;
 
 type KeyPair = { publicKey: CryptoKey; privateKey: CryptoKey };
 
@@ -291,11 +279,6 @@ export function deleteActivity(ctx: Context<FederationData>, postId: string, act
     cc: ctx.getFollowersUri(actor),
     object: new Tombstone({ id, deleted: instant() }),
   });
-}
-
-/** "https://example.com:8443/x" → "example.com:8443": the host handles are made with. */
-export function federationHost(publicUrl: string): string {
-  return new URL(publicUrl).host;
 }
 
 /**

@@ -14,18 +14,9 @@ import {
 } from "../repos/federation.server.ts";
 import { getSiteSetting } from "../repos/site-settings.server.ts";
 import { DeliveryLog } from "./deliveries.server.ts";
-import {
-  buildArticle,
-  createActivity,
-  createInkwellFederation,
-  DELIVERY_ATTEMPTS,
-  deleteActivity,
-  type FederationData,
-  type InkwellFederation,
-  PERMANENT_FAILURE_STATUSES,
-  updateActivity,
-} from "./federation.server.ts";
+import type { FederationData, InkwellFederation } from "./federation.server.ts";
 import { DatabaseKvStore } from "./kv.server.ts";
+import { DELIVERY_ATTEMPTS, PERMANENT_FAILURE_STATUSES } from "./paths.server.ts";
 import { DatabaseMessageQueue } from "./queue.server.ts";
 
 /**
@@ -61,7 +52,14 @@ export interface FederationTestMode {
 }
 
 export interface FederationService {
-  federation: InkwellFederation;
+  /**
+   * Fedify's federation, made on first use: Fedify and its vocabulary (~60 MiB of
+   * resident memory) are imported then, not at boot, so a blog that does not federate
+   * never loads them. The first call also starts the queue worker once `start()` ran.
+   */
+  load(): Promise<InkwellFederation>;
+  /** Whether Fedify has been loaded in this process (tests, the memory check). */
+  loaded(): boolean;
   queue: DatabaseMessageQueue;
   data: FederationData;
   status(): Promise<FederationStatus>;
@@ -91,6 +89,11 @@ const SINCE_KEY = ["inkwell", "federating-since"] as const;
 export const POST_SYNC_LEASE = "federation-posts";
 export const QUEUE_POLL_MS = 5_000;
 
+interface Fedified {
+  mod: typeof import("./federation.server.ts");
+  federation: InkwellFederation;
+}
+
 function versionHash(parts: readonly string[]): string {
   return createHash("sha256").update(parts.join("\n")).digest("hex").slice(0, 32);
 }
@@ -119,15 +122,6 @@ export function createFederationService(opts: {
     permanentStatuses: PERMANENT_FAILURE_STATUSES,
     ...(testMode?.deadAfterMs ? { deadAfterMs: testMode.deadAfterMs } : {}),
   });
-  const federation = createInkwellFederation({
-    db,
-    env,
-    log,
-    queue: deliveries.wrap(queue),
-    onOutboxError: deliveries.onOutboxError,
-    ...(testMode ? { allowPrivateAddress: true } : {}),
-    ...(testMode?.retryInitialMs ? { retryInitialMs: testMode.retryInitialMs } : {}),
-  });
   const data: FederationData = {
     db,
     postChanged: async (postId) => {
@@ -138,6 +132,34 @@ export function createFederationService(opts: {
   let sync: LeasedJob | null = null;
   let abort: AbortController | null = null;
   let queueDone: Promise<void> | null = null;
+  let loading: Promise<Fedified> | null = null;
+  let made: Fedified | null = null;
+
+  const startQueue = (federation: InkwellFederation) => {
+    if (!abort || queueDone) return;
+    queueDone = federation.startQueue(data, { signal: abort.signal });
+  };
+  const fedify = (): Promise<Fedified> => {
+    loading ??= import("./federation.server.ts").then((mod) => {
+      const federation = mod.createInkwellFederation({
+        db,
+        env,
+        log,
+        queue: deliveries.wrap(queue),
+        onOutboxError: deliveries.onOutboxError,
+        ...(testMode ? { allowPrivateAddress: true } : {}),
+        ...(testMode?.retryInitialMs ? { retryInitialMs: testMode.retryInitialMs } : {}),
+      });
+      made = { mod, federation };
+      startQueue(federation);
+      return made;
+    });
+    // A failed import is tried again on the next use.
+    loading.catch(() => {
+      loading = null;
+    });
+    return loading;
+  };
 
   const statusFor = (switchOn: boolean): FederationStatus =>
     federationStatus(env, switchOn, testMode?.allowHttp === true);
@@ -152,6 +174,8 @@ export function createFederationService(opts: {
       since = nowIso();
       await kv.set(SINCE_KEY, since);
     }
+    const { mod, federation } = await fedify();
+    const { buildArticle, createActivity, deleteActivity, updateActivity } = mod;
     const ctx = federation.createContext(new URL(env.publicUrl), data);
     const sources = await federatedPostSources(db, { since });
     const sent = new Map((await federatedPosts(db)).map((r) => [`${r.postId}:${r.actor}`, r]));
@@ -197,7 +221,8 @@ export function createFederationService(opts: {
   };
 
   return {
-    federation,
+    load: async () => (await fedify()).federation,
+    loaded: () => made !== null,
     queue,
     data,
     status,
@@ -208,7 +233,15 @@ export function createFederationService(opts: {
     heardFrom: (server) => deliveries.heardFrom(server),
     start() {
       abort = new AbortController();
-      queueDone = federation.startQueue(data, { signal: abort.signal });
+      if (made) startQueue(made.federation);
+      else {
+        // Fedify stays unloaded until federation is used; messages left in the queue
+        // (federation switched off while deliveries were pending) still go out.
+        void (async () => {
+          const depth = await queue.getDepth();
+          if ((await status()).on || depth.queued > 0) await fedify();
+        })().catch((error: unknown) => log.error({ err: error }, "could not start the federation queue"));
+      }
       sync = startLeasedJob(db, log, {
         name: POST_SYNC_LEASE,
         intervalMs: opts.syncIntervalMs ?? env.schedulerIntervalMs,
@@ -221,6 +254,8 @@ export function createFederationService(opts: {
       await sync?.stop();
       sync = null;
       abort?.abort();
+      abort = null;
+      await loading?.catch(() => {});
       await queueDone;
       queueDone = null;
     },

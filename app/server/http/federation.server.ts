@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import type { Env } from "../env.server.ts";
-import { isFederationPath } from "../federation/federation.server.ts";
+import { isFederationPath } from "../federation/paths.server.ts";
 import type { FederationService } from "../federation/service.server.ts";
 import { hit, type RateLimitStore } from "../rate-limit.server.ts";
 import { sendTooLarge } from "./guards.server.ts";
@@ -133,7 +133,7 @@ export function serveFederation(deps: {
         ...(body ? { body: new Uint8Array(body) } : {}),
       });
       let fellThrough = false;
-      const response = await federation.federation.fetch(request, {
+      const response = await (await federation.load()).fetch(request, {
         contextData: federation.data,
         onNotFound: () => {
           fellThrough = true;

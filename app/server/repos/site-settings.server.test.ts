@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test
 import {
   copyrightLine,
   DEFAULT_SETTINGS,
+  getSharedSiteSettings,
   getSiteSetting,
   getSiteSettings,
   InvalidSettingError,
@@ -141,5 +142,31 @@ describe("site settings", () => {
     expect(copyrightLine({ ...DEFAULT_SETTINGS, copyright: { en: "CC BY 4.0", zh: "" } }, "en", 2026)).toBe(
       "CC BY 4.0",
     );
+  });
+});
+
+describe("shared site settings (what pages render with)", () => {
+  it("are parsed once while the stored rows stay the same, and again as soon as any changes", async () => {
+    const first = await getSharedSiteSettings(database.db);
+    expect(first).toEqual(await getSiteSettings(database.db));
+    expect(await getSharedSiteSettings(database.db)).toBe(first);
+
+    await updateSiteSettings(database.db, { postsPerPage: first.postsPerPage + 1 });
+    const second = await getSharedSiteSettings(database.db);
+    expect(second).not.toBe(first);
+    expect(second.postsPerPage).toBe(first.postsPerPage + 1);
+
+    // A row written around the app (another process, a restore) shows too.
+    await database.db.deleteFrom("siteSettings").where("key", "=", "postsPerPage").execute();
+    expect((await getSharedSiteSettings(database.db)).postsPerPage).toBe(DEFAULT_SETTINGS.postsPerPage);
+  });
+
+  it("are frozen all the way down, so no request can change another's", async () => {
+    const settings = await getSharedSiteSettings(database.db);
+    expect(Object.isFrozen(settings)).toBe(true);
+    expect(Object.isFrozen(settings.siteName)).toBe(true);
+    expect(() => {
+      (settings.siteName as { en: string }).en = "changed";
+    }).toThrow(TypeError);
   });
 });

@@ -123,7 +123,15 @@ export const DEFAULT_SETTINGS: SiteSettings = {
 
 /** All settings: the stored ones over the defaults; a stored value that no longer fits is ignored. */
 export async function getSiteSettings(db: DB): Promise<SiteSettings> {
-  const rows = await db.selectFrom("siteSettings").select(["key", "value"]).execute();
+  return parseSettingRows(await readSettingRows(db));
+}
+
+type SettingRow = { key: string; value: string };
+
+const readSettingRows = (db: DB): Promise<SettingRow[]> =>
+  db.selectFrom("siteSettings").select(["key", "value"]).orderBy("key").execute();
+
+function parseSettingRows(rows: readonly SettingRow[]): SiteSettings {
   const settings: SiteSettings = structuredClone(DEFAULT_SETTINGS);
   const target = settings as Record<SettingKey, unknown>;
   for (const row of rows) {
@@ -138,6 +146,35 @@ export async function getSiteSettings(db: DB): Promise<SiteSettings> {
     const result = settingSchemas[key].safeParse(parsed);
     if (result.success) target[key] = result.data;
   }
+  return settings;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/** The stored rows the last shared settings were parsed from, per database. */
+const shared = new WeakMap<DB, { stamp: string; settings: Readonly<SiteSettings> }>();
+
+/**
+ * The site settings for rendering pages, shared by every request while the stored rows
+ * are the same: the rows are still read each time (a few dozen short rows; any writer,
+ * any instance, the CLI or a test writing the table shows at once), but parsed, validated
+ * and copied from the defaults only when their text changed. Deeply frozen, since every
+ * request gets the same object: a caller that changed it would throw.
+ */
+export async function getSharedSiteSettings(db: DB): Promise<Readonly<SiteSettings>> {
+  const rows = await readSettingRows(db);
+  let stamp = "";
+  for (const row of rows) stamp += `${row.key}\u0000${row.value}\u0000`;
+  const kept = shared.get(db);
+  if (kept && kept.stamp === stamp) return kept.settings;
+  const settings = deepFreeze(parseSettingRows(rows));
+  shared.set(db, { stamp, settings });
   return settings;
 }
 

@@ -1,6 +1,5 @@
 import { sql } from "kysely";
-import { toPinyin } from "../../lib/pinyin.ts";
-import { shortSlug, slugFromNames, slugify } from "../../lib/slug.ts";
+import { HAN, shortSlug, slugFromNames, slugify } from "../../lib/slug.ts";
 import { TERM_SORTS, type TermKind, type TermSort, termName } from "../../lib/terms.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
@@ -252,6 +251,8 @@ export async function freeSlugFromNames(
   names: readonly string[],
   taken: (slug: string) => Promise<boolean>,
 ): Promise<string> {
+  // pinyin-pro's dictionary (~15 MiB resident) is loaded only when a name has Chinese in it.
+  const toPinyin = names.some((name) => HAN.test(name)) ? (await import("../../lib/pinyin.ts")).toPinyin : undefined;
   const base = slugFromNames(names, toPinyin).slice(0, 77).replace(/-+$/, "");
   if (base) {
     for (let n = 1; n <= 9; n++) {
