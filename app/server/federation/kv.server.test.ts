@@ -1,21 +1,28 @@
+import type { KvStore } from "@fedify/fedify";
 import { Temporal } from "@js-temporal/polyfill";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { testDialect } from "../../../tests/setup/test-db.ts";
+import { sharedStoreBackends } from "../../../tests/setup/test-redis.ts";
 import { DatabaseKvStore } from "./kv.server.ts";
+import { RedisKvStore } from "./redis-store.server.ts";
 
 // Fedify's Temporal type is the standard one; the polyfill's Duration behaves the same.
 const ttl = (seconds: number) => Temporal.Duration.from({ seconds }) as unknown as globalThis.Temporal.Duration;
 
-describe(`DatabaseKvStore (${testDialect()})`, () => {
-  let database: TestDatabase;
-  let now = new Date("2026-11-27T00:00:00.000Z");
-  let kv: DatabaseKvStore;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    kv = new DatabaseKvStore(database.db, { now: () => now });
-  });
-  afterAll(async () => {
-    await database.cleanup();
+let now = new Date("2026-11-27T00:00:00.000Z");
+const clock = { now: () => now };
+
+// The same behaviour from every store; Redis where TEST_REDIS_URL is set (.ci/run), under
+// this file's own key prefix.
+const stores = sharedStoreBackends<Required<KvStore>>({
+  database: (db) => new DatabaseKvStore(db, clock),
+  redis: (client, prefix) => new RedisKvStore(client, prefix, clock),
+});
+
+describe.each(stores)(`Fedify KvStore (%s, ${testDialect()})`, (_name, store) => {
+  let kv: Required<KvStore>;
+  beforeAll(() => {
+    kv = store();
   });
 
   it("sets, gets, overwrites and deletes JSON values", async () => {
