@@ -68,3 +68,30 @@ describe.each(stores)(`Fedify KvStore (%s, ${testDialect()})`, (_name, store) =>
     expect(await kv.cas(["c"], 1, 30)).toBe(false);
   });
 });
+
+// Several sites on one Redis: REDIS_PREFIX keeps their keys apart.
+const sites = sharedStoreBackends<Array<Required<KvStore>>>({
+  database: (db) => [new DatabaseKvStore(db, clock)],
+  redis: (client, prefix) => [
+    new RedisKvStore(client, `${prefix}site-a:`, clock),
+    new RedisKvStore(client, `${prefix}site-b:`, clock),
+  ],
+});
+
+describe.each(sites.filter(([name]) => name === "redis"))("RedisKvStore (%s, two sites)", (_name, store) => {
+  it("keeps each site's keys to itself", async () => {
+    const [a, b] = store();
+    if (!a || !b) throw new Error("two stores expected");
+    await a.set(["shared", "key"], "a");
+    await b.set(["shared", "key"], "b");
+    expect(await a.get(["shared", "key"])).toBe("a");
+    expect(await b.get(["shared", "key"])).toBe("b");
+    await b.delete(["shared", "key"]);
+    expect(await a.get(["shared", "key"])).toBe("a");
+    const listed: unknown[] = [];
+    for await (const entry of b.list(["shared"])) listed.push(entry.value);
+    expect(listed).toEqual([]);
+    expect(await b.cas(["shared", "key"], undefined, "b2")).toBe(true);
+    expect(await a.get(["shared", "key"])).toBe("a");
+  });
+});
