@@ -136,6 +136,23 @@ describe.each(backends)(`Fedify MessageQueue (%s, ${testDialect()})`, (_name, op
     expect(seen.toSorted((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, n) => n));
   });
 
+  it("listens until its signal aborts, woken by a new message", async () => {
+    const backend = await open()();
+    // A long poll: only the wake-up from enqueue can deliver the second message in time.
+    const queue = backend.queue({ pollMs: 60_000 });
+    const seen: unknown[] = [];
+    const abort = new AbortController();
+    const listening = queue.listen((m) => void seen.push(m), { signal: abort.signal });
+    await queue.enqueue({ n: "first" });
+    await expect.poll(() => seen).toEqual([{ n: "first" }]);
+    await queue.enqueue({ n: "second" });
+    await expect.poll(() => seen).toEqual([{ n: "first" }, { n: "second" }]);
+    abort.abort();
+    await listening;
+    await queue.enqueue({ n: "after" });
+    expect(await queue.getDepth()).toMatchObject({ queued: 1 });
+  });
+
   it("runs messages with one ordering key one after another, in order", async () => {
     const backend = await open()();
     const queue = backend.queue();
