@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { Announce, Create, Delete, Like, Note, PUBLIC_COLLECTION, Tombstone, Undo, Update } from "@fedify/vocab";
 import { Temporal } from "@js-temporal/polyfill";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +10,7 @@ import { updateSiteSettings } from "../../app/server/repos/site-settings.server.
 import { type FediversePeer, startFediversePeer } from "../setup/fediverse-peer.ts";
 import { freePort, type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
+import { createTestRedis } from "../setup/test-redis.ts";
 
 // The blog as two Fediverse accounts, against a Fedify peer on loopback (a Mastodon
 // stand-in): WebFinger, Follow → Accept, a published post arriving as a signed
@@ -18,7 +20,12 @@ import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
 /** The inbox budget per server in these tests: above what the peer sends in a minute. */
 const INBOX_PER_MINUTE = 120;
 
-describe(`federation (${testDialect()})`, () => {
+// With TEST_FEDERATION_REDIS_URL the blog runs with REDIS_URL: Fedify's store and queue (and
+// the shared state) in Redis, under a key prefix of its own, removed afterwards.
+const federationRedisUrl = process.env.TEST_FEDERATION_REDIS_URL || null;
+const federationRedisPrefix = `inkwell-test-fed-${randomBytes(6).toString("hex")}:`;
+
+describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, () => {
   let server: ServerProcess;
   let db: DB;
   let closeDb: () => Promise<void>;
@@ -142,6 +149,7 @@ describe(`federation (${testDialect()})`, () => {
       FEDERATION: "on",
       SCHEDULER_INTERVAL_MS: "300",
       FEDERATION_INBOX_PER_MINUTE: String(INBOX_PER_MINUTE),
+      ...(federationRedisUrl ? { REDIS_URL: federationRedisUrl, REDIS_PREFIX: federationRedisPrefix } : {}),
     };
     startBlog = () => startServer(env, { entry: "tests/setup/federation-server.ts" });
     server = await startBlog();
@@ -156,6 +164,12 @@ describe(`federation (${testDialect()})`, () => {
     await server?.stop("SIGKILL");
     await closeDb?.();
     await cleanup?.();
+    if (federationRedisUrl) {
+      const redis = await createTestRedis(federationRedisUrl);
+      const keys = await redis.client.keys(`${federationRedisPrefix}*`);
+      if (keys.length > 0) await redis.client.del(keys);
+      await redis.cleanup();
+    }
   });
 
   it("answers WebFinger for each language's handle, and NodeInfo 2.1", async () => {
@@ -307,6 +321,14 @@ describe(`federation (${testDialect()})`, () => {
     expect(peer.received.some((a) => (a.json.object as Record<string, unknown>)?.name === "中文标题 fedpost4")).toBe(
       false,
     );
+    // The retry waits in the queue: a row in the database, or an entry in Redis's due set.
+    if (federationRedisUrl) {
+      const redis = await createTestRedis(federationRedisUrl);
+      expect(await redis.client.zCard(`${federationRedisPrefix}fedify:queue:due`)).toBeGreaterThan(0);
+      await redis.cleanup();
+    } else {
+      expect(await db.selectFrom("federationQueue").select("id").execute()).not.toEqual([]);
+    }
     peer.failNext(0);
     server = await startBlog();
     await peer.waitFor(

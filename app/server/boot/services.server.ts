@@ -116,7 +116,9 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
       `could not connect to Redis (REDIS_URL): ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  if (shared.kind === "redis") log.info("sessions, rate limits and the content version are kept in Redis");
+  if (shared.kind === "redis") {
+    log.info("sessions, rate limits, the content version and the federation store and queue are kept in Redis");
+  }
 
   // Marked down by the first "unreachable" error; requests then get 503 until a probe succeeds.
   const dbHealth = createDatabaseHealth(database.db, log);
@@ -136,6 +138,7 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
     env,
     log,
     ...(options.federationTestMode ? { testMode: options.federationTestMode } : {}),
+    redis: shared.redis,
     // Called from the queue worker, long after boot: `content` exists by then.
     onPostChanged: (postId) => content.changed([postTag(postId)]),
   });

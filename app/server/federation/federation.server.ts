@@ -6,6 +6,7 @@ import {
   type Federation,
   generateCryptoKeyPair,
   importJwk,
+  type KvStore,
   type MessageQueue,
 } from "@fedify/fedify";
 import {
@@ -92,6 +93,8 @@ export interface FederationOptions {
   env: Env;
   log: Logger;
   queue: MessageQueue;
+  /** Fedify's key–value store; the database's when not given. */
+  kv?: KvStore;
   /** Told of each failed delivery attempt (the delivery log). */
   onOutboxError?: (error: Error) => void;
   /** Tests only (tests/setup/federation-server.ts): let Fedify fetch loopback addresses. */
@@ -291,7 +294,7 @@ export function createInkwellFederation(opts: FederationOptions): InkwellFederat
   const publicUrl = env.publicUrl;
   const keyPairs = keyPairsOf(db);
   const federation = createFederation<FederationData>({
-    kv: new DatabaseKvStore(db),
+    kv: opts.kv ?? new DatabaseKvStore(db),
     queue,
     manuallyStartQueue: true,
     origin: publicUrl,

@@ -1,21 +1,28 @@
+import type { KvStore } from "@fedify/fedify";
 import { Temporal } from "@js-temporal/polyfill";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { testDialect } from "../../../tests/setup/test-db.ts";
+import { sharedStoreBackends } from "../../../tests/setup/test-redis.ts";
 import { DatabaseKvStore } from "./kv.server.ts";
+import { RedisKvStore } from "./redis-store.server.ts";
 
 // Fedify's Temporal type is the standard one; the polyfill's Duration behaves the same.
 const ttl = (seconds: number) => Temporal.Duration.from({ seconds }) as unknown as globalThis.Temporal.Duration;
 
-describe(`DatabaseKvStore (${testDialect()})`, () => {
-  let database: TestDatabase;
-  let now = new Date("2026-11-27T00:00:00.000Z");
-  let kv: DatabaseKvStore;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    kv = new DatabaseKvStore(database.db, { now: () => now });
-  });
-  afterAll(async () => {
-    await database.cleanup();
+let now = new Date("2026-11-27T00:00:00.000Z");
+const clock = { now: () => now };
+
+// The same behaviour from every store; Redis where TEST_REDIS_URL is set (.ci/run), under
+// this file's own key prefix.
+const stores = sharedStoreBackends<Required<KvStore>>({
+  database: (db) => new DatabaseKvStore(db, clock),
+  redis: (client, prefix) => new RedisKvStore(client, prefix, clock),
+});
+
+describe.each(stores)(`Fedify KvStore (%s, ${testDialect()})`, (_name, store) => {
+  let kv: Required<KvStore>;
+  beforeAll(() => {
+    kv = store();
   });
 
   it("sets, gets, overwrites and deletes JSON values", async () => {
@@ -59,5 +66,32 @@ describe(`DatabaseKvStore (${testDialect()})`, () => {
     expect(results.filter(Boolean)).toHaveLength(1);
     expect([10, 20]).toContain(await kv.get(["c"]));
     expect(await kv.cas(["c"], 1, 30)).toBe(false);
+  });
+});
+
+// Several sites on one Redis: REDIS_PREFIX keeps their keys apart.
+const sites = sharedStoreBackends<Array<Required<KvStore>>>({
+  database: (db) => [new DatabaseKvStore(db, clock)],
+  redis: (client, prefix) => [
+    new RedisKvStore(client, `${prefix}site-a:`, clock),
+    new RedisKvStore(client, `${prefix}site-b:`, clock),
+  ],
+});
+
+describe.each(sites.filter(([name]) => name === "redis"))("RedisKvStore (%s, two sites)", (_name, store) => {
+  it("keeps each site's keys to itself", async () => {
+    const [a, b] = store();
+    if (!a || !b) throw new Error("two stores expected");
+    await a.set(["shared", "key"], "a");
+    await b.set(["shared", "key"], "b");
+    expect(await a.get(["shared", "key"])).toBe("a");
+    expect(await b.get(["shared", "key"])).toBe("b");
+    await b.delete(["shared", "key"]);
+    expect(await a.get(["shared", "key"])).toBe("a");
+    const listed: unknown[] = [];
+    for await (const entry of b.list(["shared"])) listed.push(entry.value);
+    expect(listed).toEqual([]);
+    expect(await b.cas(["shared", "key"], undefined, "b2")).toBe(true);
+    expect(await a.get(["shared", "key"])).toBe("a");
   });
 });

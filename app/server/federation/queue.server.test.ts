@@ -1,8 +1,10 @@
 import { Temporal } from "@js-temporal/polyfill";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
-import { backoffDelay, DatabaseMessageQueue } from "./queue.server.ts";
+import { describe, expect, it } from "vitest";
+import { testDialect } from "../../../tests/setup/test-db.ts";
+import { sharedStoreBackends } from "../../../tests/setup/test-redis.ts";
+import { backoffDelay, DatabaseMessageQueue, type QueueOptions } from "./queue.server.ts";
+import { RedisMessageQueue } from "./redis-store.server.ts";
 
 const log = pino({ level: "silent" });
 const seconds = (s: number) => Temporal.Duration.from({ seconds: s }) as unknown as globalThis.Temporal.Duration;
@@ -13,42 +15,61 @@ describe("backoffDelay", () => {
   });
 });
 
-describe(`DatabaseMessageQueue (${testDialect()})`, () => {
-  let database: TestDatabase;
-  let now = new Date("2026-11-27T00:00:00.000Z");
-  const clock = () => now;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await database.cleanup();
-  });
+/** One queue's storage, opened afresh for a test: queues made from it share their messages. */
+interface QueueBackend {
+  queue(opts?: Partial<QueueOptions>): DatabaseMessageQueue | RedisMessageQueue;
+  /** The messages given up after their last attempt. */
+  failed(): Promise<Array<{ attempts: number; lastError: string | null }>>;
+}
 
-  it("keeps messages in the database: another queue (a restarted process) handles them", async () => {
-    const first = new DatabaseMessageQueue(database.db, { log, now: clock });
+let now = new Date("2026-11-27T00:00:00.000Z");
+const clock = () => now;
+let redisTest = 0;
+
+// The same behaviour from every queue; Redis where TEST_REDIS_URL is set (.ci/run). Each
+// test gets an empty queue: the database's table is emptied, Redis gets a new key prefix.
+const backends = sharedStoreBackends<() => Promise<QueueBackend>>({
+  database: (db) => async () => {
+    await db.deleteFrom("federationQueue").execute();
+    return {
+      queue: (opts) => new DatabaseMessageQueue(db, { log, now: clock, ...opts }),
+      failed: () => db.selectFrom("federationQueue").select(["attempts", "lastError"]).execute(),
+    };
+  },
+  redis: (client, prefix) => async () => {
+    const site = `${prefix}q${++redisTest}:`;
+    const first = new RedisMessageQueue(client, site, { log, now: clock });
+    return {
+      queue: (opts) => new RedisMessageQueue(client, site, { log, now: clock, ...opts }),
+      failed: async () => (await first.failed()).map(({ attempts, lastError }) => ({ attempts, lastError })),
+    };
+  },
+});
+
+describe.each(backends)(`Fedify MessageQueue (%s, ${testDialect()})`, (_name, open) => {
+  it("keeps messages in the store: another queue (a restarted process) handles them", async () => {
+    const backend = await open()();
+    const first = backend.queue();
     await first.enqueue({ n: 1 });
     await first.enqueueMany([{ n: 2 }, { n: 3 }]);
     await first.enqueue({ n: 4 }, { delay: seconds(60) });
     expect(await first.getDepth()).toEqual({ queued: 4, ready: 3, delayed: 1 });
 
-    const restarted = new DatabaseMessageQueue(database.db, { log, now: clock });
+    const restarted = backend.queue();
     const seen: unknown[] = [];
     expect(await restarted.drain((m) => void seen.push(m))).toBe(3);
     expect(seen).toEqual(expect.arrayContaining([{ n: 1 }, { n: 2 }, { n: 3 }]));
-    now = new Date(now.getTime() + 61_000);
+    now = new Date(now.getTime() + 59_000);
+    expect(await restarted.drain((m) => void seen.push(m))).toBe(0);
+    now = new Date(now.getTime() + 2_000);
     await restarted.drain((m) => void seen.push(m));
     expect(seen).toContainEqual({ n: 4 });
     expect(await restarted.getDepth()).toMatchObject({ queued: 0 });
   });
 
   it("retries a failing message with exponential backoff, then keeps it as failed", async () => {
-    const queue = new DatabaseMessageQueue(database.db, {
-      log,
-      now: clock,
-      backoffMs: 1000,
-      maxBackoffMs: 60_000,
-      maxAttempts: 3,
-    });
+    const backend = await open()();
+    const queue = backend.queue({ backoffMs: 1000, maxBackoffMs: 60_000, maxAttempts: 3 });
     await queue.enqueue({ fail: true });
     let calls = 0;
     const failing = () => {
@@ -73,29 +94,68 @@ describe(`DatabaseMessageQueue (${testDialect()})`, () => {
     now = new Date(now.getTime() + 3_600_000);
     await queue.drain(failing);
     expect(calls).toBe(3);
-    const row = await database.db.selectFrom("federationQueue").selectAll().executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ attempts: 3, lastError: "remote down" });
-    await database.db.deleteFrom("federationQueue").execute();
+    expect(await backend.failed()).toEqual([{ attempts: 3, lastError: "remote down" }]);
+    expect(await queue.getDepth()).toMatchObject({ queued: 0 });
   });
 
   it("hands a message that was being handled by a crashed worker out again once its lock expires", async () => {
-    const queue = new DatabaseMessageQueue(database.db, { log, now: clock, lockMs: 10_000 });
-    await queue.enqueue({ n: "crash" });
-    // A worker claimed it and died before finishing: the lock is all that is left.
-    await database.db
-      .updateTable("federationQueue")
-      .set({ lockedUntil: new Date(now.getTime() + 10_000).toISOString() })
-      .execute();
+    const backend = await open()();
+    const crashed = backend.queue({ lockMs: 10_000 });
+    await crashed.enqueue({ n: "crash" });
+    // A worker claims it and never finishes (it died): only its lock is left.
+    const taken: unknown[] = [];
+    void crashed.drain((m) => {
+      taken.push(m);
+      return new Promise<void>(() => {});
+    });
+    await expect.poll(() => taken).toEqual([{ n: "crash" }]);
+    const other = backend.queue({ lockMs: 10_000 });
     const seen: unknown[] = [];
-    await queue.drain((m) => void seen.push(m));
+    await other.drain((m) => void seen.push(m));
     expect(seen).toEqual([]);
     now = new Date(now.getTime() + 10_001);
-    await queue.drain((m) => void seen.push(m));
+    await other.drain((m) => void seen.push(m));
     expect(seen).toEqual([{ n: "crash" }]);
+    expect(await other.getDepth()).toMatchObject({ queued: 0 });
+  });
+
+  it("gives each message to one of several consumers draining at once", async () => {
+    const backend = await open()();
+    const producer = backend.queue();
+    await producer.enqueueMany(Array.from({ length: 40 }, (_, n) => ({ n })));
+    const seen: number[] = [];
+    const consumers = [backend.queue({ concurrency: 2 }), backend.queue({ concurrency: 2 }), backend.queue()];
+    await Promise.all(
+      consumers.map((c) =>
+        c.drain(async (m) => {
+          await new Promise((r) => setImmediate(r));
+          seen.push((m as { n: number }).n);
+        }),
+      ),
+    );
+    expect(seen.toSorted((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, n) => n));
+  });
+
+  it("listens until its signal aborts, woken by a new message", async () => {
+    const backend = await open()();
+    // A long poll: only the wake-up from enqueue can deliver the second message in time.
+    const queue = backend.queue({ pollMs: 60_000 });
+    const seen: unknown[] = [];
+    const abort = new AbortController();
+    const listening = queue.listen((m) => void seen.push(m), { signal: abort.signal });
+    await queue.enqueue({ n: "first" });
+    await expect.poll(() => seen).toEqual([{ n: "first" }]);
+    await queue.enqueue({ n: "second" });
+    await expect.poll(() => seen).toEqual([{ n: "first" }, { n: "second" }]);
+    abort.abort();
+    await listening;
+    await queue.enqueue({ n: "after" });
+    expect(await queue.getDepth()).toMatchObject({ queued: 1 });
   });
 
   it("runs messages with one ordering key one after another, in order", async () => {
-    const queue = new DatabaseMessageQueue(database.db, { log, now: clock });
+    const backend = await open()();
+    const queue = backend.queue();
     for (const n of [1, 2, 3]) await queue.enqueue({ n }, { orderingKey: "post-1" });
     let active = 0;
     let maxActive = 0;
@@ -111,3 +171,36 @@ describe(`DatabaseMessageQueue (${testDialect()})`, () => {
     expect(order).toEqual([1, 2, 3]);
   });
 });
+
+// The database queue has one consumer (the lease holder); in Redis every instance consumes.
+describe.each(backends.filter(([name]) => name === "redis"))(
+  "Fedify MessageQueue (%s, several consumers)",
+  (_name, open) => {
+    it("keeps an ordering key in order across consumers and a crash", async () => {
+      const backend = await open()();
+      const producer = backend.queue({ lockMs: 10_000 });
+      await producer.enqueue({ n: 1 }, { orderingKey: "post-2" });
+      // A consumer takes message 1 and dies; 2 and 3 come after.
+      let taken = false;
+      void backend.queue({ lockMs: 10_000 }).drain(() => {
+        taken = true;
+        return new Promise<void>(() => {});
+      });
+      await expect.poll(() => taken).toBe(true);
+      for (const n of [2, 3]) await producer.enqueue({ n }, { orderingKey: "post-2" });
+      await producer.enqueue({ other: true }, { orderingKey: "post-3" });
+      const order: unknown[] = [];
+      const consumers = [backend.queue({ lockMs: 10_000 }), backend.queue({ lockMs: 10_000 })];
+      const push = async (m: unknown) => {
+        await new Promise((r) => setImmediate(r));
+        order.push(m);
+      };
+      // While 1 is held, its key waits; other keys go on.
+      await Promise.all(consumers.map((c) => c.drain(push)));
+      expect(order).toEqual([{ other: true }]);
+      now = new Date(now.getTime() + 10_001);
+      await Promise.all(consumers.map((c) => c.drain(push)));
+      expect(order).toEqual([{ other: true }, { n: 1 }, { n: 2 }, { n: 3 }]);
+    });
+  },
+);

@@ -35,7 +35,7 @@ let sequence = 0;
  * A message id that sorts in the order messages were queued (time, then this process's
  * counter), so messages sharing an ordering key and a due time run in that order.
  */
-function sortableId(now: Date): string {
+export function sortableId(now: Date): string {
   sequence = (sequence + 1) % 1_000_000;
   return `${String(now.getTime()).padStart(14, "0")}${String(sequence).padStart(6, "0")}${newId().slice(0, 8)}`;
 }
@@ -45,7 +45,7 @@ export function backoffDelay(attempts: number, baseMs: number, maxMs: number): n
   return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempts - 1));
 }
 
-function delayMs(options: MessageQueueEnqueueOptions | undefined): number {
+export function delayMs(options: MessageQueueEnqueueOptions | undefined): number {
   return options?.delay ? Math.max(0, options.delay.total("millisecond")) : 0;
 }
 

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { KvStore } from "@fedify/fedify";
 import type { Logger } from "pino";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
@@ -13,11 +14,13 @@ import {
   markFederated,
 } from "../repos/federation.server.ts";
 import { getSiteSetting } from "../repos/site-settings.server.ts";
+import type { RedisClient } from "../shared-state/redis.server.ts";
 import { DeliveryLog } from "./deliveries.server.ts";
 import type { FederationData, InkwellFederation } from "./federation.server.ts";
 import { DatabaseKvStore } from "./kv.server.ts";
 import { DELIVERY_ATTEMPTS, PERMANENT_FAILURE_STATUSES } from "./paths.server.ts";
 import { DatabaseMessageQueue } from "./queue.server.ts";
+import { RedisKvStore, RedisMessageQueue } from "./redis-store.server.ts";
 
 /**
  * Why federation is on or off. The environment wins over the admin switch; neither
@@ -60,7 +63,8 @@ export interface FederationService {
   load(): Promise<InkwellFederation>;
   /** Whether Fedify has been loaded in this process (tests, the memory check). */
   loaded(): boolean;
-  queue: DatabaseMessageQueue;
+  /** In the database, or in Redis when REDIS_URL is set. */
+  queue: DatabaseMessageQueue | RedisMessageQueue;
   data: FederationData;
   status(): Promise<FederationStatus>;
   /** The status for a switch value already read (readers' pages have the settings at hand). */
@@ -107,14 +111,18 @@ export function createFederationService(opts: {
   queuePollMs?: number;
   /** A remote reply, like or boost changed what a post's pages show (their cached copies go). */
   onPostChanged?: (postId: string) => Promise<void>;
+  /** Redis (REDIS_URL) and the site's key prefix: Fedify's store and queue live there then. */
+  redis?: { client: RedisClient; prefix: string } | null;
 }): FederationService {
-  const { db, env, log, testMode } = opts;
-  // New messages wake the worker on this instance; the lease holder also looks every few seconds
-  // (messages queued on other instances, retries that have come due).
-  const queue = new DatabaseMessageQueue(db, {
-    log,
-    pollMs: opts.queuePollMs ?? Math.min(QUEUE_POLL_MS, env.schedulerIntervalMs),
-  });
+  const { db, env, log, testMode, redis } = opts;
+  // New messages wake the worker on this instance; the worker also looks every few seconds
+  // (messages queued on other instances, retries that have come due). In the database only
+  // the lease holder works; in Redis every instance does.
+  const queueOptions = { log, pollMs: opts.queuePollMs ?? Math.min(QUEUE_POLL_MS, env.schedulerIntervalMs) };
+  const queue = redis
+    ? new RedisMessageQueue(redis.client, redis.prefix, queueOptions)
+    : new DatabaseMessageQueue(db, queueOptions);
+  const kv: KvStore = redis ? new RedisKvStore(redis.client, redis.prefix) : new DatabaseKvStore(db);
   const deliveries = new DeliveryLog({
     db,
     log,
@@ -128,7 +136,9 @@ export function createFederationService(opts: {
       await opts.onPostChanged?.(postId);
     },
   };
-  const kv = new DatabaseKvStore(db);
+  // Our own marks stay in the database even with Redis: losing "federating-since" (a Redis
+  // flush, a move to Redis) would make every post sent before look deleted to the sync.
+  const marks = new DatabaseKvStore(db);
   let sync: LeasedJob | null = null;
   let abort: AbortController | null = null;
   let queueDone: Promise<void> | null = null;
@@ -146,6 +156,7 @@ export function createFederationService(opts: {
         env,
         log,
         queue: deliveries.wrap(queue),
+        kv,
         onOutboxError: deliveries.onOutboxError,
         ...(testMode ? { allowPrivateAddress: true } : {}),
         ...(testMode?.retryInitialMs ? { retryInitialMs: testMode.retryInitialMs } : {}),
@@ -169,10 +180,10 @@ export function createFederationService(opts: {
     const result: SyncResult = { created: 0, updated: 0, deleted: 0 };
     if (!(await status()).on) return result;
     await deliveries.prune();
-    let since = await kv.get<string>(SINCE_KEY);
+    let since = await marks.get<string>(SINCE_KEY);
     if (since === undefined) {
       since = nowIso();
-      await kv.set(SINCE_KEY, since);
+      await marks.set(SINCE_KEY, since);
     }
     const { mod, federation } = await fedify();
     const { buildArticle, createActivity, deleteActivity, updateActivity } = mod;

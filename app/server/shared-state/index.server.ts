@@ -4,6 +4,7 @@ import { type ContentVersionStore, dbContentVersion } from "../cache/content-ver
 import type { DB } from "../db/db.server.ts";
 import type { Env } from "../env.server.ts";
 import { dbRateLimitStore, type RateLimitStore } from "../rate-limit.server.ts";
+import type { RedisClient } from "./redis.server.ts";
 
 /**
  * The state every instance must share: rate-limit counters, the render cache's
@@ -16,6 +17,8 @@ export interface SharedState {
   contentVersion: ContentVersionStore;
   /** better-auth's secondary storage (sessions), or null to keep them in the database. */
   authStorage: SecondaryStorage | null;
+  /** The Redis connection and this site's key prefix (federation keeps its store and queue there), or null. */
+  redis: { client: RedisClient; prefix: string } | null;
   /** Whether the shared store answers (for /readyz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -28,6 +31,7 @@ export async function createSharedState(env: Env, db: DB, log: Logger): Promise<
       rateLimits: dbRateLimitStore(db),
       contentVersion: dbContentVersion(db),
       authStorage: null,
+      redis: null,
       ping: async () => true,
       close: async () => {},
     };
@@ -43,6 +47,7 @@ export async function createSharedState(env: Env, db: DB, log: Logger): Promise<
     rateLimits: redisRateLimitStore(client, prefix),
     contentVersion: redisContentVersion(client, prefix),
     authStorage: redisSecondaryStorage(client, prefix),
+    redis: { client, prefix },
     async ping() {
       return (await client.ping()) === "PONG";
     },
