@@ -308,7 +308,11 @@ async function importMarkdown(
   args: string[],
   source: "markdown" | "ghost" | "wordpress" = "markdown",
 ): Promise<number> {
-  const { importGhostCommand, importMarkdownCommand, importWordpressCommand } = await import("./import-command.ts");
+  const { importGhostCommand, importMarkdownCommand, importWordpressCommand, tuneImportHeap } = await import(
+    "./import-command.ts"
+  );
+  const { setFlagsFromString } = await import("node:v8");
+  tuneImportHeap(setFlagsFromString, { execArgv: process.execArgv, nodeOptions: process.env.NODE_OPTIONS });
   const command =
     source === "ghost" ? importGhostCommand : source === "wordpress" ? importWordpressCommand : importMarkdownCommand;
   const env = parseEnv();
