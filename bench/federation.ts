@@ -27,6 +27,8 @@ const { values: args } = parseArgs({
     servers: { type: "string", default: "200" },
     "no-shared-inbox": { type: "boolean", default: false },
     "database-url": { type: "string" },
+    // Prints this process's memory (RSS, V8 heap, external) every second to stderr.
+    "trace-memory": { type: "boolean", default: false },
   },
 });
 const FOLLOWERS = Number(args.followers);
@@ -145,10 +147,24 @@ for (let i = 0; i < FOLLOWERS; i += 500) {
 await service.syncPosts();
 
 global.gc?.();
-const rssBefore = process.memoryUsage().rss;
+const MiB = 1024 * 1024;
+const before = process.memoryUsage();
+const rssBefore = before.rss;
 let peakRss = rssBefore;
+// Where a peak comes from: V8's heap (JS objects) or outside it (buffers, native allocations).
+let peakHeap = before.heapUsed;
+let peakExternal = before.external;
+let ticks = 0;
 const sampler = setInterval(() => {
-  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  const now = process.memoryUsage();
+  peakRss = Math.max(peakRss, now.rss);
+  peakHeap = Math.max(peakHeap, now.heapUsed);
+  peakExternal = Math.max(peakExternal, now.external);
+  if (args["trace-memory"] && ++ticks % 20 === 0) {
+    console.error(
+      `${(ticks / 20).toFixed(0)} s: rss +${((now.rss - rssBefore) / MiB).toFixed(1)} MiB, heap used +${((now.heapUsed - before.heapUsed) / MiB).toFixed(1)} (total ${(now.heapTotal / MiB).toFixed(1)}), external +${((now.external - before.external) / MiB).toFixed(1)} MiB`,
+    );
+  }
 }, 50);
 
 const started = performance.now();
@@ -212,6 +228,9 @@ console.log(
 );
 console.log(
   `\nLogged as sent in the delivery log: ${Number(logged.n).toLocaleString("en")}; servers reached: ${last.hosts}.`,
+);
+console.log(
+  `Peak growth split: V8 heap used +${((peakHeap - before.heapUsed) / MiB).toFixed(1)} MiB, external +${((peakExternal - before.external) / MiB).toFixed(1)} MiB (the rest of RSS: heap pages V8 reserved, native memory, code).`,
 );
 console.log(`\n${ok ? "within" : "OVER"} the targets`);
 process.exitCode = ok ? 0 : 1;

@@ -1,4 +1,5 @@
 import { Temporal } from "@js-temporal/polyfill";
+import { InsertQueryNode, ValuesNode } from "kysely";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { testDialect } from "../../../tests/setup/test-db.ts";
@@ -169,6 +170,78 @@ describe.each(backends)(`Fedify MessageQueue (%s, ${testDialect()})`, (_name, op
     });
     expect(maxActive).toBe(1);
     expect(order).toEqual([1, 2, 3]);
+  });
+
+  it("stores a burst of single enqueues (Fedify's per-inbox calls) in a few statements, each resolving once stored", async () => {
+    const queue = new DatabaseMessageQueue(database.db, { log, now: clock });
+    const inserts: number[] = [];
+    // Counts the INSERTs into the queue while the burst is written.
+    const counting = database.db.withPlugin({
+      transformQuery: (args) => {
+        const { node } = args;
+        if (InsertQueryNode.is(node))
+          inserts.push(node.values && ValuesNode.is(node.values) ? node.values.values.length : 0);
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    const burst = new DatabaseMessageQueue(counting, { log, now: clock });
+    const calls = Array.from({ length: 250 }, (_, n) =>
+      burst.enqueue({ n, body: "x".repeat(100) }, { orderingKey: `post-2\nhttps://s${n % 5}.example` }),
+    );
+    await Promise.all(calls);
+    expect(inserts).toEqual([100, 100, 50]);
+    const rows = await database.db
+      .selectFrom("federationQueue")
+      .select(["message", "orderingKey"])
+      .orderBy("id")
+      .execute();
+    expect(rows).toHaveLength(250);
+    expect(rows.map((r) => (JSON.parse(r.message) as { n: number }).n)).toEqual(
+      Array.from({ length: 250 }, (_, n) => n),
+    );
+    expect(rows[7]?.orderingKey).toBe("post-2\nhttps://s2.example");
+    await queue.drain(() => undefined);
+  });
+
+  it("rejects the enqueues whose statement failed, and only those", async () => {
+    let failNext = true;
+    const flaky = database.db.withPlugin({
+      transformQuery: (args) => {
+        if (InsertQueryNode.is(args.node) && failNext) {
+          failNext = false;
+          throw new Error("disk full");
+        }
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    const queue = new DatabaseMessageQueue(flaky, { log, now: clock });
+    const results = await Promise.allSettled(Array.from({ length: 150 }, (_, n) => queue.enqueue({ n })));
+    expect(results.filter((r) => r.status === "rejected")).toHaveLength(100);
+    expect(results.slice(100).every((r) => r.status === "fulfilled")).toBe(true);
+    const depth = await queue.getDepth();
+    expect(depth.queued).toBe(50);
+    await database.db.deleteFrom("federationQueue").execute();
+  });
+
+  it("handles at most `concurrency` messages at once", async () => {
+    const queue = new DatabaseMessageQueue(database.db, { log, now: clock, concurrency: 3 });
+    await queue.enqueueMany(Array.from({ length: 20 }, (_, n) => ({ n })));
+    let active = 0;
+    let maxActive = 0;
+    const seen = new Set<number>();
+    expect(
+      await queue.drain(async (m) => {
+        active++;
+        maxActive = Math.max(maxActive, active);
+        await new Promise((r) => setImmediate(r));
+        seen.add((m as { n: number }).n);
+        active--;
+      }),
+    ).toBe(20);
+    expect(maxActive).toBe(3);
+    expect(seen.size).toBe(20);
   });
 });
 

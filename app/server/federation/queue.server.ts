@@ -31,6 +31,16 @@ export interface QueueOptions {
 
 let sequence = 0;
 
+/** Messages written by one INSERT. */
+const ENQUEUE_CHUNK = 100;
+
+interface PendingEnqueue {
+  message: unknown;
+  options: MessageQueueEnqueueOptions | undefined;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
 /**
  * A message id that sorts in the order messages were queued (time, then this process's
  * counter), so messages sharing an ordering key and a due time run in that order.
@@ -62,6 +72,7 @@ export class DatabaseMessageQueue implements MessageQueue {
   readonly #db: DB;
   readonly #opts: Required<Omit<QueueOptions, "holder">> & { holder?: string };
   #job: LeasedJob | null = null;
+  #pending: PendingEnqueue[] = [];
 
   constructor(db: DB, opts: QueueOptions) {
     this.#db = db;
@@ -77,29 +88,59 @@ export class DatabaseMessageQueue implements MessageQueue {
     };
   }
 
-  async enqueue(message: unknown, options?: MessageQueueEnqueueOptions): Promise<void> {
-    await this.enqueueMany([message], options);
+  /**
+   * One message. Fedify enqueues a post's deliveries one call each when they carry an ordering
+   * key (10,000 calls at once for 10,000 inboxes): the calls of one turn of the event loop are
+   * written together, a chunk at a time, each message serialized only when its chunk is written,
+   * so neither 10,000 JSON strings nor 10,000 statements are ever held at once. Each call
+   * resolves once its own row is stored.
+   */
+  enqueue(message: unknown, options?: MessageQueueEnqueueOptions): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#pending.push({ message, options, resolve, reject });
+      if (this.#pending.length === 1) setImmediate(() => void this.#flush());
+    });
+  }
+
+  async #flush(): Promise<void> {
+    const batch = this.#pending;
+    this.#pending = [];
+    let poke = false;
+    while (batch.length > 0) {
+      // Taken out of the batch: a chunk's messages are let go of once they are stored.
+      const chunk = batch.splice(0, ENQUEUE_CHUNK);
+      try {
+        await this.#insert(chunk.map((p) => ({ message: p.message, options: p.options })));
+        for (const p of chunk) p.resolve();
+        poke ||= chunk.some((p) => delayMs(p.options) === 0);
+      } catch (error) {
+        for (const p of chunk) p.reject(error);
+      }
+    }
+    if (poke) this.#job?.poke();
   }
 
   async enqueueMany(messages: readonly unknown[], options?: MessageQueueEnqueueOptions): Promise<void> {
     if (messages.length === 0) return;
+    for (let i = 0; i < messages.length; i += ENQUEUE_CHUNK) {
+      await this.#insert(messages.slice(i, i + ENQUEUE_CHUNK).map((message) => ({ message, options })));
+    }
+    if (delayMs(options) === 0) this.#job?.poke();
+  }
+
+  /** One INSERT (a chunk keeps it under both drivers' parameter limits). */
+  async #insert(
+    items: ReadonlyArray<{ message: unknown; options: MessageQueueEnqueueOptions | undefined }>,
+  ): Promise<void> {
     const now = this.#opts.now();
-    const runAt = nowIso(new Date(now.getTime() + delayMs(options)));
-    const rows = messages.map((message) => ({
+    const rows = items.map(({ message, options }) => ({
       id: sortableId(now),
       message: JSON.stringify(message),
       orderingKey: options?.orderingKey ?? null,
-      runAt,
+      runAt: nowIso(new Date(now.getTime() + delayMs(options))),
       createdAt: nowIso(now),
     }));
-    // Chunks keep each statement under both drivers' parameter limits.
-    for (let i = 0; i < rows.length; i += 500) {
-      await this.#db
-        .insertInto("federationQueue")
-        .values(rows.slice(i, i + 500))
-        .execute();
-    }
-    if (delayMs(options) === 0) this.#job?.poke();
+    await this.#db.insertInto("federationQueue").values(rows).execute();
   }
 
   async getDepth(): Promise<MessageQueueDepth> {
@@ -152,11 +193,14 @@ export class DatabaseMessageQueue implements MessageQueue {
         const lane = row.orderingKey ?? row.id;
         lanes.set(lane, [...(lanes.get(lane) ?? []), row]);
       }
-      await Promise.all(
-        [...lanes.values()].map(async (lane) => {
+      // At most `concurrency` at once (each delivery holds its parsed message, keys and request).
+      const waiting = [...lanes.values()];
+      const worker = async (): Promise<void> => {
+        for (let lane = waiting.shift(); lane; lane = waiting.shift()) {
           for (const row of lane) await this.#handle(row, handler);
-        }),
-      );
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(this.#opts.concurrency, waiting.length) }, worker));
       handled += claimed.length;
     }
   }
