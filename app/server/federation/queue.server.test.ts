@@ -1,8 +1,8 @@
 import { Temporal } from "@js-temporal/polyfill";
 import { InsertQueryNode, ValuesNode } from "kysely";
 import { pino } from "pino";
-import { describe, expect, it } from "vitest";
-import { testDialect } from "../../../tests/setup/test-db.ts";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import { sharedStoreBackends } from "../../../tests/setup/test-redis.ts";
 import { backoffDelay, DatabaseMessageQueue, type QueueOptions } from "./queue.server.ts";
 import { RedisMessageQueue } from "./redis-store.server.ts";
@@ -171,6 +171,53 @@ describe.each(backends)(`Fedify MessageQueue (%s, ${testDialect()})`, (_name, op
     expect(maxActive).toBe(1);
     expect(order).toEqual([1, 2, 3]);
   });
+});
+
+// The database queue has one consumer (the lease holder); in Redis every instance consumes.
+describe.each(backends.filter(([name]) => name === "redis"))(
+  "Fedify MessageQueue (%s, several consumers)",
+  (_name, open) => {
+    it("keeps an ordering key in order across consumers and a crash", async () => {
+      const backend = await open()();
+      const producer = backend.queue({ lockMs: 10_000 });
+      await producer.enqueue({ n: 1 }, { orderingKey: "post-2" });
+      // A consumer takes message 1 and dies; 2 and 3 come after.
+      let taken = false;
+      void backend.queue({ lockMs: 10_000 }).drain(() => {
+        taken = true;
+        return new Promise<void>(() => {});
+      });
+      await expect.poll(() => taken).toBe(true);
+      for (const n of [2, 3]) await producer.enqueue({ n }, { orderingKey: "post-2" });
+      await producer.enqueue({ other: true }, { orderingKey: "post-3" });
+      const order: unknown[] = [];
+      const consumers = [backend.queue({ lockMs: 10_000 }), backend.queue({ lockMs: 10_000 })];
+      const push = async (m: unknown) => {
+        await new Promise((r) => setImmediate(r));
+        order.push(m);
+      };
+      // While 1 is held, its key waits; other keys go on.
+      await Promise.all(consumers.map((c) => c.drain(push)));
+      expect(order).toEqual([{ other: true }]);
+      now = new Date(now.getTime() + 10_001);
+      await Promise.all(consumers.map((c) => c.drain(push)));
+      expect(order).toEqual([{ other: true }, { n: 1 }, { n: 2 }, { n: 3 }]);
+    });
+  },
+);
+
+// The database queue's batching of single enqueues and its cap on handlers at once.
+describe(`DatabaseMessageQueue batching (${testDialect()})`, () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database.cleanup();
+  });
+  beforeEach(async () => {
+    await database.db.deleteFrom("federationQueue").execute();
+  });
 
   it("stores a burst of single enqueues (Fedify's per-inbox calls) in a few statements, each resolving once stored", async () => {
     const queue = new DatabaseMessageQueue(database.db, { log, now: clock });
@@ -244,36 +291,3 @@ describe.each(backends)(`Fedify MessageQueue (%s, ${testDialect()})`, (_name, op
     expect(seen.size).toBe(20);
   });
 });
-
-// The database queue has one consumer (the lease holder); in Redis every instance consumes.
-describe.each(backends.filter(([name]) => name === "redis"))(
-  "Fedify MessageQueue (%s, several consumers)",
-  (_name, open) => {
-    it("keeps an ordering key in order across consumers and a crash", async () => {
-      const backend = await open()();
-      const producer = backend.queue({ lockMs: 10_000 });
-      await producer.enqueue({ n: 1 }, { orderingKey: "post-2" });
-      // A consumer takes message 1 and dies; 2 and 3 come after.
-      let taken = false;
-      void backend.queue({ lockMs: 10_000 }).drain(() => {
-        taken = true;
-        return new Promise<void>(() => {});
-      });
-      await expect.poll(() => taken).toBe(true);
-      for (const n of [2, 3]) await producer.enqueue({ n }, { orderingKey: "post-2" });
-      await producer.enqueue({ other: true }, { orderingKey: "post-3" });
-      const order: unknown[] = [];
-      const consumers = [backend.queue({ lockMs: 10_000 }), backend.queue({ lockMs: 10_000 })];
-      const push = async (m: unknown) => {
-        await new Promise((r) => setImmediate(r));
-        order.push(m);
-      };
-      // While 1 is held, its key waits; other keys go on.
-      await Promise.all(consumers.map((c) => c.drain(push)));
-      expect(order).toEqual([{ other: true }]);
-      now = new Date(now.getTime() + 10_001);
-      await Promise.all(consumers.map((c) => c.drain(push)));
-      expect(order).toEqual([{ other: true }, { n: 1 }, { n: 2 }, { n: 3 }]);
-    });
-  },
-);
