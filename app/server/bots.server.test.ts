@@ -22,5 +22,10 @@ describe("isBotAgent", () => {
     expect(isBotAgent(CHROME)).toBe(false);
     expect(isBotAgent("Googlebot/2.1")).toBe(true);
     expect(isBotAgent("Googlebot/2.1")).toBe(true);
+    // The last answer kept for the next call never leaks into another agent's.
+    expect(isBotAgent(CHROME)).toBe(false);
+    expect(isBotAgent(null)).toBe(true);
+    expect(isBotAgent(CHROME)).toBe(false);
+    expect(isBotAgent("")).toBe(true);
   });
 });

@@ -7,10 +7,14 @@ import { isbot } from "isbot";
 // full, which only costs the next calls their test again).
 
 const answers = new Map<string, boolean>();
+// The last answer: one request asks up to three counters about the same header string.
+let lastAgent: string | null = null;
+let lastAnswer = true;
 export const MAX_BOT_ANSWERS = 2_000;
 
 /** True for a bot's User-Agent or none at all: such requests are never counted. */
 export function isBotAgent(userAgent: string | null | undefined): boolean {
+  if (userAgent != null && userAgent === lastAgent) return lastAnswer;
   const ua = userAgent?.trim() ?? "";
   if (!ua) return true;
   let bot = answers.get(ua);
@@ -18,6 +22,10 @@ export function isBotAgent(userAgent: string | null | undefined): boolean {
     bot = isbot(ua);
     if (answers.size >= MAX_BOT_ANSWERS) answers.clear();
     answers.set(ua, bot);
+  }
+  if (userAgent != null) {
+    lastAgent = userAgent;
+    lastAnswer = bot;
   }
   return bot;
 }

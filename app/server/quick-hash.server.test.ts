@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { quickHash, quickHashSeed } from "./quick-hash.server.ts";
+import { quickHash, quickHashSeed, visitorKey } from "./quick-hash.server.ts";
 
 describe("quickHash", () => {
   it("is stable for one seed and differs with the seed or the text", () => {
@@ -24,5 +24,19 @@ describe("quickHash", () => {
     const y = bits(quickHash("visitor-b", seed));
     const differing = [...x].filter((c, i) => c !== y[i]).length;
     expect(differing).toBeGreaterThan(12);
+  });
+});
+
+describe("visitorKey", () => {
+  it("gives one key per address and browser, asked in any order", () => {
+    const a = visitorKey("203.0.113.7", "Firefox");
+    const b = visitorKey("203.0.113.8", "Firefox");
+    const c = visitorKey("203.0.113.7", "Chrome");
+    expect(new Set([a, b, c]).size).toBe(3);
+    expect(visitorKey("203.0.113.7", "Firefox")).toBe(a);
+    expect(visitorKey("203.0.113.7", "Firefox")).toBe(a);
+    expect(visitorKey("203.0.113.8", "Firefox")).toBe(b);
+    // The address and browser are not readable from the key.
+    expect(a).not.toContain("203.0.113.7");
   });
 });

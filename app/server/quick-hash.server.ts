@@ -28,3 +28,20 @@ export function quickHash(text: string, seed: number): string {
   b ^= b >>> 13;
   return (0x100000000 * (b & 0x1fffff) + (a >>> 0)).toString(36);
 }
+
+const visitorSeed = quickHashSeed();
+let lastIp = "";
+let lastAgent = "";
+let lastVisitor = "";
+
+/**
+ * A reader's in-process key: the quick hash of address and browser under this process's
+ * seed. The last answer is kept, as the view counter and Insights ask for the same request.
+ */
+export function visitorKey(ip: string, userAgent: string): string {
+  if (ip === lastIp && userAgent === lastAgent && lastVisitor !== "") return lastVisitor;
+  lastIp = ip;
+  lastAgent = userAgent;
+  lastVisitor = quickHash(`${ip}\0${userAgent}`, visitorSeed);
+  return lastVisitor;
+}

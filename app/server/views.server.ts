@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { isBotAgent } from "./bots.server.ts";
 import { dayClock } from "./day-clock.server.ts";
 import type { DB } from "./db/db.server.ts";
-import { quickHash, quickHashSeed } from "./quick-hash.server.ts";
+import { visitorKey } from "./quick-hash.server.ts";
 
 /** Who is reading: the client address and browser, never stored. */
 export interface Visitor {
@@ -71,7 +71,6 @@ export function createViewCounter(db: DB | null, options: ViewCounterOptions = {
     });
   const maxKeys = options.maxKeys ?? DEFAULT_MAX_KEYS;
   const today = dayClock(options.now);
-  const seed = quickHashSeed();
 
   let pendingViews = new Map<string, number>();
   const seen = new Set<string>();
@@ -111,7 +110,8 @@ export function createViewCounter(db: DB | null, options: ViewCounterOptions = {
         seen.clear();
         seenDay = day;
       }
-      const key = quickHash(`${day}\0${visitor.ip}\0${ua}\0${postId}`, seed);
+      // The day is not in the key: the set is emptied when the day changes.
+      const key = `${visitorKey(visitor.ip, ua)}\0${postId}`;
       if (seen.has(key)) return false;
       if (seen.size >= maxKeys) {
         const oldest = seen.values().next().value;

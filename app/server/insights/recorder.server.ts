@@ -5,7 +5,7 @@ import { isBotAgent } from "../bots.server.ts";
 import { isAnonymous } from "../cache/render-cache.server.ts";
 import { dayClock } from "../day-clock.server.ts";
 import type { DB } from "../db/db.server.ts";
-import { quickHash, quickHashSeed } from "../quick-hash.server.ts";
+import { visitorKey } from "../quick-hash.server.ts";
 import { countKey, ensureSalt, type InsightMetric, writeInsightBatch } from "../repos/insights.server.ts";
 import {
   countryOf,
@@ -139,7 +139,6 @@ export function createInsightRecorder(db: DB, options: InsightRecorderOptions): 
   const today = dayClock(now);
   // Visitor hashes already made today, by a quick hash of address and browser: a
   // reader's next pages skip the sha256 (quick-hash.server.ts).
-  const seed = quickHashSeed();
   const visitorMemo = new Map<string, string>();
   let memoDay = "";
   const visitorOf = (salt: string, day: string, ip: string, ua: string): string => {
@@ -147,7 +146,7 @@ export function createInsightRecorder(db: DB, options: InsightRecorderOptions): 
       visitorMemo.clear();
       memoDay = day;
     }
-    const key = quickHash(`${ip}\0${ua}`, seed);
+    const key = visitorKey(ip, ua);
     let visitor = visitorMemo.get(key);
     if (visitor === undefined) {
       visitor = visitorHash(salt, day, ip, ua);
