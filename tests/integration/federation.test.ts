@@ -706,6 +706,30 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
     expect((await post("/ap/actors/nobody/inbox", activity)).status).toBe(404);
     expect(await db.selectFrom("federationFollowers").select("id").execute()).toHaveLength(0);
   });
+
+  it("takes activities signed in either HTTP signature format (draft-cavage and RFC 9421)", async () => {
+    for (const [actor, spec] of [
+      ["zh", "draft-cavage-http-signatures-12"],
+      ["en", "rfc9421"],
+    ] as const) {
+      const follow = JSON.stringify({
+        "@context": "https://www.w3.org/ns/activitystreams",
+        id: `${peer.url}/users/alice#follows/${spec}`,
+        type: "Follow",
+        actor: `${peer.url}/users/alice`,
+        object: `${base}/ap/actors/${actor}`,
+      });
+      const res = await peer.postSigned(`${base}/ap/actors/${actor}/inbox`, follow, spec);
+      expect(res.status, spec).toBeLessThan(300);
+    }
+    // Each Follow was taken: alice follows both accounts, and each answered with an Accept.
+    const rows = await eventually(async () => {
+      const found = await db.selectFrom("federationFollowers").select("actor").orderBy("actor").execute();
+      return found.length === 2 ? found : undefined;
+    }, "both follows");
+    expect(rows.map((r) => r.actor)).toEqual(["en", "zh"]);
+    await db.deleteFrom("federationFollowers").execute();
+  });
 });
 
 describe(`federation without https (${testDialect()})`, () => {

@@ -8,6 +8,7 @@ import {
   generateCryptoKeyPair,
   importJwk,
   MemoryKvStore,
+  signRequest,
 } from "@fedify/fedify";
 import { Accept, type Activity, Create, Delete, Endpoints, Follow, Image, Person, Undo, Update } from "@fedify/vocab";
 import { freePort } from "./server-process.ts";
@@ -46,6 +47,11 @@ export interface FediversePeer {
   newId(user: PeerUser, kind: string): URL;
   /** Sends any activity to the blog actor at `target`, signed by `as` (default alice). */
   send(target: URL, activity: Activity, as?: PeerUser): Promise<void>;
+  /**
+   * POSTs `body` to `inbox` signed with alice's key in the given HTTP signature format
+   * (Fedify's own sending tries RFC 9421 first): the blog must take both.
+   */
+  postSigned(inbox: string, body: string, spec: "draft-cavage-http-signatures-12" | "rfc9421"): Promise<Response>;
   waitFor(predicate: (a: ReceivedActivity) => boolean, timeoutMs?: number): Promise<ReceivedActivity>;
   close(): Promise<void>;
 }
@@ -184,6 +190,19 @@ export async function startFediversePeer(): Promise<FediversePeer> {
       const blog = await ctx.lookupObject(target);
       if (!(blog instanceof Person)) throw new Error(`not an actor: ${target.href}`);
       await ctx.sendActivity({ identifier: as }, blog, activity);
+    },
+    async postSigned(inbox, body, spec) {
+      const key = keys[0];
+      if (!key) throw new Error("peer: no key");
+      const request = new Request(inbox, {
+        method: "POST",
+        headers: { "content-type": "application/activity+json", accept: "application/activity+json" },
+        body,
+      });
+      const signed = await signRequest(request, key.privateKey, new URL("#main-key", ctx.getActorUri("alice")), {
+        spec,
+      });
+      return fetch(signed);
     },
     async waitFor(predicate, timeoutMs = 15_000) {
       const until = Date.now() + timeoutMs;
