@@ -40,7 +40,7 @@ describe("AdminTable", () => {
         </tr>
       </AdminTable>,
     );
-    expect(html).toMatch(/<div class="overflow-x-auto"><table class="[^"]*\bmin-w-\[64rem\]/);
+    expect(html).toMatch(/<div tabindex="0" class="overflow-x-auto[^"]*"><table class="[^"]*\bmin-w-\[64rem\]/);
   });
 });
 

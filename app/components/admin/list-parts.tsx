@@ -348,7 +348,14 @@ const TABLE = "w-full text-left text-sm";
  * readable and this box scrolls sideways instead (give the table a `min-w-*`).
  */
 export function TableScroll({ children }: { children: ReactNode }) {
-  return <div className="overflow-x-auto">{children}</div>;
+  // Focusable, so a keyboard can scroll a table that has no link or button in its rows
+  // (axe: scrollable-region-focusable).
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling box must be reachable by keyboard
+    <div tabIndex={0} className="overflow-x-auto focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600">
+      {children}
+    </div>
+  );
 }
 
 /** The class of an admin table that scrolls in a TableScroll: full width, never narrower than `minWidth`. */
