@@ -27,7 +27,9 @@ afterAll(async () => {
   await database.cleanup();
 });
 
-describe("npm run cli", () => {
+// Each command is a new Node process (~0.8 s of CPU to start and load): a test running
+// eight of them needs more than the default 20 s on a busy machine.
+describe("npm run cli", { timeout: 90_000 }, () => {
   it("prints help with --help", () => {
     const { code, out } = cli("--help");
     expect(code).toBe(0);
