@@ -5,6 +5,7 @@ import type {
   MessageQueueListenOptions,
 } from "@fedify/fedify";
 import type { Logger } from "pino";
+import { bulkCollector } from "../bulk-gc.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import { newId } from "../ids.server.ts";
@@ -184,6 +185,8 @@ export class DatabaseMessageQueue implements MessageQueue {
   /** The worker's run (tests call it too): handles every due message, a batch at a time. */
   async drain(handler: (message: unknown) => Promise<void> | void): Promise<number> {
     let handled = 0;
+    // Thousands of deliveries after a post collect their garbage as they go.
+    const collector = bulkCollector();
     for (;;) {
       const claimed = await this.#claim();
       if (claimed.length === 0) return handled;
@@ -202,6 +205,7 @@ export class DatabaseMessageQueue implements MessageQueue {
       };
       await Promise.all(Array.from({ length: Math.min(this.#opts.concurrency, waiting.length) }, worker));
       handled += claimed.length;
+      collector.afterWork();
     }
   }
 

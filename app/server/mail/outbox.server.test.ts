@@ -2,6 +2,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type MailCapture, startMailCapture } from "../../../tests/setup/mail-capture.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
+import { bulkCollector } from "../bulk-gc.server.ts";
 import type { Env } from "../env.server.ts";
 import { createMailer } from "../mail.server.ts";
 import { deliverOne, dueMail, queueMail, RETRY_WINDOW_MS, retryDelayMs, startMailWorker } from "./outbox.server.ts";
@@ -130,5 +131,35 @@ describe(`mail outbox (${testDialect()})`, () => {
     expect(sent.length).toBe(3);
     expect(await dueMail(database.db, 10)).toHaveLength(2);
     await worker.stop();
+  });
+
+  it("collects garbage as a long run goes, after each mail once the interval has passed", async () => {
+    const sent: string[] = [];
+    const transport: MailTransport = {
+      target: "test",
+      async deliver(mail) {
+        sent.push(mail.to);
+      },
+    };
+    const mailer = createMailer(database.db, { target: "test", onQueued: () => {} });
+    for (let i = 0; i < 4; i++)
+      await mailer.send({ to: `gc${i}@example.test`, subject: "s", text: "x", fromName: null });
+    let collections = 0;
+    let clock = 0;
+    // Each mail takes the interval, so every mail of the run is followed by a collection.
+    const worker = startMailWorker(database.db, transport, silent, {
+      ratePerMinute: 1000,
+      intervalMs: 60_000,
+      holder: "gc-test",
+      collector: () =>
+        bulkCollector({
+          everyMs: 10,
+          now: () => (clock += 10),
+          collect: () => void collections++,
+        }),
+    });
+    await expect.poll(() => sent.length, { timeout: 5000 }).toBe(4);
+    await worker.stop();
+    expect(collections).toBe(4);
   });
 });

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { type BulkCollector, bulkCollector } from "../bulk-gc.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import type { Locale } from "../db/schema.server.ts";
@@ -211,6 +212,8 @@ export function startMailWorker(
     hooks?: OutboxHooks;
     /** How outcomes are written (default: the ordinary, fully durable write). */
     writeOutcome?: OutcomeWriter;
+    /** How a long run collects its garbage (default: every few seconds, under `--expose-gc`). */
+    collector?: () => BulkCollector;
   },
 ): MailWorker {
   const intervalMs = opts.intervalMs ?? 1000;
@@ -225,6 +228,8 @@ export function startMailWorker(
   const run = async () => {
     if (!(await acquireLease(db, MAIL_LEASE, holder, Math.max(intervalMs * 3, 10_000)))) return;
     let renewedAt = Date.now();
+    // A long run (a newsletter with the rate limit high) collects its garbage as it goes.
+    const collector = (opts.collector ?? bulkCollector)();
     while (!stopped && budget >= 1) {
       // Queue newsletter recipients ahead of what can be sent now (a batch at a time).
       if (opts.hooks) await opts.hooks.prepare();
@@ -235,6 +240,7 @@ export function startMailWorker(
         budget -= 1;
         const outcome = await deliverOne(db, transport, mail, undefined, opts.hooks, opts.writeOutcome);
         if (outcome === "retry" || outcome === "failed") log.warn({ mailId: mail.id, outcome }, "mail not delivered");
+        collector.afterWork();
       }
       // A long run keeps its lease, so no other instance starts sending the same mail.
       if (Date.now() - renewedAt > intervalMs) {
