@@ -20,7 +20,12 @@ export default defineConfig({
   // assertion waiting on a page that hashes a password or sends mail can take more
   // than the default 5 s when it is busy.
   timeout: 60_000,
-  expect: { timeout: 10_000 },
+  expect: {
+    timeout: 10_000,
+    // Reference screenshots (tests/e2e/visual.spec.ts) beside their spec, named by the
+    // test's own argument only: CI renders with the same Chromium and fonts as we do.
+    toHaveScreenshot: { pathTemplate: "{testDir}/{testFilePath}-snapshots/{arg}{ext}" },
+  },
   use: {
     // A click or a navigation that never completes fails at its own step (with the
     // page's state in the trace) instead of running into the test's timeout.

@@ -225,6 +225,49 @@ test("a published post shows title, body, contents and tags in English, and in C
   expect(results.violations.map((v) => v.id)).toEqual([]);
 });
 
+/**
+ * Where the title's lines start, as text: each line's first characters (up to 4) after
+ * the first line, and whether the line starts a text node (a run after a `<wbr>`).
+ */
+function titleLineStarts(page: Page): Promise<{ text: string; atRun: boolean }[]> {
+  return page.locator("#post-title").evaluate((h1) => {
+    const starts: { text: string; atRun: boolean }[] = [];
+    const walker = document.createTreeWalker(h1, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    let lastTop: number | null = null;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? "";
+      for (let i = 0; i < text.length; i++) {
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const top = range.getBoundingClientRect().top;
+        if (lastTop !== null && top > lastTop + 5) starts.push({ text: text.slice(i, i + 4), atRun: i === 0 });
+        lastTop = top;
+      }
+    }
+    return starts;
+  });
+}
+
+test("a Chinese title wraps between words only, at break points from the server", async ({ page, serverDb }) => {
+  // Long enough for three or four lines at 320 px; every break inside a word is wrong.
+  const title = "中华人民共和国成立七十周年纪念活动与数据库迁移工具的设计";
+  const id = await publishedPost(serverDb.db, { translations: [translation("zh", title, "开始", "这是中文正文。")] });
+  await page.setViewportSize({ width: 320, height: 800 });
+  await page.goto(`/zh/posts/detail/${id}`);
+  const heading = page.locator("#post-title");
+  await expect(heading).toHaveText(title);
+  expect(await heading.evaluate((h1) => getComputedStyle(h1).wordBreak)).toBe("keep-all");
+  // The break points came from the server (the hydrated page has them too: no mismatch).
+  expect(await heading.locator("wbr").count()).toBeGreaterThan(5);
+  const starts = await titleLineStarts(page);
+  expect(starts.length, "the title should wrap at 320 px").toBeGreaterThanOrEqual(2);
+  expect(starts.filter((s) => !s.atRun)).toEqual([]);
+  // The check can fail: without keep-all the browser breaks between any two characters.
+  await page.addStyleTag({ content: "#post-title { word-break: normal !important; }" });
+  expect((await titleLineStarts(page)).filter((s) => !s.atRun).length).toBeGreaterThan(0);
+});
+
 test("a draft is 404 for visitors and shown with a badge to its author, an admin", async ({
   page,
   browser,

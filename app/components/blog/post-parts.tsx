@@ -24,12 +24,26 @@ type HeadedPost = Pick<
   | "viewCount"
   | "category"
   | "locales"
-> & { translation: Pick<PostTranslationView, "locale" | "title" | "readingMinutes"> };
+> & {
+  translation: Pick<PostTranslationView, "locale" | "title" | "readingMinutes"> & {
+    /** A Chinese title's runs, to break only between (app/server/title-breaks.server.ts). */
+    titleRuns?: string[] | null;
+  };
+};
 
 const otherLocale = (l: Locale): Locale => (l === "en" ? "zh" : "en");
 
 /** The link's language when it is not the page's (a post shown in its other language). */
 const linkLang = (l: { isFallback: boolean; locale: Locale }) => (l.isFallback ? HTML_LANG[l.locale] : undefined);
+
+/** The runs of a title with a break point between each two, and nowhere else (`break-keep`). */
+function TitleRuns({ runs }: { runs: string[] }) {
+  return runs.flatMap((run, i) =>
+    // The runs are fixed text in a fixed order: their position is their identity.
+    // biome-ignore lint/suspicious/noArrayIndexKey: see above
+    i === 0 ? [run] : [<wbr key={i} />, run],
+  );
+}
 
 /**
  * The post's heading: state badges for its author or an admin, the note when it is
@@ -71,8 +85,11 @@ export function PostHeader({ post, locale, prefix }: { post: HeadedPost; locale:
           </span>
         </p>
       )}
-      <h1 id="post-title" className="text-3xl font-bold tracking-tight sm:text-4xl">
-        {translation.title}
+      <h1
+        id="post-title"
+        className={`text-3xl font-bold tracking-tight sm:text-4xl ${translation.titleRuns ? "break-keep" : ""}`}
+      >
+        {translation.titleRuns ? <TitleRuns runs={translation.titleRuns} /> : translation.title}
       </h1>
       <p
         lang={HTML_LANG[locale]}

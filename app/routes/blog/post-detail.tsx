@@ -34,6 +34,7 @@ import {
 } from "../../server/repos/post-detail.server.ts";
 import { seriesBoxForPost } from "../../server/repos/series.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
+import { titleRuns } from "../../server/title-breaks.server.ts";
 import type { Route } from "./+types/post-detail";
 import { safeCover, seoFor } from "./post-seo.ts";
 
@@ -100,7 +101,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const cover = safeCover(post.coverImageUrl);
   // A document has the body once, as HTML: the hydration data leaves it out.
   req.documentParts?.set(POST_BODY_ID, post.translation.bodyHtml);
-  const translation = { ...post.translation, bodyHtml: req.documentParts ? null : post.translation.bodyHtml };
+  const translation = {
+    ...post.translation,
+    bodyHtml: req.documentParts ? null : post.translation.bodyHtml,
+    // Where a Chinese title may break, segmented here: the browser's ICU may disagree.
+    titleRuns: titleRuns(post.translation.title, post.translation.locale),
+  };
   const access = !open ? "closed" : !user ? "signIn" : !user.emailVerified ? "verify" : "open";
   return {
     locale,
