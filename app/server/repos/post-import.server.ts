@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import { handleBase } from "../../lib/author-profile.ts";
 import { cleanDisplayName } from "../../lib/display-name.ts";
 import { withinNesting } from "../../lib/markdown-depth.ts";
-import { checkTarget, fromKey, normalizeFrom } from "../../lib/redirects.ts";
+import { checkTarget, fromKey, normalizeFrom, type RedirectKey } from "../../lib/redirects.ts";
 import { COMMENT_MAX_LENGTH } from "../../lib/schemas/comment.ts";
 import { type EditorInput, isCoverUrl, POST_LIMITS, SLUG_PATTERN } from "../../lib/schemas/post.ts";
 import { slugify } from "../../lib/slug.ts";
@@ -902,40 +902,68 @@ async function writePost(trx: Transaction<Database>, job: Job, p: Prepared, now:
   return { outcome: "imported", postId: id, comments };
 }
 
+/** What the redirect candidates of one chunk share: the stored rules, the addresses claimed so far, the report. */
+interface RedirectScope {
+  rules: RuleSet;
+  /** The old addresses (fromKey) that a candidate or a stored rule already answers in this chunk. */
+  taken: Set<string>;
+  lines: ImportReportLine[];
+}
+
+/**
+ * The redirect from one old address of `post` to `target` (asked only when the address is not
+ * taken yet), or null: for a malformed address (noted, unless `noteInvalid` is false), one taken
+ * already, no target or one that is not a site path, or an address a stored rule has (noted when
+ * that rule points elsewhere). An address with a usable target is taken from then on.
+ */
+async function candidateFor(
+  url: string,
+  target: (from: RedirectKey) => string | null | Promise<string | null>,
+  post: ImportedPost,
+  scope: RedirectScope,
+  { noteInvalid = true }: { noteInvalid?: boolean } = {},
+): Promise<RedirectCandidate | null> {
+  const from = normalizeFrom(url);
+  if (!from.ok) {
+    if (noteInvalid && from.error === "fromInvalid")
+      scope.lines.push({ item: post.label, outcome: "note", reason: "redirectInvalid", detail: url.slice(0, 200) });
+    return null;
+  }
+  const key = fromKey(from);
+  if (scope.taken.has(key)) return null;
+  const to = await target(from);
+  const checked = to === null ? null : checkTarget(to, false);
+  if (!checked?.ok) return null;
+  scope.taken.add(key);
+  const stored = scope.rules.get(from);
+  if (stored) {
+    if (stored.to !== checked.target)
+      scope.lines.push({ item: post.label, outcome: "note", reason: "redirectExists", detail: key });
+    return null;
+  }
+  return { line: 0, fromPath: from.path, fromQuery: from.query, to: checked.target, status: 301, external: false };
+}
+
 /**
  * The redirects from a written post's old addresses to its page (under /en or /zh when the old
  * address was), skipping addresses that cannot be redirected and ones another row already has.
  */
-function redirectCandidates(
-  rules: RuleSet,
+async function redirectCandidates(
+  scope: RedirectScope,
   post: ImportedPost,
   postId: string,
-  taken: Set<string>,
-  lines: ImportReportLine[],
-): RedirectCandidate[] {
+): Promise<RedirectCandidate[]> {
   const out: RedirectCandidate[] = [];
   const locales = new Set(post.translations.map((t) => t.locale));
-  for (const url of post.oldUrls) {
-    const from = normalizeFrom(url);
-    if (!from.ok) {
-      if (from.error === "fromInvalid")
-        lines.push({ item: post.label, outcome: "note", reason: "redirectInvalid", detail: url.slice(0, 200) });
-      continue;
-    }
+  const page = `/posts/detail/${postId}`;
+  const target = (from: RedirectKey) => {
     const prefix = /^\/(en|zh)(\/|$)/.exec(from.path)?.[1] as Locale | undefined;
-    const target = `${prefix && locales.has(prefix) ? `/${prefix}` : ""}/posts/detail/${postId}`;
-    const checked = checkTarget(target, false);
-    const key = fromKey(from);
-    if (!checked.ok || taken.has(key)) continue;
-    taken.add(key);
-    const stored = rules.get(from);
-    if (stored) {
-      if (stored.to !== checked.target)
-        lines.push({ item: post.label, outcome: "note", reason: "redirectExists", detail: key });
-      continue;
-    }
-    if (from.path === `/posts/detail/${postId}`) continue;
-    out.push({ line: 0, fromPath: from.path, fromQuery: from.query, to: checked.target, status: 301, external: false });
+    return `${prefix && locales.has(prefix) ? `/${prefix}` : ""}${page}`;
+  };
+  for (const url of post.oldUrls) {
+    const candidate = await candidateFor(url, target, post, scope);
+    // An old address that is the post's page already needs no redirect (it is still taken).
+    if (candidate && candidate.fromPath !== page) out.push(candidate);
   }
   return out;
 }
@@ -946,63 +974,35 @@ function redirectCandidates(
  */
 async function tagRedirectCandidates(
   trx: Transaction<Database>,
-  rules: RuleSet,
+  scope: RedirectScope,
   post: ImportedPost,
-  taken: Set<string>,
-  lines: ImportReportLine[],
 ): Promise<RedirectCandidate[]> {
   const out: RedirectCandidate[] = [];
   for (const { from: url, tag } of post.tagUrls ?? []) {
-    const from = normalizeFrom(url);
-    if (!from.ok) {
-      if (from.error === "fromInvalid")
-        lines.push({ item: post.label, outcome: "note", reason: "redirectInvalid", detail: url.slice(0, 200) });
-      continue;
-    }
-    const key = fromKey(from);
-    if (taken.has(key)) continue;
-    // The post's tags were made (or found) by writePost: this finds the same row.
-    const [tagId] = await ensureTags(trx, [tag]);
-    const row = tagId
-      ? await trx.selectFrom("tags").select("slug").where("id", "=", tagId).executeTakeFirst()
-      : undefined;
-    if (!row) continue;
-    const checked = checkTarget(`/tags/${encodeURIComponent(row.slug)}`, false);
-    if (!checked.ok) continue;
-    taken.add(key);
-    const stored = rules.get(from);
-    if (stored) {
-      if (stored.to !== checked.target)
-        lines.push({ item: post.label, outcome: "note", reason: "redirectExists", detail: key });
-      continue;
-    }
-    out.push({ line: 0, fromPath: from.path, fromQuery: from.query, to: checked.target, status: 301, external: false });
+    const candidate = await candidateFor(
+      url,
+      async () => {
+        // The post's tags were made (or found) by writePost: this finds the same row.
+        const [tagId] = await ensureTags(trx, [tag]);
+        const row = tagId
+          ? await trx.selectFrom("tags").select("slug").where("id", "=", tagId).executeTakeFirst()
+          : undefined;
+        return row ? `/tags/${encodeURIComponent(row.slug)}` : null;
+      },
+      post,
+      scope,
+    );
+    if (candidate) out.push(candidate);
   }
   return out;
 }
 
 /** Redirects for a source's site-wide old addresses (its feeds), each once; none over a stored rule. */
-function siteRedirectCandidates(
-  rules: RuleSet,
-  post: ImportedPost,
-  taken: Set<string>,
-  lines: ImportReportLine[],
-): RedirectCandidate[] {
+async function siteRedirectCandidates(scope: RedirectScope, post: ImportedPost): Promise<RedirectCandidate[]> {
   const out: RedirectCandidate[] = [];
   for (const { from: url, to } of post.siteUrls ?? []) {
-    const from = normalizeFrom(url);
-    const checked = checkTarget(to, false);
-    if (!from.ok || !checked.ok) continue;
-    const key = fromKey(from);
-    if (taken.has(key)) continue;
-    taken.add(key);
-    const stored = rules.get(from);
-    if (stored) {
-      if (stored.to !== checked.target)
-        lines.push({ item: post.label, outcome: "note", reason: "redirectExists", detail: key });
-      continue;
-    }
-    out.push({ line: 0, fromPath: from.path, fromQuery: from.query, to: checked.target, status: 301, external: false });
+    const candidate = await candidateFor(url, () => to, post, scope, { noteInvalid: false });
+    if (candidate) out.push(candidate);
   }
   return out;
 }
@@ -1013,11 +1013,9 @@ function siteRedirectCandidates(
  */
 async function authorRedirectCandidates(
   trx: Transaction<Database>,
-  rules: RuleSet,
+  scope: RedirectScope,
   kind: string,
   post: ImportedPost,
-  taken: Set<string>,
-  lines: ImportReportLine[],
 ): Promise<RedirectCandidate[]> {
   const out: RedirectCandidate[] = [];
   const author = post.author;
@@ -1031,25 +1029,12 @@ async function authorRedirectCandidates(
     .where("s.sourceId", "=", author.sourceId)
     .executeTakeFirst();
   if (!row?.handle) return out;
-  const checked = checkTarget(`/authors/${encodeURIComponent(row.handle)}`, false);
-  if (!checked.ok) return out;
+  const page = `/authors/${encodeURIComponent(row.handle)}`;
+  // Without a page to send them to, the old addresses are not read (nor noted).
+  if (!checkTarget(page, false).ok) return out;
   for (const url of author.oldUrls) {
-    const from = normalizeFrom(url);
-    if (!from.ok) {
-      if (from.error === "fromInvalid")
-        lines.push({ item: post.label, outcome: "note", reason: "redirectInvalid", detail: url.slice(0, 200) });
-      continue;
-    }
-    const key = fromKey(from);
-    if (taken.has(key)) continue;
-    taken.add(key);
-    const stored = rules.get(from);
-    if (stored) {
-      if (stored.to !== checked.target)
-        lines.push({ item: post.label, outcome: "note", reason: "redirectExists", detail: key });
-      continue;
-    }
-    out.push({ line: 0, fromPath: from.path, fromQuery: from.query, to: checked.target, status: 301, external: false });
+    const candidate = await candidateFor(url, () => page, post, scope);
+    if (candidate) out.push(candidate);
   }
   return out;
 }
@@ -1060,37 +1045,25 @@ async function authorRedirectCandidates(
  */
 async function categoryRedirectCandidates(
   trx: Transaction<Database>,
-  rules: RuleSet,
+  scope: RedirectScope,
   post: ImportedPost,
-  taken: Set<string>,
-  lines: ImportReportLine[],
 ): Promise<RedirectCandidate[]> {
   const out: RedirectCandidate[] = [];
   const [first] = post.categories;
   if (!first) return out;
   for (const url of post.categoryUrls ?? []) {
-    const from = normalizeFrom(url);
-    if (!from.ok) {
-      if (from.error === "fromInvalid")
-        lines.push({ item: post.label, outcome: "note", reason: "redirectInvalid", detail: url.slice(0, 200) });
-      continue;
-    }
-    const key = fromKey(from);
-    if (taken.has(key)) continue;
-    // writePost made (or found) this category: the same row.
-    const id = await ensureCategory(trx, first.slice(0, 100));
-    const row = await trx.selectFrom("categories").select("slug").where("id", "=", id).executeTakeFirst();
-    if (!row) continue;
-    const checked = checkTarget(`/categories/${encodeURIComponent(row.slug)}`, false);
-    if (!checked.ok) continue;
-    taken.add(key);
-    const stored = rules.get(from);
-    if (stored) {
-      if (stored.to !== checked.target)
-        lines.push({ item: post.label, outcome: "note", reason: "redirectExists", detail: key });
-      continue;
-    }
-    out.push({ line: 0, fromPath: from.path, fromQuery: from.query, to: checked.target, status: 301, external: false });
+    const candidate = await candidateFor(
+      url,
+      async () => {
+        // writePost made (or found) this category: the same row.
+        const id = await ensureCategory(trx, first.slice(0, 100));
+        const row = await trx.selectFrom("categories").select("slug").where("id", "=", id).executeTakeFirst();
+        return row ? `/categories/${encodeURIComponent(row.slug)}` : null;
+      },
+      post,
+      scope,
+    );
+    if (candidate) out.push(candidate);
   }
   return out;
 }
@@ -1201,7 +1174,7 @@ export async function importNextPostChunk(
           ? cached.rules
           : new RuleSet(await loadRules(trx));
       let next = version;
-      const taken = new Set<string>();
+      const scope: RedirectScope = { rules, taken: new Set<string>(), lines };
       const candidates: RedirectCandidate[] = [];
       for (const p of ready) {
         const result = await writePost(trx, job, p, at);
@@ -1215,11 +1188,11 @@ export async function importNextPostChunk(
         counts.commentsAdded += result.comments;
         lines.push({ item: p.post.label, outcome: result.outcome, detail: result.postId });
         written.push(result.postId);
-        candidates.push(...redirectCandidates(rules, p.post, result.postId, taken, lines));
-        candidates.push(...(await tagRedirectCandidates(trx, rules, p.post, taken, lines)));
-        candidates.push(...(await categoryRedirectCandidates(trx, rules, p.post, taken, lines)));
-        candidates.push(...(await authorRedirectCandidates(trx, rules, job.kind, p.post, taken, lines)));
-        candidates.push(...siteRedirectCandidates(rules, p.post, taken, lines));
+        candidates.push(...(await redirectCandidates(scope, p.post, result.postId)));
+        candidates.push(...(await tagRedirectCandidates(trx, scope, p.post)));
+        candidates.push(...(await categoryRedirectCandidates(trx, scope, p.post)));
+        candidates.push(...(await authorRedirectCandidates(trx, scope, job.kind, p.post)));
+        candidates.push(...(await siteRedirectCandidates(scope, p.post)));
       }
       if (candidates.length > 0) {
         const result = await importRedirectsInto(trx, rules, candidates, `import:${job.kind}`, at);
