@@ -154,6 +154,17 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "adminConfig:fediverse.title", [NOINDEX]);
 }
 
+/** A table row's one-button form: posts `name=value` (the account to block, the block to lift). */
+function RowButton({ name, value, label, text }: { name: string; value: string; label: string; text: string }) {
+  return (
+    <Form method="post">
+      <button type="submit" name={name} value={value} className={ADMIN_BUTTON} aria-label={label}>
+        {text}
+      </button>
+    </Form>
+  );
+}
+
 type ActorView = Route.ComponentProps["loaderData"]["actors"][number];
 
 function Followers({ view, locale }: { view: ActorView; locale: Route.ComponentProps["loaderData"]["locale"] }) {
@@ -203,17 +214,12 @@ function Followers({ view, locale }: { view: ActorView; locale: Route.ComponentP
               {f.blocked ? (
                 <span data-testid="follower-blocked">{t("fediverse.blocked")}</span>
               ) : (
-                <Form method="post">
-                  <button
-                    type="submit"
-                    name="blockActor"
-                    value={f.followerUri}
-                    className={ADMIN_BUTTON}
-                    aria-label={t("fediverse.blockActorLabel", { handle: f.handle })}
-                  >
-                    {t("fediverse.block")}
-                  </button>
-                </Form>
+                <RowButton
+                  name="blockActor"
+                  value={f.followerUri}
+                  label={t("fediverse.blockActorLabel", { handle: f.handle })}
+                  text={t("fediverse.block")}
+                />
               )}
             </td>
           </tr>
@@ -288,17 +294,12 @@ function Blocks({
               <LocalTime iso={b.createdAt} locale={locale} />
             </td>
             <td>
-              <Form method="post">
-                <button
-                  type="submit"
-                  name="unblock"
-                  value={b.id}
-                  className={ADMIN_BUTTON}
-                  aria-label={t("fediverse.blocks.unblockLabel", { value: b.value })}
-                >
-                  {t("fediverse.blocks.unblock")}
-                </button>
-              </Form>
+              <RowButton
+                name="unblock"
+                value={b.id}
+                label={t("fediverse.blocks.unblockLabel", { value: b.value })}
+                text={t("fediverse.blocks.unblock")}
+              />
             </td>
           </tr>
         ))}
