@@ -1,7 +1,7 @@
 import { Image, Person, PropertyValue } from "@fedify/vocab";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DB, nowIso } from "../../app/server/db/db.server.ts";
-import { eventually, type FederationBlog, startFederationBlog } from "../setup/federation-blog.ts";
+import { eventually, type FederationBlog, insertFederatedPost, startFederationBlog } from "../setup/federation-blog.ts";
 import type { FediversePeer } from "../setup/fediverse-peer.ts";
 import { testDialect } from "../setup/test-db.ts";
 
@@ -19,46 +19,10 @@ describe(`federation, outbound (${testDialect()})`, () => {
   let base: string;
   let host: string;
 
-  async function insertPost(
+  const insertPost = (
     id: string,
     opts: { federate?: boolean; cover?: { url: string; alt: string }; publishedAt?: string } = {},
-  ) {
-    const at = nowIso();
-    await db
-      .insertInto("posts")
-      .values({
-        id,
-        slug: id,
-        authorId: null,
-        status: "published",
-        publishedAt: opts.publishedAt ?? at,
-        categoryId: null,
-        coverImageId: null,
-        coverImageUrl: opts.cover?.url ?? null,
-        coverAlt: opts.cover?.alt ?? "",
-        federate: opts.federate === false ? 0 : 1,
-        createdAt: at,
-        updatedAt: at,
-      })
-      .execute();
-    await db
-      .insertInto("postTranslations")
-      .values([
-        {
-          postId: id,
-          locale: "zh",
-          title: `标题 ${id}`,
-          summary: "摘要",
-          bodyMarkdown: "正文",
-          bodyHtml: "<p>正文</p>",
-          seoTitle: null,
-          seoDescription: null,
-          createdAt: at,
-          updatedAt: at,
-        },
-      ])
-      .execute();
-  }
+  ) => insertFederatedPost(db, id, { ...opts, zhTitle: `标题 ${id}` });
 
   const named = (name: string) => (a: { type: string; json: Record<string, unknown> }) =>
     (a.json.object as Record<string, unknown> | undefined)?.name === name;

@@ -6,7 +6,7 @@ import { type DB, nowIso } from "../../app/server/db/db.server.ts";
 import { FEDERATION_BODY_LIMIT } from "../../app/server/http/federation.server.ts";
 import { addBlock, removeBlock } from "../../app/server/repos/federation-inbound.server.ts";
 import { updateSiteSettings } from "../../app/server/repos/site-settings.server.ts";
-import { eventually, type FederationBlog, startFederationBlog } from "../setup/federation-blog.ts";
+import { eventually, type FederationBlog, insertFederatedPost, startFederationBlog } from "../setup/federation-blog.ts";
 import type { FediversePeer, PeerUser } from "../setup/fediverse-peer.ts";
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
@@ -32,51 +32,10 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
   let base: string;
   let host: string;
 
+  /** A post in both languages with a tag of its own. */
   async function insertPost(id: string, opts: { status: "published" | "scheduled" | "draft"; publishedAt: string }) {
+    await insertFederatedPost(db, id, { ...opts, zhTitle: `中文标题 ${id}`, en: true });
     const at = nowIso();
-    await db
-      .insertInto("posts")
-      .values({
-        id,
-        slug: id,
-        authorId: null,
-        status: opts.status,
-        publishedAt: opts.publishedAt,
-        categoryId: null,
-        coverImageId: null,
-        createdAt: at,
-        updatedAt: at,
-      })
-      .execute();
-    await db
-      .insertInto("postTranslations")
-      .values([
-        {
-          postId: id,
-          locale: "zh",
-          title: `中文标题 ${id}`,
-          summary: "摘要",
-          bodyMarkdown: "正文",
-          bodyHtml: "<p>正文</p>",
-          seoTitle: null,
-          seoDescription: null,
-          createdAt: at,
-          updatedAt: at,
-        },
-        {
-          postId: id,
-          locale: "en",
-          title: `English ${id}`,
-          summary: "Summary",
-          bodyMarkdown: "Body",
-          bodyHtml: '<p>Body <a href="/en">home</a></p>',
-          seoTitle: null,
-          seoDescription: null,
-          createdAt: at,
-          updatedAt: at,
-        },
-      ])
-      .execute();
     await db
       .insertInto("tags")
       .values({

@@ -1,4 +1,4 @@
-import { type DB, openDatabase } from "../../app/server/db/db.server.ts";
+import { type DB, nowIso, openDatabase } from "../../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../../app/server/env.server.ts";
 import { type FediversePeer, startFediversePeer } from "./fediverse-peer.ts";
 import { freePort, type ServerProcess, startServer, tempDataDir } from "./server-process.ts";
@@ -91,4 +91,60 @@ export async function eventually<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * Writes a post straight into the blog's database (the server's scheduler then federates it):
+ * published now unless said, its Chinese version titled `zhTitle`, and with `en` an English one
+ * (`English {id}`, its body linking home).
+ */
+export async function insertFederatedPost(
+  db: DB,
+  id: string,
+  opts: {
+    zhTitle: string;
+    en?: boolean;
+    status?: "published" | "scheduled" | "draft";
+    publishedAt?: string;
+    federate?: boolean;
+    cover?: { url: string; alt: string };
+  },
+): Promise<void> {
+  const at = nowIso();
+  await db
+    .insertInto("posts")
+    .values({
+      id,
+      slug: id,
+      authorId: null,
+      status: opts.status ?? "published",
+      publishedAt: opts.publishedAt ?? at,
+      categoryId: null,
+      coverImageId: null,
+      coverImageUrl: opts.cover?.url ?? null,
+      coverAlt: opts.cover?.alt ?? "",
+      federate: opts.federate === false ? 0 : 1,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .execute();
+  const version = (locale: "zh" | "en", title: string, summary: string, body: string, bodyHtml: string) => ({
+    postId: id,
+    locale,
+    title,
+    summary,
+    bodyMarkdown: body,
+    bodyHtml,
+    seoTitle: null,
+    seoDescription: null,
+    createdAt: at,
+    updatedAt: at,
+  });
+  await db
+    .insertInto("postTranslations")
+    .values([
+      version("zh", opts.zhTitle, "摘要", "正文", "<p>正文</p>"),
+      ...(opts.en ? [version("en", `English ${id}`, "Summary", "Body", '<p>Body <a href="/en">home</a></p>')] : []),
+    ])
+    .execute();
 }
