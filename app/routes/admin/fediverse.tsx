@@ -154,6 +154,19 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "adminConfig:fediverse.title", [NOINDEX]);
 }
 
+/** A table's pages on this page of several tables: each pages by a query value of its own (`param`). */
+function pagesBy(
+  withParams: (changes: Record<string, string>) => string,
+  list: { page: number; pageCount: number },
+  param: string,
+) {
+  return {
+    page: list.page,
+    pageCount: list.pageCount,
+    withParams: (changes: Record<string, string>) => withParams({ [param]: changes.page ?? "1" }),
+  };
+}
+
 /** A table row's one-button form: posts `name=value` (the account to block, the block to lift). */
 function RowButton({ name, value, label, text }: { name: string; value: string; label: string; text: string }) {
   return (
@@ -192,11 +205,7 @@ function Followers({ view, locale }: { view: ActorView; locale: Route.ComponentP
         rowCount={followers.items.length}
         empty={t("fediverse.noFollowers")}
         minWidth="min-w-[40rem]"
-        pagination={{
-          page: followers.page,
-          pageCount: followers.pageCount,
-          withParams: (changes) => withParams({ [`${view.actor}Page`]: changes.page ?? "1" }),
-        }}
+        pagination={pagesBy(withParams, followers, `${view.actor}Page`)}
       >
         {followers.items.map((f) => (
           <tr key={f.id}>
@@ -366,11 +375,7 @@ function DeliveryLog({ data }: { data: LoaderData }) {
         rowCount={deliveries.items.length}
         empty={t("fediverse.deliveries.empty")}
         minWidth="min-w-[48rem]"
-        pagination={{
-          page: deliveries.page,
-          pageCount: deliveries.pageCount,
-          withParams: (changes) => withParams({ logPage: changes.page ?? "1" }),
-        }}
+        pagination={pagesBy(withParams, deliveries, "logPage")}
       >
         {deliveries.items.map((d) => (
           <tr key={d.id}>
