@@ -1,10 +1,9 @@
 import { Image, Person, PropertyValue } from "@fedify/vocab";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DB, nowIso, openDatabase } from "../../app/server/db/db.server.ts";
-import { parseDatabaseUrl } from "../../app/server/env.server.ts";
-import { type FediversePeer, startFediversePeer } from "../setup/fediverse-peer.ts";
-import { freePort, type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
-import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
+import { type DB, nowIso } from "../../app/server/db/db.server.ts";
+import { eventually, type FederationBlog, insertFederatedPost, startFederationBlog } from "../setup/federation-blog.ts";
+import type { FediversePeer } from "../setup/fediverse-peer.ts";
+import { testDialect } from "../setup/test-db.ts";
 
 // The outbound half of issue 22 against a Fedify peer on loopback: the accounts' profiles,
 // the cover on the Article, the "Share on the Fediverse" box (no Create when off, Delete when
@@ -14,99 +13,30 @@ import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
 const DEAD_AFTER_MS = 2500;
 
 describe(`federation, outbound (${testDialect()})`, () => {
-  let server: ServerProcess;
+  let blog: FederationBlog;
   let db: DB;
-  let closeDb: () => Promise<void>;
-  let cleanup: () => Promise<void>;
   let peer: FediversePeer;
   let base: string;
   let host: string;
 
-  async function insertPost(
+  const insertPost = (
     id: string,
     opts: { federate?: boolean; cover?: { url: string; alt: string }; publishedAt?: string } = {},
-  ) {
-    const at = nowIso();
-    await db
-      .insertInto("posts")
-      .values({
-        id,
-        slug: id,
-        authorId: null,
-        status: "published",
-        publishedAt: opts.publishedAt ?? at,
-        categoryId: null,
-        coverImageId: null,
-        coverImageUrl: opts.cover?.url ?? null,
-        coverAlt: opts.cover?.alt ?? "",
-        federate: opts.federate === false ? 0 : 1,
-        createdAt: at,
-        updatedAt: at,
-      })
-      .execute();
-    await db
-      .insertInto("postTranslations")
-      .values([
-        {
-          postId: id,
-          locale: "zh",
-          title: `标题 ${id}`,
-          summary: "摘要",
-          bodyMarkdown: "正文",
-          bodyHtml: "<p>正文</p>",
-          seoTitle: null,
-          seoDescription: null,
-          createdAt: at,
-          updatedAt: at,
-        },
-      ])
-      .execute();
-  }
+  ) => insertFederatedPost(db, id, { ...opts, zhTitle: `标题 ${id}` });
 
   const named = (name: string) => (a: { type: string; json: Record<string, unknown> }) =>
     (a.json.object as Record<string, unknown> | undefined)?.name === name;
 
-  async function until<T>(what: string, probe: () => Promise<T | null | undefined>, timeoutMs = 20_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await probe();
-      if (value) return value;
-      if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  /** Waits for a delivery's row (written once the peer has answered) or the server's state. */
+  const until = <T>(what: string, probe: () => Promise<T | null | undefined>) => eventually(probe, what, 20_000);
 
   beforeAll(async () => {
-    const dataDir = tempDataDir();
-    const database = await createServerDatabaseUrl(dataDir);
-    cleanup = database.cleanup;
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    host = `127.0.0.1:${port}`;
-    server = await startServer(
-      {
-        PORT: String(port),
-        PUBLIC_URL: base,
-        DATA_DIR: dataDir,
-        DATABASE_URL: database.url,
-        LOG_REQUESTS: "false",
-        FEDERATION: "on",
-        SCHEDULER_INTERVAL_MS: "300",
-        TEST_FEDERATION_DEAD_AFTER_MS: String(DEAD_AFTER_MS),
-      },
-      { entry: "tests/setup/federation-server.ts" },
-    );
-    const opened = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 2 });
-    db = opened.db;
-    closeDb = () => opened.close();
-    peer = await startFediversePeer();
+    blog = await startFederationBlog({ TEST_FEDERATION_DEAD_AFTER_MS: String(DEAD_AFTER_MS) });
+    ({ db, peer, base, host } = blog);
   });
 
   afterAll(async () => {
-    await peer?.close();
-    await server?.stop("SIGKILL");
-    await closeDb?.();
-    await cleanup?.();
+    await blog?.close();
   });
 
   it("shows each account's profile as Mastodon reads it: name, bio, avatar, header, links", async () => {

@@ -2,13 +2,13 @@ import { randomBytes } from "node:crypto";
 import { Announce, Create, Delete, Like, Note, PUBLIC_COLLECTION, Tombstone, Undo, Update } from "@fedify/vocab";
 import { Temporal } from "@js-temporal/polyfill";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DB, nowIso, openDatabase } from "../../app/server/db/db.server.ts";
-import { parseDatabaseUrl } from "../../app/server/env.server.ts";
+import { type DB, nowIso } from "../../app/server/db/db.server.ts";
 import { FEDERATION_BODY_LIMIT } from "../../app/server/http/federation.server.ts";
 import { addBlock, removeBlock } from "../../app/server/repos/federation-inbound.server.ts";
 import { updateSiteSettings } from "../../app/server/repos/site-settings.server.ts";
-import { type FediversePeer, startFediversePeer } from "../setup/fediverse-peer.ts";
-import { freePort, type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
+import { eventually, type FederationBlog, insertFederatedPost, startFederationBlog } from "../setup/federation-blog.ts";
+import type { FediversePeer, PeerUser } from "../setup/fediverse-peer.ts";
+import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
 import { createTestRedis } from "../setup/test-redis.ts";
 
@@ -26,60 +26,16 @@ const federationRedisUrl = process.env.TEST_FEDERATION_REDIS_URL || null;
 const federationRedisPrefix = `inkwell-test-fed-${randomBytes(6).toString("hex")}:`;
 
 describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, () => {
-  let server: ServerProcess;
+  let blog: FederationBlog;
   let db: DB;
-  let closeDb: () => Promise<void>;
-  let cleanup: () => Promise<void>;
   let peer: FediversePeer;
   let base: string;
   let host: string;
-  let startBlog: () => Promise<ServerProcess>;
 
+  /** A post in both languages with a tag of its own. */
   async function insertPost(id: string, opts: { status: "published" | "scheduled" | "draft"; publishedAt: string }) {
+    await insertFederatedPost(db, id, { ...opts, zhTitle: `中文标题 ${id}`, en: true });
     const at = nowIso();
-    await db
-      .insertInto("posts")
-      .values({
-        id,
-        slug: id,
-        authorId: null,
-        status: opts.status,
-        publishedAt: opts.publishedAt,
-        categoryId: null,
-        coverImageId: null,
-        createdAt: at,
-        updatedAt: at,
-      })
-      .execute();
-    await db
-      .insertInto("postTranslations")
-      .values([
-        {
-          postId: id,
-          locale: "zh",
-          title: `中文标题 ${id}`,
-          summary: "摘要",
-          bodyMarkdown: "正文",
-          bodyHtml: "<p>正文</p>",
-          seoTitle: null,
-          seoDescription: null,
-          createdAt: at,
-          updatedAt: at,
-        },
-        {
-          postId: id,
-          locale: "en",
-          title: `English ${id}`,
-          summary: "Summary",
-          bodyMarkdown: "Body",
-          bodyHtml: '<p>Body <a href="/en">home</a></p>',
-          seoTitle: null,
-          seoDescription: null,
-          createdAt: at,
-          updatedAt: at,
-        },
-      ])
-      .execute();
     await db
       .insertInto("tags")
       .values({
@@ -97,17 +53,6 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
       .execute();
   }
 
-  /** Waits until `check` returns something other than undefined (activities are handled from the queue). */
-  async function eventually<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await check();
-      if (value !== undefined) return value;
-      if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-
   /** Lets the queue handle what was sent (for activities that must change nothing). */
   const settle = () => new Promise((r) => setTimeout(r, 1500));
 
@@ -117,53 +62,43 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
     return res.text();
   }
 
-  function note(opts: { id: URL; by: URL; inReplyTo: string; content: string }): Note {
+  /** A public reply by `who` to `inReplyTo`: a new note, or a new version of the note `id`. */
+  function reply(who: PeerUser, inReplyTo: string, content: string, id = peer.newId(who, "statuses")): Note {
     return new Note({
-      id: opts.id,
-      attribution: opts.by,
+      id,
+      attribution: peer.actorUri(who),
       to: PUBLIC_COLLECTION,
-      replyTarget: new URL(opts.inReplyTo),
-      content: opts.content,
-      url: new URL(`${opts.id.href}/page`),
+      replyTarget: new URL(inReplyTo),
+      content,
+      url: new URL(`${id.href}/page`),
       published: Temporal.Now.instant() as unknown as globalThis.Temporal.Instant,
     });
   }
+
+  // `who`'s activities, each with a new id on the peer.
+  const like = (who: PeerUser, object: URL) =>
+    new Like({ id: peer.newId(who, "likes"), actor: peer.actorUri(who), object });
+  const undo = (who: PeerUser, object: Like) =>
+    new Undo({ id: peer.newId(who, "undo"), actor: peer.actorUri(who), object });
+  const edit = (who: PeerUser, object: Note) =>
+    new Update({ id: peer.newId(who, "activities"), actor: peer.actorUri(who), object });
+  const deletion = (who: PeerUser, noteId: URL | null) =>
+    new Delete({ id: peer.newId(who, "activities"), actor: peer.actorUri(who), object: new Tombstone({ id: noteId }) });
 
   function create(by: URL, object: Note, id?: URL): Create {
     return new Create({ id: id ?? new URL(`${object.id?.href}#create`), actor: by, object, to: PUBLIC_COLLECTION });
   }
 
   beforeAll(async () => {
-    const dataDir = tempDataDir();
-    const database = await createServerDatabaseUrl(dataDir);
-    cleanup = database.cleanup;
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    host = `127.0.0.1:${port}`;
-    const env = {
-      PORT: String(port),
-      PUBLIC_URL: base,
-      DATA_DIR: dataDir,
-      DATABASE_URL: database.url,
-      LOG_REQUESTS: "false",
-      FEDERATION: "on",
-      SCHEDULER_INTERVAL_MS: "300",
+    blog = await startFederationBlog({
       FEDERATION_INBOX_PER_MINUTE: String(INBOX_PER_MINUTE),
       ...(federationRedisUrl ? { REDIS_URL: federationRedisUrl, REDIS_PREFIX: federationRedisPrefix } : {}),
-    };
-    startBlog = () => startServer(env, { entry: "tests/setup/federation-server.ts" });
-    server = await startBlog();
-    const opened = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 2 });
-    db = opened.db;
-    closeDb = () => opened.close();
-    peer = await startFediversePeer();
+    });
+    ({ db, peer, base, host } = blog);
   });
 
   afterAll(async () => {
-    await peer?.close();
-    await server?.stop("SIGKILL");
-    await closeDb?.();
-    await cleanup?.();
+    await blog?.close();
     if (federationRedisUrl) {
       const redis = await createTestRedis(federationRedisUrl);
       const keys = await redis.client.keys(`${federationRedisPrefix}*`);
@@ -317,7 +252,7 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
     }
     // The failed attempt is back in the queue (with its delay) a moment after the 503.
     await new Promise((r) => setTimeout(r, 200));
-    await server.stop("SIGKILL");
+    await blog.server.stop("SIGKILL");
     expect(peer.received.some((a) => (a.json.object as Record<string, unknown>)?.name === "中文标题 fedpost4")).toBe(
       false,
     );
@@ -330,7 +265,7 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
       expect(await db.selectFrom("federationQueue").select("id").execute()).not.toEqual([]);
     }
     peer.failNext(0);
-    server = await startBlog();
+    await blog.restart();
     await peer.waitFor(
       (a) => a.type === "Create" && (a.json.object as Record<string, unknown>).name === "中文标题 fedpost4",
       20_000,
@@ -364,13 +299,11 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
       db.selectFrom("comments").selectAll().where("remoteNoteUri", "=", noteId.href).executeTakeFirst();
 
     // A reply with script, an event handler and an image in it.
-    const first = note({
-      id: peer.newId("alice", "statuses"),
-      by: alice,
-      inReplyTo: article,
-      content:
-        '<p>Hello <strong>blog</strong><script>alert("x")</script><img src="x" onerror="alert(1)"> <a href="javascript:alert(1)">bad</a></p>',
-    });
+    const first = reply(
+      "alice",
+      article,
+      '<p>Hello <strong>blog</strong><script>alert("x")</script><img src="x" onerror="alert(1)"> <a href="javascript:alert(1)">bad</a></p>',
+    );
     await peer.send(zhActor, create(alice, first));
     const stored = await eventually(() => commentOf(first.id as URL), "the reply");
     expect(stored).toMatchObject({
@@ -413,55 +346,27 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
     ).toHaveLength(1);
 
     // A reply to the reply nests under it; a reply to that one too (one level, as for local replies).
-    const second = note({
-      id: peer.newId("mallory", "statuses"),
-      by: mallory,
-      inReplyTo: first.id?.href ?? "",
-      content: "<p>Second</p>",
-    });
+    const second = reply("mallory", first.id?.href ?? "", "<p>Second</p>");
     await peer.send(zhActor, create(mallory, second), "mallory");
     const secondRow = await eventually(() => commentOf(second.id as URL), "the reply to the reply");
     expect(secondRow.parentId).toBe(stored.id);
-    const third = note({
-      id: peer.newId("alice", "statuses"),
-      by: alice,
-      inReplyTo: second.id?.href ?? "",
-      content: "<p>Third</p>",
-    });
+    const third = reply("alice", second.id?.href ?? "", "<p>Third</p>");
     await peer.send(zhActor, create(alice, third));
     expect((await eventually(() => commentOf(third.id as URL), "the third reply")).parentId).toBe(stored.id);
 
     // mallory cannot edit or delete alice's note; a note claiming alice as its author, sent by mallory, is refused.
-    const forgedEdit = note({ id: first.id as URL, by: alice, inReplyTo: article, content: "<p>Forged</p>" });
-    await peer.send(
-      zhActor,
-      new Update({ id: peer.newId("mallory", "activities"), actor: mallory, object: forgedEdit }),
-      "mallory",
-    );
-    await peer.send(
-      zhActor,
-      new Delete({ id: peer.newId("mallory", "activities"), actor: mallory, object: new Tombstone({ id: first.id }) }),
-      "mallory",
-    );
-    const impostor = note({
-      id: peer.newId("alice", "statuses"),
-      by: alice,
-      inReplyTo: article,
-      content: "<p>Me?</p>",
-    });
+    const forgedEdit = reply("alice", article, "<p>Forged</p>", first.id as URL);
+    await peer.send(zhActor, edit("mallory", forgedEdit), "mallory");
+    await peer.send(zhActor, deletion("mallory", first.id), "mallory");
+    const impostor = reply("alice", article, "<p>Me?</p>");
     await peer.send(zhActor, create(mallory, impostor), "mallory");
     await settle();
     expect((await commentOf(first.id as URL))?.bodyHtml).toContain("Hello");
     expect(await commentOf(impostor.id as URL)).toBeUndefined();
 
     // alice edits hers: the page shows the new text.
-    const edited = note({
-      id: first.id as URL,
-      by: alice,
-      inReplyTo: article,
-      content: "<p>Edited <em>reply</em></p>",
-    });
-    await peer.send(zhActor, new Update({ id: peer.newId("alice", "activities"), actor: alice, object: edited }));
+    const edited = reply("alice", article, "<p>Edited <em>reply</em></p>", first.id as URL);
+    await peer.send(zhActor, edit("alice", edited));
     await eventually(
       async () => ((await commentOf(first.id as URL))?.bodyHtml.includes("Edited") ? true : undefined),
       "the edit",
@@ -476,32 +381,21 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
       `${base}/ap/articles/zh/nosuchpost`,
       `${peer.url}/users/alice/statuses/elsewhere`,
     ]) {
-      await peer.send(
-        zhActor,
-        create(alice, note({ id: peer.newId("alice", "statuses"), by: alice, inReplyTo: target, content: "<p>x</p>" })),
-      );
+      await peer.send(zhActor, create(alice, reply("alice", target, "<p>x</p>")));
     }
     await settle();
     expect(await db.selectFrom("comments").select("id").execute()).toHaveLength(before.length);
 
     // Held for moderation when the site holds comments: not on the page until approved.
     await updateSiteSettings(db, { commentModeration: "hold" });
-    const held = note({
-      id: peer.newId("alice", "statuses"),
-      by: alice,
-      inReplyTo: article,
-      content: "<p>Held one</p>",
-    });
+    const held = reply("alice", article, "<p>Held one</p>");
     await peer.send(zhActor, create(alice, held));
     expect((await eventually(() => commentOf(held.id as URL), "the held reply")).status).toBe("pending");
     expect(await postPage("en", "fedreply000000000001")).not.toContain("Held one");
     await updateSiteSettings(db, { commentModeration: "auto" });
 
     // alice deletes hers: gone from the page, with the replies under it.
-    await peer.send(
-      zhActor,
-      new Delete({ id: peer.newId("alice", "activities"), actor: alice, object: new Tombstone({ id: first.id }) }),
-    );
+    await peer.send(zhActor, deletion("alice", first.id));
     await eventually(async () => ((await commentOf(first.id as URL)) ? undefined : true), "the delete");
     expect(await commentOf(second.id as URL)).toBeUndefined();
     const after = await postPage("en", "fedreply000000000001");
@@ -515,7 +409,6 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
     await insertPost("fedlikes000000000001", { status: "published", publishedAt: nowIso() });
     const zhActor = new URL(`${base}/ap/actors/zh`);
     const alice = peer.actorUri("alice");
-    const mallory = peer.actorUri("mallory");
     const article = new URL(`${base}/ap/articles/en/fedlikes000000000001`);
     const counts = async () => {
       const rows = await db
@@ -528,11 +421,11 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
     // None yet: no line on the page.
     expect(await postPage("en", "fedlikes000000000001")).not.toContain('data-testid="fediverse-reactions"');
 
-    const aliceLike = new Like({ id: peer.newId("alice", "likes"), actor: alice, object: article });
+    const aliceLike = like("alice", article);
     await peer.send(zhActor, aliceLike);
     // The same account liking again (a new id) counts once.
-    await peer.send(zhActor, new Like({ id: peer.newId("alice", "likes"), actor: alice, object: article }));
-    const malloryLike = new Like({ id: peer.newId("mallory", "likes"), actor: mallory, object: article });
+    await peer.send(zhActor, like("alice", article));
+    const malloryLike = like("mallory", article);
     await peer.send(zhActor, malloryLike, "mallory");
     await peer.send(
       zhActor,
@@ -543,25 +436,14 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
     expect(await postPage("zh", "fedlikes000000000001")).toContain("来自联邦宇宙的 2 个赞 · 1 次转发");
 
     // alice cannot undo mallory's like; mallory can.
-    await peer.send(zhActor, new Undo({ id: peer.newId("alice", "undo"), actor: alice, object: malloryLike }));
+    await peer.send(zhActor, undo("alice", malloryLike));
     await settle();
     expect(await counts()).toBe("2/1");
-    await peer.send(
-      zhActor,
-      new Undo({ id: peer.newId("mallory", "undo"), actor: mallory, object: malloryLike }),
-      "mallory",
-    );
+    await peer.send(zhActor, undo("mallory", malloryLike), "mallory");
     await eventually(async () => ((await counts()) === "1/1" ? true : undefined), "the undone like");
     expect(await postPage("en", "fedlikes000000000001")).toContain("1 like · 1 boost from the Fediverse");
     // A like of a post that does not exist is not stored.
-    await peer.send(
-      zhActor,
-      new Like({
-        id: peer.newId("alice", "likes"),
-        actor: alice,
-        object: new URL(`${base}/ap/articles/en/nosuchpost`),
-      }),
-    );
+    await peer.send(zhActor, like("alice", new URL(`${base}/ap/articles/en/nosuchpost`)));
     await settle();
     expect(await db.selectFrom("federationReactions").select("postId").execute()).toHaveLength(2);
   });
@@ -589,12 +471,7 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
       return res.text();
     };
 
-    const before = note({
-      id: peer.newId("alice", "statuses"),
-      by: alice,
-      inReplyTo: article,
-      content: "<p>Before the block</p>",
-    });
+    const before = reply("alice", article, "<p>Before the block</p>");
     await peer.send(zhActor, create(alice, before));
     await eventually(() => commentOf(before.id), "the reply before the block");
     expect(await freshPage()).toContain("Before the block");
@@ -602,23 +479,13 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
     const actorBlock = await addBlock(db, "actor", alice.href);
     // Hidden from readers, kept in the database (unblocking shows it again).
     expect(await freshPage()).not.toContain("Before the block");
-    const during = note({
-      id: peer.newId("alice", "statuses"),
-      by: alice,
-      inReplyTo: article,
-      content: "<p>During</p>",
-    });
+    const during = reply("alice", article, "<p>During</p>");
     await peer.send(zhActor, create(alice, during));
-    await peer.send(zhActor, new Like({ id: peer.newId("alice", "likes"), actor: alice, object: article2 }));
+    await peer.send(zhActor, like("alice", article2));
     const accepts = peer.received.filter((a) => a.type === "Accept").length;
     await peer.follow(zhActor);
     // mallory (same server, not blocked) still gets through: the queue has handled what came before.
-    const fromMallory = note({
-      id: peer.newId("mallory", "statuses"),
-      by: mallory,
-      inReplyTo: article,
-      content: "<p>Mallory here</p>",
-    });
+    const fromMallory = reply("mallory", article, "<p>Mallory here</p>");
     await peer.send(zhActor, create(mallory, fromMallory), "mallory");
     await eventually(() => commentOf(fromMallory.id), "mallory's reply");
     await settle();
@@ -636,12 +503,7 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
     // The whole server blocked: mallory's reply hidden, the next one dropped.
     const domainBlock = await addBlock(db, "domain", "127.0.0.1");
     expect(await freshPage()).not.toContain("Mallory here");
-    const second = note({
-      id: peer.newId("mallory", "statuses"),
-      by: mallory,
-      inReplyTo: article,
-      content: "<p>Again</p>",
-    });
+    const second = reply("mallory", article, "<p>Again</p>");
     await peer.send(zhActor, create(mallory, second), "mallory");
     await settle();
     expect(await commentOf(second.id)).toBeUndefined();
@@ -652,7 +514,7 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
     const page = await freshPage();
     expect(page).toContain("Before the block");
     expect(page).toContain("Mallory here");
-    const after = note({ id: peer.newId("alice", "statuses"), by: alice, inReplyTo: article, content: "<p>After</p>" });
+    const after = reply("alice", article, "<p>After</p>");
     await peer.send(zhActor, create(alice, after));
     await eventually(() => commentOf(after.id), "the reply after the unblock");
   });

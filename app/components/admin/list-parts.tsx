@@ -283,6 +283,7 @@ export function AdminTable({
   caption,
   pagination,
   minWidth,
+  testId,
   children,
 }: {
   columns: ReadonlyArray<AdminColumn | string | false>;
@@ -293,13 +294,15 @@ export function AdminTable({
   pagination?: { page: number; pageCount: number; withParams: (changes: Record<string, string>) => string };
   /** How narrow the table may get before it scrolls sideways (a `min-w-*` class). */
   minWidth?: string;
+  /** The table's `data-testid`. */
+  testId?: string;
   children: ReactNode;
 }) {
   if (rowCount === 0) return <p className="text-zinc-600 dark:text-zinc-400">{empty}</p>;
   const shown = columns.filter((c): c is AdminColumn | string => c !== false);
   return (
     <>
-      <AdminTableBody columns={shown} caption={caption} minWidth={minWidth}>
+      <AdminTableBody columns={shown} caption={caption} minWidth={minWidth} testId={testId}>
         {children}
       </AdminTableBody>
       {pagination && <AdminPagination {...pagination} />}
@@ -311,16 +314,18 @@ function AdminTableBody({
   columns: shown,
   caption,
   minWidth,
+  testId,
   children,
 }: {
   columns: ReadonlyArray<AdminColumn | string>;
   caption?: string;
   minWidth?: string;
+  testId?: string;
   children: ReactNode;
 }) {
   return (
     <TableScroll>
-      <table className={minWidth ? tableClass(minWidth) : TABLE}>
+      <table className={minWidth ? tableClass(minWidth) : TABLE} data-testid={testId}>
         {caption && <caption className="sr-only">{caption}</caption>}
         <thead>
           <tr className="border-b border-zinc-200 dark:border-zinc-800">

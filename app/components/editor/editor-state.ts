@@ -31,11 +31,30 @@ export interface EditorState {
   keptAt: number | null;
   /** The browser's time zone; null until the page is hydrated (the server renders in UTC). */
   zone: string | null;
-  /** Whether the author set the newsletter box themselves (a back-dated time then leaves it alone). */
-  newsletterTouched: boolean;
-  /** Whether the author set the "Share on the Fediverse" box themselves (likewise). */
-  federateTouched: boolean;
+  /** The dated boxes the author set themselves: a new publish time then leaves them alone. */
+  touched: Partial<Record<DatedBox, true>>;
 }
+
+/** A publish time (the form's local value) more than a day ago: an imported or back-dated post. */
+export function isBackdated(local: string): boolean {
+  const at = local ? Date.parse(local) : Number.NaN;
+  return Number.isFinite(at) && at < Date.now() - 24 * 60 * 60 * 1000;
+}
+
+/** "Email subscribers" and "Share on the Fediverse", by their form fields. */
+export type DatedBox = "newsletter" | "federate";
+
+/**
+ * Whether each box follows the publish time (until the author sets it): ticked for a time from
+ * yesterday on, unticked for a back-dated one.
+ */
+const FOLLOWS_DATE: Record<DatedBox, (initial: EditorValues) => boolean> = {
+  // A post dated well in the past (an import, a back-dated post) is not mailed unless the author says so.
+  newsletter: (initial) => initial.newsletter === "1",
+  // Likewise it is not sent to Fediverse followers as news (a post not yet live only: a live
+  // post's box is what the author chose).
+  federate: (initial) => initial.federate === "1" && initial.status !== "published",
+};
 
 export type EditorAction =
   /** The page came alive in a browser: times move to its zone, and a draft may be offered. */
@@ -43,10 +62,8 @@ export type EditorAction =
   | { type: "field"; name: string; value: string }
   /** The publish time, with the browser's offset for it (it changes across summer time). */
   | { type: "publishAt"; value: string; offset: string }
-  /** The "email subscribers" box. */
-  | { type: "newsletter"; on: boolean }
-  /** The "Share on the Fediverse" box. */
-  | { type: "federate"; on: boolean }
+  /** The "email subscribers" or the "Share on the Fediverse" box, set by the author. */
+  | { type: DatedBox; on: boolean }
   | { type: "tab"; locale: Locale }
   | { type: "checked"; errors: FieldErrors | null }
   | { type: "kept"; at: number | null }
@@ -78,8 +95,7 @@ export function initialEditorState(opts: {
     dismissedConflict: null,
     keptAt: null,
     zone: null,
-    newsletterTouched: false,
-    federateTouched: false,
+    touched: {},
   };
 }
 
@@ -95,23 +111,18 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       return { ...state, values: { ...state.values, [action.name]: action.value } };
     case "publishAt": {
       const values: EditorValues = { ...state.values, publishAtLocal: action.value, publishAtTz: action.offset };
-      // A post dated well in the past (an import, a back-dated post) is not mailed unless the author says so.
-      if (!state.newsletterTouched && state.initial.newsletter === "1") {
-        const at = action.value ? Date.parse(action.value) : Number.NaN;
-        values.newsletter = Number.isFinite(at) && at < Date.now() - 24 * 60 * 60 * 1000 ? "" : "1";
-      }
-      // Likewise it is not sent to Fediverse followers as news (a post not yet live only: a live
-      // post's box is what the author chose).
-      if (!state.federateTouched && state.initial.federate === "1" && state.initial.status !== "published") {
-        const at = action.value ? Date.parse(action.value) : Number.NaN;
-        values.federate = Number.isFinite(at) && at < Date.now() - 24 * 60 * 60 * 1000 ? "" : "1";
-      }
+      const backdated = isBackdated(action.value);
+      for (const box of ["newsletter", "federate"] as const)
+        if (!state.touched[box] && FOLLOWS_DATE[box](state.initial)) values[box] = backdated ? "" : "1";
       return { ...state, values };
     }
     case "newsletter":
-      return { ...state, newsletterTouched: true, values: { ...state.values, newsletter: action.on ? "1" : "" } };
     case "federate":
-      return { ...state, federateTouched: true, values: { ...state.values, federate: action.on ? "1" : "" } };
+      return {
+        ...state,
+        touched: { ...state.touched, [action.type]: true },
+        values: { ...state.values, [action.type]: action.on ? "1" : "" },
+      };
     case "tab":
       return { ...state, active: action.locale };
     case "checked":

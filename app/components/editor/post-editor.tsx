@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useId, useReducer, useRef } from "react";
+import { type FormEvent, type ReactNode, useEffect, useId, useReducer, useRef } from "react";
 import { flushSync } from "react-dom";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation } from "react-router";
@@ -19,7 +19,7 @@ import { UploadButton } from "../media/upload-button.tsx";
 import { FormAlert } from "../ui/field.tsx";
 import { ConflictView } from "./conflict-view.tsx";
 import { CategorySelect, SeriesFields, TextField, TranslationFields } from "./editor-fields.tsx";
-import { type ConflictInfo, editorReducer, initialEditorState } from "./editor-state.ts";
+import { type ConflictInfo, type DatedBox, editorReducer, initialEditorState, isBackdated } from "./editor-state.ts";
 import { BUTTON_SECONDARY, dateTimeFormatter, FORM_ID, LINK } from "./editor-ui.ts";
 import { LanguageTabs } from "./language-tabs.tsx";
 import { LeaveGuard } from "./leave-guard.tsx";
@@ -172,10 +172,38 @@ const PRIMARY =
 
 const LIMIT_VARS: Record<string, number> = { ...POST_LIMITS };
 
-/** A publish time more than a day ago: an imported or back-dated post. */
-function isBackdated(local: string): boolean {
-  const at = local ? Date.parse(local) : Number.NaN;
-  return Number.isFinite(at) && at < Date.now() - 24 * 60 * 60 * 1000;
+/**
+ * A box that follows the publish time until the author sets it (editor-state.ts, FOLLOWS_DATE),
+ * with its hint; `children` are hidden fields sent with it.
+ */
+function DatedBoxField(props: {
+  name: DatedBox;
+  label: string;
+  hint: string;
+  checked: boolean;
+  onChange: (on: boolean) => void;
+  children?: ReactNode;
+}) {
+  const hintId = useId();
+  return (
+    <div>
+      {props.children}
+      <label className="flex items-center gap-2 text-sm font-medium">
+        <input
+          type="checkbox"
+          name={props.name}
+          value="1"
+          checked={props.checked}
+          onChange={(e) => props.onChange(e.target.checked)}
+          aria-describedby={hintId}
+        />
+        {props.label}
+      </label>
+      <p id={hintId} className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+        {props.hint}
+      </p>
+    </div>
+  );
 }
 
 /**
@@ -190,28 +218,18 @@ function NewsletterChoice(props: {
   onChange: (on: boolean) => void;
 }) {
   const { t } = useTranslation("editor");
-  const hintId = useId();
   if (props.state === "sent")
     return <p className="text-sm text-zinc-700 dark:text-zinc-300">{t("form.newsletterSent")}</p>;
   if (props.state === "live")
     return <p className="text-sm text-zinc-700 dark:text-zinc-300">{t("form.newsletterLive")}</p>;
   return (
-    <div>
-      <label className="flex items-center gap-2 text-sm font-medium">
-        <input
-          type="checkbox"
-          name="newsletter"
-          value="1"
-          checked={props.checked}
-          onChange={(e) => props.onChange(e.target.checked)}
-          aria-describedby={hintId}
-        />
-        {t("form.newsletter")}
-      </label>
-      <p id={hintId} className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-        {props.backdated && props.checked ? t("form.newsletterBackdated") : t("form.newsletterHint")}
-      </p>
-    </div>
+    <DatedBoxField
+      name="newsletter"
+      label={t("form.newsletter")}
+      hint={props.backdated && props.checked ? t("form.newsletterBackdated") : t("form.newsletterHint")}
+      checked={props.checked}
+      onChange={props.onChange}
+    />
   );
 }
 
@@ -223,25 +241,16 @@ function NewsletterChoice(props: {
  */
 function FederateChoice(props: { checked: boolean; backdated: boolean; onChange: (on: boolean) => void }) {
   const { t } = useTranslation("editor");
-  const hintId = useId();
   return (
-    <div>
+    <DatedBoxField
+      name="federate"
+      label={t("form.federate")}
+      hint={props.backdated && !props.checked ? t("form.federateBackdated") : t("form.federateHint")}
+      checked={props.checked}
+      onChange={props.onChange}
+    >
       <input type="hidden" name="federateShown" value="1" />
-      <label className="flex items-center gap-2 text-sm font-medium">
-        <input
-          type="checkbox"
-          name="federate"
-          value="1"
-          checked={props.checked}
-          onChange={(e) => props.onChange(e.target.checked)}
-          aria-describedby={hintId}
-        />
-        {t("form.federate")}
-      </label>
-      <p id={hintId} className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-        {props.backdated && !props.checked ? t("form.federateBackdated") : t("form.federateHint")}
-      </p>
-    </div>
+    </DatedBoxField>
   );
 }
 
@@ -279,6 +288,12 @@ export function PostEditor(props: PostEditorProps) {
   latest.current = { values, initial, version };
 
   const set = (name: string) => (value: string) => dispatch({ type: "field", name, value });
+  /** A dated box's state and setter, and whether the publish time is back-dated. */
+  const datedBox = (name: DatedBox) => ({
+    checked: values[name] === "1",
+    onChange: (on: boolean) => dispatch({ type: name, on }),
+    backdated: isBackdated(values.publishAtLocal ?? ""),
+  });
 
   const saveLocal = (submittedAt?: number) => {
     const { values: now, initial: base, version: baseVersion } = latest.current;
@@ -551,17 +566,8 @@ export function PostEditor(props: PostEditorProps) {
             error={err("publishAtLocal")}
             hint={zone ? t("form.publishAtHintLocal", { zone }) : t("form.publishAtHintUtc")}
           />
-          <NewsletterChoice
-            state={post?.newsletter ?? "offered"}
-            checked={values.newsletter === "1"}
-            onChange={(on) => dispatch({ type: "newsletter", on })}
-            backdated={isBackdated(values.publishAtLocal ?? "")}
-          />
-          <FederateChoice
-            checked={values.federate === "1"}
-            onChange={(on) => dispatch({ type: "federate", on })}
-            backdated={isBackdated(values.publishAtLocal ?? "")}
-          />
+          <NewsletterChoice state={post?.newsletter ?? "offered"} {...datedBox("newsletter")} />
+          <FederateChoice {...datedBox("federate")} />
         </fieldset>
 
         <div className="flex flex-wrap items-center gap-4">

@@ -1,12 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import {
-  ADMIN_BUTTON,
-  AdminPagination,
-  TableScroll,
-  tableClass,
-  useListUrls,
-} from "../../components/admin/list-parts.tsx";
+import { ADMIN_BUTTON, AdminTable, useListUrls } from "../../components/admin/list-parts.tsx";
 import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { LocalTime } from "../../components/ui/local-time.tsx";
 import { validate } from "../../lib/forms.ts";
@@ -160,6 +154,30 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "adminConfig:fediverse.title", [NOINDEX]);
 }
 
+/** A table's pages on this page of several tables: each pages by a query value of its own (`param`). */
+function pagesBy(
+  withParams: (changes: Record<string, string>) => string,
+  list: { page: number; pageCount: number },
+  param: string,
+) {
+  return {
+    page: list.page,
+    pageCount: list.pageCount,
+    withParams: (changes: Record<string, string>) => withParams({ [param]: changes.page ?? "1" }),
+  };
+}
+
+/** A table row's one-button form: posts `name=value` (the account to block, the block to lift). */
+function RowButton({ name, value, label, text }: { name: string; value: string; label: string; text: string }) {
+  return (
+    <Form method="post">
+      <button type="submit" name={name} value={value} className={ADMIN_BUTTON} aria-label={label}>
+        {text}
+      </button>
+    </Form>
+  );
+}
+
 type ActorView = Route.ComponentProps["loaderData"]["actors"][number];
 
 function Followers({ view, locale }: { view: ActorView; locale: Route.ComponentProps["loaderData"]["locale"] }) {
@@ -176,61 +194,46 @@ function Followers({ view, locale }: { view: ActorView; locale: Route.ComponentP
         {t("fediverse.handle")}: <code data-testid={`handle-${view.actor}`}>{view.handle}</code>
       </p>
       <p data-testid={`followers-count-${view.actor}`}>{t("fediverse.followerCount", { count: followers.total })}</p>
-      {followers.items.length === 0 ? (
-        <p className="text-zinc-600 dark:text-zinc-400">{t("fediverse.noFollowers")}</p>
-      ) : (
-        <TableScroll>
-          <table className={tableClass("min-w-[40rem]")}>
-            <thead>
-              <tr>
-                <th scope="col">{t("fediverse.columns.follower")}</th>
-                <th scope="col">{t("fediverse.columns.name")}</th>
-                <th scope="col">{t("fediverse.columns.server")}</th>
-                <th scope="col">{t("fediverse.columns.since")}</th>
-                <th scope="col">{t("fediverse.columns.block")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {followers.items.map((f) => (
-                <tr key={f.id}>
-                  <td>
-                    <a href={f.followerUri} rel="noopener noreferrer nofollow">
-                      {f.handle}
-                    </a>
-                  </td>
-                  <td>{f.name}</td>
-                  <td>{f.server}</td>
-                  <td>
-                    <LocalTime iso={f.createdAt} locale={locale} />
-                  </td>
-                  <td>
-                    {f.blocked ? (
-                      <span data-testid="follower-blocked">{t("fediverse.blocked")}</span>
-                    ) : (
-                      <Form method="post">
-                        <button
-                          type="submit"
-                          name="blockActor"
-                          value={f.followerUri}
-                          className={ADMIN_BUTTON}
-                          aria-label={t("fediverse.blockActorLabel", { handle: f.handle })}
-                        >
-                          {t("fediverse.block")}
-                        </button>
-                      </Form>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      )}
-      <AdminPagination
-        page={followers.page}
-        pageCount={followers.pageCount}
-        withParams={(changes) => withParams({ [`${view.actor}Page`]: changes.page ?? "1" })}
-      />
+      <AdminTable
+        columns={[
+          t("fediverse.columns.follower"),
+          t("fediverse.columns.name"),
+          t("fediverse.columns.server"),
+          t("fediverse.columns.since"),
+          t("fediverse.columns.block"),
+        ]}
+        rowCount={followers.items.length}
+        empty={t("fediverse.noFollowers")}
+        minWidth="min-w-[40rem]"
+        pagination={pagesBy(withParams, followers, `${view.actor}Page`)}
+      >
+        {followers.items.map((f) => (
+          <tr key={f.id}>
+            <td>
+              <a href={f.followerUri} rel="noopener noreferrer nofollow">
+                {f.handle}
+              </a>
+            </td>
+            <td>{f.name}</td>
+            <td>{f.server}</td>
+            <td>
+              <LocalTime iso={f.createdAt} locale={locale} />
+            </td>
+            <td>
+              {f.blocked ? (
+                <span data-testid="follower-blocked">{t("fediverse.blocked")}</span>
+              ) : (
+                <RowButton
+                  name="blockActor"
+                  value={f.followerUri}
+                  label={t("fediverse.blockActorLabel", { handle: f.handle })}
+                  text={t("fediverse.block")}
+                />
+              )}
+            </td>
+          </tr>
+        ))}
+      </AdminTable>
     </section>
   );
 }
@@ -280,46 +283,36 @@ function Blocks({
         </div>
         <SubmitButton busy={navigation.state === "submitting"}>{t("fediverse.blocks.blockDomain")}</SubmitButton>
       </Form>
-      {blocks.length === 0 ? (
-        <p className="text-zinc-600 dark:text-zinc-400">{t("fediverse.blocks.none")}</p>
-      ) : (
-        <TableScroll>
-          <table className={tableClass("min-w-[36rem]")} data-testid="blocks">
-            <thead>
-              <tr>
-                <th scope="col">{t("fediverse.blocks.columns.kind")}</th>
-                <th scope="col">{t("fediverse.blocks.columns.value")}</th>
-                <th scope="col">{t("fediverse.blocks.columns.since")}</th>
-                <th scope="col">{t("fediverse.blocks.columns.action")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {blocks.map((b) => (
-                <tr key={b.id}>
-                  <td>{t(`fediverse.blocks.kind.${b.kind}`)}</td>
-                  <td className="break-all">{b.value}</td>
-                  <td>
-                    <LocalTime iso={b.createdAt} locale={locale} />
-                  </td>
-                  <td>
-                    <Form method="post">
-                      <button
-                        type="submit"
-                        name="unblock"
-                        value={b.id}
-                        className={ADMIN_BUTTON}
-                        aria-label={t("fediverse.blocks.unblockLabel", { value: b.value })}
-                      >
-                        {t("fediverse.blocks.unblock")}
-                      </button>
-                    </Form>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      )}
+      <AdminTable
+        columns={[
+          t("fediverse.blocks.columns.kind"),
+          t("fediverse.blocks.columns.value"),
+          t("fediverse.blocks.columns.since"),
+          t("fediverse.blocks.columns.action"),
+        ]}
+        rowCount={blocks.length}
+        empty={t("fediverse.blocks.none")}
+        minWidth="min-w-[36rem]"
+        testId="blocks"
+      >
+        {blocks.map((b) => (
+          <tr key={b.id}>
+            <td>{t(`fediverse.blocks.kind.${b.kind}`)}</td>
+            <td className="break-all">{b.value}</td>
+            <td>
+              <LocalTime iso={b.createdAt} locale={locale} />
+            </td>
+            <td>
+              <RowButton
+                name="unblock"
+                value={b.id}
+                label={t("fediverse.blocks.unblockLabel", { value: b.value })}
+                text={t("fediverse.blocks.unblock")}
+              />
+            </td>
+          </tr>
+        ))}
+      </AdminTable>
     </section>
   );
 }
@@ -371,50 +364,40 @@ function DeliveryLog({ data }: { data: LoaderData }) {
         {filterLink("all")}
         {filterLink("failures")}
       </nav>
-      {deliveries.items.length === 0 ? (
-        <p className="text-zinc-600 dark:text-zinc-400">{t("fediverse.deliveries.empty")}</p>
-      ) : (
-        <TableScroll>
-          <table className={tableClass("min-w-[48rem]")}>
-            <thead>
-              <tr>
-                <th scope="col">{t("fediverse.deliveries.columns.time")}</th>
-                <th scope="col">{t("fediverse.deliveries.columns.server")}</th>
-                <th scope="col">{t("fediverse.deliveries.columns.activity")}</th>
-                <th scope="col">{t("fediverse.deliveries.columns.outcome")}</th>
-                <th scope="col">{t("fediverse.deliveries.columns.detail")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.items.map((d) => (
-                <tr key={d.id}>
-                  <td>
-                    <LocalTime iso={d.createdAt} locale={locale} />
-                  </td>
-                  <td>{d.server}</td>
-                  <td>{d.activityType}</td>
-                  <td className={OUTCOME_CLASS[d.outcome]}>
-                    {t(`fediverse.deliveries.outcome.${d.outcome}`)}
-                    {d.attempt > 0 ? ` (${t("fediverse.deliveries.attempt", { n: d.attempt + 1 })})` : ""}
-                  </td>
-                  <td className="max-w-xs break-words text-sm">
-                    {d.status !== null
-                      ? `HTTP ${d.status}`
-                      : d.outcome === "skipped"
-                        ? t("fediverse.deliveries.deadSkip")
-                        : (d.error ?? "")}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      )}
-      <AdminPagination
-        page={deliveries.page}
-        pageCount={deliveries.pageCount}
-        withParams={(changes) => withParams({ logPage: changes.page ?? "1" })}
-      />
+      <AdminTable
+        columns={[
+          t("fediverse.deliveries.columns.time"),
+          t("fediverse.deliveries.columns.server"),
+          t("fediverse.deliveries.columns.activity"),
+          t("fediverse.deliveries.columns.outcome"),
+          t("fediverse.deliveries.columns.detail"),
+        ]}
+        rowCount={deliveries.items.length}
+        empty={t("fediverse.deliveries.empty")}
+        minWidth="min-w-[48rem]"
+        pagination={pagesBy(withParams, deliveries, "logPage")}
+      >
+        {deliveries.items.map((d) => (
+          <tr key={d.id}>
+            <td>
+              <LocalTime iso={d.createdAt} locale={locale} />
+            </td>
+            <td>{d.server}</td>
+            <td>{d.activityType}</td>
+            <td className={OUTCOME_CLASS[d.outcome]}>
+              {t(`fediverse.deliveries.outcome.${d.outcome}`)}
+              {d.attempt > 0 ? ` (${t("fediverse.deliveries.attempt", { n: d.attempt + 1 })})` : ""}
+            </td>
+            <td className="max-w-xs break-words text-sm">
+              {d.status !== null
+                ? `HTTP ${d.status}`
+                : d.outcome === "skipped"
+                  ? t("fediverse.deliveries.deadSkip")
+                  : (d.error ?? "")}
+            </td>
+          </tr>
+        ))}
+      </AdminTable>
     </section>
   );
 }

@@ -1,60 +1,37 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { png } from "../../../tests/fixtures/images.ts";
 import { insertUser } from "../../../tests/setup/fixtures-db.ts";
+import { createImportBed, type ImportBed, withRedirectServer } from "../../../tests/setup/import-bed.ts";
 import { importedPost } from "../../../tests/setup/imported-posts.ts";
-import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
-import { serveRedirects } from "../http/redirects.server.ts";
+import { type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import { GHOST_SOURCE, loadGhostExport, readGhostExport } from "../import/ghost.server.ts";
-import { importDeps } from "../jobs/post-import.server.ts";
-import { createRedirectMap } from "../redirects/map.server.ts";
-import { createLocalStorage } from "../storage/local.server.ts";
-import { getPostImport, importNextPostChunk, queuePostImport } from "./post-import.server.ts";
+import { getPostImport } from "./post-import.server.ts";
 
 // Ghost's authors and Lexical bodies (tests/fixtures/ghost/authors-lexical.json), both dialects:
 // authors matched by verified e-mail or made as accounts without login, their old pages
 // redirected to the author pages, Lexical converted and rendered safely.
 
 const EXPORT = path.resolve(import.meta.dirname, "../../../tests/fixtures/ghost/authors-lexical.json");
+let bed: ImportBed;
 let database: TestDatabase;
-let root: string;
-let storeDir: string;
-let importer: { id: string; email: string };
 let owner: string;
 let unverified: string;
 
-async function runImport(): Promise<string> {
-  const read = readGhostExport(await loadGhostExport(EXPORT));
-  const id = await queuePostImport(database.db, {
-    kind: GHOST_SOURCE,
-    label: EXPORT,
-    rootDir: root,
-    actor: importer,
-    authorId: importer.id,
-    read,
-  });
-  const deps = importDeps(database.db, createLocalStorage(storeDir), 10 * 1024 * 1024);
-  for (let i = 0; i < 50; i++) if ((await importNextPostChunk(deps, { chunk: 3 })) === "idle") break;
-  return id;
-}
-
+const runImport = async () =>
+  bed.runImport(
+    { kind: GHOST_SOURCE, label: EXPORT, read: readGhostExport(await loadGhostExport(EXPORT)) },
+    { chunk: 3 },
+  );
 const postOf = (sourceId: string) => importedPost(database.db, GHOST_SOURCE, sourceId);
 const users = () => database.db.selectFrom("users").selectAll().orderBy("createdAt").orderBy("id").execute();
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  root = await mkdtemp(path.join(tmpdir(), "inkwell-ghost-authors-"));
-  storeDir = await mkdtemp(path.join(tmpdir(), "inkwell-ghost-authors-store-"));
-  await mkdir(path.join(root, "content/images/2024/03"), { recursive: true });
-  await writeFile(path.join(root, "content/images/2024/03/pic.png"), await png(64, 48));
-  importer = {
-    id: await insertUser(database.db, { email: "importer@example.test", name: "Importer" }),
-    email: "importer@example.test",
-  };
+  bed = await createImportBed("ghost-authors", { email: "importer@example.test", name: "Importer" });
+  database = bed.database;
+  await mkdir(path.join(bed.root, "content/images/2024/03"), { recursive: true });
+  await writeFile(path.join(bed.root, "content/images/2024/03/pic.png"), await png(64, 48));
   // Ada's address, verified: her posts are hers.
   owner = await insertUser(database.db, { email: "owner@example.test", name: "Ada Here" });
   // Someone who signed up with Wang's address without confirming it gets nothing.
@@ -62,9 +39,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await database.cleanup();
-  await rm(root, { recursive: true, force: true });
-  await rm(storeDir, { recursive: true, force: true });
+  await bed?.cleanup();
 });
 
 describe(`Ghost authors and Lexical bodies (${testDialect()})`, () => {
@@ -120,19 +95,10 @@ describe(`Ghost authors and Lexical bodies (${testDialect()})`, () => {
   });
 
   it("redirects /author/{slug}/ to the author page with a 301", async () => {
-    const map = createRedirectMap(database.db, { intervalMs: 60_000 });
-    const app = express();
-    app.use(serveRedirects(map));
-    app.use((_req, res) => {
-      res.status(404).end();
-    });
-    const server = app.listen(0, "127.0.0.1");
-    await new Promise<void>((r) => server.once("listening", () => r()));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const handleOf = async (userId: string) =>
       (await database.db.selectFrom("users").select("handle").where("id", "=", userId).executeTakeFirstOrThrow())
         .handle;
-    try {
+    await withRedirectServer(database.db, async (base) => {
       const wang = (await postOf("77b003")).post.authorId ?? "";
       const eve = (await postOf("77b002")).post.authorId ?? "";
       for (const [from, userId] of [
@@ -144,10 +110,7 @@ describe(`Ghost authors and Lexical bodies (${testDialect()})`, () => {
         expect(res.status, from).toBe(301);
         expect(res.headers.get("location"), from).toBe(`/authors/${await handleOf(userId)}`);
       }
-    } finally {
-      await new Promise((r) => server.close(r));
-      await map.stop();
-    }
+    });
   });
 
   it("a second run adds no post, account or redirect", async () => {

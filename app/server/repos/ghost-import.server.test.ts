@@ -1,73 +1,38 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { png } from "../../../tests/fixtures/images.ts";
-import { insertUser } from "../../../tests/setup/fixtures-db.ts";
+import { createImportBed, type ImportBed, withRedirectServer } from "../../../tests/setup/import-bed.ts";
 import { importedPost } from "../../../tests/setup/imported-posts.ts";
-import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
-import { serveRedirects } from "../http/redirects.server.ts";
+import { type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import { GHOST_SOURCE, loadGhostExport, readGhostExport } from "../import/ghost.server.ts";
-import { importDeps } from "../jobs/post-import.server.ts";
-import { createRedirectMap } from "../redirects/map.server.ts";
-import { createLocalStorage } from "../storage/local.server.ts";
-import { getPostImport, importNextPostChunk, queuePostImport } from "./post-import.server.ts";
+import { getPostImport } from "./post-import.server.ts";
 
 // The Ghost import end to end on a repository level (both dialects): tests/fixtures/ghost/export.json
 // with Ghost's content/images folder made in a temporary folder.
 
 const EXPORT = path.resolve(import.meta.dirname, "../../../tests/fixtures/ghost/export.json");
+let bed: ImportBed;
 let database: TestDatabase;
-let root: string;
-let storeDir: string;
-let author: { id: string; email: string };
 
-async function runImport(): Promise<string> {
-  const read = readGhostExport(await loadGhostExport(EXPORT));
-  const id = await queuePostImport(database.db, {
-    kind: GHOST_SOURCE,
-    label: EXPORT,
-    rootDir: root,
-    actor: author,
-    authorId: author.id,
-    read,
-  });
-  const deps = importDeps(database.db, createLocalStorage(storeDir), 10 * 1024 * 1024);
-  for (let i = 0; i < 50; i++) if ((await importNextPostChunk(deps, { chunk: 4 })) === "idle") break;
-  return id;
-}
-
-const postOf = (sourceId: string) => importedPost(database.db, GHOST_SOURCE, sourceId);
-
-const count = async (table: "posts" | "postTranslations" | "media" | "redirects" | "tags" | "categories") =>
-  Number(
-    (
-      await database.db
-        .selectFrom(table)
-        .select((eb) => eb.fn.countAll<number | string>().as("n"))
-        .executeTakeFirstOrThrow()
-    ).n,
+const runImport = async () =>
+  bed.runImport(
+    { kind: GHOST_SOURCE, label: EXPORT, read: readGhostExport(await loadGhostExport(EXPORT)) },
+    { chunk: 4 },
   );
+const postOf = (sourceId: string) => importedPost(database.db, GHOST_SOURCE, sourceId);
+const count: ImportBed["count"] = (table) => bed.count(table);
 
 beforeAll(async () => {
-  database = await createTestDatabase();
+  bed = await createImportBed("ghost", { email: "ghost-importer@example.test" });
+  database = bed.database;
   // The images folder given is Ghost's root: content/images/… under it.
-  root = await mkdtemp(path.join(tmpdir(), "inkwell-ghost-"));
-  storeDir = await mkdtemp(path.join(tmpdir(), "inkwell-ghost-store-"));
-  await mkdir(path.join(root, "content/images/2024/03"), { recursive: true });
-  await writeFile(path.join(root, "content/images/2024/03/pic.png"), await png(64, 48));
-  author = {
-    id: await insertUser(database.db, { email: "ghost-importer@example.test" }),
-    email: "ghost-importer@example.test",
-  };
+  await mkdir(path.join(bed.root, "content/images/2024/03"), { recursive: true });
+  await writeFile(path.join(bed.root, "content/images/2024/03/pic.png"), await png(64, 48));
 });
 
 afterAll(async () => {
-  await database.cleanup();
-  await rm(root, { recursive: true, force: true });
-  await rm(storeDir, { recursive: true, force: true });
+  await bed?.cleanup();
 });
 
 describe(`importing a Ghost export (${testDialect()})`, () => {
@@ -122,21 +87,12 @@ describe(`importing a Ghost export (${testDialect()})`, () => {
   it("redirects Ghost's /{slug}/ and /tag/{slug}/ addresses with a 301", async () => {
     const hello = await postOf("6650a1");
     const zh = await postOf("6650a4");
-    const map = createRedirectMap(database.db, { intervalMs: 60_000 });
-    const app = express();
-    app.use(serveRedirects(map));
-    app.use((_req, res) => {
-      res.status(404).end();
-    });
-    const server = app.listen(0, "127.0.0.1");
-    await new Promise<void>((r) => server.once("listening", () => r()));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const writer = await database.db
       .selectFrom("users")
       .select("handle")
       .where("id", "=", hello.post.authorId ?? "")
       .executeTakeFirstOrThrow();
-    try {
+    await withRedirectServer(database.db, async (base) => {
       for (const [from, to] of [
         ["/hello-ghost/", `/posts/detail/${hello.post.id}`],
         ["/ni-hao-shi-jie/", `/posts/detail/${zh.post.id}`],
@@ -158,10 +114,7 @@ describe(`importing a Ghost export (${testDialect()})`, () => {
       expect(res.headers.get("location")).toBe(`/tags/${travel.slug}`);
       // The internal #feature tag was never imported.
       expect((await fetch(`${base}/tag/hash-feature/`, { redirect: "manual" })).status).toBe(404);
-    } finally {
-      await new Promise((r) => server.close(r));
-      await map.stop();
-    }
+    });
   });
 
   it("a second run of the same export adds nothing", async () => {

@@ -1,67 +1,44 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { png } from "../../../tests/fixtures/images.ts";
-import { insertUser } from "../../../tests/setup/fixtures-db.ts";
+import { createImportBed, type ImportBed } from "../../../tests/setup/import-bed.ts";
 import { importedPost } from "../../../tests/setup/imported-posts.ts";
-import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
+import { type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import { localImageResolver } from "../import/images.server.ts";
 import { MARKDOWN_SOURCE, readMarkdownFolder } from "../import/markdown-folder.server.ts";
-import { importDeps } from "../jobs/post-import.server.ts";
-import { createLocalStorage } from "../storage/local.server.ts";
-import { getPostImport, importNextPostChunk, planPostImport, queuePostImport } from "./post-import.server.ts";
+import { getPostImport, planPostImport } from "./post-import.server.ts";
 
 // Remote images of an import (`--fetch-remote`, both dialects): fetched through the upload pipeline
 // once per address, refused on private addresses and redirects to them, kept as links and listed
 // without the option. A local server stands for the remote site (127.0.0.1 taken as public).
 
 const MAX_BYTES = 1024 * 1024;
+let bed: ImportBed;
 let database: TestDatabase;
 let root: string;
-let storeDir: string;
-let author: { id: string; email: string };
 let server: Server;
 let base: string;
 let hits = 0;
 
 const deps = () => {
-  const d = importDeps(database.db, createLocalStorage(storeDir), MAX_BYTES);
+  const d = bed.deps(MAX_BYTES);
   return { ...d, remote: { ...d.remote, timeoutMs: 3_000, treatAsPublic: ["127.0.0.1"] } };
 };
 
-async function runImport(folder: string, fetchRemote: boolean): Promise<string> {
-  const read = await readMarkdownFolder(folder);
-  const id = await queuePostImport(database.db, {
-    kind: MARKDOWN_SOURCE,
-    label: folder,
-    rootDir: folder,
-    actor: author,
-    authorId: author.id,
-    read,
-    fetchRemote,
-  });
-  for (let i = 0; i < 20; i++) if ((await importNextPostChunk(deps())) === "idle") break;
-  return id;
-}
-
-const mediaCount = async () =>
-  Number(
-    (
-      await database.db
-        .selectFrom("media")
-        .select((eb) => eb.fn.countAll<number | string>().as("n"))
-        .executeTakeFirstOrThrow()
-    ).n,
+const runImport = async (folder: string, fetchRemote: boolean) =>
+  bed.runImport(
+    { kind: MARKDOWN_SOURCE, label: folder, rootDir: folder, read: await readMarkdownFolder(folder), fetchRemote },
+    { maxChunks: 20, deps: deps() },
   );
 
+const mediaCount = () => bed.count("media");
+
 beforeAll(async () => {
-  database = await createTestDatabase();
-  storeDir = await mkdtemp(path.join(tmpdir(), "inkwell-remote-store-"));
-  root = await mkdtemp(path.join(tmpdir(), "inkwell-remote-"));
-  author = { id: await insertUser(database.db, { email: "remote@example.test" }), email: "remote@example.test" };
+  bed = await createImportBed("remote", { email: "remote@example.test" });
+  ({ database, root } = bed);
   const image = await png(40, 30);
   server = createServer((req, res) => {
     hits += 1;
@@ -98,9 +75,7 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise((r) => server.close(r));
-  await database.cleanup();
-  await rm(root, { recursive: true, force: true });
-  await rm(storeDir, { recursive: true, force: true });
+  await bed?.cleanup();
 });
 
 describe(`remote images of an import (${testDialect()})`, () => {

@@ -1,88 +1,45 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { png } from "../../../tests/fixtures/images.ts";
-import { insertUser } from "../../../tests/setup/fixtures-db.ts";
+import { createImportBed, type ImportBed, withRedirectServer } from "../../../tests/setup/import-bed.ts";
 import { importedPost } from "../../../tests/setup/imported-posts.ts";
-import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
-import { serveRedirects } from "../http/redirects.server.ts";
+import { type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import { localImageResolver } from "../import/images.server.ts";
 import { MARKDOWN_SOURCE, readMarkdownFolder } from "../import/markdown-folder.server.ts";
-import { importDeps } from "../jobs/post-import.server.ts";
-import { createRedirectMap } from "../redirects/map.server.ts";
-import { createLocalStorage } from "../storage/local.server.ts";
-import {
-  getPostImport,
-  importNextPostChunk,
-  planPostImport,
-  queuePostImport,
-  unfinishedImportOf,
-} from "./post-import.server.ts";
+import { getPostImport, planPostImport, queuePostImport, unfinishedImportOf } from "./post-import.server.ts";
 
 // The Markdown-folder import end to end on a repository level (both dialects): the fixture blog
 // in tests/fixtures/markdown-blog, copied to a temporary folder with a generated image.
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../../tests/fixtures/markdown-blog");
 const MAX_BYTES = 10 * 1024 * 1024;
+let bed: ImportBed;
 let database: TestDatabase;
 let root: string;
-let storeDir: string;
-let author: { id: string; email: string };
+let author: ImportBed["author"];
 
-const deps = () => importDeps(database.db, createLocalStorage(storeDir), MAX_BYTES);
-
-async function runImport(opts: { chunk?: number; maxChunks?: number } = {}): Promise<string> {
-  const read = await readMarkdownFolder(root);
-  const id =
-    (await unfinishedImportOf(database.db, MARKDOWN_SOURCE, root)) ??
-    (await queuePostImport(database.db, {
-      kind: MARKDOWN_SOURCE,
-      label: root,
-      rootDir: root,
-      actor: author,
-      authorId: author.id,
-      read,
-    }));
-  await drain(opts);
-  return id;
-}
-
-async function drain(opts: { chunk?: number; maxChunks?: number } = {}): Promise<void> {
-  for (let i = 0; i < (opts.maxChunks ?? 200); i++) {
-    if ((await importNextPostChunk(deps(), opts.chunk ? { chunk: opts.chunk } : {})) === "idle") return;
-  }
-}
-
-async function count(
-  table: "posts" | "postTranslations" | "media" | "redirects" | "importSources" | "tags" | "categories",
-) {
-  const { n } = await database.db
-    .selectFrom(table)
-    .select((eb) => eb.fn.countAll<number | string>().as("n"))
-    .executeTakeFirstOrThrow();
-  return Number(n);
-}
-
+const runImport = async (opts: { chunk?: number; maxChunks?: number } = {}) =>
+  bed.runImport(
+    { kind: MARKDOWN_SOURCE, label: root, read: await readMarkdownFolder(root), resume: true },
+    { maxChunks: 200, ...opts },
+  );
+const drain = (opts: { chunk?: number; maxChunks?: number } = {}) => bed.drain({ maxChunks: 200, ...opts });
+const count: ImportBed["count"] = (table) => bed.count(table);
 const postOf = (sourceId: string) => importedPost(database.db, MARKDOWN_SOURCE, sourceId);
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  root = await mkdtemp(path.join(tmpdir(), "inkwell-md-"));
-  storeDir = await mkdtemp(path.join(tmpdir(), "inkwell-md-store-"));
+  bed = await createImportBed("md", { email: "importer@example.test" });
+  ({ database, root, author } = bed);
   await cp(FIXTURE, root, { recursive: true });
   await writeFile(path.join(root, "content/posts/pic.png"), await png(64, 48));
   // A file past the size limit, made here rather than kept in the repository.
   await writeFile(path.join(root, "plain/huge.md"), `---\ntitle: Huge\n---\n${"x".repeat(1024 * 1024 + 10)}`);
-  author = { id: await insertUser(database.db, { email: "importer@example.test" }), email: "importer@example.test" };
 });
 
 afterAll(async () => {
-  await database.cleanup();
-  await rm(root, { recursive: true, force: true });
-  await rm(storeDir, { recursive: true, force: true });
+  await bed?.cleanup();
 });
 
 describe(`importing a Markdown folder (${testDialect()})`, () => {
@@ -196,16 +153,7 @@ describe(`importing a Markdown folder (${testDialect()})`, () => {
   it("redirects the old addresses with a 301 to the right post", async () => {
     const hello = await postOf("content/posts/hello");
     const hexo = await postOf("source/_posts/first-post");
-    const map = createRedirectMap(database.db, { intervalMs: 60_000 });
-    const app = express();
-    app.use(serveRedirects(map));
-    app.use((_req, res) => {
-      res.status(404).end();
-    });
-    const server = app.listen(0, "127.0.0.1");
-    await new Promise<void>((r) => server.once("listening", () => r()));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    try {
+    await withRedirectServer(database.db, async (base) => {
       const get = (p: string) => fetch(`${base}${p}`, { redirect: "manual" });
       for (const [from, to] of [
         ["/posts/hello-world/", `/posts/detail/${hello.post.id}`],
@@ -218,10 +166,7 @@ describe(`importing a Markdown folder (${testDialect()})`, () => {
         expect(res.status, from).toBe(301);
         expect(res.headers.get("location"), from).toBe(to);
       }
-    } finally {
-      await new Promise((r) => server.close(r));
-      await map.stop();
-    }
+    });
     const sources = await database.db.selectFrom("redirects").select("source").distinct().execute();
     expect(sources.map((s) => s.source)).toEqual(["import:markdown"]);
   });

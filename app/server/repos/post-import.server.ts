@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import { handleBase } from "../../lib/author-profile.ts";
 import { cleanDisplayName } from "../../lib/display-name.ts";
 import { withinNesting } from "../../lib/markdown-depth.ts";
-import { checkTarget, fromKey, normalizeFrom } from "../../lib/redirects.ts";
+import { checkTarget, fromKey, normalizeFrom, type RedirectKey } from "../../lib/redirects.ts";
 import { COMMENT_MAX_LENGTH } from "../../lib/schemas/comment.ts";
 import { type EditorInput, isCoverUrl, POST_LIMITS, SLUG_PATTERN } from "../../lib/schemas/post.ts";
 import { slugify } from "../../lib/slug.ts";
@@ -902,126 +902,122 @@ async function writePost(trx: Transaction<Database>, job: Job, p: Prepared, now:
   return { outcome: "imported", postId: id, comments };
 }
 
+/** What the redirects of one chunk share: the stored rules, the addresses taken so far, the report, the result. */
+interface RedirectScope {
+  rules: RuleSet;
+  /** The old addresses (fromKey) that a candidate or a stored rule already answers in this chunk. */
+  taken: Set<string>;
+  lines: ImportReportLine[];
+  candidates: RedirectCandidate[];
+}
+
+/**
+ * Adds the redirect from one old address of `post` to `target` (asked only when the address is
+ * not taken yet), unless: the address is malformed (noted, unless `noteInvalid` is false) or
+ * taken already, there is no target or it is not a site path, a stored rule has the address
+ * (noted when that rule points elsewhere), or it is the path `except` (the page itself). An
+ * address with a usable target is taken from then on, even when no redirect is added.
+ */
+async function addRedirect(
+  url: string,
+  target: (from: RedirectKey) => string | null | Promise<string | null>,
+  post: ImportedPost,
+  scope: RedirectScope,
+  { noteInvalid = true, except }: { noteInvalid?: boolean; except?: string } = {},
+): Promise<void> {
+  const from = normalizeFrom(url);
+  if (!from.ok) {
+    if (noteInvalid && from.error === "fromInvalid")
+      scope.lines.push({ item: post.label, outcome: "note", reason: "redirectInvalid", detail: url.slice(0, 200) });
+    return;
+  }
+  const key = fromKey(from);
+  if (scope.taken.has(key)) return;
+  const to = await target(from);
+  const checked = to === null ? null : checkTarget(to, false);
+  if (!checked?.ok) return;
+  scope.taken.add(key);
+  const stored = scope.rules.get(from);
+  if (stored) {
+    if (stored.to !== checked.target)
+      scope.lines.push({ item: post.label, outcome: "note", reason: "redirectExists", detail: key });
+    return;
+  }
+  if (from.path === except) return;
+  scope.candidates.push({
+    line: 0,
+    fromPath: from.path,
+    fromQuery: from.query,
+    to: checked.target,
+    status: 301,
+    external: false,
+  });
+}
+
 /**
  * The redirects from a written post's old addresses to its page (under /en or /zh when the old
  * address was), skipping addresses that cannot be redirected and ones another row already has.
  */
-function redirectCandidates(
-  rules: RuleSet,
-  post: ImportedPost,
-  postId: string,
-  taken: Set<string>,
-  lines: ImportReportLine[],
-): RedirectCandidate[] {
-  const out: RedirectCandidate[] = [];
+async function addPostRedirects(scope: RedirectScope, post: ImportedPost, postId: string): Promise<void> {
   const locales = new Set(post.translations.map((t) => t.locale));
-  for (const url of post.oldUrls) {
-    const from = normalizeFrom(url);
-    if (!from.ok) {
-      if (from.error === "fromInvalid")
-        lines.push({ item: post.label, outcome: "note", reason: "redirectInvalid", detail: url.slice(0, 200) });
-      continue;
-    }
+  const page = `/posts/detail/${postId}`;
+  const target = (from: RedirectKey) => {
     const prefix = /^\/(en|zh)(\/|$)/.exec(from.path)?.[1] as Locale | undefined;
-    const target = `${prefix && locales.has(prefix) ? `/${prefix}` : ""}/posts/detail/${postId}`;
-    const checked = checkTarget(target, false);
-    const key = fromKey(from);
-    if (!checked.ok || taken.has(key)) continue;
-    taken.add(key);
-    const stored = rules.get(from);
-    if (stored) {
-      if (stored.to !== checked.target)
-        lines.push({ item: post.label, outcome: "note", reason: "redirectExists", detail: key });
-      continue;
-    }
-    if (from.path === `/posts/detail/${postId}`) continue;
-    out.push({ line: 0, fromPath: from.path, fromQuery: from.query, to: checked.target, status: 301, external: false });
-  }
-  return out;
+    return `${prefix && locales.has(prefix) ? `/${prefix}` : ""}${page}`;
+  };
+  for (const url of post.oldUrls) await addRedirect(url, target, post, scope, { except: page });
 }
 
 /**
  * Redirects for the old addresses of a written post's tags (`/tag/{slug}/` → `/tags/{our slug}`),
  * each address once: a tag shared by many posts is redirected by the first one written.
  */
-async function tagRedirectCandidates(
-  trx: Transaction<Database>,
-  rules: RuleSet,
-  post: ImportedPost,
-  taken: Set<string>,
-  lines: ImportReportLine[],
-): Promise<RedirectCandidate[]> {
-  const out: RedirectCandidate[] = [];
+async function addTagRedirects(trx: Transaction<Database>, scope: RedirectScope, post: ImportedPost): Promise<void> {
   for (const { from: url, tag } of post.tagUrls ?? []) {
-    const from = normalizeFrom(url);
-    if (!from.ok) {
-      if (from.error === "fromInvalid")
-        lines.push({ item: post.label, outcome: "note", reason: "redirectInvalid", detail: url.slice(0, 200) });
-      continue;
-    }
-    const key = fromKey(from);
-    if (taken.has(key)) continue;
-    // The post's tags were made (or found) by writePost: this finds the same row.
-    const [tagId] = await ensureTags(trx, [tag]);
-    const row = tagId
-      ? await trx.selectFrom("tags").select("slug").where("id", "=", tagId).executeTakeFirst()
-      : undefined;
-    if (!row) continue;
-    const checked = checkTarget(`/tags/${encodeURIComponent(row.slug)}`, false);
-    if (!checked.ok) continue;
-    taken.add(key);
-    const stored = rules.get(from);
-    if (stored) {
-      if (stored.to !== checked.target)
-        lines.push({ item: post.label, outcome: "note", reason: "redirectExists", detail: key });
-      continue;
-    }
-    out.push({ line: 0, fromPath: from.path, fromQuery: from.query, to: checked.target, status: 301, external: false });
+    const target = async () => {
+      // The post's tags were made (or found) by writePost: this finds the same row.
+      const [tagId] = await ensureTags(trx, [tag]);
+      const row = tagId
+        ? await trx.selectFrom("tags").select("slug").where("id", "=", tagId).executeTakeFirst()
+        : undefined;
+      return row ? `/tags/${encodeURIComponent(row.slug)}` : null;
+    };
+    await addRedirect(url, target, post, scope);
   }
-  return out;
 }
 
-/** Redirects for a source's site-wide old addresses (its feeds), each once; none over a stored rule. */
-function siteRedirectCandidates(
-  rules: RuleSet,
+/**
+ * Redirects for the old addresses of a written post's category (`/category/{path}/` →
+ * `/categories/{our slug}`), each address once, like the tags'.
+ */
+async function addCategoryRedirects(
+  trx: Transaction<Database>,
+  scope: RedirectScope,
   post: ImportedPost,
-  taken: Set<string>,
-  lines: ImportReportLine[],
-): RedirectCandidate[] {
-  const out: RedirectCandidate[] = [];
-  for (const { from: url, to } of post.siteUrls ?? []) {
-    const from = normalizeFrom(url);
-    const checked = checkTarget(to, false);
-    if (!from.ok || !checked.ok) continue;
-    const key = fromKey(from);
-    if (taken.has(key)) continue;
-    taken.add(key);
-    const stored = rules.get(from);
-    if (stored) {
-      if (stored.to !== checked.target)
-        lines.push({ item: post.label, outcome: "note", reason: "redirectExists", detail: key });
-      continue;
-    }
-    out.push({ line: 0, fromPath: from.path, fromQuery: from.query, to: checked.target, status: 301, external: false });
-  }
-  return out;
+): Promise<void> {
+  const [first] = post.categories;
+  if (!first) return;
+  const target = async () => {
+    // writePost made (or found) this category: the same row.
+    const id = await ensureCategory(trx, first.slice(0, 100));
+    const row = await trx.selectFrom("categories").select("slug").where("id", "=", id).executeTakeFirst();
+    return row ? `/categories/${encodeURIComponent(row.slug)}` : null;
+  };
+  for (const url of post.categoryUrls ?? []) await addRedirect(url, target, post, scope);
 }
 
 /**
  * Redirects for the old page of a written post's author (Ghost's `/author/{slug}/` →
  * `/authors/{handle}`), each address once, like the tags'.
  */
-async function authorRedirectCandidates(
+async function addAuthorRedirects(
   trx: Transaction<Database>,
-  rules: RuleSet,
+  scope: RedirectScope,
   kind: string,
   post: ImportedPost,
-  taken: Set<string>,
-  lines: ImportReportLine[],
-): Promise<RedirectCandidate[]> {
-  const out: RedirectCandidate[] = [];
+): Promise<void> {
   const author = post.author;
-  if (!author || author.oldUrls.length === 0) return out;
+  if (!author || author.oldUrls.length === 0) return;
   const row = await trx
     .selectFrom("importSources as s")
     .innerJoin("users as u", "u.id", "s.targetId")
@@ -1030,69 +1026,17 @@ async function authorRedirectCandidates(
     .where("s.entity", "=", "author")
     .where("s.sourceId", "=", author.sourceId)
     .executeTakeFirst();
-  if (!row?.handle) return out;
-  const checked = checkTarget(`/authors/${encodeURIComponent(row.handle)}`, false);
-  if (!checked.ok) return out;
-  for (const url of author.oldUrls) {
-    const from = normalizeFrom(url);
-    if (!from.ok) {
-      if (from.error === "fromInvalid")
-        lines.push({ item: post.label, outcome: "note", reason: "redirectInvalid", detail: url.slice(0, 200) });
-      continue;
-    }
-    const key = fromKey(from);
-    if (taken.has(key)) continue;
-    taken.add(key);
-    const stored = rules.get(from);
-    if (stored) {
-      if (stored.to !== checked.target)
-        lines.push({ item: post.label, outcome: "note", reason: "redirectExists", detail: key });
-      continue;
-    }
-    out.push({ line: 0, fromPath: from.path, fromQuery: from.query, to: checked.target, status: 301, external: false });
-  }
-  return out;
+  if (!row?.handle) return;
+  const page = `/authors/${encodeURIComponent(row.handle)}`;
+  // Without a page to send them to, the old addresses are not read (nor noted).
+  if (!checkTarget(page, false).ok) return;
+  for (const url of author.oldUrls) await addRedirect(url, () => page, post, scope);
 }
 
-/**
- * Redirects for the old addresses of a written post's category (`/category/{path}/` →
- * `/categories/{our slug}`), each address once, like the tags'.
- */
-async function categoryRedirectCandidates(
-  trx: Transaction<Database>,
-  rules: RuleSet,
-  post: ImportedPost,
-  taken: Set<string>,
-  lines: ImportReportLine[],
-): Promise<RedirectCandidate[]> {
-  const out: RedirectCandidate[] = [];
-  const [first] = post.categories;
-  if (!first) return out;
-  for (const url of post.categoryUrls ?? []) {
-    const from = normalizeFrom(url);
-    if (!from.ok) {
-      if (from.error === "fromInvalid")
-        lines.push({ item: post.label, outcome: "note", reason: "redirectInvalid", detail: url.slice(0, 200) });
-      continue;
-    }
-    const key = fromKey(from);
-    if (taken.has(key)) continue;
-    // writePost made (or found) this category: the same row.
-    const id = await ensureCategory(trx, first.slice(0, 100));
-    const row = await trx.selectFrom("categories").select("slug").where("id", "=", id).executeTakeFirst();
-    if (!row) continue;
-    const checked = checkTarget(`/categories/${encodeURIComponent(row.slug)}`, false);
-    if (!checked.ok) continue;
-    taken.add(key);
-    const stored = rules.get(from);
-    if (stored) {
-      if (stored.to !== checked.target)
-        lines.push({ item: post.label, outcome: "note", reason: "redirectExists", detail: key });
-      continue;
-    }
-    out.push({ line: 0, fromPath: from.path, fromQuery: from.query, to: checked.target, status: 301, external: false });
-  }
-  return out;
+/** Redirects for a source's site-wide old addresses (its feeds), each once; none over a stored rule. */
+async function addSiteRedirects(scope: RedirectScope, post: ImportedPost): Promise<void> {
+  for (const { from: url, to } of post.siteUrls ?? [])
+    await addRedirect(url, () => to, post, scope, { noteInvalid: false });
 }
 
 /**
@@ -1201,8 +1145,7 @@ export async function importNextPostChunk(
           ? cached.rules
           : new RuleSet(await loadRules(trx));
       let next = version;
-      const taken = new Set<string>();
-      const candidates: RedirectCandidate[] = [];
+      const scope: RedirectScope = { rules, taken: new Set<string>(), lines, candidates: [] };
       for (const p of ready) {
         const result = await writePost(trx, job, p, at);
         lines.push(...p.lines);
@@ -1215,14 +1158,14 @@ export async function importNextPostChunk(
         counts.commentsAdded += result.comments;
         lines.push({ item: p.post.label, outcome: result.outcome, detail: result.postId });
         written.push(result.postId);
-        candidates.push(...redirectCandidates(rules, p.post, result.postId, taken, lines));
-        candidates.push(...(await tagRedirectCandidates(trx, rules, p.post, taken, lines)));
-        candidates.push(...(await categoryRedirectCandidates(trx, rules, p.post, taken, lines)));
-        candidates.push(...(await authorRedirectCandidates(trx, rules, job.kind, p.post, taken, lines)));
-        candidates.push(...siteRedirectCandidates(rules, p.post, taken, lines));
+        await addPostRedirects(scope, p.post, result.postId);
+        await addTagRedirects(trx, scope, p.post);
+        await addCategoryRedirects(trx, scope, p.post);
+        await addAuthorRedirects(trx, scope, job.kind, p.post);
+        await addSiteRedirects(scope, p.post);
       }
-      if (candidates.length > 0) {
-        const result = await importRedirectsInto(trx, rules, candidates, `import:${job.kind}`, at);
+      if (scope.candidates.length > 0) {
+        const result = await importRedirectsInto(trx, rules, scope.candidates, `import:${job.kind}`, at);
         const { outcome } = result;
         if (result.written > 0) next = { count: version.count + result.inserted, latest: at };
         counts.redirectsAdded += outcome.added;

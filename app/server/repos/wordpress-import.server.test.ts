@@ -1,79 +1,39 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { png } from "../../../tests/fixtures/images.ts";
-import { insertUser } from "../../../tests/setup/fixtures-db.ts";
+import { createImportBed, type ImportBed, withRedirectServer } from "../../../tests/setup/import-bed.ts";
 import { importedPost } from "../../../tests/setup/imported-posts.ts";
-import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
-import { serveRedirects } from "../http/redirects.server.ts";
+import { type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import type { SourceRead } from "../import/markdown-folder.server.ts";
 import { loadWxr, parseWxr, readWxr, WORDPRESS_SOURCE } from "../import/wordpress.server.ts";
-import { importDeps } from "../jobs/post-import.server.ts";
-import { createRedirectMap } from "../redirects/map.server.ts";
-import { createLocalStorage } from "../storage/local.server.ts";
 import { listCommentsForModeration } from "./comment-moderation.server.ts";
 import { listComments } from "./comments.server.ts";
-import { getPostImport, importNextPostChunk, queuePostImport } from "./post-import.server.ts";
+import { getPostImport } from "./post-import.server.ts";
 import { listRevisions } from "./revisions.server.ts";
 
 // The WordPress import end to end on a repository level (both dialects): tests/fixtures/wordpress/export.xml
 // with an uploads folder made in a temporary folder (the kettle is there, the cups are not).
 
 const EXPORT = path.resolve(import.meta.dirname, "../../../tests/fixtures/wordpress/export.xml");
+let bed: ImportBed;
 let database: TestDatabase;
-let root: string;
-let storeDir: string;
-let author: { id: string; email: string };
 
-async function runImport(given?: SourceRead): Promise<string> {
-  const read = given ?? readWxr(await loadWxr(EXPORT));
-  const id = await queuePostImport(database.db, {
-    kind: WORDPRESS_SOURCE,
-    label: EXPORT,
-    rootDir: root,
-    actor: author,
-    authorId: author.id,
-    read,
-  });
-  const deps = importDeps(database.db, createLocalStorage(storeDir), 10 * 1024 * 1024);
-  for (let i = 0; i < 50; i++) if ((await importNextPostChunk(deps, { chunk: 3 })) === "idle") break;
-  return id;
-}
-
+const runImport = async (given?: SourceRead) =>
+  bed.runImport({ kind: WORDPRESS_SOURCE, label: EXPORT, read: given ?? readWxr(await loadWxr(EXPORT)) }, { chunk: 3 });
 const postOf = (sourceId: string) => importedPost(database.db, WORDPRESS_SOURCE, sourceId);
-
-const count = async (
-  table: "posts" | "postTranslations" | "media" | "redirects" | "tags" | "categories" | "comments" | "postRevisions",
-) =>
-  Number(
-    (
-      await database.db
-        .selectFrom(table)
-        .select((eb) => eb.fn.countAll<number | string>().as("n"))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const count: ImportBed["count"] = (table) => bed.count(table);
 
 beforeAll(async () => {
-  database = await createTestDatabase();
+  bed = await createImportBed("wp", { email: "wp-importer@example.test" });
+  database = bed.database;
   // The folder given is WordPress's wp-content: uploads/… under it.
-  root = await mkdtemp(path.join(tmpdir(), "inkwell-wp-"));
-  storeDir = await mkdtemp(path.join(tmpdir(), "inkwell-wp-store-"));
-  await mkdir(path.join(root, "uploads/2021/03"), { recursive: true });
-  await writeFile(path.join(root, "uploads/2021/03/kettle.png"), await png(64, 48));
-  author = {
-    id: await insertUser(database.db, { email: "wp-importer@example.test" }),
-    email: "wp-importer@example.test",
-  };
+  await mkdir(path.join(bed.root, "uploads/2021/03"), { recursive: true });
+  await writeFile(path.join(bed.root, "uploads/2021/03/kettle.png"), await png(64, 48));
 });
 
 afterAll(async () => {
-  await database.cleanup();
-  await rm(root, { recursive: true, force: true });
-  await rm(storeDir, { recursive: true, force: true });
+  await bed?.cleanup();
 });
 
 describe(`importing a WordPress export (${testDialect()})`, () => {
@@ -182,16 +142,7 @@ describe(`importing a WordPress export (${testDialect()})`, () => {
   it("redirects /?p=ID, the old permalinks, /tag/{slug}/ and /category/{path}/ with a 301", async () => {
     const teaPost = await postOf("20");
     const pair = await postOf("30+31");
-    const map = createRedirectMap(database.db, { intervalMs: 60_000 });
-    const app = express();
-    app.use(serveRedirects(map));
-    app.use((_req, res) => {
-      res.status(404).end();
-    });
-    const server = app.listen(0, "127.0.0.1");
-    await new Promise<void>((r) => server.once("listening", () => r()));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    try {
+    await withRedirectServer(database.db, async (base) => {
       for (const [from, to] of [
         ["/?p=20", `/posts/detail/${teaPost.post.id}`],
         ["/2021/03/04/brew-green-tea/", `/posts/detail/${teaPost.post.id}`],
@@ -244,10 +195,7 @@ describe(`importing a WordPress export (${testDialect()})`, () => {
         expect(res.status, from).toBe(301);
         expect(res.headers.get("location"), from).toBe(to);
       }
-    } finally {
-      await new Promise((r) => server.close(r));
-      await map.stop();
-    }
+    });
   });
 
   it("a second run of the same export adds nothing", async () => {

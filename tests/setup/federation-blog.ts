@@ -1,0 +1,150 @@
+import { type DB, nowIso, openDatabase } from "../../app/server/db/db.server.ts";
+import { parseDatabaseUrl } from "../../app/server/env.server.ts";
+import { type FediversePeer, startFediversePeer } from "./fediverse-peer.ts";
+import { freePort, type ServerProcess, startServer, tempDataDir } from "./server-process.ts";
+import { createServerDatabaseUrl } from "./test-db.ts";
+
+// The blog as the federation integration tests run it: the production server with the test
+// seam that allows http loopback peers (federation-server.ts), FEDERATION on, a quick
+// scheduler, a database of its own that the test reads and writes too, and a Fedify peer
+// (fediverse-peer.ts) to follow it and talk to it.
+
+export interface FederationBlog {
+  /** `http://127.0.0.1:{port}` */
+  base: string;
+  /** `127.0.0.1:{port}`: the host in the accounts' handles. */
+  host: string;
+  /** The server's database (a small pool of the test's own). */
+  db: DB;
+  peer: FediversePeer;
+  /** The running server; `restart` replaces it. */
+  server: ServerProcess;
+  /** Starts the server again with the same environment (after the test stopped it). */
+  restart(): Promise<ServerProcess>;
+  /** Stops the peer and the server, then closes and drops the database. */
+  close(): Promise<void>;
+}
+
+/** Starts the blog (`env` adds to or overrides its environment) and the peer. */
+export async function startFederationBlog(env: Record<string, string> = {}): Promise<FederationBlog> {
+  const dataDir = tempDataDir();
+  const database = await createServerDatabaseUrl(dataDir);
+  let server: ServerProcess | undefined;
+  let opened: ReturnType<typeof openDatabase> | undefined;
+  let peer: FediversePeer | undefined;
+  const close = async () => {
+    await peer?.close();
+    await server?.stop("SIGKILL");
+    await opened?.close();
+    await database.cleanup();
+  };
+  try {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const serverEnv = {
+      PORT: String(port),
+      PUBLIC_URL: base,
+      DATA_DIR: dataDir,
+      DATABASE_URL: database.url,
+      LOG_REQUESTS: "false",
+      FEDERATION: "on",
+      SCHEDULER_INTERVAL_MS: "300",
+      ...env,
+    };
+    const start = () => startServer(serverEnv, { entry: "tests/setup/federation-server.ts" });
+    server = await start();
+    opened = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 2 });
+    peer = await startFediversePeer();
+    const blog: FederationBlog = {
+      base,
+      host: `127.0.0.1:${port}`,
+      db: opened.db,
+      peer,
+      server,
+      async restart() {
+        server = await start();
+        blog.server = server;
+        return server;
+      },
+      close,
+    };
+    return blog;
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/**
+ * Waits until `probe` gives something other than null or undefined (the blog handles
+ * activities and deliveries from its queue), checking every 100 ms.
+ */
+export async function eventually<T>(
+  probe: () => Promise<T | null | undefined>,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== null && value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Writes a post straight into the blog's database (the server's scheduler then federates it):
+ * published now unless said, its Chinese version titled `zhTitle`, and with `en` an English one
+ * (`English {id}`, its body linking home).
+ */
+export async function insertFederatedPost(
+  db: DB,
+  id: string,
+  opts: {
+    zhTitle: string;
+    en?: boolean;
+    status?: "published" | "scheduled" | "draft";
+    publishedAt?: string;
+    federate?: boolean;
+    cover?: { url: string; alt: string };
+  },
+): Promise<void> {
+  const at = nowIso();
+  await db
+    .insertInto("posts")
+    .values({
+      id,
+      slug: id,
+      authorId: null,
+      status: opts.status ?? "published",
+      publishedAt: opts.publishedAt ?? at,
+      categoryId: null,
+      coverImageId: null,
+      coverImageUrl: opts.cover?.url ?? null,
+      coverAlt: opts.cover?.alt ?? "",
+      federate: opts.federate === false ? 0 : 1,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .execute();
+  const version = (locale: "zh" | "en", title: string, summary: string, body: string, bodyHtml: string) => ({
+    postId: id,
+    locale,
+    title,
+    summary,
+    bodyMarkdown: body,
+    bodyHtml,
+    seoTitle: null,
+    seoDescription: null,
+    createdAt: at,
+    updatedAt: at,
+  });
+  await db
+    .insertInto("postTranslations")
+    .values([
+      version("zh", opts.zhTitle, "摘要", "正文", "<p>正文</p>"),
+      ...(opts.en ? [version("en", `English ${id}`, "Summary", "Body", '<p>Body <a href="/en">home</a></p>')] : []),
+    ])
+    .execute();
+}
