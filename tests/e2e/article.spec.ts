@@ -3,10 +3,9 @@ import type { Page } from "@playwright/test";
 import type { DB } from "../../app/server/db/db.server.ts";
 import { renderPost } from "../../app/server/post-render.server.ts";
 import { createPost } from "../../app/server/repos/posts.server.ts";
-import { reindexPost } from "../../app/server/search/index.server.ts";
-import { SHOWCASE_MARKDOWN, SHOWCASE_SUMMARY, SHOWCASE_TITLE } from "../../scripts/demo/showcase.ts";
 import { signedInUser } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
+import { createShowcasePost } from "./showcase-post.ts";
 
 // How an article reads (issue 28): the demo's style-guide post, rendered as the editor
 // renders on save, checked by its computed styles in both themes and at phone width.
@@ -27,28 +26,7 @@ test.afterAll(async ({ serverDb }) => {
 /** The style-guide post, written once per server, in both languages. */
 function showcase(db: DB): Promise<string> {
   postId ??= (async () => {
-    const translations = await Promise.all(
-      (["en", "zh"] as const).map(async (locale) => {
-        const out = await renderPost(SHOWCASE_MARKDOWN[locale], locale);
-        return {
-          locale,
-          title: SHOWCASE_TITLE[locale],
-          summary: SHOWCASE_SUMMARY[locale],
-          bodyMarkdown: SHOWCASE_MARKDOWN[locale],
-          bodyHtml: out.html,
-          tocJson: JSON.stringify(out.toc),
-          readingMinutes: out.readingMinutes,
-        };
-      }),
-    );
-    const id = await createPost(db, {
-      slug: `style-guide-${Date.now().toString(36)}`,
-      authorId: null,
-      status: "published",
-      publishedAt: "2024-01-02T03:04:05.000Z",
-      translations,
-    });
-    await reindexPost(db, id);
+    const id = await createShowcasePost(db, "style-guide");
     created.push(id);
     return id;
   })();
