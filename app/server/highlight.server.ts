@@ -1,5 +1,5 @@
 import type { Element, ElementContent, Root } from "hast";
-import type { HighlighterCore } from "shiki/core";
+import type { HighlighterCore, PatternScanner, RegexEngine, RegexEngineString } from "shiki/core";
 import { visitElements } from "./markdown.server.ts";
 
 /** The two themes; their colours end up in CSS variables (see `.shiki` in app/app.css). */
@@ -36,6 +36,54 @@ const LANGUAGES = [
 const LINE_TIME_LIMIT_MS = 3_000;
 const MAX_TOKENIZED_LINE = 5000;
 
+type ScanResult = ReturnType<PatternScanner["findNextMatchSync"]>;
+
+/** Scanners that remembered searches since the last `forgetSearches` (each clears its own on it). */
+const remembering = new Set<Map<string, Map<number, ScanResult>>>();
+
+/**
+ * A regex engine that remembers each scanner's searches until `forgetSearches`. With two themes,
+ * Shiki tokenizes a block once per theme, and the grammar makes exactly the same searches both
+ * times (the theme only colours the tokens): the second pass reads the first one's results
+ * instead of running the regexes again. A search's result depends only on the scanner's patterns,
+ * the line and the position (and the options, kept in the key), so a remembered one is the one
+ * the engine would find; nothing is kept past a code block.
+ */
+export function rememberingEngine(inner: RegexEngine): RegexEngine {
+  return {
+    createString: (s) => inner.createString(s),
+    createScanner(patterns) {
+      const scanner = inner.createScanner(patterns);
+      const lines = new Map<string, Map<number, ScanResult>>();
+      return {
+        findNextMatchSync(string: string | RegexEngineString, startPosition: number, options: number) {
+          const content = typeof string === "string" ? string : string.content;
+          // Positions fit in 2^40 (lines are cut at MAX_TOKENIZED_LINE); the options are a small bit mask.
+          const key = startPosition * 64 + (options ?? 0);
+          let seen = lines.get(content);
+          const known = seen?.get(key);
+          if (known !== undefined) return known;
+          const found = scanner.findNextMatchSync(string, startPosition, options);
+          if (!seen) {
+            seen = new Map();
+            lines.set(content, seen);
+            remembering.add(lines);
+          }
+          seen.set(key, found);
+          return found;
+        },
+        dispose: () => scanner.dispose?.(),
+      };
+    },
+  };
+}
+
+/** Drops every search the remembering engine kept (after each code block). */
+export function forgetSearches(): void {
+  for (const lines of remembering) lines.clear();
+  remembering.clear();
+}
+
 let loading: Promise<HighlighterCore> | undefined;
 
 /**
@@ -53,7 +101,8 @@ export function loadHighlighter(): Promise<HighlighterCore> {
       themes: [import("shiki/themes/github-light.mjs"), import("shiki/themes/github-dark.mjs")],
       langs: LANGUAGES.map((load) => load()),
       // Skip a grammar rule the engine cannot express rather than fail the whole block.
-      engine: createJavaScriptRegexEngine({ forgiving: true }),
+      // The engine remembers searches within one code block (see rememberingEngine).
+      engine: rememberingEngine(createJavaScriptRegexEngine({ forgiving: true })),
     });
   })().catch((error: unknown) => {
     loading = undefined;
@@ -87,6 +136,50 @@ export function hasCodeBlock(tree: Root): boolean {
   return found;
 }
 
+/** Highlighted blocks kept for their next use, per highlighter (most recently highlighted last). */
+const keptBy = new WeakMap<HighlighterCore, Map<string, Element>>();
+/** How many, and up to what length of code (a few MiB of nodes at most): a bilingual post's two versions usually share their code blocks. */
+const KEPT_BLOCKS = 32;
+const KEPT_MAX_CODE = 2_000;
+
+/**
+ * A code block highlighted (Shiki's `<pre>`), or null. The same code in the same language gives the
+ * same block, so a short one highlighted a moment ago (the other language of the post being
+ * rendered, a snippet repeated across posts) is copied rather than highlighted again.
+ */
+function highlightedBlock(highlighter: HighlighterCore, text: string, lang: string): Element | null {
+  let kept = keptBy.get(highlighter);
+  if (!kept) {
+    kept = new Map();
+    keptBy.set(highlighter, kept);
+  }
+  const key = `${lang}\u0000${text}`;
+  const known = kept.get(key);
+  if (known) return structuredClone(known);
+  let highlighted: Root;
+  try {
+    highlighted = highlighter.codeToHast(text, {
+      lang,
+      themes: CODE_THEMES,
+      defaultColor: false,
+      tokenizeMaxLineLength: MAX_TOKENIZED_LINE,
+      tokenizeTimeLimit: LINE_TIME_LIMIT_MS,
+    });
+  } finally {
+    forgetSearches();
+  }
+  const pre = highlighted.children.find((c) => c.type === "element");
+  if (!pre) return null;
+  if (text.length <= KEPT_MAX_CODE) {
+    if (kept.size >= KEPT_BLOCKS) {
+      const oldest = kept.keys().next().value;
+      if (oldest !== undefined) kept.delete(oldest);
+    }
+    kept.set(key, structuredClone(pre));
+  }
+  return pre;
+}
+
 /**
  * Replaces every `<pre><code>` block of an already sanitized tree with Shiki's
  * highlighted version. Shiki builds the new nodes from the code's text only and
@@ -108,14 +201,7 @@ export function highlightCodeBlocks(tree: Root, highlighter: HighlighterCore): v
       // remark-rehype ends every block with a newline, which would make an empty last line.
       const text = textOf(code).replace(/\n$/, "");
       try {
-        const highlighted = highlighter.codeToHast(text, {
-          lang,
-          themes: CODE_THEMES,
-          defaultColor: false,
-          tokenizeMaxLineLength: MAX_TOKENIZED_LINE,
-          tokenizeTimeLimit: LINE_TIME_LIMIT_MS,
-        });
-        const pre = highlighted.children.find((c) => c.type === "element");
+        const pre = highlightedBlock(highlighter, text, lang);
         if (!pre) return child;
         if (lang !== "text") pre.properties.dataLanguage = lang;
         // The fence's own language (post-markup.server.ts labels the block with it).

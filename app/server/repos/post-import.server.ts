@@ -1,4 +1,4 @@
-import type { Transaction } from "kysely";
+import type { Insertable, Transaction } from "kysely";
 import type { Logger } from "pino";
 import { handleBase } from "../../lib/author-profile.ts";
 import { cleanDisplayName } from "../../lib/display-name.ts";
@@ -9,7 +9,7 @@ import { type EditorInput, isCoverUrl, POST_LIMITS, SLUG_PATTERN } from "../../l
 import { slugify } from "../../lib/slug.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
-import type { Database, Locale, PostImportStatus } from "../db/schema.server.ts";
+import type { Database, Locale, PostImportStatus, PostSearchTable } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import {
   emptyCounts,
@@ -34,7 +34,7 @@ import { getMedia, mediaImages } from "../media/media.server.ts";
 import { forgetPostCounts } from "../post-counts.server.ts";
 import { renderPost } from "../post-render.server.ts";
 import { RuleSet } from "../redirects/rules.server.ts";
-import { reindexPosts } from "../search/index.server.ts";
+import { indexedText, replaceIndexRows } from "../search/index.server.ts";
 import type { StorageDriver } from "../storage/types.server.ts";
 import { type Actor, audit } from "./audit.server.ts";
 import { insertPost } from "./posts.server.ts";
@@ -58,6 +58,8 @@ import { ensureTags } from "./taxonomy.server.ts";
 
 /** Posts per transaction: a chunk renders its bodies first, then holds the database only for the writes. */
 export const POST_IMPORT_CHUNK = 50;
+/** Rows per multi-row insert or `in (…)` list of a chunk (12 values a row at most: far below both databases' limits). */
+const ROWS_PER_STATEMENT = 100;
 /** Chunks failing in a row before an import is given up. */
 export const POST_IMPORT_MAX_FAILURES = 5;
 
@@ -318,18 +320,47 @@ async function mappingOf(db: DB, source: string, sourceId: string) {
 
 /** What a re-run would do with an item before any work: skip it when the source and the post are as last written. */
 async function earlySkip(db: DB, source: string, post: ImportedPost, hash: string): Promise<string | null> {
-  const mapped = await mappingOf(db, source, post.sourceId);
-  if (!mapped) return null;
-  const existing = await db
-    .selectFrom("posts")
-    .select(["version", "deletedAt"])
-    .where("id", "=", mapped.targetId)
-    .executeTakeFirst();
-  if (!existing) return null;
-  if (existing.deletedAt) return "inTrash";
-  if (mapped.hash === hash) return "unchanged";
-  if (Number(existing.version) !== Number(mapped.targetVersion)) return "editedSinceImport";
-  return null;
+  const [skip] = await earlySkips(db, source, [{ post, hash }]);
+  return skip ?? null;
+}
+
+/** earlySkip for a chunk's items, with two queries per hundred items instead of two per item. */
+async function earlySkips(
+  db: DB,
+  source: string,
+  items: ReadonlyArray<{ post: ImportedPost; hash: string }>,
+): Promise<Array<string | null>> {
+  const ids = [...new Set(items.map((i) => i.post.sourceId))];
+  const mapped = new Map<string, { targetId: string; hash: string; targetVersion: number }>();
+  for (let i = 0; i < ids.length; i += ROWS_PER_STATEMENT) {
+    const rows = await db
+      .selectFrom("importSources")
+      .select(["sourceId", "targetId", "hash", "targetVersion"])
+      .where("source", "=", source)
+      .where("entity", "=", "post")
+      .where("sourceId", "in", ids.slice(i, i + ROWS_PER_STATEMENT))
+      .execute();
+    for (const r of rows) mapped.set(r.sourceId, r);
+  }
+  const targets = [...new Set([...mapped.values()].map((m) => m.targetId))];
+  const posts = new Map<string, { version: number; deletedAt: string | null }>();
+  for (let i = 0; i < targets.length; i += ROWS_PER_STATEMENT) {
+    const rows = await db
+      .selectFrom("posts")
+      .select(["id", "version", "deletedAt"])
+      .where("id", "in", targets.slice(i, i + ROWS_PER_STATEMENT))
+      .execute();
+    for (const r of rows) posts.set(r.id, r);
+  }
+  return items.map(({ post, hash }) => {
+    const m = mapped.get(post.sourceId);
+    const existing = m ? posts.get(m.targetId) : undefined;
+    if (!m || !existing) return null;
+    if (existing.deletedAt) return "inTrash";
+    if (m.hash === hash) return "unchanged";
+    if (Number(existing.version) !== Number(m.targetVersion)) return "editedSinceImport";
+    return null;
+  });
 }
 
 interface Prepared {
@@ -344,6 +375,8 @@ interface Prepared {
     tocJson: string;
     readingMinutes: number;
   }>;
+  /** Each translation's search index text (segmented before the chunk's transaction). */
+  index: Array<ReturnType<typeof indexedText>>;
   coverUrl: string | null;
   /** The post's comments, rendered (the comment form's path). */
   comments: Array<ImportedComment & { bodyHtml: string }>;
@@ -475,7 +508,11 @@ async function prepare(deps: PostImportDeps, job: Job, post: ImportedPost, hash:
       coverUrl = post.cover;
   }
   const comments = prepareComments(post, lines);
-  return { ok: true, prepared: { post, hash, translations, coverUrl, comments, lines, imagesStored, imagesMissing } };
+  const index = translations.map((t) => indexedText(t));
+  return {
+    ok: true,
+    prepared: { post, hash, translations, index, coverUrl, comments, lines, imagesStored, imagesMissing },
+  };
 }
 
 /**
@@ -519,58 +556,99 @@ async function writeComments(
   postIsNew: boolean,
   now: string,
 ): Promise<number> {
-  let added = 0;
   const ours = new Map<string, string>();
-  for (const c of p.comments) {
-    const mapped = await trx
-      .selectFrom("importSources")
-      .select("targetId")
-      .where("source", "=", job.kind)
-      .where("entity", "=", "comment")
-      .where("sourceId", "=", c.sourceId)
-      .executeTakeFirst();
-    if (mapped) {
-      const still = await trx
+  // A new post has no comments yet: every comment of it is written, mapped before or not (its
+  // old mapping points at a comment of a post that is gone), so nothing needs looking up.
+  const mappedTo = new Map<string, string>();
+  const live = new Set<string>();
+  if (!postIsNew && p.comments.length > 0) {
+    for (let i = 0; i < p.comments.length; i += ROWS_PER_STATEMENT) {
+      const rows = await trx
+        .selectFrom("importSources")
+        .select(["sourceId", "targetId"])
+        .where("source", "=", job.kind)
+        .where("entity", "=", "comment")
+        .where(
+          "sourceId",
+          "in",
+          p.comments.slice(i, i + ROWS_PER_STATEMENT).map((c) => c.sourceId),
+        )
+        .execute();
+      for (const r of rows) mappedTo.set(r.sourceId, r.targetId);
+    }
+    const targets = [...new Set(mappedTo.values())];
+    for (let i = 0; i < targets.length; i += ROWS_PER_STATEMENT) {
+      const rows = await trx
         .selectFrom("comments")
         .select("id")
-        .where("id", "=", mapped.targetId)
+        .where("id", "in", targets.slice(i, i + ROWS_PER_STATEMENT))
         .where("postId", "=", postId)
-        .executeTakeFirst();
-      if (still) {
-        ours.set(c.sourceId, still.id);
+        .execute();
+      for (const r of rows) live.add(r.id);
+    }
+  }
+  const comments: Insertable<Database["comments"]>[] = [];
+  const mappings: Insertable<Database["importSources"]>[] = [];
+  for (const c of p.comments) {
+    // A source id twice in one post: the first one stands (as when each was looked up in turn).
+    if (ours.has(c.sourceId)) continue;
+    const mapped = mappedTo.get(c.sourceId);
+    if (mapped !== undefined) {
+      if (live.has(mapped)) {
+        ours.set(c.sourceId, mapped);
         continue;
       }
+      // Deleted here since: moderation here wins while the post lives.
       if (!postIsNew) continue;
     }
     const parentId = c.parentSourceId ? (ours.get(c.parentSourceId) ?? null) : null;
     const id = newId();
+    comments.push({
+      id,
+      postId,
+      authorId: null,
+      parentId,
+      bodyMarkdown: c.bodyMarkdown,
+      bodyHtml: c.bodyHtml,
+      status: c.status,
+      guestName: c.authorName.slice(0, 100) || null,
+      guestEmail: c.authorEmail?.slice(0, 254) ?? null,
+      guestUrl: c.authorUrl?.slice(0, 500) ?? null,
+      createdAt: c.createdAt,
+      updatedAt: now,
+    });
+    mappings.push({
+      source: job.kind,
+      entity: "comment",
+      sourceId: c.sourceId,
+      targetId: id,
+      hash: "",
+      targetVersion: 1,
+      updatedAt: now,
+      createdAt: now,
+    });
+    ours.set(c.sourceId, id);
+  }
+  // Parents come before their replies in the list, so a batch never refers to a later one.
+  for (let i = 0; i < comments.length; i += ROWS_PER_STATEMENT)
     await trx
       .insertInto("comments")
-      .values({
-        id,
-        postId,
-        authorId: null,
-        parentId,
-        bodyMarkdown: c.bodyMarkdown,
-        bodyHtml: c.bodyHtml,
-        status: c.status,
-        guestName: c.authorName.slice(0, 100) || null,
-        guestEmail: c.authorEmail?.slice(0, 254) ?? null,
-        guestUrl: c.authorUrl?.slice(0, 500) ?? null,
-        createdAt: c.createdAt,
-        updatedAt: now,
-      })
+      .values(comments.slice(i, i + ROWS_PER_STATEMENT))
       .execute();
-    const values = { targetId: id, hash: "", targetVersion: 1, updatedAt: now };
+  for (let i = 0; i < mappings.length; i += ROWS_PER_STATEMENT)
     await trx
       .insertInto("importSources")
-      .values({ source: job.kind, entity: "comment", sourceId: c.sourceId, ...values, createdAt: now })
-      .onConflict((oc) => oc.columns(["source", "entity", "sourceId"]).doUpdateSet(values))
+      .values(mappings.slice(i, i + ROWS_PER_STATEMENT))
+      .onConflict((oc) =>
+        oc.columns(["source", "entity", "sourceId"]).doUpdateSet((eb) => ({
+          targetId: eb.ref("excluded.targetId"),
+          hash: "",
+          targetVersion: 1,
+          updatedAt: now,
+        })),
+      )
       .execute();
-    ours.set(c.sourceId, id);
-    added += 1;
-  }
-  return added;
+  return comments.length;
 }
 
 /**
@@ -695,9 +773,26 @@ async function importedAuthorId(
   post: ImportedPost,
   lines: ImportReportLine[],
   now: string,
+  known: ChunkLookups,
 ): Promise<string | null> {
   const author = post.author;
   if (!author) return null;
+  // Once mapped in this chunk, the next posts would find the same mapping and account.
+  const cached = known.authors.get(author.sourceId);
+  if (cached !== undefined) return cached;
+  const userId = await findOrMakeAuthor(trx, job, post, author, lines, now);
+  known.authors.set(author.sourceId, userId);
+  return userId;
+}
+
+async function findOrMakeAuthor(
+  trx: Transaction<Database>,
+  job: Job,
+  post: ImportedPost,
+  author: NonNullable<ImportedPost["author"]>,
+  lines: ImportReportLine[],
+  now: string,
+): Promise<string> {
   const mapped = await trx
     .selectFrom("importSources")
     .select("targetId")
@@ -755,12 +850,28 @@ async function importedAuthorId(
   return userId;
 }
 
+/**
+ * What a chunk looked up once and may reuse for its next posts, inside its one transaction
+ * (nothing else writes these rows meanwhile; the next chunk starts afresh): the account each
+ * source author maps to, and that account's handle for the author page's redirects.
+ */
+interface ChunkLookups {
+  authors: Map<string, string>;
+  handles: Map<string, string | null>;
+}
+
 type Written =
   | { outcome: "imported" | "updated"; postId: string; comments: number }
   | { outcome: "skipped"; reason: string };
 
 /** Writes one prepared post inside the chunk's transaction: created, updated, or skipped with a reason. */
-async function writePost(trx: Transaction<Database>, job: Job, p: Prepared, now: string): Promise<Written> {
+async function writePost(
+  trx: Transaction<Database>,
+  job: Job,
+  p: Prepared,
+  now: string,
+  known: ChunkLookups,
+): Promise<Written> {
   const { post } = p;
   const tagNames = post.tags.map((t) => t.slice(0, POST_LIMITS.tagMax).trim()).filter(Boolean);
   const [firstCategory, ...otherCategories] = post.categories;
@@ -785,7 +896,7 @@ async function writePost(trx: Transaction<Database>, job: Job, p: Prepared, now:
     if (Number(existing.version) !== Number(mapped.targetVersion))
       return { outcome: "skipped", reason: "editedSinceImport" };
   }
-  const authorId = (await importedAuthorId(trx, job, post, p.lines, now)) ?? job.authorId;
+  const authorId = (await importedAuthorId(trx, job, post, p.lines, now, known)) ?? job.authorId;
   const categoryId = firstCategory ? await ensureCategory(trx, firstCategory.slice(0, 100)) : null;
   const tagIds = await ensureTags(trx, allTags);
   const status = post.status;
@@ -891,6 +1002,8 @@ async function writePost(trx: Transaction<Database>, job: Job, p: Prepared, now:
       kind: "saved",
       content: contentOfInput({ ...input, slug }, slug, publishedAt),
       now,
+      // A new post: its only revisions are the imported ones just written, if any.
+      fresh: (p.post.revisions ?? []).length === 0,
     });
   const comments = await writeComments(trx, job, p, id, true, now);
   const values = { targetId: id, hash: p.hash, targetVersion: 1, updatedAt: now };
@@ -1015,19 +1128,25 @@ async function addAuthorRedirects(
   scope: RedirectScope,
   kind: string,
   post: ImportedPost,
+  known: ChunkLookups,
 ): Promise<void> {
   const author = post.author;
   if (!author || author.oldUrls.length === 0) return;
-  const row = await trx
-    .selectFrom("importSources as s")
-    .innerJoin("users as u", "u.id", "s.targetId")
-    .select("u.handle")
-    .where("s.source", "=", kind)
-    .where("s.entity", "=", "author")
-    .where("s.sourceId", "=", author.sourceId)
-    .executeTakeFirst();
-  if (!row?.handle) return;
-  const page = `/authors/${encodeURIComponent(row.handle)}`;
+  let handle = known.handles.get(author.sourceId);
+  if (handle === undefined) {
+    const row = await trx
+      .selectFrom("importSources as s")
+      .innerJoin("users as u", "u.id", "s.targetId")
+      .select("u.handle")
+      .where("s.source", "=", kind)
+      .where("s.entity", "=", "author")
+      .where("s.sourceId", "=", author.sourceId)
+      .executeTakeFirst();
+    handle = row?.handle ?? null;
+    known.handles.set(author.sourceId, handle);
+  }
+  if (!handle) return;
+  const page = `/authors/${encodeURIComponent(handle)}`;
   // Without a page to send them to, the old addresses are not read (nor noted).
   if (!checkTarget(page, false).ok) return;
   for (const url of author.oldUrls) await addRedirect(url, () => page, post, scope);
@@ -1113,10 +1232,13 @@ export async function importNextPostChunk(
   const counts = emptyCounts();
   const lines: ImportReportLine[] = [];
   const ready: Prepared[] = [];
-  for (const row of rows) {
+  const items = rows.map((row) => {
     const post = JSON.parse(row.payload) as ImportedPost;
-    const hash = itemHash(post);
-    const skip = await earlySkip(db, job.kind, post, hash);
+    return { post, hash: itemHash(post) };
+  });
+  const skips = await earlySkips(db, job.kind, items);
+  for (const [i, { post, hash }] of items.entries()) {
+    const skip = skips[i];
     if (skip) {
       counts.skipped += 1;
       lines.push({ item: post.label, outcome: "skipped", reason: skip });
@@ -1146,8 +1268,10 @@ export async function importNextPostChunk(
           : new RuleSet(await loadRules(trx));
       let next = version;
       const scope: RedirectScope = { rules, taken: new Set<string>(), lines, candidates: [] };
+      const known: ChunkLookups = { authors: new Map(), handles: new Map() };
+      const indexRows = new Map<string, PostSearchTable[]>();
       for (const p of ready) {
-        const result = await writePost(trx, job, p, at);
+        const result = await writePost(trx, job, p, at, known);
         lines.push(...p.lines);
         if (result.outcome === "skipped") {
           counts.skipped += 1;
@@ -1158,10 +1282,14 @@ export async function importNextPostChunk(
         counts.commentsAdded += result.comments;
         lines.push({ item: p.post.label, outcome: result.outcome, detail: result.postId });
         written.push(result.postId);
+        indexRows.set(
+          result.postId,
+          p.index.map((text) => ({ postId: result.postId, ...text, updatedAt: at })),
+        );
         await addPostRedirects(scope, p.post, result.postId);
         await addTagRedirects(trx, scope, p.post);
         await addCategoryRedirects(trx, scope, p.post);
-        await addAuthorRedirects(trx, scope, job.kind, p.post);
+        await addAuthorRedirects(trx, scope, job.kind, p.post, known);
         await addSiteRedirects(scope, p.post);
       }
       if (scope.candidates.length > 0) {
@@ -1172,6 +1300,9 @@ export async function importNextPostChunk(
         for (const r of outcome.refused)
           lines.push({ item: r.from, outcome: "note", reason: `redirect:${r.reason}`, detail: r.from });
       }
+      // The written posts' search rows, segmented before the transaction, with the posts: one
+      // transaction (and one commit) a chunk instead of two.
+      await replaceIndexRows(trx, indexRows);
       await trx
         .deleteFrom("postImportItems")
         .where("importId", "=", job.id)
@@ -1214,7 +1345,6 @@ export async function importNextPostChunk(
     throw error;
   }
   if (kept) chunkRules.set(db, { importId: job.id, ...(kept as { version: RulesVersion; rules: RuleSet }) });
-  await reindexPosts(db, written);
   if (written.length > 0) forgetPostCounts(db);
   opts.written?.push(...written);
   return "progress";

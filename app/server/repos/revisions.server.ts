@@ -155,6 +155,11 @@ export interface RecordOptions {
   /** False: always a new revision (a restore). */
   coalesce?: boolean;
   cap?: number;
+  /**
+   * The post was made in this transaction and has no revision yet (an import writing a new post):
+   * there is no newest one to replace and nothing to prune, so neither is looked up.
+   */
+  fresh?: boolean;
 }
 
 /**
@@ -166,14 +171,16 @@ export interface RecordOptions {
  */
 export async function recordRevision(trx: DB, opts: RecordOptions): Promise<string> {
   const { postId, authorId, kind, content, now } = opts;
-  const latest = await trx
-    .selectFrom("postRevisions")
-    .select(["id", "authorId", "kind", "status", "createdAt"])
-    .where("postId", "=", postId)
-    .orderBy("createdAt", "desc")
-    .orderBy("id", "desc")
-    .limit(1)
-    .executeTakeFirst();
+  const latest = opts.fresh
+    ? undefined
+    : await trx
+        .selectFrom("postRevisions")
+        .select(["id", "authorId", "kind", "status", "createdAt"])
+        .where("postId", "=", postId)
+        .orderBy("createdAt", "desc")
+        .orderBy("id", "desc")
+        .limit(1)
+        .executeTakeFirst();
   const values = {
     kind,
     status: content.status,
@@ -213,7 +220,7 @@ export async function recordRevision(trx: DB, opts: RecordOptions): Promise<stri
       .values({ id, postId, createdAt: now, ...values })
       .execute();
   }
-  await pruneRevisions(trx, postId, opts.cap ?? REVISION_CAP);
+  if (!opts.fresh) await pruneRevisions(trx, postId, opts.cap ?? REVISION_CAP);
   return id;
 }
 

@@ -22,48 +22,91 @@ export async function reindexPost(db: DB, postId: string): Promise<number> {
   return reindexPosts(db, [postId]);
 }
 
-/** The index rows of one post as it is now: none when it is gone or in the trash. */
-async function indexRowsOf(db: DB, postId: string): Promise<PostSearchTable[]> {
-  const post = await db.selectFrom("posts").select(["id", "deletedAt"]).where("id", "=", postId).executeTakeFirst();
-  const translations =
-    post && post.deletedAt === null
-      ? await db
-          .selectFrom("postTranslations")
-          .select(["locale", "title", "summary", "bodyMarkdown", "bodyHtml"])
-          .where("postId", "=", postId)
-          .execute()
-      : [];
-  const now = nowIso();
-  return translations.map((t) => ({
-    postId,
+/** One language version of a post, as the index reads it. */
+interface IndexedTranslation {
+  locale: PostSearchTable["locale"];
+  title: string;
+  summary: string;
+  bodyMarkdown: string;
+  bodyHtml: string;
+}
+
+/**
+ * The segmented text of one language version (the slow part of indexing: pure, so a caller can
+ * do it before it takes a write transaction, as an import's chunk does).
+ */
+export function indexedText(t: IndexedTranslation): Pick<PostSearchTable, "locale" | "title" | "summary" | "body"> {
+  return {
     locale: t.locale,
     title: segmentForIndex(t.title),
     summary: segmentForIndex(t.summary),
     body: segmentForIndex(bodyText(t).slice(0, MAX_INDEXED_BODY)),
-    updatedAt: now,
-  }));
+  };
+}
+
+/** Rows per insert: six values each, well under both databases' limit of bound values. */
+const INSERT_BATCH = 100;
+
+/**
+ * Replaces the index rows of these posts by the given ones (an empty list takes a post out of
+ * the index) with one delete and a few inserts, whatever the number of posts. Call it inside
+ * a transaction.
+ */
+export async function replaceIndexRows(
+  trx: DB,
+  rows: ReadonlyMap<string, readonly PostSearchTable[]>,
+): Promise<number> {
+  const ids = [...rows.keys()];
+  const all = [...rows.values()].flat();
+  for (let i = 0; i < ids.length; i += INSERT_BATCH)
+    await trx
+      .deleteFrom("postSearch")
+      .where("postId", "in", ids.slice(i, i + INSERT_BATCH))
+      .execute();
+  for (let i = 0; i < all.length; i += INSERT_BATCH)
+    await trx
+      .insertInto("postSearch")
+      .values(all.slice(i, i + INSERT_BATCH))
+      .execute();
+  return all.length;
 }
 
 /**
  * reindexPost for several posts with one write transaction (an import's chunk): each commit
- * waits for the disk, so twenty posts written one transaction each cost twenty. Returns the
+ * waits for the disk, so twenty posts written one transaction each cost twenty. The posts and
+ * their translations are read with one query each per hundred posts, not per post. Returns the
  * number of language versions now indexed.
  */
 export async function reindexPosts(db: DB, postIds: readonly string[]): Promise<number> {
   // Read and segment first, write in one short transaction: segmenting a long
   // body takes a while, and a SQLite write transaction holds up every writer.
-  const rows = new Map<string, PostSearchTable[]>();
-  for (const id of postIds) rows.set(id, await indexRowsOf(db, id));
-  const write = async (trx: DB) => {
-    for (const [postId, list] of rows) {
-      await trx.deleteFrom("postSearch").where("postId", "=", postId).execute();
-      if (list.length > 0) await trx.insertInto("postSearch").values(list).execute();
-    }
-  };
-  if (rows.size === 0) return 0;
-  if (db.isTransaction) await write(db);
-  else await db.transaction().execute(write);
-  return [...rows.values()].reduce((n, list) => n + list.length, 0);
+  const ids = [...new Set(postIds)];
+  if (ids.length === 0) return 0;
+  const rows = new Map<string, PostSearchTable[]>(ids.map((id) => [id, []]));
+  const now = nowIso();
+  for (let i = 0; i < ids.length; i += INSERT_BATCH) {
+    const slice = ids.slice(i, i + INSERT_BATCH);
+    const live = await db
+      .selectFrom("posts")
+      .select("id")
+      .where("id", "in", slice)
+      .where("deletedAt", "is", null)
+      .execute();
+    if (live.length === 0) continue;
+    const translations = await db
+      .selectFrom("postTranslations")
+      .select(["postId", "locale", "title", "summary", "bodyMarkdown", "bodyHtml"])
+      .where(
+        "postId",
+        "in",
+        live.map((p) => p.id),
+      )
+      .execute();
+    for (const t of translations) rows.get(t.postId)?.push({ postId: t.postId, ...indexedText(t), updatedAt: now });
+  }
+  const write = (trx: DB) => replaceIndexRows(trx, rows);
+  if (db.isTransaction) return write(db);
+  return db.transaction().execute(write);
 }
 
 /** Rebuilds the index of every post (`npm run cli -- search:reindex`). */
