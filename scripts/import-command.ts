@@ -5,6 +5,7 @@ import { readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { pino } from "pino";
 import { type ImportFileRead, readSubscriberCsv } from "../app/server/admin/subscriber-csv.server.ts";
+import { bulkCollector } from "../app/server/bulk-gc.server.ts";
 import type { DB } from "../app/server/db/db.server.ts";
 import type { Locale } from "../app/server/db/schema.server.ts";
 import type { ImportCounts, ImportedPost, ImportReportLine } from "../app/server/import/core.server.ts";
@@ -360,7 +361,12 @@ export async function runPostImport(
         if (!(await appendPostImportItems(db, reading, posts, problems)))
           throw new Error("the import was dropped while its source was read (another run of the same source?)");
       };
-      const problems = await input.feed((posts) => append(posts));
+      // Reading a large export allocates steadily too: collected as it goes (app/server/bulk-gc.server.ts).
+      const collector = bulkCollector();
+      const problems = await input.feed(async (posts) => {
+        await append(posts);
+        collector.afterWork();
+      });
       await append([], problems);
       if (!(await finishPostImportRead(db, reading)))
         throw new Error("the import was dropped while its source was read");

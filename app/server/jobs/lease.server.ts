@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { Logger } from "pino";
+import { bulkCollector } from "../bulk-gc.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 
@@ -141,6 +142,8 @@ export function startChunkedJob(
     holder,
     run: async () => {
       let renewedAt = Date.now();
+      // A long run (an import of thousands of posts) collects its garbage as it goes.
+      const collector = bulkCollector();
       while (!stopping) {
         let outcome: Awaited<ReturnType<typeof nextChunk>>;
         try {
@@ -154,6 +157,7 @@ export function startChunkedJob(
           if (!(await acquireLease(db, name, holder, intervalMs * 3))) return;
           renewedAt = Date.now();
         }
+        collector.afterWork();
         // On SQLite every await above settles at once (the driver is synchronous): without a
         // turn of the event loop here, timers and requests (the CLI's progress line, the
         // server's readers) would wait for the whole run.
