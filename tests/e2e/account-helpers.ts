@@ -43,7 +43,14 @@ export async function login(page: Page, email: string, password = PASSWORD): Pro
 /** Opens the header's account menu (a disclosure whose summary is the signed-in e-mail). */
 export async function openAccountMenu(page: Page): Promise<void> {
   const summary = page.getByTestId("nav-user");
-  if ((await summary.locator("xpath=..").getAttribute("open")) === null) await summary.click();
+  const menu = summary.locator("xpath=..");
+  // The menu closes when a navigation ends, and a page that just changed the account (a
+  // verified new address) may finish its revalidation right after the click: open it
+  // again until it stays open.
+  await expect(async () => {
+    if ((await menu.getAttribute("open")) === null) await summary.click();
+    await expect(menu).toHaveAttribute("open", "", { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 /** Signs out from the header and waits until the page says so (a goto before that may cancel it). */
