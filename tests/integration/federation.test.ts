@@ -34,6 +34,16 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
 
   /** A post in both languages with a tag of its own. */
   async function insertPost(id: string, opts: { status: "published" | "scheduled" | "draft"; publishedAt: string }) {
+    // In one transaction: the blog's scheduler (every 300 ms) must never federate the post
+    // before its tag is there (it did once on PostgreSQL in CI).
+    await db.transaction().execute((trx) => insertTaggedPost(trx, id, opts));
+  }
+
+  async function insertTaggedPost(
+    db: DB,
+    id: string,
+    opts: { status: "published" | "scheduled" | "draft"; publishedAt: string },
+  ) {
     await insertFederatedPost(db, id, { ...opts, zhTitle: `中文标题 ${id}`, en: true });
     const at = nowIso();
     await db

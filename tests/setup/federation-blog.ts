@@ -110,6 +110,8 @@ export async function insertFederatedPost(
     cover?: { url: string; alt: string };
   },
 ): Promise<void> {
+  // All at once: the blog's scheduler (every 300 ms) must never see the post without its versions.
+  if (!db.isTransaction) return db.transaction().execute((trx) => insertFederatedPost(trx, id, opts));
   const at = nowIso();
   await db
     .insertInto("posts")
