@@ -22,7 +22,7 @@ import {
   type DemoTopic,
 } from "./content.ts";
 import { DEMO_SUBJECTS, LONGFORM_PER_POST, LONGFORM_SECTIONS, type LongformSection } from "./longform.ts";
-import { SHOWCASE_MARKDOWN, SHOWCASE_SLUG, SHOWCASE_SUMMARY, SHOWCASE_TITLE } from "./showcase.ts";
+import { SHOWCASE_SLUG, showcaseTranslations } from "./showcase.ts";
 
 /** The demo author's e-mail; its presence marks a database as seeded. */
 export const DEMO_EMAIL = "demo@example.invalid";
@@ -424,21 +424,7 @@ export async function seedShowcase(
     .executeTakeFirst();
   const base = newest?.publishedAt ? Date.parse(newest.publishedAt) : opts.now.getTime();
   const at = new Date(base - 60 * 60 * 1000).toISOString();
-  const locales: Locale[] = ["en", "zh"];
-  const translations = await Promise.all(
-    locales.map(async (locale) => {
-      const rendered = await renderPost(SHOWCASE_MARKDOWN[locale], locale);
-      return {
-        locale,
-        title: SHOWCASE_TITLE[locale],
-        summary: SHOWCASE_SUMMARY[locale],
-        bodyMarkdown: SHOWCASE_MARKDOWN[locale],
-        bodyHtml: rendered.html,
-        tocJson: JSON.stringify(rendered.toc),
-        readingMinutes: rendered.readingMinutes,
-      };
-    }),
-  );
+  const translations = await showcaseTranslations();
   await db.transaction().execute(async (trx) => {
     const postId = await insertPost(trx, {
       slug: SHOWCASE_SLUG,

@@ -2,6 +2,7 @@
 // in English and in Chinese, so a reader (and the browser test of article typography,
 // tests/e2e/article.spec.ts) can see each of them in both themes.
 import type { Locale } from "../../app/server/db/schema.server.ts";
+import { renderPost } from "../../app/server/post-render.server.ts";
 
 export const SHOWCASE_SLUG = "markdown-style-guide";
 
@@ -212,3 +213,21 @@ ${FENCE}
 `;
 
 export const SHOWCASE_MARKDOWN: Record<Locale, string> = { en: EN, zh: ZH };
+
+/** The style-guide post's two versions, rendered as the editor renders them on save. */
+export function showcaseTranslations() {
+  return Promise.all(
+    (["en", "zh"] as const).map(async (locale) => {
+      const rendered = await renderPost(SHOWCASE_MARKDOWN[locale], locale);
+      return {
+        locale,
+        title: SHOWCASE_TITLE[locale],
+        summary: SHOWCASE_SUMMARY[locale],
+        bodyMarkdown: SHOWCASE_MARKDOWN[locale],
+        bodyHtml: rendered.html,
+        tocJson: JSON.stringify(rendered.toc),
+        readingMinutes: rendered.readingMinutes,
+      };
+    }),
+  );
+}

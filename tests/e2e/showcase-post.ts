@@ -1,8 +1,7 @@
 import type { DB } from "../../app/server/db/db.server.ts";
-import { renderPost } from "../../app/server/post-render.server.ts";
 import { createPost } from "../../app/server/repos/posts.server.ts";
 import { reindexPost } from "../../app/server/search/index.server.ts";
-import { SHOWCASE_MARKDOWN, SHOWCASE_SUMMARY, SHOWCASE_TITLE } from "../../scripts/demo/showcase.ts";
+import { showcaseTranslations } from "../../scripts/demo/showcase.ts";
 
 /** The style-guide post's fixed date: its meta line reads the same on every run. */
 export const SHOWCASE_DATE = "2024-01-02T03:04:05.000Z";
@@ -14,20 +13,7 @@ export const SHOWCASE_DATE = "2024-01-02T03:04:05.000Z";
  * the day the test ran.
  */
 export async function createShowcasePost(db: DB, slugPrefix: string): Promise<string> {
-  const translations = await Promise.all(
-    (["en", "zh"] as const).map(async (locale) => {
-      const out = await renderPost(SHOWCASE_MARKDOWN[locale], locale);
-      return {
-        locale,
-        title: SHOWCASE_TITLE[locale],
-        summary: SHOWCASE_SUMMARY[locale],
-        bodyMarkdown: SHOWCASE_MARKDOWN[locale],
-        bodyHtml: out.html,
-        tocJson: JSON.stringify(out.toc),
-        readingMinutes: out.readingMinutes,
-      };
-    }),
-  );
+  const translations = await showcaseTranslations();
   const id = await createPost(db, {
     slug: `${slugPrefix}-${Date.now().toString(36)}`,
     authorId: null,
