@@ -60,6 +60,11 @@ import { ensureTags } from "./taxonomy.server.ts";
 export const POST_IMPORT_CHUNK = 50;
 /** Rows per multi-row insert or `in (…)` list of a chunk (12 values a row at most: far below both databases' limits). */
 const ROWS_PER_STATEMENT = 100;
+
+/** Runs `each` on consecutive slices of `items`, ROWS_PER_STATEMENT at most, one after another. */
+async function inSlices<T>(items: readonly T[], each: (slice: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < items.length; i += ROWS_PER_STATEMENT) await each(items.slice(i, i + ROWS_PER_STATEMENT));
+}
 /** Chunks failing in a row before an import is given up. */
 export const POST_IMPORT_MAX_FAILURES = 5;
 
@@ -332,26 +337,22 @@ async function earlySkips(
 ): Promise<Array<string | null>> {
   const ids = [...new Set(items.map((i) => i.post.sourceId))];
   const mapped = new Map<string, { targetId: string; hash: string; targetVersion: number }>();
-  for (let i = 0; i < ids.length; i += ROWS_PER_STATEMENT) {
+  await inSlices(ids, async (slice) => {
     const rows = await db
       .selectFrom("importSources")
       .select(["sourceId", "targetId", "hash", "targetVersion"])
       .where("source", "=", source)
       .where("entity", "=", "post")
-      .where("sourceId", "in", ids.slice(i, i + ROWS_PER_STATEMENT))
+      .where("sourceId", "in", slice)
       .execute();
     for (const r of rows) mapped.set(r.sourceId, r);
-  }
+  });
   const targets = [...new Set([...mapped.values()].map((m) => m.targetId))];
   const posts = new Map<string, { version: number; deletedAt: string | null }>();
-  for (let i = 0; i < targets.length; i += ROWS_PER_STATEMENT) {
-    const rows = await db
-      .selectFrom("posts")
-      .select(["id", "version", "deletedAt"])
-      .where("id", "in", targets.slice(i, i + ROWS_PER_STATEMENT))
-      .execute();
+  await inSlices(targets, async (slice) => {
+    const rows = await db.selectFrom("posts").select(["id", "version", "deletedAt"]).where("id", "in", slice).execute();
     for (const r of rows) posts.set(r.id, r);
-  }
+  });
   return items.map(({ post, hash }) => {
     const m = mapped.get(post.sourceId);
     const existing = m ? posts.get(m.targetId) : undefined;
@@ -562,7 +563,7 @@ async function writeComments(
   const mappedTo = new Map<string, string>();
   const live = new Set<string>();
   if (!postIsNew && p.comments.length > 0) {
-    for (let i = 0; i < p.comments.length; i += ROWS_PER_STATEMENT) {
+    await inSlices(p.comments, async (slice) => {
       const rows = await trx
         .selectFrom("importSources")
         .select(["sourceId", "targetId"])
@@ -571,21 +572,21 @@ async function writeComments(
         .where(
           "sourceId",
           "in",
-          p.comments.slice(i, i + ROWS_PER_STATEMENT).map((c) => c.sourceId),
+          slice.map((c) => c.sourceId),
         )
         .execute();
       for (const r of rows) mappedTo.set(r.sourceId, r.targetId);
-    }
+    });
     const targets = [...new Set(mappedTo.values())];
-    for (let i = 0; i < targets.length; i += ROWS_PER_STATEMENT) {
+    await inSlices(targets, async (slice) => {
       const rows = await trx
         .selectFrom("comments")
         .select("id")
-        .where("id", "in", targets.slice(i, i + ROWS_PER_STATEMENT))
+        .where("id", "in", slice)
         .where("postId", "=", postId)
         .execute();
       for (const r of rows) live.add(r.id);
-    }
+    });
   }
   const comments: Insertable<Database["comments"]>[] = [];
   const mappings: Insertable<Database["importSources"]>[] = [];
@@ -630,15 +631,11 @@ async function writeComments(
     ours.set(c.sourceId, id);
   }
   // Parents come before their replies in the list, so a batch never refers to a later one.
-  for (let i = 0; i < comments.length; i += ROWS_PER_STATEMENT)
-    await trx
-      .insertInto("comments")
-      .values(comments.slice(i, i + ROWS_PER_STATEMENT))
-      .execute();
-  for (let i = 0; i < mappings.length; i += ROWS_PER_STATEMENT)
-    await trx
+  await inSlices(comments, (slice) => trx.insertInto("comments").values(slice).execute());
+  await inSlices(mappings, (slice) =>
+    trx
       .insertInto("importSources")
-      .values(mappings.slice(i, i + ROWS_PER_STATEMENT))
+      .values(slice)
       .onConflict((oc) =>
         oc.columns(["source", "entity", "sourceId"]).doUpdateSet((eb) => ({
           targetId: eb.ref("excluded.targetId"),
@@ -647,7 +644,8 @@ async function writeComments(
           updatedAt: now,
         })),
       )
-      .execute();
+      .execute(),
+  );
   return comments.length;
 }
 
