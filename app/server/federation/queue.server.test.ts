@@ -4,6 +4,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import { sharedStoreBackends } from "../../../tests/setup/test-redis.ts";
+import { bulkCollector } from "../bulk-gc.server.ts";
 import { backoffDelay, DatabaseMessageQueue, type QueueOptions } from "./queue.server.ts";
 import { RedisMessageQueue } from "./redis-store.server.ts";
 
@@ -170,6 +171,23 @@ describe.each(backends)(`Fedify MessageQueue (%s, ${testDialect()})`, (_name, op
     });
     expect(maxActive).toBe(1);
     expect(order).toEqual([1, 2, 3]);
+  });
+
+  it("offers a garbage collection after each batch of a long drain", async () => {
+    const backend = await open()();
+    let clock = 0;
+    let collections = 0;
+    // Each batch takes the interval, so every batch is followed by a collection.
+    const queue = backend.queue({
+      concurrency: 1,
+      collector: () => bulkCollector({ everyMs: 10, now: () => (clock += 10), collect: () => void collections++ }),
+    });
+    // One consumer claims four messages at a time: nine messages are three batches.
+    await queue.enqueueMany(Array.from({ length: 9 }, (_, n) => ({ n })));
+    const seen: unknown[] = [];
+    expect(await queue.drain((m) => void seen.push(m))).toBe(9);
+    expect(seen).toHaveLength(9);
+    expect(collections).toBe(3);
   });
 });
 

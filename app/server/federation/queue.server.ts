@@ -5,7 +5,7 @@ import type {
   MessageQueueListenOptions,
 } from "@fedify/fedify";
 import type { Logger } from "pino";
-import { bulkCollector } from "../bulk-gc.server.ts";
+import { type BulkCollector, bulkCollector } from "../bulk-gc.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import { newId } from "../ids.server.ts";
@@ -28,6 +28,8 @@ export interface QueueOptions {
   maxBackoffMs?: number;
   holder?: string;
   now?: () => Date;
+  /** How a drain collects its garbage (default: every few seconds, under `--expose-gc`). */
+  collector?: () => BulkCollector;
 }
 
 let sequence = 0;
@@ -85,6 +87,7 @@ export class DatabaseMessageQueue implements MessageQueue {
       backoffMs: 30_000,
       maxBackoffMs: 6 * 3_600_000,
       now: () => new Date(),
+      collector: bulkCollector,
       ...opts,
     };
   }
@@ -186,7 +189,7 @@ export class DatabaseMessageQueue implements MessageQueue {
   async drain(handler: (message: unknown) => Promise<void> | void): Promise<number> {
     let handled = 0;
     // Thousands of deliveries after a post collect their garbage as they go.
-    const collector = bulkCollector();
+    const collector = this.#opts.collector();
     for (;;) {
       const claimed = await this.#claim();
       if (claimed.length === 0) return handled;

@@ -9,6 +9,7 @@ import type {
   MessageQueueListenOptions,
 } from "@fedify/fedify";
 // Types only: the Redis client itself is loaded by shared-state when REDIS_URL is set.
+import { bulkCollector } from "../bulk-gc.server.ts";
 import type { RedisClient } from "../shared-state/redis.server.ts";
 import { encodeKey } from "./kv.server.ts";
 import { backoffDelay, delayMs, type QueueOptions, sortableId } from "./queue.server.ts";
@@ -261,6 +262,7 @@ export class RedisMessageQueue implements MessageQueue {
       backoffMs: 30_000,
       maxBackoffMs: 6 * 3_600_000,
       now: () => new Date(),
+      collector: bulkCollector,
       ...rest,
     };
   }
@@ -368,6 +370,8 @@ export class RedisMessageQueue implements MessageQueue {
   /** One consumer's run (tests call it too): handles every due message it can claim. */
   async drain(handler: (message: unknown) => Promise<void> | void): Promise<number> {
     let handled = 0;
+    // Thousands of deliveries after a post collect their garbage as they go.
+    const collector = this.#opts.collector();
     for (;;) {
       const now = this.#opts.now().getTime();
       const leaseEnd = String(now + this.#opts.lockMs);
@@ -399,6 +403,7 @@ export class RedisMessageQueue implements MessageQueue {
         }),
       );
       handled += ids.length;
+      collector.afterWork();
     }
   }
 

@@ -1,6 +1,7 @@
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
+import { bulkCollector } from "../bulk-gc.server.ts";
 import { acquireLease, leaseHolder, releaseLease, startChunkedJob, startLeasedJob } from "./lease.server.ts";
 
 describe(`job leases (${testDialect()})`, () => {
@@ -105,6 +106,30 @@ describe(`job leases (${testDialect()})`, () => {
     await vi.waitFor(() => expect(done).toEqual(["a", "b", "fail", "c"]));
     await job.stop();
     expect(failures).toHaveLength(1);
+  });
+
+  it("offers a garbage collection after each chunk of a long run, not after the idle answer", async () => {
+    const { db } = database;
+    let left = 3;
+    let clock = 0;
+    let collections = 0;
+    const job = startChunkedJob(db, pino({ level: "silent" }), {
+      name: "collecting",
+      holder: "a",
+      intervalMs: 60_000,
+      nextChunk: async () => {
+        if (left === 0) return "idle";
+        left--;
+        return left === 0 ? "done" : "progress";
+      },
+      onError: async () => {},
+      // Each chunk takes the interval, so every chunk is followed by a collection.
+      collector: () => bulkCollector({ everyMs: 10, now: () => (clock += 10), collect: () => void collections++ }),
+    });
+    await vi.waitFor(() => expect(left).toBe(0));
+    await job.idle();
+    await job.stop();
+    expect(collections).toBe(3);
   });
 
   it("stops a chunked job between chunks", async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { Logger } from "pino";
-import { bulkCollector } from "../bulk-gc.server.ts";
+import { type BulkCollector, bulkCollector } from "../bulk-gc.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 
@@ -132,9 +132,11 @@ export function startChunkedJob(
     holder?: string;
     nextChunk: () => Promise<"idle" | "progress" | "done">;
     onError: (error: unknown) => Promise<void>;
+    /** How a long run collects its garbage (default: every few seconds, under `--expose-gc`). */
+    collector?: () => BulkCollector;
   },
 ): LeasedJob {
-  const { name, intervalMs, holder = INSTANCE_ID, nextChunk, onError } = opts;
+  const { name, intervalMs, holder = INSTANCE_ID, nextChunk, onError, collector: newCollector = bulkCollector } = opts;
   let stopping = false;
   const job = startLeasedJob(db, log, {
     name,
@@ -143,7 +145,7 @@ export function startChunkedJob(
     run: async () => {
       let renewedAt = Date.now();
       // A long run (an import of thousands of posts) collects its garbage as it goes.
-      const collector = bulkCollector();
+      const collector = newCollector();
       while (!stopping) {
         let outcome: Awaited<ReturnType<typeof nextChunk>>;
         try {
