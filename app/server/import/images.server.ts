@@ -7,7 +7,8 @@ import remarkParse from "remark-parse";
 import { unified } from "unified";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
-import { getMedia, storeUpload, UploadRejected } from "../media/media.server.ts";
+import { storeUpload, UploadRejected } from "../media/media.server.ts";
+import { rememberTarget, storedImageUrl } from "../repos/import-sources.server.ts";
 import type { StorageDriver } from "../storage/types.server.ts";
 import { isRemoteReference } from "./core.server.ts";
 
@@ -136,17 +137,8 @@ export async function storeImportedImage(store: ImageStore, file: string): Promi
 /** The same for bytes already read (a fetched remote image), named `fileName`. */
 export async function storeImportedBytes(store: ImageStore, data: Buffer, fileName: string): Promise<StoredImage> {
   const sha = createHash("sha256").update(data).digest("hex");
-  const known = await store.db
-    .selectFrom("importSources")
-    .select("targetId")
-    .where("source", "=", store.source)
-    .where("entity", "=", "media")
-    .where("sourceId", "=", sha)
-    .executeTakeFirst();
-  if (known) {
-    const media = await getMedia(store.db, known.targetId);
-    if (media) return { ok: true, url: media.url, stored: false };
-  }
+  const known = await storedImageUrl(store.db, store.source, "media", sha);
+  if (known) return { ok: true, url: known, stored: false };
   let record: Awaited<ReturnType<typeof storeUpload>>;
   try {
     record = await storeUpload(
@@ -162,20 +154,12 @@ export async function storeImportedBytes(store: ImageStore, data: Buffer, fileNa
     if (error instanceof UploadRejected) return { ok: false, reason: error.failure.code };
     throw error;
   }
-  const now = nowIso();
-  await store.db
-    .insertInto("importSources")
-    .values({
-      source: store.source,
-      entity: "media",
-      sourceId: sha,
-      targetId: record.id,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflict((oc) =>
-      oc.columns(["source", "entity", "sourceId"]).doUpdateSet({ targetId: record.id, updatedAt: now }),
-    )
-    .execute();
+  await rememberTarget(store.db, {
+    source: store.source,
+    entity: "media",
+    sourceId: sha,
+    targetId: record.id,
+    now: nowIso(),
+  });
   return { ok: true, url: record.url, stored: true };
 }

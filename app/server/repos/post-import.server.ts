@@ -30,13 +30,14 @@ import {
 import type { SourceRead } from "../import/markdown-folder.server.ts";
 import { fetchRemoteImage, REMOTE_FETCH_DEFAULTS, type RemoteFetchOptions } from "../import/remote-fetch.server.ts";
 import { MarkdownTooDeep, renderCommentParts } from "../markdown.server.ts";
-import { getMedia, mediaImages } from "../media/media.server.ts";
+import { mediaImages } from "../media/media.server.ts";
 import { forgetPostCounts } from "../post-counts.server.ts";
 import { renderPost } from "../post-render.server.ts";
 import { RuleSet } from "../redirects/rules.server.ts";
 import { indexedText, replaceIndexRows } from "../search/index.server.ts";
 import type { StorageDriver } from "../storage/types.server.ts";
 import { type Actor, audit } from "./audit.server.ts";
+import { mappedTarget, rememberTarget, storedImageUrl } from "./import-sources.server.ts";
 import { insertPost } from "./posts.server.ts";
 import {
   importRedirectsInto,
@@ -401,40 +402,22 @@ async function prepare(deps: PostImportDeps, job: Job, post: ImportedPost, hash:
     ref: string,
   ): Promise<{ ok: true; url: string; stored: boolean } | { ok: false; reason: string }> => {
     const key = ref.slice(0, 2000);
-    const known = await deps.db
-      .selectFrom("importSources")
-      .select("targetId")
-      .where("source", "=", job.kind)
-      .where("entity", "=", "media-url")
-      .where("sourceId", "=", key)
-      .executeTakeFirst();
-    if (known) {
-      const media = await getMedia(deps.db, known.targetId);
-      if (media) return { ok: true, url: media.url, stored: false };
-    }
+    const known = await storedImageUrl(deps.db, job.kind, "media-url", key);
+    if (known) return { ok: true, url: known, stored: false };
     const got = await fetchRemoteImage(ref, deps.remote);
     if (!got.ok) return { ok: false, reason: got.reason };
     const name = decodeURIComponent(new URL(got.url).pathname.split("/").pop() || "image").slice(0, 100) || "image";
     const stored = await storeImportedBytes(store, got.data, name);
     if (!stored.ok) return stored;
     const mediaId = /^\/media\/([^/]+)\//.exec(stored.url)?.[1];
-    if (mediaId) {
-      const now = nowIso();
-      await deps.db
-        .insertInto("importSources")
-        .values({
-          source: job.kind,
-          entity: "media-url",
-          sourceId: key,
-          targetId: mediaId,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .onConflict((oc) =>
-          oc.columns(["source", "entity", "sourceId"]).doUpdateSet({ targetId: mediaId, updatedAt: now }),
-        )
-        .execute();
-    }
+    if (mediaId)
+      await rememberTarget(deps.db, {
+        source: job.kind,
+        entity: "media-url",
+        sourceId: key,
+        targetId: mediaId,
+        now: nowIso(),
+      });
     return stored;
   };
   const imageUrl = async (ref: string, item: string): Promise<string | null> => {
@@ -666,14 +649,7 @@ async function writeRevisions(
 ): Promise<void> {
   if (!job.authorId) return;
   for (const r of p.post.revisions ?? []) {
-    const mapped = await trx
-      .selectFrom("importSources")
-      .select("targetId")
-      .where("source", "=", job.kind)
-      .where("entity", "=", "revision")
-      .where("sourceId", "=", r.sourceId)
-      .executeTakeFirst();
-    if (mapped) continue;
+    if (await mappedTarget(trx, job.kind, "revision", r.sourceId)) continue;
     const translations = input.translations.some((t) => t.locale === r.locale)
       ? input.translations.map((t) =>
           t.locale === r.locale ? { ...t, title: r.title, summary: r.summary, bodyMarkdown: r.bodyMarkdown } : t,
@@ -687,12 +663,14 @@ async function writeRevisions(
       now: r.createdAt,
       coalesce: false,
     });
-    const values = { targetId: revisionId, hash: "", targetVersion: 1, updatedAt: now };
-    await trx
-      .insertInto("importSources")
-      .values({ source: job.kind, entity: "revision", sourceId: r.sourceId, ...values, createdAt: now })
-      .onConflict((oc) => oc.columns(["source", "entity", "sourceId"]).doUpdateSet(values))
-      .execute();
+    await rememberTarget(trx, {
+      source: job.kind,
+      entity: "revision",
+      sourceId: r.sourceId,
+      targetId: revisionId,
+      targetVersion: 1,
+      now,
+    });
   }
 }
 
@@ -791,15 +769,9 @@ async function findOrMakeAuthor(
   lines: ImportReportLine[],
   now: string,
 ): Promise<string> {
-  const mapped = await trx
-    .selectFrom("importSources")
-    .select("targetId")
-    .where("source", "=", job.kind)
-    .where("entity", "=", "author")
-    .where("sourceId", "=", author.sourceId)
-    .executeTakeFirst();
+  const mapped = await mappedTarget(trx, job.kind, "author", author.sourceId);
   if (mapped) {
-    const user = await trx.selectFrom("users").select("id").where("id", "=", mapped.targetId).executeTakeFirst();
+    const user = await trx.selectFrom("users").select("id").where("id", "=", mapped).executeTakeFirst();
     if (user) return user.id;
   }
   let userId: string | null = null;
@@ -839,12 +811,7 @@ async function findOrMakeAuthor(
       .execute();
     lines.push({ item: post.label, outcome: "note", reason: "authorCreated", detail: name });
   }
-  const values = { targetId: userId, hash: "", targetVersion: 0, updatedAt: now };
-  await trx
-    .insertInto("importSources")
-    .values({ source: job.kind, entity: "author", sourceId: author.sourceId, ...values, createdAt: now })
-    .onConflict((oc) => oc.columns(["source", "entity", "sourceId"]).doUpdateSet(values))
-    .execute();
+  await rememberTarget(trx, { source: job.kind, entity: "author", sourceId: author.sourceId, targetId: userId, now });
   return userId;
 }
 
@@ -1004,12 +971,15 @@ async function writePost(
       fresh: (p.post.revisions ?? []).length === 0,
     });
   const comments = await writeComments(trx, job, p, id, true, now);
-  const values = { targetId: id, hash: p.hash, targetVersion: 1, updatedAt: now };
-  await trx
-    .insertInto("importSources")
-    .values({ source: job.kind, entity: "post", sourceId: post.sourceId, ...values, createdAt: now })
-    .onConflict((oc) => oc.columns(["source", "entity", "sourceId"]).doUpdateSet(values))
-    .execute();
+  await rememberTarget(trx, {
+    source: job.kind,
+    entity: "post",
+    sourceId: post.sourceId,
+    targetId: id,
+    hash: p.hash,
+    targetVersion: 1,
+    now,
+  });
   return { outcome: "imported", postId: id, comments };
 }
 

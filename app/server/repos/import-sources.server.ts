@@ -1,0 +1,61 @@
+// The importers' memory of what they made from what (table "importSources", decision 020):
+// one row per (importer, kind of thing, source id) pointing at the row it became here. A
+// re-run reads it to update or skip instead of duplicating.
+import type { DB } from "../db/db.server.ts";
+import { getMedia } from "../media/media.server.ts";
+
+/** What a mapping row maps: a post, a comment, a revision, an author, an image by content or by address. */
+export type ImportEntity = "post" | "comment" | "revision" | "author" | "media" | "media-url";
+
+/** The id the source's `sourceId` of this kind became on an earlier run, or null. */
+export async function mappedTarget(
+  db: DB,
+  source: string,
+  entity: ImportEntity,
+  sourceId: string,
+): Promise<string | null> {
+  const row = await db
+    .selectFrom("importSources")
+    .select("targetId")
+    .where("source", "=", source)
+    .where("entity", "=", entity)
+    .where("sourceId", "=", sourceId)
+    .executeTakeFirst();
+  return row?.targetId ?? null;
+}
+
+/**
+ * Writes (or moves) a mapping. `hash` is the source content's hash where re-runs compare it,
+ * `targetVersion` the post's version just written; both default to "not compared".
+ */
+export async function rememberTarget(
+  db: DB,
+  m: {
+    source: string;
+    entity: ImportEntity;
+    sourceId: string;
+    targetId: string;
+    hash?: string;
+    targetVersion?: number;
+    now: string;
+  },
+): Promise<void> {
+  const values = { targetId: m.targetId, hash: m.hash ?? "", targetVersion: m.targetVersion ?? 0, updatedAt: m.now };
+  await db
+    .insertInto("importSources")
+    .values({ source: m.source, entity: m.entity, sourceId: m.sourceId, ...values, createdAt: m.now })
+    .onConflict((oc) => oc.columns(["source", "entity", "sourceId"]).doUpdateSet(values))
+    .execute();
+}
+
+/** The address of an image an earlier run stored for this content or address, if it is still in the library. */
+export async function storedImageUrl(
+  db: DB,
+  source: string,
+  entity: "media" | "media-url",
+  sourceId: string,
+): Promise<string | null> {
+  const mediaId = await mappedTarget(db, source, entity, sourceId);
+  const media = mediaId ? await getMedia(db, mediaId) : undefined;
+  return media?.url ?? null;
+}
