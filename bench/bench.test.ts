@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseOptions, runBench, serverNodeFlags, writeResults } from "./bench.ts";
+import { parseOptions, runBench, scriptFlags, serverNodeFlags, writeResults } from "./bench.ts";
 import { percentile } from "./load.ts";
 import { type BenchResult, markdownTables, RUN_KINDS } from "./report.ts";
 
@@ -104,5 +104,11 @@ describe("serverNodeFlags", () => {
     expect(serverNodeFlags("node --max-semi-space-size=16 scripts/start.ts")).toEqual(["--max-semi-space-size=16"]);
     expect(serverNodeFlags("node scripts/start.ts --dev")).toEqual([]);
     expect(serverNodeFlags("tsx scripts/start.ts")).toEqual([]);
+  });
+
+  it("reads the CLI's options from package.json, which bound its young generation for long imports", () => {
+    expect(scriptFlags("cli")).toContain("--expose-gc");
+    expect(scriptFlags("cli")).toContain("--max-semi-space-size=16");
+    expect(scriptFlags("no-such-script")).toEqual([]);
   });
 });

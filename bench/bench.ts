@@ -238,10 +238,15 @@ export function serverNodeFlags(startScript: string): string[] {
   return flags;
 }
 
-export function startScriptFlags(): string[] {
-  const pkg = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { scripts?: { start?: string } };
-  return serverNodeFlags(pkg.scripts?.start ?? "");
+/** The Node options of one of package.json's scripts (`start`, `cli`), as npm passes them. */
+export function scriptFlags(name: string): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+    scripts?: Record<string, string>;
+  };
+  return serverNodeFlags(pkg.scripts?.[name] ?? "");
 }
+
+export const startScriptFlags = (): string[] => scriptFlags("start");
 
 type Log = (line: string) => void;
 

@@ -16,6 +16,7 @@ import { nowIso, openDatabase } from "../app/server/db/db.server.ts";
 import { migrateToLatest } from "../app/server/db/migrate.server.ts";
 import { parseDatabaseUrl } from "../app/server/env.server.ts";
 import { newId } from "../app/server/ids.server.ts";
+import { scriptFlags } from "./bench.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -130,8 +131,9 @@ const childCpu = (): { user: number; system: number } => {
 async function runCli(env: Record<string, string>, cliArgs: string[], profDir?: string) {
   const started = performance.now();
   const cpuBefore = childCpu();
-  // `npm run cli` passes --expose-gc: long imports collect their garbage as they go.
-  const nodeArgs = ["--expose-gc", ...(profDir ? ["--cpu-prof", "--cpu-prof-dir", profDir] : [])];
+  // The Node options `npm run cli` gives the CLI (a bounded young generation, and --expose-gc so
+  // long imports collect their garbage as they go): the bench measures the process a user runs.
+  const nodeArgs = [...scriptFlags("cli"), ...(profDir ? ["--cpu-prof", "--cpu-prof-dir", profDir] : [])];
   const child = spawn(process.execPath, [...nodeArgs, "scripts/cli.ts", ...cliArgs], {
     cwd: root,
     env: {
