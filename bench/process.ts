@@ -56,6 +56,8 @@ export async function startProcess(
       HOME: process.env.HOME ?? "",
       HOST: "127.0.0.1",
       PORT: String(port),
+      // Passed on, to try V8 settings or a preload on the server.
+      ...(process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {}),
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
