@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { sql } from "kysely";
 import { openDatabase } from "../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../app/server/env.server.ts";
-import { ensureBuild } from "../scripts/build-if-stale.ts";
+import { ensureBuild } from "../scripts/build-if-stale.js";
 import { BROWSER_USER_AGENT, loadPage, timedGet } from "./load.ts";
 import { type Running, repoRoot, startProcess } from "./process.ts";
 import {

@@ -9,7 +9,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase } from "../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../app/server/env.server.ts";
-import { ensureBuild } from "../scripts/build-if-stale.ts";
+import { ensureBuild } from "../scripts/build-if-stale.js";
 import { seed, serverEnv, startScriptFlags } from "./bench.ts";
 import { type LoadResult, loadPage, timedGet } from "./load.ts";
 import { startProcess } from "./process.ts";

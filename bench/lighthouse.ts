@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { type LaunchedChrome, launch } from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { ensureBuild } from "../scripts/build-if-stale.ts";
+import { ensureBuild } from "../scripts/build-if-stale.js";
 import { CHROMIUM_ARGS } from "../scripts/chromium.ts";
 import { pickPages, seed, serverEnv } from "./bench.ts";
 import { belowTarget, CATEGORIES, formatPage, type PageScores, pageScores } from "./lighthouse-scores.ts";

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { ensureBuild } from "../scripts/build-if-stale.ts";
+import { ensureBuild } from "../scripts/build-if-stale.js";
 import { pickPages, seed, serverEnv, settle, startScriptFlags } from "./bench.ts";
 import { BROWSER_USER_AGENT, loadPage } from "./load.ts";
 import { startProcess } from "./process.ts";

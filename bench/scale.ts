@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { sql } from "kysely";
 import { openDatabase } from "../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../app/server/env.server.ts";
-import { ensureBuild } from "../scripts/build-if-stale.ts";
+import { ensureBuild } from "../scripts/build-if-stale.js";
 import { countPosts, pickPages, SEARCH_WORD, seed, serverEnv, settle, startScriptFlags } from "./bench.ts";
 import { loadPage, timedGet } from "./load.ts";
 import { repoRoot, startProcess } from "./process.ts";

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon, { type Request as LoadRequest } from "autocannon";
-import { ensureBuild } from "../scripts/build-if-stale.ts";
+import { ensureBuild } from "../scripts/build-if-stale.js";
 import { pickPages, seed, serverEnv } from "./bench.ts";
 import { repoRoot, startProcess } from "./process.ts";
 
