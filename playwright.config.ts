@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { SERVER_ENTRY } from "./scripts/build-if-stale.js";
 import { CHROMIUM_ARGS } from "./scripts/chromium.ts";
 import { e2eServers } from "./tests/e2e/servers.ts";
 
@@ -41,7 +42,7 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { browserName: "chromium" } }],
   webServer: servers.map(({ port, dataDir }) => ({
-    command: "node server.ts",
+    command: `node ${SERVER_ENTRY}`,
     url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -1,5 +1,8 @@
 // The production (and development) HTTP server: owns the socket, timeouts and
 // graceful shutdown. The app itself is built by Vite from app/server/app.server.ts.
+// The build also bundles this file as build/server/serve.js (vite.config.ts): that is
+// what `npm start` (scripts/start.js), the tests and the benches run, so production
+// loads no TypeScript. `--dev` runs this source with Vite.
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { CreateServerOptions, InkwellServer } from "./app/server/app.server.ts";
 import { trackForShutdown } from "./app/server/http/shutdown.server.ts";
@@ -8,9 +11,12 @@ type CreateServer = (options?: CreateServerOptions) => Promise<InkwellServer>;
 
 const SHUTDOWN_GRACE_MS = 8_000;
 
+/** The app's build, seen from this file: bundled next to it, or from the repository root. */
+const APP_BUILD = import.meta.url.endsWith("/build/server/serve.js") ? "./index.js" : "./build/server/index.js";
+
 async function loadApp(dev: boolean, options: CreateServerOptions): Promise<InkwellServer> {
   if (!dev) {
-    const buildEntry = new URL("./build/server/index.js", import.meta.url).href;
+    const buildEntry = new URL(APP_BUILD, import.meta.url).href;
     const mod = (await import(buildEntry)) as { createServer: CreateServer };
     return mod.createServer(options);
   }

@@ -4,22 +4,26 @@ import { defineConfig, type Plugin } from "vite";
 import { precompress } from "./build-tools/precompress.ts";
 import { readerScript } from "./build-tools/reader-script.ts";
 
+const NAMED_ENTRIES = new Set(["comment-worker", "serve"]);
+
 /**
- * The server bundle has a second entry, the comment renderer's worker thread. React Router
- * names every server entry `index.js` (the second becomes `index2.js`); this keeps the
- * worker's name, which the server looks for next to index.js.
+ * The server bundle has two more entries: the comment renderer's worker thread and the
+ * serving entry (server.ts, which `npm start` runs as plain JavaScript). React Router
+ * names every server entry `index.js` (the next become `index2.js`, `index3.js`); this
+ * keeps their names, which the server and scripts/build-if-stale.js look for next to
+ * index.js.
  */
-function namedWorkerEntry(): Plugin {
+function namedServerEntries(): Plugin {
   return {
-    name: "inkwell:named-worker-entry",
+    name: "inkwell:named-server-entries",
     applyToEnvironment: (environment) => environment.name === "ssr",
     outputOptions(options) {
       const main = options.entryFileNames;
       return {
         ...options,
         entryFileNames: (chunk) =>
-          chunk.name === "comment-worker"
-            ? "comment-worker.js"
+          NAMED_ENTRIES.has(chunk.name)
+            ? `${chunk.name}.js`
             : typeof main === "function"
               ? main(chunk)
               : (main ?? "index.js"),
@@ -29,14 +33,19 @@ function namedWorkerEntry(): Plugin {
 }
 
 // The server bundle's entry is our own HTTP app (app/server/app.server.ts), which
-// imports React Router's server build; server.ts runs it in production.
+// imports React Router's server build; server.ts, bundled as serve.js, runs it in
+// production.
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter(), readerScript(), precompress(), namedWorkerEntry()],
+  plugins: [tailwindcss(), reactRouter(), readerScript(), precompress(), namedServerEntries()],
   environments: {
     ssr: {
       build: {
         rollupOptions: {
-          input: { index: "./app/server/app.server.ts", "comment-worker": "./app/server/markdown-worker.server.ts" },
+          input: {
+            index: "./app/server/app.server.ts",
+            "comment-worker": "./app/server/markdown-worker.server.ts",
+            serve: "./server.ts",
+          },
         },
       },
     },

@@ -101,9 +101,9 @@ describe("npm run bench (tiny)", () => {
 
 describe("serverNodeFlags", () => {
   it("takes the Node options of the start script, as npm start passes them", () => {
-    expect(serverNodeFlags("node --max-semi-space-size=16 scripts/start.ts")).toEqual(["--max-semi-space-size=16"]);
-    expect(serverNodeFlags("node scripts/start.ts --dev")).toEqual([]);
-    expect(serverNodeFlags("tsx scripts/start.ts")).toEqual([]);
+    expect(serverNodeFlags("node --max-semi-space-size=16 scripts/start.js")).toEqual(["--max-semi-space-size=16"]);
+    expect(serverNodeFlags("node scripts/start.js --dev")).toEqual([]);
+    expect(serverNodeFlags("tsx scripts/start.js")).toEqual([]);
   });
 
   it("reads the CLI's options from package.json, which bound its young generation for long imports", () => {

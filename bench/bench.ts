@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { sql } from "kysely";
 import { openDatabase } from "../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../app/server/env.server.ts";
-import { ensureBuild } from "../scripts/build-if-stale.ts";
+import { ensureBuild, SERVER_ENTRY } from "../scripts/build-if-stale.js";
 import { BROWSER_USER_AGENT, loadPage, timedGet } from "./load.ts";
 import { type Running, repoRoot, startProcess } from "./process.ts";
 import {
@@ -364,7 +364,7 @@ export async function runBench(options: BenchOptions, log: Log = console.log): P
       manifest.push({ path: pages[name] ?? "/", file, contentType: answer.contentType });
     };
     const startApp = (renderCache: boolean) => () =>
-      startProcess([...startScriptFlags(), "server.ts"], serverEnv(dataDir, renderCache), { timeoutMs: 60_000 });
+      startProcess([...startScriptFlags(), SERVER_ENTRY], serverEnv(dataDir, renderCache), { timeoutMs: 60_000 });
 
     const runs: Partial<Record<RunKind, RunResult>> = {};
     for (const kind of options.runs) {

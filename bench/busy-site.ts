@@ -9,7 +9,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase } from "../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../app/server/env.server.ts";
-import { ensureBuild } from "../scripts/build-if-stale.ts";
+import { ensureBuild, SERVER_ENTRY } from "../scripts/build-if-stale.js";
 import { seed, serverEnv, startScriptFlags } from "./bench.ts";
 import { type LoadResult, loadPage, timedGet } from "./load.ts";
 import { startProcess } from "./process.ts";
@@ -137,7 +137,7 @@ async function main(argv: string[]): Promise<number> {
       site = await siteUrls(dataDir, options.databaseUrl);
     }
     const env = { ...serverEnv(dataDir, true), ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}) };
-    const server = await startProcess([...startScriptFlags(), "server.ts"], env, { timeoutMs: 60_000 });
+    const server = await startProcess([...startScriptFlags(), SERVER_ENTRY], env, { timeoutMs: 60_000 });
     try {
       // A small blog has fewer list pages than asked for: those past its end are left out.
       const paths: string[] = [];

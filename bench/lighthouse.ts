@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { type LaunchedChrome, launch } from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { ensureBuild } from "../scripts/build-if-stale.ts";
+import { ensureBuild, SERVER_ENTRY } from "../scripts/build-if-stale.js";
 import { CHROMIUM_ARGS } from "../scripts/chromium.ts";
 import { pickPages, seed, serverEnv } from "./bench.ts";
 import { belowTarget, CATEGORIES, formatPage, type PageScores, pageScores } from "./lighthouse-scores.ts";
@@ -36,7 +36,7 @@ async function main(): Promise<number> {
     console.log(`seeding ${POSTS} posts`);
     seed(dataDir, POSTS);
     const { home, post } = await pickPages(dataDir);
-    const server = await startProcess(["server.ts"], serverEnv(dataDir, true), { timeoutMs: 60_000 });
+    const server = await startProcess([SERVER_ENTRY], serverEnv(dataDir, true), { timeoutMs: 60_000 });
     const userDataDir = path.join(work, "chromium");
     mkdirSync(userDataDir);
     let chrome: LaunchedChrome | undefined;

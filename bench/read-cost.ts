@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { ensureBuild } from "../scripts/build-if-stale.ts";
+import { ensureBuild, SERVER_ENTRY } from "../scripts/build-if-stale.js";
 import { pickPages, seed, serverEnv, settle, startScriptFlags } from "./bench.ts";
 import { BROWSER_USER_AGENT, loadPage } from "./load.ts";
 import { startProcess } from "./process.ts";
@@ -101,7 +101,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(`seeding ${posts} posts`);
     seed(dataDir, posts);
     const pages = await pickPages(dataDir);
-    const server = await startProcess([...startScriptFlags(), "server.ts"], serverEnv(dataDir, true), {
+    const server = await startProcess([...startScriptFlags(), SERVER_ENTRY], serverEnv(dataDir, true), {
       timeoutMs: 60_000,
     });
     const url = `${server.url}${pages.post}`;

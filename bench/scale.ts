@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { sql } from "kysely";
 import { openDatabase } from "../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../app/server/env.server.ts";
-import { ensureBuild } from "../scripts/build-if-stale.ts";
+import { ensureBuild, SERVER_ENTRY } from "../scripts/build-if-stale.js";
 import { countPosts, pickPages, SEARCH_WORD, seed, serverEnv, settle, startScriptFlags } from "./bench.ts";
 import { loadPage, timedGet } from "./load.ts";
 import { repoRoot, startProcess } from "./process.ts";
@@ -186,7 +186,7 @@ export interface Row {
 async function measure(site: Site, cache: boolean, options: Options): Promise<Row[]> {
   const pages = await pagesOf(site);
   const env = { ...serverEnv(site.dataDir, cache), ...(site.databaseUrl ? { DATABASE_URL: site.databaseUrl } : {}) };
-  const server = await startProcess([...startScriptFlags(), "server.ts"], env, { timeoutMs: 120_000 });
+  const server = await startProcess([...startScriptFlags(), SERVER_ENTRY], env, { timeoutMs: 120_000 });
   const rows: Row[] = [];
   try {
     for (const pagePath of Object.values(pages)) {

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon, { type Request as LoadRequest } from "autocannon";
-import { ensureBuild } from "../scripts/build-if-stale.ts";
+import { ensureBuild, SERVER_ENTRY } from "../scripts/build-if-stale.js";
 import { pickPages, seed, serverEnv } from "./bench.ts";
 import { repoRoot, startProcess } from "./process.ts";
 
@@ -159,7 +159,7 @@ export async function runSoak(options: SoakOptions, log: (line: string) => void 
     log(`seeding ${options.posts} posts…`);
     seed(dataDir, options.posts);
     const pages = await pickPages(dataDir);
-    const server = await startProcess(["--import", "./bench/soak-probe.ts", "server.ts"], {
+    const server = await startProcess(["--import", "./bench/soak-probe.js", SERVER_ENTRY], {
       ...serverEnv(dataDir, true),
       // Each write comes from its own client address (X-Forwarded-For, believed
       // behind one proxy hop): many readers, not one abuser the limits would stop.

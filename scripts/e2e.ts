@@ -9,7 +9,7 @@ import type { E2EServer } from "../tests/e2e/servers.ts";
 import { startMailCapture } from "../tests/setup/mail-capture.ts";
 import { startOidcProvider } from "../tests/setup/oidc-provider.ts";
 import { freePort } from "../tests/setup/server-process.ts";
-import { ensureBuild } from "./build-if-stale.ts";
+import { ensureBuild } from "./build-if-stale.js";
 
 const root = path.resolve(import.meta.dirname, "..");
 

@@ -1,6 +1,8 @@
 // The production server with federation allowed over plain http to loopback peers
 // (tests/integration/federation.test.ts starts it; production never passes this seam).
-import { start } from "../../server.ts";
+import { builtStart } from "./built-server.ts";
+
+const start = await builtStart();
 
 // A failed delivery is retried after 0.5–1 s instead of 30–60 s; a test may shorten the
 // time after which a failing server is given up as dead (3 days in production).

@@ -1,4 +1,4 @@
-import { ensureBuild } from "../../scripts/build-if-stale.ts";
+import { ensureBuild } from "../../scripts/build-if-stale.js";
 
 // The server-process integration tests run the production build.
 export default function setup(): void {

@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { SERVER_ENTRY } from "../../scripts/build-if-stale.js";
 
 export const repoRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -33,16 +34,17 @@ export interface ServerProcess {
 }
 
 /**
- * Starts the production server (`node server.ts`, or a test entry point in
- * tests/setup that calls its `start` with test seams) and waits until /healthz answers.
+ * Starts the production server (the built SERVER_ENTRY `npm start` runs, or a test
+ * entry point in tests/setup that calls its `start` with test seams) and waits until
+ * /healthz answers. `nodeArgs` go to Node before the entry.
  */
 export async function startServer(
   env: Record<string, string>,
-  opts: { waitReady?: boolean; entry?: string } = {},
+  opts: { waitReady?: boolean; entry?: string; nodeArgs?: string[] } = {},
 ): Promise<ServerProcess> {
   // A caller that must name the port up front (an OAuth redirect URI) passes PORT.
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const proc = spawn(process.execPath, [opts.entry ?? "server.ts"], {
+  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), opts.entry ?? SERVER_ENTRY], {
     cwd: repoRoot,
     env: {
       PATH: process.env.PATH ?? "",

@@ -1,6 +1,9 @@
+// @ts-check
 // Builds the app when the build is missing or older than its sources. The stamp is
 // a hash of every input that changes the build, so `npm start` after a `git pull`
-// rebuilds and a second start does not.
+// rebuilds and a second start does not. Plain JavaScript (types in JSDoc, checked by
+// `npm run typecheck`): `npm start` runs it in the server's own process, which then
+// never loads Node's TypeScript stripper (docs/decisions/024-lean-reading-pages.md).
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -14,12 +17,24 @@ const INPUTS = [
   "db",
   "locales",
   "public",
+  // Bundled as the serving entry (SERVER_ENTRY).
+  "server.ts",
   "vite.config.ts",
   "react-router.config.ts",
   "package-lock.json",
 ];
 
-function walk(p: string, out: string[]): void {
+/**
+ * The production server's entry, relative to the repository root: server.ts bundled
+ * by the build (vite.config.ts). `npm start`, the benches and the tests run it.
+ */
+export const SERVER_ENTRY = "build/server/serve.js";
+
+/**
+ * @param {string} p
+ * @param {string[]} out
+ */
+function walk(p, out) {
   if (!existsSync(p)) return;
   const st = statSync(p);
   if (st.isFile()) {
@@ -32,8 +47,10 @@ function walk(p: string, out: string[]): void {
   }
 }
 
-export function sourceHash(): string {
-  const files: string[] = [];
+/** @returns {string} */
+export function sourceHash() {
+  /** @type {string[]} */
+  const files = [];
   for (const input of INPUTS) walk(path.join(root, input), files);
   const hash = createHash("sha256");
   for (const file of files) {
@@ -47,13 +64,16 @@ export function sourceHash(): string {
   return hash.digest("hex");
 }
 
-export function buildIsFresh(): boolean {
+/** @returns {boolean} */
+export function buildIsFresh() {
   if (!existsSync(path.join(root, "build", "server", "index.js"))) return false;
+  if (!existsSync(path.join(root, SERVER_ENTRY))) return false;
   if (!existsSync(STAMP)) return false;
   return readFileSync(STAMP, "utf8").trim() === sourceHash();
 }
 
-export function ensureBuild(opts: { quiet?: boolean } = {}): void {
+/** @param {{ quiet?: boolean }} [opts] */
+export function ensureBuild(opts = {}) {
   if (buildIsFresh()) {
     if (!opts.quiet) console.log("inkwell: build is up to date");
     return;

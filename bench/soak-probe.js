@@ -1,6 +1,8 @@
+// @ts-check
 // Loaded into the server by `npm run soak` (node --import): every interval it prints
 // one line with the event loop's delay over that interval and the process's memory,
-// for the soak script to read. Not part of the product; nothing else loads it.
+// for the soak script to read. Not part of the product; nothing else loads it. Plain
+// JavaScript, so the soaked process loads no TypeScript, like production.
 import { monitorEventLoopDelay } from "node:perf_hooks";
 
 const intervalMs = Number(process.env.SOAK_PROBE_INTERVAL_MS ?? 5000);
