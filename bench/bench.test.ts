@@ -111,4 +111,9 @@ describe("serverNodeFlags", () => {
     expect(scriptFlags("cli")).toContain("--max-semi-space-size=16");
     expect(scriptFlags("no-such-script")).toEqual([]);
   });
+
+  it("reads the server's options from package.json, which keep its old generation near the live heap", () => {
+    expect(scriptFlags("start")).toContain("--heap-growing-percent=50");
+    expect(scriptFlags("start")).toContain("--max-semi-space-size=16");
+  });
 });
