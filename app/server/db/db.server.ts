@@ -14,8 +14,9 @@ import {
   sql,
   type Transaction,
 } from "kysely";
-import pg from "pg";
+import type { Pool } from "pg";
 import type { DatabaseConfig } from "../env.server.ts";
+import { lazyModule } from "../lazy-module.server.ts";
 import type { Database } from "./schema.server.ts";
 import { RefuseNulText } from "./text-guard.server.ts";
 
@@ -27,6 +28,13 @@ export interface OpenDatabase {
   dialect: Dialect;
   close(): Promise<void>;
 }
+
+/**
+ * The PostgreSQL driver, imported when a PostgreSQL database is first queried: a blog on
+ * SQLite never loads it (~9 MiB resident). Kysely asks for the pool on its first query and
+ * asks again after a failure.
+ */
+export const pgModule = lazyModule(() => import("pg"));
 
 /** How many distinct SQL texts keep their prepared statement (queries are built from a fixed set). */
 export const STATEMENT_CACHE_SIZE = 500;
@@ -108,21 +116,28 @@ export function openDatabase(config: DatabaseConfig, options: { poolMax?: number
     });
     return { db, dialect: "sqlite", close: () => db.destroy() };
   }
-  const pool = new pg.Pool({
-    connectionString: config.connectionString,
-    max: options.poolMax ?? 10,
-    connectionTimeoutMillis: 5000,
-    idleTimeoutMillis: 30_000,
+  const createPool = async (): Promise<Pool> => {
+    const { default: pg } = await pgModule();
+    const pool = new pg.Pool({
+      connectionString: config.connectionString,
+      max: options.poolMax ?? 10,
+      connectionTimeoutMillis: 5000,
+      idleTimeoutMillis: 30_000,
+    });
+    // A client losing its connection (database restart, `drop database … with (force)`)
+    // must not crash the process. The pool listens on idle clients only; a client that is
+    // checked out emits "error" with nobody listening, so each one gets its own listener.
+    // The query in flight still fails, and the database health monitor takes it from there.
+    pool.on("error", () => {});
+    pool.on("connect", (client) => {
+      client.on("error", () => {});
+    });
+    return pool;
+  };
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: createPool }),
+    plugins: [new RefuseNulText()],
   });
-  // A client losing its connection (database restart, `drop database … with (force)`)
-  // must not crash the process. The pool listens on idle clients only; a client that is
-  // checked out emits "error" with nobody listening, so each one gets its own listener.
-  // The query in flight still fails, and the database health monitor takes it from there.
-  pool.on("error", () => {});
-  pool.on("connect", (client) => {
-    client.on("error", () => {});
-  });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new RefuseNulText()] });
   return { db, dialect: "postgres", close: () => db.destroy() };
 }
 
