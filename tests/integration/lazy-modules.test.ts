@@ -27,6 +27,11 @@ const LAZY = [
   "nodemailer",
   "@redis/client",
   "@walletconnect/sign-client",
+  // The wallet pages' code (/solana): their page modules load when one is first rendered.
+  "@solana/kit",
+  "@solana-program/system",
+  "@solana-program/token",
+  "@wallet-standard/app",
   // The importers' parsers and the upload parser.
   "saxes",
   "yaml",
@@ -109,10 +114,16 @@ describe(`packages loaded for reading (${testDialect()})`, () => {
 
   it("loads a lazy package when a page first needs it", async () => {
     // The about page renders the site's Markdown on read: the pipeline loads now.
-    const res = await fetch(`${server.url}/about`);
-    await res.arrayBuffer();
-    expect(res.status).toBe(200);
+    const about = await fetch(`${server.url}/about`);
+    await about.arrayBuffer();
+    expect(about.status).toBe(200);
     expect(loaded()).toContain("unified");
+    // A wallet page is rendered by the server in full, its code imported on this first visit.
+    const wallet = await fetch(`${server.url}/solana/closeToken`);
+    const html = await wallet.text();
+    expect(wallet.status).toBe(200);
+    expect(html).toContain("Connect a wallet to use this tool.");
+    expect(loaded()).toContain("@solana/kit");
     expect(loaded()).not.toContain("@fedify/fedify");
   });
 });
