@@ -82,14 +82,16 @@ describe(`packages loaded for reading (${testDialect()})`, () => {
     pages.tag = `/tags/${encodeURIComponent(tag.slug)}`;
     record = path.join(dataDir, "packages.txt");
     writeFileSync(record, "");
-    server = await startServer({
-      DATA_DIR: dataDir,
-      DATABASE_URL: database.url,
-      LOG_REQUESTS: "false",
-      FEDERATION: "off",
-      NODE_OPTIONS: `--import=${path.join(repoRoot, "tests", "setup", "record-packages.ts")}`,
-      RECORD_PACKAGES: record,
-    });
+    server = await startServer(
+      {
+        DATA_DIR: dataDir,
+        DATABASE_URL: database.url,
+        LOG_REQUESTS: "false",
+        FEDERATION: "off",
+        RECORD_PACKAGES: record,
+      },
+      { nodeArgs: ["--import", path.join(repoRoot, "tests", "setup", "record-packages.ts")] },
+    );
   });
 
   afterAll(async () => {
