@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
-import SQLite from "better-sqlite3";
+import type SQLite from "better-sqlite3";
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -27,6 +28,17 @@ export interface OpenDatabase {
   db: DB;
   dialect: Dialect;
   close(): Promise<void>;
+}
+
+const requireModule = createRequire(import.meta.url);
+
+/**
+ * The SQLite driver (better-sqlite3), loaded the first time a SQLite database is opened: a blog
+ * on PostgreSQL never loads it. Synchronous, as opening a SQLite database is; Node keeps the
+ * module once loaded, and a failed load throws and is tried again on the next call.
+ */
+export function sqliteDriver(): typeof SQLite {
+  return requireModule("better-sqlite3") as typeof SQLite;
 }
 
 /**
@@ -105,7 +117,8 @@ class ImmediateSqliteDialect extends SqliteDialect {
 export function openDatabase(config: DatabaseConfig, options: { poolMax?: number } = {}): OpenDatabase {
   if (config.dialect === "sqlite") {
     if (config.file !== ":memory:") mkdirSync(path.dirname(config.file), { recursive: true });
-    const database = new SQLite(config.file);
+    const Driver = sqliteDriver();
+    const database = new Driver(config.file);
     database.pragma("journal_mode = WAL");
     database.pragma("foreign_keys = ON");
     database.pragma("busy_timeout = 5000");
