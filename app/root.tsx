@@ -33,7 +33,7 @@ import { DEFAULT_LOCALE, HTML_LANG, type Locale, localePrefix, withoutLocalePref
 import { isNotFoundHelp, type NotFoundHelp } from "./lib/not-found.ts";
 import { getUser } from "./server/auth/session.server.ts";
 import { getApp, getRequest } from "./server/context.server.ts";
-import { federationHost } from "./server/federation/federation.server.ts";
+import { federationHost } from "./server/federation/paths.server.ts";
 import { clearFlashCookie, flashOptions, hasFlashCookie, readFlash } from "./server/flash.server.ts";
 import { cachedFooterLinks } from "./server/footer-links.server.ts";
 import { cachedCategoryPostCounts } from "./server/popular-categories.server.ts";

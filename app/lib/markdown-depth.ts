@@ -5,6 +5,14 @@
  */
 export const MAX_MARKDOWN_NESTING = 16;
 
+/** Markdown nested deeper than MAX_MARKDOWN_NESTING: refused before any parser sees it. */
+export class MarkdownTooDeep extends Error {
+  override name = "MarkdownTooDeep";
+  constructor() {
+    super(`Markdown nested deeper than ${MAX_MARKDOWN_NESTING} levels`);
+  }
+}
+
 const LIST_MARKER = /^(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)/;
 
 /**

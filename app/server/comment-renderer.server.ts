@@ -1,6 +1,7 @@
 import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
-import { MarkdownTooDeep, renderCommentParts } from "./markdown.server.ts";
+import { MarkdownTooDeep } from "../lib/markdown-depth.ts";
+import { markdownModule } from "./markdown-load.server.ts";
 import type { READY, RenderReply, RenderRequest } from "./markdown-worker.server.ts";
 
 export interface RenderedComment {
@@ -33,7 +34,7 @@ export const COMMENT_RENDER_BUDGET_MS = 1_500;
 
 /** Renders on the calling thread: for code that is not serving requests (tests, scripts). */
 export const inProcessCommentRenderer: CommentRenderer = {
-  render: async (markdown) => renderCommentParts(markdown),
+  render: async (markdown) => (await markdownModule()).renderCommentParts(markdown),
   close: async () => {},
 };
 

@@ -1,6 +1,6 @@
 import type { Element, ElementContent, Root } from "hast";
 import type { HighlighterCore, PatternScanner, RegexEngine, RegexEngineString } from "shiki/core";
-import { visitElements } from "./markdown.server.ts";
+import { visitElements } from "./hast-walk.server.ts";
 
 /** The two themes; their colours end up in CSS variables (see `.shiki` in app/app.css). */
 export const CODE_THEMES = { light: "github-light", dark: "github-dark" } as const;

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Element, Root } from "hast";
+import type { Root } from "hast";
 import { fromHtml } from "hast-util-from-html";
 import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from "rehype-sanitize";
 import rehypeStringify from "rehype-stringify";
@@ -7,7 +7,14 @@ import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
 import { type Processor, unified } from "unified";
-import { MAX_MARKDOWN_NESTING, withinNesting } from "../lib/markdown-depth.ts";
+import { MarkdownTooDeep, withinNesting } from "../lib/markdown-depth.ts";
+import { isExternalHref, visitElements } from "./hast-walk.server.ts";
+
+// The Markdown pipeline (unified, remark, rehype: ~10 MiB resident). Nothing a reader's page
+// needs at boot imports it: pages show stored HTML, and what renders Markdown loads this module
+// on first use through markdown-load.server.ts.
+
+export { isExternalHref, MarkdownTooDeep, visitElements };
 
 /** Prefix of every id that comes from the Markdown (footnotes), so none can clobber the page's. */
 const CLOBBER_PREFIX = "user-content-";
@@ -22,20 +29,6 @@ export const sanitizeSchema: SanitizeSchema = {
   clobberPrefix: CLOBBER_PREFIX,
   protocols: { ...defaultSchema.protocols, href: ["http", "https", "mailto"], src: ["http", "https"] },
 };
-
-/** `https://…`, `http://…` and protocol-relative `//host/…` lead to another site. */
-export function isExternalHref(href: string): boolean {
-  return /^(?:https?:)?\/\//i.test(href);
-}
-
-/** Calls `fn` for every element below `node`, parents before children. */
-export function visitElements(node: Root | Element, fn: (element: Element, parent: Root | Element) => void): void {
-  for (const child of node.children) {
-    if (child.type !== "element") continue;
-    fn(child, node);
-    visitElements(child, fn);
-  }
-}
 
 /** External links open without handing the page to the other site. */
 export function externalLinks() {
@@ -78,14 +71,6 @@ const processor = unified()
   .use(footnoteLinks)
   .use(externalLinks)
   .use(rehypeStringify);
-
-/** Markdown nested deeper than MAX_MARKDOWN_NESTING: refused before any parser sees it. */
-export class MarkdownTooDeep extends Error {
-  override name = "MarkdownTooDeep";
-  constructor() {
-    super(`Markdown nested deeper than ${MAX_MARKDOWN_NESTING} levels`);
-  }
-}
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
 

@@ -2,7 +2,7 @@ import type { Element, ElementContent, Root } from "hast";
 import en from "../../locales/en/post.json" with { type: "json" };
 import zh from "../../locales/zh/post.json" with { type: "json" };
 import type { Locale } from "../lib/i18n/locale.ts";
-import { visitElements } from "./markdown.server.ts";
+import { visitElements } from "./hast-walk.server.ts";
 
 // The reading furniture a stored post body carries around its Markdown: tables in a
 // scroll box, code blocks with a language label and a copy button, lone images as

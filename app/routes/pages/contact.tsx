@@ -14,7 +14,7 @@ import { CONTACT_MESSAGE_MAX } from "../../lib/schemas/limits.ts";
 import { checkFormLimits, type FormFailure, retryAfterHeaders } from "../../server/auth/guard.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { siteNameIn } from "../../server/mail/site-name.server.ts";
-import { renderMarkdownCached } from "../../server/markdown.server.ts";
+import { markdownModule } from "../../server/markdown-load.server.ts";
 import { listAdminMailboxes } from "../../server/repos/admins.server.ts";
 import { saveContactMessage } from "../../server/repos/contact.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
@@ -26,6 +26,7 @@ type ContactResult = FormFailure & { sent?: boolean };
 
 export async function loader({ context }: Route.LoaderArgs) {
   const settings = await requestSettings(context);
+  const { renderMarkdownCached } = await markdownModule();
   return { html: renderMarkdownCached(settings.pages.contact[getRequest(context).locale]) };
 }
 

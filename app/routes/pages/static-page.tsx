@@ -4,7 +4,7 @@ import { SanitizedHtml } from "../../components/ui/sanitized-html.tsx";
 import { pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { getRequest } from "../../server/context.server.ts";
-import { renderMarkdownCached } from "../../server/markdown.server.ts";
+import { markdownModule } from "../../server/markdown-load.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/static-page";
 
@@ -24,6 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const page = name as PageName;
   const locale = getRequest(context).locale;
   const settings = await requestSettings(context);
+  const { renderMarkdownCached } = await markdownModule();
   return { page, titleKey: PAGES[page], html: renderMarkdownCached(settings.pages[page][locale]) };
 }
 

@@ -1,10 +1,15 @@
-import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
-import { useLocalePrefix } from "../../lib/i18n/use-locale-prefix.ts";
+import { lazy } from "react";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { solanaTitle } from "../../solana/i18n.ts";
-import { type SolanaToolHandle, ToolPage } from "../../solana/ui.tsx";
+import type { SolanaToolHandle } from "../../solana/ui.tsx";
 import type { Route } from "./+types/index";
+import ClientPage from "./index.page.client.ts";
+
+// The page itself is in index.page.tsx: wallet code (@solana/kit, the Wallet Standard) that the
+// server would otherwise load at boot for every blog. The browser imports it with this module,
+// as before (through the .client module, which the server build leaves empty); the server
+// imports it the first time it renders the page (decision 024, "Memory and uncached speed").
+const Page = import.meta.env.SSR ? lazy(() => import("./index.page.tsx")) : ClientPage;
 
 export const handle: SolanaToolHandle = { solanaTool: { title: "title", intro: "home.intro" } };
 
@@ -12,28 +17,6 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, solanaTitle(matches, "title"), [NOINDEX]);
 }
 
-const TOOLS = [
-  { path: "closeToken", name: "nav.closeToken", text: "home.closeToken" },
-  { path: "transferBatch", name: "nav.transferBatch", text: "home.transferBatch" },
-  { path: "PhantomWallet", name: "nav.phantom", text: "home.phantom" },
-  { path: "WalletConnect", name: "nav.walletConnect", text: "home.walletConnect" },
-] as const;
-
 export default function SolanaHome() {
-  const { t } = useTranslation("solana");
-  const prefix = useLocalePrefix();
-  return (
-    <ToolPage>
-      <ul className="grid gap-3 sm:grid-cols-2">
-        {TOOLS.map((tool) => (
-          <li key={tool.path} className="rounded border border-zinc-300 p-3 dark:border-zinc-700">
-            <Link to={`${prefix}/solana/${tool.path}`} className="font-semibold underline">
-              {t(tool.name)}
-            </Link>
-            <p className="text-sm">{t(tool.text)}</p>
-          </li>
-        ))}
-      </ul>
-    </ToolPage>
-  );
+  return <Page />;
 }

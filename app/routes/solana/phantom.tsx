@@ -1,11 +1,15 @@
-import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { lazy } from "react";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
-import { AccountBalances, SendSol, SignMessage } from "../../solana/account-tools.tsx";
 import { solanaTitle } from "../../solana/i18n.ts";
-import { useSolana } from "../../solana/solana-context.tsx";
-import { type SolanaToolHandle, ToolPage } from "../../solana/ui.tsx";
+import type { SolanaToolHandle } from "../../solana/ui.tsx";
 import type { Route } from "./+types/phantom";
+import ClientPage from "./phantom.page.client.ts";
+
+// The page itself is in phantom.page.tsx: wallet code (@solana/kit, the Wallet Standard) that the
+// server would otherwise load at boot for every blog. The browser imports it with this module,
+// as before (through the .client module, which the server build leaves empty); the server
+// imports it the first time it renders the page (decision 024, "Memory and uncached speed").
+const Page = import.meta.env.SSR ? lazy(() => import("./phantom.page.tsx")) : ClientPage;
 
 export const handle: SolanaToolHandle = { solanaTool: { title: "phantom.title", intro: "phantom.intro" } };
 
@@ -14,45 +18,5 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export default function PhantomPage() {
-  const { t } = useTranslation("solana");
-  const { wallets, wallet, account, address, connect, connecting, chain } = useSolana();
-  const phantom = wallets?.find((w) => w.name === "Phantom") ?? null;
-  const [paid, setPaid] = useState(0);
-
-  return (
-    <ToolPage className="space-y-6">
-      {wallets === null ? (
-        <p>{t("wallet.looking")}</p>
-      ) : !phantom ? (
-        <p>
-          {t("phantom.notFound")}{" "}
-          <a href="https://phantom.app/download" target="_blank" rel="noreferrer" className="underline">
-            {t("phantom.download")}
-          </a>
-        </p>
-      ) : wallet?.name !== "Phantom" ? (
-        <button
-          type="button"
-          disabled={connecting}
-          className="rounded bg-zinc-900 px-4 py-2 text-white dark:bg-zinc-100 dark:text-zinc-900"
-          onClick={() => void connect(phantom)}
-        >
-          {t("wallet.connect", { wallet: "Phantom" })}
-        </button>
-      ) : null}
-      {address && wallet && account && (
-        <>
-          <AccountBalances address={address} refresh={paid} />
-          <SignMessage wallet={wallet} account={account} address={address} />
-          <SendSol
-            wallet={wallet}
-            account={account}
-            address={address}
-            chain={chain}
-            onSent={() => setPaid((n) => n + 1)}
-          />
-        </>
-      )}
-    </ToolPage>
-  );
+  return <Page />;
 }

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
-import SQLite from "better-sqlite3";
+import type SQLite from "better-sqlite3";
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -14,8 +15,9 @@ import {
   sql,
   type Transaction,
 } from "kysely";
-import pg from "pg";
+import type { Pool } from "pg";
 import type { DatabaseConfig } from "../env.server.ts";
+import { lazyModule } from "../lazy-module.server.ts";
 import type { Database } from "./schema.server.ts";
 import { RefuseNulText } from "./text-guard.server.ts";
 
@@ -27,6 +29,24 @@ export interface OpenDatabase {
   dialect: Dialect;
   close(): Promise<void>;
 }
+
+const requireModule = createRequire(import.meta.url);
+
+/**
+ * The SQLite driver (better-sqlite3), loaded the first time a SQLite database is opened: a blog
+ * on PostgreSQL never loads it. Synchronous, as opening a SQLite database is; Node keeps the
+ * module once loaded, and a failed load throws and is tried again on the next call.
+ */
+export function sqliteDriver(): typeof SQLite {
+  return requireModule("better-sqlite3") as typeof SQLite;
+}
+
+/**
+ * The PostgreSQL driver, imported when a PostgreSQL database is first queried: a blog on
+ * SQLite never loads it (~9 MiB resident). Kysely asks for the pool on its first query and
+ * asks again after a failure.
+ */
+export const pgModule = lazyModule(() => import("pg"));
 
 /** How many distinct SQL texts keep their prepared statement (queries are built from a fixed set). */
 export const STATEMENT_CACHE_SIZE = 500;
@@ -97,7 +117,8 @@ class ImmediateSqliteDialect extends SqliteDialect {
 export function openDatabase(config: DatabaseConfig, options: { poolMax?: number } = {}): OpenDatabase {
   if (config.dialect === "sqlite") {
     if (config.file !== ":memory:") mkdirSync(path.dirname(config.file), { recursive: true });
-    const database = new SQLite(config.file);
+    const Driver = sqliteDriver();
+    const database = new Driver(config.file);
     database.pragma("journal_mode = WAL");
     database.pragma("foreign_keys = ON");
     database.pragma("busy_timeout = 5000");
@@ -108,21 +129,28 @@ export function openDatabase(config: DatabaseConfig, options: { poolMax?: number
     });
     return { db, dialect: "sqlite", close: () => db.destroy() };
   }
-  const pool = new pg.Pool({
-    connectionString: config.connectionString,
-    max: options.poolMax ?? 10,
-    connectionTimeoutMillis: 5000,
-    idleTimeoutMillis: 30_000,
+  const createPool = async (): Promise<Pool> => {
+    const { default: pg } = await pgModule();
+    const pool = new pg.Pool({
+      connectionString: config.connectionString,
+      max: options.poolMax ?? 10,
+      connectionTimeoutMillis: 5000,
+      idleTimeoutMillis: 30_000,
+    });
+    // A client losing its connection (database restart, `drop database … with (force)`)
+    // must not crash the process. The pool listens on idle clients only; a client that is
+    // checked out emits "error" with nobody listening, so each one gets its own listener.
+    // The query in flight still fails, and the database health monitor takes it from there.
+    pool.on("error", () => {});
+    pool.on("connect", (client) => {
+      client.on("error", () => {});
+    });
+    return pool;
+  };
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: createPool }),
+    plugins: [new RefuseNulText()],
   });
-  // A client losing its connection (database restart, `drop database … with (force)`)
-  // must not crash the process. The pool listens on idle clients only; a client that is
-  // checked out emits "error" with nobody listening, so each one gets its own listener.
-  // The query in flight still fails, and the database health monitor takes it from there.
-  pool.on("error", () => {});
-  pool.on("connect", (client) => {
-    client.on("error", () => {});
-  });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new RefuseNulText()] });
   return { db, dialect: "postgres", close: () => db.destroy() };
 }
 

@@ -60,15 +60,6 @@ import {
   PERMANENT_FAILURE_STATUSES,
 } from "./paths.server.ts";
 
-export {
-  DELIVERY_ATTEMPTS,
-  DELIVERY_RETRY_INITIAL_MS,
-  FEDERATION_PATHS,
-  federationHost,
-  isFederationPath,
-  PERMANENT_FAILURE_STATUSES,
-} from "./paths.server.ts";
-
 /**
  * An instant as Fedify takes it. Fedify's types name the standard Temporal (lib
  * esnext.temporal) but Node 24 has none yet: values come from the polyfill Fedify uses itself.

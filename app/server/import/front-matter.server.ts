@@ -1,5 +1,8 @@
-import { parse as parseToml } from "smol-toml";
-import { parse as parseYaml } from "yaml";
+import { lazyModule } from "../lazy-module.server.ts";
+
+// Only a Markdown import reads front matter: the parsers load then, not at boot.
+const yamlModule = lazyModule(() => import("yaml"));
+const tomlModule = lazyModule(() => import("smol-toml"));
 
 // Front matter of a Markdown post: YAML between `---` lines (Jekyll, Hexo, Hugo, Astro), TOML
 // between `+++` lines (Hugo) or a JSON object opening the file (Hugo). Hostile input fails with a
@@ -69,11 +72,13 @@ function jsonBlock(text: string): { block: string; body: string } | null {
   return { block: text.slice(0, stop), body: text.slice(stop).replace(/^[ \t]*\r?\n/, "") };
 }
 
-function parseBlock(format: Exclude<FrontMatterFormat, "none">, block: string): unknown {
+async function parseBlock(format: Exclude<FrontMatterFormat, "none">, block: string): Promise<unknown> {
+  // Loaded outside the try: a parser that cannot be loaded is the server's fault, not the file's.
+  const yaml = format === "yaml" ? await yamlModule() : null;
+  const toml = format === "toml" ? await tomlModule() : null;
   try {
-    if (format === "yaml")
-      return parseYaml(block, { maxAliasCount: YAML_MAX_ALIASES, uniqueKeys: false, logLevel: "error" });
-    if (format === "toml") return parseToml(block);
+    if (yaml) return yaml.parse(block, { maxAliasCount: YAML_MAX_ALIASES, uniqueKeys: false, logLevel: "error" });
+    if (toml) return toml.parse(block);
     return JSON.parse(block);
   } catch (error) {
     const detail = (error instanceof Error ? error.message : String(error)).split("\n")[0]?.slice(0, 200) ?? "";
@@ -83,7 +88,7 @@ function parseBlock(format: Exclude<FrontMatterFormat, "none">, block: string): 
 }
 
 /** Splits a Markdown file into its front matter (as plain data) and its body. */
-export function readFrontMatter(text: string): FrontMatter {
+export async function readFrontMatter(text: string): Promise<FrontMatter> {
   const source = text.startsWith("\uFEFF") ? text.slice(1) : text;
   const attempts: Array<[Exclude<FrontMatterFormat, "none">, () => { block: string; body: string } | null]> = [
     ["yaml", () => fenced(source, "---")],
@@ -95,7 +100,7 @@ export function readFrontMatter(text: string): FrontMatter {
     if (!found) continue;
     if (Buffer.byteLength(found.block) > FRONT_MATTER_MAX_BYTES)
       throw new FrontMatterError("frontMatterTooLarge", "front matter over 64 KiB");
-    const data = found.block.trim() === "" ? {} : parseBlock(format, found.block);
+    const data = found.block.trim() === "" ? {} : await parseBlock(format, found.block);
     if (data === null || data === undefined) return { format, data: {}, body: found.body };
     if (!isRecord(data)) throw new FrontMatterError("frontMatterInvalid", "front matter is not a set of fields");
     return { format, data, body: found.body };

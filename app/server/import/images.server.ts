@@ -2,11 +2,9 @@ import { createHash } from "node:crypto";
 import { lstat, readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import type { Definition, Image, Root } from "mdast";
-import remarkGfm from "remark-gfm";
-import remarkParse from "remark-parse";
-import { unified } from "unified";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
+import { lazyModule } from "../lazy-module.server.ts";
 import { storeUpload, UploadRejected } from "../media/media.server.ts";
 import { rememberTarget, storedImageUrl } from "../repos/import-sources.server.ts";
 import type { StorageDriver } from "../storage/types.server.ts";
@@ -68,7 +66,15 @@ export function localImageResolver(root: string, maxBytes: number): ImageResolve
   };
 }
 
-const parser = unified().use(remarkParse).use(remarkGfm);
+/** The Markdown parser, made with the first body that may hold an image (unified and remark load then). */
+const parserModule = lazyModule(async () => {
+  const [{ unified }, { default: remarkParse }, { default: remarkGfm }] = await Promise.all([
+    import("unified"),
+    import("remark-parse"),
+    import("remark-gfm"),
+  ]);
+  return unified().use(remarkParse).use(remarkGfm);
+});
 
 interface Reference {
   url: string;
@@ -77,11 +83,11 @@ interface Reference {
 }
 
 /** Every image and link-definition target of a Markdown body, with where its node is in the text. */
-export function imageReferences(markdown: string): Reference[] {
+export async function imageReferences(markdown: string): Promise<Reference[]> {
   // An image needs "![" and a definition "]:" (a label, then its colon): without either there is
   // nothing to find, and parsing the whole body to learn that was a tenth of a large import.
   if (!markdown.includes("![") && !markdown.includes("]:")) return [];
-  const tree = parser.parse(markdown) as Root;
+  const tree = (await parserModule()).parse(markdown) as Root;
   const out: Reference[] = [];
   const visit = (node: { type: string; children?: unknown[] }) => {
     if (node.type === "image" || node.type === "definition") {

@@ -312,7 +312,7 @@ async function readEntry(root: string, file: string): Promise<{ entry: Entry } |
     return { problem: { item: rel, outcome: "failed", reason: "fileTooLarge", detail: `${size} bytes` } };
   const text = await readFile(file, "utf8");
   try {
-    const fm = readFrontMatter(text);
+    const fm = await readFrontMatter(text);
     return { entry: toEntry(rel, fm.data, fm.body) };
   } catch (error) {
     if (!(error instanceof FrontMatterError)) throw error;

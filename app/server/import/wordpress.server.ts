@@ -1,10 +1,10 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
-import { SaxesParser } from "saxes";
 import { cleanDisplayName } from "../../lib/display-name.ts";
 import { POST_LIMITS } from "../../lib/schemas/post.ts";
 import { HAN } from "../../lib/slug.ts";
 import type { Locale } from "../db/schema.server.ts";
+import { lazyModule } from "../lazy-module.server.ts";
 import {
   type ImportedAuthor,
   type ImportedComment,
@@ -24,6 +24,9 @@ import { type SourceRead, SourceRefused } from "./markdown-folder.server.ts";
 // external entities) into small records per <item>; then posts and pages (pages in the "Pages"
 // category, as Ghost's), their comments with replies and approval state, revisions, featured
 // images and Polylang language pairs become imported posts for the shared import job.
+
+/** The XML parser, loaded with the first export read. */
+const saxesModule = lazyModule(() => import("saxes"));
 
 export const WORDPRESS_SOURCE = "wordpress";
 /** The largest export read (checked before reading). */
@@ -175,6 +178,7 @@ export async function parseWxr(
     afterChunk?: () => Promise<void>;
   } = {},
 ): Promise<WxrDocument> {
+  const { SaxesParser } = await saxesModule();
   const parser = new SaxesParser({ position: true });
   let itemCount = 0;
   const doc: WxrDocument = { version: "", authors: new Map(), categoryParents: new Map(), items: [] };

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { Unzip, type UnzipFile, UnzipInflate } from "fflate";
+import type { UnzipFile } from "fflate";
+import { lazyModule } from "../lazy-module.server.ts";
 import type { ImportReportLine } from "./core.server.ts";
 import { SourceRefused } from "./markdown-folder.server.ts";
 
@@ -10,6 +11,9 @@ import { SourceRefused } from "./markdown-folder.server.ts";
 // streamed, never held whole: each entry is cut off past `entryMaxBytes` (so the size checks
 // after it report it, and a zip bomb stops inflating there), the whole is capped, and entry
 // names that would leave the folder are refused and listed.
+
+/** The zip reader, loaded with the first zip unpacked (boot only prunes old folders). */
+const fflateModule = lazyModule(() => import("fflate"));
 
 /** The most entries one zip may have. */
 export const ZIP_MAX_ENTRIES = 50_000;
@@ -71,6 +75,7 @@ export async function unpackZip(
   let total = 0;
   let refused: string | null = null;
   const pending: Pending[] = [];
+  const { Unzip, UnzipInflate } = await fflateModule();
   const unzip = new Unzip();
   unzip.register(UnzipInflate);
   unzip.onfile = (file: UnzipFile) => {

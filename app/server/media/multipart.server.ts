@@ -1,6 +1,10 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import busboy from "busboy";
+import type busboy from "busboy";
+import { lazyModule } from "../lazy-module.server.ts";
+
+// Only uploads read multipart bodies: the parser loads with the first one.
+const busboyModule = lazyModule(() => import("busboy"));
 
 export type MultipartResult =
   | { ok: true; fileName: string; data: Buffer; fields: Record<string, string> }
@@ -11,11 +15,12 @@ export type MultipartResult =
  * multipart body as it streams. A file past `maxBytes` stops being kept at once
  * and the rest of the body is discarded, so memory never holds more than the limit.
  */
-export function readSingleFile(request: Request, maxBytes: number): Promise<MultipartResult> {
+export async function readSingleFile(request: Request, maxBytes: number): Promise<MultipartResult> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data;/i.test(contentType) || !request.body) {
-    return Promise.resolve({ ok: false, reason: "not-multipart" });
+    return { ok: false, reason: "not-multipart" };
   }
+  const { default: createParser } = await busboyModule();
   return new Promise((resolve) => {
     let settled = false;
     const finish = (result: MultipartResult) => {
@@ -25,7 +30,7 @@ export function readSingleFile(request: Request, maxBytes: number): Promise<Mult
     };
     let parser: busboy.Busboy;
     try {
-      parser = busboy({
+      parser = createParser({
         headers: { "content-type": contentType },
         limits: { files: 1, fileSize: maxBytes, fields: 10, fieldSize: 2000, parts: 12, headerPairs: 20 },
         defParamCharset: "utf8",

@@ -4,8 +4,7 @@ import * as fsp from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
-import SQLite from "better-sqlite3";
-import { type OpenDatabase, openDatabase } from "../db/db.server.ts";
+import { type OpenDatabase, openDatabase, sqliteDriver } from "../db/db.server.ts";
 import { isSafeKey } from "../storage/keys.server.ts";
 import {
   BACKUP_FORMAT,
@@ -27,6 +26,7 @@ import { createTarWriter } from "./tar.server.ts";
 /** A consistent copy of a live SQLite database through a second connection (SQLite's online backup API). */
 async function snapshotSqlite(file: string, dest: string): Promise<void> {
   if (file === ":memory:") throw new Error("an in-memory database cannot be backed up");
+  const SQLite = sqliteDriver();
   const source = new SQLite(file, { readonly: true, fileMustExist: true });
   try {
     await source.backup(dest);

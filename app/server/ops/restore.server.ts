@@ -6,8 +6,7 @@ import * as fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createGunzip } from "node:zlib";
-import SQLite from "better-sqlite3";
-import { openDatabase } from "../db/db.server.ts";
+import { openDatabase, sqliteDriver } from "../db/db.server.ts";
 import { migrateToLatest } from "../db/migrate.server.ts";
 import { isSafeKey } from "../storage/keys.server.ts";
 import { contentTypeForKey, LOCAL_CACHE_CONTROL } from "../storage/local.server.ts";
@@ -347,6 +346,7 @@ async function restoreDatabase(
     } finally {
       await opened.close();
     }
+    const SQLite = sqliteDriver();
     const check = new SQLite(built);
     try {
       const result = check.pragma("integrity_check", { simple: true });

@@ -1,5 +1,5 @@
 import type { Locale } from "../../lib/i18n/locale.ts";
-import { withinNesting } from "../../lib/markdown-depth.ts";
+import { MarkdownTooDeep, withinNesting } from "../../lib/markdown-depth.ts";
 import { COMMENT_MAX_LENGTH, COMMENT_MAX_LINKS } from "../../lib/schemas/comment.ts";
 import {
   type CommentRenderer,
@@ -11,7 +11,6 @@ import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import type { CommentStatus } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
-import { MarkdownTooDeep } from "../markdown.server.ts";
 import { LIMITS, type Limit, scaled } from "../rate-limit.server.ts";
 import { blockedSql } from "./federation-inbound.server.ts";
 import { rememberLocale } from "./notification-prefs.server.ts";

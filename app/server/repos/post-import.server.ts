@@ -2,7 +2,7 @@ import type { Insertable, Transaction } from "kysely";
 import type { Logger } from "pino";
 import { handleBase } from "../../lib/author-profile.ts";
 import { cleanDisplayName } from "../../lib/display-name.ts";
-import { withinNesting } from "../../lib/markdown-depth.ts";
+import { MarkdownTooDeep, withinNesting } from "../../lib/markdown-depth.ts";
 import { checkTarget, fromKey, normalizeFrom, type RedirectKey } from "../../lib/redirects.ts";
 import { COMMENT_MAX_LENGTH } from "../../lib/schemas/comment.ts";
 import { type EditorInput, isCoverUrl, POST_LIMITS, SLUG_PATTERN } from "../../lib/schemas/post.ts";
@@ -29,7 +29,7 @@ import {
 } from "../import/images.server.ts";
 import type { SourceRead } from "../import/markdown-folder.server.ts";
 import { fetchRemoteImage, REMOTE_FETCH_DEFAULTS, type RemoteFetchOptions } from "../import/remote-fetch.server.ts";
-import { MarkdownTooDeep, renderCommentParts } from "../markdown.server.ts";
+import { markdownModule } from "../markdown-load.server.ts";
 import { mediaImages } from "../media/media.server.ts";
 import { forgetPostCounts } from "../post-counts.server.ts";
 import { renderPost } from "../post-render.server.ts";
@@ -464,7 +464,7 @@ async function prepare(deps: PostImportDeps, job: Job, post: ImportedPost, hash:
     // Never hand a too deeply nested body to the parser (its recursion would overflow).
     if (!withinNesting(t.bodyMarkdown)) return fail("bodyTooDeep", t.origin);
     let body = t.bodyMarkdown;
-    const refs = imageReferences(body);
+    const refs = await imageReferences(body);
     const urls = new Map<string, string | null>();
     for (const r of refs) if (!urls.has(r.url)) urls.set(r.url, await imageUrl(r.url, t.origin));
     body = rewriteReferences(body, refs, (u) => urls.get(u) ?? null);
@@ -491,7 +491,9 @@ async function prepare(deps: PostImportDeps, job: Job, post: ImportedPost, hash:
     else if (/^https?:\/\//i.test(post.cover) && isCoverUrl(post.cover) && post.cover.length <= POST_LIMITS.coverUrlMax)
       coverUrl = post.cover;
   }
-  const comments = prepareComments(post, lines);
+  const comments = post.comments?.length
+    ? prepareComments(post, lines, (await markdownModule()).renderCommentParts)
+    : [];
   const index = translations.map((t) => indexedText(t));
   return {
     ok: true,
@@ -503,7 +505,11 @@ async function prepare(deps: PostImportDeps, job: Job, post: ImportedPost, hash:
  * Renders imported comments as the comment form does (sanitised Markdown): a body over the
  * form's limit is cut, one nested too deeply is left out; both with a report line.
  */
-function prepareComments(post: ImportedPost, lines: ImportReportLine[]): Prepared["comments"] {
+function prepareComments(
+  post: ImportedPost,
+  lines: ImportReportLine[],
+  renderCommentParts: (markdown: string) => { html: string },
+): Prepared["comments"] {
   const out: Prepared["comments"] = [];
   for (const c of post.comments ?? []) {
     const item = `${post.label} comment ${c.sourceId}`;
@@ -1412,7 +1418,8 @@ export function startPostImportPlan(
         });
         return;
       }
-      const refs = [...post.translations.flatMap((t) => imageReferences(t.bodyMarkdown).map((r) => r.url))];
+      const refs: string[] = [];
+      for (const t of post.translations) for (const r of await imageReferences(t.bodyMarkdown)) refs.push(r.url);
       if (post.cover) refs.push(post.cover);
       for (const ref of new Set(refs)) {
         const found = await input.images.resolve(ref, post.assetDirs);

@@ -1,0 +1,133 @@
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../app/server/db/db.server.ts";
+import { parseDatabaseUrl } from "../../app/server/env.server.ts";
+import { repoRoot, type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
+import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
+
+// Heavy packages a reader's page never needs load on first use, not at boot (issue 24, decision
+// 024 "Memory and uncached speed"). The server bundle keeps node_modules external, so one static
+// import anywhere in the server loads its package at boot: this starts the production build with
+// a module hook that records every package the process loads (tests/setup/record-packages.ts),
+// reads the home page, a post, a tag and a search, and checks none of these was loaded, nor the
+// driver of the other database dialect.
+
+const LAZY = [
+  // Fedify and its vocabulary: only when federating (federation is off here).
+  "@fedify/fedify",
+  "@fedify/vocab",
+  "@js-temporal/polyfill",
+  // pinyin-pro: only for a Chinese category, tag or series name.
+  "pinyin-pro",
+  // Images, remote storage, code highlighting, mail, Redis, WalletConnect.
+  "sharp",
+  "@aws-sdk/client-s3",
+  "shiki",
+  "nodemailer",
+  "@redis/client",
+  "@walletconnect/sign-client",
+  // The wallet pages' code (/solana): their page modules load when one is first rendered.
+  "@solana/kit",
+  "@solana-program/system",
+  "@solana-program/token",
+  "@wallet-standard/app",
+  // The importers' parsers and the upload parser.
+  "saxes",
+  "yaml",
+  "smol-toml",
+  "fflate",
+  "busboy",
+  // The Markdown pipeline: pages show stored HTML.
+  "unified",
+  "remark-parse",
+  "remark-gfm",
+  "remark-rehype",
+  "rehype-sanitize",
+  "rehype-stringify",
+];
+
+describe(`packages loaded for reading (${testDialect()})`, () => {
+  let server: ServerProcess;
+  let database: Awaited<ReturnType<typeof createServerDatabaseUrl>>;
+  let record: string;
+  const pages: Record<string, string> = { home: "/", search: "/search?q=sourdough" };
+
+  const loaded = () => readFileSync(record, "utf8").split("\n").filter(Boolean);
+
+  beforeAll(async () => {
+    const dataDir = tempDataDir();
+    database = await createServerDatabaseUrl(dataDir);
+    const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATA_DIR: dataDir };
+    const seeded = spawnSync(process.execPath, ["scripts/cli.ts", "seed", "--demo", "--posts", "14"], {
+      cwd: repoRoot,
+      encoding: "utf8",
+      env: { ...env, DATABASE_URL: database.url },
+    });
+    expect(seeded.status, seeded.stderr).toBe(0);
+    const { db, close } = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 1 });
+    const post = await db
+      .selectFrom("posts")
+      .select("id")
+      .where("status", "=", "published")
+      .orderBy("publishedAt", "desc")
+      .executeTakeFirstOrThrow();
+    const tag = await db
+      .selectFrom("tags")
+      .innerJoin("postTags", "postTags.tagId", "tags.id")
+      .select("tags.slug")
+      .executeTakeFirstOrThrow();
+    await close();
+    pages.post = `/posts/detail/${post.id}`;
+    pages.tag = `/tags/${encodeURIComponent(tag.slug)}`;
+    record = path.join(dataDir, "packages.txt");
+    writeFileSync(record, "");
+    server = await startServer(
+      {
+        DATA_DIR: dataDir,
+        DATABASE_URL: database.url,
+        LOG_REQUESTS: "false",
+        FEDERATION: "off",
+        RECORD_PACKAGES: record,
+      },
+      { nodeArgs: ["--import", path.join(repoRoot, "tests", "setup", "record-packages.ts")] },
+    );
+  });
+
+  afterAll(async () => {
+    await server?.stop("SIGKILL");
+    await database?.cleanup();
+  });
+
+  it("records what the server loads (the hook works)", () => {
+    const names = loaded();
+    for (const name of ["express", "react-dom", "kysely", "better-auth"]) expect(names).toContain(name);
+  });
+
+  it("loads none of the heavy packages at boot or for the reading pages", async () => {
+    for (const [name, pagePath] of Object.entries(pages)) {
+      const res = await fetch(`${server.url}${pagePath}`);
+      await res.arrayBuffer();
+      expect(res.status, name).toBe(200);
+    }
+    // Each dialect's driver loads only for its own database.
+    const lazy = [...LAZY, testDialect() === "sqlite" ? "pg" : "better-sqlite3"];
+    expect(loaded().filter((name) => lazy.includes(name))).toEqual([]);
+  });
+
+  it("loads a lazy package when a page first needs it", async () => {
+    // The about page renders the site's Markdown on read: the pipeline loads now.
+    const about = await fetch(`${server.url}/about`);
+    await about.arrayBuffer();
+    expect(about.status).toBe(200);
+    expect(loaded()).toContain("unified");
+    // A wallet page is rendered by the server in full, its code imported on this first visit.
+    const wallet = await fetch(`${server.url}/solana/closeToken`);
+    const html = await wallet.text();
+    expect(wallet.status).toBe(200);
+    expect(html).toContain("Connect a wallet to use this tool.");
+    expect(loaded()).toContain("@solana/kit");
+    expect(loaded()).not.toContain("@fedify/fedify");
+  });
+});
