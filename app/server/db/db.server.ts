@@ -16,6 +16,7 @@ import {
 } from "kysely";
 import pg from "pg";
 import type { DatabaseConfig } from "../env.server.ts";
+import { allowReuse } from "./reusable-query.server.ts";
 import type { Database } from "./schema.server.ts";
 import { RefuseNulText } from "./text-guard.server.ts";
 
@@ -106,6 +107,8 @@ export function openDatabase(config: DatabaseConfig, options: { poolMax?: number
       dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }),
       plugins: [new RefuseNulText()],
     });
+    // Its only plugin is the NUL guard, which reusable queries apply themselves.
+    allowReuse(db);
     return { db, dialect: "sqlite", close: () => db.destroy() };
   }
   const pool = new pg.Pool({
@@ -123,6 +126,7 @@ export function openDatabase(config: DatabaseConfig, options: { poolMax?: number
     client.on("error", () => {});
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new RefuseNulText()] });
+  allowReuse(db);
   return { db, dialect: "postgres", close: () => db.destroy() };
 }
 
