@@ -98,8 +98,7 @@ export async function sendRenderedPage(
   // The ETag is the stored form's, the same for every response; without a copy to keep it
   // is hashed from the rendered body directly.
   const stored = keep ? withoutNonce(raw, state.nonce) : null;
-  const etag =
-    fetched.headers.get("etag") ?? (stored ? strongEtag(stored) : strongEtagWithoutNonce(raw, state.nonce));
+  const etag = fetched.headers.get("etag") ?? (stored ? strongEtag(stored) : strongEtagWithoutNonce(raw, state.nonce));
   const cacheControl = fetched.headers.get("cache-control") ?? PUBLIC_PAGE_CACHE_CONTROL;
   const { effects } = state;
   if (stored) {

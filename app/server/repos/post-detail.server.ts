@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { DB } from "../db/db.server.ts";
-import { reusableQuery } from "../db/reusable-query.server.ts";
 import type { CountValue } from "../db/query.server.ts";
+import { reusableQuery } from "../db/reusable-query.server.ts";
 import type { Locale, PostStatus } from "../db/schema.server.ts";
 import type { TocEntry } from "../post-render.server.ts";
 import { wherePublic } from "./post-visibility.server.ts";
@@ -285,61 +285,59 @@ export const RELATED_CANDIDATES = 30;
 type RelatedValues = { postId: string; locale: Locale; other: Locale; limit: number; candidates: number };
 
 /** See `findRelatedPosts`. */
-const relatedPostRows = reusableQuery(
-  ["postId", "locale", "other", "limit", "candidates"],
-  (db, v: RelatedValues) =>
-    db
-      .with("candidates", (qb) =>
-        qb
-          .selectFrom("posts as p")
-          .select(["p.id", "p.publishedAt"])
-          .where(wherePublic("p"))
-          .where("p.id", "!=", v.postId)
-          .where(({ exists, selectFrom }) =>
-            exists(
-              selectFrom("postTags as pt")
-                .select("pt.postId")
-                .whereRef("pt.postId", "=", "p.id")
-                .where(
-                  "pt.tagId",
-                  "in",
-                  selectFrom("postTags as own").select("own.tagId").where("own.postId", "=", v.postId),
-                ),
-            ),
-          )
-          .where(({ exists, selectFrom }) =>
-            exists(selectFrom("postTranslations as tr").select("tr.postId").whereRef("tr.postId", "=", "p.id")),
-          )
-          .orderBy("p.publishedAt", "desc")
-          .limit(v.candidates),
-      )
-      .with("ranked", (qb) =>
-        qb
-          .selectFrom("candidates as c")
-          .select(["c.id", "c.publishedAt"])
-          .select(({ selectFrom }) =>
+const relatedPostRows = reusableQuery(["postId", "locale", "other", "limit", "candidates"], (db, v: RelatedValues) =>
+  db
+    .with("candidates", (qb) =>
+      qb
+        .selectFrom("posts as p")
+        .select(["p.id", "p.publishedAt"])
+        .where(wherePublic("p"))
+        .where("p.id", "!=", v.postId)
+        .where(({ exists, selectFrom }) =>
+          exists(
             selectFrom("postTags as pt")
-              .select((eb) => eb.fn.countAll<number | string | bigint>().as("n"))
-              .whereRef("pt.postId", "=", "c.id")
+              .select("pt.postId")
+              .whereRef("pt.postId", "=", "p.id")
               .where(
                 "pt.tagId",
                 "in",
                 selectFrom("postTags as own").select("own.tagId").where("own.postId", "=", v.postId),
-              )
-              .as("shared"),
-          )
-          .orderBy("shared", "desc")
-          .orderBy("c.publishedAt", "desc")
-          .orderBy("c.id", "desc")
-          .limit(v.limit),
-      )
-      .selectFrom("ranked as r")
-      .leftJoin("postTranslations as t", (j) => j.onRef("t.postId", "=", "r.id").on("t.locale", "=", v.locale))
-      .leftJoin("postTranslations as f", (j) => j.onRef("f.postId", "=", "r.id").on("f.locale", "=", v.other))
-      .select(["r.id", "r.publishedAt", "t.title as title", "f.title as fallbackTitle"])
-      .orderBy("r.shared", "desc")
-      .orderBy("r.publishedAt", "desc")
-      .orderBy("r.id", "desc"),
+              ),
+          ),
+        )
+        .where(({ exists, selectFrom }) =>
+          exists(selectFrom("postTranslations as tr").select("tr.postId").whereRef("tr.postId", "=", "p.id")),
+        )
+        .orderBy("p.publishedAt", "desc")
+        .limit(v.candidates),
+    )
+    .with("ranked", (qb) =>
+      qb
+        .selectFrom("candidates as c")
+        .select(["c.id", "c.publishedAt"])
+        .select(({ selectFrom }) =>
+          selectFrom("postTags as pt")
+            .select((eb) => eb.fn.countAll<number | string | bigint>().as("n"))
+            .whereRef("pt.postId", "=", "c.id")
+            .where(
+              "pt.tagId",
+              "in",
+              selectFrom("postTags as own").select("own.tagId").where("own.postId", "=", v.postId),
+            )
+            .as("shared"),
+        )
+        .orderBy("shared", "desc")
+        .orderBy("c.publishedAt", "desc")
+        .orderBy("c.id", "desc")
+        .limit(v.limit),
+    )
+    .selectFrom("ranked as r")
+    .leftJoin("postTranslations as t", (j) => j.onRef("t.postId", "=", "r.id").on("t.locale", "=", v.locale))
+    .leftJoin("postTranslations as f", (j) => j.onRef("f.postId", "=", "r.id").on("f.locale", "=", v.other))
+    .select(["r.id", "r.publishedAt", "t.title as title", "f.title as fallbackTitle"])
+    .orderBy("r.shared", "desc")
+    .orderBy("r.publishedAt", "desc")
+    .orderBy("r.id", "desc"),
 );
 
 /**
