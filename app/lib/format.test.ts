@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDate, formatDateTime } from "./format.ts";
+import { FORMATTED_DATES_MAX, formatDate, formatDateTime } from "./format.ts";
 
 describe("formatDate / formatDateTime", () => {
   it("formats in UTC in each language", () => {
@@ -22,5 +22,21 @@ describe("formatDate / formatDateTime", () => {
   it("gives an empty string for a bad date", () => {
     expect(formatDate("nope", "en")).toBe("");
     expect(formatDateTime("nope", "zh")).toBe("");
+  });
+
+  it("remembers formatted dates per language and date, and stays right past its bound", () => {
+    expect(formatDate("2026-01-05T00:00:00.000Z", "en")).toBe("January 5, 2026");
+    expect(formatDate("2026-01-05T00:00:00.000Z", "zh")).toBe("2026年1月5日");
+    expect(formatDate("2026-01-05T00:00:00.000Z", "en")).toBe("January 5, 2026");
+    expect(formatDate("2026-01-06T00:00:00.000Z", "en")).toBe("January 6, 2026");
+    expect(formatDate("nope", "en")).toBe("");
+    const day = (i: number) => new Date(Date.UTC(2000, 0, 1) + i * 86_400_000).toISOString();
+    for (let i = 0; i <= FORMATTED_DATES_MAX; i++) formatDate(day(i), "en");
+    expect(formatDate(day(0), "en")).toBe("January 1, 2000");
+    expect(formatDate(day(FORMATTED_DATES_MAX), "zh")).toBe(
+      new Intl.DateTimeFormat("zh-CN", { dateStyle: "long", timeZone: "UTC" }).format(
+        new Date(day(FORMATTED_DATES_MAX)),
+      ),
+    );
   });
 });

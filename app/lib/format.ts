@@ -1,19 +1,29 @@
 import { HTML_LANG, type Locale } from "./i18n/locale.ts";
 
 const dateFormats = new Map<Locale, Intl.DateTimeFormat>();
+/** Dates already formatted, by language and ISO text: a page shows the same few again and again. */
+const formattedDates = new Map<string, string>();
+/** Formatted dates kept at most (then the memo starts again). */
+export const FORMATTED_DATES_MAX = 5_000;
 
 /**
  * A calendar date in the reader's language. Formatted in UTC so the server's HTML
  * and the browser's hydration agree.
  */
 export function formatDate(iso: string, locale: Locale): string {
+  const key = `${locale}${iso}`;
+  const kept = formattedDates.get(key);
+  if (kept !== undefined) return kept;
   let fmt = dateFormats.get(locale);
   if (!fmt) {
     fmt = new Intl.DateTimeFormat(HTML_LANG[locale], { dateStyle: "long", timeZone: "UTC" });
     dateFormats.set(locale, fmt);
   }
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? "" : fmt.format(date);
+  const text = Number.isNaN(date.getTime()) ? "" : fmt.format(date);
+  if (formattedDates.size >= FORMATTED_DATES_MAX) formattedDates.clear();
+  formattedDates.set(key, text);
+  return text;
 }
 
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();

@@ -2,7 +2,15 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { i18n } from "i18next";
 import { describe, expect, it } from "vitest";
-import { ADMIN_NAMESPACES, createI18n, i18nFor, LAZY_NAMESPACES, NAMESPACES, registerStrings } from "./i18n.ts";
+import {
+  ADMIN_NAMESPACES,
+  createI18n,
+  i18nFor,
+  LAZY_NAMESPACES,
+  NAMESPACES,
+  optionsId,
+  registerStrings,
+} from "./i18n.ts";
 
 const localesDir = path.resolve(import.meta.dirname, "../../../locales");
 
@@ -134,14 +142,43 @@ describe("i18nFor", () => {
         expect(first).toBe(plain(key));
         expect(t(key)).toBe(first);
       }
-      // With options (interpolation): i18next, every time.
+      // With options (interpolation): remembered per value, each as i18next answers it.
       expect(t("errors.notFound", { path: "/a" })).toBe(plain("errors.notFound", { path: "/a" }));
       expect(t("errors.notFound", { path: "/b" })).toContain("/b");
+      expect(t("errors.notFound", { path: "/a" })).toBe(plain("errors.notFound", { path: "/a" }));
+      // Options the memo cannot name (an object, null) go to i18next every time.
+      expect(t("errors.notFound", { path: "/c", extra: { a: 1 } })).toBe(
+        plain("errors.notFound", { path: "/c", extra: { a: 1 } }),
+      );
+      const post = fixedT(i18nFor(locale), locale, "post");
+      const freshPost = fixedT(createI18n(locale), locale, "post");
+      // Plurals: the count is part of what is remembered.
+      for (const count of [1, 2, 1, 7, 2]) {
+        expect(post("readingTime", { count })).toBe(freshPost("readingTime", { count }));
+        expect(post("views", { count })).toBe(freshPost("views", { count }));
+      }
+      expect(post("readingTime", { count: 1 })).not.toBe(post("readingTime", { count: 2 }));
+      expect(post("publishedOn", { date: "A" })).toBe(freshPost("publishedOn", { date: "A" }));
+      expect(post("publishedOn", { date: "B" })).toContain("B");
+      expect(post("publishedOn", { date: "A" })).not.toContain("B");
     }
     // The key prefix is part of what is remembered.
     expect(fixedT(i18nFor("en"), "en", "common", "errors")("notFound")).toBe(
       fixedT(createI18n("en"), "en", "common", "errors")("notFound"),
     );
+  });
+
+  it("names options by their plain values only, and tells different values apart", () => {
+    expect(optionsId({ count: 1 })).not.toBe(optionsId({ count: 2 }));
+    expect(optionsId({ count: 1 })).not.toBe(optionsId({ count: "1" }));
+    expect(optionsId({ date: "a", name: "b" })).not.toBe(optionsId({ date: "a\u0001name\u0002sb" }));
+    expect(optionsId({ date: "a\u0001" })).toBeNull();
+    expect(optionsId({ name: undefined })).not.toBe(optionsId({}));
+    expect(optionsId({ name: null })).toBeNull();
+    expect(optionsId({ replace: { a: 1 } })).toBeNull();
+    expect(optionsId({ count: Number.NaN })).toBeNull();
+    expect(optionsId("a default")).toBeNull();
+    expect(optionsId(new Date())).toBeNull();
   });
 
   it("forgets what it remembered when a namespace is registered later", () => {

@@ -116,12 +116,40 @@ const memos = new WeakMap<i18n, Map<string, string>>();
 const MEMO_MAX = 20_000;
 
 /**
- * Makes the `t` functions of a shared instance remember the answer to a plain lookup (one
- * string key, no options: no interpolation, count or context), per language, namespace and
- * key prefix. i18next's `t` copies the instance options and resolves the key on every call,
- * and a page makes a few hundred of them; the instance never changes language or strings
- * except by `addRegisteredStrings`, which forgets what was remembered. Calls with options
- * go to i18next as before.
+ * The part of a remembered lookup's name that its options make: their names and values in
+ * the order given, or null when they cannot name an answer (not a plain object, or a value
+ * that is not a string, a finite number, a boolean or undefined: null, an object, a function).
+ * Such options give the same string every time for the same instance: interpolation does
+ * not escape (`escapeValue: false`) and the plural and context rules read only the values.
+ */
+export function optionsId(options: unknown): string | null {
+  if (options === null || typeof options !== "object" || Object.getPrototypeOf(options) !== Object.prototype)
+    return null;
+  let id = "\u0001";
+  const record = options as Record<string, unknown>;
+  for (const name in record) {
+    const value = record[name];
+    const type = typeof value;
+    // A separator inside a value could make two sets of options read alike.
+    if (type === "string" && !(value as string).includes("\u0001")) id += `${name}\u0002s${value as string}\u0001`;
+    else if (type === "number" && Number.isFinite(value)) id += `${name}\u0002n${value as number}\u0001`;
+    else if (type === "boolean") id += `${name}\u0002b${value as boolean}\u0001`;
+    else if (value === undefined) id += `${name}\u0002u\u0001`;
+    else return null;
+  }
+  return id;
+}
+
+/**
+ * Makes the `t` functions of a shared instance remember their answers, per language,
+ * namespace, key prefix, key and options: a plain lookup (one string key), and a lookup
+ * with options whose values are strings, numbers or booleans (interpolation, count,
+ * context: PostHeader's dates, reading time and views). i18next's `t` copies the instance
+ * options and resolves the key on every call, and a page makes a few hundred of them; the
+ * instance never changes language or strings except by `addRegisteredStrings`, which
+ * forgets what was remembered. Other calls (selector keys, options holding objects) go
+ * to i18next as before. Options name their values in the answer's key, so a view count
+ * that changes adds an entry; at MEMO_MAX entries the memo starts again.
  */
 function rememberPlainLookups(instance: i18n): void {
   const memo = new Map<string, string>();
@@ -138,11 +166,16 @@ function rememberPlainLookups(instance: i18n): void {
     const scope = `${String(lng)}\u0000${String(ns)}\u0000${String(keyPrefix ?? "")}\u0000${String(scopeNs ?? "")}\u0000`;
     const t = (...callArgs: unknown[]): unknown => {
       const key = callArgs[0];
-      if (callArgs.length !== 1 || typeof key !== "string") return fixed(...callArgs);
-      const id = scope + key;
+      if (typeof key !== "string" || callArgs.length > 2) return fixed(...callArgs);
+      let id = scope + key;
+      if (callArgs.length === 2) {
+        const values = optionsId(callArgs[1]);
+        if (values === null) return fixed(...callArgs);
+        id += values;
+      }
       const kept = memo.get(id);
       if (kept !== undefined) return kept;
-      const value = fixed(key);
+      const value = fixed(...callArgs);
       if (typeof value === "string") {
         if (memo.size >= MEMO_MAX) memo.clear();
         memo.set(id, value);

@@ -8,6 +8,7 @@ import {
   newEffects,
   splitAtNonce,
   strongEtag,
+  strongEtagWithoutNonce,
   withoutNonce,
 } from "./render-cache.server.ts";
 
@@ -88,6 +89,22 @@ describe("nonces in stored pages", () => {
     );
     // The ETag is taken over the stored form: the same for every response.
     expect(strongEtag(stored)).toBe(strongEtag(withoutNonce(Buffer.from(rendered), "abc123")));
+    // Without a stored copy (render cache off) the same ETag, and another for other content.
+    expect(strongEtagWithoutNonce(rendered, "abc123")).toBe(strongEtag(stored));
+    const other = Buffer.from('<script nonce="zzz999">1</script><script nonce="zzz999">3</script>');
+    expect(strongEtagWithoutNonce(other, "zzz999")).not.toBe(strongEtag(stored));
+  });
+
+  it("matches the nonce in text of any script, and leaves a body without it alone", () => {
+    const nonce = "n0nce";
+    const text = `<p>中文 ${nonce}</p>${nonce}<i>é</i>${nonce}${nonce}`;
+    const old = Buffer.from(text.replaceAll(nonce, NONCE_SENTINEL), "utf8");
+    expect(withoutNonce(Buffer.from(text), nonce).equals(old)).toBe(true);
+    expect(strongEtagWithoutNonce(Buffer.from(text), nonce)).toBe(strongEtag(old));
+    const plain = Buffer.from("<p>no nonce here</p>");
+    expect(withoutNonce(plain, nonce)).toBe(plain);
+    expect(withoutNonce(plain, "")).toBe(plain);
+    expect(strongEtagWithoutNonce(plain, "")).toBe(strongEtag(plain));
   });
 });
 

@@ -93,10 +93,47 @@ export function joinWithNonce(parts: readonly Buffer[], nonce: string): Buffer {
   return Buffer.concat(pieces);
 }
 
-/** Takes a render's nonce out of its body before it is stored. */
+/**
+ * The body cut at each occurrence of `nonce`, matched as bytes (a nonce is ASCII, so a
+ * byte match is a character match in UTF-8): one piece when it does not occur.
+ */
+function cutAt(body: Buffer, nonce: string): Buffer[] {
+  if (!nonce) return [body];
+  const needle = Buffer.from(nonce, "utf8");
+  const pieces: Buffer[] = [];
+  let from = 0;
+  for (let at = body.indexOf(needle, from); at !== -1; at = body.indexOf(needle, from)) {
+    pieces.push(body.subarray(from, at));
+    from = at + needle.length;
+  }
+  if (from === 0) return [body];
+  pieces.push(body.subarray(from));
+  return pieces;
+}
+
+/** Takes a render's nonce out of its body before it is stored (no string round trip). */
 export function withoutNonce(body: Buffer, nonce: string): Buffer {
-  if (!nonce || !body.includes(nonce)) return body;
-  return Buffer.from(body.toString("utf8").replaceAll(nonce, NONCE_SENTINEL), "utf8");
+  const pieces = cutAt(body, nonce);
+  if (pieces.length === 1) return body;
+  const joined: Buffer[] = [];
+  pieces.forEach((piece, i) => {
+    if (i > 0) joined.push(SENTINEL_BYTES);
+    joined.push(piece);
+  });
+  return Buffer.concat(joined);
+}
+
+/**
+ * `strongEtag(withoutNonce(body, nonce))`, hashed piece by piece without making the
+ * stored copy: what a page that is not kept (render cache off) needs.
+ */
+export function strongEtagWithoutNonce(body: Buffer, nonce: string): string {
+  const hash = createHash("sha256");
+  cutAt(body, nonce).forEach((piece, i) => {
+    if (i > 0) hash.update(SENTINEL_BYTES);
+    hash.update(piece);
+  });
+  return `"${hash.digest("base64url").slice(0, 27)}"`;
 }
 
 export interface RenderCache {

@@ -18,6 +18,7 @@ import {
 import type { Pool } from "pg";
 import type { DatabaseConfig } from "../env.server.ts";
 import { lazyModule } from "../lazy-module.server.ts";
+import { allowReuse } from "./reusable-query.server.ts";
 import type { Database } from "./schema.server.ts";
 import { RefuseNulText } from "./text-guard.server.ts";
 
@@ -127,6 +128,8 @@ export function openDatabase(config: DatabaseConfig, options: { poolMax?: number
       dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }),
       plugins: [new RefuseNulText()],
     });
+    // Its only plugin is the NUL guard, which reusable queries apply themselves.
+    allowReuse(db);
     return { db, dialect: "sqlite", close: () => db.destroy() };
   }
   const createPool = async (): Promise<Pool> => {
@@ -151,6 +154,7 @@ export function openDatabase(config: DatabaseConfig, options: { poolMax?: number
     dialect: new PostgresDialect({ pool: createPool }),
     plugins: [new RefuseNulText()],
   });
+  allowReuse(db);
   return { db, dialect: "postgres", close: () => db.destroy() };
 }
 

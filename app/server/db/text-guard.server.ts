@@ -40,6 +40,17 @@ export function queryHasNul(node: OperationNode): boolean {
   return false;
 }
 
+const refusal = () =>
+  new Response(NUL_TEXT_MESSAGE, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+
+/**
+ * The same refusal for a compiled query's parameters (a reusable query runs its compiled
+ * form with new values, which no plugin sees: reusable-query.server.ts).
+ */
+export function refuseNulParameters(parameters: readonly unknown[]): void {
+  if (parameters.some(hasNul)) throw refusal();
+}
+
 /**
  * Refuses every query whose parameters hold a NUL character, on both dialects:
  * PostgreSQL rejects such text with an error (a 500 from whichever form or URL
@@ -53,9 +64,7 @@ export function queryHasNul(node: OperationNode): boolean {
  */
 export class RefuseNulText implements KyselyPlugin {
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    if (queryHasNul(args.node)) {
-      throw new Response(NUL_TEXT_MESSAGE, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-    }
+    if (queryHasNul(args.node)) throw refusal();
     return args.node;
   }
 

@@ -76,4 +76,39 @@ describe("the Express → Fetch adapter", () => {
     expect(res.status).toBe(200);
     expect(((await res.json()) as { length: number }).length).toBe(LIMIT);
   });
+
+  it("aborts the request's signal when the client leaves early, not after a response was sent", async () => {
+    const app = express();
+    const signals: AbortSignal[] = [];
+    let gone: () => void = () => {};
+    const left = new Promise<void>((r) => {
+      gone = r;
+    });
+    app.use(async (req, res) => {
+      const { request } = toFetchRequest(req, res, { bodyLimit: LIMIT });
+      signals.push(request.signal);
+      if (req.path === "/slow") {
+        request.signal.addEventListener("abort", () => gone());
+        return; // never answers: the client gives up
+      }
+      await sendFetchResponse(res, new Response("done"));
+    });
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise<void>((r) => server.once("listening", () => r()));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      expect(await (await fetch(`${base}/fast`)).text()).toBe("done");
+      const leaving = new AbortController();
+      const slow = fetch(`${base}/slow`, { signal: leaving.signal }).catch(() => null);
+      while (signals.length < 2) await new Promise((r) => setTimeout(r, 5));
+      leaving.abort();
+      await slow;
+      await left;
+      expect(signals[1]?.aborted).toBe(true);
+      expect(signals[0]?.aborted).toBe(false);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(() => r(null)));
+    }
+  });
 });

@@ -46,7 +46,15 @@ export function toFetchRequest(
 ): { request: Request; body: BodyState } {
   const url = new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`);
   const controller = new AbortController();
-  res.on("close", () => controller.abort());
+  // Aborted when the client goes away before the response is sent, not after every
+  // response: an abort builds a DOMException and runs every listener, per request.
+  let finished = false;
+  res.once("finish", () => {
+    finished = true;
+  });
+  res.once("close", () => {
+    if (!finished) controller.abort();
+  });
 
   const trusted = opts.trusted ?? {};
   const headers = new Headers();

@@ -8,6 +8,7 @@ import {
   joinWithNonce,
   type RenderCache,
   strongEtag,
+  strongEtagWithoutNonce,
   withoutNonce,
 } from "../cache/render-cache.server.ts";
 import { type RenderFlights, waitAtMost } from "../cache/render-flights.server.ts";
@@ -92,12 +93,15 @@ export async function sendRenderedPage(
   if (!page || !shareable) return false;
   const contentType = fetched.headers.get("content-type") ?? "";
   const raw = Buffer.from(await fetched.arrayBuffer());
-  const stored = withoutNonce(raw, state.nonce);
-  const etag = fetched.headers.get("etag") ?? strongEtag(stored);
+  // A HEAD's render has no body to keep: only GETs fill the cache.
+  const keep = page.useCache && req.method === "GET" && contentVersion.current() === page.version;
+  // The ETag is the stored form's, the same for every response; without a copy to keep it
+  // is hashed from the rendered body directly.
+  const stored = keep ? withoutNonce(raw, state.nonce) : null;
+  const etag = fetched.headers.get("etag") ?? (stored ? strongEtag(stored) : strongEtagWithoutNonce(raw, state.nonce));
   const cacheControl = fetched.headers.get("cache-control") ?? PUBLIC_PAGE_CACHE_CONTROL;
   const { effects } = state;
-  // A HEAD's render has no body to keep: only GETs fill the cache.
-  if (page.useCache && req.method === "GET" && contentVersion.current() === page.version) {
+  if (stored) {
     renderCache.set(page.key, {
       status: 200,
       body: stored,

@@ -6,6 +6,7 @@ import { isBotAgent } from "../bots.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import { containsText, countRows } from "../db/query.server.ts";
+import { reusableQuery } from "../db/reusable-query.server.ts";
 import type { AdKind, AdPlacement, Locale } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { type AdminPage, adminPage } from "./paging.server.ts";
@@ -208,6 +209,19 @@ export async function listActiveAds(db: DB, placement: AdPlacement, now = nowIso
   return (await adsInWindow(db, placement, now)).active;
 }
 
+/** A placement's enabled ads not over yet (every page with an ad slot reads them: compiled once). */
+export const adWindowRows = reusableQuery(["placement", "now"], (db, v: { placement: AdPlacement; now: string }) =>
+  // Ads still to come are read too: their start is when the placement changes.
+  db
+    .selectFrom("ads")
+    .select(["id", "kind", ...CONTENT_COLUMNS, "weight", "startsAt", "endsAt"])
+    .where("placement", "=", v.placement)
+    .where("enabled", "=", 1)
+    .where((eb) => eb.or([eb("endsAt", "is", null), eb("endsAt", ">", v.now)]))
+    .orderBy("createdAt")
+    .orderBy("id"),
+);
+
 /**
  * The ads of a placement that may show now, and the earliest start or end of an
  * enabled ad's time window after `now` (null when none is ahead).
@@ -217,16 +231,7 @@ export async function adsInWindow(
   placement: AdPlacement,
   now = nowIso(),
 ): Promise<{ active: Candidate[]; nextChange: string | null }> {
-  // Ads still to come are read too: their start is when the placement changes.
-  const rows = await db
-    .selectFrom("ads")
-    .select(["id", "kind", ...CONTENT_COLUMNS, "weight", "startsAt", "endsAt"])
-    .where("placement", "=", placement)
-    .where("enabled", "=", 1)
-    .where((eb) => eb.or([eb("endsAt", "is", null), eb("endsAt", ">", now)]))
-    .orderBy("createdAt")
-    .orderBy("id")
-    .execute();
+  const rows = await adWindowRows.execute(db, { placement, now });
   const { active, nextChange } = splitByWindow(rows, now);
   return {
     active: active.map(({ startsAt: _s, endsAt: _e, ...r }) => ({ ...r, weight: clampWeight(Number(r.weight)) })),

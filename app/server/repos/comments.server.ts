@@ -9,6 +9,7 @@ import {
 } from "../comment-renderer.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
+import { reusableQuery } from "../db/reusable-query.server.ts";
 import type { CommentStatus } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { LIMITS, type Limit, scaled } from "../rate-limit.server.ts";
@@ -33,42 +34,53 @@ export interface CommentView {
   replies: CommentView[];
 }
 
+/** A post's comments a reader may see (see `listComments`); `viewerId` is "" for an anonymous reader. */
+function commentRowsQuery(signedIn: boolean) {
+  return reusableQuery(["postId", "viewerId"], (db, v: { postId: string; viewerId: string }) =>
+    db
+      .selectFrom("comments as c")
+      .leftJoin("users as u", "u.id", "c.authorId")
+      .leftJoin("federationRemoteActors as ra", "ra.uri", "c.remoteActorUri")
+      .where("c.postId", "=", v.postId)
+      // Replies from a blocked Fediverse account or server are hidden (decision 023).
+      .where((eb) => eb.or([eb("c.remoteActorUri", "is", null), eb.not(blockedSql("ra.uri", "ra.server"))]))
+      .where((eb) =>
+        signedIn
+          ? eb.or([
+              eb("c.status", "=", "approved"),
+              eb.and([eb("c.status", "=", "pending"), eb("c.authorId", "=", v.viewerId)]),
+            ])
+          : eb("c.status", "=", "approved"),
+      )
+      .select([
+        "c.id",
+        "c.parentId",
+        "c.authorId",
+        "c.bodyHtml",
+        "c.status",
+        "c.createdAt",
+        "c.guestName",
+        "u.name as authorName",
+        "c.remoteUrl",
+        "ra.handle as remoteHandle",
+      ])
+      .orderBy("c.createdAt", "asc")
+      .orderBy("c.id", "asc"),
+  );
+}
+
+/** The two shapes of the comments query: a signed-in reader also sees their own pending comments. */
+export const COMMENT_QUERIES = { anonymous: commentRowsQuery(false), signedIn: commentRowsQuery(true) };
+
 /**
  * The comments of a post a reader sees, oldest first, replies under their
  * top-level comment: approved ones, and the reader's own pending ones. One query.
  * Replies whose parent the reader cannot see are left out with it.
  */
 export async function listComments(db: DB, postId: string, viewerId: string | null): Promise<CommentView[]> {
-  const rows = await db
-    .selectFrom("comments as c")
-    .leftJoin("users as u", "u.id", "c.authorId")
-    .leftJoin("federationRemoteActors as ra", "ra.uri", "c.remoteActorUri")
-    .where("c.postId", "=", postId)
-    // Replies from a blocked Fediverse account or server are hidden (decision 023).
-    .where((eb) => eb.or([eb("c.remoteActorUri", "is", null), eb.not(blockedSql("ra.uri", "ra.server"))]))
-    .where((eb) =>
-      viewerId
-        ? eb.or([
-            eb("c.status", "=", "approved"),
-            eb.and([eb("c.status", "=", "pending"), eb("c.authorId", "=", viewerId)]),
-          ])
-        : eb("c.status", "=", "approved"),
-    )
-    .select([
-      "c.id",
-      "c.parentId",
-      "c.authorId",
-      "c.bodyHtml",
-      "c.status",
-      "c.createdAt",
-      "c.guestName",
-      "u.name as authorName",
-      "c.remoteUrl",
-      "ra.handle as remoteHandle",
-    ])
-    .orderBy("c.createdAt", "asc")
-    .orderBy("c.id", "asc")
-    .execute();
+  const rows = viewerId
+    ? await COMMENT_QUERIES.signedIn.execute(db, { postId, viewerId })
+    : await COMMENT_QUERIES.anonymous.execute(db, { postId, viewerId: "" });
 
   const top: CommentView[] = [];
   const byId = new Map<string, CommentView>();

@@ -1,6 +1,7 @@
 import { type Expression, type SqlBool, sql } from "kysely";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
+import { reusableQuery } from "../db/reusable-query.server.ts";
 import type { CommentStatus, FederationBlockKind, FederationReactionKind } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { wherePublic } from "./post-visibility.server.ts";
@@ -231,15 +232,19 @@ export interface ReactionCounts {
 }
 
 /** A post's likes and boosts from the Fediverse, leaving out blocked actors and servers. */
-export async function reactionCounts(db: DB, postId: string): Promise<ReactionCounts> {
-  const rows = await db
+/** A post's likes and boosts by kind (every public post page reads them: compiled once). */
+export const reactionRows = reusableQuery(["postId"], (db, v: { postId: string }) =>
+  db
     .selectFrom("federationReactions as r")
     .innerJoin("federationRemoteActors as ra", "ra.uri", "r.actorUri")
     .select(["r.kind", (eb) => eb.fn.countAll<number | string>().as("n")])
-    .where("r.postId", "=", postId)
+    .where("r.postId", "=", v.postId)
     .where((eb) => eb.not(blockedSql("ra.uri", "ra.server")))
-    .groupBy("r.kind")
-    .execute();
+    .groupBy("r.kind"),
+);
+
+export async function reactionCounts(db: DB, postId: string): Promise<ReactionCounts> {
+  const rows = await reactionRows.execute(db, { postId });
   const count = (kind: FederationReactionKind) => Number(rows.find((r) => r.kind === kind)?.n ?? 0);
   return { likes: count("like"), boosts: count("announce") };
 }

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { DB } from "../db/db.server.ts";
 import type { CountValue } from "../db/query.server.ts";
+import { reusableQuery } from "../db/reusable-query.server.ts";
 import type { Locale, PostStatus } from "../db/schema.server.ts";
 import type { TocEntry } from "../post-render.server.ts";
 import { wherePublic } from "./post-visibility.server.ts";
@@ -88,15 +89,9 @@ function parseToc(json: string | null): TocEntry[] {
   }
 }
 
-/**
- * One post with everything its page shows, in `locale` with the other language
- * as fallback: one query for the post, its author, category and the one
- * translation it shows (with how many it has), one for its tags. Undefined when the id is unknown. Visibility
- * is the caller's decision (`canView`).
- */
-export async function findPostDetail(db: DB, id: string, locale: Locale): Promise<PostDetail | undefined> {
-  const other = otherLocale(locale);
-  const row = await db
+/** The post, its author, category and the one translation shown (see `findPostDetail`). */
+const postDetailRow = reusableQuery(["id", "locale", "other"], (db, v: { id: string; locale: Locale; other: Locale }) =>
+  db
     .selectFrom("posts as p")
     .leftJoin("users as u", "u.id", "p.authorId")
     .leftJoin("categories as c", "c.id", "p.categoryId")
@@ -107,10 +102,10 @@ export async function findPostDetail(db: DB, id: string, locale: Locale): Promis
         .on(
           "t.locale",
           "=",
-          sql<Locale>`(case when exists (select 1 from "postTranslations" x where x."postId" = ${id} and x."locale" = ${locale}) then ${locale} else ${other} end)`,
+          sql<Locale>`(case when exists (select 1 from "postTranslations" x where x."postId" = ${v.id} and x."locale" = ${v.locale}) then ${v.locale} else ${v.other} end)`,
         ),
     )
-    .where("p.id", "=", id)
+    .where("p.id", "=", v.id)
     .select([
       "p.id",
       "p.slug",
@@ -138,19 +133,32 @@ export async function findPostDetail(db: DB, id: string, locale: Locale): Promis
       "t.seoTitle as tSeoTitle",
       "t.seoDescription as tSeoDescription",
       sql<CountValue>`(select count(*) from "postTranslations" x where x."postId" = p."id")`.as("languageCount"),
-    ])
-    .executeTakeFirst();
+    ]),
+);
+
+/** A post's tags, by slug. */
+const postTagRows = reusableQuery(["id"], (db, v: { id: string }) =>
+  db
+    .selectFrom("postTags as pt")
+    .innerJoin("tags as g", "g.id", "pt.tagId")
+    .where("pt.postId", "=", v.id)
+    .select(["g.slug", "g.nameEn", "g.nameZh"])
+    .orderBy("g.slug"),
+);
+
+/**
+ * One post with everything its page shows, in `locale` with the other language
+ * as fallback: one query for the post, its author, category and the one
+ * translation it shows (with how many it has), one for its tags. Undefined when the id is unknown. Visibility
+ * is the caller's decision (`canView`).
+ */
+export async function findPostDetail(db: DB, id: string, locale: Locale): Promise<PostDetail | undefined> {
+  const row = await postDetailRow.takeFirst(db, { id, locale, other: otherLocale(locale) });
   if (!row) return undefined;
   if (row.tLocale === null) return undefined; // no translation at all: nothing to show
   const own = row.tLocale === locale;
 
-  const tags = await db
-    .selectFrom("postTags as pt")
-    .innerJoin("tags as g", "g.id", "pt.tagId")
-    .where("pt.postId", "=", id)
-    .select(["g.slug", "g.nameEn", "g.nameZh"])
-    .orderBy("g.slug")
-    .execute();
+  const tags = await postTagRows.execute(db, { id });
 
   const translation: PostTranslationView = {
     locale: row.tLocale,
@@ -212,15 +220,40 @@ function toLink(row: LinkRow, locale: Locale): PostLink {
   };
 }
 
-/** Public posts with their title in `locale` (or the other language). */
-function publicPostLinks(db: DB, locale: Locale) {
+/** Public posts with their title in `locale` (or, as `fallbackTitle`, in `other`). */
+function publicPostLinks(db: DB, locale: Locale, other: Locale) {
   return db
     .selectFrom("posts as p")
     .leftJoin("postTranslations as t", (j) => j.onRef("t.postId", "=", "p.id").on("t.locale", "=", locale))
-    .leftJoin("postTranslations as f", (j) => j.onRef("f.postId", "=", "p.id").on("f.locale", "=", otherLocale(locale)))
+    .leftJoin("postTranslations as f", (j) => j.onRef("f.postId", "=", "p.id").on("f.locale", "=", other))
     .where(wherePublic("p"))
     .where((eb) => eb.or([eb("t.postId", "is not", null), eb("f.postId", "is not", null)]));
 }
+
+type NeighbourValues = { id: string; publishedAt: string; locale: Locale; other: Locale };
+const LINK_COLUMNS = ["p.id", "p.publishedAt", "t.title as title", "f.title as fallbackTitle"] as const;
+
+/** The public post just before this one (publish date, then id). */
+const previousPost = reusableQuery(["id", "publishedAt", "locale", "other"], (db, v: NeighbourValues) =>
+  publicPostLinks(db, v.locale, v.other)
+    .where("p.publishedAt", "<=", v.publishedAt)
+    .where((eb) => eb.or([eb("p.publishedAt", "<", v.publishedAt), eb("p.id", "<", v.id)]))
+    .select(LINK_COLUMNS)
+    .orderBy("p.publishedAt", "desc")
+    .orderBy("p.id", "desc")
+    .limit(1),
+);
+
+/** The public post just after this one. */
+const nextPost = reusableQuery(["id", "publishedAt", "locale", "other"], (db, v: NeighbourValues) =>
+  publicPostLinks(db, v.locale, v.other)
+    .where("p.publishedAt", ">=", v.publishedAt)
+    .where((eb) => eb.or([eb("p.publishedAt", ">", v.publishedAt), eb("p.id", ">", v.id)]))
+    .select(LINK_COLUMNS)
+    .orderBy("p.publishedAt", "asc")
+    .orderBy("p.id", "asc")
+    .limit(1),
+);
 
 /**
  * The published posts just before and after this one by publish date (ties by
@@ -233,25 +266,8 @@ export async function findNeighbours(
   post: { id: string; publishedAt: string },
   locale: Locale,
 ): Promise<{ previous: PostLink | null; next: PostLink | null }> {
-  const columns = ["p.id", "p.publishedAt", "t.title as title", "f.title as fallbackTitle"] as const;
-  const [previous, next] = await Promise.all([
-    publicPostLinks(db, locale)
-      .where("p.publishedAt", "<=", post.publishedAt)
-      .where((eb) => eb.or([eb("p.publishedAt", "<", post.publishedAt), eb("p.id", "<", post.id)]))
-      .select(columns)
-      .orderBy("p.publishedAt", "desc")
-      .orderBy("p.id", "desc")
-      .limit(1)
-      .executeTakeFirst(),
-    publicPostLinks(db, locale)
-      .where("p.publishedAt", ">=", post.publishedAt)
-      .where((eb) => eb.or([eb("p.publishedAt", ">", post.publishedAt), eb("p.id", ">", post.id)]))
-      .select(columns)
-      .orderBy("p.publishedAt", "asc")
-      .orderBy("p.id", "asc")
-      .limit(1)
-      .executeTakeFirst(),
-  ]);
+  const values = { id: post.id, publishedAt: post.publishedAt, locale, other: otherLocale(locale) };
+  const [previous, next] = await Promise.all([previousPost.takeFirst(db, values), nextPost.takeFirst(db, values)]);
   return {
     previous: previous ? toLink(previous, locale) : null,
     next: next ? toLink(next, locale) : null,
@@ -266,21 +282,17 @@ export async function findNeighbours(
  */
 export const RELATED_CANDIDATES = 30;
 
-/**
- * Up to `limit` published posts sharing the most tags with this one (newest first
- * among equals), chosen among the RELATED_CANDIDATES newest published posts that
- * share at least one tag with it, in one query. The candidates come from the
- * publish-date index, probing each post's tags, so the work is bounded by the
- * candidates rather than by how many posts a tag has.
- */
-export async function findRelatedPosts(db: DB, postId: string, locale: Locale, limit = 3): Promise<PostLink[]> {
-  const rows = await db
+type RelatedValues = { postId: string; locale: Locale; other: Locale; limit: number; candidates: number };
+
+/** See `findRelatedPosts`. */
+const relatedPostRows = reusableQuery(["postId", "locale", "other", "limit", "candidates"], (db, v: RelatedValues) =>
+  db
     .with("candidates", (qb) =>
       qb
         .selectFrom("posts as p")
         .select(["p.id", "p.publishedAt"])
         .where(wherePublic("p"))
-        .where("p.id", "!=", postId)
+        .where("p.id", "!=", v.postId)
         .where(({ exists, selectFrom }) =>
           exists(
             selectFrom("postTags as pt")
@@ -289,7 +301,7 @@ export async function findRelatedPosts(db: DB, postId: string, locale: Locale, l
               .where(
                 "pt.tagId",
                 "in",
-                selectFrom("postTags as own").select("own.tagId").where("own.postId", "=", postId),
+                selectFrom("postTags as own").select("own.tagId").where("own.postId", "=", v.postId),
               ),
           ),
         )
@@ -297,7 +309,7 @@ export async function findRelatedPosts(db: DB, postId: string, locale: Locale, l
           exists(selectFrom("postTranslations as tr").select("tr.postId").whereRef("tr.postId", "=", "p.id")),
         )
         .orderBy("p.publishedAt", "desc")
-        .limit(RELATED_CANDIDATES),
+        .limit(v.candidates),
     )
     .with("ranked", (qb) =>
       qb
@@ -307,21 +319,44 @@ export async function findRelatedPosts(db: DB, postId: string, locale: Locale, l
           selectFrom("postTags as pt")
             .select((eb) => eb.fn.countAll<number | string | bigint>().as("n"))
             .whereRef("pt.postId", "=", "c.id")
-            .where("pt.tagId", "in", selectFrom("postTags as own").select("own.tagId").where("own.postId", "=", postId))
+            .where(
+              "pt.tagId",
+              "in",
+              selectFrom("postTags as own").select("own.tagId").where("own.postId", "=", v.postId),
+            )
             .as("shared"),
         )
         .orderBy("shared", "desc")
         .orderBy("c.publishedAt", "desc")
         .orderBy("c.id", "desc")
-        .limit(limit),
+        .limit(v.limit),
     )
     .selectFrom("ranked as r")
-    .leftJoin("postTranslations as t", (j) => j.onRef("t.postId", "=", "r.id").on("t.locale", "=", locale))
-    .leftJoin("postTranslations as f", (j) => j.onRef("f.postId", "=", "r.id").on("f.locale", "=", otherLocale(locale)))
+    .leftJoin("postTranslations as t", (j) => j.onRef("t.postId", "=", "r.id").on("t.locale", "=", v.locale))
+    .leftJoin("postTranslations as f", (j) => j.onRef("f.postId", "=", "r.id").on("f.locale", "=", v.other))
     .select(["r.id", "r.publishedAt", "t.title as title", "f.title as fallbackTitle"])
     .orderBy("r.shared", "desc")
     .orderBy("r.publishedAt", "desc")
-    .orderBy("r.id", "desc")
-    .execute();
+    .orderBy("r.id", "desc"),
+);
+
+/**
+ * Up to `limit` published posts sharing the most tags with this one (newest first
+ * among equals), chosen among the RELATED_CANDIDATES newest published posts that
+ * share at least one tag with it, in one query. The candidates come from the
+ * publish-date index, probing each post's tags, so the work is bounded by the
+ * candidates rather than by how many posts a tag has.
+ */
+export async function findRelatedPosts(db: DB, postId: string, locale: Locale, limit = 3): Promise<PostLink[]> {
+  const rows = await relatedPostRows.execute(db, {
+    postId,
+    locale,
+    other: otherLocale(locale),
+    limit,
+    candidates: RELATED_CANDIDATES,
+  });
   return rows.map((r) => toLink(r, locale));
 }
+
+/** The page's reusable queries, for their tests. */
+export const POST_PAGE_QUERIES = { postDetailRow, postTagRows, previousPost, nextPost, relatedPostRows };

@@ -2,6 +2,7 @@ import { type SqlBool, sql, type Transaction } from "kysely";
 import { type MediaImage, mediaIdFromUrl } from "../../lib/media.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
+import { type ReusableQuery, reusableQuery } from "../db/reusable-query.server.ts";
 import type { Database, Locale, PostStatus } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { mediaImages } from "../media/media.server.ts";
@@ -97,6 +98,94 @@ export function keptPublishedPostCount(db: DB, filter: PostListFilter = {}): Pro
   return cachedPostCount(db, filterKey(filter), () => countPublishedPosts(db, filter));
 }
 
+type ListPageValues = {
+  locale: Locale;
+  other: Locale;
+  categoryId: string;
+  tagId: string;
+  authorId: string;
+  fromPublishedAt: string;
+  fromId: string;
+  pageSize: number;
+  offset: number;
+};
+type ListShape = { category: boolean; tag: boolean; author: boolean; from: boolean };
+
+/**
+ * A list page's rows (see `listPublishedPosts`), one reusable query per shape: which
+ * filter it has and whether it starts from an anchor. A value the shape does not use is "".
+ */
+function buildListPage(db: DB, shape: ListShape, v: ListPageValues) {
+  const pageIds = publishedPosts(
+    db,
+    {
+      ...(shape.category ? { categoryId: v.categoryId } : {}),
+      ...(shape.tag ? { tagId: v.tagId } : {}),
+      ...(shape.author ? { authorId: v.authorId } : {}),
+    },
+    "exists",
+  )
+    .$if(shape.from, (qb) =>
+      qb.where((eb) => eb(eb.refTuple("p.publishedAt", "p.id"), "<=", eb.tuple(v.fromPublishedAt, v.fromId))),
+    )
+    .select("p.id")
+    .orderBy("p.publishedAt", "desc")
+    .orderBy("p.id", "desc")
+    .limit(v.pageSize)
+    .offset(v.offset);
+
+  return db
+    .selectFrom("posts as p")
+    .where("p.id", "in", pageIds)
+    .leftJoin("postTranslations as t", (j) => j.onRef("t.postId", "=", "p.id").on("t.locale", "=", v.locale))
+    .leftJoin("postTranslations as f", (j) => j.onRef("f.postId", "=", "p.id").on("f.locale", "=", v.other))
+    .leftJoin("categories as c", "c.id", "p.categoryId")
+    .select([
+      "p.id",
+      "p.slug",
+      "p.publishedAt",
+      "p.coverImageUrl",
+      "p.coverAlt",
+      "t.title as title",
+      "t.summary as summary",
+      "t.readingMinutes as readingMinutes",
+      "f.title as fallbackTitle",
+      "f.summary as fallbackSummary",
+      "f.readingMinutes as fallbackReadingMinutes",
+      "c.id as categoryId",
+      "c.slug as categorySlug",
+      "c.nameEn as categoryNameEn",
+      "c.nameZh as categoryNameZh",
+    ])
+    .orderBy("p.publishedAt", "desc")
+    .orderBy("p.id", "desc");
+}
+
+const LIST_PAGE_VALUES = [
+  "locale",
+  "other",
+  "categoryId",
+  "tagId",
+  "authorId",
+  "fromPublishedAt",
+  "fromId",
+  "pageSize",
+  "offset",
+] as const;
+const listPageQueries = new Map<string, ReusableQuery<ListPageValues, ListPageRow>>();
+type ListPageRow = Awaited<ReturnType<ReturnType<typeof buildListPage>["execute"]>>[number];
+
+/** The reusable list-page query of one shape (at most 16), made on first use. */
+export function listPageQuery(shape: ListShape): ReusableQuery<ListPageValues, ListPageRow> {
+  const key = `${+shape.category}${+shape.tag}${+shape.author}${+shape.from}`;
+  let query = listPageQueries.get(key);
+  if (!query) {
+    query = reusableQuery(LIST_PAGE_VALUES, (db, v: ListPageValues) => buildListPage(db, shape, v));
+    listPageQueries.set(key, query);
+  }
+  return query;
+}
+
 /**
  * Published posts, newest first, in the visitor's language with the other language
  * as fallback, optionally of one category or tag: one query for the page (its ids
@@ -163,44 +252,22 @@ export async function listPublishedPosts(
       : [];
   const anchor = anchors[Math.floor(offset / anchorEvery)];
   const from = anchor?.publishedAt ? { publishedAt: anchor.publishedAt, id: anchor.id } : null;
-  const pageIds = published("exists")
-    .$if(from !== null, (qb) =>
-      qb.where((eb) =>
-        eb(eb.refTuple("p.publishedAt", "p.id"), "<=", eb.tuple(from?.publishedAt ?? "", from?.id ?? "")),
-      ),
-    )
-    .select("p.id")
-    .orderBy("p.publishedAt", "desc")
-    .orderBy("p.id", "desc")
-    .limit(pageSize)
-    .offset(from ? offset % anchorEvery : offset);
-
-  const rows = await db
-    .selectFrom("posts as p")
-    .where("p.id", "in", pageIds)
-    .leftJoin("postTranslations as t", (j) => j.onRef("t.postId", "=", "p.id").on("t.locale", "=", locale))
-    .leftJoin("postTranslations as f", (j) => j.onRef("f.postId", "=", "p.id").on("f.locale", "=", other))
-    .leftJoin("categories as c", "c.id", "p.categoryId")
-    .select([
-      "p.id",
-      "p.slug",
-      "p.publishedAt",
-      "p.coverImageUrl",
-      "p.coverAlt",
-      "t.title as title",
-      "t.summary as summary",
-      "t.readingMinutes as readingMinutes",
-      "f.title as fallbackTitle",
-      "f.summary as fallbackSummary",
-      "f.readingMinutes as fallbackReadingMinutes",
-      "c.id as categoryId",
-      "c.slug as categorySlug",
-      "c.nameEn as categoryNameEn",
-      "c.nameZh as categoryNameZh",
-    ])
-    .orderBy("p.publishedAt", "desc")
-    .orderBy("p.id", "desc")
-    .execute();
+  const rows = await listPageQuery({
+    category: categoryId !== undefined,
+    tag: tagId !== undefined,
+    author: authorId !== undefined,
+    from: from !== null,
+  }).execute(db, {
+    locale,
+    other,
+    categoryId: categoryId ?? "",
+    tagId: tagId ?? "",
+    authorId: authorId ?? "",
+    fromPublishedAt: from?.publishedAt ?? "",
+    fromId: from?.id ?? "",
+    pageSize,
+    offset: from ? offset % anchorEvery : offset,
+  });
 
   const total = opts.cachedTotal
     ? await keptPublishedPostCount(db, { categoryId, tagId, authorId })

@@ -5,6 +5,7 @@ import { HANDLE_PATTERN } from "../../lib/schemas/fediverse.ts";
 import { isSafeUrl } from "../../lib/schemas/swaper.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
+import { reusableQuery } from "../db/reusable-query.server.ts";
 
 const perLocale = (max: number) => z.object({ en: z.string().max(max), zh: z.string().max(max) });
 const optionalUrl = z.union([z.literal(""), z.url({ protocol: /^https?$/ }).max(500)]);
@@ -128,8 +129,10 @@ export async function getSiteSettings(db: DB): Promise<SiteSettings> {
 
 type SettingRow = { key: string; value: string };
 
-const readSettingRows = (db: DB): Promise<SettingRow[]> =>
-  db.selectFrom("siteSettings").select(["key", "value"]).orderBy("key").execute();
+/** Every page reads them: compiled once per database. */
+const settingRows = reusableQuery([], (db) => db.selectFrom("siteSettings").select(["key", "value"]).orderBy("key"));
+
+const readSettingRows = (db: DB): Promise<SettingRow[]> => settingRows.execute(db, {});
 
 function parseSettingRows(rows: readonly SettingRow[]): SiteSettings {
   const settings: SiteSettings = structuredClone(DEFAULT_SETTINGS);

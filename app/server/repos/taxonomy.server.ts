@@ -370,6 +370,17 @@ export async function categoryPostCounts(db: DB): Promise<CategoryCount[]> {
   return rows.map((r) => ({ id: r.id, slug: r.slug, nameEn: r.nameEn, nameZh: r.nameZh, postCount: Number(r.n) }));
 }
 
+/** One collator per language, made once: building one costs more than the sort (every page's nav). */
+const collators = new Map<Locale, Intl.Collator>();
+function collatorFor(locale: Locale): Intl.Collator {
+  let collator = collators.get(locale);
+  if (!collator) {
+    collator = new Intl.Collator(locale === "en" ? "en" : "zh");
+    collators.set(locale, collator);
+  }
+  return collator;
+}
+
 /**
  * The `limit` categories with the most published posts; ties go by the name in
  * `locale` (so the pick can differ a little between languages).
@@ -379,7 +390,7 @@ export function pickPopularCategories(
   locale: Locale,
   limit = 4,
 ): Array<{ id: string; slug: string; name: string; postCount: number }> {
-  const collator = new Intl.Collator(locale === "en" ? "en" : "zh");
+  const collator = collatorFor(locale);
   return counts
     .map((c) => ({ id: c.id, slug: c.slug, name: termName(c, locale), postCount: c.postCount }))
     .sort((a, b) => b.postCount - a.postCount || collator.compare(a.name, b.name) || a.slug.localeCompare(b.slug))
