@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { createContext, type RouterContextProvider } from "react-router";
 import type { Locale, LocalePrefix } from "../lib/i18n/locale.ts";
 import type { RoutePolicy } from "../lib/route-policy.ts";
-import type { Auth } from "./auth/auth.server.ts";
+import type { AuthLoader } from "./auth/auth-loader.server.ts";
 import type { ContentChanges } from "./cache/content-changes.server.ts";
 import type { ChangeTags } from "./cache/content-version.server.ts";
 import type { RequestEffects } from "./cache/render-cache.server.ts";
@@ -27,7 +27,8 @@ export interface Services {
   /** The process's logger; a request logs through `RequestState.log` (it carries the request id). */
   log: Logger;
   buildId: string;
-  auth: Auth;
+  /** better-auth, imported and made on the first call (anonymous readers never load it). */
+  auth: AuthLoader;
   mailer: Mailer;
   /** Post view counting, batched in memory (one per process). */
   views: ViewCounter;

@@ -24,7 +24,7 @@ import {
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { adminListRequest, pendingDelete, safeBack } from "../../server/admin/list-request.server.ts";
-import { revokeUserSessions } from "../../server/auth/auth.server.ts";
+import { revokeUserSessions } from "../../server/auth/auth-loader.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";

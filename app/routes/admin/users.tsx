@@ -27,7 +27,7 @@ import {
   refuse,
   runRowAction,
 } from "../../server/admin/row-actions.server.ts";
-import { revokeUserSessions } from "../../server/auth/auth.server.ts";
+import { revokeUserSessions } from "../../server/auth/auth-loader.server.ts";
 import { callAuth, mailAllowed, retryAfterHeaders } from "../../server/auth/guard.server.ts";
 import type { SessionUser } from "../../server/auth/session.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
@@ -126,8 +126,9 @@ export async function action(args: Route.ActionArgs) {
   const headers = new Headers();
   const language = request.headers.get("accept-language");
   if (language) headers.set("accept-language", language);
+  const auth = await app.auth();
   const sent = await callAuth(() =>
-    app.auth.api.sendVerificationEmail({
+    auth.api.sendVerificationEmail({
       body: { email: user.email, callbackURL: "/login" },
       headers,
       asResponse: true,

@@ -47,7 +47,8 @@ async function serveAuth(request: Request, context: Route.LoaderArgs["context"])
       );
     }
   }
-  const response = await app.auth.handler(request);
+  const auth = await app.auth();
+  const response = await auth.handler(request);
   const headers = new Headers(response.headers);
   headers.set("Cache-Control", "no-store");
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });

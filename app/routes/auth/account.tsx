@@ -10,7 +10,7 @@ import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { changeEmailSchema, changePasswordSchema, deleteAccountSchema, profileSchema } from "../../lib/schemas/auth.ts";
-import { configuredProviders } from "../../server/auth/auth.server.ts";
+import { configuredProviders } from "../../server/auth/auth-config.server.ts";
 import {
   callAuth,
   checkFormLimits,
@@ -48,9 +48,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request);
   // An account from before handles (or whose first try failed) gets its handle here.
   await ensureHandle(app.db, user.id);
+  const auth = await app.auth();
   const [accounts, sessions, replyNotifications, profile] = await Promise.all([
-    app.auth.api.listUserAccounts({ headers: request.headers }),
-    app.auth.api.listSessions({ headers: request.headers }),
+    auth.api.listUserAccounts({ headers: request.headers }),
+    auth.api.listSessions({ headers: request.headers }),
     replyNotificationsOn(app.db, user.id),
     getOwnProfile(app.db, user.id),
   ]);
@@ -80,6 +81,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = String(form.get("intent") ?? "") as Intent;
   const fail = (failure: AccountResult, status = 400) => data<AccountResult>({ intent, ...failure }, { status });
   const headers = request.headers;
+  const auth = await app.auth();
 
   switch (intent) {
     case "profile": {
@@ -99,7 +101,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const limited = await checkFormLimits<AccountResult>(context, "signIn", user.email, { intent });
       if (limited) return limited;
       const result = await callAuth(() =>
-        app.auth.api.changePassword({
+        auth.api.changePassword({
           body: {
             currentPassword: parsed.data.currentPassword,
             newPassword: parsed.data.password,
@@ -125,7 +127,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const limited = await checkFormLimits<AccountResult>(context, "mail", user.email, { intent });
       if (limited) return limited;
       const result = await callAuth(() =>
-        app.auth.api.changeEmail({
+        auth.api.changeEmail({
           body: { newEmail: parsed.data.newEmail, callbackURL: "/account" },
           headers,
           asResponse: true,
@@ -139,7 +141,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const provider = String(form.get("provider") ?? "");
       if (!configuredProviders(app.env).includes(provider)) return fail({ formError: "auth:errors.oauthFailed" });
       const result = await callAuth(() =>
-        app.auth.api.linkSocialAccount({ body: { provider, callbackURL: "/account" }, headers, asResponse: true }),
+        auth.api.linkSocialAccount({ body: { provider, callbackURL: "/account" }, headers, asResponse: true }),
       );
       const url =
         result.body && typeof result.body === "object" && "url" in result.body ? String(result.body.url) : null;
@@ -148,16 +150,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     case "unlink": {
       const accountId = String(form.get("accountId") ?? "");
-      const accounts = await app.auth.api.listUserAccounts({ headers });
+      const accounts = await auth.api.listUserAccounts({ headers });
       if (accounts.length <= 1) return fail({ formError: "auth:account.unlinkLast" });
-      const result = await callAuth(() =>
-        app.auth.api.unlinkAccount({ body: { accountId }, headers, asResponse: true }),
-      );
+      const result = await callAuth(() => auth.api.unlinkAccount({ body: { accountId }, headers, asResponse: true }));
       if (!result.ok) return fail({ formError: messageFor(result.code) });
       return data<AccountResult>({ intent, done: "auth:account.unlinked" });
     }
     case "revokeOthers": {
-      const result = await callAuth(() => app.auth.api.revokeOtherSessions({ headers, asResponse: true }));
+      const result = await callAuth(() => auth.api.revokeOtherSessions({ headers, asResponse: true }));
       if (!result.ok) return fail({ formError: messageFor(result.code) }, 500);
       return data<AccountResult>({ intent, done: "auth:account.revoked" });
     }
@@ -178,11 +178,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (!parsed.ok) return fail({ fieldErrors: parsed.errors });
       const limited = await checkFormLimits<AccountResult>(context, "signIn", user.email, { intent });
       if (limited) return limited;
-      const hasPassword = (await app.auth.api.listUserAccounts({ headers })).some((a) => a.providerId === "credential");
+      const hasPassword = (await auth.api.listUserAccounts({ headers })).some((a) => a.providerId === "credential");
       if (hasPassword && !parsed.data.password)
         return fail({ fieldErrors: { password: "auth:errors.passwordRequired" } });
       const result = await callAuth(() =>
-        app.auth.api.deleteUser({
+        auth.api.deleteUser({
           body: hasPassword ? { password: parsed.data.password } : {},
           headers,
           asResponse: true,

@@ -22,8 +22,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { email } = parsed.data;
   const limited = await checkFormLimits<ForgotResult>(context, "mail", email);
   if (limited) return limited;
+  const auth = await app.auth();
   const result = await callAuth(() =>
-    app.auth.api.requestPasswordReset({
+    auth.api.requestPasswordReset({
       body: { email, redirectTo: "/reset-password" },
       headers: request.headers,
       asResponse: true,

@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import { localeFromPath } from "../../lib/i18n/locale.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
-import { configuredProviders } from "../../server/auth/auth.server.ts";
+import { configuredProviders } from "../../server/auth/auth-config.server.ts";
 import { callAuth, cookieHeaders, hitAuthLimits } from "../../server/auth/guard.server.ts";
 import { safeRedirectPath } from "../../server/auth/session.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
@@ -32,8 +32,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!limit.allowed) throw failed("too_many_requests");
   // better-auth sends the provider's answer to its callback, then on to
   // redirectTo, or to the login page with `?error=<code>`.
+  const auth = await app.auth();
   const result = await callAuth(() =>
-    app.auth.api.signInSocial({
+    auth.api.signInSocial({
       body: { provider: params.provider, callbackURL: redirectTo, errorCallbackURL: loginPage },
       headers: request.headers,
       asResponse: true,

@@ -9,7 +9,7 @@ import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { loginSchema } from "../../lib/schemas/auth.ts";
-import { configuredProviders } from "../../server/auth/auth.server.ts";
+import { configuredProviders } from "../../server/auth/auth-config.server.ts";
 import {
   callAuth,
   checkFormLimits,
@@ -54,8 +54,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const limited = await checkFormLimits(context, "signIn", email);
   if (limited) return limited;
 
+  const auth = await app.auth();
   const result = await callAuth(() =>
-    app.auth.api.signInEmail({
+    auth.api.signInEmail({
       body: { email, password, rememberMe: true },
       headers: request.headers,
       asResponse: true,
@@ -71,7 +72,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const allowed = await mailAllowed(context, email);
     if (allowed) {
       await callAuth(() =>
-        app.auth.api.sendVerificationEmail({
+        auth.api.sendVerificationEmail({
           body: { email, callbackURL: "/login" },
           headers: request.headers,
           asResponse: true,

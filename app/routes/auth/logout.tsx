@@ -22,7 +22,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (origin && origin !== new URL(request.url).origin && origin !== new URL(app.env.publicUrl).origin) {
     return new Response("Forbidden", { status: 403 });
   }
-  const result = await callAuth(() => app.auth.api.signOut({ headers: request.headers, asResponse: true }));
+  const auth = await app.auth();
+  const result = await callAuth(() => auth.api.signOut({ headers: request.headers, asResponse: true }));
   if (!result.ok && result.status >= 500) getRequest(context).log.error({ code: result.code }, "sign-out failed");
   throw redirect("/", {
     headers: flashHeaders(flashOptions(app.env), "info", "flash.signedOut", cookieHeaders(result.headers)),

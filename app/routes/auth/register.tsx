@@ -48,8 +48,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const limited = await checkFormLimits<RegisterResult>(context, "signUp", email);
   if (limited) return limited;
 
+  const auth = await app.auth();
   const result = await callAuth(() =>
-    app.auth.api.signUpEmail({ body: { email, password, name }, headers: request.headers, asResponse: true }),
+    auth.api.signUpEmail({ body: { email, password, name }, headers: request.headers, asResponse: true }),
   );
   if (result.ok) return data<RegisterResult>({ sentTo: email });
   const nameError = nameErrorFor(result.code);

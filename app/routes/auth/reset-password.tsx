@@ -40,8 +40,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const limited = await checkFormLimits<ResetResult>(context, "other");
   if (limited) return limited;
+  const auth = await app.auth();
   const result = await callAuth(() =>
-    app.auth.api.resetPassword({
+    auth.api.resetPassword({
       body: { token: parsed.data.token, newPassword: parsed.data.password },
       headers: request.headers,
       asResponse: true,

@@ -49,9 +49,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<FormFailure>({ formError: "auth:setup.invalid" }, { status: 404 });
   }
   // The setup link creates the first admin even while registration is closed.
+  const auth = await app.auth();
   const signUp = await callAuth(() =>
     withRegistrationBypass(() =>
-      app.auth.api.signUpEmail({
+      auth.api.signUpEmail({
         body: { email, password: parsed.data.password, name: parsed.data.name },
         asResponse: true,
       }),
@@ -67,7 +68,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   await addAdmins(app.db, [email], "setup");
   getRequest(context).log.info({ email }, "created the first admin through the setup link");
   const signIn = await callAuth(() =>
-    app.auth.api.signInEmail({
+    auth.api.signInEmail({
       body: { email, password: parsed.data.password },
       headers: request.headers,
       asResponse: true,

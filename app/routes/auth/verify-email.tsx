@@ -22,8 +22,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
   const parsed = validate(tokenSchema, await request.formData());
   if (!parsed.ok) return data({ verified: false }, { status: 400 });
+  const auth = await app.auth();
   const result = await callAuth(() =>
-    app.auth.api.verifyEmail({ query: { token: parsed.data.token }, headers: request.headers, asResponse: true }),
+    auth.api.verifyEmail({ query: { token: parsed.data.token }, headers: request.headers, asResponse: true }),
   );
   // better-auth answers a valid token with 200 (or a redirect when a callback is set).
   const verified = result.ok || (result.status >= 300 && result.status < 400);

@@ -2,13 +2,11 @@ import { defineRequestState, tryGetCurrentAuthEndpointContext } from "@better-au
 import { APIError } from "better-auth/api";
 import { DISPLAY_NAME_MAX, type NameProblem } from "../../lib/display-name.ts";
 import { DEFAULT_LOCALE, isLocale, type Locale, localeFromRequest, resolveLocale } from "../../lib/i18n/locale.ts";
+import { LOCALE_HEADER } from "./auth-config.server.ts";
 
 // The rules createAuth (auth.server.ts) applies to better-auth's endpoints: which
 // paths set a name or a password, what a verification token says, which calls may
 // create a user, and the language a mail is written in.
-
-/** The header our adapter fills with the language decided for the request (URL prefix, cookie, …). */
-export const LOCALE_HEADER = "x-inkwell-locale";
 
 /** The endpoints whose body may set the user's name. */
 export const NAME_PATHS = new Set(["/sign-up/email", "/update-user"]);

@@ -8,7 +8,8 @@ import { startOidcProvider } from "../../../tests/setup/oidc-provider.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
 import { OIDC_TEST_PROVIDER } from "../../lib/auth-providers.ts";
 import { parseEnv } from "../env.server.ts";
-import { configuredProviders, createAuth } from "./auth.server.ts";
+import { createAuth } from "./auth.server.ts";
+import { configuredProviders } from "./auth-config.server.ts";
 import { oauthErrorMessage } from "./guard.server.ts";
 
 const PROVIDER_ENV = {

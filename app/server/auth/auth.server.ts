@@ -21,10 +21,10 @@ import { isAdminEmail } from "../repos/admins.server.ts";
 import { rememberLocale } from "../repos/notification-prefs.server.ts";
 import { ensureHandle } from "../repos/profiles.server.ts";
 import { getSiteSettings } from "../repos/site-settings.server.ts";
+import { CLIENT_IP_HEADER, LOCALE_HEADER } from "./auth-config.server.ts";
 import {
   changeEmailTarget,
   emailReserved,
-  LOCALE_HEADER,
   localeOf,
   MAY_CREATE_USER,
   NAME_CODES,
@@ -43,10 +43,9 @@ import {
   registrationBypassed,
 } from "./password-policy.server.ts";
 
+// Loaded on first use only, through auth-loader.server.ts: anything the reading pages
+// need (the headers, the providers) lives in auth-config.server.ts.
 export { PASSWORD_MAX_LENGTH } from "./password-policy.server.ts";
-/** The header our adapter fills with the client address (after TRUST_PROXY). */
-export const CLIENT_IP_HEADER = "x-inkwell-client-ip";
-export { LOCALE_HEADER } from "./auth-rules.server.ts";
 
 export interface AuthDeps {
   db: DB;
@@ -62,15 +61,6 @@ export interface AuthDeps {
   onUserChanged?: () => Promise<void>;
   /** Shared counters: mail per address and tokens used once (absent in unit tests of other rules). */
   rateLimits?: RateLimitStore;
-}
-
-/**
- * The sign-in providers this server has credentials for, in button order: the
- * social providers from the environment, then the test OpenID provider.
- */
-export function configuredProviders(env: Env): string[] {
-  const social = (["google", "github", "twitter"] as const).filter((id) => env.oauth[id]);
-  return [...social, ...(env.oidcTest ? [OIDC_TEST_PROVIDER] : [])];
 }
 
 /**
@@ -388,14 +378,4 @@ const LOOKS_LIKE_ADDRESS = /\S@\S/;
 export function providerDisplayName(raw: string | null | undefined): string {
   const cleaned = cleanDisplayName(raw ?? "");
   return cleaned && !LOOKS_LIKE_ADDRESS.test(cleaned) ? cleaned : `reader-${newId().slice(0, 6)}`;
-}
-
-/**
- * Signs the user out everywhere, wherever the sessions live: after a ban or an
- * account deletion has committed (the database rows go in that transaction; with
- * Redis, only better-auth knows the session keys).
- */
-export async function revokeUserSessions(auth: Auth, userId: string): Promise<void> {
-  const context = await auth.$context;
-  await context.internalAdapter.deleteUserSessions(userId);
 }

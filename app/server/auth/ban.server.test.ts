@@ -10,7 +10,8 @@ import { parseEnv } from "../env.server.ts";
 import { newId } from "../ids.server.ts";
 import { banUser, getUserForAdmin, unbanUser } from "../repos/admin-users.server.ts";
 import { redisSecondaryStorage } from "../shared-state/redis.server.ts";
-import { createAuth, revokeUserSessions } from "./auth.server.ts";
+import { createAuth } from "./auth.server.ts";
+import { revokeUserSessions } from "./auth-loader.server.ts";
 import { callAuth, messageFor, oauthErrorMessage } from "./guard.server.ts";
 
 // better-auth on a migrated database with our extra user columns: a banned user
@@ -101,7 +102,7 @@ describe.each(storages)("banned users (sessions in the %s)", (storage) => {
       .transaction()
       .execute((trx) => banUser(trx, { id: "some-admin", email: "admin@example.test" }, user));
     // As the admin actions do once the ban has committed (Redis only: the rows went with it).
-    await revokeUserSessions(auth, user.id);
+    await revokeUserSessions(async () => auth, user.id);
 
     for (const cookie of [firstCookie, cookieOf(second.headers)]) {
       expect(await auth.api.getSession({ headers: new Headers({ cookie }) })).toBeNull();

@@ -1,6 +1,7 @@
 import type { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { testRouterContext } from "../../../tests/setup/router-context.ts";
+import { lazyModule } from "../lazy-module.server.ts";
 import type { Auth } from "./auth.server.ts";
 import { getUser } from "./session.server.ts";
 
@@ -9,7 +10,7 @@ import { getUser } from "./session.server.ts";
 
 function contextWith(getSession: () => Promise<null>): RouterContextProvider {
   const auth = { api: { getSession } } as Pick<Auth, "api"> as Auth;
-  return testRouterContext({ auth });
+  return testRouterContext({ auth: lazyModule(async () => auth) });
 }
 
 describe("getUser", () => {

@@ -19,7 +19,7 @@ export async function userOfHeaders(app: Pick<Services, "auth" | "db">, headers:
   // Sessions live in our cookies only: without one there is nothing for better-auth to
   // look up, and most readers have none (this skips its whole endpoint pipeline).
   if (isAnonymous(headers.get("cookie"))) return null;
-  const session = await app.auth.api.getSession({ headers });
+  const session = await (await app.auth()).api.getSession({ headers });
   if (!session) return null;
   const { user } = session;
   // A banned user is signed out (banning deletes sessions; this covers any left over).

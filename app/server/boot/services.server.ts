@@ -1,6 +1,6 @@
 import path from "node:path";
 import { type Logger, pino } from "pino";
-import { createAuth } from "../auth/auth.server.ts";
+import { lazyAuth } from "../auth/auth-loader.server.ts";
 import { userOfHeaders } from "../auth/session.server.ts";
 import { announceSetup } from "../auth/setup.server.ts";
 import { createContentChanges } from "../cache/content-changes.server.ts";
@@ -161,7 +161,8 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
   const transport = createMailTransport(env, log);
   let mailWorker: MailWorker | null = null;
   const mailer = createMailer(database.db, { target: transport.target, onQueued: () => mailWorker?.poke() });
-  const auth = createAuth({
+  // Made on first use (a session cookie, /api/auth/*, a sign-in form): not for anonymous readers.
+  const auth = lazyAuth({
     db: database.db,
     env,
     mailer,

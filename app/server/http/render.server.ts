@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
-import { CLIENT_IP_HEADER, LOCALE_HEADER } from "../auth/auth.server.ts";
+import { CLIENT_IP_HEADER, LOCALE_HEADER } from "../auth/auth-config.server.ts";
 import { PRIVATE_CACHE_CONTROL } from "../cache/page-cache.server.ts";
 import { isAnonymous } from "../cache/render-cache.server.ts";
 import { requestContext, type Services, servicesContext } from "../context.server.ts";

@@ -6,6 +6,7 @@ import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test
 import { action as moderateAction } from "../../routes/admin/comments.tsx";
 import { action as stopAction, loader as stopLoader } from "../../routes/notify/stop-replies.tsx";
 import type { Services } from "../context.server.ts";
+import { lazyModule } from "../lazy-module.server.ts";
 import { createMailer } from "../mail.server.ts";
 import { addAdmins } from "../repos/admins.server.ts";
 import { type SubmitCommentInput, submitComment } from "../repos/comments.server.ts";
@@ -175,14 +176,17 @@ function adminContext() {
     env: { authSecret: SECRET, publicUrl: BASE } as Services["env"],
     log: pino({ level: "silent" }),
     mailer: deps.mailer,
-    auth: {
-      api: {
-        getSession: async () => ({
-          user: { id: adminId, email: ADMIN.email, emailVerified: true, name: "Admin", image: null },
-          session: { id: "s", userId: adminId },
-        }),
-      },
-    } as unknown as Services["auth"],
+    auth: lazyModule(
+      async () =>
+        ({
+          api: {
+            getSession: async () => ({
+              user: { id: adminId, email: ADMIN.email, emailVerified: true, name: "Admin", image: null },
+              session: { id: "s", userId: adminId },
+            }),
+          },
+        }) as unknown as Awaited<ReturnType<Services["auth"]>>,
+    ),
   });
 }
 
