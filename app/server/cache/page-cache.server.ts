@@ -20,7 +20,7 @@ export function matchesEtag(req: ExpressRequest, etag: string): boolean {
 export function sendPage(
   req: ExpressRequest,
   res: ExpressResponse,
-  page: { status: number; body: Buffer; contentType: string; etag: string; cacheControl: string },
+  page: { status: number; body: Buffer | readonly Buffer[]; contentType: string; etag: string; cacheControl: string },
   cacheState: "hit" | "miss" | "off",
 ): void {
   res.setHeader("ETag", page.etag);
@@ -34,10 +34,22 @@ export function sendPage(
   }
   res.status(page.status);
   res.setHeader("Content-Type", page.contentType);
+  const { body } = page;
+  const length = Buffer.isBuffer(body) ? body.length : body.reduce((sum, piece) => sum + piece.length, 0);
   if (req.method === "HEAD") {
-    res.setHeader("Content-Length", String(page.body.length));
+    res.setHeader("Content-Length", String(length));
     res.end();
     return;
   }
-  res.end(page.body);
+  if (Buffer.isBuffer(body)) {
+    res.end(body);
+    return;
+  }
+  // Pieces of one body (a stored page around this response's nonce): written in order, sent
+  // together (the compression step, when it runs, drops the length and compresses them as one).
+  res.setHeader("Content-Length", String(length));
+  res.cork();
+  for (const piece of body) res.write(piece);
+  res.end();
+  res.uncork();
 }

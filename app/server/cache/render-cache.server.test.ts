@@ -6,6 +6,7 @@ import {
   joinWithNonce,
   NONCE_SENTINEL,
   newEffects,
+  piecesWithNonce,
   splitAtNonce,
   strongEtag,
   strongEtagWithoutNonce,
@@ -87,6 +88,12 @@ describe("nonces in stored pages", () => {
     expect(joinWithNonce(splitAtNonce(stored), "zzz999").toString()).toBe(
       '<script nonce="zzz999">1</script><script nonce="zzz999">2</script>',
     );
+    // A hit writes the same bytes as pieces, the stored parts uncopied.
+    const parts = splitAtNonce(stored);
+    const pieces = piecesWithNonce(parts, "zzz999");
+    expect(Buffer.concat(pieces).toString()).toBe('<script nonce="zzz999">1</script><script nonce="zzz999">2</script>');
+    expect(pieces[0]).toBe(parts[0]);
+    expect(piecesWithNonce([stored.subarray(0, 5)], "n")).toHaveLength(1);
     // The ETag is taken over the stored form: the same for every response.
     expect(strongEtag(stored)).toBe(strongEtag(withoutNonce(Buffer.from(rendered), "abc123")));
     // Without a stored copy (render cache off) the same ETag, and another for other content.

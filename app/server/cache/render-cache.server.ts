@@ -84,13 +84,23 @@ export function splitAtNonce(body: Buffer): Buffer[] {
 /** Joins stored parts around a response's own nonce (one copy, no string conversion). */
 export function joinWithNonce(parts: readonly Buffer[], nonce: string): Buffer {
   if (parts.length === 1) return parts[0] ?? Buffer.alloc(0);
+  return Buffer.concat(piecesWithNonce(parts, nonce));
+}
+
+/**
+ * The stored parts with a response's own nonce between them, uncopied: a hit writes these
+ * one after another instead of joining a fresh copy of the page for every response (a
+ * page-sized allocation per hit, which kept V8's collector busy under load).
+ */
+export function piecesWithNonce(parts: readonly Buffer[], nonce: string): Buffer[] {
+  if (parts.length <= 1) return [...parts];
   const value = Buffer.from(nonce, "utf8");
   const pieces: Buffer[] = [];
   parts.forEach((part, i) => {
     if (i > 0) pieces.push(value);
     pieces.push(part);
   });
-  return Buffer.concat(pieces);
+  return pieces;
 }
 
 /**

@@ -5,7 +5,7 @@ import {
   AD_PAGE_TTL_MS,
   type CachedPage,
   isAnonymous,
-  joinWithNonce,
+  piecesWithNonce,
   type RenderCache,
   strongEtag,
   strongEtagWithoutNonce,
@@ -44,7 +44,7 @@ export function serveCachedPages({ env, renderCache, contentVersion, flights, se
       for (const ad of hit.effects.ads) services.adImpressions.record(ad, userAgent);
       recordRead(services.insights, env, req, res, hit.effects);
     }
-    sendPage(req, res, { ...hit, body: joinWithNonce(hit.parts, localsOf(res).state.nonce) }, "hit");
+    sendPage(req, res, { ...hit, body: piecesWithNonce(hit.parts, localsOf(res).state.nonce) }, "hit");
   };
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     const locals = localsOf(res);
