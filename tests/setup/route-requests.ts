@@ -1,8 +1,7 @@
 import { pino } from "pino";
 import type { RouterContextProvider } from "react-router";
 import type { Services } from "../../app/server/context.server.ts";
-import { lazyModule } from "../../app/server/lazy-module.server.ts";
-import { requestStateFor, testRouterContext } from "./router-context.ts";
+import { fakeSessionAuth, requestStateFor, testRouterContext } from "./router-context.ts";
 import type { TestDatabase } from "./test-db.ts";
 
 /** A signed-in user as the fake auth layer hands it out. */
@@ -38,15 +37,7 @@ export function fakeSessionRequests(database: () => Pick<TestDatabase, "db" | "d
         env: { authSecret: "s".repeat(40), publicUrl: TEST_URL_BASE } as Services["env"],
         log: pino({ level: "silent" }),
         buildId: "build",
-        auth: lazyModule(
-          async () =>
-            ({
-              api: {
-                getSession: async () =>
-                  user ? { user: { ...user, name: "", image: null }, session: { id: "s", userId: user.id } } : null,
-              },
-            }) as unknown as Awaited<ReturnType<Services["auth"]>>,
-        ),
+        auth: fakeSessionAuth(user),
       },
       requestStateFor(`${TEST_URL_BASE}${path}`),
     );

@@ -4,6 +4,7 @@ import { localePrefix, resolveLocale } from "../../app/lib/i18n/locale.ts";
 import { DEFAULT_POLICY } from "../../app/lib/route-policy.ts";
 import { newEffects } from "../../app/server/cache/render-cache.server.ts";
 import { type RequestState, requestContext, type Services, servicesContext } from "../../app/server/context.server.ts";
+import { lazyModule } from "../../app/server/lazy-module.server.ts";
 
 /**
  * A React Router context as the server makes it for one request, for tests that call
@@ -76,4 +77,20 @@ export async function callRoute(
     }
     throw thrown;
   }
+}
+
+/**
+ * The auth loader a route test hands the server: `getSession` answers with `user` (or
+ * nobody), so who may do what is still decided by the route. A user without
+ * `emailVerified` is verified.
+ */
+export function fakeSessionAuth(
+  user: ({ id: string; email: string } & { emailVerified?: boolean }) | null,
+): Services["auth"] {
+  const session = user
+    ? { user: { name: "", image: null, emailVerified: true, ...user }, session: { id: "s", userId: user.id } }
+    : null;
+  return lazyModule(
+    async () => ({ api: { getSession: async () => session } }) as unknown as Awaited<ReturnType<Services["auth"]>>,
+  );
 }

@@ -1,11 +1,10 @@
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser } from "../../../tests/setup/fixtures-db.ts";
-import { callRoute, testRouterContext } from "../../../tests/setup/router-context.ts";
+import { callRoute, fakeSessionAuth, testRouterContext } from "../../../tests/setup/router-context.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
 import type { Services } from "../../server/context.server.ts";
 import type { InsightRecorder } from "../../server/insights/recorder.server.ts";
-import { lazyModule } from "../../server/lazy-module.server.ts";
 import { addAdmins } from "../../server/repos/admins.server.ts";
 import { countKey, dayOf, writeInsightBatch } from "../../server/repos/insights.server.ts";
 import { createPost } from "../../server/repos/posts.server.ts";
@@ -82,20 +81,7 @@ function call(
           flushed++;
         },
       } as unknown as InsightRecorder,
-      auth: lazyModule(
-        async () =>
-          ({
-            api: {
-              getSession: async () =>
-                user
-                  ? {
-                      user: { ...user, name: "", emailVerified: true, image: null },
-                      session: { id: "s", userId: user.id },
-                    }
-                  : null,
-            },
-          }) as unknown as Awaited<ReturnType<Services["auth"]>>,
-      ),
+      auth: fakeSessionAuth(user),
     }),
   });
 }

@@ -1,13 +1,12 @@
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser } from "../../../tests/setup/fixtures-db.ts";
-import { callRoute, testRouterContext } from "../../../tests/setup/router-context.ts";
+import { callRoute, fakeSessionAuth, testRouterContext } from "../../../tests/setup/router-context.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
 import type { Services } from "../../server/context.server.ts";
 import { nowIso } from "../../server/db/db.server.ts";
 import type { CommentStatus } from "../../server/db/schema.server.ts";
 import { newId } from "../../server/ids.server.ts";
-import { lazyModule } from "../../server/lazy-module.server.ts";
 import { addAdmins } from "../../server/repos/admins.server.ts";
 import { createPost } from "../../server/repos/posts.server.ts";
 import { loader } from "./layout.tsx";
@@ -65,20 +64,7 @@ function load(user: typeof ADMIN | null) {
       db: database.db,
       env: { authSecret: "s".repeat(40), publicUrl: BASE } as Services["env"],
       log: pino({ level: "silent" }),
-      auth: lazyModule(
-        async () =>
-          ({
-            api: {
-              getSession: async () =>
-                user
-                  ? {
-                      user: { ...user, name: "", emailVerified: true, image: null },
-                      session: { id: "s", userId: user.id },
-                    }
-                  : null,
-            },
-          }) as unknown as Awaited<ReturnType<Services["auth"]>>,
-      ),
+      auth: fakeSessionAuth(user),
     }),
   });
 }

@@ -1,9 +1,8 @@
 import { pino } from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { callRoute, testRouterContext } from "../../../tests/setup/router-context.ts";
+import { callRoute, fakeSessionAuth, testRouterContext } from "../../../tests/setup/router-context.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
 import type { Services } from "../context.server.ts";
-import { lazyModule } from "../lazy-module.server.ts";
 import { addAdmins } from "../repos/admins.server.ts";
 import { createLink, getLink, listLinksForAdmin, moveLink } from "../repos/links.server.ts";
 import { deleteIntent, moveIntent, refuse, rowActions } from "./row-actions.server.ts";
@@ -54,15 +53,7 @@ function post(user: typeof ADMIN | null, fields: Record<string, string>) {
       dialect: database.dialect,
       env: { authSecret: "s".repeat(40), publicUrl: BASE } as Services["env"],
       log: pino({ level: "silent" }),
-      auth: lazyModule(
-        async () =>
-          ({
-            api: {
-              getSession: async () =>
-                user ? { user: { ...user, name: "", image: null }, session: { id: "s", userId: user.id } } : null,
-            },
-          }) as unknown as Awaited<ReturnType<Services["auth"]>>,
-      ),
+      auth: fakeSessionAuth(user),
     }),
   };
 }
