@@ -1,9 +1,9 @@
-import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../../app/server/env.server.ts";
+import { seedDemoSite } from "../setup/demo-site.ts";
 import { repoRoot, type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
 
@@ -65,28 +65,9 @@ describe(`packages loaded for reading (${testDialect()})`, () => {
   beforeAll(async () => {
     dataDir = tempDataDir();
     database = await createServerDatabaseUrl(dataDir);
-    const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATA_DIR: dataDir };
-    const seeded = spawnSync(process.execPath, ["scripts/cli.ts", "seed", "--demo", "--posts", "14"], {
-      cwd: repoRoot,
-      encoding: "utf8",
-      env: { ...env, DATABASE_URL: database.url },
-    });
-    expect(seeded.status, seeded.stderr).toBe(0);
-    const { db, close } = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 1 });
-    const post = await db
-      .selectFrom("posts")
-      .select("id")
-      .where("status", "=", "published")
-      .orderBy("publishedAt", "desc")
-      .executeTakeFirstOrThrow();
-    const tag = await db
-      .selectFrom("tags")
-      .innerJoin("postTags", "postTags.tagId", "tags.id")
-      .select("tags.slug")
-      .executeTakeFirstOrThrow();
-    await close();
-    pages.post = `/posts/detail/${post.id}`;
-    pages.tag = `/tags/${encodeURIComponent(tag.slug)}`;
+    const { postPath, tagPath } = await seedDemoSite(dataDir, database.url, 14);
+    pages.post = postPath;
+    pages.tag = tagPath;
     record = path.join(dataDir, "packages.txt");
     writeFileSync(record, "");
     server = await startServer(

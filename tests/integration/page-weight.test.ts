@@ -1,9 +1,9 @@
-import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../../app/server/env.server.ts";
+import { seedDemoSite } from "../setup/demo-site.ts";
 import { rawGet } from "../setup/raw-http.ts";
 import { repoRoot, type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
@@ -56,32 +56,7 @@ describe(`page weight (${testDialect()})`, () => {
   beforeAll(async () => {
     const dataDir = tempDataDir();
     database = await createServerDatabaseUrl(dataDir);
-    const seeded = spawnSync(process.execPath, ["scripts/cli.ts", "seed", "--demo", "--posts", "4"], {
-      cwd: repoRoot,
-      encoding: "utf8",
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: process.env.HOME ?? "",
-        DATA_DIR: dataDir,
-        DATABASE_URL: database.url,
-      },
-    });
-    expect(seeded.status, seeded.stderr).toBe(0);
-    const { db, close } = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 1 });
-    const post = await db
-      .selectFrom("posts")
-      .select("id")
-      .where("status", "=", "published")
-      .orderBy("publishedAt", "desc")
-      .executeTakeFirstOrThrow();
-    const tag = await db
-      .selectFrom("tags")
-      .innerJoin("postTags", "postTags.tagId", "tags.id")
-      .select("tags.slug")
-      .executeTakeFirstOrThrow();
-    await close();
-    postPath = `/posts/detail/${post.id}`;
-    tagPath = `/tags/${encodeURIComponent(tag.slug)}`;
+    ({ postPath, tagPath } = await seedDemoSite(dataDir, database.url, 4));
     server = await startServer({ DATA_DIR: dataDir, DATABASE_URL: database.url, LOG_REQUESTS: "false" });
     sessionCookie = await signIn(dataDir, database.url, "weight-reader@example.test");
   });
