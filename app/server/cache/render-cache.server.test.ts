@@ -3,7 +3,6 @@ import {
   changesAt,
   createRenderCache,
   isAnonymous,
-  joinWithNonce,
   NONCE_SENTINEL,
   newEffects,
   piecesWithNonce,
@@ -85,10 +84,7 @@ describe("nonces in stored pages", () => {
     const stored = withoutNonce(rendered, "abc123");
     expect(stored.toString()).not.toContain("abc123");
     expect(stored.toString().split(NONCE_SENTINEL)).toHaveLength(3);
-    expect(joinWithNonce(splitAtNonce(stored), "zzz999").toString()).toBe(
-      '<script nonce="zzz999">1</script><script nonce="zzz999">2</script>',
-    );
-    // A hit writes the same bytes as pieces, the stored parts uncopied.
+    // A hit writes the stored parts around its own nonce, the parts uncopied.
     const parts = splitAtNonce(stored);
     const pieces = piecesWithNonce(parts, "zzz999");
     expect(Buffer.concat(pieces).toString()).toBe('<script nonce="zzz999">1</script><script nonce="zzz999">2</script>');

@@ -81,12 +81,6 @@ export function splitAtNonce(body: Buffer): Buffer[] {
   return parts;
 }
 
-/** Joins stored parts around a response's own nonce (one copy, no string conversion). */
-export function joinWithNonce(parts: readonly Buffer[], nonce: string): Buffer {
-  if (parts.length === 1) return parts[0] ?? Buffer.alloc(0);
-  return Buffer.concat(piecesWithNonce(parts, nonce));
-}
-
 /**
  * The stored parts with a response's own nonce between them, uncopied: a hit writes these
  * one after another instead of joining a fresh copy of the page for every response (a
