@@ -3,7 +3,8 @@
 // block, serialized post meta) and ~3 comments each, then runs `import:wordpress` through the CLI
 // as a user would, on a fresh data folder and database. Prints the wall and CPU time (user + sys)
 // and the CLI process's peak RSS growth (its VmHWM over that of a one-post import, the same code
-// loaded). Targets (issue 21): under 2 minutes (judged on CPU time: the machine is shared) and
+// loaded). Targets (issue 21): under 2 minutes (wall time: posts render on a worker thread beside
+// the one writing, so CPU time runs ahead of it; mind the load average printed with it) and
 // under 150 MiB growth at 10,000 posts.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -263,10 +264,11 @@ try {
       .map((l) => l.toFixed(1))
       .join(", ")}`,
   );
-  // Time is judged on CPU time: on a quiet machine the wall time is about that; on a shared one it is not.
-  const ok = first.user + first.system < TARGET_SECONDS && first.peak - base.peak < TARGET_RSS_MIB * 1024 * 1024;
+  // Time is judged on wall time, as a user waits: the import renders on a second thread, so its CPU
+  // time is more than its wall time on two cores. On a shared machine, read it with the load above.
+  const ok = first.seconds < TARGET_SECONDS && first.peak - base.peak < TARGET_RSS_MIB * 1024 * 1024;
   console.log(
-    `\ntargets (under ${TARGET_SECONDS} s of CPU, under ${TARGET_RSS_MIB} MiB growth): ${ok ? "met" : "not met"}`,
+    `\ntargets (under ${TARGET_SECONDS} s of wall time, under ${TARGET_RSS_MIB} MiB growth): ${ok ? "met" : "not met"}`,
   );
 } finally {
   if (!args.keep) rmSync(dataDir, { recursive: true, force: true });

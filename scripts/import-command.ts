@@ -17,6 +17,7 @@ import {
   SourceRefused,
   streamMarkdownFolder,
 } from "../app/server/import/markdown-folder.server.ts";
+import { workerImportRenderer } from "../app/server/import/render-pool.server.ts";
 import {
   streamWxr,
   WORDPRESS_PAGES_CATEGORY,
@@ -377,7 +378,11 @@ export async function runPostImport(
     }
   }
   const log = pino({ level: "silent" });
-  const worker = startPostImports(importDeps(db, ctx.storage, ctx.uploadMaxBytes, log), log, {
+  // Posts render on a worker thread while this one writes the chunk before (render-pool.server.ts).
+  const renderer = workerImportRenderer({
+    url: new URL("../app/server/import/render-worker.server.ts", import.meta.url),
+  });
+  const worker = startPostImports(importDeps(db, ctx.storage, ctx.uploadMaxBytes, log, renderer), log, {
     intervalMs: 1000,
     holder: `cli:${INSTANCE_ID}`,
     ...(input.chunk ? { chunk: input.chunk } : {}),
@@ -410,6 +415,7 @@ export async function runPostImport(
     }
   } finally {
     await worker.stop();
+    await renderer.close();
     await ctx.bump();
   }
 }

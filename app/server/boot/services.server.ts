@@ -19,6 +19,7 @@ import {
   type FederationService,
   type FederationTestMode,
 } from "../federation/service.server.ts";
+import { workerImportRenderer } from "../import/render-pool.server.ts";
 import { pruneUnpacked } from "../import/zip.server.ts";
 import { createInsightRecorder } from "../insights/recorder.server.ts";
 import { startInsightsRollup } from "../insights/rollup.server.ts";
@@ -75,16 +76,19 @@ export interface BootOptions {
 }
 
 /**
- * The comment renderer's worker script. Built, it is the server bundle's second entry, next
- * to index.js, which this module is part of; from source (development, tests) Node runs the
- * TypeScript file itself. The names are held in variables so Vite does not take them for
+ * A worker thread's script. Built, it is one of the server bundle's named entries, next to
+ * index.js, which this module is part of; from source (development, tests) Node runs the
+ * TypeScript file itself. The names come in as arguments so Vite does not take them for
  * assets to bundle.
  */
-function commentWorkerUrl(): URL {
-  const built = "./comment-worker.js";
-  const source = "../markdown-worker.server.ts";
+function workerUrl(built: string, source: string): URL {
   return new URL(new URL(import.meta.url).pathname.endsWith(".ts") ? source : built, import.meta.url);
 }
+
+/** The comment renderer's worker. */
+const commentWorkerUrl = () => workerUrl("./comment-worker.js", "../markdown-worker.server.ts");
+/** The import render worker (import/render-pool.server.ts). */
+const importWorkerUrl = () => workerUrl("./import-worker.js", "../import/render-worker.server.ts");
 
 /**
  * Opens the database (migrating it first), connects the shared state, and makes
@@ -191,6 +195,8 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
       : await createStorage(env.storage, env.storageRetry);
 
   const comments = workerCommentRenderer({ url: commentWorkerUrl(), log });
+  // Started with an import's first post and gone after a while without one.
+  const importRenderer = workerImportRenderer({ url: importWorkerUrl(), log });
 
   const jobs: Array<{ stop(): Promise<void> }> = [];
   let importJob: LeasedJob | null = null;
@@ -248,7 +254,7 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
       importJob = startSubscriberImports(database.db, log);
       jobs.push(importJob);
       // Post imports (the CLI's import:markdown queues them), a chunk per transaction, on the lease holder.
-      postImportJob = startPostImports(importDeps(database.db, storage, env.uploadMaxBytes, log), log, {
+      postImportJob = startPostImports(importDeps(database.db, storage, env.uploadMaxBytes, log, importRenderer), log, {
         onWritten: () => content.changed(),
         // Zips uploaded on the Import page are unpacked under DATA_DIR/imports until their import ends.
         onDone: async () => {
@@ -283,6 +289,7 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
       await adImpressions.stop();
       await redirects.stop();
       for (const job of jobs) await job.stop();
+      await importRenderer.close();
       await federation.stop();
       dbHealth.stop();
       await shared.close().catch(() => {});

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { DB } from "../db/db.server.ts";
 import { GHOST_SOURCE, ghostImageResolver } from "../import/ghost.server.ts";
 import { localImageResolver } from "../import/images.server.ts";
+import type { ImportRenderer } from "../import/render-pool.server.ts";
 import { WORDPRESS_SOURCE, wordpressImageResolver } from "../import/wordpress.server.ts";
 import {
   importNextPostChunk,
@@ -16,12 +17,22 @@ export const POST_IMPORT_LEASE = "post-import";
 /** How often the worker looks for an import when nobody pokes it. */
 export const POST_IMPORT_INTERVAL_MS = 5000;
 
-/** How every kind of import finds its images: files under the import's folder (Ghost's `/content/images/` paths inside it). */
-export function importDeps(db: DB, storage: StorageDriver, uploadMaxBytes: number, log?: Logger): PostImportDeps {
+/**
+ * How every kind of import finds its images: files under the import's folder (Ghost's
+ * `/content/images/` paths inside it). `renderer`: where posts render (absent: on this thread).
+ */
+export function importDeps(
+  db: DB,
+  storage: StorageDriver,
+  uploadMaxBytes: number,
+  log?: Logger,
+  renderer?: ImportRenderer,
+): PostImportDeps {
   return {
     db,
     storage,
     ...(log ? { log } : {}),
+    ...(renderer ? { renderer } : {}),
     remote: remoteFetchOptions(uploadMaxBytes),
     images: (kind, rootDir) =>
       kind === GHOST_SOURCE

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { insertUser } from "../../../tests/setup/fixtures-db.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import type { ImportedPost } from "../import/core.server.ts";
+import { type ImportRenderer, inProcessImportRenderer } from "../import/render-pool.server.ts";
 import { loadWxr, readWxr, streamWxr } from "../import/wordpress.server.ts";
 import { importDeps } from "../jobs/post-import.server.ts";
 import { createLocalStorage } from "../storage/local.server.ts";
@@ -143,6 +144,53 @@ describe(`imports at scale (${testDialect()})`, () => {
     expect(job).toMatchObject({ status: "done", imported: 2 });
     expect(job?.report).toContainEqual(expect.objectContaining({ reason: "redirectExists", detail: "/old/post-11" }));
     expect(await redirectTo("/old/post-11")).toBe("/about");
+  });
+
+  it("renders the next chunk while it writes one, each post once, and drops a look-ahead it cannot use", async () => {
+    const asked: string[] = [];
+    let failOn: string | null = null;
+    const renderer: ImportRenderer = {
+      async render(request) {
+        const title = request.bodies[0]?.title ?? "";
+        asked.push(title);
+        if (title === failOn) throw new Error(`render of ${title} failed`);
+        return inProcessImportRenderer.render(request);
+      },
+      close: async () => {},
+    };
+    const withRenderer = { ...deps(), renderer };
+    const id = await beginPostImport(database.db, source());
+    await appendPostImportItems(
+      database.db,
+      id,
+      [20, 21, 22, 23, 24, 25, 26].map((n) => post(n)),
+    );
+    await finishPostImportRead(database.db, id);
+    failOn = "Post 23";
+    // The first chunk is written; the second was already handed to the renderer before that.
+    expect(await importNextPostChunk(withRenderer, { chunk: 2 })).toBe("progress");
+    expect(asked).toEqual(["Post 20", "Post 21", "Post 22", "Post 23"]);
+    expect((await getPostImport(database.db, id))?.processed).toBe(2);
+    // The look-ahead failed: its failure surfaces in its own chunk (retried as any error) and
+    // nowhere else (an unhandled rejection would fail this test).
+    await expect(importNextPostChunk(withRenderer, { chunk: 2 })).rejects.toThrow(/render of Post 23 failed/);
+    failOn = null;
+    asked.length = 0;
+    expect(await importNextPostChunk(withRenderer, { chunk: 2 })).toBe("progress");
+    expect(asked).toEqual(["Post 22", "Post 23", "Post 24", "Post 25"]);
+    // Another chunk size than the look-ahead's: it is dropped and the chunk prepared afresh.
+    asked.length = 0;
+    expect(await importNextPostChunk(withRenderer, { chunk: 3 })).toBe("progress");
+    expect(asked).toEqual(["Post 24", "Post 25", "Post 26"]);
+    expect(await importNextPostChunk(withRenderer, { chunk: 3 })).toBe("done");
+    const job = await getPostImport(database.db, id);
+    expect(job).toMatchObject({ status: "done", imported: 7, skipped: 0, failed: 0 });
+    const titles = await database.db
+      .selectFrom("postTranslations")
+      .select("title")
+      .where("title", "in", ["Post 20", "Post 21", "Post 22", "Post 23", "Post 24", "Post 25", "Post 26"])
+      .execute();
+    expect(titles).toHaveLength(7);
   });
 
   it("streams a WordPress export into the same posts as reading it whole, in batches", async () => {

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { handleBase } from "../../lib/author-profile.ts";
 import { cleanDisplayName } from "../../lib/display-name.ts";
 import { MarkdownTooDeep, withinNesting } from "../../lib/markdown-depth.ts";
+import type { MediaImage } from "../../lib/media.ts";
 import { checkTarget, fromKey, normalizeFrom, type RedirectKey } from "../../lib/redirects.ts";
 import { COMMENT_MAX_LENGTH } from "../../lib/schemas/comment.ts";
 import { type EditorInput, isCoverUrl, POST_LIMITS, SLUG_PATTERN } from "../../lib/schemas/post.ts";
@@ -29,12 +30,14 @@ import {
 } from "../import/images.server.ts";
 import type { SourceRead } from "../import/markdown-folder.server.ts";
 import { fetchRemoteImage, REMOTE_FETCH_DEFAULTS, type RemoteFetchOptions } from "../import/remote-fetch.server.ts";
+import type { ImportRenderRequest } from "../import/render.server.ts";
+import { type ImportRenderer, inProcessImportRenderer } from "../import/render-pool.server.ts";
 import { markdownModule } from "../markdown-load.server.ts";
 import { mediaImages } from "../media/media.server.ts";
 import { forgetPostCounts } from "../post-counts.server.ts";
-import { renderPost } from "../post-render.server.ts";
 import { RuleSet } from "../redirects/rules.server.ts";
-import { indexedText, replaceIndexRows } from "../search/index.server.ts";
+import { replaceIndexRows } from "../search/index.server.ts";
+import { type IndexedText, indexedText } from "../search/indexed-text.server.ts";
 import type { StorageDriver } from "../storage/types.server.ts";
 import { type Actor, audit } from "./audit.server.ts";
 import { mappedTarget, rememberTarget, storedImageUrl } from "./import-sources.server.ts";
@@ -102,6 +105,8 @@ export interface PostImportDeps {
   images: (kind: string, rootDir: string) => ImageResolver;
   /** Fetching remote images for imports that ask for it (the size limit is the upload limit). */
   remote: Omit<RemoteFetchOptions, "maxBytes"> & { maxBytes: number };
+  /** Renders the posts' bodies and comments: the server and the CLI pass a worker; absent, on this thread. */
+  renderer?: ImportRenderer;
 }
 
 /** The remote fetch for an import's deps: time-out, redirects and SSRF rules as decided (decision 020). */
@@ -378,7 +383,7 @@ interface Prepared {
     readingMinutes: number;
   }>;
   /** Each translation's search index text (segmented before the chunk's transaction). */
-  index: Array<ReturnType<typeof indexedText>>;
+  index: IndexedText[];
   coverUrl: string | null;
   /** The post's comments, rendered (the comment form's path). */
   comments: Array<ImportedComment & { bodyHtml: string }>;
@@ -389,8 +394,30 @@ interface Prepared {
 
 type Preparation = { ok: true; prepared: Prepared } | { ok: false; line: ImportReportLine; lines: ImportReportLine[] };
 
-/** Images stored and bodies rendered (the editor's render path), outside any transaction. */
-async function prepare(deps: PostImportDeps, job: Job, post: ImportedPost, hash: string): Promise<Preparation> {
+/** A post whose images are stored and whose render was asked for: `result` settles when the renderer is done. */
+interface Gathered {
+  result: Promise<Preparation>;
+}
+
+/** Media ids a body may show (a superset: every `/media/{id}/` in its text), looked up in batches. */
+async function bodyMedia(db: DB, bodies: readonly string[]): Promise<Map<string, MediaImage>> {
+  const ids = new Set<string>();
+  for (const body of bodies) for (const m of body.matchAll(MEDIA_IN_TEXT)) if (m[1]) ids.add(m[1]);
+  const all = [...ids];
+  const found = new Map<string, MediaImage>();
+  for (let i = 0; i < all.length; i += MEDIA_LOOKUP_BATCH)
+    for (const [id, image] of await mediaImages(db, all.slice(i, i + MEDIA_LOOKUP_BATCH))) found.set(id, image);
+  return found;
+}
+const MEDIA_IN_TEXT = /\/media\/([0-9a-z]{20})\//g;
+const MEDIA_LOOKUP_BATCH = 500;
+
+/**
+ * Images stored (outside any transaction) and the post handed to the renderer (the editor's render
+ * path, on the import's render worker where there is one). Resolves once this thread's part is
+ * done, so the caller can go on with the next post, or write a chunk, while the post renders.
+ */
+async function prepare(deps: PostImportDeps, job: Job, post: ImportedPost, hash: string): Promise<Gathered> {
   const lines: ImportReportLine[] = [...post.notes];
   const resolver = deps.images(job.kind, job.rootDir);
   const store = { db: deps.db, storage: deps.storage, source: job.kind, uploadedBy: job.authorId };
@@ -456,33 +483,19 @@ async function prepare(deps: PostImportDeps, job: Job, post: ImportedPost, hash:
     line: { item, outcome: "failed", reason, ...(detail ? { detail } : {}) },
     lines,
   });
-  if (post.translations.length === 0) return fail("noContent", post.label);
-  const translations: Prepared["translations"] = [];
+  const settled = (preparation: Preparation): Gathered => ({ result: Promise.resolve(preparation) });
+  if (post.translations.length === 0) return settled(fail("noContent", post.label));
+  const bodies: ImportRenderRequest["bodies"] = [];
   for (const t of post.translations) {
     if (t.bodyMarkdown.length > POST_LIMITS.bodyMax)
-      return fail("bodyTooLong", t.origin, `${t.bodyMarkdown.length} characters`);
+      return settled(fail("bodyTooLong", t.origin, `${t.bodyMarkdown.length} characters`));
     // Never hand a too deeply nested body to the parser (its recursion would overflow).
-    if (!withinNesting(t.bodyMarkdown)) return fail("bodyTooDeep", t.origin);
-    let body = t.bodyMarkdown;
-    const refs = await imageReferences(body);
+    if (!withinNesting(t.bodyMarkdown)) return settled(fail("bodyTooDeep", t.origin));
+    const refs = await imageReferences(t.bodyMarkdown);
     const urls = new Map<string, string | null>();
     for (const r of refs) if (!urls.has(r.url)) urls.set(r.url, await imageUrl(r.url, t.origin));
-    body = rewriteReferences(body, refs, (u) => urls.get(u) ?? null);
-    try {
-      const out = await renderPost(body, t.locale, { media: (ids) => mediaImages(deps.db, ids) });
-      translations.push({
-        locale: t.locale,
-        title: t.title,
-        summary: t.summary,
-        bodyMarkdown: body,
-        bodyHtml: out.html,
-        tocJson: JSON.stringify(out.toc),
-        readingMinutes: out.readingMinutes,
-      });
-    } catch (error) {
-      if (error instanceof MarkdownTooDeep) return fail("bodyTooDeep", t.origin);
-      throw error;
-    }
+    const markdown = rewriteReferences(t.bodyMarkdown, refs, (u) => urls.get(u) ?? null);
+    bodies.push({ locale: t.locale, title: t.title, summary: t.summary, markdown });
   }
   let coverUrl: string | null = null;
   if (post.cover) {
@@ -491,26 +504,44 @@ async function prepare(deps: PostImportDeps, job: Job, post: ImportedPost, hash:
     else if (/^https?:\/\//i.test(post.cover) && isCoverUrl(post.cover) && post.cover.length <= POST_LIMITS.coverUrlMax)
       coverUrl = post.cover;
   }
-  const comments = post.comments?.length
-    ? prepareComments(post, lines, (await markdownModule()).renderCommentParts)
-    : [];
-  const index = translations.map((t) => indexedText(t));
-  return {
-    ok: true,
-    prepared: { post, hash, translations, index, coverUrl, comments, lines, imagesStored, imagesMissing },
-  };
+  const comments = post.comments?.length ? commentBodies(post, lines) : [];
+  const media = await bodyMedia(
+    deps.db,
+    bodies.map((b) => b.markdown),
+  );
+  const renderer = deps.renderer ?? inProcessImportRenderer;
+  const result = renderer.render({ bodies, media }).then(async (out): Promise<Preparation> => {
+    const translations: Prepared["translations"] = [];
+    for (const [i, body] of bodies.entries()) {
+      const rendered = out[i];
+      if (!rendered) return fail("bodyTooDeep", post.translations[i]?.origin ?? post.label);
+      translations.push({
+        locale: body.locale,
+        title: body.title,
+        summary: body.summary,
+        bodyMarkdown: body.markdown,
+        bodyHtml: rendered.html,
+        tocJson: JSON.stringify(rendered.toc),
+        readingMinutes: rendered.readingMinutes,
+      });
+    }
+    const index = translations.map((t) => indexedText(t));
+    const rendered = comments.length > 0 ? renderComments(post, comments, lines, await markdownModule()) : [];
+    return {
+      ok: true,
+      prepared: { post, hash, translations, index, coverUrl, comments: rendered, lines, imagesStored, imagesMissing },
+    };
+  });
+  return { result };
 }
 
 /**
- * Renders imported comments as the comment form does (sanitised Markdown): a body over the
- * form's limit is cut, one nested too deeply is left out; both with a report line.
+ * The comments to render as the comment form would take them: a body over the form's limit is
+ * cut, one nested too deeply is left out; both with a report line. Rendered on this thread
+ * (renderComments) once the bodies are back from the renderer.
  */
-function prepareComments(
-  post: ImportedPost,
-  lines: ImportReportLine[],
-  renderCommentParts: (markdown: string) => { html: string },
-): Prepared["comments"] {
-  const out: Prepared["comments"] = [];
+function commentBodies(post: ImportedPost, lines: ImportReportLine[]): ImportedComment[] {
+  const out: ImportedComment[] = [];
   for (const c of post.comments ?? []) {
     const item = `${post.label} comment ${c.sourceId}`;
     let body = c.bodyMarkdown.trim();
@@ -523,11 +554,25 @@ function prepareComments(
       lines.push({ item, outcome: "note", reason: "commentTooDeep" });
       continue;
     }
+    out.push({ ...c, bodyMarkdown: body });
+  }
+  return out;
+}
+
+/** Comments rendered as the comment form does (sanitised Markdown); one the parser finds too deep is left out. */
+function renderComments(
+  post: ImportedPost,
+  comments: readonly ImportedComment[],
+  lines: ImportReportLine[],
+  markdown: { renderCommentParts(markdown: string): { html: string } },
+): Prepared["comments"] {
+  const out: Prepared["comments"] = [];
+  for (const c of comments) {
     try {
-      out.push({ ...c, bodyMarkdown: body, bodyHtml: renderCommentParts(body).html });
+      out.push({ ...c, bodyHtml: markdown.renderCommentParts(c.bodyMarkdown).html });
     } catch (error) {
       if (!(error instanceof MarkdownTooDeep)) throw error;
-      lines.push({ item, outcome: "note", reason: "commentTooDeep" });
+      lines.push({ item: `${post.label} comment ${c.sourceId}`, outcome: "note", reason: "commentTooDeep" });
     }
   }
   return out;
@@ -1146,6 +1191,93 @@ class ImportMoved extends Error {}
 
 export type PostChunkOutcome = "idle" | "progress" | "done";
 
+interface PreparedChunk {
+  /** Items read (0: the import has none left). */
+  rows: number;
+  lastSeq: number;
+  counts: ImportCounts;
+  lines: ImportReportLine[];
+  ready: Prepared[];
+}
+
+interface ChunkInProgress {
+  /** Settles when this thread's part is done (items read, images stored, renders asked for); never rejects. */
+  gathered: Promise<void>;
+  result: Promise<PreparedChunk>;
+}
+
+/**
+ * Reads the items of a chunk from `fromSeq` and prepares them (earlySkips, images, renders),
+ * outside any transaction. Nothing here writes posts: a chunk prepared and never written (the
+ * import was cancelled, or another run moved it on) only leaves stored images behind, as a
+ * chunk whose transaction failed does.
+ */
+function prepareChunk(deps: PostImportDeps, job: Job, fromSeq: number, size: number): ChunkInProgress {
+  const { db } = deps;
+  const gather = (async () => {
+    const rows = await db
+      .selectFrom("postImportItems")
+      .select(["seq", "payload"])
+      .where("importId", "=", job.id)
+      .where("seq", ">=", fromSeq)
+      .orderBy("seq")
+      .limit(size)
+      .execute();
+    const items = rows.map((row) => {
+      const post = JSON.parse(row.payload) as ImportedPost;
+      return { post, hash: itemHash(post) };
+    });
+    const skips = await earlySkips(db, job.kind, items);
+    const slots: Array<{ skipped: { label: string; reason: string } } | { gathered: Gathered }> = [];
+    for (const [i, { post, hash }] of items.entries()) {
+      const skip = skips[i];
+      slots.push(
+        skip ? { skipped: { label: post.label, reason: skip } } : { gathered: await prepare(deps, job, post, hash) },
+      );
+    }
+    return { rows: rows.length, lastSeq: rows[rows.length - 1]?.seq ?? fromSeq, slots };
+  })();
+  const result = gather.then(async ({ rows, lastSeq, slots }): Promise<PreparedChunk> => {
+    const counts = emptyCounts();
+    const lines: ImportReportLine[] = [];
+    const ready: Prepared[] = [];
+    for (const slot of slots) {
+      if ("skipped" in slot) {
+        counts.skipped += 1;
+        lines.push({ item: slot.skipped.label, outcome: "skipped", reason: slot.skipped.reason });
+        continue;
+      }
+      const prep = await slot.gathered.result;
+      if (!prep.ok) {
+        counts.failed += 1;
+        lines.push(...prep.lines, prep.line);
+        continue;
+      }
+      counts.imagesStored += prep.prepared.imagesStored;
+      counts.imagesMissing += prep.prepared.imagesMissing;
+      ready.push(prep.prepared);
+    }
+    return { rows, lastSeq, counts, lines, ready };
+  });
+  // A chunk prepared ahead may be dropped unread: its failure then must not go unhandled (a use
+  // of `result` still sees it).
+  result.catch(() => {});
+  return {
+    gathered: gather.then(
+      () => {},
+      () => {},
+    ),
+    result,
+  };
+}
+
+/**
+ * The chunk after the one being written, prepared while it was written (importNextPostChunk), per
+ * database. Used only by the next call for the same import at the same cursor; anything else
+ * (another import first, a cursor moved by another run, another chunk size) prepares afresh.
+ */
+const aheadChunks = new WeakMap<DB, ChunkInProgress & { importId: string; fromSeq: number; size: number }>();
+
 /**
  * Does one step of the oldest unfinished import: writes its next chunk of posts in one
  * transaction with the cursor, or marks it done (with its audit entry) when no items are left.
@@ -1160,16 +1292,16 @@ export async function importNextPostChunk(
   if (!job) return "idle";
   const at = nowIso(opts.now);
   const processed = Number(job.processed);
-  const rows = await db
-    .selectFrom("postImportItems")
-    .select(["seq", "payload"])
-    .where("importId", "=", job.id)
-    .where("seq", ">=", processed)
-    .orderBy("seq")
-    .limit(opts.chunk ?? POST_IMPORT_CHUNK)
-    .execute();
+  const size = opts.chunk ?? POST_IMPORT_CHUNK;
+  const ahead = aheadChunks.get(db);
+  aheadChunks.delete(db);
+  const current =
+    ahead && ahead.importId === job.id && ahead.fromSeq === processed && ahead.size === size
+      ? ahead
+      : prepareChunk(deps, job, processed, size);
+  const { rows, lastSeq, counts, lines, ready } = await current.result;
 
-  if (rows.length === 0) {
+  if (rows === 0) {
     chunkRules.delete(db);
     const finished = await db.transaction().execute(async (trx) => {
       const result = await trx
@@ -1202,33 +1334,11 @@ export async function importNextPostChunk(
     return finished ? "done" : "progress";
   }
 
-  // Outside the transaction: images stored (each once), bodies rendered.
-  const counts = emptyCounts();
-  const lines: ImportReportLine[] = [];
-  const ready: Prepared[] = [];
-  const items = rows.map((row) => {
-    const post = JSON.parse(row.payload) as ImportedPost;
-    return { post, hash: itemHash(post) };
-  });
-  const skips = await earlySkips(db, job.kind, items);
-  for (const [i, { post, hash }] of items.entries()) {
-    const skip = skips[i];
-    if (skip) {
-      counts.skipped += 1;
-      lines.push({ item: post.label, outcome: "skipped", reason: skip });
-      continue;
-    }
-    const prep = await prepare(deps, job, post, hash);
-    if (!prep.ok) {
-      counts.failed += 1;
-      lines.push(...prep.lines, prep.line);
-      continue;
-    }
-    counts.imagesStored += prep.prepared.imagesStored;
-    counts.imagesMissing += prep.prepared.imagesMissing;
-    ready.push(prep.prepared);
-  }
-  const lastSeq = rows[rows.length - 1]?.seq ?? processed;
+  // The next chunk's reads, images and render requests go before this chunk's transaction (which
+  // holds SQLite's one connection): the render worker works on them while this thread writes.
+  const next = prepareChunk(deps, job, lastSeq + 1, size);
+  aheadChunks.set(db, { importId: job.id, fromSeq: lastSeq + 1, size, ...next });
+  await next.gathered;
   const written: string[] = [];
   const cached = chunkRules.get(db);
   chunkRules.delete(db);

@@ -1,8 +1,7 @@
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import type { PostSearchTable } from "../db/schema.server.ts";
-import { bodyText } from "./text.server.ts";
-import { segmentForIndex } from "./tokenize.server.ts";
+import { indexedText } from "./indexed-text.server.ts";
 
 // The search index holds every post that is not in the trash, drafts and
 // scheduled posts included: searchPosts only returns posts that are published
@@ -10,8 +9,7 @@ import { segmentForIndex } from "./tokenize.server.ts";
 // to published is found at once, without reindexing. What must call reindexPost:
 // every save of a post's text, moving a post to the trash and restoring it.
 
-/** Body text beyond this many characters is not indexed (keeps a tsvector well under its 1 MB limit). */
-export const MAX_INDEXED_BODY = 200_000;
+export { indexedText, MAX_INDEXED_BODY } from "./indexed-text.server.ts";
 
 /**
  * Brings the index in step with one post: its rows are replaced by its current
@@ -20,28 +18,6 @@ export const MAX_INDEXED_BODY = 200_000;
  */
 export async function reindexPost(db: DB, postId: string): Promise<number> {
   return reindexPosts(db, [postId]);
-}
-
-/** One language version of a post, as the index reads it. */
-interface IndexedTranslation {
-  locale: PostSearchTable["locale"];
-  title: string;
-  summary: string;
-  bodyMarkdown: string;
-  bodyHtml: string;
-}
-
-/**
- * The segmented text of one language version (the slow part of indexing: pure, so a caller can
- * do it before it takes a write transaction, as an import's chunk does).
- */
-export function indexedText(t: IndexedTranslation): Pick<PostSearchTable, "locale" | "title" | "summary" | "body"> {
-  return {
-    locale: t.locale,
-    title: segmentForIndex(t.title),
-    summary: segmentForIndex(t.summary),
-    body: segmentForIndex(bodyText(t).slice(0, MAX_INDEXED_BODY)),
-  };
 }
 
 /** Rows per insert: six values each, well under both databases' limit of bound values. */
