@@ -7,6 +7,7 @@ import { ServerRouter } from "react-router";
 import { DocumentPartsProvider } from "./components/document-parts.tsx";
 import { NonceProvider } from "./components/nonce.tsx";
 import { RequestLocaleProvider } from "./components/request-locale.tsx";
+import { isLeanEntry, leanEntryContext } from "./lean/entry-context.server.ts";
 import { requestContext, servicesContext } from "./server/context.server.ts";
 
 export const streamTimeout = 5_000;
@@ -23,6 +24,8 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
   const { nonce, log, documentParts, locale } = loadContext.get(requestContext);
+  // A lean document needs neither the whole route manifest nor the hydration data.
+  const context = isLeanEntry(routerContext) ? leanEntryContext(routerContext) : routerContext;
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;
@@ -37,7 +40,7 @@ export default function handleRequest(
       <NonceProvider value={nonce}>
         <RequestLocaleProvider value={locale}>
           <DocumentPartsProvider value={documentParts}>
-            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+            <ServerRouter context={context} url={request.url} nonce={nonce} />
           </DocumentPartsProvider>
         </RequestLocaleProvider>
       </NonceProvider>,

@@ -201,23 +201,26 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body className="min-h-screen bg-white font-sans text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
         <I18nextProvider i18n={i18n}>
-          <a
-            href="#main"
-            className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-zinc-900"
-          >
-            {i18n.t("skipToContent")}
-          </a>
-          <SiteHeader
-            siteName={root?.site.name ?? i18n.t("siteName")}
-            user={root?.user ?? null}
-            locale={locale}
-            showLanguageSwitch={root?.showLanguageSwitch ?? false}
-          />
-          <Toasts flash={root?.flash ?? null} />
-          <main id="main" tabIndex={-1} className="mx-auto max-w-4xl px-4 py-8 focus:outline-none">
-            <LeanDocumentProvider value={lean}>{children}</LeanDocumentProvider>
-          </main>
-          <SiteFooter site={root?.site ?? null} locale={locale} />
+          {/* Around the header and footer too: their links are plain in a lean document (lean/link.tsx). */}
+          <LeanDocumentProvider value={lean}>
+            <a
+              href="#main"
+              className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-zinc-900"
+            >
+              {i18n.t("skipToContent")}
+            </a>
+            <SiteHeader
+              siteName={root?.site.name ?? i18n.t("siteName")}
+              user={root?.user ?? null}
+              locale={locale}
+              showLanguageSwitch={root?.showLanguageSwitch ?? false}
+            />
+            <Toasts flash={root?.flash ?? null} />
+            <main id="main" tabIndex={-1} className="mx-auto max-w-4xl px-4 py-8 focus:outline-none">
+              {children}
+            </main>
+            <SiteFooter site={root?.site ?? null} locale={locale} />
+          </LeanDocumentProvider>
         </I18nextProvider>
         {lean ? (
           <>

@@ -3,7 +3,8 @@ import type { DB } from "./db/db.server.ts";
 
 /**
  * How long one instance reuses a count of published posts: the total behind a list's
- * "page x of y", and the per-category counts of the footer's "Popular categories".
+ * "page x of y", and the per-category counts of the footer's "Popular categories" (and
+ * a placement's ad rows, repos/ads.server.ts, which change as rarely and are dropped alike).
  * Every content change on any instance drops them sooner (the content-version watcher
  * and the writer's own request call `forgetPostCounts`), and on SQLite so does any
  * commit by another connection (a CLI command, a test writing rows straight into the

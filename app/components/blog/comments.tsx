@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
+import { Link } from "../../lean/link.tsx";
 import { formatDate } from "../../lib/format.ts";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";

@@ -1,6 +1,6 @@
 import { Fragment, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link } from "../../lean/link.tsx";
 import { formatDate } from "../../lib/format.ts";
 import { HTML_LANG, type Locale } from "../../lib/i18n/locale.ts";
 import type { MediaImage } from "../../lib/media.ts";

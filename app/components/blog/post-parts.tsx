@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link } from "../../lean/link.tsx";
 import { formatDate } from "../../lib/format.ts";
 import { HTML_LANG, type Locale } from "../../lib/i18n/locale.ts";
 import type { PostDetail, PostLink, PostTranslationView } from "../../server/repos/post-detail.server.ts";

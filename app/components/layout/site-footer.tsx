@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { Link, useMatches } from "react-router";
+import { useMatches } from "react-router";
+import { Link } from "../../lean/link.tsx";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import { FollowBox } from "./follow-box.tsx";
 import { SubscribeBox } from "./subscribe-box.tsx";

@@ -187,4 +187,19 @@ describe("i18nFor", () => {
     registerStrings("lateMemo", { en: { hello: "Hello now" }, zh: { hello: "现在你好" } });
     expect(t()).toBe("Hello now");
   });
+
+  it("answers exists() as i18next does, and again once a namespace is registered later", () => {
+    for (const locale of ["en", "zh"] as const) {
+      const shared = i18nFor(locale);
+      const fresh = createI18n(locale);
+      for (const key of ["siteName", "auth:errors.internalError", "auth:errors.nope", "nowhere:x", ""]) {
+        expect(shared.exists(key), key).toBe(fresh.exists(key));
+        expect(shared.exists(key), key).toBe(fresh.exists(key)); // remembered
+      }
+    }
+    const known = () => i18nFor("zh").exists("lateExists:hello");
+    expect(known()).toBe(false);
+    registerStrings("lateExists", { en: { hello: "Hello" }, zh: { hello: "你好" } });
+    expect(known()).toBe(true);
+  });
 });

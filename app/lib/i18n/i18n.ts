@@ -149,7 +149,8 @@ export function optionsId(options: unknown): string | null {
  * instance never changes language or strings except by `addRegisteredStrings`, which
  * forgets what was remembered. Other calls (selector keys, options holding objects) go
  * to i18next as before. Options name their values in the answer's key, so a view count
- * that changes adds an entry; at MEMO_MAX entries the memo starts again.
+ * that changes adds an entry; at MEMO_MAX entries the memo starts again. `exists(key)` is
+ * remembered the same way.
  */
 function rememberPlainLookups(instance: i18n): void {
   const memo = new Map<string, string>();
@@ -186,6 +187,20 @@ function rememberPlainLookups(instance: i18n): void {
   };
   // Not instance.t: i18next's fixed t functions call it, so it must stay the plain one.
   instance.getFixedT = remembering as unknown as i18n["getFixedT"];
+  // `exists` with a key alone (useMessage asks it for each message a form may show), in the
+  // same memo, so a namespace registered later is seen: "1" or "" under a name no t call makes.
+  const exists = instance.exists.bind(instance);
+  const rememberingExists = (key: unknown, options?: unknown): boolean => {
+    if (typeof key !== "string" || options !== undefined) return exists(key as string, options as undefined);
+    const id = `\u0003exists\u0000${key}`;
+    const kept = memo.get(id);
+    if (kept !== undefined) return kept === "1";
+    const value = exists(key);
+    if (memo.size >= MEMO_MAX) memo.clear();
+    memo.set(id, value ? "1" : "");
+    return value;
+  };
+  instance.exists = rememberingExists as i18n["exists"];
 }
 
 /**

@@ -1,8 +1,9 @@
 import { useTranslation } from "react-i18next";
-import { data, Link, useRouteLoaderData } from "react-router";
+import { data, useRouteLoaderData } from "react-router";
 import { AdSlot } from "../../components/ads/ad-slot.tsx";
 import { Pagination, PostList } from "../../components/blog/post-list.tsx";
 import { Carousel } from "../../components/carousel.tsx";
+import { Link } from "../../lean/link.tsx";
 import { mediaIdFromUrl } from "../../lib/media.ts";
 import { parsePageParam } from "../../lib/pagination.ts";
 import { routePolicy } from "../../lib/route-policy.ts";

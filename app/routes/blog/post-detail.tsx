@@ -1,10 +1,11 @@
 import { useTranslation } from "react-i18next";
-import { data, Link, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import { AdSlot } from "../../components/ads/ad-slot.tsx";
 import { type CommentActionResult, Comments } from "../../components/blog/comments.tsx";
 import { PostHeader, PostNeighbours, SeriesBoxNav } from "../../components/blog/post-parts.tsx";
 import { DocumentHtml } from "../../components/document-parts.tsx";
 import { useNonce } from "../../components/nonce.tsx";
+import { Link } from "../../lean/link.tsx";
 import { validate } from "../../lib/forms.ts";
 import { HTML_LANG, type Locale } from "../../lib/i18n/locale.ts";
 import { isRecordId } from "../../lib/ids.ts";

@@ -1,8 +1,9 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link } from "react-router";
+import { data, Form } from "react-router";
 import { Pagination } from "../../components/blog/post-list.tsx";
 import { SanitizedHtml } from "../../components/ui/sanitized-html.tsx";
+import { Link } from "../../lean/link.tsx";
 import { formatDate } from "../../lib/format.ts";
 import { HTML_LANG } from "../../lib/i18n/locale.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";

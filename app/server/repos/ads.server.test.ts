@@ -1,5 +1,8 @@
+import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
+import { createContentChanges } from "../cache/content-changes.server.ts";
+import { createRenderCache } from "../cache/render-cache.server.ts";
 import {
   clickThrough,
   createAd,
@@ -67,6 +70,39 @@ describe("active ads", () => {
     expect(ad).not.toBeNull();
     expect(ad).not.toHaveProperty("linkUrl");
     expect(ad).not.toHaveProperty("weight");
+  });
+
+  it("are read once per content version, and afresh after a content change", async () => {
+    const { db } = database;
+    const content = createContentChanges({
+      db,
+      renderCache: createRenderCache(1_000_000),
+      version: { bump: async () => {}, read: async () => 1, changes: async () => [] },
+      log: pino({ level: "silent" }),
+    });
+    const now = "2026-06-01T00:00:00.000Z";
+    await createAd(db, textAd({ titleEn: "Kept" }));
+    expect((await listActiveAds(db, "home_top", now)).map((a) => a.titleEn)).toEqual(["Kept"]);
+    // A write that is not a content change (straight into the table, same connection) is not seen…
+    await db.updateTable("ads").set({ enabled: 0 }).execute();
+    expect((await listActiveAds(db, "home_top", now)).map((a) => a.titleEn)).toEqual(["Kept"]);
+    // …until a content change, here another instance's, seen through the version watcher.
+    content.forgetLocal("all");
+    expect(await listActiveAds(db, "home_top", now)).toEqual([]);
+    // The ad module's own writes drop the kept rows too.
+    await createAd(db, textAd({ titleEn: "New" }));
+    expect((await listActiveAds(db, "home_top", now)).map((a) => a.titleEn)).toEqual(["New"]);
+  });
+
+  it("still follow each request's time: windows close and open without a change", async () => {
+    const { db } = database;
+    await createAd(db, textAd({ titleEn: "Ends", endsAt: "2026-06-01T12:00:00.000Z" }));
+    await createAd(db, textAd({ titleEn: "Starts", startsAt: "2026-06-01T12:00:00.000Z" }));
+    const titles = async (now: string) => (await listActiveAds(db, "home_top", now)).map((a) => a.titleEn);
+    expect(await titles("2026-06-01T00:00:00.000Z")).toEqual(["Ends"]);
+    expect(await titles("2026-06-01T12:00:00.000Z")).toEqual(["Starts"]);
+    // An earlier moment than the kept read is read afresh (the ended ad is not in the kept rows).
+    expect(await titles("2026-05-31T00:00:00.000Z")).toEqual(["Ends"]);
   });
 });
 

@@ -9,6 +9,7 @@ import { containsText, countRows } from "../db/query.server.ts";
 import { reusableQuery } from "../db/reusable-query.server.ts";
 import type { AdKind, AdPlacement, Locale } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
+import { cachedCount, forgetPostCounts } from "../post-counts.server.ts";
 import { type AdminPage, adminPage } from "./paging.server.ts";
 import { splitByWindow } from "./time-windows.server.ts";
 
@@ -128,6 +129,7 @@ export async function createAd(db: DB, input: NewAd): Promise<string> {
       updatedAt: now,
     })
     .execute();
+  forgetPostCounts(db);
   return id;
 }
 
@@ -148,11 +150,13 @@ export async function updateAd(db: DB, id: string, input: Required<NewAd>): Prom
     })
     .where("id", "=", id)
     .executeTakeFirst();
+  forgetPostCounts(db);
   return Number(result.numUpdatedRows) > 0;
 }
 
 export async function deleteAd(db: DB, id: string): Promise<boolean> {
   const result = await db.deleteFrom("ads").where("id", "=", id).executeTakeFirst();
+  forgetPostCounts(db);
   return Number(result.numDeletedRows) > 0;
 }
 
@@ -222,6 +226,25 @@ export const adWindowRows = reusableQuery(["placement", "now"], (db, v: { placem
     .orderBy("id"),
 );
 
+type WindowRow = Awaited<ReturnType<typeof adWindowRows.execute>>[number];
+
+/**
+ * A placement's rows from `adWindowRows`, read once per content version on this instance
+ * and kept like the list totals (post-counts.server.ts): every page with an ad slot needs
+ * them, and they change only when an ad is written (the admin's writes are content
+ * changes; the functions above also drop them) or, on SQLite, when another connection
+ * commits. Rows not over at the time they were read stay a superset of those not over
+ * later, so `splitByWindow` still decides what shows at each request's `now`; a question
+ * about an earlier moment than the kept read (tests) reads afresh.
+ */
+async function windowRows(db: DB, placement: AdPlacement, now: string): Promise<readonly WindowRow[]> {
+  const kept = await cachedCount(db, `ads:${placement}`, async () => ({
+    readAt: now,
+    rows: await adWindowRows.execute(db, { placement, now }),
+  }));
+  return now >= kept.readAt ? kept.rows : adWindowRows.execute(db, { placement, now });
+}
+
 /**
  * The ads of a placement that may show now, and the earliest start or end of an
  * enabled ad's time window after `now` (null when none is ahead).
@@ -231,7 +254,7 @@ export async function adsInWindow(
   placement: AdPlacement,
   now = nowIso(),
 ): Promise<{ active: Candidate[]; nextChange: string | null }> {
-  const rows = await adWindowRows.execute(db, { placement, now });
+  const rows = await windowRows(db, placement, now);
   const { active, nextChange } = splitByWindow(rows, now);
   return {
     active: active.map(({ startsAt: _s, endsAt: _e, ...r }) => ({ ...r, weight: clampWeight(Number(r.weight)) })),

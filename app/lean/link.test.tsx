@@ -1,0 +1,64 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { MemoryRouter, Link as RouterLink } from "react-router";
+import { describe, expect, it } from "vitest";
+import { LeanDocumentProvider } from "./lean-context.tsx";
+import { isPlainPath, Link } from "./link.tsx";
+
+/** The markup of one link at /zh/posts/detail/abc, from React Router's Link or ours in a lean document. */
+function markup(element: React.ReactElement, lean: boolean): string {
+  return renderToStaticMarkup(
+    <MemoryRouter initialEntries={["/zh/posts/detail/abc"]}>
+      <LeanDocumentProvider value={lean}>{element}</LeanDocumentProvider>
+    </MemoryRouter>,
+  );
+}
+
+const PATHS = [
+  "/",
+  "/posts/detail/abc",
+  "/zh/tags/css",
+  "/authors/demo-author/",
+  "/search?q=a%20b&page=2",
+  "/search?q=what?",
+  "/posts/detail/abc#comments",
+  "/posts/detail/abc?x=1#c?d",
+  "/a/.../b",
+  "/a/.hidden",
+  "/标签/中文",
+  // Not plain: the router resolves or trims them, so they keep its link.
+  "/a/../b",
+  "/a/./b",
+  "/a//b",
+  "//example.com/x",
+  "/a\\b",
+  "/search?",
+  "/posts#",
+  "https://example.com/",
+  "relative/path",
+  "../up",
+];
+
+describe("the lean document's Link", () => {
+  it("writes exactly the markup of React Router's Link", () => {
+    for (const to of PATHS) {
+      const props = { to, className: "underline", rel: "next", lang: "en", children: "x" } as const;
+      const expected = markup(<RouterLink {...props} />, false);
+      expect(markup(<Link {...props} />, true), to).toBe(expected);
+      expect(markup(<Link {...props} target="_blank" discover="none" reloadDocument />, true), to).toBe(
+        markup(<RouterLink {...props} target="_blank" discover="none" reloadDocument />, false),
+      );
+    }
+  });
+
+  it("writes a plain anchor only for paths the router leaves as they are, in a lean document", () => {
+    expect(PATHS.filter(isPlainPath)).toEqual(PATHS.slice(0, 11));
+    // The plain anchor carries no router-only props (state, replace…) into the markup.
+    const html = markup(
+      <Link to="/a" state={{ from: 1 }} replace preventScrollReset viewTransition>
+        a
+      </Link>,
+      true,
+    );
+    expect(html).toBe('<a href="/a" data-discover="true">a</a>');
+  });
+});
