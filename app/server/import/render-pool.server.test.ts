@@ -20,8 +20,6 @@ const request: ImportRenderRequest = {
   bodies: [
     {
       locale: "en",
-      title: "Tea",
-      summary: "",
       markdown: [
         "## Brewing",
         "",
@@ -34,7 +32,7 @@ const request: ImportRenderRequest = {
         "[^1]: Or a little less.",
       ].join("\n"),
     },
-    { locale: "zh", title: "茶", summary: "", markdown: "## 泡茶\n\n水温八十度左右最好。[^1]\n\n[^1]: 脚注。" },
+    { locale: "zh", markdown: "## 泡茶\n\n水温八十度左右最好。[^1]\n\n[^1]: 脚注。" },
   ],
   media: new Map([[image.id, image]]),
 };
@@ -63,7 +61,7 @@ describe("the import's render worker", () => {
     renderer = workerImportRenderer({ url });
     const many = Array.from({ length: 20 }, (_, i) =>
       renderer?.render({
-        bodies: [{ locale: "en", title: "", summary: "", markdown: `# Post ${i}` }],
+        bodies: [{ locale: "en", markdown: `# Post ${i}` }],
         media: new Map(),
       }),
     );
@@ -78,8 +76,8 @@ describe("the import's render worker", () => {
     const deep = `${">".repeat(200)} deep`;
     const out = await renderer.render({
       bodies: [
-        { locale: "en", title: "", summary: "", markdown: deep },
-        { locale: "zh", title: "", summary: "", markdown: "好" },
+        { locale: "en", markdown: deep },
+        { locale: "zh", markdown: "好" },
       ],
       media: new Map(),
     });

@@ -11,7 +11,7 @@ import { renderPost, type TocEntry } from "../post-render.server.ts";
 
 export interface ImportRenderRequest {
   /** The post's language versions, image references already pointing at stored media. */
-  bodies: Array<{ locale: Locale; title: string; summary: string; markdown: string }>;
+  bodies: Array<{ locale: Locale; markdown: string }>;
   /** The uploaded images the bodies may show, by media id (looked up by the caller, which has the database). */
   media: Map<string, MediaImage>;
 }
@@ -24,8 +24,6 @@ export interface RenderedImportBody {
 
 /** One per body, in order; null where the body is nested too deeply to render. */
 export type ImportRenderResult = Array<RenderedImportBody | null>;
-
-const isTooDeep = (error: unknown) => error instanceof MarkdownTooDeep;
 
 /** Renders one imported post's bodies. Errors other than too deep nesting are thrown (the chunk is retried). */
 export async function renderImported(request: ImportRenderRequest): Promise<ImportRenderResult> {
@@ -43,7 +41,7 @@ export async function renderImported(request: ImportRenderRequest): Promise<Impo
       const rendered = await renderPost(body.markdown, body.locale, { media });
       out.push({ html: rendered.html, toc: rendered.toc, readingMinutes: rendered.readingMinutes });
     } catch (error) {
-      if (!isTooDeep(error)) throw error;
+      if (!(error instanceof MarkdownTooDeep)) throw error;
       out.push(null);
     }
   }

@@ -105,7 +105,7 @@ export interface PostImportDeps {
   images: (kind: string, rootDir: string) => ImageResolver;
   /** Fetching remote images for imports that ask for it (the size limit is the upload limit). */
   remote: Omit<RemoteFetchOptions, "maxBytes"> & { maxBytes: number };
-  /** Renders the posts' bodies and comments: the server and the CLI pass a worker; absent, on this thread. */
+  /** Renders the posts' bodies: the server and the CLI pass a worker; absent, on this thread. */
   renderer?: ImportRenderer;
 }
 
@@ -495,7 +495,7 @@ async function prepare(deps: PostImportDeps, job: Job, post: ImportedPost, hash:
     const urls = new Map<string, string | null>();
     for (const r of refs) if (!urls.has(r.url)) urls.set(r.url, await imageUrl(r.url, t.origin));
     const markdown = rewriteReferences(t.bodyMarkdown, refs, (u) => urls.get(u) ?? null);
-    bodies.push({ locale: t.locale, title: t.title, summary: t.summary, markdown });
+    bodies.push({ locale: t.locale, markdown });
   }
   let coverUrl: string | null = null;
   if (post.cover) {
@@ -512,13 +512,14 @@ async function prepare(deps: PostImportDeps, job: Job, post: ImportedPost, hash:
   const renderer = deps.renderer ?? inProcessImportRenderer;
   const result = renderer.render({ bodies, media }).then(async (out): Promise<Preparation> => {
     const translations: Prepared["translations"] = [];
-    for (const [i, body] of bodies.entries()) {
+    for (const [i, t] of post.translations.entries()) {
       const rendered = out[i];
-      if (!rendered) return fail("bodyTooDeep", post.translations[i]?.origin ?? post.label);
+      const body = bodies[i];
+      if (!rendered || !body) return fail("bodyTooDeep", t.origin);
       translations.push({
-        locale: body.locale,
-        title: body.title,
-        summary: body.summary,
+        locale: t.locale,
+        title: t.title,
+        summary: t.summary,
         bodyMarkdown: body.markdown,
         bodyHtml: rendered.html,
         tocJson: JSON.stringify(rendered.toc),
@@ -535,6 +536,9 @@ async function prepare(deps: PostImportDeps, job: Job, post: ImportedPost, hash:
   return { result };
 }
 
+/** What the report calls an imported comment. */
+const commentItem = (post: ImportedPost, c: ImportedComment) => `${post.label} comment ${c.sourceId}`;
+
 /**
  * The comments to render as the comment form would take them: a body over the form's limit is
  * cut, one nested too deeply is left out; both with a report line. Rendered on this thread
@@ -543,7 +547,7 @@ async function prepare(deps: PostImportDeps, job: Job, post: ImportedPost, hash:
 function commentBodies(post: ImportedPost, lines: ImportReportLine[]): ImportedComment[] {
   const out: ImportedComment[] = [];
   for (const c of post.comments ?? []) {
-    const item = `${post.label} comment ${c.sourceId}`;
+    const item = commentItem(post, c);
     let body = c.bodyMarkdown.trim();
     if (!body) continue;
     if (body.length > COMMENT_MAX_LENGTH) {
@@ -572,7 +576,7 @@ function renderComments(
       out.push({ ...c, bodyHtml: markdown.renderCommentParts(c.bodyMarkdown).html });
     } catch (error) {
       if (!(error instanceof MarkdownTooDeep)) throw error;
-      lines.push({ item: `${post.label} comment ${c.sourceId}`, outcome: "note", reason: "commentTooDeep" });
+      lines.push({ item: commentItem(post, c), outcome: "note", reason: "commentTooDeep" });
     }
   }
   return out;
