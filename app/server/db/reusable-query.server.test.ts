@@ -123,7 +123,8 @@ describe("reusable queries", () => {
 
   it("the reading pages' queries compile as a fresh build does, for both languages", () => {
     const { db } = database;
-    const { postDetailRow, postTagRows, previousPost, nextPost, relatedPostRows } = POST_PAGE_QUERIES;
+    const { postDetailRow, postTagRows, previousPost, nextPost, relatedByWalk, relatedByTags, pastWalk } =
+      POST_PAGE_QUERIES;
     const shapes = [false, true].flatMap((category) =>
       [false, true].flatMap((tag) =>
         [false, true].flatMap((author) => [false, true].map((from) => ({ category, tag, author, from }))),
@@ -138,7 +139,9 @@ describe("reusable queries", () => {
         [postTagRows, { id: `post-${locale}` }],
         [previousPost, { id: "p1", publishedAt: "2026-01-01T00:00:00.000Z", locale, other }],
         [nextPost, { id: "p2", publishedAt: "2026-02-01T00:00:00.000Z", locale, other }],
-        [relatedPostRows, { postId: "p3", locale, other, limit: 3, candidates: 30 }],
+        [relatedByWalk, { postId: "p3", locale, other, limit: 3, candidates: 30, walkOffset: 499, tagRows: 1000 }],
+        [relatedByTags, { postId: "p4", locale, other, limit: 4, candidates: 31, walkOffset: 498, tagRows: 999 }],
+        [pastWalk, { walkOffset: locale === "en" ? 499 : 498 }],
         [COMMENT_QUERIES.anonymous, { postId: `p-${locale}`, viewerId: "" }],
         [COMMENT_QUERIES.signedIn, { postId: `p-${locale}`, viewerId: "u1" }],
         [adWindowRows, { placement: "sidebar", now: `2026-03-0${locale === "en" ? 1 : 2}T00:00:00.000Z` }],

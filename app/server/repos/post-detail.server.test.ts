@@ -10,6 +10,7 @@ import {
   findRelatedPosts,
   isPublic,
   RELATED_CANDIDATES,
+  RELATED_WALK,
 } from "./post-detail.server.ts";
 import { createPost, type NewPostInput } from "./posts.server.ts";
 import { createCategory, ensureTags } from "./taxonomy.server.ts";
@@ -228,6 +229,46 @@ describe("neighbours and related posts", () => {
       // Within the candidates, more shared tags still come first.
       const recentBoth = await make("recent-both", [a, b], 5);
       expect((await findRelatedPosts(db.db, subject, "en"))[0]?.id).toBe(recentBoth);
+    } finally {
+      await db.cleanup();
+    }
+  });
+
+  it("reads the tags' rows when the newest RELATED_WALK posts hold too few sharing posts", async () => {
+    const db = await createTestDatabase();
+    try {
+      const [rare, other, common] = (await ensureTags(db.db, ["rare", "other", "common"])) as [string, string, string];
+      const at = (n: number) => new Date(Date.UTC(2024, 0, 1) + n * 3_600_000).toISOString();
+      const make = (slug: string, tagIds: string[], n: number, extra: Partial<NewPostInput> = {}) =>
+        createPost(db.db, {
+          slug,
+          authorId: null,
+          status: "published",
+          publishedAt: at(n),
+          translations: [{ locale: "en", title: slug }],
+          tagIds,
+          ...extra,
+        });
+      // Older than the walk reaches: sharing two tags, one tag, and a draft and a trashed
+      // post sharing both, which must not show.
+      const oldOne = await make("old-one", [rare], 1);
+      const oldBoth = await make("old-both", [rare, other], 2);
+      await make("old-draft", [rare, other], 3, { status: "draft" });
+      const trashed = await make("old-trashed", [rare, other], 4);
+      await db.db.updateTable("posts").set({ deletedAt: nowIso() }).where("id", "=", trashed).execute();
+      const subject = await make("subject", [rare, other], 5);
+      const untagged = await make("untagged", [], 6);
+      // The walk's posts: none shares a tag with the subject.
+      for (let n = 0; n < RELATED_WALK; n++) await make(`recent-${n}`, [common], 10 + n);
+
+      const related = await findRelatedPosts(db.db, subject, "en");
+      expect(related.map((r) => r.id)).toEqual([oldBoth, oldOne]);
+      expect(related[0]).toMatchObject({ title: "old-both", isFallback: false });
+      expect(await findRelatedPosts(db.db, untagged, "en")).toEqual([]);
+      // A recent post sharing one tag is found by the walk, and the tags' rows still
+      // rank the old post sharing two above it.
+      const recentOne = await make("recent-rare", [rare], 10 + RELATED_WALK);
+      expect((await findRelatedPosts(db.db, subject, "en")).map((r) => r.id)).toEqual([oldBoth, recentOne, oldOne]);
     } finally {
       await db.cleanup();
     }
