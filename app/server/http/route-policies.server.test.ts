@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { ServerBuild } from "react-router";
+import { matchRoutes, type ServerBuild } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
 import { policyOf } from "../../lib/route-policy.ts";
 import routes from "../../routes.ts";
@@ -182,6 +182,36 @@ describe("route policies", () => {
       "/en/solana/transferBatch",
     ]) {
       expect(match(p).policy.js, p).toBe("app");
+    }
+  });
+
+  it("match every path as React Router does with the whole table", () => {
+    const tree = routeTree(manifest);
+    const fill = (routePath: string) =>
+      routePath
+        .split("/")
+        .map((segment) => (segment.startsWith(":") ? "x1" : segment === "*" ? "rest/of/it" : segment))
+        .join("/");
+    const paths = new Set(["/", "/en", "/zh/", "/EN", "/Zh/Posts", "/nowhere", "/posts/", "/posts//page/2"]);
+    const walk = (routes: typeof tree, parent: string) => {
+      for (const route of routes) {
+        const full = route.path ? `${parent}/${fill(route.path)}` : parent;
+        for (const variant of [full, `${full}/`, full.toUpperCase(), `${full}/extra`, `${full}.data`]) {
+          paths.add(variant.startsWith("/") ? variant : `/${variant}`);
+        }
+        paths.add(`/%7A%68${full.slice(3)}`);
+        if (route.children) walk(route.children, full);
+      }
+    };
+    walk(tree, "");
+    expect(paths.size).toBeGreaterThan(800);
+    const fresh = createRouteMatcher(tree);
+    for (const pathname of paths) {
+      const path = pagePathOf(pathname);
+      const whole = matchRoutes(tree, path) ?? [];
+      const leaf = whole[whole.length - 1];
+      const got = fresh(pathname);
+      expect([pathname, got.routeId, got.params]).toEqual([pathname, leaf?.route.id ?? null, leaf?.params ?? {}]);
     }
   });
 
