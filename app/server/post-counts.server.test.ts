@@ -77,6 +77,25 @@ describe("cachedPostCount", () => {
       expect(await cachedPostCount(server.db, "all", count, 2)).toBe(2);
       expect(await cachedPostCount(server.db, "all", count, 3)).toBe(2);
       expect(state.calls).toBe(2);
+
+      // Counts asked for together (a page's loaders) share one read of the write stamp;
+      // the next ask reads it again and sees a commit made in between.
+      let stampReads = 0;
+      const executeQuery = server.db.executeQuery.bind(server.db);
+      server.db.executeQuery = ((query: Parameters<typeof executeQuery>[0]) => {
+        if ("sql" in query && query.sql === "pragma data_version") stampReads++;
+        return executeQuery(query);
+      }) as typeof server.db.executeQuery;
+      const together = await Promise.all([
+        cachedPostCount(server.db, "all", count, 4),
+        cachedCount(server.db, "ads", async () => "rows", 4),
+        cachedPostCount(server.db, "tag", count, 4),
+      ]);
+      expect(together).toEqual([2, "rows", 3]);
+      expect(stampReads).toBe(1);
+      await sql`insert into "t" values (3)`.execute(other.db);
+      expect(await cachedPostCount(server.db, "all", count, 5)).toBe(4);
+      expect(stampReads).toBe(2);
     } finally {
       await other.close();
       await server.close();

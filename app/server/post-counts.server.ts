@@ -1,4 +1,4 @@
-import { SqliteAdapter, sql } from "kysely";
+import { CompiledQuery, SqliteAdapter } from "kysely";
 import type { DB } from "./db/db.server.ts";
 
 /**
@@ -33,11 +33,28 @@ const cache = new WeakMap<DB, Counts>();
  * SQLite's `PRAGMA data_version`: it changes whenever another connection commits to
  * the file, and costs a few microseconds. PostgreSQL has no such counter (null).
  */
-async function externalWriteStamp(db: DB): Promise<number | null> {
-  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return null;
-  const { rows } = await sql<{ data_version: number }>`pragma data_version`.execute(db);
-  return rows[0]?.data_version ?? null;
+function externalWriteStamp(db: DB): Promise<number | null> {
+  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return Promise.resolve(null);
+  // Callers waiting at the same time share one read: a page's loaders ask together.
+  let reading = stampReads.get(db);
+  if (!reading) {
+    reading = db.executeQuery(DATA_VERSION).then(
+      ({ rows }) => {
+        stampReads.delete(db);
+        return rows[0]?.data_version ?? null;
+      },
+      (error: unknown) => {
+        stampReads.delete(db);
+        throw error;
+      },
+    );
+    stampReads.set(db, reading);
+  }
+  return reading;
 }
+
+const DATA_VERSION = CompiledQuery.raw("pragma data_version") as CompiledQuery<{ data_version: number }>;
+const stampReads = new WeakMap<DB, Promise<number | null>>();
 
 async function countsOf(db: DB): Promise<Map<string, Kept>> {
   const stamp = await externalWriteStamp(db);

@@ -123,8 +123,7 @@ describe("reusable queries", () => {
 
   it("the reading pages' queries compile as a fresh build does, for both languages", () => {
     const { db } = database;
-    const { postDetailRow, postTagRows, previousPost, nextPost, relatedByWalk, relatedByTags, pastWalk } =
-      POST_PAGE_QUERIES;
+    const { postDetailRow, postTagRows, neighbourRows, relatedByWalk, relatedByTags, pastWalk } = POST_PAGE_QUERIES;
     const shapes = [false, true].flatMap((category) =>
       [false, true].flatMap((tag) =>
         [false, true].flatMap((author) => [false, true].map((from) => ({ category, tag, author, from }))),
@@ -137,8 +136,7 @@ describe("reusable queries", () => {
       const checks: [ReusableQuery<QueryValues, unknown>, QueryValues][] = [
         [postDetailRow, { id: `post-${locale}`, locale, other }],
         [postTagRows, { id: `post-${locale}` }],
-        [previousPost, { id: "p1", publishedAt: "2026-01-01T00:00:00.000Z", locale, other }],
-        [nextPost, { id: "p2", publishedAt: "2026-02-01T00:00:00.000Z", locale, other }],
+        [neighbourRows, { id: "p1", publishedAt: "2026-01-01T00:00:00.000Z", locale, other }],
         [relatedByWalk, { postId: "p3", locale, other, limit: 3, candidates: 30, walkOffset: 499, tagRows: 1000 }],
         [relatedByTags, { postId: "p4", locale, other, limit: 4, candidates: 31, walkOffset: 498, tagRows: 999 }],
         [pastWalk, { walkOffset: locale === "en" ? 499 : 498 }],

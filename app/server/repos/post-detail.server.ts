@@ -233,45 +233,47 @@ function publicPostLinks(db: DB, locale: Locale, other: Locale) {
 type NeighbourValues = { id: string; publishedAt: string; locale: Locale; other: Locale };
 const LINK_COLUMNS = ["p.id", "p.publishedAt", "t.title as title", "f.title as fallbackTitle"] as const;
 
-/** The public post just before this one (publish date, then id). */
-const previousPost = reusableQuery(["id", "publishedAt", "locale", "other"], (db, v: NeighbourValues) =>
-  publicPostLinks(db, v.locale, v.other)
-    .where("p.publishedAt", "<=", v.publishedAt)
-    .where((eb) => eb.or([eb("p.publishedAt", "<", v.publishedAt), eb("p.id", "<", v.id)]))
-    .select(LINK_COLUMNS)
-    .orderBy("p.publishedAt", "desc")
-    .orderBy("p.id", "desc")
-    .limit(1),
-);
-
-/** The public post just after this one. */
-const nextPost = reusableQuery(["id", "publishedAt", "locale", "other"], (db, v: NeighbourValues) =>
-  publicPostLinks(db, v.locale, v.other)
-    .where("p.publishedAt", ">=", v.publishedAt)
-    .where((eb) => eb.or([eb("p.publishedAt", ">", v.publishedAt), eb("p.id", ">", v.id)]))
-    .select(LINK_COLUMNS)
-    .orderBy("p.publishedAt", "asc")
-    .orderBy("p.id", "asc")
-    .limit(1),
-);
-
 /**
- * The published posts just before and after this one by publish date (ties by
- * id, the same order as the lists): two small indexed queries. The plain bound on
- * the date lets SQLite seek the publish-date index; "earlier, or as early with a
- * smaller id" alone made it walk every published post.
+ * The public post just before (`previous`) or after (`next`) this one by publish date,
+ * then id. The plain bound on the date lets the database seek the publish-date index;
+ * "earlier, or as early with a smaller id" alone made SQLite walk every published post.
  */
+function neighbour(db: DB, v: NeighbourValues, side: "previous" | "next") {
+  const before = side === "previous";
+  const direction = before ? "desc" : "asc";
+  return publicPostLinks(db, v.locale, v.other)
+    .where("p.publishedAt", before ? "<=" : ">=", v.publishedAt)
+    .where((eb) =>
+      eb.or([eb("p.publishedAt", before ? "<" : ">", v.publishedAt), eb("p.id", before ? "<" : ">", v.id)]),
+    )
+    .select(LINK_COLUMNS)
+    .select(sql<"previous" | "next">`${sql.lit(side)}`.as("side"))
+    .orderBy("p.publishedAt", direction)
+    .orderBy("p.id", direction)
+    .limit(1);
+}
+
+/** Both neighbours in one statement: a page's dozen small queries each cost a round. */
+const neighbourRows = reusableQuery(["id", "publishedAt", "locale", "other"], (db, v: NeighbourValues) =>
+  db
+    .selectFrom(neighbour(db, v, "previous").as("before"))
+    .selectAll()
+    .unionAll(db.selectFrom(neighbour(db, v, "next").as("after")).selectAll()),
+);
+
+/** The published posts just before and after this one by publish date (ties by id, the same order as the lists). */
 export async function findNeighbours(
   db: DB,
   post: { id: string; publishedAt: string },
   locale: Locale,
 ): Promise<{ previous: PostLink | null; next: PostLink | null }> {
   const values = { id: post.id, publishedAt: post.publishedAt, locale, other: otherLocale(locale) };
-  const [previous, next] = await Promise.all([previousPost.takeFirst(db, values), nextPost.takeFirst(db, values)]);
-  return {
-    previous: previous ? toLink(previous, locale) : null,
-    next: next ? toLink(next, locale) : null,
+  const rows = await neighbourRows.execute(db, values);
+  const link = (side: "previous" | "next") => {
+    const row = rows.find((r) => r.side === side);
+    return row ? toLink(row, locale) : null;
   };
+  return { previous: link("previous"), next: link("next") };
 }
 
 /**
@@ -446,8 +448,7 @@ export async function findRelatedPosts(db: DB, postId: string, locale: Locale, l
 export const POST_PAGE_QUERIES = {
   postDetailRow,
   postTagRows,
-  previousPost,
-  nextPost,
+  neighbourRows,
   relatedByWalk,
   relatedByTags,
   pastWalk,
