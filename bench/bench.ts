@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { sql } from "kysely";
+import type { Locale } from "../app/lib/i18n/locale.ts";
 import { openDatabase } from "../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../app/server/env.server.ts";
 import { ensureBuild, SERVER_ENTRY } from "../scripts/build-if-stale.js";
@@ -140,23 +141,38 @@ export interface Pages extends Record<string, string> {
   rss: string;
 }
 
+type Database = ReturnType<typeof openDatabase>["db"];
+
+/** The newest published post in `locale`: the one a visitor is most likely to open. */
+async function newestPost(db: Database, locale: Locale): Promise<{ id: string }> {
+  return db
+    .selectFrom("posts")
+    .innerJoin("postTranslations", "postTranslations.postId", "posts.id")
+    .select("posts.id")
+    .where("posts.status", "=", "published")
+    .where("posts.deletedAt", "is", null)
+    .where("posts.publishedAt", "<=", new Date().toISOString())
+    .where("postTranslations.locale", "=", locale)
+    .orderBy("posts.publishedAt", "desc")
+    .limit(1)
+    .executeTakeFirstOrThrow();
+}
+
+/** `/posts/detail/<id>` of the newest published post in `locale`. */
+export async function newestPostPath(dataDir: string, locale: Locale, databaseUrl?: string): Promise<string> {
+  const { db, close } = openDatabase(parseDatabaseUrl(databaseUrl, dataDir), { poolMax: 1 });
+  try {
+    return `/posts/detail/${(await newestPost(db, locale)).id}`;
+  } finally {
+    await close();
+  }
+}
+
 /** The pages measured, picked from the seeded database. */
 export async function pickPages(dataDir: string, search = SEARCH_WORD, databaseUrl?: string): Promise<Pages> {
   const { db, close } = openDatabase(parseDatabaseUrl(databaseUrl, dataDir), { poolMax: 1 });
   try {
-    const now = new Date().toISOString();
-    // The newest published post: the one a visitor is most likely to open.
-    const post = await db
-      .selectFrom("posts")
-      .innerJoin("postTranslations", "postTranslations.postId", "posts.id")
-      .select("posts.id")
-      .where("posts.status", "=", "published")
-      .where("posts.deletedAt", "is", null)
-      .where("posts.publishedAt", "<=", now)
-      .where("postTranslations.locale", "=", "en")
-      .orderBy("posts.publishedAt", "desc")
-      .limit(1)
-      .executeTakeFirstOrThrow();
+    const post = await newestPost(db, "en");
     // The tag with the most posts: the longest tag listing.
     const tag = await db
       .selectFrom("tags")

@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { belowTarget, failingAudits, formatPage, type LighthouseReport, pageScores } from "./lighthouse-scores.ts";
+import {
+  auditedPages,
+  belowTarget,
+  failingAudits,
+  formatPage,
+  formatTable,
+  type LighthouseReport,
+  PAGE_NAMES,
+  pageMetrics,
+  pageScores,
+  parseOptions,
+} from "./lighthouse-scores.ts";
 
 const audit = (id: string, score: number | null, scoreDisplayMode = "binary", displayValue?: string) => ({
   id,
@@ -111,5 +122,58 @@ describe("Lighthouse scores", () => {
     expect(formatPage("post", "/posts/detail/x", pageScores(perfect))).toEqual([
       "post (/posts/detail/x): performance 100 · accessibility 100 · best-practices 100 · seo 100  all on target",
     ]);
+  });
+});
+
+describe("Lighthouse pages", () => {
+  const picked = { home: "/", post: "/posts/detail/en1", postZh: "/posts/detail/zh1" };
+
+  it("audits home and post in English and under /zh by default", () => {
+    expect(parseOptions([]).pages).toEqual(["home", "post", "home-zh", "post-zh"]);
+    expect(auditedPages(picked, parseOptions([]).pages)).toEqual([
+      { name: "home", locale: "en", path: "/" },
+      { name: "post", locale: "en", path: "/posts/detail/en1" },
+      { name: "home-zh", locale: "zh", path: "/zh" },
+      { name: "post-zh", locale: "zh", path: "/zh/posts/detail/zh1" },
+    ]);
+    expect(auditedPages(picked).map((p) => p.name)).toEqual([...PAGE_NAMES]);
+  });
+
+  it("picks a subset with --only, by page or by language, in the usual order", () => {
+    expect(parseOptions(["--only", "zh"]).pages).toEqual(["home-zh", "post-zh"]);
+    expect(parseOptions(["--only", "en"]).pages).toEqual(["home", "post"]);
+    expect(parseOptions(["--only", "post-zh, home"]).pages).toEqual(["home", "post-zh"]);
+    expect(auditedPages(picked, ["post-zh"])).toEqual([
+      { name: "post-zh", locale: "zh", path: "/zh/posts/detail/zh1" },
+    ]);
+    expect(() => parseOptions(["--only", "fr"])).toThrow(/--only/);
+    expect(() => parseOptions(["--pages", "zh"])).toThrow();
+  });
+
+  it("prints the scores and lab metrics as a Markdown table, one row per page", () => {
+    const perfect: LighthouseReport = {
+      categories: Object.fromEntries(
+        ["performance", "accessibility", "best-practices", "seo"].map((c) => [
+          c,
+          { title: c, score: 1, auditRefs: [] },
+        ]),
+      ),
+      audits: {
+        "first-contentful-paint": { ...audit("first-contentful-paint", 1, "numeric"), numericValue: 812.4 },
+        "largest-contentful-paint": { ...audit("largest-contentful-paint", 1, "numeric"), numericValue: 1062 },
+        "cumulative-layout-shift": { ...audit("cumulative-layout-shift", 1, "numeric"), numericValue: 0.00042 },
+        "total-blocking-time": { ...audit("total-blocking-time", 1, "numeric"), numericValue: 0 },
+      },
+    };
+    const metrics = pageMetrics(perfect);
+    expect(metrics).toEqual({ fcp: 812.4, lcp: 1062, cls: 0.00042, tbt: 0 });
+    const rows = ["home", "home-zh"].map((name) => ({ name, scores: pageScores(perfect), metrics }));
+    const table = formatTable([...rows, { name: "post-zh", scores: pageScores(report), metrics: pageMetrics(report) }]);
+    expect(table).toHaveLength(5);
+    expect(table[0]).toMatch(/^\| page +\| performance \| accessibility \| best practices \| SEO \| first \/ largest/);
+    expect(table[2]).toMatch(/^\| home +\| +100 \| +100 \| +100 \| +100 \| +0\.8 s \/ 1\.1 s \| +0 \| +0 ms \|$/);
+    expect(table[3]).toMatch(/^\| home-zh /);
+    expect(table[4]).toMatch(/^\| post-zh +\| +83 \| +100 \| +96 \| +n\/a \| +n\/a \/ n\/a \| +n\/a \| +n\/a \|$/);
+    expect(new Set(table.map((line) => line.length)).size).toBe(1);
   });
 });

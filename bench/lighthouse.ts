@@ -1,9 +1,11 @@
 // `npm run lighthouse`: seeds a small demo site into a temporary directory, starts
 // the production server, and runs Lighthouse (mobile: its default form factor,
-// screen and simulated throttling) on the home page and a post page with the
-// system Chromium. Prints the four category scores per page and, for a score
-// below target, the audits that cost points; writes bench/results/lighthouse.json
-// (and each page's whole report as lighthouse-<page>.report.json).
+// screen and simulated throttling) on the home page and a post page, in English
+// and under /zh, with the system Chromium (`--only` picks some of the four).
+// Prints the four category scores per page and, for a score below target, the
+// audits that cost points, then a table with the lab metrics; writes
+// bench/results/lighthouse.json (and each page's whole report as
+// lighthouse-<page>.report.json).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,8 +13,19 @@ import { type LaunchedChrome, launch } from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { ensureBuild, SERVER_ENTRY } from "../scripts/build-if-stale.js";
 import { CHROMIUM_ARGS } from "../scripts/chromium.ts";
-import { pickPages, seed, serverEnv } from "./bench.ts";
-import { belowTarget, CATEGORIES, formatPage, type PageScores, pageScores } from "./lighthouse-scores.ts";
+import { newestPostPath, pickPages, seed, serverEnv } from "./bench.ts";
+import {
+  auditedPages,
+  belowTarget,
+  CATEGORIES,
+  formatPage,
+  formatTable,
+  type PageMetrics,
+  type PageScores,
+  pageMetrics,
+  pageScores,
+  parseOptions,
+} from "./lighthouse-scores.ts";
 import { repoRoot, startProcess } from "./process.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -25,10 +38,17 @@ interface LighthouseOutput {
   userAgent: string;
   settings: { formFactor: string; throttlingMethod: string; screenWidth: number };
   loadAverage: number;
-  pages: Record<string, { url: string; scores: PageScores; warnings: string[] }>;
+  pages: Record<string, { url: string; locale: string; scores: PageScores; metrics: PageMetrics; warnings: string[] }>;
 }
 
-async function main(): Promise<number> {
+async function main(argv: string[]): Promise<number> {
+  let names: ReturnType<typeof parseOptions>["pages"];
+  try {
+    names = parseOptions(argv).pages;
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    return 2;
+  }
   ensureBuild({ quiet: true });
   const work = mkdtempSync(path.join(os.tmpdir(), "inkwell-lighthouse-"));
   const dataDir = path.join(work, "data");
@@ -36,6 +56,7 @@ async function main(): Promise<number> {
     console.log(`seeding ${POSTS} posts`);
     seed(dataDir, POSTS);
     const { home, post } = await pickPages(dataDir);
+    const pages = auditedPages({ home, post, postZh: await newestPostPath(dataDir, "zh") }, names);
     const server = await startProcess([SERVER_ENTRY], serverEnv(dataDir, true), { timeoutMs: 60_000 });
     const userDataDir = path.join(work, "chromium");
     mkdirSync(userDataDir);
@@ -53,11 +74,9 @@ async function main(): Promise<number> {
       const outDir = path.join(repoRoot, "bench", "results");
       mkdirSync(outDir, { recursive: true });
       const lines: string[] = [];
+      const rows: Parameters<typeof formatTable>[0] = [];
       let missed = 0;
-      for (const [name, pagePath] of [
-        ["home", home],
-        ["post", post],
-      ] as const) {
+      for (const { name, locale, path: pagePath } of pages) {
         const url = `${server.url}${pagePath}`;
         console.log(`lighthouse ${url}`);
         const result = await lighthouse(url, {
@@ -70,6 +89,7 @@ async function main(): Promise<number> {
         const { lhr } = result;
         if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${lhr.runtimeError.message}`);
         const scores = pageScores(lhr);
+        const metrics = pageMetrics(lhr);
         missed += belowTarget(scores).length;
         output.lighthouseVersion = lhr.lighthouseVersion;
         output.userAgent = lhr.environment.hostUserAgent;
@@ -78,10 +98,11 @@ async function main(): Promise<number> {
           throttlingMethod: lhr.configSettings.throttlingMethod,
           screenWidth: lhr.configSettings.screenEmulation.width,
         };
-        output.pages[name] = { url: pagePath, scores, warnings: lhr.runWarnings };
+        output.pages[name] = { url: pagePath, locale, scores, metrics, warnings: lhr.runWarnings };
         // The whole report too, for the details of a failing audit.
         writeFileSync(path.join(outDir, `lighthouse-${name}.report.json`), JSON.stringify(lhr));
         lines.push(...formatPage(name, pagePath, scores));
+        rows.push({ name, scores, metrics });
       }
       const file = path.join(outDir, "lighthouse.json");
       writeFileSync(file, `${JSON.stringify(output, null, 2)}\n`);
@@ -90,6 +111,8 @@ async function main(): Promise<number> {
           `${output.settings.throttlingMethod} throttling), load average ${output.loadAverage}; targets 95/100/100/100\n`,
       );
       for (const line of lines) console.log(line);
+      console.log("");
+      for (const line of formatTable(rows)) console.log(line);
       console.log(`\n${missed === 0 ? "every score on target" : `${missed} score(s) below target`}; wrote ${file}`);
       return 0;
     } finally {
@@ -102,5 +125,5 @@ async function main(): Promise<number> {
 }
 
 if (import.meta.main) {
-  process.exitCode = await main();
+  process.exitCode = await main(process.argv.slice(2));
 }

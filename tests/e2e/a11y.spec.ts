@@ -1,4 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
+import { createPost } from "../../app/server/repos/posts.server.ts";
+import { ensureTags } from "../../app/server/repos/taxonomy.server.ts";
 import { expect, test } from "./fixtures.ts";
 
 const PAGES = [
@@ -32,3 +34,47 @@ for (const locale of ["en", "zh"] as const) {
     });
   }
 }
+
+// Lighthouse (mobile, 412 px) runs axe's target-size rule, which axe leaves off by default.
+// The small tag links under each post card were 17 px lines of text 8 px apart; a Chinese
+// tag name (a narrower "#") next to a Latin one brought their spacing under 24 px.
+test("tag links on a phone are 24 px tap targets, on home and post, in English and Chinese", async ({
+  browser,
+  baseURL,
+  serverDb,
+}) => {
+  const run = Date.now().toString(36);
+  const { db } = serverDb;
+  const [tooling = "", latin = ""] = await ensureTags(db, [`Tap ${run} A`, `Tap ${run} TypeScript`]);
+  await db.updateTable("tags").set({ nameZh: "工具链" }).where("id", "=", tooling).execute();
+  const id = await createPost(db, {
+    slug: `tap-${run}`,
+    authorId: null,
+    status: "published",
+    publishedAt: new Date(Date.now() - 60_000).toISOString(),
+    tagIds: [tooling, latin],
+    translations: [
+      { locale: "en", title: `Tap targets ${run}`, summary: "Tags below.", bodyHtml: "<p>Words.</p>" },
+      { locale: "zh", title: `点击区域 ${run}`, summary: "标签在下面。", bodyHtml: "<p>文字。</p>" },
+    ],
+  });
+  const context = await browser.newContext({ baseURL, viewport: { width: 412, height: 823 }, hasTouch: true });
+  try {
+    const page = await context.newPage();
+    for (const prefix of ["/en", "/zh"]) {
+      for (const path of [prefix, `${prefix}/posts/detail/${id}`]) {
+        await page.goto(path);
+        const tagLinks = page.locator(`a[href^="${prefix}/tags/tap-${run}-"]`);
+        await expect(tagLinks).toHaveCount(2);
+        for (const box of await Promise.all((await tagLinks.all()).map((link) => link.boundingBox()))) {
+          expect(box?.height, path).toBeGreaterThanOrEqual(24);
+        }
+        const results = await new AxeBuilder({ page }).withRules(["target-size"]).analyze();
+        const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+        expect(summary, path).toEqual([]);
+      }
+    }
+  } finally {
+    await context.close();
+  }
+});

@@ -113,9 +113,10 @@ export function PostList({
                       <ul aria-label={t("tagsLabel")} className="flex flex-wrap gap-2">
                         {post.tags.map((tag) => (
                           <li key={tag.id}>
+                            {/* 24 px tall: a tap target of its own (WCAG 2.5.8), not a 17 px line of small text. */}
                             <Link
                               to={`${prefix}/tags/${encodeURIComponent(tag.slug)}`}
-                              className="text-xs text-blue-700 hover:underline focus-visible:underline dark:text-blue-400"
+                              className="inline-flex min-h-6 items-center text-xs text-blue-700 hover:underline focus-visible:underline dark:text-blue-400"
                             >
                               #{tag.name}
                             </Link>
