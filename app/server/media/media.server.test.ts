@@ -62,6 +62,15 @@ describe(`media records and files (${testDialect()})`, () => {
     expect(images.get(media.id)).toMatchObject({ src: `/media/${media.id}/image.jpg`, width: 700, height: 350 });
   });
 
+  it("looks up no image for the empty id a post without a cover passes", async () => {
+    const refuses = {
+      selectFrom: () => {
+        throw new Error("queried the media table");
+      },
+    } as unknown as typeof database.db;
+    expect(await mediaImages(refuses, ["", ""])).toEqual(new Map());
+  });
+
   it("stores nothing for a refused file", async () => {
     const error = await storeUpload(deps(), { fileName: "x.png", data: Buffer.from("nope"), uploadedBy: null }).catch(
       (e: unknown) => e,

@@ -253,7 +253,8 @@ export async function getMedia(db: DB, id: string): Promise<MediaRecord | null> 
 
 /** What pages need for each of these media ids (unknown ids are left out). */
 export async function mediaImages(db: DB, ids: readonly string[]): Promise<Map<string, MediaImage>> {
-  const unique = [...new Set(ids)];
+  // "" stands for "no image" (a post without a cover): no query for it.
+  const unique = [...new Set(ids)].filter((id) => id !== "");
   const out = new Map<string, MediaImage>();
   if (unique.length === 0) return out;
   const rows = await db
