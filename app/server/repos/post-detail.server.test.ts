@@ -156,6 +156,20 @@ describe("visibility", () => {
   });
 });
 
+/** Makes published posts `n` hours after the start of 2025, tagged as given, titled by slug. */
+function hourly(db: TestDatabase["db"]) {
+  return (slug: string, tagIds: string[], n: number, extra: Partial<NewPostInput> = {}) =>
+    createPost(db, {
+      slug,
+      authorId: null,
+      status: "published",
+      publishedAt: new Date(Date.UTC(2025, 0, 1) + n * 3_600_000).toISOString(),
+      translations: [{ locale: "en", title: slug }],
+      tagIds,
+      ...extra,
+    });
+}
+
 describe("neighbours and related posts", () => {
   it("link the published posts around a post by date, in the reader's language", async () => {
     const db = await createTestDatabase();
@@ -208,16 +222,7 @@ describe("neighbours and related posts", () => {
     const db = await createTestDatabase();
     try {
       const [a, b] = (await ensureTags(db.db, ["a", "b"])) as [string, string];
-      const at = (n: number) => new Date(Date.UTC(2025, 0, 1) + n * 3_600_000).toISOString();
-      const make = (slug: string, tagIds: string[], n: number) =>
-        createPost(db.db, {
-          slug,
-          authorId: null,
-          status: "published",
-          publishedAt: at(n),
-          translations: [{ locale: "en", title: slug }],
-          tagIds,
-        });
+      const make = hourly(db.db);
       const subject = await make("subject", [a, b], 0);
       // Shares both tags, but older than every candidate.
       const oldBoth = await make("old-both", [a, b], 1);
@@ -238,17 +243,7 @@ describe("neighbours and related posts", () => {
     const db = await createTestDatabase();
     try {
       const [rare, other, common] = (await ensureTags(db.db, ["rare", "other", "common"])) as [string, string, string];
-      const at = (n: number) => new Date(Date.UTC(2024, 0, 1) + n * 3_600_000).toISOString();
-      const make = (slug: string, tagIds: string[], n: number, extra: Partial<NewPostInput> = {}) =>
-        createPost(db.db, {
-          slug,
-          authorId: null,
-          status: "published",
-          publishedAt: at(n),
-          translations: [{ locale: "en", title: slug }],
-          tagIds,
-          ...extra,
-        });
+      const make = hourly(db.db);
       // Older than the walk reaches: sharing two tags, one tag, and a draft and a trashed
       // post sharing both, which must not show.
       const oldOne = await make("old-one", [rare], 1);
