@@ -5,9 +5,9 @@ import { parseArgs } from "node:util";
 export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
 export type Category = (typeof CATEGORIES)[number];
 
-/** Issue #9's targets for mobile: 95 / 100 / 100 / 100. */
+/** Issue 24's targets for mobile: 100 in every category (issue #9 asked 95 for performance). */
 export const TARGETS: Record<Category, number> = {
-  performance: 95,
+  performance: 100,
   accessibility: 100,
   "best-practices": 100,
   seo: 100,
