@@ -1,6 +1,7 @@
 import { defineConfig } from "@playwright/test";
 import { SERVER_ENTRY } from "./scripts/build-if-stale.js";
 import { CHROMIUM_ARGS } from "./scripts/chromium.ts";
+import { ceiling } from "./tests/e2e/ceilings.ts";
 import { e2eServers } from "./tests/e2e/servers.ts";
 
 // Run through `npm run test:e2e` (scripts/e2e.ts): it builds when stale, finds a
@@ -20,9 +21,9 @@ export default defineConfig({
   // Ceilings, not targets: up to four servers and browsers share the machine, and an
   // assertion waiting on a page that hashes a password or sends mail can take more
   // than the default 5 s when it is busy.
-  timeout: 60_000,
+  timeout: ceiling(60_000),
   expect: {
-    timeout: 10_000,
+    timeout: ceiling(10_000),
     // Reference screenshots (tests/e2e/visual.spec.ts) beside their spec, named by the
     // test's own argument only: CI renders with the same Chromium and fonts as we do.
     toHaveScreenshot: { pathTemplate: "{testDir}/{testFilePath}-snapshots/{arg}{ext}" },
@@ -30,8 +31,8 @@ export default defineConfig({
   use: {
     // A click or a navigation that never completes fails at its own step (with the
     // page's state in the trace) instead of running into the test's timeout.
-    actionTimeout: 20_000,
-    navigationTimeout: 30_000,
+    actionTimeout: ceiling(20_000),
+    navigationTimeout: ceiling(30_000),
     // Overridden per worker by the fixtures; this is the first server.
     baseURL: `http://127.0.0.1:${servers[0]?.port}`,
     trace: "retain-on-failure",

@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { createPost } from "../../app/server/repos/posts.server.ts";
 import { ensureTags } from "../../app/server/repos/taxonomy.server.ts";
+import { ceiling } from "./ceilings.ts";
 import { expect, test } from "./fixtures.ts";
 
 const PAGES = [
@@ -22,7 +23,7 @@ for (const locale of ["en", "zh"] as const) {
   for (const theme of ["light", "dark"] as const) {
     test(`axe finds no violations (${locale}, ${theme})`, async ({ page }) => {
       // Nine pages, each fully analysed: more than one ordinary test's worth of time.
-      test.setTimeout(120_000);
+      test.setTimeout(ceiling(120_000));
       await page.emulateMedia({ colorScheme: theme });
       for (const path of PAGES) {
         await page.goto(`/${locale}${path === "/" ? "" : path}`);

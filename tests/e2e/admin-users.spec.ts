@@ -3,6 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { requestSubscription } from "../../app/server/repos/subscribers.server.ts";
 import { login, register, signedInAdmin, signedInUser } from "./account-helpers.ts";
+import { ceiling } from "./ceilings.ts";
 import { expect, test } from "./fixtures.ts";
 import { mailTo, uniqueEmail } from "./mail.ts";
 
@@ -52,7 +53,7 @@ test("an admin grants and revokes admin, bans and unbans, resends verification a
   serverDb,
 }) => {
   // A long journey: three accounts, two browsers, mail (the machine is loaded).
-  test.setTimeout(300_000);
+  test.setTimeout(ceiling(300_000));
   const adminEmail = await signedInAdmin(page, serverDb.db, "users-admin");
   const origin = new URL(page.url()).origin;
 

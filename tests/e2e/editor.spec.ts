@@ -5,6 +5,7 @@ import type { Browser, Page } from "@playwright/test";
 import type { OpenDatabase } from "../../app/server/db/db.server.ts";
 import { createEditorPost } from "../../app/server/repos/post-editor.server.ts";
 import { login, signedInAdmin as sharedSignedInAdmin, signedInUser } from "./account-helpers.ts";
+import { ceiling } from "./ceilings.ts";
 import { expect, test } from "./fixtures.ts";
 
 // The admin's post editor in the browser: writing in both languages, drafts that
@@ -175,7 +176,7 @@ test("two browsers edit one post: the second save shows both versions and keeps 
   browser,
 }) => {
   // Two browsers, two sign-ins and four saves: more than one ordinary test's time.
-  test.setTimeout(60_000);
+  test.setTimeout(ceiling(60_000));
   const email = await signedInAdmin(page, serverDb, "twice");
   const created = await createEditorPost(serverDb.db, await userId(serverDb, email), {
     slug: "edited-twice",
@@ -272,7 +273,7 @@ test("two browsers edit one post: the second save shows both versions and keeps 
 test("a scheduled post goes live by itself when its time comes", async ({ page, serverDb }) => {
   // The server publishes due posts every 15 s. The post is due 20 s after it is
   // written, so the checks of its "not yet" state have time even on a loaded machine.
-  test.setTimeout(90_000);
+  test.setTimeout(ceiling(90_000));
   const email = await signedInAdmin(page, serverDb, "scheduler");
   const created = await createEditorPost(serverDb.db, await userId(serverDb, email), {
     slug: "goes-live-soon",
@@ -451,7 +452,7 @@ test("the editor works without JavaScript: both languages show and the textarea 
 
 for (const theme of ["light", "dark"] as const) {
   test(`axe finds no violations on the editor pages (both languages, ${theme})`, async ({ page, serverDb }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(ceiling(120_000));
     const email = await signedInAdmin(page, serverDb, `axe-${theme}`);
     const created = await createEditorPost(serverDb.db, await userId(serverDb, email), {
       slug: `checked-by-axe-${theme}`,

@@ -3,6 +3,7 @@ import { newId } from "../../app/server/ids.server.ts";
 import { freePort, type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl } from "../setup/test-db.ts";
 import { signedInAdmin } from "./account-helpers.ts";
+import { ceiling } from "./ceilings.ts";
 import { expect, test } from "./fixtures.ts";
 
 // Issue 22, what readers and the owner see of the outbound side: the "Follow on the
@@ -41,7 +42,7 @@ test.describe("with federation on", () => {
   let host: string;
 
   test.beforeAll(async () => {
-    test.setTimeout(120_000);
+    test.setTimeout(ceiling(120_000));
     const dataDir = tempDataDir();
     const database = await createServerDatabaseUrl(dataDir);
     cleanup = database.cleanup;

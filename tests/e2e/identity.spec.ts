@@ -1,12 +1,13 @@
 import type { Page } from "@playwright/test";
 import { createPost } from "../../app/server/repos/posts.server.ts";
 import { PASSWORD, signedInAdmin } from "./account-helpers.ts";
+import { ceiling } from "./ceilings.ts";
 import { expect, test } from "./fixtures.ts";
 import { linkIn, mailTo, uniqueEmail } from "./mail.ts";
 
 // Issue 28: people choose the name the site shows (never a piece of their e-mail
 // address), authors have a page and a feed, and their replies carry a badge.
-test.setTimeout(90_000);
+test.setTimeout(ceiling(90_000));
 
 const run = Date.now().toString(36);
 

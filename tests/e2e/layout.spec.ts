@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page, TestInfo } from "@playwright/test";
 import type { DB } from "../../app/server/db/db.server.ts";
 import { signedInAdmin, signedInUser } from "./account-helpers.ts";
+import { ceiling } from "./ceilings.ts";
 import { expect, test } from "./fixtures.ts";
 import { createShowcasePost } from "./showcase-post.ts";
 
@@ -238,7 +239,7 @@ for (const role of ["reader", "user", "admin"] as const) {
         page,
         serverDb,
       }, testInfo) => {
-        test.setTimeout(240_000);
+        test.setTimeout(ceiling(240_000));
         const id = await showcase(serverDb.db);
         await page.emulateMedia({ colorScheme: "light" });
         await signIn(page, serverDb.db, role, `layout-${role}-${locale}`);
@@ -256,7 +257,7 @@ test("admin, dark theme: the same checks at 390 and 1280 px in both languages", 
   page,
   serverDb,
 }, testInfo) => {
-  test.setTimeout(240_000);
+  test.setTimeout(ceiling(240_000));
   const id = await showcase(serverDb.db);
   await page.emulateMedia({ colorScheme: "dark" });
   await signedInAdmin(page, serverDb.db, "layout-dark");

@@ -8,12 +8,13 @@ import { createPost, type NewPostInput } from "../../app/server/repos/posts.serv
 import { updateSiteSettings } from "../../app/server/repos/site-settings.server.ts";
 import { createCategory, ensureTags } from "../../app/server/repos/taxonomy.server.ts";
 import { signedInUser } from "./account-helpers.ts";
+import { ceiling } from "./ceilings.ts";
 import { expect, test } from "./fixtures.ts";
 
 // The moderation test changes a site setting the others rely on: one at a time.
 test.describe.configure({ mode: "serial" });
 // Most tests register two or three accounts through the mail capture: slow on two cores.
-test.setTimeout(90_000);
+test.setTimeout(ceiling(90_000));
 
 const run = Date.now().toString(36);
 let serial = 0;

@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { createPost } from "../../app/server/repos/posts.server.ts";
 import { signedInUser } from "./account-helpers.ts";
+import { ceiling } from "./ceilings.ts";
 import { expect, test } from "./fixtures.ts";
 import { linkIn, mailTo } from "./mail.ts";
 
@@ -9,7 +10,7 @@ import { linkIn, mailTo } from "./mail.ts";
 // and A's account page says so (and turns it back on).
 
 // Two accounts registered through the mail capture: slow on two cores.
-test.setTimeout(90_000);
+test.setTimeout(ceiling(90_000));
 
 const run = Date.now().toString(36);
 

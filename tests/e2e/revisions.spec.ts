@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createEditorPost } from "../../app/server/repos/post-editor.server.ts";
 import { login, signedInAdmin } from "./account-helpers.ts";
+import { ceiling } from "./ceilings.ts";
 import { expect, test } from "./fixtures.ts";
 
 // Editing a live post safely and the revision history (issue 23): Save keeps a live
@@ -26,7 +27,7 @@ test("a live post's edit stays unseen until Update, and an old revision comes ba
 }) => {
   // Three browsers (the writer, a reader, the writer without JavaScript) and two axe runs:
   // more than one ordinary test's time.
-  test.setTimeout(120_000);
+  test.setTimeout(ceiling(120_000));
   const email = await signedInAdmin(page, serverDb.db, "reviser");
   writers.push(email);
   const author = await serverDb.db

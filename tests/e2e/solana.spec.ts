@@ -7,6 +7,7 @@ import { shortAddress } from "../../app/lib/solana/address.ts";
 import { RPC_COOKIE } from "../../app/lib/solana/network.ts";
 import { TOKEN_2022_PROGRAM_ADDRESS } from "../../app/lib/solana/transfer-plan.ts";
 import { startTestRpc, type TestRpc } from "../setup/solana-rpc.ts";
+import { ceiling } from "./ceilings.ts";
 import { expect, test } from "./fixtures.ts";
 import { registerTestWallet, type TestWalletInput } from "./solana-wallet.ts";
 
@@ -80,7 +81,7 @@ async function axe(page: Page, label: string) {
 }
 
 test("connect, close empty accounts, batch-send with an interruption and resume", async ({ page }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(ceiling(90_000));
   await page.addInitScript(registerTestWallet, wallet);
 
   await test.step("pick the custom RPC (connect-src follows) and connect the wallet", async () => {
@@ -224,7 +225,7 @@ test("a stored custom RPC whose cookie is gone reloads the page once, then reach
 });
 
 test("Phantom: balances, a signed message checked in the page, and a SOL payment", async ({ page }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(ceiling(60_000));
   const phantom = { ...makeWallet(), name: "Phantom" };
   rpc.svm.airdrop(phantom.address as Address, lamports(2_000_000_000n));
   rpc.addTokenAccount(randomAddress(), { mint: randomAddress(), owner: phantom.address as Address, amount: 42n });
@@ -250,7 +251,7 @@ test("Phantom: balances, a signed message checked in the page, and a SOL payment
 });
 
 test("failures read in the page's language, with the raw cause kept as English details", async ({ page }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(ceiling(60_000));
   const phantom = { ...makeWallet(), name: "Phantom" };
   rpc.svm.airdrop(phantom.address as Address, lamports(100_000_000n));
   await openOnTestRpc(page, phantom, "/zh/solana/PhantomWallet");
@@ -281,7 +282,7 @@ test("failures read in the page's language, with the raw cause kept as English d
 });
 
 test("batch-send a token, creating the recipients' token accounts", async ({ page }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(ceiling(60_000));
   const sender = { ...makeWallet(), name: "Token Wallet" };
   const senderAddress = sender.address as Address;
   const mint = randomAddress();
@@ -326,7 +327,7 @@ test("batch-send a token, creating the recipients' token accounts", async ({ pag
 });
 
 test("batch-send a Token-2022 token with decimals, to recipients with and without token accounts", async ({ page }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(ceiling(60_000));
   const program = TOKEN_2022_PROGRAM_ADDRESS;
   const sender = { ...makeWallet(), name: "Token-2022 Wallet" };
   const senderAddress = sender.address as Address;
@@ -378,7 +379,7 @@ test("batch-send a Token-2022 token with decimals, to recipients with and withou
 test("a SOL batch, then a token batch in the same page view: both deliver, each with its own rows", async ({
   page,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(ceiling(90_000));
   const sender = { ...makeWallet(), name: "Two Batch Wallet" };
   const senderAddress = sender.address as Address;
   const mint = randomAddress();

@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { OpenDatabase } from "../../app/server/db/db.server.ts";
 import { createPost } from "../../app/server/repos/posts.server.ts";
 import { createCategory, ensureTags } from "../../app/server/repos/taxonomy.server.ts";
+import { ceiling } from "./ceilings.ts";
 import { expect, test } from "./fixtures.ts";
 
 // Category and tag pages, the footer's popular categories, and the feeds and
@@ -134,7 +135,7 @@ test("unknown categories and tags, and pages past the end, are 404", async ({ pa
 });
 
 test("the footer shows the popular categories and links to them", async ({ page, serverDb }) => {
-  test.setTimeout(75_000);
+  test.setTimeout(ceiling(75_000));
   await seed(serverDb);
   const footer = page.getByRole("contentinfo");
   const recipes = footer.getByRole("navigation", { name: "Popular categories" }).getByRole("link", { name: "Recipes" });
@@ -182,7 +183,7 @@ test("the feeds and the sitemap list a published post", async ({ page, request, 
 });
 
 test("category and tag pages have no axe violations, light and dark", async ({ page, serverDb }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(ceiling(90_000));
   await seed(serverDb);
   for (const theme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: theme });

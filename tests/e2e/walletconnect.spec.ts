@@ -6,6 +6,7 @@ import { type ServerProcess, startServer, tempDataDir } from "../setup/server-pr
 import { startTestRpc, type TestRpc } from "../setup/solana-rpc.ts";
 import { startTestRelay, type TestRelay } from "../setup/wc-relay.ts";
 import { startTestWcWallet, type TestWcWallet } from "../setup/wc-wallet.ts";
+import { ceiling } from "./ceilings.ts";
 import { expect, test } from "./fixtures.ts";
 
 // /solana/WalletConnect end to end, offline: a server of its own with a project id and the local
@@ -68,7 +69,7 @@ async function pairingUri(page: Page): Promise<string> {
 test("WalletConnect: pair by QR link (declined, then approved), balances, sign, send SOL, session end", async ({
   page,
 }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(ceiling(150_000));
 
   await test.step("the page allows the relay, shows a QR code and the link; the wallet declines", async () => {
     const response = await page.goto(`${server.url}/zh/solana/WalletConnect`);
