@@ -38,16 +38,10 @@ function externalWriteStamp(db: DB): Promise<number | null> {
   // Callers waiting at the same time share one read: a page's loaders ask together.
   let reading = stampReads.get(db);
   if (!reading) {
-    reading = db.executeQuery(DATA_VERSION).then(
-      ({ rows }) => {
-        stampReads.delete(db);
-        return rows[0]?.data_version ?? null;
-      },
-      (error: unknown) => {
-        stampReads.delete(db);
-        throw error;
-      },
-    );
+    reading = db
+      .executeQuery(DATA_VERSION)
+      .then(({ rows }) => rows[0]?.data_version ?? null)
+      .finally(() => stampReads.delete(db));
     stampReads.set(db, reading);
   }
   return reading;
