@@ -8,6 +8,7 @@ import {
   type Driver,
   Kysely,
   PostgresDialect,
+  type QueryCompiler,
   type SqliteDatabase,
   SqliteDialect,
   type SqliteDialectConfig,
@@ -20,6 +21,7 @@ import type { DatabaseConfig } from "../env.server.ts";
 import { lazyModule } from "../lazy-module.server.ts";
 import { allowReuse } from "./reusable-query.server.ts";
 import type { Database } from "./schema.server.ts";
+import { InliningSqliteQueryCompiler } from "./sqlite-compiler.server.ts";
 import { RefuseNulText } from "./text-guard.server.ts";
 
 export type DB = Kysely<Database>;
@@ -106,6 +108,10 @@ class ImmediateSqliteDialect extends SqliteDialect {
 
   override createDriver(): Driver {
     return new ImmediateSqliteDriver(this.#config);
+  }
+
+  override createQueryCompiler(): QueryCompiler {
+    return new InliningSqliteQueryCompiler();
   }
 }
 
