@@ -63,38 +63,61 @@ export interface ReusableQuery<V extends QueryValues, O> {
 }
 
 /**
+ * How many templates a query keeps per database for its `sized` values; past it, a new set
+ * of them is built afresh each time (a caller passing ever new sizes costs no memory).
+ */
+export const MAX_SIZED_TEMPLATES = 16;
+
+/**
  * A query built by `build` from its values, compiled once per database. `names` lists the
  * values `build` reads (each is a marker while the template is built).
+ *
+ * `sized` lists the names among them that are whole numbers the SQL is written with rather
+ * than bound: a LIMIT's size, which SQLite's compiler writes as a literal (a `limit ?`
+ * made SQLite compile the statement again on every run: sqlite-compiler.server.ts). They are
+ * passed to `build` as they are, and each set of them has its own template: a page size
+ * takes few values.
  */
 export function reusableQuery<V extends QueryValues, O>(
   names: readonly (keyof V & string)[],
   build: (db: DB, values: V) => Compilable<O>,
+  sized: readonly (keyof V & string)[] = [],
 ): ReusableQuery<V, O> {
-  const templates = new WeakMap<DB, Template>();
-  const placeholders = Object.fromEntries(names.map((name) => [name, marker(name)])) as unknown as V;
+  const templates = new WeakMap<DB, Map<string, Template>>();
+  const marked = names.filter((name) => !sized.includes(name));
+  const placeholders = Object.fromEntries(marked.map((name) => [name, marker(name)])) as Partial<V>;
 
-  const templateFor = (db: DB): Template => {
-    let template = templates.get(db);
+  const templateFor = (db: DB, values: V): Template | null => {
+    let byKey = templates.get(db);
+    if (!byKey) {
+      byKey = new Map();
+      templates.set(db, byKey);
+    }
+    const key = sized.map((name) => String(values[name])).join(",");
+    let template = byKey.get(key);
     if (template) return template;
-    const compiled = build(db, placeholders).compile();
+    if (byKey.size >= MAX_SIZED_TEMPLATES) return null;
+    const withSizes = { ...placeholders } as V;
+    for (const name of sized) withSizes[name] = values[name];
+    const compiled = build(db, withSizes).compile();
     if (compiled.sql.includes(OPEN)) throw new Error(`a reusable query wrote a value into its SQL: ${compiled.sql}`);
     const slots = compiled.parameters.map((parameter): Template["slots"][number] => {
       if (typeof parameter === "string" && parameter.includes(OPEN)) {
         const name = parameter.slice(OPEN.length, -CLOSE.length);
-        if (parameter !== marker(name) || !names.includes(name))
+        if (parameter !== marker(name) || !marked.includes(name))
           throw new Error(`a reusable query changed its value ${JSON.stringify(parameter)}`);
         return { name };
       }
       return { constant: parameter };
     });
     template = { sql: compiled.sql, query: compiled.query, slots };
-    templates.set(db, template);
+    byKey.set(key, template);
     return template;
   };
 
   const compile = (db: DB, values: V): CompiledQuery<O> => {
-    if (!reusable.has(db)) return build(db, values).compile();
-    const template = templateFor(db);
+    const template = reusable.has(db) ? templateFor(db, values) : null;
+    if (!template) return build(db, values).compile();
     const parameters = template.slots.map((slot) => ("name" in slot ? values[slot.name] : slot.constant));
     refuseNulParameters(parameters);
     return { sql: template.sql, query: template.query, parameters, queryId: createQueryId() };

@@ -299,16 +299,13 @@ export const RELATED_WALK = 200;
  */
 export const RELATED_TAG_ROWS = 1000;
 
-type RelatedValues = {
-  postId: string;
-  locale: Locale;
-  other: Locale;
-  limit: number;
-  candidates: number;
-  /** RELATED_WALK - 1: the offset of the oldest post the walk reaches. */
-  walkOffset: number;
-  tagRows: number;
-};
+/**
+ * How many related posts a post page shows. The query's numbers are constants, not values:
+ * SQLite compiles a statement with a `limit ?` anew on every run (db/sqlite-compiler.server.ts).
+ */
+export const RELATED_LIMIT = 3;
+
+type RelatedValues = { postId: string; locale: Locale; other: Locale };
 
 /** The tag ids of the post, as the `own` table of the related-post queries. */
 const ownTags = (db: DB, postId: string) =>
@@ -319,89 +316,87 @@ const ownTags = (db: DB, postId: string) =>
  * from walking posts newest first (`walk`) or from the tags' rows (`tags`).
  */
 function relatedRows(from: "walk" | "tags") {
-  return reusableQuery(
-    ["postId", "locale", "other", "limit", "candidates", "walkOffset", "tagRows"],
-    (db, v: RelatedValues) =>
-      ownTags(db, v.postId)
-        .with("candidates", (qb) =>
-          from === "walk"
-            ? // The publish-date index back to the RELATED_WALK-th post, probing each post's
-              // tags; it stops at the candidates' number.
-              qb
-                .selectFrom("posts as p")
-                .select(["p.id", "p.publishedAt"])
-                .where(wherePublic("p"))
-                .where(
-                  "p.publishedAt",
-                  ">=",
-                  sql<string>`coalesce((${qb
-                    .selectFrom("posts as w")
-                    .select("w.publishedAt")
-                    .where(wherePublic("w"))
-                    .orderBy("w.publishedAt", "desc")
-                    .limit(1)
-                    .offset(v.walkOffset)}), '')`,
-                )
-                .where("p.id", "!=", v.postId)
-                .where(({ exists, selectFrom }) =>
-                  exists(
-                    selectFrom("postTags as pt")
-                      .select("pt.postId")
-                      .whereRef("pt.postId", "=", "p.id")
-                      .where("pt.tagId", "in", selectFrom("own").select("own.tagId")),
-                  ),
-                )
-                .where(({ exists, selectFrom }) =>
-                  exists(selectFrom("postTranslations as tr").select("tr.postId").whereRef("tr.postId", "=", "p.id")),
-                )
-                .orderBy("p.publishedAt", "desc")
-                .limit(v.candidates)
-            : // At most RELATED_TAG_ROWS of the tags' rows, then their posts, newest first.
-              // A cross join keeps SQLite from walking every post by date to meet these.
-              qb
-                .selectFrom((rows) =>
-                  rows
-                    .selectFrom("postTags as pt")
+  return reusableQuery(["postId", "locale", "other"], (db, v: RelatedValues) =>
+    ownTags(db, v.postId)
+      .with("candidates", (qb) =>
+        from === "walk"
+          ? // The publish-date index back to the RELATED_WALK-th post, probing each post's
+            // tags; it stops at the candidates' number.
+            qb
+              .selectFrom("posts as p")
+              .select(["p.id", "p.publishedAt"])
+              .where(wherePublic("p"))
+              .where(
+                "p.publishedAt",
+                ">=",
+                sql<string>`coalesce((${qb
+                  .selectFrom("posts as w")
+                  .select("w.publishedAt")
+                  .where(wherePublic("w"))
+                  .orderBy("w.publishedAt", "desc")
+                  .limit(1)
+                  .offset(RELATED_WALK - 1)}), '')`,
+              )
+              .where("p.id", "!=", v.postId)
+              .where(({ exists, selectFrom }) =>
+                exists(
+                  selectFrom("postTags as pt")
                     .select("pt.postId")
-                    .where("pt.tagId", "in", (t) => t.selectFrom("own").select("own.tagId"))
-                    .where("pt.postId", "!=", v.postId)
-                    .limit(v.tagRows)
-                    .as("shared"),
-                )
-                .crossJoin("posts as p")
-                .whereRef("p.id", "=", "shared.postId")
-                .select(["p.id", "p.publishedAt"])
-                .distinct()
-                .where(wherePublic("p"))
-                .where(({ exists, selectFrom }) =>
-                  exists(selectFrom("postTranslations as tr").select("tr.postId").whereRef("tr.postId", "=", "p.id")),
-                )
-                .orderBy("p.publishedAt", "desc")
-                .limit(v.candidates),
-        )
-        .with("ranked", (qb) =>
-          qb
-            .selectFrom("candidates as c")
-            .select(["c.id", "c.publishedAt"])
-            .select(({ selectFrom }) =>
-              selectFrom("postTags as pt")
-                .select((eb) => eb.fn.countAll<number | string | bigint>().as("n"))
-                .whereRef("pt.postId", "=", "c.id")
-                .where("pt.tagId", "in", selectFrom("own").select("own.tagId"))
-                .as("shared"),
-            )
-            .orderBy("shared", "desc")
-            .orderBy("c.publishedAt", "desc")
-            .orderBy("c.id", "desc")
-            .limit(v.limit),
-        )
-        .selectFrom("ranked as r")
-        .leftJoin("postTranslations as t", (j) => j.onRef("t.postId", "=", "r.id").on("t.locale", "=", v.locale))
-        .leftJoin("postTranslations as f", (j) => j.onRef("f.postId", "=", "r.id").on("f.locale", "=", v.other))
-        .select(["r.id", "r.publishedAt", "t.title as title", "f.title as fallbackTitle"])
-        .orderBy("r.shared", "desc")
-        .orderBy("r.publishedAt", "desc")
-        .orderBy("r.id", "desc"),
+                    .whereRef("pt.postId", "=", "p.id")
+                    .where("pt.tagId", "in", selectFrom("own").select("own.tagId")),
+                ),
+              )
+              .where(({ exists, selectFrom }) =>
+                exists(selectFrom("postTranslations as tr").select("tr.postId").whereRef("tr.postId", "=", "p.id")),
+              )
+              .orderBy("p.publishedAt", "desc")
+              .limit(RELATED_CANDIDATES)
+          : // At most RELATED_TAG_ROWS of the tags' rows, then their posts, newest first.
+            // A cross join keeps SQLite from walking every post by date to meet these.
+            qb
+              .selectFrom((rows) =>
+                rows
+                  .selectFrom("postTags as pt")
+                  .select("pt.postId")
+                  .where("pt.tagId", "in", (t) => t.selectFrom("own").select("own.tagId"))
+                  .where("pt.postId", "!=", v.postId)
+                  .limit(RELATED_TAG_ROWS)
+                  .as("shared"),
+              )
+              .crossJoin("posts as p")
+              .whereRef("p.id", "=", "shared.postId")
+              .select(["p.id", "p.publishedAt"])
+              .distinct()
+              .where(wherePublic("p"))
+              .where(({ exists, selectFrom }) =>
+                exists(selectFrom("postTranslations as tr").select("tr.postId").whereRef("tr.postId", "=", "p.id")),
+              )
+              .orderBy("p.publishedAt", "desc")
+              .limit(RELATED_CANDIDATES),
+      )
+      .with("ranked", (qb) =>
+        qb
+          .selectFrom("candidates as c")
+          .select(["c.id", "c.publishedAt"])
+          .select(({ selectFrom }) =>
+            selectFrom("postTags as pt")
+              .select((eb) => eb.fn.countAll<number | string | bigint>().as("n"))
+              .whereRef("pt.postId", "=", "c.id")
+              .where("pt.tagId", "in", selectFrom("own").select("own.tagId"))
+              .as("shared"),
+          )
+          .orderBy("shared", "desc")
+          .orderBy("c.publishedAt", "desc")
+          .orderBy("c.id", "desc")
+          .limit(RELATED_LIMIT),
+      )
+      .selectFrom("ranked as r")
+      .leftJoin("postTranslations as t", (j) => j.onRef("t.postId", "=", "r.id").on("t.locale", "=", v.locale))
+      .leftJoin("postTranslations as f", (j) => j.onRef("f.postId", "=", "r.id").on("f.locale", "=", v.other))
+      .select(["r.id", "r.publishedAt", "t.title as title", "f.title as fallbackTitle"])
+      .orderBy("r.shared", "desc")
+      .orderBy("r.publishedAt", "desc")
+      .orderBy("r.id", "desc"),
   );
 }
 
@@ -409,36 +404,28 @@ const relatedByWalk = relatedRows("walk");
 const relatedByTags = relatedRows("tags");
 
 /** A public post older than the walk reaches, if there is one. */
-const pastWalk = reusableQuery(["walkOffset"], (db, v: { walkOffset: number }) =>
+const pastWalk = reusableQuery([], (db) =>
   db
     .selectFrom("posts as w")
     .select("w.id")
     .where(wherePublic("w"))
     .orderBy("w.publishedAt", "desc")
     .limit(1)
-    .offset(v.walkOffset),
+    .offset(RELATED_WALK - 1),
 );
 
 /**
- * Up to `limit` published posts sharing the most tags with this one (newest first
+ * Up to RELATED_LIMIT published posts sharing the most tags with this one (newest first
  * among equals), chosen among the RELATED_CANDIDATES newest published posts that
  * share at least one tag with it among the RELATED_WALK newest. When those give fewer
- * than `limit` and there are older posts, the candidates are the newest posts read from
+ * than RELATED_LIMIT and there are older posts, the candidates are the newest posts read from
  * the tags' rows (RELATED_TAG_ROWS at most). The work is bounded whatever the number of
  * posts; the walk alone is one query, as before.
  */
-export async function findRelatedPosts(db: DB, postId: string, locale: Locale, limit = 3): Promise<PostLink[]> {
-  const values: RelatedValues = {
-    postId,
-    locale,
-    other: otherLocale(locale),
-    limit,
-    candidates: RELATED_CANDIDATES,
-    walkOffset: RELATED_WALK - 1,
-    tagRows: RELATED_TAG_ROWS,
-  };
+export async function findRelatedPosts(db: DB, postId: string, locale: Locale): Promise<PostLink[]> {
+  const values: RelatedValues = { postId, locale, other: otherLocale(locale) };
   let rows = await relatedByWalk.execute(db, values);
-  if (rows.length < limit && (await pastWalk.takeFirst(db, values))) {
+  if (rows.length < RELATED_LIMIT && (await pastWalk.takeFirst(db, {}))) {
     rows = await relatedByTags.execute(db, values);
   }
   return rows.map((r) => toLink(r, locale));

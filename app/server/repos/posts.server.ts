@@ -180,7 +180,7 @@ export function listPageQuery(shape: ListShape): ReusableQuery<ListPageValues, L
   const key = `${+shape.category}${+shape.tag}${+shape.author}${+shape.from}`;
   let query = listPageQueries.get(key);
   if (!query) {
-    query = reusableQuery(LIST_PAGE_VALUES, (db, v: ListPageValues) => buildListPage(db, shape, v));
+    query = reusableQuery(LIST_PAGE_VALUES, (db, v: ListPageValues) => buildListPage(db, shape, v), ["pageSize"]);
     listPageQueries.set(key, query);
   }
   return query;
