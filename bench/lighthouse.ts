@@ -25,6 +25,7 @@ import {
   pageMetrics,
   pageScores,
   parseOptions,
+  TARGETS,
 } from "./lighthouse-scores.ts";
 import { repoRoot, startProcess } from "./process.ts";
 
@@ -108,7 +109,7 @@ async function main(argv: string[]): Promise<number> {
       writeFileSync(file, `${JSON.stringify(output, null, 2)}\n`);
       console.log(
         `\nLighthouse ${output.lighthouseVersion}, ${output.settings.formFactor} (${output.settings.screenWidth} px, ` +
-          `${output.settings.throttlingMethod} throttling), load average ${output.loadAverage}; targets 95/100/100/100\n`,
+          `${output.settings.throttlingMethod} throttling), load average ${output.loadAverage}; targets ${CATEGORIES.map((c) => TARGETS[c]).join("/")}\n`,
       );
       for (const line of lines) console.log(line);
       console.log("");
