@@ -93,7 +93,8 @@ export function reusableQuery<V extends QueryValues, O>(
       byKey = new Map();
       templates.set(db, byKey);
     }
-    const key = sized.map((name) => String(values[name])).join(",");
+    // Most queries have no sized values: one template, no key to build on each run.
+    const key = sized.length === 0 ? "" : sized.map((name) => String(values[name])).join(",");
     let template = byKey.get(key);
     if (template) return template;
     if (byKey.size >= MAX_SIZED_TEMPLATES) return null;
