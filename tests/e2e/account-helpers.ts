@@ -55,8 +55,13 @@ export async function openAccountMenu(page: Page): Promise<void> {
 
 /** Signs out from the header and waits until the page says so (a goto before that may cancel it). */
 export async function logout(page: Page): Promise<void> {
-  await openAccountMenu(page);
-  await page.getByRole("button", { name: "Logout" }).click();
+  // The menu can still close after it opened (the same late revalidation as above): open it
+  // and click in one step, again until the click lands.
+  const button = page.getByRole("button", { name: "Logout" });
+  await expect(async () => {
+    await openAccountMenu(page);
+    await button.click({ timeout: 2_000 });
+  }).toPass({ timeout: 40_000 });
   await expect(page.getByRole("link", { name: "Login" })).toBeVisible();
 }
 
