@@ -15,9 +15,11 @@ export default defineConfig({
   fullyParallel: true,
   // One worker per server: each worker talks only to its own server (tests/e2e/fixtures.ts).
   workers: servers.length,
-  retries: 0,
+  // One retry, reported: scripts/flaky-reporter.ts names every test that needed it with
+  // its first failure and fails the run past two (issue 43). E2E_RETRIES=0 to debug.
+  retries: Number(process.env.E2E_RETRIES ?? 1),
   forbidOnly: !!process.env.CI,
-  reporter: process.env.CI ? [["list"]] : [["list"]],
+  reporter: [["list"], ["./scripts/flaky-reporter.ts"]],
   // Ceilings, not targets: up to four servers and browsers share the machine, and an
   // assertion waiting on a page that hashes a password or sends mail can take more
   // than the default 5 s when it is busy.
