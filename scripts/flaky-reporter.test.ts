@@ -32,7 +32,10 @@ function run(tests: ReturnType<typeof fakeTest>[], status: "passed" | "failed" =
 
 describe("the flaky-test reporter", () => {
   it("passes a run with up to the allowed flaky tests and names each with its first failure", () => {
-    const tests = [fakeTest("one", "expected"), ...Array.from({ length: MAX_FLAKY }, (_, i) => fakeTest(`f${i}`, "flaky"))];
+    const tests = [
+      fakeTest("one", "expected"),
+      ...Array.from({ length: MAX_FLAKY }, (_, i) => fakeTest(`f${i}`, "flaky")),
+    ];
     const { status, printed } = run(tests);
     expect(status).toBe("passed");
     expect(printed).toContain(`flaky: ${MAX_FLAKY} test(s)`);
