@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { databaseTestFiles } from "./database-test-files.ts";
+import { postgresTestFiles } from "./test.ts";
 
 describe("databaseTestFiles", () => {
   it("lists files that open a database directly, through a repository or through a server", () => {
@@ -16,5 +17,16 @@ describe("databaseTestFiles", () => {
     expect(files).not.toContain("app/server/storage/keys.server.test.ts");
     // A file in the same folder that does reach one is listed.
     expect(files).toContain("app/server/feeds.server.test.ts");
+  });
+});
+
+describe("the PostgreSQL pass of npm test", () => {
+  it("runs the database files but not those that prove nothing about the dialect", () => {
+    const files = postgresTestFiles();
+    expect(files).toContain("tests/security/auth.test.ts");
+    expect(files).toContain("app/server/repos/posts.server.test.ts");
+    expect(files).not.toContain("tests/security/attacks.test.ts");
+    expect(files).not.toContain("tests/faults/storage.test.ts");
+    expect(files.some((f) => f.startsWith("tests/e2e/"))).toBe(false);
   });
 });
