@@ -15,7 +15,7 @@ function fakeTest(title: string, outcome: Outcome, message = "expect(locator).to
   return { outcome: () => outcome, titlePath: () => ["", "chromium", "a.spec.ts", title], results };
 }
 
-function run(tests: ReturnType<typeof fakeTest>[], status: "passed" | "failed" = "passed") {
+async function run(tests: ReturnType<typeof fakeTest>[], status: "passed" | "failed" = "passed") {
   const reporter = new FlakyReporter();
   const printed: string[] = [];
   const log = console.log;
@@ -23,7 +23,7 @@ function run(tests: ReturnType<typeof fakeTest>[], status: "passed" | "failed" =
   try {
     // The reporter only calls outcome(), titlePath() and results on what it is given.
     for (const t of tests) reporter.onTestEnd(t as never);
-    const out = reporter.onEnd({ status, startTime: new Date(0), duration: 1 });
+    const out = await reporter.onEnd({ status, startTime: new Date(0), duration: 1 });
     return { status: out.status, printed: printed.join("\n") };
   } finally {
     console.log = log;
@@ -31,12 +31,12 @@ function run(tests: ReturnType<typeof fakeTest>[], status: "passed" | "failed" =
 }
 
 describe("the flaky-test reporter", () => {
-  it("passes a run with up to the allowed flaky tests and names each with its first failure", () => {
+  it("passes a run with up to the allowed flaky tests and names each with its first failure", async () => {
     const tests = [
       fakeTest("one", "expected"),
       ...Array.from({ length: MAX_FLAKY }, (_, i) => fakeTest(`f${i}`, "flaky")),
     ];
-    const { status, printed } = run(tests);
+    const { status, printed } = await run(tests);
     expect(status).toBe("passed");
     expect(printed).toContain(`flaky: ${MAX_FLAKY} test(s)`);
     expect(printed).toContain("flaky: chromium › a.spec.ts › f0");
@@ -45,16 +45,16 @@ describe("the flaky-test reporter", () => {
     expect(printed).not.toContain("› one");
   });
 
-  it("fails a run with more flaky tests than allowed", () => {
+  it("fails a run with more flaky tests than allowed", async () => {
     const tests = Array.from({ length: MAX_FLAKY + 1 }, (_, i) => fakeTest(`f${i}`, "flaky"));
-    const { status, printed } = run(tests);
+    const { status, printed } = await run(tests);
     expect(status).toBe("failed");
     expect(printed).toContain("the run fails");
   });
 
-  it("prints nothing for a run without retries and keeps a failed run failed", () => {
-    expect(run([fakeTest("one", "expected")])).toEqual({ status: "passed", printed: "" });
-    expect(run([fakeTest("one", "unexpected")], "failed").status).toBe("failed");
+  it("prints nothing for a run without retries and keeps a failed run failed", async () => {
+    expect(await run([fakeTest("one", "expected")])).toEqual({ status: "passed", printed: "" });
+    expect((await run([fakeTest("one", "unexpected")], "failed")).status).toBe("failed");
     expect(statusWithFlaky("interrupted", 10)).toBe("interrupted");
   });
 

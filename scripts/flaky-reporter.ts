@@ -40,7 +40,7 @@ export default class FlakyReporter implements Reporter {
     return true;
   }
 
-  onEnd(result: FullResult): { status: FullResult["status"] } {
+  async onEnd(result: FullResult): Promise<{ status: FullResult["status"] }> {
     const flaky = [...this.tests].filter((t) => t.outcome() === "flaky");
     if (flaky.length > 0) {
       console.log(`\nflaky: ${flaky.length} test(s) failed once and passed on retry (allowed: ${MAX_FLAKY})`);
