@@ -10,7 +10,7 @@ import { createShowcasePost } from "./showcase-post.ts";
 // widths, both languages, signed out, signed in and as an admin. On each page: nothing
 // wider than the window, the header in one row from 1024 px, no text cut by its own box,
 // nothing drawn over anything else, and (at one width per group) nothing for axe.
-// A screenshot of each page is attached to the report for a reviewer; the few pictures
+// A screenshot of a page that fails a check is attached to the report; the few pictures
 // compared with references (header, a post, the editor) are in visual.spec.ts.
 
 const WIDTHS = [320, 390, 768, 1024, 1280, 1440] as const;
@@ -172,6 +172,13 @@ async function open(page: Page, path: string) {
   await page.evaluate(() => document.fonts.ready);
 }
 
+/** How far apart, in px, the middles of the header's items are: 0 when they share one row. */
+function headerSpread(report: LayoutReport): number {
+  if (report.headerItems.length === 0) return 0;
+  const middles = report.headerItems.map((i) => (i.top + i.bottom) / 2);
+  return Math.max(...middles) - Math.min(...middles);
+}
+
 /**
  * Sets the window's width on the open page and checks it there. A page is loaded once
  * and checked at each width of its group: the layout follows the width as it does when
@@ -185,20 +192,27 @@ async function checkAt(page: Page, testInfo: TestInfo, path: string, width: numb
     () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
   );
   const report = await measure(page);
-  await testInfo.attach(`${name} ${path.replaceAll("/", "_")}.png`, {
-    body: await page.screenshot(),
-    contentType: "image/png",
-  });
+  // A picture of the page when a check is about to fail, for whoever reads the report; a
+  // picture of every page at every width cost a screenshot per check and no one saw them.
+  if (
+    report.scrollWidth > report.innerWidth ||
+    report.clipped.length > 0 ||
+    report.overlaps.length > 0 ||
+    (width >= 1024 && headerSpread(report) > 6)
+  ) {
+    await testInfo.attach(`${name} ${path.replaceAll("/", "_")}.png`, {
+      body: await page.screenshot(),
+      contentType: "image/png",
+    });
+  }
   expect(report.scrollWidth, `${path} at ${width}px is wider than the window`).toBeLessThanOrEqual(report.innerWidth);
   expect(report.clipped, `${path} at ${width}px cuts text`).toEqual([]);
   expect(report.overlaps, `${path} at ${width}px draws elements over one another`).toEqual([]);
   if (axe) expect(await axeViolations(page), `${path} at ${width}px: axe`).toEqual([]);
   if (width >= 1024) {
     expect(report.headerItems.length, `${path}: the header's items`).toBeGreaterThan(2);
-    const tops = report.headerItems.map((i) => (i.top + i.bottom) / 2);
-    const spread = Math.max(...tops) - Math.min(...tops);
     expect(
-      spread,
+      headerSpread(report),
       `${path} at ${width}px: header items not in one row: ${JSON.stringify(report.headerItems)}`,
     ).toBeLessThanOrEqual(6);
   }
