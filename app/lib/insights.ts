@@ -47,3 +47,11 @@ export function isPostInsightTable(value: string): value is PostInsightTable {
 export const NOT_FOUND_SEPARATOR = " ← ";
 /** A 404's referrer when the broken link is on this site. */
 export const SAME_SITE = "(self)";
+
+/**
+ * The key a day's counts are added to once that day holds as many distinct 404 paths, referrers,
+ * searches or feed readers as it keeps (DAILY_KEY_CAPS): a tab, which no counted key holds
+ * (they are stored with tabs turned into spaces). Shown as "Other"; a post's referrers past the
+ * cap are "<post id> " followed by it.
+ */
+export const OTHER_KEY = "\t";

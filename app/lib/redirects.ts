@@ -19,37 +19,7 @@ export interface RedirectKey {
   query: string;
 }
 
-export type FromResult = ({ ok: true } & RedirectKey) | { ok: false; error: "fromInvalid" | "fromReserved" };
-
-/**
- * First path segments (after an optional /en or /zh) a redirect may never take over: the
- * admin, the API, sign-in, the files the static and health steps serve, and the feeds and
- * sitemap the site answers itself. The HTTP step skips such rows too, whatever wrote them.
- */
-const RESERVED_SEGMENTS = new Set([
-  "admin",
-  "api",
-  "login",
-  "logout",
-  "register",
-  "forgot-password",
-  "reset-password",
-  "verify-email",
-  "account",
-  "setup",
-  "locale",
-  "assets",
-  "media",
-  "healthz",
-  "readyz",
-  "builds",
-  "favicon.ico",
-  "favicon.svg",
-  "social.jpg",
-  "robots.txt",
-  "sitemap.xml",
-  "sitemaps",
-]);
+export type FromResult = ({ ok: true } & RedirectKey) | { ok: false; error: "fromInvalid" };
 
 /** Characters a path never holds raw: controls, spaces, a backslash (some browsers read it as a slash). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
@@ -78,16 +48,6 @@ export function normalizePath(raw: string): string | null {
     out.push(decoded.toLowerCase());
   }
   return `/${out.join("/")}`;
-}
-
-/** Whether a normalised path belongs to the site itself (see RESERVED_SEGMENTS); "/" without a query is the home page. */
-export function isReservedPath(path: string, query = ""): boolean {
-  const segments = path.split("/").filter((s) => s !== "");
-  const [first, second] = segments;
-  if (segments.length === 0) return query === "";
-  if ((first === "en" || first === "zh") && segments.length === 1) return query === "";
-  const name = first === "en" || first === "zh" ? second : first;
-  return name !== undefined && RESERVED_SEGMENTS.has(name);
 }
 
 /** Splits "path?query#fragment" (the fragment never reaches a server: dropped). */
@@ -120,7 +80,8 @@ export function normalizeFrom(input: string): FromResult {
   if (UNSAFE.test(query)) return { ok: false, error: "fromInvalid" };
   const path = normalizePath(rawPath);
   if (path === null) return { ok: false, error: "fromInvalid" };
-  if (isReservedPath(path, query)) return { ok: false, error: "fromReserved" };
+  // Whether the site answers this path itself needs the route table and the database: every
+  // writer asks the server (redirects/reserved.server.ts) when it saves.
   return { ok: true, path, query };
 }
 

@@ -45,3 +45,14 @@ export function visitorKey(ip: string, userAgent: string): string {
   lastVisitor = quickHash(`${ip}\0${userAgent}`, visitorSeed);
   return lastVisitor;
 }
+
+let lastAddressIp = "";
+let lastAddress = "";
+
+/** An address's in-process key (for limits per address): kept apart from `visitorKey`'s last answer. */
+export function addressKey(ip: string): string {
+  if (ip === lastAddressIp && lastAddress !== "") return lastAddress;
+  lastAddressIp = ip;
+  lastAddress = quickHash(`${ip}\0`, visitorSeed ^ 0x5bd1e995);
+  return lastAddress;
+}

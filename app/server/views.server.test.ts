@@ -1,7 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../tests/setup/test-db.ts";
 import { createPost } from "./repos/posts.server.ts";
-import { createViewCounter, VIEW_FLUSH_INTERVAL_MS, type ViewCounter, writeViewIncrements } from "./views.server.ts";
+import {
+  createViewCounter,
+  MAX_VIEWERS_PER_ADDRESS,
+  VIEW_FLUSH_INTERVAL_MS,
+  type ViewCounter,
+  writeViewIncrements,
+} from "./views.server.ts";
 
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0";
 const OTHER_BROWSER = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 Version/18.0 Safari/605.1.15";
@@ -53,6 +59,23 @@ describe("view counter", () => {
     await counter.flush();
     expect(writes).toEqual([{ p1: 4, p2: 1 }]);
     expect(counter.pending("p1")).toBe(0);
+  });
+
+  it("counts one address as a few visitors of a post a day, however many browsers it names (issue 45)", async () => {
+    let now = new Date("2026-11-22T10:00:00.000Z");
+    const { counter, writes } = recordingCounter({ now: () => now });
+    const ip = "203.0.113.50";
+    const agent = (i: number) => `Mozilla/5.0 (X11; Linux x86_64; rv:${i}.0) Gecko/20100101 Firefox/${i}.0`;
+    let counted = 0;
+    for (let i = 0; i < 300; i++) if (counter.record("p1", { ip, userAgent: agent(i) })) counted += 1;
+    expect(counted).toBe(MAX_VIEWERS_PER_ADDRESS);
+    // Other posts, and other addresses, have their own allowance; the next day starts afresh.
+    expect(counter.record("p2", { ip, userAgent: agent(0) })).toBe(true);
+    expect(counter.record("p1", { ip: "203.0.113.51", userAgent: agent(299) })).toBe(true);
+    now = new Date("2026-11-23T00:00:01.000Z");
+    expect(counter.record("p1", { ip, userAgent: agent(299) })).toBe(true);
+    await counter.flush();
+    expect(writes).toEqual([{ p1: MAX_VIEWERS_PER_ADDRESS + 2, p2: 1 }]);
   });
 
   it("skips bots and requests without a browser", async () => {

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { isBotAgent } from "./bots.server.ts";
 import { dayClock } from "./day-clock.server.ts";
 import type { DB } from "./db/db.server.ts";
-import { visitorKey } from "./quick-hash.server.ts";
+import { addressKey, visitorKey } from "./quick-hash.server.ts";
 
 /** Who is reading: the client address and browser, never stored. */
 export interface Visitor {
@@ -39,6 +39,15 @@ export interface ViewCounterOptions {
 
 export const VIEW_FLUSH_INTERVAL_MS = 5_000;
 const DEFAULT_MAX_KEYS = 50_000;
+/**
+ * Browsers (User-Agents) counted as separate visitors of one post from one address in a day.
+ * A household or an office behind one address reads a post with a few browsers; past this
+ * many it is one client naming a new browser per request to inflate the count (issue 45:
+ * 300 User-Agents counted 300 views). A large shared address (a campus, a carrier's NAT)
+ * loses some views of a post read by more than this many of its people in a day, which a view
+ * count can live with.
+ */
+export const MAX_VIEWERS_PER_ADDRESS = 10;
 
 /** Adds each post's views to `posts.viewCount`: one UPDATE per post, in one transaction. */
 export async function writeViewIncrements(db: DB, increments: ReadonlyMap<string, number>): Promise<void> {
@@ -56,8 +65,9 @@ export async function writeViewIncrements(db: DB, increments: ReadonlyMap<string
 }
 
 /**
- * View counting: once per visitor (address + browser) per post per UTC day, bots
- * skipped, counted in memory and written in batches every few seconds and on stop.
+ * View counting: once per visitor (address + browser) per post per UTC day, at most
+ * MAX_VIEWERS_PER_ADDRESS visitors per address and post a day, bots skipped, counted in
+ * memory and written in batches every few seconds and on stop.
  * The visitor keys are seeded hashes (quick-hash.server.ts) kept in a bounded set and forgotten when the
  * day changes. Each instance dedupes on its own, so behind several instances a
  * visitor may be counted once per instance; a crash loses at most one interval.
@@ -74,6 +84,8 @@ export function createViewCounter(db: DB | null, options: ViewCounterOptions = {
 
   let pendingViews = new Map<string, number>();
   const seen = new Set<string>();
+  // Visitors counted today per address and post (the address only as its in-process hash).
+  const perAddress = new Map<string, number>();
   let seenDay = "";
   let stopped = false;
   let chain: Promise<void> = Promise.resolve();
@@ -108,16 +120,26 @@ export function createViewCounter(db: DB | null, options: ViewCounterOptions = {
       const day = today();
       if (day !== seenDay) {
         seen.clear();
+        perAddress.clear();
         seenDay = day;
       }
       // The day is not in the key: the set is emptied when the day changes.
       const key = `${visitorKey(visitor.ip, ua)}\0${postId}`;
       if (seen.has(key)) return false;
+      const address = `${addressKey(visitor.ip)}\0${postId}`;
+      const viewers = perAddress.get(address) ?? 0;
+      if (viewers >= MAX_VIEWERS_PER_ADDRESS) return false;
       if (seen.size >= maxKeys) {
         const oldest = seen.values().next().value;
         if (oldest !== undefined) seen.delete(oldest);
       }
       seen.add(key);
+      // Bounded like `seen`: an address forgotten early only gets a fresh allowance.
+      if (!perAddress.has(address) && perAddress.size >= maxKeys) {
+        const oldest = perAddress.keys().next().value;
+        if (oldest !== undefined) perAddress.delete(oldest);
+      }
+      perAddress.set(address, viewers + 1);
       pendingViews.set(postId, (pendingViews.get(postId) ?? 0) + 1);
       return true;
     },

@@ -248,6 +248,8 @@ const KNOWN_REASONS = [
   "tooLarge",
   "redirectExists",
   "redirectInvalid",
+  "redirectReserved",
+  "redirectLive",
   "zipEntryUnsafe",
   "ghostKeptAsHtml",
   "ghostFlattened",

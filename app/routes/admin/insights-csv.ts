@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { toCsv } from "../../lib/csv.ts";
-import { isInsightTable, isPostInsightTable, parseRange } from "../../lib/insights.ts";
+import { isInsightTable, isPostInsightTable, OTHER_KEY, parseRange } from "../../lib/insights.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { insightsReport, postInsightsReport } from "../../server/insights/report.server.ts";
@@ -67,6 +67,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
                 : [["key", "count"], ...report[table].map((r) => [r.key, r.count])];
     name = `insights-${table}-${report.from}-${report.to}`;
   }
+  // The day's entries past its limit, counted together, under a name a spreadsheet shows.
+  for (const row of rows) if (row[0] === OTHER_KEY) row[0] = "(other)";
   return new Response(toCsv(rows), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

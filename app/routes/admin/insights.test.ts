@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser } from "../../../tests/setup/fixtures-db.ts";
 import { callRoute, fakeSessionAuth, testRouterContext } from "../../../tests/setup/router-context.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
+import { OTHER_KEY } from "../../lib/insights.ts";
 import type { Services } from "../../server/context.server.ts";
 import type { InsightRecorder } from "../../server/insights/recorder.server.ts";
 import { addAdmins } from "../../server/repos/admins.server.ts";
@@ -56,14 +57,8 @@ afterAll(async () => {
   await database.cleanup();
 });
 
-function call(
-  handler: typeof loader | typeof csvLoader | typeof postLoader,
-  user: typeof ADMIN | null,
-  query = "",
-  params: Record<string, string> = {},
-  path = "/admin/insights",
-) {
-  return callRoute(handler, {
+function argsFor(user: typeof ADMIN | null, query = "", params: Record<string, string> = {}, path = "/admin/insights") {
+  return {
     params,
     request: new Request(`${BASE}${path}${query}`, {
       headers: user ? { cookie: "inkwell.session_token=fake" } : {},
@@ -83,7 +78,17 @@ function call(
       } as unknown as InsightRecorder,
       auth: fakeSessionAuth(user),
     }),
-  });
+  };
+}
+
+function call(
+  handler: typeof loader | typeof csvLoader | typeof postLoader,
+  user: typeof ADMIN | null,
+  query = "",
+  params: Record<string, string> = {},
+  path = "/admin/insights",
+) {
+  return callRoute(handler, argsFor(user, query, params, path));
 }
 
 describe("insights loaders", () => {
@@ -113,6 +118,20 @@ describe("insights loaders", () => {
     const result = await call(csvLoader, ADMIN, "?table=referrers&days=30");
     expect(result.status).toBe(200);
     expect(result.headers?.get("content-type")).toBe("text/csv; charset=utf-8");
+  });
+
+  it("lists a day's entries past its limit as one row, named '(other)' in the CSV", async () => {
+    await database.db
+      .insertInto("insightCounts")
+      .values({ day: dayOf(new Date()), metric: "notFound", key: OTHER_KEY, count: 7 })
+      .execute();
+    const page = await call(loader, ADMIN, "?days=7");
+    expect((page.body as { report: { notFound: unknown[] } }).report.notFound).toContainEqual({
+      key: OTHER_KEY,
+      count: 7,
+    });
+    const response = (await csvLoader(argsFor(ADMIN, "?table=notFound&days=7") as never)) as Response;
+    expect(await response.text()).toContain("(other),7");
   });
 
   it("shows one post's views, languages and referrers to an admin only, and exports them", async () => {

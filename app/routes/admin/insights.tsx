@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { data, Link } from "react-router";
 import { ChartData, CountTable, InsightTable, RangeNav } from "../../components/admin/insight-parts.tsx";
 import { LineChart, Sparkline } from "../../components/admin/line-chart.tsx";
-import { NOT_FOUND_SEPARATOR, parseRange, SAME_SITE } from "../../lib/insights.ts";
+import { NOT_FOUND_SEPARATOR, OTHER_KEY, parseRange, SAME_SITE } from "../../lib/insights.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
@@ -54,7 +54,7 @@ function FeedReaders({ readers, days }: { readers: InsightsReport["feedReaders"]
       rows={readers.map((r) => ({
         key: r.app,
         cells: [
-          r.app,
+          r.app === OTHER_KEY ? <em key="other">{t("insights.otherKeys")}</em> : r.app,
           r.subscribers ?? (
             <>
               <span aria-hidden="true">–</span>
@@ -165,8 +165,13 @@ export default function Insights({ loaderData }: Route.ComponentProps) {
   const { report, retentionDays } = loaderData;
   const known = (group: "pageKinds" | "sourceNames" | "localeNames", key: string) =>
     t(`insights.${group}.${key}`, { defaultValue: key });
+  // A day's entries past its limit are counted together: one "Other" row, no link or parsing.
   const plain = (rows: ReadonlyArray<{ key: string; count: number }>, label = (k: string): ReactNode => k) =>
-    rows.map((r) => ({ key: r.key, label: label(r.key), count: r.count }));
+    rows.map((r) => ({
+      key: r.key,
+      label: r.key === OTHER_KEY ? <em>{t("insights.otherKeys")}</em> : label(r.key),
+      count: r.count,
+    }));
   const maxDay = Math.max(0, ...report.series.flatMap((d) => [d.views, d.visitors]));
   return (
     <section aria-labelledby="insights-title" className="space-y-8">

@@ -1,8 +1,9 @@
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Link } from "react-router";
 import { ChartData, CountTable, RangeNav } from "../../components/admin/insight-parts.tsx";
 import { LineChart } from "../../components/admin/line-chart.tsx";
-import { parseRange } from "../../lib/insights.ts";
+import { OTHER_KEY, parseRange } from "../../lib/insights.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
@@ -36,8 +37,12 @@ export default function PostInsights({ loaderData }: Route.ComponentProps) {
   const csv = (table: string) => `/admin/insights.csv?table=${table}&days=${report.days}&post=${postId}`;
   const known = (group: "sourceNames" | "localeNames", key: string) =>
     t(`insights.${group}.${key}`, { defaultValue: key });
-  const rows = (list: ReadonlyArray<{ key: string; count: number }>, label = (k: string) => k) =>
-    list.map((r) => ({ key: r.key, label: label(r.key), count: r.count }));
+  const rows = (list: ReadonlyArray<{ key: string; count: number }>, label = (k: string): ReactNode => k) =>
+    list.map((r) => ({
+      key: r.key,
+      label: r.key === OTHER_KEY ? <em>{t("insights.otherKeys")}</em> : label(r.key),
+      count: r.count,
+    }));
   const chartTitle = t("insights.postChartTitle", { count: report.days });
   return (
     <section aria-labelledby="post-insights-title" className="space-y-8">

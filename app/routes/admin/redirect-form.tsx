@@ -25,8 +25,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return { redirect: found, from: null };
 }
 
-/** Where a refusal of the saved rule shows: a from-path another row has, or a target that loops. */
+/** Where a refusal of the saved rule shows: a from-path the site answers or another row has, or a target that loops. */
 const PLAN_ERRORS = {
+  fromReserved: { from: "adminLinks:redirects.errors.fromReserved" },
+  fromLive: { from: "adminLinks:redirects.errors.fromLive" },
   fromTaken: { from: "adminLinks:redirects.errors.fromTaken" },
   self: { to: "adminLinks:redirects.errors.self" },
   loop: { to: "adminLinks:redirects.errors.loop" },

@@ -18,6 +18,7 @@ export const REDIRECT_IMPORT_MAX_PROBLEMS = 20;
 export type RedirectRowProblem =
   | "fromInvalid"
   | "fromReserved"
+  | "fromLive"
   | "toInvalid"
   | "toExternal"
   | "status"

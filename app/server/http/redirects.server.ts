@@ -26,9 +26,10 @@ export function headerSafe(location: string): string {
  * Old URLs, answered before any page work (docs/decisions/012-redirects.md): a GET or HEAD
  * whose path (and query) has a row in the redirects table gets its 301 or 302 here. The rows
  * are in memory (`RedirectMap`): a path with no redirect costs a normalisation and a map
- * lookup, never a query. A client-side navigation asks for `/old.data`; it gets React Router's
- * own redirect answer (204 with X-Remix-Redirect), with a full page load so an external target
- * works too.
+ * lookup, never a query (a row on a post's, term's, series' or author's address first asks
+ * whether that page exists: if it does, the page wins). A client-side navigation asks for
+ * `/old.data`; it gets React Router's own redirect answer (204 with X-Remix-Redirect), with a
+ * full page load so an external target works too.
  */
 export function serveRedirects(map: RedirectMap): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
@@ -51,6 +52,13 @@ export function serveRedirects(map: RedirectMap): RequestHandler {
     const query = queryOf(req.originalUrl, dataRequest);
     const rule = rules.match(path, query);
     if (!rule) return next();
+    // A live page wins over an old row (defence in depth: the writers refuse such rows now).
+    try {
+      if (await map.shadowsLivePage(rule)) return next();
+    } catch {
+      // Whether the page is there cannot be told: never hide it; the database-down step answers.
+      return next();
+    }
     map.hit(rule);
     const location = headerSafe(locationFor(rule, query));
     res.setHeader("Cache-Control", "no-store");

@@ -5,8 +5,9 @@ import { isBotAgent } from "../bots.server.ts";
 import { isAnonymous } from "../cache/render-cache.server.ts";
 import { dayClock } from "../day-clock.server.ts";
 import type { DB } from "../db/db.server.ts";
-import { visitorKey } from "../quick-hash.server.ts";
+import { addressKey, visitorKey } from "../quick-hash.server.ts";
 import { countKey, ensureSalt, type InsightMetric, writeInsightBatch } from "../repos/insights.server.ts";
+import { MAX_VIEWERS_PER_ADDRESS } from "../views.server.ts";
 import {
   countryOf,
   feedReaderOf,
@@ -167,14 +168,25 @@ export function createInsightRecorder(db: DB, options: InsightRecorderOptions): 
     return true;
   };
 
-  const addVisitor = (day: string, hash: string) => {
+  // New visitors counted today per address (its in-process hash): one client naming a new
+  // browser per request is a few visitors, not one per request (the view counter's limit).
+  const perAddress = new Map<string, number>();
+  const addVisitor = (day: string, ip: string, hash: string) => {
     if (day !== sentDay) {
       sent.clear();
+      perAddress.clear();
       sentDay = day;
     }
     if (sent.has(hash)) return;
-    if (sent.size >= MAX_SENT) sent.clear();
+    const address = addressKey(ip);
+    const known = perAddress.get(address) ?? 0;
+    if (known >= MAX_VIEWERS_PER_ADDRESS) return;
+    if (sent.size >= MAX_SENT) {
+      sent.clear();
+      perAddress.clear();
+    }
     sent.add(hash);
+    perAddress.set(address, known + 1);
     hashes.push({ day, hash });
   };
 
@@ -188,7 +200,7 @@ export function createInsightRecorder(db: DB, options: InsightRecorderOptions): 
     if (before === undefined && reads.size >= maxKeys) return false;
     reads.set(key, (before ?? 0) + 1);
     const salt = salts.get(day);
-    if (salt) addVisitor(day, visitorOf(salt, day, read.ip, ua));
+    if (salt) addVisitor(day, read.ip, visitorOf(salt, day, read.ip, ua));
     else if (waiting.length < MAX_WAITING) waiting.push({ day, ip: read.ip, ua });
     return true;
   };
@@ -235,7 +247,7 @@ export function createInsightRecorder(db: DB, options: InsightRecorderOptions): 
         waiting = [...pending, ...waiting].slice(0, MAX_WAITING);
         throw error;
       }
-      for (const w of pending) addVisitor(w.day, visitorHash(salts.get(w.day) ?? "", w.day, w.ip, w.ua));
+      for (const w of pending) addVisitor(w.day, w.ip, visitorHash(salts.get(w.day) ?? "", w.day, w.ip, w.ua));
       // Only today's salt is needed from now on.
       const current = today();
       for (const day of salts.keys()) if (day < current) salts.delete(day);

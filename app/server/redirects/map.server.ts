@@ -2,6 +2,7 @@ import { type BatchCounter, createBatchCounter } from "../batch-counter.server.t
 import type { ChangeTags } from "../cache/content-version.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { loadRules, REDIRECTS_CHANGED, writeRedirectHits } from "../repos/redirects.server.ts";
+import { liveContentAt, liveRefOf } from "./reserved.server.ts";
 import { type RedirectRule, RuleSet, usableRules } from "./rules.server.ts";
 
 /** After a failed load, how long the last rules (or none) serve before the next try. */
@@ -21,6 +22,12 @@ export interface RedirectMap {
   invalidate(): void;
   /** What a content change means for the copy: "all" (a restore, an import) or the redirects tag. */
   forget(tags: ChangeTags): void;
+  /**
+   * Whether `rule` starts at the address of a post, term, series or author that exists now:
+   * a row written before that thing was (or before the writers checked) must not hide its page.
+   * One indexed query, asked only for a row that matched and starts at such an address.
+   */
+  shadowsLivePage(rule: RedirectRule): Promise<boolean>;
   /** Counts a request answered by `rule`. */
   hit(rule: RedirectRule): void;
   /** Hits counted here and not yet written. */
@@ -92,6 +99,10 @@ export function createRedirectMap(
     invalidate,
     forget(tags) {
       if (tags === "all" || tags.some((tag) => (REDIRECTS_CHANGED as readonly string[]).includes(tag))) invalidate();
+    },
+    async shadowsLivePage(rule) {
+      const ref = liveRefOf({ path: rule.fromPath, query: rule.fromQuery });
+      return ref !== null && (await liveContentAt(db, ref));
     },
     hit(rule) {
       counter.add(rule.id);

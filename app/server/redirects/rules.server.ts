@@ -1,12 +1,12 @@
 import {
   fromKey,
   isExternalHttpsUrl,
-  isReservedPath,
   isSitePath,
   locationFor,
   type RedirectKey,
   targetKey,
 } from "../../lib/redirects.ts";
+import { isReservedFrom } from "./reserved.server.ts";
 
 /** One redirect as the lookup and the checks need it. */
 export interface RedirectRule {
@@ -170,13 +170,14 @@ export function planRule(
 
 /**
  * Rows read from the table that the HTTP step may answer: not those whose from-path the site
- * keeps for itself, nor any whose target leaves the site without the row allowing it (a row
- * written past the checks, by hand or by an older version, never becomes an open redirect).
+ * answers itself (a route, with its /en and /zh forms: reserved.server.ts), nor any whose
+ * target leaves the site without the row allowing it (a row written past the checks, by hand
+ * or by an older version, never takes over a page nor becomes an open redirect).
  */
 export function usableRules(rules: Iterable<RedirectRule>): RuleSet {
   const set = new RuleSet();
   for (const rule of rules) {
-    if (isReservedPath(rule.fromPath, rule.fromQuery)) continue;
+    if (isReservedFrom({ path: rule.fromPath, query: rule.fromQuery })) continue;
     if (!isSitePath(rule.to) && !(rule.external && isExternalHttpsUrl(rule.to))) continue;
     set.set(rule);
   }

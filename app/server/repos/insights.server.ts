@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import type { Locale } from "../../lib/i18n/locale.ts";
+import { OTHER_KEY } from "../../lib/insights.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 
@@ -37,6 +38,102 @@ export const MAX_METRICS: readonly InsightMetric[] = ["feedSubs"];
 
 /** Metrics whose keys are what readers typed (queries, paths): kept only INSIGHTS_RETENTION_DAYS. */
 export const READER_TEXT_METRICS: readonly InsightMetric[] = ["search", "searchZero", "notFound"];
+
+/**
+ * Distinct keys one day keeps of each metric whose keys are what visitors send (a path, a
+ * Referer, a query, a User-Agent): past it, that day's new keys are counted together under
+ * OTHER_KEY (issue 45: 20,000 made-up 404 paths wrote 20,000 rows). The Insights page shows the
+ * top 20 of a period; a real site meets a few dozen broken links, searches or referring hosts a
+ * day, rarely hundreds, so 1,000 keeps every one that could reach a top list and bounds a flood
+ * at ~1,000 rows a day a metric (some 250 KB, for INSIGHTS_RETENTION_DAYS at most). A post's
+ * referrers share one allowance, with an "other" row per post past it. Feed reader apps are
+ * named by their User-Agent: 200 is far more than exist. Feed subscriber counts past theirs are
+ * dropped (a highest-of-the-day figure cannot be added up into "other"). Several instances
+ * writing at once may each pass the cap by one batch.
+ */
+export const DAILY_KEY_CAPS: Readonly<Partial<Record<InsightMetric, number>>> = {
+  notFound: 1_000,
+  search: 1_000,
+  searchZero: 1_000,
+  referrer: 1_000,
+  postReferrer: 2_000,
+  feedFetch: 200,
+  feedSubs: 200,
+};
+
+/** Where a count past its day's cap goes: the metric's "other" row (a post's own, for its referrers). */
+function otherKeyOf(metric: string, key: string): string {
+  if (metric === "postReferrer") return `${key.slice(0, key.indexOf(" "))} ${OTHER_KEY}`;
+  return OTHER_KEY;
+}
+
+const isOtherKey = (key: string) => key.endsWith(OTHER_KEY);
+
+interface CountRow {
+  day: string;
+  metric: string;
+  key: string;
+  count: number;
+}
+
+/**
+ * `rows` with each capped metric's new keys past its day's cap (DAILY_KEY_CAPS) folded into the
+ * "other" row, or dropped (`fold` false). Keys the day holds already stay as they are.
+ */
+async function withinDailyCaps(trx: DB, rows: CountRow[], fold: boolean): Promise<CountRow[]> {
+  const out: CountRow[] = [];
+  const groups = new Map<string, CountRow[]>();
+  for (const row of rows) {
+    if (DAILY_KEY_CAPS[row.metric as InsightMetric] === undefined || isOtherKey(row.key)) {
+      out.push(row);
+      continue;
+    }
+    const id = `${row.day}\t${row.metric}`;
+    const group = groups.get(id) ?? [];
+    group.push(row);
+    groups.set(id, group);
+  }
+  const others = new Map<string, CountRow>();
+  for (const group of groups.values()) {
+    const { day, metric } = group[0] as CountRow;
+    const cap = DAILY_KEY_CAPS[metric as InsightMetric] ?? 0;
+    const stored = await trx
+      .selectFrom("insightCounts")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .where("metric", "=", metric)
+      .where("day", "=", day)
+      .executeTakeFirstOrThrow();
+    let room = cap - Number(stored.n);
+    const known = new Set<string>();
+    if (room < group.length) {
+      for (let i = 0; i < group.length; i += INSERT_CHUNK) {
+        const keys = group.slice(i, i + INSERT_CHUNK).map((r) => r.key);
+        const found = await trx
+          .selectFrom("insightCounts")
+          .select("key")
+          .where("metric", "=", metric)
+          .where("day", "=", day)
+          .where("key", "in", keys)
+          .execute();
+        for (const f of found) known.add(f.key);
+      }
+    }
+    for (const row of group) {
+      if (known.has(row.key)) out.push(row);
+      else if (room > 0) {
+        room -= 1;
+        out.push(row);
+      } else if (fold) {
+        const key = otherKeyOf(metric, row.key);
+        const id = `${day}\t${metric}\t${key}`;
+        const other = others.get(id);
+        if (other) other.count += row.count;
+        else others.set(id, { day, metric, key, count: row.count });
+      }
+    }
+  }
+  return [...out, ...others.values()];
+}
 
 /** Every other daily row is kept this long: a year of charts and a little more. */
 export const AGGREGATE_KEEP_DAYS = 400;
@@ -84,8 +181,8 @@ export async function ensureSalt(db: DB, day: string): Promise<string> {
 const INSERT_CHUNK = 200;
 
 /**
- * Adds one batch: counts (keyed by `countKey`) added to their daily rows, and visitor
- * hashes inserted once (a hash another instance wrote already is skipped). One transaction.
+ * Adds one batch: counts (keyed by `countKey`) added to their daily rows (new keys past their
+ * metric's daily cap to its "other" row: DAILY_KEY_CAPS), and visitor hashes inserted once (a hash another instance wrote already is skipped). One transaction.
  */
 export async function writeInsightBatch(
   db: DB,
@@ -99,11 +196,11 @@ export async function writeInsightBatch(
       const [day = "", metric = "", key = ""] = joined.split("\t");
       return { day, metric, key, count };
     });
-  const rows = rowsOf(counts);
-  const highest = rowsOf(maxima);
   const stored = sql.ref("insightCounts.count");
   const incoming = sql.ref("excluded.count");
   await db.transaction().execute(async (trx) => {
+    const rows = await withinDailyCaps(trx, rowsOf(counts), true);
+    const highest = await withinDailyCaps(trx, rowsOf(maxima), false);
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       await trx
         .insertInto("insightCounts")

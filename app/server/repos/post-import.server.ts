@@ -1045,11 +1045,14 @@ interface RedirectScope {
   taken: Set<string>;
   lines: ImportReportLine[];
   candidates: RedirectCandidate[];
+  /** The item each candidate came from (by fromKey), for the report line of one refused. */
+  labels: Map<string, string>;
 }
 
 /**
  * Adds the redirect from one old address of `post` to `target` (asked only when the address is
- * not taken yet), unless: the address is malformed (noted, unless `noteInvalid` is false) or
+ * not taken yet; one the site answers itself is refused, and noted, when the chunk's redirects
+ * are written), unless: the address is malformed (noted, unless `noteInvalid` is false) or
  * taken already, there is no target or it is not a site path, a stored rule has the address
  * (noted when that rule points elsewhere), or it is the path `except` (the page itself). An
  * address with a usable target is taken from then on, even when no redirect is added.
@@ -1063,7 +1066,7 @@ async function addRedirect(
 ): Promise<void> {
   const from = normalizeFrom(url);
   if (!from.ok) {
-    if (noteInvalid && from.error === "fromInvalid")
+    if (noteInvalid)
       scope.lines.push({ item: post.label, outcome: "note", reason: "redirectInvalid", detail: url.slice(0, 200) });
     return;
   }
@@ -1080,6 +1083,7 @@ async function addRedirect(
     return;
   }
   if (from.path === except) return;
+  scope.labels.set(key, post.label);
   scope.candidates.push({
     line: 0,
     fromPath: from.path,
@@ -1355,7 +1359,13 @@ export async function importNextPostChunk(
           ? cached.rules
           : new RuleSet(await loadRules(trx));
       let next = version;
-      const scope: RedirectScope = { rules, taken: new Set<string>(), lines, candidates: [] };
+      const scope: RedirectScope = {
+        rules,
+        taken: new Set<string>(),
+        lines,
+        candidates: [],
+        labels: new Map<string, string>(),
+      };
       const known: ChunkLookups = { authors: new Map(), handles: new Map() };
       const indexRows = new Map<string, PostSearchTable[]>();
       for (const p of ready) {
@@ -1385,8 +1395,16 @@ export async function importNextPostChunk(
         const { outcome } = result;
         if (result.written > 0) next = { count: version.count + result.inserted, latest: at };
         counts.redirectsAdded += outcome.added;
-        for (const r of outcome.refused)
-          lines.push({ item: r.from, outcome: "note", reason: `redirect:${r.reason}`, detail: r.from });
+        for (const r of outcome.refused) {
+          // The site's own addresses and live pages are named for what they are; loops as before.
+          const reason =
+            r.reason === "fromReserved"
+              ? "redirectReserved"
+              : r.reason === "fromLive"
+                ? "redirectLive"
+                : `redirect:${r.reason}`;
+          lines.push({ item: scope.labels.get(r.from) ?? r.from, outcome: "note", reason, detail: r.from });
+        }
       }
       // The written posts' search rows, segmented before the transaction, with the posts: one
       // transaction (and one commit) a chunk instead of two.

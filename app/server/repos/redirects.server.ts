@@ -4,6 +4,7 @@ import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import { containsText, countRows } from "../db/query.server.ts";
 import { newId } from "../ids.server.ts";
+import { type FromRefusal, redirectFromRefusal } from "../redirects/reserved.server.ts";
 import {
   type Plan,
   type PlanError,
@@ -15,8 +16,9 @@ import {
 import { type AdminPage, adminPage } from "./paging.server.ts";
 
 // The redirects table (docs/decisions/012-redirects.md). Every write goes through
-// `planRule`: rows are kept one hop long and never loop, whoever writes them (the admin
-// form, the CSV import, the importers). After a write, the caller tells every instance
+// `redirectFromRefusal` (never from a path the site answers itself, nor from the address of a
+// post, term, series or author that exists) and `planRule`: rows are kept one hop long and
+// never loop, whoever writes them (the admin form, the CSV import, the importers). After a write, the caller tells every instance
 // (`REDIRECTS_CHANGED`) so the HTTP step reloads its map.
 
 /** The content-change tag of a redirects write: instances reload their map, no page is dropped. */
@@ -166,7 +168,10 @@ async function writePlan(
   }
 }
 
-export type SaveOutcome = { ok: true; id: string; to: string; repointed: number } | { ok: false; error: PlanError };
+/** Why a redirect is not saved: its from-path belongs to the site, or the rows already there. */
+export type SaveRefusal = FromRefusal | PlanError;
+
+export type SaveOutcome = { ok: true; id: string; to: string; repointed: number } | { ok: false; error: SaveRefusal };
 
 /**
  * Adds a redirect (no `id`) or changes one; inside a transaction. Its target is followed
@@ -178,6 +183,8 @@ export async function saveRedirect(db: DB, input: RedirectInput, id?: string): P
   const rules = new RuleSet(await loadRules(db));
   const replaces = id ? rules.getById(id) : undefined;
   if (id && !replaces) return undefined;
+  const refusal = await redirectFromRefusal(db, { path: input.fromPath, query: input.fromQuery });
+  if (refusal) return { ok: false, error: refusal };
   const candidate: RedirectRule = {
     id: id ?? newId(),
     fromPath: input.fromPath,
@@ -198,14 +205,14 @@ export interface RedirectCandidate extends RedirectInput {
   line: number;
 }
 
-export type RedirectSkipReason = PlanError | "unchanged";
+export type RedirectSkipReason = SaveRefusal | "unchanged";
 
 export interface RedirectImportOutcome {
   added: number;
   updated: number;
   /** Rows already stored with the same target and status. */
   unchanged: number;
-  /** Rows refused because of the rows already there (loops, self). */
+  /** Rows refused: a from-path the site answers (reserved, a live page), or a loop with the rows there. */
   refused: Array<{ line: number; reason: RedirectSkipReason; from: string }>;
 }
 
@@ -213,8 +220,9 @@ export interface RedirectImportOutcome {
 const INSERT_BATCH = 500;
 
 /**
- * Imports checked rows in one transaction (the caller's): a from-path not stored yet is
- * added, one stored with another target or status is updated, the same is left alone; a row
+ * Imports checked rows in one transaction (the caller's): a from-path the site answers itself
+ * is refused and listed (redirectFromRefusal), one not stored yet is added, one stored with
+ * another target or status is updated, the same is left alone; a row
  * that would loop is refused and listed. Rows are planned one after another against the whole
  * table in memory (read once), then written: new rows a batch per statement, changed rows one
  * UPDATE each.
@@ -267,6 +275,11 @@ export async function importRedirectsInto(
   const same = (a: RedirectRule, b: RedirectRule) =>
     a.to === b.to && a.status === b.status && a.external === b.external;
   for (const c of candidates) {
+    const refusal = await redirectFromRefusal(db, { path: c.fromPath, query: c.fromQuery });
+    if (refusal) {
+      outcome.refused.push({ line: c.line, reason: refusal, from: fromKey({ path: c.fromPath, query: c.fromQuery }) });
+      continue;
+    }
     const stored = rules.get({ path: c.fromPath, query: c.fromQuery });
     const candidate: RedirectRule = {
       id: stored?.id ?? newId(),
