@@ -311,6 +311,8 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const notFound = status === 404;
   const forbidden = status === 403;
   const signedOut = status === 401;
+  // A request the server could not take (a body that is not a form, a bad parameter): not our failure.
+  const badRequest = status >= 400 && status < 500 && !forbidden && !signedOut;
   const showDetails = import.meta.env.DEV && error instanceof Error;
   const notFoundHelp = isRouteErrorResponse(error) && isNotFoundHelp(error.data) ? error.data : null;
   if (notFound) {
@@ -336,10 +338,22 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return (
     <section aria-labelledby="error-title" className="py-12">
       <h1 id="error-title" className="text-2xl font-bold">
-        {forbidden ? t("errors.forbiddenTitle") : signedOut ? t("errors.signedOutTitle") : t("errors.serverTitle")}
+        {forbidden
+          ? t("errors.forbiddenTitle")
+          : signedOut
+            ? t("errors.signedOutTitle")
+            : badRequest
+              ? t("errors.badRequestTitle")
+              : t("errors.serverTitle")}
       </h1>
       <p className="mt-4" data-testid="error-message">
-        {forbidden ? t("errors.forbidden") : signedOut ? t("errors.signedOut") : t("errors.server")}
+        {forbidden
+          ? t("errors.forbidden")
+          : signedOut
+            ? t("errors.signedOut")
+            : badRequest
+              ? t("errors.badRequest")
+              : t("errors.server")}
       </p>
       {signedOut && (
         <p className="mt-4">
@@ -352,7 +366,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           </Link>
         </p>
       )}
-      {!forbidden && !signedOut && <p className="mt-2 text-zinc-600 dark:text-zinc-400">{t("errors.serverHint")}</p>}
+      {!forbidden && !signedOut && !badRequest && (
+        <p className="mt-2 text-zinc-600 dark:text-zinc-400">{t("errors.serverHint")}</p>
+      )}
       {showDetails && (
         <pre className="mt-6 overflow-auto rounded bg-zinc-100 p-4 text-xs dark:bg-zinc-900">{error.stack}</pre>
       )}

@@ -144,8 +144,12 @@ const schema = z.object({
     .default(DEFAULT_RELAY_URL),
   /** Federation (issue 22): "on" or "off" overrides the admin switch; unset: the switch decides. */
   FEDERATION: z.enum(["on", "off"]).optional(),
-  /** Activities one remote server may post to the inboxes per minute; 429 past it. */
+  /** Activities one remote server may post to the inboxes per minute (counted once verified); 429 past it. */
   FEDERATION_INBOX_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(300),
+  /** Inbox POSTs one client address may send per minute, before any signature is checked. */
+  FEDERATION_INBOX_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(600),
+  /** Inbox POSTs the site takes per minute from everyone together, before any signature is checked. */
+  FEDERATION_INBOX_TOTAL_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
   /** Tests only: a generic OpenID Connect provider (discovery URL, id, secret). */
   OIDC_TEST_DISCOVERY_URL: z.string().url().optional(),
   OIDC_TEST_CLIENT_ID: z.string().optional(),
@@ -195,8 +199,12 @@ export interface Env {
   insights: { retentionDays: number; countryHeader: string | null };
   /** FEDERATION: "on"/"off" overrides the admin switch; null: the switch decides. */
   federation: "on" | "off" | null;
-  /** FEDERATION_INBOX_PER_MINUTE: inbox POSTs one remote server may send per minute. */
+  /** FEDERATION_INBOX_PER_MINUTE: verified inbox POSTs one remote server may send per minute. */
   federationInboxPerMinute: number;
+  /** FEDERATION_INBOX_PER_ADDRESS_PER_MINUTE: inbox POSTs one client address may send per minute. */
+  federationInboxPerAddressPerMinute: number;
+  /** FEDERATION_INBOX_TOTAL_PER_MINUTE: inbox POSTs taken per minute from everyone together. */
+  federationInboxTotalPerMinute: number;
 }
 
 /**
@@ -400,6 +408,8 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     },
     federation: v.FEDERATION ?? null,
     federationInboxPerMinute: v.FEDERATION_INBOX_PER_MINUTE,
+    federationInboxPerAddressPerMinute: v.FEDERATION_INBOX_PER_ADDRESS_PER_MINUTE,
+    federationInboxTotalPerMinute: v.FEDERATION_INBOX_TOTAL_PER_MINUTE,
   };
 }
 

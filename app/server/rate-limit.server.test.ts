@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sharedStoreBackends } from "../../tests/setup/test-redis.ts";
-import { dbRateLimitStore, hit, hitAll, type RateLimitStore } from "./rate-limit.server.ts";
+import { addressBucket, dbRateLimitStore, hit, hitAll, type RateLimitStore, spent } from "./rate-limit.server.ts";
 import { redisRateLimitStore } from "./shared-state/redis.server.ts";
 
 // The same behaviour from every store; Redis where TEST_REDIS_URL is set (.ci/run).
@@ -61,5 +61,35 @@ describe.each(stores)("rate limits (%s)", (_name, store) => {
       t,
     );
     expect(second.allowed).toBe(false);
+  });
+
+  it("tells whether a budget is spent without counting, and writes nothing for a key never counted", async () => {
+    const limit = { max: 2, windowMs: 60_000 };
+    const t = 1_800_000_000_000;
+    expect(await store().peek("k5", t)).toBeNull();
+    expect((await spent(store(), "k5", limit, t)).allowed).toBe(true);
+    expect(await store().peek("k5", t)).toBeNull();
+    await hit(store(), "k5", limit, t);
+    expect(await store().peek("k5", t + 1)).toEqual({ count: 1, expiresAt: t + 60_000 });
+    expect((await spent(store(), "k5", limit, t + 1)).allowed).toBe(true);
+    await hit(store(), "k5", limit, t + 2);
+    const over = await spent(store(), "k5", limit, t + 3);
+    expect(over).toEqual({ allowed: false, count: 2, retryAfterSeconds: 60 });
+    // Peeking counted nothing; the window's end frees the budget.
+    expect((await spent(store(), "k5", limit, t + 60_000)).allowed).toBe(true);
+  });
+});
+
+describe("the address a per-address limit counts against", () => {
+  it("is an IPv4 address as it is, and an IPv6 address's /64", () => {
+    expect(addressBucket("203.0.113.7")).toBe("203.0.113.7");
+    expect(addressBucket("::ffff:203.0.113.7")).toBe("203.0.113.7");
+    expect(addressBucket("2001:db8:1:2:aaaa:bbbb:cccc:dddd")).toBe("2001:db8:1:2::/64");
+    expect(addressBucket("2001:0DB8:0001:0002::1")).toBe("2001:db8:1:2::/64");
+    expect(addressBucket("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(addressBucket("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+    expect(addressBucket("::1")).toBe("0:0:0:0::/64");
+    expect(addressBucket("64:ff9b::192.0.2.1")).toBe("64:ff9b:0:0::/64");
+    expect(addressBucket("unknown")).toBe("unknown");
   });
 });

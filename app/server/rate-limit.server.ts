@@ -1,3 +1,4 @@
+import { isIPv6 } from "node:net";
 import { sql } from "kysely";
 import type { DB } from "./db/db.server.ts";
 
@@ -25,6 +26,8 @@ export interface WindowCount {
  */
 export interface RateLimitStore {
   increment(key: string, windowMs: number, now: number): Promise<WindowCount>;
+  /** The current window's state without counting a hit, or null when there is none. Never writes. */
+  peek(key: string, now: number): Promise<WindowCount | null>;
 }
 
 /** Counters in the `rateLimits` table: one atomic upsert per hit on both dialects. */
@@ -53,6 +56,15 @@ export function dbRateLimitStore(db: DB): RateLimitStore {
       }
       return { count: Number(row.count), expiresAt: Number(row.expiresAt) };
     },
+    async peek(key, now) {
+      const row = await db
+        .selectFrom("rateLimits")
+        .select(["count", "expiresAt"])
+        .where("key", "=", key)
+        .where("expiresAt", ">", now)
+        .executeTakeFirst();
+      return row ? { count: Number(row.count), expiresAt: Number(row.expiresAt) } : null;
+    },
   };
 }
 
@@ -64,6 +76,49 @@ export async function hit(store: RateLimitStore, key: string, limit: Limit, now 
     count,
     retryAfterSeconds: Math.max(1, Math.ceil((expiresAt - now) / 1000)),
   };
+}
+
+/**
+ * Whether `key` has already spent its limit in the current window, without counting a hit:
+ * for budgets counted after the fact (an inbox activity counts once its signature verified)
+ * and checked before the work. A key never counted writes nothing.
+ */
+export async function spent(store: RateLimitStore, key: string, limit: Limit, now = Date.now()): Promise<LimitResult> {
+  const window = await store.peek(key, now);
+  const count = window?.count ?? 0;
+  return {
+    allowed: count < limit.max,
+    count,
+    retryAfterSeconds: window ? Math.max(1, Math.ceil((window.expiresAt - now) / 1000)) : 0,
+  };
+}
+
+/**
+ * The client address a per-address limit counts against: an IPv4 address as it is (also when
+ * written IPv4-mapped), an IPv6 address by its /64, which one subscriber usually holds whole
+ * (counting each of its addresses apart would give one client 2^64 budgets).
+ */
+export function addressBucket(ip: string): string {
+  const bare = ip.replace(/%.*$/, "").toLowerCase();
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(bare);
+  if (mapped?.[1]) return mapped[1];
+  if (!isIPv6(bare)) return bare;
+  const [head = "", tail] = bare.split("::");
+  const groupsOf = (part: string) => (part === "" ? [] : part.split(":"));
+  const headGroups = groupsOf(head);
+  // An IPv4 tail (::1.2.3.4) takes two groups; it is past the first four anyway unless the
+  // head is short, and then it is inside the /64's zeros or the interface id.
+  const tailGroups = tail === undefined ? [] : groupsOf(tail).flatMap((g) => (g.includes(".") ? ["0", "0"] : [g]));
+  const groups =
+    tail === undefined
+      ? headGroups
+      : [
+          ...headGroups,
+          ...Array<string>(Math.max(0, 8 - headGroups.length - tailGroups.length)).fill("0"),
+          ...tailGroups,
+        ];
+  const prefix = groups.slice(0, 4).map((g) => Number.parseInt(g, 16).toString(16));
+  return `${prefix.join(":")}::/64`;
 }
 
 /** A limit scaled by RATE_LIMIT_MULTIPLIER (tests where one address does everything). */

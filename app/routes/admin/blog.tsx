@@ -24,6 +24,7 @@ import { adminListRequest, safeBack } from "../../server/admin/list-request.serv
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import { postViewsByDay } from "../../server/insights/report.server.ts";
 import {
   changePost,
@@ -100,7 +101,7 @@ function change(intent: Exclude<Intent, "purge" | "schedule">): PostChange {
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(context, request);
   const app = getApp(context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = oneOf(INTENTS, form.get("intent"));
   const id = String(form.get("id") ?? "");
   const post = id ? await getAdminPost(app.db, id) : undefined;

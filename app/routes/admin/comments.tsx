@@ -28,6 +28,7 @@ import { revokeUserSessions } from "../../server/auth/auth-loader.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import { noticeDeps } from "../../server/notify/notices.server.ts";
 import { queueReplyNotices } from "../../server/notify/replies.server.ts";
 import { banUser, getUserForAdmin } from "../../server/repos/admin-users.server.ts";
@@ -62,7 +63,7 @@ export async function loader(args: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(context, request);
   const app = getApp(context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const back = safeBack(form.get("back"), BASE);
   // "Ban the author": the users section's ban (sessions revoked at once), from the queue.
   const banAuthor = String(form.get("banAuthor") ?? "");

@@ -21,6 +21,7 @@ import { passwordPolicy } from "../../server/auth/password-policy.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
 import {
   getSiteSettings,
@@ -53,7 +54,7 @@ const FIELD_NAMES = Object.keys(siteConfigSchema.shape);
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(context, request);
   const app = getApp(context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const parsed = validate(siteConfigSchema, form);
   // What was typed comes back with the errors, so nothing is lost (also without JavaScript).
   const typed = () =>

@@ -15,6 +15,7 @@ import { getApp } from "../../server/context.server.ts";
 import { type DeliveryFilter, deadServers, deliveriesPage } from "../../server/federation/deliveries.server.ts";
 import { federationHost } from "../../server/federation/paths.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
 import { FEDERATION_ACTORS, followersPage } from "../../server/repos/federation.server.ts";
 import { addBlock, listBlocks, removeBlock } from "../../server/repos/federation-inbound.server.ts";
@@ -81,7 +82,7 @@ type FediverseFailure = FormFailure & { values?: Record<string, string>; intent?
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(context, request);
   const app = getApp(context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const saved = () =>
     redirect("/admin/fediverse#blocks", { headers: flashHeaders(flashOptions(app.env), "success", "flash.saved") });
   if (form.has("blockActor")) {

@@ -9,6 +9,7 @@ import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import { newId } from "../../server/ids.server.ts";
 import type { ImportCounts, ImportReportLine } from "../../server/import/core.server.ts";
 import { GHOST_SOURCE, ghostImageResolver, parseGhostJson, readGhostExport } from "../../server/import/ghost.server.ts";
@@ -184,7 +185,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       await rm(zipFile, { force: true });
     }
   }
-  const form = await request.formData();
+  const form = await readForm(request);
   const id = String(form.get("id") ?? "");
   const intent = form.get("intent");
   if (intent === "confirm") {

@@ -11,6 +11,7 @@ import type { FormFailure } from "../../server/auth/guard.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
 import { createLink, getLink, type NewLink, updateLink } from "../../server/repos/links.server.ts";
 import type { Route } from "./+types/link-form";
@@ -27,7 +28,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 export async function action({ request, context, params }: Route.ActionArgs) {
   const admin = await requireAdmin(context, request);
   const app = getApp(context);
-  const parsed = validate(linkSchema, await request.formData());
+  const parsed = validate(linkSchema, await readForm(request));
   if (!parsed.ok) return data<FormFailure>({ fieldErrors: parsed.errors }, { status: 400 });
   const v = parsed.data;
   const input: Required<NewLink> = {

@@ -19,6 +19,7 @@ import { adminListRequest, pendingDelete, safeBack } from "../../server/admin/li
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import { deleteMedia, findUsagesForMany, getMedia, listMedia } from "../../server/media/media.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
 import type { Route } from "./+types/media";
@@ -66,7 +67,7 @@ export async function loader(args: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(context, request);
   const app = getApp(context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const id = String(form.get("id") ?? "");
   const back = safeBack(form.get("back"), "/admin/media");

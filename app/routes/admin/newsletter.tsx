@@ -17,6 +17,7 @@ import { routePolicy } from "../../lib/route-policy.ts";
 import { adminListRequest } from "../../server/admin/list-request.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp } from "../../server/context.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import { postsForTest, queueNewsletterTest } from "../../server/newsletter/sends.server.ts";
 import { newsletterContext } from "../../server/newsletter/worker.server.ts";
 import { type AdminSend, listSendsForAdmin, newsletterAudience } from "../../server/repos/admin-newsletter.server.ts";
@@ -43,7 +44,7 @@ type TestResult = { ok: true; title: string } | { ok: false; error: "invalid" | 
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(context, request);
   const app = getApp(context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const postId = String(form.get("postId") ?? "");
   const language = form.get("language");
   if (!/^[0-9a-z]{1,40}$/.test(postId) || (language !== "en" && language !== "zh"))

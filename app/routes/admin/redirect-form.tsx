@@ -10,6 +10,7 @@ import type { FormFailure } from "../../server/auth/guard.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
 import { getRedirect, REDIRECTS_CHANGED, saveRedirect } from "../../server/repos/redirects.server.ts";
 import type { Route } from "./+types/redirect-form";
@@ -37,7 +38,7 @@ const PLAN_ERRORS = {
 export async function action({ request, context, params }: Route.ActionArgs) {
   const admin = await requireAdmin(context, request);
   const app = getApp(context);
-  const parsed = validate(redirectSchema, await request.formData());
+  const parsed = validate(redirectSchema, await readForm(request));
   if (!parsed.ok) return data<FormFailure>({ fieldErrors: parsed.errors }, { status: 400 });
   const v = parsed.data;
   const from = normalizeFrom(v.from);

@@ -12,6 +12,7 @@ import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { transactionIfOk } from "../../server/db/db.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
 import { generateSeriesSlug, getSeries, listSeriesParts, saveSeries } from "../../server/repos/series.server.ts";
 import type { Route } from "./+types/series-form";
@@ -32,7 +33,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 export async function action({ request, context, params }: Route.ActionArgs) {
   const admin = await requireAdmin(context, request);
   const app = getApp(context);
-  const parsed = validate(seriesSchema, await request.formData());
+  const parsed = validate(seriesSchema, await readForm(request));
   if (!parsed.ok) return data<FormFailure>({ fieldErrors: parsed.errors }, { status: 400 });
   const v = parsed.data;
   const id = params.id ?? null;

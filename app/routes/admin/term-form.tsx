@@ -14,6 +14,7 @@ import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { transactionIfOk } from "../../server/db/db.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import { audit } from "../../server/repos/audit.server.ts";
 import {
   generateTermSlug,
@@ -45,7 +46,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const admin = await requireAdmin(context, request);
   const app = getApp(context);
   const kind = termKind(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const flash = (key: "flash.saved" | "flash.deleted") => ({
     headers: flashHeaders(flashOptions(app.env), "success", key),
   });

@@ -34,6 +34,7 @@ import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import type { DB } from "../../server/db/db.server.ts";
 import { normalizeEmail } from "../../server/env.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import {
   type AdminUser,
   banUser,
@@ -95,7 +96,7 @@ export async function action(args: Route.ActionArgs) {
   const { request, context } = args;
   const admin = await requireAdmin(context, request);
   const app = getApp(context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const signOut = (user: AdminUser) => revokeUserSessions(app.auth, user.id);
   const rows: RowActions<AdminUser> = {
     type: "user",

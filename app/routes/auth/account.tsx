@@ -24,6 +24,7 @@ import {
 import { requireUser } from "../../server/auth/session.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import {
   rememberLocale,
   replyNotificationsOn,
@@ -77,7 +78,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
   const user = await requireUser(context, request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "") as Intent;
   const fail = (failure: AccountResult, status = 400) => data<AccountResult>({ intent, ...failure }, { status });
   const headers = request.headers;

@@ -9,6 +9,7 @@ import { routePolicy } from "../../lib/route-policy.ts";
 import { emailOnlySchema } from "../../lib/schemas/auth.ts";
 import { callAuth, checkFormLimits, type FormFailure, retryAfterHeaders } from "../../server/auth/guard.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import type { Route } from "./+types/forgot-password";
 
 export const handle = routePolicy({ cache: "none", writes: "none" });
@@ -17,7 +18,7 @@ type ForgotResult = FormFailure & { sentTo?: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
-  const parsed = validate(emailOnlySchema, await request.formData());
+  const parsed = validate(emailOnlySchema, await readForm(request));
   if (!parsed.ok) return data<ForgotResult>({ fieldErrors: parsed.errors }, { status: 400 });
   const { email } = parsed.data;
   const limited = await checkFormLimits<ForgotResult>(context, "mail", email);

@@ -23,6 +23,7 @@ import {
 import { getUser, safeRedirectPath } from "../../server/auth/session.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import type { Route } from "./+types/login";
 
 export const handle = routePolicy({ cache: "none", writes: "none" });
@@ -45,7 +46,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const redirectTo = safeRedirectPath(String(form.get("redirectTo") ?? ""));
 
   const parsed = validate(loginSchema, form);

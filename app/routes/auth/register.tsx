@@ -20,6 +20,7 @@ import {
 } from "../../server/auth/guard.server.ts";
 import { getUser } from "../../server/auth/session.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/register";
 
@@ -42,7 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<RegisterResult>({ formError: "auth:errors.registrationClosed" }, { status: 403 });
   }
   const policy = passwordPolicy(app.env, settings);
-  const parsed = validate(registerSchema(policy), await request.formData());
+  const parsed = validate(registerSchema(policy), await readForm(request));
   if (!parsed.ok) return data<RegisterResult>({ fieldErrors: parsed.errors }, { status: 400 });
   const { name, email, password } = parsed.data;
   const limited = await checkFormLimits<RegisterResult>(context, "signUp", email);

@@ -16,6 +16,7 @@ import {
   retryAfterHeaders,
 } from "../../server/auth/guard.server.ts";
 import { getApp } from "../../server/context.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
 import type { Route } from "./+types/reset-password";
 
@@ -32,7 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
   const parsed = validate(
     resetSchema(passwordPolicy(app.env, await requestSettings(context))),
-    await request.formData(),
+    await readForm(request),
   );
   if (!parsed.ok) {
     if (parsed.errors.token) return data<ResetResult>({ invalid: true }, { status: 400 });

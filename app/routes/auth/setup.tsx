@@ -13,6 +13,7 @@ import { withRegistrationBypass } from "../../server/auth/password-policy.server
 import { consumeSetupToken, releaseSetupToken, setupTokenIsValid } from "../../server/auth/setup.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { normalizeEmail } from "../../server/env.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import { markEmailVerified, userIdByEmail } from "../../server/repos/admin-users.server.ts";
 import { addAdmins } from "../../server/repos/admins.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
@@ -35,7 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const token = String(form.get("token") ?? "").slice(0, 200);
   const parsed = validate(registerSchema(passwordPolicy(app.env, await requestSettings(context))), form);
   if (!parsed.ok) return data<FormFailure>({ fieldErrors: parsed.errors }, { status: 400 });

@@ -7,6 +7,7 @@ import { routePolicy } from "../../lib/route-policy.ts";
 import { tokenSchema } from "../../lib/schemas/auth.ts";
 import { callAuth } from "../../server/auth/guard.server.ts";
 import { getApp } from "../../server/context.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import type { Route } from "./+types/verify-email";
 
 export const handle = routePolicy({ cache: "none", writes: "none" });
@@ -20,7 +21,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
-  const parsed = validate(tokenSchema, await request.formData());
+  const parsed = validate(tokenSchema, await readForm(request));
   if (!parsed.ok) return data({ verified: false }, { status: 400 });
   const auth = await app.auth();
   const result = await callAuth(() =>

@@ -19,6 +19,7 @@ import { getUser, requireUser } from "../../server/auth/session.server.ts";
 import { pageShowsPost, pageShowsPosts, writeChangesPost } from "../../server/cache/page-tags.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import { mediaImages } from "../../server/media/media.server.ts";
 import { notFoundForReader } from "../../server/not-found.server.ts";
 import { commentMail } from "../../server/notify/comment-mail.server.ts";
@@ -142,7 +143,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   // Every intent here changes this post's comments: only its pages leave the cache.
   writeChangesPost(getRequest(context), post.id);
 
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const path = pagePath(request);
   const flash = (key: "post:flash.commentPosted" | "post:flash.commentPending" | "post:flash.commentDeleted") =>

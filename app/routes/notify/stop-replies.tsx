@@ -4,6 +4,7 @@ import { FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import { verifyReplyStopToken } from "../../server/notify/stop-token.server.ts";
 import { setReplyNotifications } from "../../server/repos/notification-prefs.server.ts";
 import type { Route } from "./+types/stop-replies";
@@ -27,7 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
-  const form = await request.formData().catch(() => new FormData());
+  const form = await readForm(request, { emptyIfNotForm: true });
   const token = tokenOf(form.get("token")) || tokenOf(new URL(request.url).searchParams.get("token"));
   const userId = verifyReplyStopToken(app.env.authSecret, token);
   if (!userId) return data<StopResult>({ done: false, invalid: true }, { status: 400 });

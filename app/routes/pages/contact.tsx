@@ -13,6 +13,7 @@ import { contactSchema } from "../../lib/schemas/contact.ts";
 import { CONTACT_MESSAGE_MAX } from "../../lib/schemas/limits.ts";
 import { checkFormLimits, type FormFailure, retryAfterHeaders } from "../../server/auth/guard.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import { siteNameIn } from "../../server/mail/site-name.server.ts";
 import { markdownModule } from "../../server/markdown-load.server.ts";
 import { listAdminMailboxes } from "../../server/repos/admins.server.ts";
@@ -32,7 +33,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
-  const parsed = validate(contactSchema, await request.formData());
+  const parsed = validate(contactSchema, await readForm(request));
   if (!parsed.ok) return data<ContactResult>({ fieldErrors: parsed.errors }, { status: 400 });
   const { name, email, message, website } = parsed.data;
   const limited = await checkFormLimits<ContactResult>(context, "contact", email);

@@ -9,6 +9,7 @@ import {
 } from "../../lib/i18n/locale.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { safeRedirectPath } from "../../server/auth/session.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import type { Route } from "./+types/locale";
 
 export const handle = routePolicy({ cache: "none", writes: "none" });
@@ -23,7 +24,7 @@ export function pathInLocale(path: string, locale: Locale): string {
 // POST /locale: remembers the reader's language (cookie, 365 days) and returns to
 // the page they were on, in that language. Works without JavaScript.
 export async function action({ request }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const locale = form.get("locale");
   if (!isLocale(locale)) return data({ error: "unknown locale" }, { status: 400 });
   const back = pathInLocale(safeRedirectPath(String(form.get("redirectTo") ?? "/")), locale);

@@ -13,6 +13,7 @@ import { editorChanges, writeChangesPost } from "../../server/cache/page-tags.se
 import { getApp, getRequest } from "../../server/context.server.ts";
 import type { DB } from "../../server/db/db.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import { newId } from "../../server/ids.server.ts";
 import { postViewsByDay } from "../../server/insights/report.server.ts";
 import {
@@ -132,7 +133,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const app = getApp(context);
   const locale = getRequest(context).locale;
   const prefix = getRequest(context).prefix;
-  const form = await request.formData();
+  const form = await readForm(request);
   // "Discard unpublished changes" of a live post: its own small form, without the editor's fields.
   if (form.get("intent") === "discard" && params.postId) {
     const version = Number(form.get("version"));

@@ -11,6 +11,7 @@ import { PREVIEW_CHOICES, PREVIEW_HOURS } from "../../lib/preview-links.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import { loadPostForEdit } from "../../server/repos/post-editor.server.ts";
 import { createPreviewLink, listPreviewLinks, revokePreviewLink } from "../../server/repos/preview-links.server.ts";
 import type { Route } from "./+types/previews";
@@ -36,7 +37,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const user = await requireAdmin(context, request);
   const app = getApp(context);
   const req = getRequest(context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
   if (intent === "create") {
     const raw = String(form.get("hours") ?? "");

@@ -13,6 +13,7 @@ import { requireAdmin } from "../../server/auth/session.server.ts";
 import { editorChanges, writeChangesPost } from "../../server/cache/page-tags.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import { restoreRevision } from "../../server/repos/pending-edits.server.ts";
 import { loadPostForEdit } from "../../server/repos/post-editor.server.ts";
 import { compareRevisions } from "../../server/repos/revision-compare.server.ts";
@@ -83,7 +84,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const req = getRequest(context);
   const range = parseRange(params.range);
   if (!range) throw data(null, { status: 404 });
-  const form = await request.formData();
+  const form = await readForm(request);
   const revisionId = form.get("revisionId");
   if (form.get("intent") !== "restore" || typeof revisionId !== "string" || !range.includes(revisionId))
     return data({ error: "editor:errors.invalidForm" }, { status: 400 });

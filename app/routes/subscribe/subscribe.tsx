@@ -7,6 +7,7 @@ import { routePolicy } from "../../lib/route-policy.ts";
 import { subscribeSchema } from "../../lib/schemas/auth.ts";
 import { retryAfterHeaders } from "../../server/auth/guard.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import { subscribe } from "../../server/subscriptions.server.ts";
 import type { Route } from "./+types/subscribe";
 
@@ -16,7 +17,7 @@ export const handle = routePolicy({ cache: "none", writes: "none", js: "lean" })
 // JavaScript). The answer never tells whether the address was already subscribed.
 export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
-  const parsed = validate(subscribeSchema, await request.formData());
+  const parsed = validate(subscribeSchema, await readForm(request));
   if (!parsed.ok) return data<SubscribeResult>({ fieldErrors: parsed.errors }, { status: 400 });
   const locale = getRequest(context).locale;
   try {

@@ -8,6 +8,7 @@ import { routePolicy } from "../../lib/route-policy.ts";
 import { SUBSCRIBER_LANGUAGES, subscriberLanguagesSchema, tokenSchema } from "../../lib/schemas/auth.ts";
 import { retryAfterHeaders } from "../../server/auth/guard.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
 import {
   confirmSubscription,
   setSubscriberLanguages,
@@ -57,7 +58,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
   const page = pageOf(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const deps = {
     db: app.db,
     rateLimitMultiplier: app.env.rateLimitMultiplier,

@@ -4,6 +4,7 @@ import { requireAdmin, type SessionUser } from "../auth/session.server.ts";
 import { getApp } from "../context.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { flashHeaders, flashOptions } from "../flash.server.ts";
+import { readForm } from "../http/form.server.ts";
 import { audit } from "../repos/audit.server.ts";
 import { safeBack } from "./list-request.server.ts";
 
@@ -68,7 +69,7 @@ interface ActionArgs {
 export function rowActions<T extends { id: string }>(spec: RowActions<T>) {
   return async (args: ActionArgs) => {
     const admin = await requireAdmin(args.context, args.request);
-    return runRowAction(args, spec, await args.request.formData(), admin);
+    return runRowAction(args, spec, await readForm(args.request), admin);
   };
 }
 

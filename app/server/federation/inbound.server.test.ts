@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DOMAIN_PATTERN, domainBlockSchema } from "../../lib/schemas/fediverse.ts";
-import { inboxRateKey } from "../http/federation.server.ts";
+import { INBOX_RATE_KEYS } from "../http/federation.server.ts";
 import { sanitizeCommentHtml } from "../markdown.server.ts";
 
 describe("a remote note's HTML through the comment sanitiser", () => {
@@ -16,22 +16,11 @@ describe("a remote note's HTML through the comment sanitiser", () => {
   });
 });
 
-describe("the inbox's rate-limit key", () => {
-  it("is the signing key's host (either signature header), else the address", () => {
-    expect(
-      inboxRateKey(
-        { signature: 'keyId="https://Mastodon.Example/users/a#main-key",algorithm="rsa-sha256"' },
-        "1.2.3.4",
-      ),
-    ).toBe("fedinbox:host:mastodon.example");
-    expect(
-      inboxRateKey(
-        { "signature-input": 'sig1=("@method");keyid="https://b.example:8443/key";alg="ed25519"' },
-        "1.2.3.4",
-      ),
-    ).toBe("fedinbox:host:b.example:8443");
-    expect(inboxRateKey({}, "1.2.3.4")).toBe("fedinbox:ip:1.2.3.4");
-    expect(inboxRateKey({ signature: 'keyId="not a url"' }, "1.2.3.4")).toBe("fedinbox:ip:1.2.3.4");
+describe("the inbox's rate-limit keys", () => {
+  it("count unverified posts by address (an IPv6 client by its /64) and verified ones by server", () => {
+    expect(INBOX_RATE_KEYS.address("203.0.113.9")).toBe("fedinbox:addr:203.0.113.9");
+    expect(INBOX_RATE_KEYS.address("2001:db8:1:2::a")).toBe(INBOX_RATE_KEYS.address("2001:db8:1:2::b"));
+    expect(INBOX_RATE_KEYS.server("Mastodon.Example:8443")).toBe("fedinbox:server:mastodon.example:8443");
   });
 });
 

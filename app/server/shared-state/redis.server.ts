@@ -120,6 +120,11 @@ export function redisRateLimitStore(client: RedisClient, prefix: string): RateLi
       if (!Array.isArray(reply) || reply.length !== 2) throw new Error("redis: unexpected rate-limit reply");
       return { count: Number(reply[0]), expiresAt: Number(reply[1]) };
     },
+    async peek(key, now) {
+      const [count, ends] = await client.hmGet(`${prefix}rl:${key}`, ["c", "e"]);
+      if (count == null || ends == null || Number(ends) <= now) return null;
+      return { count: Number(count), expiresAt: Number(ends) };
+    },
   };
 }
 
