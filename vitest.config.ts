@@ -23,8 +23,10 @@ export default defineConfig({
     exclude: ["tests/e2e/**", "node_modules/**", "build/**"],
     environment: "node",
     globalSetup: ["tests/setup/global-build.ts"],
+    // Ceilings: a hook that starts a server waits up to 60 s for it on a busy machine
+    // (tests/setup/server-process.ts).
     testTimeout: 20_000,
-    hookTimeout: 30_000,
+    hookTimeout: 90_000,
     projects: [
       {
         extends: true,

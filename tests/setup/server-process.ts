@@ -84,7 +84,9 @@ export async function startServer(
     },
   };
   if (opts.waitReady === false) return server;
-  const deadline = Date.now() + 20_000;
+  // A ceiling, not a target: on a machine busy with other test files a production server
+  // took more than 20 s to answer its first /healthz, and the file failed for it.
+  const deadline = Date.now() + 60_000;
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`server exited early (${proc.exitCode}):\n${out}`);
     try {
