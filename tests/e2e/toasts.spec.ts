@@ -1,7 +1,9 @@
 import { login, openAccountMenu, signedInUser, signedInUserByForms } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
+import { holdToastTimers, releaseToastTimers } from "./toast-clock.ts";
 
 test("signing in and out shows a toast that closes by itself after 5 s or on a click", async ({ page }) => {
+  await holdToastTimers(page);
   await signedInUserByForms(page, "toast");
   const toasts = page.locator(".Toastify");
   const welcome = toasts.getByText("Welcome back.");
@@ -15,6 +17,8 @@ test("signing in and out shows a toast that closes by itself after 5 s or on a c
   await page.getByRole("button", { name: "Logout" }).click();
   const signedOut = toasts.getByText("You have been signed out.");
   await expect(signedOut).toBeVisible();
+  // Its 5 s start now.
+  await releaseToastTimers(page);
   const shown = Date.now();
   await expect(page.getByRole("link", { name: "Login" })).toBeVisible();
   await expect(page.getByTestId("flash-message")).toHaveCount(0);
@@ -30,6 +34,7 @@ test("signing in and out shows a toast that closes by itself after 5 s or on a c
 });
 
 test("the toast container follows the spec's options", async ({ page }) => {
+  await holdToastTimers(page);
   await signedInUserByForms(page, "toastopts");
   const container = page.locator(".Toastify__toast-container");
   await expect(container).toHaveClass(/Toastify__toast-container--top-right/);
@@ -83,6 +88,7 @@ test("a tampered flash cookie shows nothing", async ({ page, context, baseURL })
 
 test("toasts follow the dark theme", async ({ page }) => {
   await page.emulateMedia({ colorScheme: "dark" });
+  await holdToastTimers(page);
   await signedInUserByForms(page, "toastdark");
   const toast = page.locator(".Toastify__toast").filter({ hasText: "Welcome back." });
   await expect(toast).toHaveClass(/Toastify__toast-theme--dark/);
