@@ -7,6 +7,19 @@ import { e2eServers } from "./tests/e2e/servers.ts";
 // Run through `npm run test:e2e` (scripts/e2e.ts): it builds when stale, finds a
 // Chromium, picks free ports and fresh data directories, and passes them here.
 const servers = e2eServers();
+// By the time their tests took on a loaded run (2026-11-29): the layout sweep, the axe
+// pages, the editor, the admin journeys, the wallets.
+const LONGEST_FIRST = [
+  "layout",
+  "a11y",
+  "editor",
+  "admin-content",
+  "admin-fediverse",
+  "revisions",
+  "admin-users",
+  "walletconnect",
+  "solana",
+].map((name) => `**/${name}.spec.ts`);
 const executablePath = process.env.E2E_CHROMIUM || undefined;
 
 export default defineConfig({
@@ -43,7 +56,12 @@ export default defineConfig({
       args: [...CHROMIUM_ARGS],
     },
   },
-  projects: [{ name: "chromium", use: { browserName: "chromium" } }],
+  // The files with the longest tests are queued first: four workers then finish at about
+  // the same time, instead of one running a two-minute sweep alone at the end.
+  projects: [
+    { name: "chromium-long", testMatch: LONGEST_FIRST, use: { browserName: "chromium" } },
+    { name: "chromium", testIgnore: LONGEST_FIRST, use: { browserName: "chromium" } },
+  ],
   webServer: servers.map(({ port, dataDir }) => ({
     command: `node ${SERVER_ENTRY}`,
     url: `http://127.0.0.1:${port}/healthz`,
