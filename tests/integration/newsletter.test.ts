@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "../../app/server/db/db.server.ts";
 import { nowIso } from "../../app/server/db/db.server.ts";
 import { newId } from "../../app/server/ids.server.ts";
-import { startNewsletters } from "../../app/server/newsletter/sends.server.ts";
-import { insertPost } from "../../app/server/repos/posts.server.ts";
+import { createPost } from "../../app/server/repos/posts.server.ts";
 import { type MailCapture, startMailCapture } from "../setup/mail-capture.ts";
 import { startServer } from "../setup/server-process.ts";
 import { type Site, startSite } from "../setup/site.ts";
@@ -42,20 +41,18 @@ async function addSubscribers(db: DB, count: number, languages: "en" | "zh" | "b
 /** Publishes a bilingual post with the newsletter box ticked, as the editor does. */
 async function publishWithNewsletter(db: DB): Promise<string> {
   const id = newId();
-  await db.transaction().execute(async (trx) => {
-    await insertPost(trx, {
-      id,
-      slug: `news-${id}`,
-      authorId: null,
-      status: "published",
-      publishedAt: nowIso(),
-      newsletter: true,
-      translations: [
-        { locale: "en", title: "Fresh bread", summary: "A loaf", bodyHtml: "<p>Flour and water.</p>" },
-        { locale: "zh", title: "新鲜面包", summary: "一条面包", bodyHtml: "<p>面粉和水。</p>" },
-      ],
-    });
-    await startNewsletters(trx, [id], null);
+  // The lifecycle starts the newsletter of a post that goes live with the box ticked.
+  await createPost(db, {
+    id,
+    slug: `news-${id}`,
+    authorId: null,
+    status: "published",
+    publishedAt: nowIso(),
+    newsletter: true,
+    translations: [
+      { locale: "en", title: "Fresh bread", summary: "A loaf", bodyHtml: "<p>Flour and water.</p>" },
+      { locale: "zh", title: "新鲜面包", summary: "一条面包", bodyHtml: "<p>面粉和水。</p>" },
+    ],
   });
   return id;
 }
