@@ -48,7 +48,7 @@ const RAW_WRITE = /\b(update|insert\s+into|replace\s+into)\s+"posts"/gi;
 const COLUMNS = /\.(set|values|doUpdateSet)\(/g;
 
 /** Where `source` writes posts.status, or writes posts columns the scan cannot read; empty when it does neither. */
-export function statusWrites(source: string): string[] {
+function statusWrites(source: string): string[] {
   const found: string[] = [];
   const line = (at: number) => source.slice(0, at).split("\n").length;
   for (const m of source.matchAll(RAW_WRITE)) found.push(`line ${line(m.index)}: raw SQL ${m[0]}`);

@@ -172,7 +172,7 @@ describe(`the post lifecycle (${testDialect()})`, () => {
     expect(entries[0]?.action).toBe("post.restoreRevision");
     const index = await database.db.selectFrom("postSearch").select("title").where("postId", "=", first.id).execute();
     expect(index.map((r) => r.title)).toEqual(["first words"]);
-    expect(told.slice(since)).toEqual([["post:" + first.id], "poke"]);
+    expect(told.slice(since)).toEqual([[`post:${first.id}`], "poke"]);
     expect(
       await database.db.selectFrom("newsletterSends").select("id").where("postId", "=", first.id).execute(),
     ).toEqual([]);
