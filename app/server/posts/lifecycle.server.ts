@@ -38,7 +38,7 @@ export type LifecycleActor = AuditActor;
 export const SCHEDULER: LifecycleActor = { id: null, email: "system:scheduler" };
 /** An import whose account is gone. */
 export const IMPORTER: LifecycleActor = { id: null, email: "system:import" };
-/** Posts written without a person behind them (the demo seed, command-line tools). */
+/** Posts written without a person or job behind them (the demo seed, fixtures): no audit entry. */
 export const SYSTEM: LifecycleActor = { id: null, email: "system" };
 
 /** The user `userId` as an audit entry names them (a deleted account: its id alone). */
@@ -229,8 +229,11 @@ export async function withPostLifecycle<T>(
       options: RecordOptions,
       known?: { title: string; slug: string } | null,
     ) => {
-      const about = known ?? (await aboutPost(trx, postId));
-      await audit(trx, actor, action, { type: "post", id: postId }, { ...about, ...options.details });
+      // The audit log answers who changed the site: people and jobs, not seeds and fixtures.
+      if (actor.email !== SYSTEM.email) {
+        const about = known ?? (await aboutPost(trx, postId));
+        await audit(trx, actor, action, { type: "post", id: postId }, { ...about, ...options.details });
+      }
       recorded.push({ postId, tags: tagsOf(postId, options), indexed: options.indexed === true });
     };
     const goneLive = async (ids: string[]) => {
