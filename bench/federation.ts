@@ -18,7 +18,7 @@ import { migrateToLatest } from "../app/server/db/migrate.server.ts";
 import { parseEnv } from "../app/server/env.server.ts";
 import { createFederationService } from "../app/server/federation/service.server.ts";
 import { newId } from "../app/server/ids.server.ts";
-import { insertPost } from "../app/server/repos/posts.server.ts";
+import { createPost } from "../app/server/repos/posts.server.ts";
 import { freePort } from "../tests/setup/server-process.ts";
 
 const { values: args } = parseArgs({
@@ -170,23 +170,21 @@ const sampler = setInterval(() => {
 const started = performance.now();
 const cpuBefore = process.cpuUsage();
 const postId = newId();
-await db.transaction().execute((trx) =>
-  insertPost(trx, {
-    id: postId,
-    slug: `bench-${postId}`,
-    authorId: null,
-    status: "published",
-    publishedAt: nowIso(),
-    translations: [
-      {
-        locale: "en",
-        title: "Overnight bread",
-        summary: "A slow loaf",
-        bodyHtml: `<p>${"The dough rests overnight in a cool room. ".repeat(200)}</p>`,
-      },
-    ],
-  }),
-);
+await createPost(db, {
+  id: postId,
+  slug: `bench-${postId}`,
+  authorId: null,
+  status: "published",
+  publishedAt: nowIso(),
+  translations: [
+    {
+      locale: "en",
+      title: "Overnight bread",
+      summary: "A slow loaf",
+      bodyHtml: `<p>${"The dough rests overnight in a cool room. ".repeat(200)}</p>`,
+    },
+  ],
+});
 service.start();
 let last: SinkStats = { delivered: 0, refused: 0, hosts: 0 };
 const deadline = Date.now() + 15 * 60_000;

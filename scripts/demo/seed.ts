@@ -1,14 +1,9 @@
-// `npm run cli -- seed --demo [--posts N] [--force]`: a realistic bilingual blog
-// for trying Inkwell out, for benchmarks and for tests. Everything is generated
-// from the templates in ./content.ts with a seeded PRNG: the same N gives the same
-// posts (only the dates move with the clock). No network, no external images.
-import type { Transaction } from "kysely";
 import type { DB } from "../../app/server/db/db.server.ts";
-import type { Database, Locale, PostStatus } from "../../app/server/db/schema.server.ts";
+import type { Locale, PostStatus } from "../../app/server/db/schema.server.ts";
 import { newId } from "../../app/server/ids.server.ts";
 import { renderMarkdown } from "../../app/server/markdown.server.ts";
 import { type RenderedPost, readingMinutes, renderPost } from "../../app/server/post-render.server.ts";
-import { insertPost } from "../../app/server/repos/posts.server.ts";
+import { type PostLife, SYSTEM, withPostLifecycle } from "../../app/server/posts/lifecycle.server.ts";
 import { ensureHandle } from "../../app/server/repos/profiles.server.ts";
 import { createCategory, ensureTags, findCategoryBySlug, slugify } from "../../app/server/repos/taxonomy.server.ts";
 import { reindexPost } from "../../app/server/search/index.server.ts";
@@ -282,9 +277,9 @@ export async function seedDemo(db: DB, options: SeedOptions = {}): Promise<SeedR
   // same order, so the same N gives the same posts.
   for (let from = 0; from < count; from += BATCH_SIZE) {
     const to = Math.min(count, from + BATCH_SIZE);
-    await db.transaction().execute(async (trx) => {
+    await withPostLifecycle(db, SYSTEM, async (life) => {
       for (let i = from; i < to; i++) {
-        await seedPost(trx, i);
+        await seedPost(life, i);
       }
     });
   }
@@ -294,7 +289,8 @@ export async function seedDemo(db: DB, options: SeedOptions = {}): Promise<SeedR
   }
   return result;
 
-  async function seedPost(trx: Transaction<Database>, i: number): Promise<void> {
+  async function seedPost(life: PostLife, i: number): Promise<void> {
+    const { trx } = life;
     const topic = DEMO_TOPICS[i % DEMO_TOPICS.length] as DemoTopic;
     const part = Math.floor(i / DEMO_TOPICS.length) + 1;
     const locales = languagesOf(i);
@@ -316,32 +312,35 @@ export async function seedDemo(db: DB, options: SeedOptions = {}): Promise<SeedR
     const withCover = rand() < 0.4;
     const slug = await uniqueSlug(trx, slugify(`${topic.title.en}${partSuffix(part, "en")}`) || topic.key);
 
-    const postId = await insertPost(trx, {
-      slug,
-      authorId: userId,
-      status,
-      publishedAt: status === "draft" ? null : date,
-      categoryId: categories.get(topic.category) ?? null,
-      tagIds,
-      coverImageUrl: withCover ? "/social.jpg" : null,
-      coverAlt: withCover ? "The blog's default picture" : "",
-      featured: i === 1,
-      translations: await Promise.all(
-        locales.map(async (locale) => {
-          const blocks = demoMarkdownBlocks(topic, locale, layout);
-          const rendered = await render(blocks, locale);
-          return {
-            locale,
-            title: `${topic.title[locale]}${partSuffix(part, locale)}`,
-            summary: topic.summary[locale],
-            bodyMarkdown: blocks.join("\n"),
-            bodyHtml: rendered.html,
-            tocJson: JSON.stringify(rendered.toc),
-            readingMinutes: rendered.readingMinutes,
-          };
-        }),
-      ),
-    });
+    const postId = await life.create(
+      {
+        slug,
+        authorId: userId,
+        status,
+        publishedAt: status === "draft" ? null : date,
+        categoryId: categories.get(topic.category) ?? null,
+        tagIds,
+        coverImageUrl: withCover ? "/social.jpg" : null,
+        coverAlt: withCover ? "The blog's default picture" : "",
+        featured: i === 1,
+        translations: await Promise.all(
+          locales.map(async (locale) => {
+            const blocks = demoMarkdownBlocks(topic, locale, layout);
+            const rendered = await render(blocks, locale);
+            return {
+              locale,
+              title: `${topic.title[locale]}${partSuffix(part, locale)}`,
+              summary: topic.summary[locale],
+              bodyMarkdown: blocks.join("\n"),
+              bodyHtml: rendered.html,
+              tocJson: JSON.stringify(rendered.toc),
+              readingMinutes: rendered.readingMinutes,
+            };
+          }),
+        ),
+      },
+      { indexed: true },
+    );
     // Look like posts written over time rather than all just now.
     const written = status === "scheduled" ? now : date;
     await trx
@@ -425,19 +424,23 @@ export async function seedShowcase(
   const base = newest?.publishedAt ? Date.parse(newest.publishedAt) : opts.now.getTime();
   const at = new Date(base - 60 * 60 * 1000).toISOString();
   const translations = await showcaseTranslations();
-  await db.transaction().execute(async (trx) => {
-    const postId = await insertPost(trx, {
-      slug: SHOWCASE_SLUG,
-      authorId: opts.authorId,
-      status: "published",
-      publishedAt: at,
-      categoryId: opts.categoryId,
-      tagIds: [],
-      coverImageUrl: null,
-      coverAlt: "",
-      featured: false,
-      translations,
-    });
+  await withPostLifecycle(db, SYSTEM, async (life) => {
+    const { trx } = life;
+    const postId = await life.create(
+      {
+        slug: SHOWCASE_SLUG,
+        authorId: opts.authorId,
+        status: "published",
+        publishedAt: at,
+        categoryId: opts.categoryId,
+        tagIds: [],
+        coverImageUrl: null,
+        coverAlt: "",
+        featured: false,
+        translations,
+      },
+      { indexed: true },
+    );
     await trx.updateTable("posts").set({ createdAt: at, updatedAt: at }).where("id", "=", postId).execute();
     await trx
       .updateTable("postTranslations")

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "../../app/server/db/db.server.ts";
 import { nowIso } from "../../app/server/db/db.server.ts";
 import { newId } from "../../app/server/ids.server.ts";
-import { startNewsletters } from "../../app/server/newsletter/sends.server.ts";
-import { insertPost } from "../../app/server/repos/posts.server.ts";
+import { addAdmins } from "../../app/server/repos/admins.server.ts";
+import { createPost } from "../../app/server/repos/posts.server.ts";
 import { type MailCapture, startMailCapture } from "../setup/mail-capture.ts";
 import { startServer } from "../setup/server-process.ts";
-import { type Site, startSite } from "../setup/site.ts";
+import { cookieOf, type Site, startSite } from "../setup/site.ts";
 import { testDialect } from "../setup/test-db.ts";
 
 // The newsletter through the real server and a real SMTP peer: a post reaches each
@@ -42,20 +42,18 @@ async function addSubscribers(db: DB, count: number, languages: "en" | "zh" | "b
 /** Publishes a bilingual post with the newsletter box ticked, as the editor does. */
 async function publishWithNewsletter(db: DB): Promise<string> {
   const id = newId();
-  await db.transaction().execute(async (trx) => {
-    await insertPost(trx, {
-      id,
-      slug: `news-${id}`,
-      authorId: null,
-      status: "published",
-      publishedAt: nowIso(),
-      newsletter: true,
-      translations: [
-        { locale: "en", title: "Fresh bread", summary: "A loaf", bodyHtml: "<p>Flour and water.</p>" },
-        { locale: "zh", title: "新鲜面包", summary: "一条面包", bodyHtml: "<p>面粉和水。</p>" },
-      ],
-    });
-    await startNewsletters(trx, [id], null);
+  // The lifecycle starts the newsletter of a post that goes live with the box ticked.
+  await createPost(db, {
+    id,
+    slug: `news-${id}`,
+    authorId: null,
+    status: "published",
+    publishedAt: nowIso(),
+    newsletter: true,
+    translations: [
+      { locale: "en", title: "Fresh bread", summary: "A loaf", bodyHtml: "<p>Flour and water.</p>" },
+      { locale: "zh", title: "新鲜面包", summary: "一条面包", bodyHtml: "<p>面粉和水。</p>" },
+    ],
   });
   return id;
 }
@@ -83,6 +81,63 @@ describe(`newsletter through the server (${testDialect()})`, () => {
     await site?.stop();
     await mail?.close();
   });
+
+  it("mails every subscriber exactly once when a ticked draft is published from the admin posts list", async () => {
+    const READERS = 5;
+    await addSubscribers(site.db, READERS, "en", "listed");
+    const id = await createPost(site.db, {
+      slug: "published-from-the-list",
+      authorId: null,
+      status: "draft",
+      publishedAt: null,
+      newsletter: true,
+      translations: [{ locale: "en", title: "Published from the list", bodyHtml: "<p>Rye.</p>" }],
+    });
+    // An admin session, as the list's Publish button sends it.
+    const email = "lister@example.test";
+    const password = "correct horse battery staple";
+    expect((await site.authApi("sign-up/email", { email, password, name: "Lister" })).status).toBe(200);
+    await site.db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", email).execute();
+    await addAdmins(site.db, [email], "cli");
+    const session = await site.authApi("sign-in/email", { email, password });
+    expect(session.status).toBe(200);
+    const published = await fetch(`${site.server.url}/admin/blog`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        origin: site.server.url,
+        cookie: cookieOf(session),
+      },
+      body: new URLSearchParams({ intent: "publish", id, back: "/admin/blog" }).toString(),
+    });
+    expect(published.status).toBe(302);
+
+    // Every mail of the send marked sent: the capture has had each of them by then.
+    const outbox = await until(
+      "the send's mails to go out",
+      () =>
+        site.db
+          .selectFrom("mailOutbox")
+          .select(["status", "recipient"])
+          .where("key", "like", `newsletter:${id}:%`)
+          .execute(),
+      (rows) => rows.length === READERS && rows.every((r) => r.status === "sent"),
+    );
+    expect(outbox).toHaveLength(READERS);
+    const counts = new Map<string, number>();
+    for (const m of mail.messages.filter((m) => m.subject === "Published from the list"))
+      for (const to of m.to) counts.set(to, (counts.get(to) ?? 0) + 1);
+    expect(Object.fromEntries(counts)).toEqual(
+      Object.fromEntries(Array.from({ length: READERS }, (_, i) => [`listed${i}@example.test`, 1])),
+    );
+    // The next test counts its own readers' mail.
+    await site.db
+      .updateTable("subscribers")
+      .set({ status: "unsubscribed", unsubscribedAt: nowIso() })
+      .where("email", "like", "listed%")
+      .execute();
+  }, 90_000);
 
   it("mails each reader their version; one-click unsubscribes, the page changes the language", async () => {
     await addSubscribers(site.db, 1, "en", "en");

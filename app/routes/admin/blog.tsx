@@ -35,8 +35,6 @@ import {
   type PostChange,
   purgePost,
 } from "../../server/repos/admin-posts.server.ts";
-import { audit } from "../../server/repos/audit.server.ts";
-import { afterPostWrite } from "../../server/repos/post-editor.server.ts";
 import { listCategories } from "../../server/repos/taxonomy.server.ts";
 import type { Route } from "./+types/blog";
 
@@ -121,18 +119,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     postChange = change(intent);
   }
 
-  const done = await app.db.transaction().execute(async (trx) => {
-    const ok = postChange ? await changePost(trx, id, postChange) : await purgePost(trx, id);
-    if (ok) {
-      const details: Record<string, unknown> = { title: post.title, slug: post.slug };
-      if (postChange?.kind === "schedule") details.at = postChange.at;
-      await audit(trx, admin, `post.${intent}`, { type: "post", id }, details);
-    }
-    return ok;
-  });
+  // The post lifecycle writes the change, its audit entry and what it calls for (a newsletter).
+  const done = postChange ? await changePost(app.db, admin, id, postChange) : await purgePost(app.db, admin, id);
   // A trashed post takes no changes but restore and purge; a live one cannot be purged.
   if (!done) return data({ error: "adminContent:errors.notApplicable", field: null }, { status: 409 });
-  await afterPostWrite(app.db, id);
   const deleted = intent === "trash" || intent === "purge";
   return redirect(back, {
     headers: flashHeaders(flashOptions(app.env), "success", deleted ? "flash.deleted" : "flash.saved"),

@@ -35,6 +35,7 @@ import { newsletterContext, newsletterOutboxHooks } from "../newsletter/worker.s
 import { startModerationDigest } from "../notify/moderation.server.ts";
 import { noticeDeps } from "../notify/notices.server.ts";
 import { startScheduledBackups } from "../ops/schedule.server.ts";
+import { wirePostLifecycle } from "../posts/lifecycle.server.ts";
 import { createRedirectMap, type RedirectMap } from "../redirects/map.server.ts";
 import { addAdmins } from "../repos/admins.server.ts";
 import { createAdImpressions } from "../repos/ads.server.ts";
@@ -156,6 +157,9 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
       federation.poke();
     },
   });
+  // Every change of a post's life (posts/lifecycle.server.ts) drops the pages it touched and
+  // wakes the Fediverse sync, whichever route, job or import made it.
+  wirePostLifecycle(database.db, { content, federation });
   const contentVersion = watchContentVersion(shared.contentVersion, {
     onChange: (_version, tags) => content.forgetLocal(tags),
     onError: (error) => log.warn({ err: error }, "could not read the content version"),
@@ -243,13 +247,9 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
         writeOutcome: relaxedOutcomeWrites(database.db, database.dialect),
       });
       jobs.push(mailWorker);
-      // Scheduled posts go live within one interval of their time, on the lease holder only.
-      jobs.push(
-        startScheduledPublishing(database.db, log, {
-          intervalMs: env.schedulerIntervalMs,
-          onPublished: () => content.changed(),
-        }),
-      );
+      // Scheduled posts go live within one interval of their time, on the lease holder only
+      // (the post lifecycle drops the cached pages and nudges the Fediverse sync).
+      jobs.push(startScheduledPublishing(database.db, log, { intervalMs: env.schedulerIntervalMs }));
       // Uploaded subscriber lists, a chunk per transaction, on the holder of the import lease.
       importJob = startSubscriberImports(database.db, log);
       jobs.push(importJob);

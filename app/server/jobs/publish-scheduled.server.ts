@@ -1,42 +1,18 @@
 import type { Logger } from "pino";
 import type { DB } from "../db/db.server.ts";
-import { nowIso } from "../db/db.server.ts";
-import { startNewsletters } from "../newsletter/sends.server.ts";
+import { SCHEDULER, withPostLifecycle } from "../posts/lifecycle.server.ts";
 import { publishDueUpdates } from "../repos/pending-edits.server.ts";
-import { afterPostWrite } from "../repos/post-editor.server.ts";
 import { type LeasedJob, startLeasedJob } from "./lease.server.ts";
 
 export const PUBLISH_INTERVAL_MS = 15_000;
 
 /**
- * Publishes every scheduled post whose time has come, in one UPDATE: running it on
- * several instances at once is harmless (each row changes once). A post whose
- * "email subscribers" box was ticked starts its newsletter in the same transaction. Bumps each
- * post's version, so an editor still open on the scheduled post sees the change
- * as a conflict instead of saving over it. Returns the ids it published.
+ * Publishes every scheduled post whose time has come, through the post lifecycle (one
+ * transaction: the statuses, the newsletters of those with the box ticked, the audit
+ * entries; then the index, the cached pages and the Fediverse). Returns the ids it published.
  */
 export async function publishDuePosts(db: DB, now: Date = new Date()): Promise<string[]> {
-  const at = nowIso(now);
-  const rows = await db.transaction().execute(async (trx) => {
-    const published = await trx
-      .updateTable("posts")
-      .set((eb) => ({ status: "published", updatedAt: at, version: eb("version", "+", 1) }))
-      .where("status", "=", "scheduled")
-      .where("publishedAt", "<=", at)
-      .where("deletedAt", "is", null)
-      .returning("id")
-      .execute();
-    // The newsletters of the posts going live commit with their publication.
-    await startNewsletters(
-      trx,
-      published.map((r) => r.id),
-      null,
-      now,
-    );
-    return published;
-  });
-  for (const { id } of rows) await afterPostWrite(db, id);
-  return rows.map((r) => r.id);
+  return withPostLifecycle(db, SCHEDULER, (life) => life.publishDue(), { now });
 }
 
 export const PUBLISH_LEASE = "publish-scheduled";
@@ -51,11 +27,9 @@ export function startScheduledPublishing(
   opts: {
     intervalMs?: number;
     holder?: string;
-    /** After posts went live: tell every instance's render cache (the content version). */
-    onPublished?: () => Promise<void>;
   } = {},
 ): LeasedJob {
-  const { intervalMs = PUBLISH_INTERVAL_MS, holder, onPublished } = opts;
+  const { intervalMs = PUBLISH_INTERVAL_MS, holder } = opts;
   return startLeasedJob(db, log, {
     name: PUBLISH_LEASE,
     intervalMs,
@@ -67,7 +41,6 @@ export function startScheduledPublishing(
       if (ids.length === 0 && updated.length === 0) return;
       if (ids.length > 0) log.info({ ids }, "published scheduled posts");
       if (updated.length > 0) log.info({ ids: updated }, "published scheduled updates");
-      await onPublished?.();
     },
   });
 }

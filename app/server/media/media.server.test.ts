@@ -7,7 +7,7 @@ import { insertUser } from "../../../tests/setup/fixtures-db.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import { nowIso } from "../db/db.server.ts";
 import { createAd } from "../repos/ads.server.ts";
-import { insertPost } from "../repos/posts.server.ts";
+import { createPost } from "../repos/posts.server.ts";
 import { createLocalStorage } from "../storage/local.server.ts";
 import { type StorageDriver, StorageError } from "../storage/types.server.ts";
 import {
@@ -105,19 +105,17 @@ describe(`media records and files (${testDialect()})`, () => {
     const b = await storeUpload(deps(), { fileName: "b.png", data: await png(40, 40), uploadedBy: null });
     const unused = await storeUpload(deps(), { fileName: "c.png", data: await png(40, 40), uploadedBy: null });
     const now = nowIso();
-    const postId = await database.db.transaction().execute((trx) =>
-      insertPost(trx, {
-        slug: "uses-images",
-        authorId: null,
-        status: "draft",
-        publishedAt: null,
-        coverImageUrl: a.url,
-        translations: [
-          { locale: "en", title: "Pictures", bodyMarkdown: `Look: ![b](/media/${b.id}/640.webp)` },
-          { locale: "zh", title: "图片", bodyMarkdown: `看：![b](/media/${b.id}/image.png)` },
-        ],
-      }),
-    );
+    const postId = await createPost(database.db, {
+      slug: "uses-images",
+      authorId: null,
+      status: "draft",
+      publishedAt: null,
+      coverImageUrl: a.url,
+      translations: [
+        { locale: "en", title: "Pictures", bodyMarkdown: `Look: ![b](/media/${b.id}/640.webp)` },
+        { locale: "zh", title: "图片", bodyMarkdown: `看：![b](/media/${b.id}/image.png)` },
+      ],
+    });
     await database.db
       .insertInto("links")
       .values({

@@ -124,6 +124,8 @@ describe("listPostsForAdmin", () => {
   });
 });
 
+const ADMIN = { id: null, email: "admin@example.test" };
+
 describe("changePost", () => {
   it("publishes, unpublishes, schedules and features, bumping version and updatedAt each time", async () => {
     const { db } = database;
@@ -131,33 +133,33 @@ describe("changePost", () => {
     const before = await getAdminPost(db, id);
     expect(before?.version).toBe(1);
 
-    expect(await changePost(db, id, { kind: "publish" }, "2026-05-01T00:00:00.000Z")).toBe(true);
+    expect(await changePost(db, ADMIN, id, { kind: "publish" }, "2026-05-01T00:00:00.000Z")).toBe(true);
     let post = await getAdminPost(db, id);
     expect(post).toMatchObject({ status: "published", publishedAt: "2026-05-01T00:00:00.000Z", version: 2 });
 
-    expect(await changePost(db, id, { kind: "unpublish" }, "2026-05-02T00:00:00.000Z")).toBe(true);
+    expect(await changePost(db, ADMIN, id, { kind: "unpublish" }, "2026-05-02T00:00:00.000Z")).toBe(true);
     post = await getAdminPost(db, id);
     expect(post).toMatchObject({ status: "draft", version: 3 });
 
     // Publishing again keeps the first publish time.
-    await changePost(db, id, { kind: "publish" }, "2026-05-03T00:00:00.000Z");
+    await changePost(db, ADMIN, id, { kind: "publish" }, "2026-05-03T00:00:00.000Z");
     expect((await getAdminPost(db, id))?.publishedAt).toBe("2026-05-01T00:00:00.000Z");
 
-    await changePost(db, id, { kind: "schedule", at: "2030-01-01T10:00:00.000Z" }, "2026-05-04T00:00:00.000Z");
+    await changePost(db, ADMIN, id, { kind: "schedule", at: "2030-01-01T10:00:00.000Z" }, "2026-05-04T00:00:00.000Z");
     post = await getAdminPost(db, id);
     expect(post).toMatchObject({ status: "scheduled", publishedAt: "2030-01-01T10:00:00.000Z", version: 5 });
 
     // Publishing a scheduled post now publishes it now, not at its future time.
-    await changePost(db, ids.c as string, { kind: "publish" }, "2026-05-04T12:00:00.000Z");
+    await changePost(db, ADMIN, ids.c as string, { kind: "publish" }, "2026-05-04T12:00:00.000Z");
     expect((await getAdminPost(db, ids.c as string))?.publishedAt).toBe("2026-05-04T12:00:00.000Z");
-    await changePost(db, ids.c as string, { kind: "schedule", at: "2027-01-01T00:00:00.000Z" });
+    await changePost(db, ADMIN, ids.c as string, { kind: "schedule", at: "2027-01-01T00:00:00.000Z" });
 
-    await changePost(db, id, { kind: "feature", featured: true }, "2026-05-05T00:00:00.000Z");
+    await changePost(db, ADMIN, id, { kind: "feature", featured: true }, "2026-05-05T00:00:00.000Z");
     post = await getAdminPost(db, id);
     expect(post).toMatchObject({ featured: true, version: 6 });
     const row = await db.selectFrom("posts").select("updatedAt").where("id", "=", id).executeTakeFirstOrThrow();
     expect(row.updatedAt).toBe("2026-05-05T00:00:00.000Z");
-    await changePost(db, id, { kind: "feature", featured: false });
+    await changePost(db, ADMIN, id, { kind: "feature", featured: false });
     expect((await getAdminPost(db, id))?.featured).toBe(false);
     // The other posts were not touched.
     expect((await getAdminPost(db, ids.a as string))?.version).toBe(1);
@@ -166,17 +168,17 @@ describe("changePost", () => {
   it("moves to the trash and back; trashed posts only show in the trash view", async () => {
     const { db } = database;
     const id = ids.a as string;
-    expect(await changePost(db, id, { kind: "restore" })).toBe(false);
-    expect(await changePost(db, id, { kind: "trash" }, "2026-06-01T00:00:00.000Z")).toBe(true);
+    expect(await changePost(db, ADMIN, id, { kind: "restore" })).toBe(false);
+    expect(await changePost(db, ADMIN, id, { kind: "trash" }, "2026-06-01T00:00:00.000Z")).toBe(true);
     expect((await getAdminPost(db, id))?.deletedAt).toBe("2026-06-01T00:00:00.000Z");
     expect(idsOf(await listPostsForAdmin(db, { ...page }))).not.toContain(id);
     expect(idsOf(await listPostsForAdmin(db, { ...page, trash: true }))).toEqual([id]);
     // A trashed post takes no other change.
-    expect(await changePost(db, id, { kind: "publish" })).toBe(false);
-    expect(await changePost(db, id, { kind: "trash" })).toBe(false);
+    expect(await changePost(db, ADMIN, id, { kind: "publish" })).toBe(false);
+    expect(await changePost(db, ADMIN, id, { kind: "trash" })).toBe(false);
     const version = (await getAdminPost(db, id))?.version;
 
-    expect(await changePost(db, id, { kind: "restore" })).toBe(true);
+    expect(await changePost(db, ADMIN, id, { kind: "restore" })).toBe(true);
     const restored = await getAdminPost(db, id);
     expect(restored?.deletedAt).toBeNull();
     expect(restored?.version).toBe((version ?? 0) + 1);
@@ -186,13 +188,13 @@ describe("changePost", () => {
   it("deletes forever only from the trash, with translations and tags", async () => {
     const { db } = database;
     const id = ids.c as string;
-    expect(await purgePost(db, id)).toBe(false);
+    expect(await purgePost(db, ADMIN, id)).toBe(false);
     expect(await getAdminPost(db, id)).toBeDefined();
-    await changePost(db, id, { kind: "trash" });
-    expect(await purgePost(db, id)).toBe(true);
+    await changePost(db, ADMIN, id, { kind: "trash" });
+    expect(await purgePost(db, ADMIN, id)).toBe(true);
     expect(await getAdminPost(db, id)).toBeUndefined();
     const left = await db.selectFrom("postTranslations").select("postId").where("postId", "=", id).execute();
     expect(left).toEqual([]);
-    expect(await purgePost(db, id)).toBe(false);
+    expect(await purgePost(db, ADMIN, id)).toBe(false);
   });
 });

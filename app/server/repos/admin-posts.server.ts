@@ -2,14 +2,14 @@ import { sql } from "kysely";
 import { ADMIN_POST_SORTS, type AdminPostSort, oneOf, pickTitle } from "../../lib/admin-content.ts";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import type { DB } from "../db/db.server.ts";
-import { nowIso } from "../db/db.server.ts";
 import { countRows, likePattern } from "../db/query.server.ts";
 import type { PostStatus } from "../db/schema.server.ts";
+import { type LifecycleActor, withPostLifecycle } from "../posts/lifecycle.server.ts";
 import { clampPage } from "./paging.server.ts";
 
 // The admin's view of every post of every author: list, filters, trash, and the
 // state changes the list offers. Each change bumps `version` (the editor's
-// optimistic concurrency) and `updatedAt`; callers run `afterPostWrite` after commit.
+// optimistic concurrency) and `updatedAt`, and runs in the post lifecycle.
 
 export interface AdminPostFilter {
   q?: string;
@@ -202,49 +202,66 @@ export type PostChange =
   | { kind: "restore" };
 
 /**
- * Applies one admin change to a post, bumping its version and updatedAt. Live
- * posts only, except `restore` (trashed only). Publishing keeps an earlier
+ * Applies one admin change to a post in the post lifecycle (which writes the status, starts a
+ * newsletter, writes the audit entry as `actor` and drops the pages), bumping its version and
+ * updatedAt. Live posts only, except `restore` (trashed only). Publishing keeps an earlier
  * publish time and sets now otherwise. False when nothing matched.
  */
-export async function changePost(db: DB, id: string, change: PostChange, now: string = nowIso()): Promise<boolean> {
-  const query = db
-    .updateTable("posts")
-    .where("id", "=", id)
-    .where("deletedAt", change.kind === "restore" ? "is not" : "is", null);
-  const bump = { updatedAt: now, version: sql<number>`"version" + 1` };
-  const set = (() => {
-    switch (change.kind) {
-      case "publish":
-        // Publishing now: a missing or future (scheduled) time becomes now; an earlier one stays.
-        return {
-          ...bump,
-          status: "published" as const,
-          publishedAt: sql<string>`case when "publishedAt" is null or "publishedAt" > ${now} then ${now} else "publishedAt" end`,
-        };
-      case "unpublish":
-        return { ...bump, status: "draft" as const };
-      case "schedule":
-        return { ...bump, status: "scheduled" as const, publishedAt: change.at };
-      case "feature":
-        return { ...bump, featured: change.featured ? 1 : 0 };
-      case "trash":
-        return { ...bump, deletedAt: now };
-      case "restore":
-        return { ...bump, deletedAt: null };
-    }
-  })();
-  const result = await query.set(set).executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+export async function changePost(
+  db: DB,
+  actor: LifecycleActor,
+  id: string,
+  change: PostChange,
+  now?: string,
+): Promise<boolean> {
+  return withPostLifecycle(
+    db,
+    actor,
+    async (life) => {
+      switch (change.kind) {
+        case "publish":
+          return life.setStatus(id, "published", { publishedAt: "now-or-earlier", bump: true });
+        case "unpublish":
+          return life.setStatus(id, "draft", { bump: true });
+        case "schedule":
+          return life.setStatus(id, "scheduled", { publishedAt: change.at, bump: true, details: { at: change.at } });
+      }
+      const result = await life.trx
+        .updateTable("posts")
+        .set((eb) => ({
+          updatedAt: life.now,
+          version: eb("version", "+", 1),
+          ...(change.kind === "feature" ? { featured: change.featured ? 1 : 0 } : {}),
+          ...(change.kind === "trash" ? { deletedAt: life.now } : {}),
+          ...(change.kind === "restore" ? { deletedAt: null } : {}),
+        }))
+        .where("id", "=", id)
+        .where("deletedAt", change.kind === "restore" ? "is not" : "is", null)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      const event = change.kind === "feature" ? (change.featured ? "feature" : "unfeature") : change.kind;
+      await life.record(id, event);
+      return true;
+    },
+    now ? { now: new Date(now) } : {},
+  );
 }
 
 /** Deletes a trashed post for good (translations, tags, comments go with it). False unless it was in the trash. */
-export async function purgePost(db: DB, id: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom("posts")
-    .where("id", "=", id)
-    .where("deletedAt", "is not", null)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+export async function purgePost(db: DB, actor: LifecycleActor, id: string): Promise<boolean> {
+  return withPostLifecycle(db, actor, async (life) => {
+    const trashed = await life.trx
+      .selectFrom("posts")
+      .select("id")
+      .where("id", "=", id)
+      .where("deletedAt", "is not", null)
+      .executeTakeFirst();
+    if (!trashed) return false;
+    // Recorded first: the audit entry names the post by its title and slug.
+    await life.record(id, "purge");
+    await life.trx.deleteFrom("posts").where("id", "=", id).execute();
+    return true;
+  });
 }
 
 /** Every tag, by slug, for the list's filter. */

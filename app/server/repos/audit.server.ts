@@ -7,6 +7,12 @@ export interface Actor {
   email: string;
 }
 
+/** Who an entry names: a user, or a job (no id; `email` says which, e.g. `system:scheduler`). */
+export interface AuditActor {
+  id: string | null;
+  email: string;
+}
+
 export interface AuditEntry {
   id: string;
   actorEmail: string;
@@ -23,7 +29,7 @@ export interface AuditEntry {
  */
 export async function audit(
   db: DB,
-  actor: Actor,
+  actor: AuditActor,
   action: string,
   entity: { type: string; id?: string | null },
   details: Record<string, unknown> = {},

@@ -2,6 +2,7 @@ import type { FieldErrors } from "../../lib/forms.ts";
 import type { EditorInput } from "../../lib/schemas/post.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
+import { SCHEDULER } from "../posts/lifecycle.server.ts";
 import {
   checkTaxonomy,
   loadPostForEdit,
@@ -152,7 +153,7 @@ export async function restoreRevision(
     const result = await savePendingEdit(db, authorId, postId, input, { coalesce: false });
     return result.ok ? { ok: true, pending: true } : result;
   }
-  const result = await updateEditorPost(db, authorId, postId, input, { coalesce: false });
+  const result = await updateEditorPost(db, authorId, postId, input, { coalesce: false, event: "restoreRevision" });
   if (result.ok) return { ok: true, pending: false, saved: result };
   if (result.reason === "invalid") return result;
   if (result.reason === "conflict") return { ok: false, reason: "conflict" };
@@ -250,11 +251,17 @@ export async function publishDueUpdates(db: DB, now: Date = new Date()): Promise
       await drop();
       continue;
     }
-    const result = await updateEditorPost(db, row.authorId, row.postId, {
-      ...(await withLiveSeries(db, inputOfContent(pending.content, post.version))),
-      status: "published",
-      newsletter: post.newsletter,
-    });
+    const result = await updateEditorPost(
+      db,
+      row.authorId,
+      row.postId,
+      {
+        ...(await withLiveSeries(db, inputOfContent(pending.content, post.version))),
+        status: "published",
+        newsletter: post.newsletter,
+      },
+      { actor: SCHEDULER },
+    );
     if (result.ok) updated.push(row.postId);
     // A conflict (someone saved just now) is tried again on the next run.
     else if (result.reason !== "conflict") await drop();

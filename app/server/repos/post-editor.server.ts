@@ -8,27 +8,16 @@ import { isUniqueViolation } from "../db/query.server.ts";
 import type { Database, Locale, PostStatus } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { mediaImages } from "../media/media.server.ts";
-import { startNewsletters } from "../newsletter/sends.server.ts";
-import { forgetPostCounts } from "../post-counts.server.ts";
 import { renderPost } from "../post-render.server.ts";
-import { reindexPost } from "../search/index.server.ts";
-import { insertPost } from "./posts.server.ts";
+import { type LifecycleActor, type PostEvent, userActor, withPostLifecycle } from "../posts/lifecycle.server.ts";
 import { contentOfInput, recordRevision, type SeriesPlace } from "./revisions.server.ts";
 import { checkSeries, createSeriesFromEditor, nextSeriesPosition } from "./series.server.ts";
 import { ensureTags, type Term } from "./taxonomy.server.ts";
 
 // The admin post editor's data: an admin's own posts only. Ownership is part of
 // every WHERE clause, so another admin's post id behaves as if it did not exist.
-
-/**
- * Runs after every post the editor (or the scheduled publisher) writes, once the
- * transaction has committed: the search index follows the post, and the
- * lists' totals and the footer's popular categories are counted afresh.
- */
-export async function afterPostWrite(db: DB, postId: string): Promise<void> {
-  await reindexPost(db, postId);
-  forgetPostCounts(db);
-}
+// Saves run in the post lifecycle (posts/lifecycle.server.ts), which writes the status and
+// does what it calls for: newsletter, audit entry, search index, cached pages, Fediverse.
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
   const set = new Set(a);
@@ -243,7 +232,13 @@ const MAX_SLUG_ATTEMPTS = 3;
  * the post id: a second submit of the same form answers "duplicate" with that id.
  * Tags are created in the same transaction, so a refused post leaves nothing behind.
  */
-export async function createEditorPost(db: DB, authorId: string, input: EditorInput): Promise<SaveResult> {
+export async function createEditorPost(
+  db: DB,
+  authorId: string,
+  input: EditorInput,
+  /** Who saves, for the audit entry (default: the author). */
+  actor?: LifecycleActor,
+): Promise<SaveResult> {
   if (input.translations.length === 0)
     return { ok: false, reason: "invalid", fieldErrors: { enTitle: "editor:errors.oneTitleRequired" } };
   const id = input.key ?? newId();
@@ -260,15 +255,18 @@ export async function createEditorPost(db: DB, authorId: string, input: EditorIn
   if (categoryError) return { ok: false, reason: "invalid", fieldErrors: categoryError };
   const translations = await rendered(db, input.translations);
   const now = nowIso();
+  const by = actor ?? (await userActor(db, authorId));
 
   for (let attempt = 0; ; attempt++) {
     const chosen = await chooseSlug(db, input, id, attempt);
     if ("error" in chosen) return { ok: false, reason: "invalid", fieldErrors: chosen.error };
     try {
-      await db.transaction().execute(async (trx) => {
+      await withPostLifecycle(db, by, async (life) => {
+        const { trx } = life;
         const tagIds = await ensureTags(trx, input.tags);
         const series = await placeInSeries(trx, input, id, null);
-        await insertPost(trx, {
+        // Published at once with the box ticked: the lifecycle starts its newsletter with it.
+        await life.create({
           id,
           slug: chosen.slug,
           authorId,
@@ -290,8 +288,6 @@ export async function createEditorPost(db: DB, authorId: string, input: EditorIn
           content: contentOfInput(input, chosen.slug, publishTime(input, null, now), series),
           now,
         });
-        // Published at once with the box ticked: its newsletter commits with it.
-        if (input.status === "published") await startNewsletters(trx, [id], authorId);
       });
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
@@ -301,7 +297,6 @@ export async function createEditorPost(db: DB, authorId: string, input: EditorIn
       if (chosen.generated && attempt + 1 < MAX_SLUG_ATTEMPTS) continue;
       return { ok: false, reason: "invalid", fieldErrors: SLUG_TAKEN };
     }
-    await afterPostWrite(db, id);
     return {
       ok: true,
       id,
@@ -360,9 +355,16 @@ export async function updateEditorPost(
   authorId: string,
   postId: string,
   input: EditorInput,
-  /** `coalesce: false`: the save's revision is a new one (a restore). */
-  revision: { coalesce?: boolean } = {},
+  opts: {
+    /** `coalesce: false`: the save's revision is a new one (a restore). */
+    coalesce?: boolean;
+    /** What the audit entry calls the save when the status stays (default "update"). */
+    event?: PostEvent;
+    /** Who saves, for the audit entry (default: the author). */
+    actor?: LifecycleActor;
+  } = {},
 ): Promise<SaveResult> {
+  const revision = opts.coalesce === undefined ? {} : { coalesce: opts.coalesce };
   const existing = await db
     .selectFrom("posts")
     .select(["slug", "publishedAt", "version", "status", "categoryId", "seriesId", "seriesPosition"])
@@ -399,9 +401,11 @@ export async function updateEditorPost(
   const now = nowIso();
 
   const publishedAt = publishTime(input, existing.publishedAt, now);
+  const by = opts.actor ?? (await userActor(db, authorId));
   let updated: { moved: boolean } | null;
   try {
-    updated = await db.transaction().execute(async (trx) => {
+    updated = await withPostLifecycle(db, by, async (life) => {
+      const { trx } = life;
       const [oldTags, oldLocales] = await Promise.all([
         trx.selectFrom("postTags").select("tagId").where("postId", "=", postId).execute(),
         trx.selectFrom("postTranslations").select("locale").where("postId", "=", postId).execute(),
@@ -410,9 +414,9 @@ export async function updateEditorPost(
       const result = await trx
         .updateTable("posts")
         .set((eb) => ({
-          ...series,
+          seriesId: series.seriesId,
+          seriesPosition: series.seriesPosition,
           slug,
-          status: input.status,
           publishedAt,
           categoryId: input.categoryId,
           coverImageUrl: input.coverImageUrl,
@@ -434,9 +438,6 @@ export async function updateEditorPost(
       await replaceTranslationsAndTags(trx, postId, translations, tagIds, now);
       const content = contentOfInput(input, slug, publishedAt, series);
       await recordRevision(trx, { postId, authorId, kind: "saved", content, now, ...revision });
-      // Goes live with this save: its newsletter (if the box is ticked) commits with it.
-      if (existing.status !== "published" && input.status === "published")
-        await startNewsletters(trx, [postId], authorId);
       const moved =
         slug !== existing.slug ||
         publishedAt !== existing.publishedAt ||
@@ -452,6 +453,12 @@ export async function updateEditorPost(
           oldLocales.map((t) => t.locale),
           translations.map((t) => t.locale),
         );
+      // The status last, with the box saved above: a post going live starts its newsletter here.
+      await life.setStatus(postId, input.status, {
+        event: opts.event ?? "update",
+        visible: { before: existing.status === "published", after: input.status === "published" },
+        moved,
+      });
       return { moved };
     });
   } catch (error) {
@@ -460,7 +467,6 @@ export async function updateEditorPost(
     throw error;
   }
   if (!updated) return conflict();
-  await afterPostWrite(db, postId);
   return {
     ok: true,
     id: postId,

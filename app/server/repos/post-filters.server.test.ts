@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertRawPost } from "../../../tests/setup/raw-post.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
 import { cachedCategoryPostCounts } from "../popular-categories.server.ts";
 import { forgetPostCounts } from "../post-counts.server.ts";
 import { latestPostsInLocale, sitemapData } from "./discovery.server.ts";
-import { createPost, insertPost, listPublishedPosts, type NewPostInput } from "./posts.server.ts";
+import { createPost, listPublishedPosts, type NewPostInput } from "./posts.server.ts";
 import { categoryPostCounts, createCategory, ensureTags, pickPopularCategories } from "./taxonomy.server.ts";
 
 let database: TestDatabase;
@@ -26,9 +27,7 @@ async function post(
   } = {},
 ) {
   const write = (input: NewPostInput) =>
-    opts.unannounced
-      ? database.db.transaction().execute((trx) => insertPost(trx, input))
-      : createPost(database.db, input);
+    opts.unannounced ? insertRawPost(database.db, input) : createPost(database.db, input);
   ids[slug] = await write({
     slug,
     authorId: null,

@@ -35,13 +35,13 @@ import { type ImportRenderer, inProcessImportRenderer } from "../import/render-p
 import { markdownModule } from "../markdown-load.server.ts";
 import { mediaImages } from "../media/media.server.ts";
 import { forgetPostCounts } from "../post-counts.server.ts";
+import { IMPORTER, type PostLife, withPostLifecycle } from "../posts/lifecycle.server.ts";
 import { RuleSet } from "../redirects/rules.server.ts";
 import { replaceIndexRows } from "../search/index.server.ts";
 import { type IndexedText, indexedText } from "../search/indexed-text.server.ts";
 import type { StorageDriver } from "../storage/types.server.ts";
 import { type Actor, audit } from "./audit.server.ts";
 import { mappedTarget, rememberTarget, storedImageUrl } from "./import-sources.server.ts";
-import { insertPost } from "./posts.server.ts";
 import {
   importRedirectsInto,
   loadRules,
@@ -885,13 +885,8 @@ type Written =
   | { outcome: "skipped"; reason: string };
 
 /** Writes one prepared post inside the chunk's transaction: created, updated, or skipped with a reason. */
-async function writePost(
-  trx: Transaction<Database>,
-  job: Job,
-  p: Prepared,
-  now: string,
-  known: ChunkLookups,
-): Promise<Written> {
+async function writePost(life: PostLife, job: Job, p: Prepared, now: string, known: ChunkLookups): Promise<Written> {
+  const { trx } = life;
   const { post } = p;
   const tagNames = post.tags.map((t) => t.slice(0, POST_LIMITS.tagMax).trim()).filter(Boolean);
   const [firstCategory, ...otherCategories] = post.categories;
@@ -944,7 +939,6 @@ async function writePost(
     const result = await trx
       .updateTable("posts")
       .set((eb) => ({
-        status,
         publishedAt,
         categoryId,
         ...(post.author && authorId ? { authorId } : {}),
@@ -957,6 +951,8 @@ async function writePost(
       .where("version", "=", version)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return { outcome: "skipped", reason: "editedSinceImport" };
+    // The chunk writes the search rows itself, with the posts.
+    await life.setStatus(existing.id, status, { event: "import", indexed: true, details: { source: job.kind } });
     const locales = p.translations.map((t) => t.locale);
     await trx
       .deleteFrom("postTranslations")
@@ -1000,20 +996,23 @@ async function writePost(
   }
   const slug = await freeSlug(trx, post);
   const publishedAt = post.publishedAt ?? (status === "published" ? now : null);
-  const id = await insertPost(trx, {
-    slug,
-    authorId,
-    status,
-    publishedAt,
-    categoryId,
-    tagIds,
-    coverImageUrl: p.coverUrl,
-    coverAlt: input.coverAlt,
-    newsletter: false,
-    // Imported posts were published elsewhere before: never sent to Fediverse followers.
-    federate: false,
-    translations: p.translations,
-  });
+  const id = await life.create(
+    {
+      slug,
+      authorId,
+      status,
+      publishedAt,
+      categoryId,
+      tagIds,
+      coverImageUrl: p.coverUrl,
+      coverAlt: input.coverAlt,
+      newsletter: false,
+      // Imported posts were published elsewhere before: never sent to Fediverse followers.
+      federate: false,
+      translations: p.translations,
+    },
+    { event: "import", indexed: true, details: { source: job.kind } },
+  );
   await writeRevisions(trx, job, p, id, input, slug, publishedAt, now);
   if (authorId)
     await recordRevision(trx, {
@@ -1352,7 +1351,9 @@ export async function importNextPostChunk(
   chunkRules.delete(db);
   let kept: { version: RulesVersion; rules: RuleSet } | null = null;
   try {
-    await db.transaction().execute(async (trx) => {
+    const actor = job.actorId ? { id: job.actorId, email: job.actorEmail } : IMPORTER;
+    await withPostLifecycle(db, actor, async (life) => {
+      const { trx } = life;
       const version = await rulesVersion(trx);
       const rules =
         cached && cached.importId === job.id && sameRulesVersion(cached.version, version)
@@ -1369,7 +1370,7 @@ export async function importNextPostChunk(
       const known: ChunkLookups = { authors: new Map(), handles: new Map() };
       const indexRows = new Map<string, PostSearchTable[]>();
       for (const p of ready) {
-        const result = await writePost(trx, job, p, at, known);
+        const result = await writePost(life, job, p, at, known);
         lines.push(...p.lines);
         if (result.outcome === "skipped") {
           counts.skipped += 1;

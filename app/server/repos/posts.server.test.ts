@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertRawPost } from "../../../tests/setup/raw-post.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
 import { forgetPostCounts } from "../post-counts.server.ts";
-import { createPost, insertPost, listPublishedPosts } from "./posts.server.ts";
+import { createPost, listPublishedPosts } from "./posts.server.ts";
 
 let database: TestDatabase;
 
@@ -118,15 +119,13 @@ describe("listPublishedPosts", () => {
     const before = ids(
       await listPublishedPosts(db, { locale: "en", page: 3, pageSize: 4, cachedTotal: true, anchorEvery: 4 }),
     );
-    const newest = await db.transaction().execute((trx) =>
-      insertPost(trx, {
-        slug: "behind-the-back",
-        authorId: null,
-        status: "published",
-        publishedAt: day(30),
-        translations: [{ locale: "en", title: "Newest" }],
-      }),
-    );
+    const newest = await insertRawPost(db, {
+      slug: "behind-the-back",
+      authorId: null,
+      status: "published",
+      publishedAt: day(30),
+      translations: [{ locale: "en", title: "Newest" }],
+    });
     try {
       const plain = ids(await listPublishedPosts(db, { locale: "en", page: 3, pageSize: 4 }));
       const anchored = ids(

@@ -1,12 +1,11 @@
-import { type SqlBool, sql, type Transaction } from "kysely";
+import { type SqlBool, sql } from "kysely";
 import { type MediaImage, mediaIdFromUrl } from "../../lib/media.ts";
 import type { DB } from "../db/db.server.ts";
-import { nowIso } from "../db/db.server.ts";
 import { type ReusableQuery, reusableQuery } from "../db/reusable-query.server.ts";
-import type { Database, Locale, PostStatus } from "../db/schema.server.ts";
-import { newId } from "../ids.server.ts";
+import type { Locale, PostStatus } from "../db/schema.server.ts";
 import { mediaImages } from "../media/media.server.ts";
-import { cachedCount, cachedPostCount, forgetPostCounts } from "../post-counts.server.ts";
+import { cachedCount, cachedPostCount } from "../post-counts.server.ts";
+import { type LifecycleActor, SYSTEM, withPostLifecycle } from "../posts/lifecycle.server.ts";
 import { wherePublic } from "./post-visibility.server.ts";
 import { termName } from "./taxonomy.server.ts";
 
@@ -365,67 +364,10 @@ export interface NewPostInput {
   }>;
 }
 
-/** Creates a post and its translations atomically; returns the new id. */
-export async function createPost(db: DB, input: NewPostInput): Promise<string> {
-  if (input.translations.length === 0) throw new Error("a post needs at least one translation");
-  const id = await db.transaction().execute((trx) => insertPost(trx, input));
-  forgetPostCounts(db);
-  return id;
-}
-
 /**
- * createPost's writes inside a transaction the caller holds (the editor also
- * creates tags in it); returns the new id.
+ * Creates a post and its translations atomically, through the post lifecycle (which writes
+ * its status and does what a new post's status calls for); returns the new id.
  */
-export async function insertPost(trx: Transaction<Database>, input: NewPostInput): Promise<string> {
-  if (input.translations.length === 0) throw new Error("a post needs at least one translation");
-  const id = input.id ?? newId();
-  const now = nowIso();
-  await trx
-    .insertInto("posts")
-    .values({
-      id,
-      slug: input.slug,
-      authorId: input.authorId,
-      status: input.status,
-      publishedAt: input.publishedAt,
-      categoryId: input.categoryId ?? null,
-      coverImageId: null,
-      coverImageUrl: input.coverImageUrl ?? null,
-      coverAlt: input.coverAlt ?? "",
-      featured: input.featured ? 1 : 0,
-      newsletter: input.newsletter ? 1 : 0,
-      federate: input.federate === false ? 0 : 1,
-      seriesId: input.seriesId ?? null,
-      seriesPosition: input.seriesId ? (input.seriesPosition ?? null) : null,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .execute();
-  await trx
-    .insertInto("postTranslations")
-    .values(
-      input.translations.map((t) => ({
-        postId: id,
-        locale: t.locale,
-        title: t.title,
-        summary: t.summary ?? "",
-        bodyMarkdown: t.bodyMarkdown ?? "",
-        bodyHtml: t.bodyHtml ?? "",
-        tocJson: t.tocJson ?? "[]",
-        readingMinutes: t.readingMinutes ?? 1,
-        seoTitle: t.seoTitle ?? null,
-        seoDescription: t.seoDescription ?? null,
-        createdAt: now,
-        updatedAt: now,
-      })),
-    )
-    .execute();
-  if (input.tagIds && input.tagIds.length > 0) {
-    await trx
-      .insertInto("postTags")
-      .values([...new Set(input.tagIds)].map((tagId) => ({ postId: id, tagId })))
-      .execute();
-  }
-  return id;
+export async function createPost(db: DB, input: NewPostInput, actor: LifecycleActor = SYSTEM): Promise<string> {
+  return withPostLifecycle(db, actor, (life) => life.create(input));
 }
