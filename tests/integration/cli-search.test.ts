@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OpenDatabase, openDatabase } from "../../app/server/db/db.server.ts";
-import { createPost } from "../../app/server/repos/posts.server.ts";
 import { searchPosts } from "../../app/server/search/search.server.ts";
+import { insertRawPost } from "../setup/raw-post.ts";
 import { repoRoot, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl } from "../setup/test-db.ts";
 
@@ -37,7 +37,8 @@ afterAll(async () => {
 
 describe("npm run cli -- search:reindex", () => {
   it("indexes posts written without the index, so search finds them", async () => {
-    await createPost(open.db, {
+    // Written as another process (or a version before the index) would: no index rows.
+    await insertRawPost(open.db, {
       slug: "unindexed",
       authorId: null,
       status: "published",

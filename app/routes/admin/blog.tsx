@@ -22,7 +22,8 @@ import { localDateTimeToIso } from "../../lib/schemas/post.ts";
 import { termName } from "../../lib/terms.ts";
 import { adminListRequest, safeBack } from "../../server/admin/list-request.server.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { lifecycleAnnounced } from "../../server/cache/page-tags.server.ts";
+import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
 import { postViewsByDay } from "../../server/insights/report.server.ts";
@@ -123,6 +124,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const done = postChange ? await changePost(app.db, admin, id, postChange) : await purgePost(app.db, admin, id);
   // A trashed post takes no changes but restore and purge; a live one cannot be purged.
   if (!done) return data({ error: "adminContent:errors.notApplicable", field: null }, { status: 409 });
+  lifecycleAnnounced(getRequest(context));
   const deleted = intent === "trash" || intent === "purge";
   return redirect(back, {
     headers: flashHeaders(flashOptions(app.env), "success", deleted ? "flash.deleted" : "flash.saved"),

@@ -9,7 +9,7 @@ import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { localDateTimeToIso, postFormSchema } from "../../lib/schemas/post.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
-import { editorChanges, writeChangesPost } from "../../server/cache/page-tags.server.ts";
+import { lifecycleAnnounced, writeChangesPost } from "../../server/cache/page-tags.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import type { DB } from "../../server/db/db.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
@@ -217,8 +217,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
   if (result.ok) {
     const req = getRequest(context);
-    // A draft's save shows nowhere public, a live post's edit only where it is shown.
-    req.changes = editorChanges(result.id, result.public, result.moved);
+    // The lifecycle dropped what the save changed (a draft's pages only, a live post's where it is shown).
+    lifecycleAnnounced(req);
     req.log.info({ postId: result.id, version: result.version, created: result.created }, "post saved");
     const flash = result.created
       ? "editor:flash.created"

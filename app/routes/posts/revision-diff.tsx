@@ -10,7 +10,7 @@ import { isRecordId } from "../../lib/ids.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
-import { editorChanges, writeChangesPost } from "../../server/cache/page-tags.server.ts";
+import { lifecycleAnnounced, writeChangesPost } from "../../server/cache/page-tags.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
@@ -107,7 +107,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     req.log.info({ postId: params.postId, revisionId }, "revision restored as pending changes");
     return redirect(editor, { headers: flashHeaders(flash, "success", "editor:flash.restoredPending") });
   }
-  req.changes = editorChanges(result.saved.id, result.saved.public, result.saved.moved);
+  lifecycleAnnounced(req);
   req.log.info({ postId: params.postId, revisionId }, "revision restored");
   return redirect(editor, { headers: flashHeaders(flash, "success", "editor:flash.restored") });
 }

@@ -42,6 +42,8 @@ export function createContentChanges(deps: {
   return {
     forgetLocal,
     async changed(tags = "all") {
+      // Nothing named: no page to drop here, and nothing for the other instances to hear.
+      if (tags !== "all" && tags.length === 0) return;
       forgetLocal(tags);
       try {
         await deps.version.bump(tags);

@@ -64,3 +64,12 @@ export function editorChanges(
   if (visible.before && visible.after && !moved) return [postTag(postId), listedTag(postId), PUBLIC_POSTS_TAG];
   return "all";
 }
+
+/**
+ * A write whose pages the post lifecycle already dropped and announced
+ * (app/server/posts/lifecycle.server.ts): the route has nothing left to drop, and a second
+ * announcement would make every instance drop the same pages twice.
+ */
+export function lifecycleAnnounced(req: RequestState): void {
+  req.changes = [];
+}
