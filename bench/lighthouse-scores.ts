@@ -195,7 +195,7 @@ export function pageMetrics(report: LighthouseReport): PageMetrics {
 
 const seconds = (ms: number | null) => (ms === null ? "n/a" : `${(ms / 1000).toFixed(1)} s`);
 
-/** The Markdown table printed at the end (the README's columns), one row per page. */
+/** The Markdown table printed at the end (docs/performance.md's columns), one row per page. */
 export function formatTable(rows: Array<{ name: string; scores: PageScores; metrics: PageMetrics }>): string[] {
   const header = [
     "page",

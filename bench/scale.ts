@@ -232,7 +232,7 @@ const ratio = (a: number | undefined, b: number | undefined) =>
 const thousands = (n: number) => n.toLocaleString("en-US");
 
 /**
- * One table for the README: a row per page and dialect, a column per blog size with the
+ * One table for docs/performance.md: a row per page and dialect, a column per blog size with the
  * cache off (req/s at --connections · p99 of one connection · rows read per request on
  * PostgreSQL), then the cache-on req/s per size.
  */
