@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { IMPORT_HEAP_GROWING_PERCENT, tuneImportHeap } from "./import-command.ts";
 
-// The import commands keep V8's old generation close to what is live (decision 020, "Flat memory").
+// The import commands keep V8's old generation close to what is live (decision 020, "At scale").
 describe("tuneImportHeap", () => {
   it("sets V8's heap growing factor when the user did not", () => {
     const set: string[] = [];

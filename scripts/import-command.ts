@@ -238,7 +238,7 @@ export async function importMarkdownCommand(args: string[], ctx: ImportContext):
 
 /**
  * How far V8 lets the old generation grow past what is live after each full collection, while
- * the CLI imports (decision 020, "Flat memory"). V8's default factor (up to 4x, more when the
+ * the CLI imports (decision 020, "At scale"). V8's default factor (up to 4x, more when the
  * collector's threads are starved on a busy machine) let a 2,000-post import keep ~200 MiB of
  * old space for ~50 MiB of live objects; at 25 % the peak RSS growth fell under 150 MiB at no
  * measurable cost in time.

@@ -19,7 +19,7 @@ export function isLeanEntry(context: EntryContext): boolean {
 
 /**
  * The entry context a lean document is rendered from (docs/decisions/024-lean-reading-pages.md,
- * "Uncached speed, third pass"). `ServerRouter` builds a route object (and the static router a
+ * "Memory and uncached speed"). `ServerRouter` builds a route object (and the static router a
  * data route) for every route of the manifest on each render, ~150 of them, though a document
  * only renders its matched branch. A lean document sends no manifest to the browser (it renders
  * no `<Scripts/>`), so it is given only the matched routes and their parents: everything

@@ -15,7 +15,7 @@ export function isPlainPath(to: unknown): to is string {
 
 /**
  * React Router's `<Link>`, written as the same `<a>` without the router in a lean document
- * (decision 024, "Uncached speed, third pass"). A lean document never hydrates, so a link in
+ * (decision 024, "Memory and uncached speed"). A lean document never hydrates, so a link in
  * it only needs its markup; the router's link resolved its path against the matched routes,
  * set up its click handler and prefetching for every link of every page (~4 % of a
  * cache-off post page's CPU). The attributes and their order are the router's: its own props
