@@ -25,7 +25,7 @@ function solanaPages(prefix: "" | "en/" | "zh/") {
   ]);
 }
 
-// Every route, listed explicitly (DESIGN.md §3). Path matching is case-insensitive,
+// Every route, listed explicitly (docs/conventions.md, "Files"). Path matching is case-insensitive,
 // so /Login and /Register (the spec's spelling) reach the same pages.
 export default [
   index("routes/blog/home.tsx", { id: "home" }),

@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 // Frozen once merged: never import app code here, never edit; add a new file instead.
 // Timestamps are ISO-8601 UTC text and booleans 0/1 integers on both dialects.
 
-/** "swapers": the home page carousel slides (DESIGN.md §5). */
+/** "swapers": the home page carousel slides (docs/conventions.md, "Words the product uses"). */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable("swapers")

@@ -55,7 +55,8 @@ function isLanIPv4(host: string): boolean {
 /**
  * The host rule (spec §9): `en.` → en; `zh.`/`cn.` → zh; localhost and loopback or
  * public IP addresses → en; LAN addresses and `.local` names → zh. Other hosts say
- * nothing, and the decision moves on to Accept-Language (DESIGN.md §5).
+ * nothing, and the decision moves on to Accept-Language (docs/conventions.md, "Words the
+ * product uses").
  */
 export function localeFromHost(hostHeader: string | null | undefined): Locale | null {
   if (!hostHeader || hostHeader.length > 255) return null;

@@ -1,7 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
 
 /**
- * The whole database, one interface (DESIGN.md §4.5), in one file on purpose:
+ * The whole database, one interface (docs/conventions.md, "Data"), in one file on purpose:
  * Kysely types every query from it, and a table reads best beside its neighbours.
  * Column names are camelCase on both dialects. Timestamps are ISO-8601 UTC strings (`2026-11-22T17:00:00.000Z`)
  * on both dialects, set by the server; booleans are integers 0/1 on both.
@@ -523,7 +523,7 @@ export interface CommentsTable {
   updatedAt: Timestamp;
 }
 
-/** Home page carousel slides ("swapers", DESIGN.md §5). */
+/** Home page carousel slides ("swapers", docs/conventions.md, "Words the product uses"). */
 export interface SwapersTable {
   id: string;
   titleEn: ColumnType<string, string | undefined, string>;
