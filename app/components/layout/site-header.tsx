@@ -279,7 +279,7 @@ export function SiteHeader({
               </NavLink>
             </li>
             <li>
-              <NavLink to="/posts/page/1" className={linkClass}>
+              <NavLink to="/posts" end className={linkClass}>
                 {t("nav.allBlogs")}
               </NavLink>
             </li>
