@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import type { Env } from "../env.server.ts";
-import { isFederationPath } from "../federation/paths.server.ts";
+import { htmlPageOf, isFederationPath } from "../federation/paths.server.ts";
 import type { FederationService } from "../federation/service.server.ts";
 import { hit, type RateLimitStore } from "../rate-limit.server.ts";
 import { sendTooLarge } from "./guards.server.ts";
@@ -144,8 +144,16 @@ export function serveFederation(deps: {
           return new Response(null, { status: 406 });
         },
       });
-      // A browser asking for an actor or an Article (HTML): the blog's own pages answer.
-      if (fellThrough && (req.method === "GET" || req.method === "HEAD") && response.status === 406) return next();
+      // A browser asking for an actor or an Article (HTML), as someone clicking a Mastodon
+      // profile's or post's link does: sent to the blog's page for it (else the blog's 404).
+      if (fellThrough && (req.method === "GET" || req.method === "HEAD") && response.status === 406) {
+        const page = htmlPageOf(req.path);
+        if (!page) return next();
+        res.setHeader("Vary", "Accept");
+        res.setHeader("Cache-Control", "no-store");
+        res.redirect(303, page);
+        return;
+      }
       // A verified activity from a server given up as dead: it is back, deliveries to it resume.
       if (req.method === "POST" && response.ok && body) {
         const server = senderHost(body);
