@@ -41,6 +41,21 @@ describe(`links keep the page's language (${testDialect()})`, () => {
       .insertInto("siteSettings")
       .values({ key: "postsPerPage", value: "2", createdAt: now, updatedAt: now })
       .execute();
+    // A carousel slide that leads to one of the site's pages, as an admin may set one.
+    await db
+      .insertInto("swapers")
+      .values({
+        id: "slide00000000000001a",
+        titleEn: "About us",
+        titleZh: "关于我们",
+        imageUrl: "/social.jpg",
+        linkUrl: "/about",
+        startsAt: null,
+        endsAt: null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .execute();
     await close();
     server = await startServer({ DATA_DIR: dataDir, DATABASE_URL: database.url, LOG_REQUESTS: "false" });
   });
@@ -99,6 +114,8 @@ describe(`links keep the page's language (${testDialect()})`, () => {
       }
     }
     expect(wrong).toEqual([]);
+    // The walk saw the carousel's slide on the home page.
+    expect(await (await fetch(`${origin}/zh`)).text()).toMatch(/<a href="\/zh\/about" class="block h-full">/);
     // The walk reached the pages the issue names.
     const reached = [...seen].join("\n");
     for (const kind of ["/zh/posts/page/2", "/zh/tags/", "/zh/categories/", "/zh/authors/", "/zh/posts/detail/"]) {
