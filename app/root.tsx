@@ -6,7 +6,6 @@ import {
   data,
   Form,
   isRouteErrorResponse,
-  Link,
   Links,
   Meta,
   Outlet,
@@ -28,6 +27,7 @@ import { useNonce } from "./components/nonce.tsx";
 import { useFallbackLocale } from "./components/request-locale.tsx";
 import { isLeanDocument, SPECULATION_RULES } from "./lean/document.ts";
 import { LeanDocumentProvider } from "./lean/lean-context.tsx";
+import { Link } from "./lean/link.tsx";
 import { i18nFor } from "./lib/i18n/i18n.ts";
 import { DEFAULT_LOCALE, HTML_LANG, type Locale, localePrefix, withoutLocalePrefix } from "./lib/i18n/locale.ts";
 import { isNotFoundHelp, type NotFoundHelp } from "./lib/not-found.ts";

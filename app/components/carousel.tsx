@@ -1,6 +1,8 @@
 import { type KeyboardEvent, type PointerEvent, useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLeanDocument } from "../lean/lean-context.tsx";
+import { localizePath } from "../lib/i18n/localized-path.ts";
+import { useLocalePrefix } from "../lib/i18n/use-locale-prefix.ts";
 import type { MediaImage } from "../lib/media.ts";
 
 export interface CarouselSlide {
@@ -160,6 +162,8 @@ function SlideTitle({ title }: { title: string }) {
 
 /** A slide's picture, title and link (the same in both carousels). */
 function SlideBody({ slide, index }: { slide: CarouselSlide; index: number }) {
+  // A slide leading to one of the site's pages leads to it in the page's language.
+  const prefix = useLocalePrefix();
   const image = (
     <img
       src={slide.image?.src ?? slide.imageUrl}
@@ -174,7 +178,7 @@ function SlideBody({ slide, index }: { slide: CarouselSlide; index: number }) {
     />
   );
   return slide.linkUrl ? (
-    <a href={slide.linkUrl} className="block h-full">
+    <a href={localizePath(slide.linkUrl, prefix)} className="block h-full">
       {image}
       {slide.title && <SlideTitle title={slide.title} />}
     </a>

@@ -9,6 +9,7 @@ import type { Services } from "./context.server.ts";
 import type { OpenDatabase } from "./db/db.server.ts";
 import { type Env, parseEnv } from "./env.server.ts";
 import { serveCachedPages } from "./http/cached-pages.server.ts";
+import { serveCanonicalAddress } from "./http/canonical-address.server.ts";
 import { serveFederation } from "./http/federation.server.ts";
 import { errorHandler, refuseCrossSite, refuseDeclaredTooLarge, whileDatabaseDown } from "./http/guards.server.ts";
 import { healthRoutes } from "./http/health.server.ts";
@@ -42,7 +43,7 @@ const loadBuild = async (): Promise<ServerBuild> =>
 
 /**
  * Makes the services (app/server/boot), then connects the HTTP layer in order:
- * request meta → redirects → compression → cached pages → health → media → static files →
+ * request meta → redirects → canonical address → compression → cached pages → health → media → static files →
  * database-down → cross-site → body limit → React Router → errors. Each step is
  * its own module in app/server/http; `server.ts` owns the listening socket.
  */
@@ -67,6 +68,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<I
   // Old URLs before any page work; health, assets, media and the admin are never redirected
   // (a from-path there is refused on save and skipped on load: lib/redirects.ts).
   app.use(serveRedirects(boot.redirects));
+  // One address per page: a trailing slash or a list's /page/1 is sent to the page's address.
+  app.use(serveCanonicalAddress());
   app.use(compression({ threshold: 1024 }));
   app.use(serveCachedPages({ env, ...cache, flights, services }));
   app.use(healthRoutes({ db: services.db, storage: services.storage, shared: boot.shared, buildId }));

@@ -1,6 +1,7 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { absolutizeUrls, buildAtom, buildRss, buildSitemap, type FeedInput, robotsTxt } from "./feeds.server.ts";
+import type { FeedPost } from "./repos/discovery.server.ts";
 
 const NASTY = `Tom & Jerry's <"quoted"> post`;
 const BASE = "https://blog.example.test";
@@ -23,6 +24,7 @@ const feed: FeedInput = {
       category: { id: "c1", slug: "code", name: "Code & Craft" },
       tags: [{ id: "t1", slug: "ts", name: `<TypeScript>` }],
       series: { slug: "learn-ts", name: "Learn <TS>" },
+      cover: { url: "/media/abc/image.jpg", type: "image/jpeg", length: 48213, width: 1600, height: 900 },
     },
     {
       id: "post1",
@@ -36,8 +38,10 @@ const feed: FeedInput = {
       category: null,
       series: null,
       tags: [],
+      cover: null,
     },
   ],
+  logo: "/social.jpg",
 };
 
 const parser = new XMLParser({
@@ -98,6 +102,68 @@ describe("RSS 2.0", () => {
     expect(body).toContain("<pre><code>x</code></pre>");
     expect(body).not.toContain("<button");
     expect(buildAtom(feed)).not.toContain("button");
+  });
+});
+
+describe("images in RSS", () => {
+  const doc = parser.parse(buildRss(feed));
+  const channel = doc.rss.channel;
+
+  it("gives the channel the site's image, and a post with a cover an enclosure and media:content", () => {
+    expect(doc.rss["@_xmlns:media"]).toBe("http://search.yahoo.com/mrss/");
+    expect(channel.image).toEqual({ url: [`${BASE}/social.jpg`], title: "Inkwell & friends", link: [`${BASE}/en`] });
+    const [withCover, without] = channel.item;
+    expect(withCover.enclosure).toEqual({
+      "@_url": `${BASE}/media/abc/image.jpg`,
+      "@_length": "48213",
+      "@_type": "image/jpeg",
+    });
+    expect(withCover["media:content"]).toEqual({
+      "@_url": `${BASE}/media/abc/image.jpg`,
+      "@_medium": "image",
+      "@_type": "image/jpeg",
+      "@_fileSize": "48213",
+      "@_width": "1600",
+      "@_height": "900",
+    });
+    expect(without.enclosure).toBeUndefined();
+    expect(without["media:content"]).toBeUndefined();
+  });
+
+  it("names an outside cover as it is, with length 0 when its size is unknown", () => {
+    const [first] = feed.posts;
+    const outside = buildRss({
+      ...feed,
+      logo: null,
+      posts: [
+        {
+          ...(first as FeedPost),
+          cover: { url: "https://img.example/a.png", type: "image/png", length: null, width: null, height: null },
+        },
+      ],
+    });
+    const item = parser.parse(outside).rss.channel.item[0];
+    expect(item.enclosure).toEqual({ "@_url": "https://img.example/a.png", "@_length": "0", "@_type": "image/png" });
+    expect(item["media:content"]).toEqual({
+      "@_url": "https://img.example/a.png",
+      "@_medium": "image",
+      "@_type": "image/png",
+    });
+    expect(parser.parse(outside).rss.channel.image).toBeUndefined();
+  });
+});
+
+describe("images in Atom", () => {
+  const doc = parser.parse(buildAtom(feed, new Date("2026-11-22T00:00:00.000Z"))).feed;
+
+  it("has the site's icon and logo, and an enclosure link for a post with a cover", () => {
+    expect(doc.icon).toBe(`${BASE}/favicon.svg`);
+    expect(doc.logo).toBe(`${BASE}/social.jpg`);
+    const [withCover, without] = doc.entry;
+    expect(withCover.link.filter((l: Record<string, string>) => l["@_rel"] === "enclosure")).toEqual([
+      { "@_rel": "enclosure", "@_href": `${BASE}/media/abc/image.jpg`, "@_type": "image/jpeg", "@_length": "48213" },
+    ]);
+    expect(without.link.filter((l: Record<string, string>) => l["@_rel"] === "enclosure")).toEqual([]);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Locale } from "./db/schema.server.ts";
 import { withoutControls } from "./post-markup.server.ts";
-import type { FeedPost, SitemapData } from "./repos/discovery.server.ts";
+import type { FeedImage, FeedPost, SitemapData } from "./repos/discovery.server.ts";
 import { cdata, el, renderXml, type XmlElement } from "./xml.server.ts";
 
 // RSS 2.0, Atom 1.0, the sitemap and robots.txt. Every URL is absolute, from
@@ -22,6 +22,46 @@ export interface FeedInput {
    * feeds are that path plus `/rss.xml` and `/atom.xml`. Absent: the whole site.
    */
   scope?: { title: string; description: string; path: string };
+  /** The site's image (its social image setting: site-relative or http(s)), the feed's logo; null for none. */
+  logo?: string | null;
+}
+
+/** The site's icon, as the feeds name it (Atom `icon`). */
+export const FEED_ICON_PATH = "/favicon.svg";
+
+/** A site-relative address made absolute; an http(s) one as it is. */
+const absolute = (publicUrl: string, url: string) => (url.startsWith("/") ? `${publicUrl}${url}` : url);
+
+/**
+ * A post's cover in RSS: an `enclosure` (what most readers and podcatchers read; its length is
+ * required, 0 when unknown as the RSS Advisory Board advises) when the image's type is known,
+ * and a Media RSS `media:content` with what is known of it.
+ */
+function rssCover(publicUrl: string, cover: FeedImage | null) {
+  if (!cover) return null;
+  const url = absolute(publicUrl, cover.url);
+  return [
+    cover.type && el("enclosure", { url, length: String(cover.length ?? 0), type: cover.type }),
+    el("media:content", {
+      url,
+      medium: "image",
+      ...(cover.type ? { type: cover.type } : {}),
+      ...(cover.length ? { fileSize: String(cover.length) } : {}),
+      ...(cover.width ? { width: String(cover.width) } : {}),
+      ...(cover.height ? { height: String(cover.height) } : {}),
+    }),
+  ];
+}
+
+/** A post's cover in Atom: a `link rel="enclosure"` (RFC 4287 §4.2.7.2). */
+function atomCover(publicUrl: string, cover: FeedImage | null) {
+  if (!cover) return null;
+  return el("link", {
+    rel: "enclosure",
+    href: absolute(publicUrl, cover.url),
+    ...(cover.type ? { type: cover.type } : {}),
+    ...(cover.length ? { length: String(cover.length) } : {}),
+  });
 }
 
 const LANGUAGE_TAG: Record<Locale, string> = { en: "en-US", zh: "zh-CN" };
@@ -89,6 +129,15 @@ export function buildRss(feed: FeedInput): string {
     updated !== null && el("lastBuildDate", {}, rfc822(updated)),
     el("generator", {}, "Inkwell"),
     el("atom:link", { href: feedUrl(publicUrl, locale, "rss", about.path), rel: "self", type: "application/rss+xml" }),
+    // RSS's image must be a GIF, JPEG or PNG: the site's social image, not the SVG icon.
+    feed.logo &&
+      el(
+        "image",
+        {},
+        el("url", {}, absolute(publicUrl, feed.logo)),
+        el("title", {}, about.title),
+        el("link", {}, homeUrl(publicUrl, locale, about.path)),
+      ),
     feed.posts.map((post) => {
       const link = postUrl(publicUrl, locale, post.id);
       return el(
@@ -103,6 +152,7 @@ export function buildRss(feed: FeedInput): string {
         post.series && el("category", { domain: seriesUrl(publicUrl, locale, post.series.slug) }, post.series.name),
         el("description", {}, post.summary),
         el("content:encoded", {}, cdata(absolutizeUrls(withoutControls(post.bodyHtml), publicUrl))),
+        rssCover(publicUrl, post.cover),
       );
     }),
   );
@@ -114,6 +164,7 @@ export function buildRss(feed: FeedInput): string {
         "xmlns:atom": "http://www.w3.org/2005/Atom",
         "xmlns:content": "http://purl.org/rss/1.0/modules/content/",
         "xmlns:dc": "http://purl.org/dc/elements/1.1/",
+        "xmlns:media": "http://search.yahoo.com/mrss/",
       },
       channel,
     ),
@@ -137,6 +188,8 @@ export function buildAtom(feed: FeedInput, now: Date = new Date()): string {
       // Atom needs an author for every entry: the site stands in for posts without one.
       el("author", {}, el("name", {}, feed.siteName)),
       el("generator", {}, "Inkwell"),
+      el("icon", {}, `${publicUrl}${FEED_ICON_PATH}`),
+      feed.logo && el("logo", {}, absolute(publicUrl, feed.logo)),
       feed.posts.map((post) => {
         const link = postUrl(publicUrl, locale, post.id);
         return el(
@@ -145,6 +198,7 @@ export function buildAtom(feed: FeedInput, now: Date = new Date()): string {
           el("id", {}, link),
           el("title", { type: "text" }, post.title),
           el("link", { rel: "alternate", type: "text/html", href: fromFeed(link) }),
+          atomCover(publicUrl, post.cover),
           el("published", {}, post.publishedAt),
           el("updated", {}, post.updatedAt),
           post.authorName && el("author", {}, el("name", {}, post.authorName)),

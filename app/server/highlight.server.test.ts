@@ -37,7 +37,10 @@ const langs = () => [
   import("shiki/langs/html.mjs"),
   import("shiki/langs/python.mjs"),
 ];
-const themes = () => [import("shiki/themes/github-light.mjs"), import("shiki/themes/github-dark.mjs")];
+const themes = () => [
+  import("shiki/themes/github-light-high-contrast.mjs"),
+  import("shiki/themes/github-dark-default.mjs"),
+];
 
 // Blocks that exercise what a remembered search could get wrong: several matches on one line,
 // the same line in different states (inside a template string or not), back-references (a

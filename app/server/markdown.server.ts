@@ -42,6 +42,29 @@ export function externalLinks() {
   };
 }
 
+/** The classes a table cell's GFM alignment (`:---:`, `---:`) becomes (`.markdown .align-*` in app.css). */
+export const ALIGN_CLASSES = { left: "align-start", center: "align-center", right: "align-end" } as const;
+
+/**
+ * A table column's alignment as a class rather than HTML's obsolete `align` attribute (which
+ * remark-rehype writes and the W3C checker flags, issue 49). Runs after sanitizing: the class
+ * is ours.
+ */
+export function tableAlignment() {
+  return (tree: Root) => {
+    visitElements(tree, (element) => {
+      if (element.tagName !== "th" && element.tagName !== "td") return;
+      const { align } = element.properties;
+      if (align === undefined) return;
+      delete element.properties.align;
+      const name = typeof align === "string" ? ALIGN_CLASSES[align as keyof typeof ALIGN_CLASSES] : undefined;
+      if (!name) return;
+      const existing = element.properties.className;
+      element.properties.className = [...(Array.isArray(existing) ? existing : []), name];
+    });
+  };
+}
+
 /**
  * remark-rehype options: footnote ids without a prefix of their own, since the
  * sanitizer prefixes every id with `user-content-` (else they get it twice).
@@ -70,6 +93,7 @@ const processor = unified()
   .use(rehypeSanitize, sanitizeSchema)
   .use(footnoteLinks)
   .use(externalLinks)
+  .use(tableAlignment)
   .use(rehypeStringify);
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };

@@ -9,7 +9,7 @@ import type { Locale } from "../lib/i18n/locale.ts";
 import { BODY_IMAGE_SIZES, type MediaImage, mediaIdFromUrl } from "../lib/media.ts";
 import { visitElements } from "./hast-walk.server.ts";
 import { hasCodeBlock, highlightCodeBlocks, loadHighlighter } from "./highlight.server.ts";
-import { externalLinks, footnoteLinks, sanitizeSchema, toHastOptions } from "./markdown.server.ts";
+import { externalLinks, footnoteLinks, sanitizeSchema, tableAlignment, toHastOptions } from "./markdown.server.ts";
 import { addPostMarkup, noteFenceLanguages } from "./post-markup.server.ts";
 import {
   headingSlug,
@@ -79,7 +79,8 @@ function sanitizedTreeProcessor(locale: Locale) {
     .use(remarkRehype, { ...toHastOptions, ...FOOTNOTE_LABELS[locale] })
     .use(rehypeSanitize, sanitizeSchema)
     .use(footnoteLinks)
-    .use(externalLinks);
+    .use(externalLinks)
+    .use(tableAlignment);
 }
 
 const toSanitizedTree = { en: sanitizedTreeProcessor("en"), zh: sanitizedTreeProcessor("zh") };

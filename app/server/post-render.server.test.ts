@@ -1,7 +1,8 @@
 import type { Element, Root } from "hast";
 import { fromHtml } from "hast-util-from-html";
 import { describe, expect, it } from "vitest";
-import { visitElements } from "./markdown.server.ts";
+import { SHOWCASE_MARKDOWN } from "../../scripts/demo/showcase.ts";
+import { renderMarkdown, visitElements } from "./markdown.server.ts";
 import { headingSlug, readingMinutes, renderPost } from "./post-render.server.ts";
 
 function elements(html: string, tagName?: string): Element[] {
@@ -268,5 +269,31 @@ describe("renderPost", () => {
         .flatMap((l) => l.children)
         .some((c) => c.type === "element" && c.tagName === "ul"),
     ).toBe(false);
+  });
+});
+
+describe("markup a validator accepts", () => {
+  // HTML's obsolete presentational attributes (W3C's checker warns on each).
+  const OBSOLETE = [
+    /<(?:table|thead|tbody|tfoot|tr|th|td|col)\b[^>]*\s(?:align|valign|bgcolor|border|cellpadding|cellspacing|frame|rules|char|charoff|nowrap|width|height)="/,
+    /<(?:p|div|pre|hr|img|h[1-6]|caption|figure)\b[^>]*\s(?:align|border|hspace|vspace|noshade|size)="/,
+  ];
+
+  it("writes a table column's alignment as a class, not the align attribute", async () => {
+    const markdown = "| a | b | c | d |\n| :-- | :-: | --: | --- |\n| 1 | 2 | 3 | 4 |";
+    for (const html of [(await renderPost(markdown, "zh")).html, renderMarkdown(markdown)]) {
+      expect(html).not.toMatch(/\salign="/);
+      const cells = elements(html, "td").map((td) => td.properties.className ?? []);
+      expect(cells).toEqual([["align-start"], ["align-center"], ["align-end"], []]);
+      expect(elements(html, "th").map((th) => th.properties.className ?? [])).toEqual(cells);
+    }
+  });
+
+  it("leaves no obsolete attribute in the demo style-guide post", async () => {
+    for (const locale of ["en", "zh"] as const) {
+      const { html } = await renderPost(SHOWCASE_MARKDOWN[locale], locale);
+      expect(html).toContain("<table");
+      for (const attribute of OBSOLETE) expect(html).not.toMatch(attribute);
+    }
   });
 });

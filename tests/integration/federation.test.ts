@@ -611,6 +611,51 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
     expect(rows.map((r) => r.actor)).toEqual(["en", "zh"]);
     await db.deleteFrom("federationFollowers").execute();
   });
+
+  it("counts each account's posts in its outbox's totalItems (Mastodon's post count)", async () => {
+    const totalOf = async (actor: "en" | "zh") => {
+      const res = await fetch(`${base}/ap/actors/${actor}/outbox`, {
+        headers: { accept: "application/activity+json" },
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { totalItems?: unknown }).totalItems;
+    };
+    const before = { en: await totalOf("en"), zh: await totalOf("zh") };
+    expect(typeof before.en).toBe("number");
+    expect(typeof before.zh).toBe("number");
+    // Two federated posts, one of them in Chinese only, and one that is not federated.
+    await insertFederatedPost(db, "countpost1", { zhTitle: "计数一", en: true });
+    await insertFederatedPost(db, "countpost2", { zhTitle: "计数二" });
+    await insertFederatedPost(db, "countpost3", { zhTitle: "计数三", en: true, federate: false });
+    expect(await totalOf("zh")).toBe(Number(before.zh) + 2);
+    expect(await totalOf("en")).toBe(Number(before.en) + 1);
+  });
+
+  it("sends a browser opening an account's or an Article's address to the blog's page", async () => {
+    await insertFederatedPost(db, "fedbrowser0000000001", { zhTitle: "浏览器" });
+    const html = { accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8" };
+    for (const [path, page] of [
+      ["/ap/actors/zh", "/zh"],
+      ["/ap/actors/en", "/en"],
+      ["/ap/actors/en/outbox", "/en"],
+      ["/ap/articles/zh/fedbrowser0000000001", "/zh/posts/detail/fedbrowser0000000001"],
+    ] as const) {
+      const res = await fetch(`${base}${path}`, { headers: html, redirect: "manual" });
+      await res.arrayBuffer();
+      expect([res.status, res.headers.get("location")], path).toEqual([303, page]);
+      expect(res.headers.get("vary") ?? "", path).toMatch(/accept/i);
+    }
+    // Followed, it lands on the post.
+    const post = await fetch(`${base}/ap/articles/zh/fedbrowser0000000001`, { headers: html });
+    expect(post.status).toBe(200);
+    expect(post.url).toBe(`${base}/zh/posts/detail/fedbrowser0000000001`);
+    expect(await post.text()).toContain("<title>浏览器");
+    // ActivityPub clients still get the Article itself.
+    const article = await fetch(`${base}/ap/articles/zh/fedbrowser0000000001`, {
+      headers: { accept: "application/activity+json" },
+    });
+    expect(((await article.json()) as { type: string }).type).toBe("Article");
+  });
 });
 
 describe(`federation without https (${testDialect()})`, () => {

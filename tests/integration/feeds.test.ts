@@ -25,6 +25,8 @@ async function get(url: string, headers: Record<string, string> = {}) {
   return { res, text: await res.text() };
 }
 
+const COVER_ID = "cover000000000000001";
+
 describe(`feeds, sitemap and listings (${testDialect()})`, () => {
   let server: ServerProcess;
   let database: Awaited<ReturnType<typeof createServerDatabaseUrl>>;
@@ -60,6 +62,33 @@ describe(`feeds, sitemap and listings (${testDialect()})`, () => {
         categoryId: code,
         translations: [{ locale: "en", title: "Only English", bodyHtml: "<p>x</p>" }],
       });
+      // The bilingual post has an uploaded cover: the feeds name it with the upload's type and size.
+      const at = "2026-11-20T08:00:00.000Z";
+      await db
+        .insertInto("media")
+        .values({
+          id: COVER_ID,
+          originalName: "cover.jpg",
+          bucket: "local",
+          name: `${COVER_ID}/image.jpg`,
+          fullPath: `local/${COVER_ID}/image.jpg`,
+          size: 48213,
+          md5Hash: "x",
+          generation: "1",
+          contentType: "image/jpeg",
+          cacheControl: "public",
+          width: 1600,
+          height: 900,
+          uploadedBy: null,
+          createdAt: at,
+          updatedAt: at,
+        })
+        .execute();
+      await db
+        .updateTable("posts")
+        .set({ coverImageUrl: `/media/${COVER_ID}/image.jpg` })
+        .where("slug", "=", "both")
+        .execute();
       await createPost(db, {
         slug: "draft",
         authorId: null,
@@ -96,6 +125,22 @@ describe(`feeds, sitemap and listings (${testDialect()})`, () => {
     expect(enItems.map((i: { title: string }) => i.title)).toEqual(["Only English", NASTY]);
     expect(enItems[1]["content:encoded"]).toBe("<p>English body</p>");
     expect((await get(`${server.url}/zh/rss.xml`)).text).toBe(zh.text);
+  });
+
+  it("gives posts with covers their image, and the feeds an icon and a logo", async () => {
+    const cover = `${PUBLIC_URL}/media/${COVER_ID}/image.jpg`;
+    const rss = (await get(`${server.url}/en/rss.xml`)).text;
+    expect(rss).toContain(`<enclosure url="${cover}" length="48213" type="image/jpeg"/>`);
+    expect(rss).toContain(
+      `<media:content url="${cover}" medium="image" type="image/jpeg" fileSize="48213" width="1600" height="900"/>`,
+    );
+    expect(rss).toContain(`<image><url>${PUBLIC_URL}/social.jpg</url>`);
+    // Only the post with a cover has one.
+    expect(rss.match(/<enclosure /g)).toHaveLength(1);
+    const atom = (await get(`${server.url}/zh/atom.xml`)).text;
+    expect(atom).toContain(`<link rel="enclosure" href="${cover}" type="image/jpeg" length="48213"/>`);
+    expect(atom).toContain(`<icon>${PUBLIC_URL}/favicon.svg</icon>`);
+    expect(atom).toContain(`<logo>${PUBLIC_URL}/social.jpg</logo>`);
   });
 
   it("serves Atom feeds per language", async () => {
@@ -184,6 +229,6 @@ describe(`feeds, sitemap and listings (${testDialect()})`, () => {
     const { text } = await get(`${server.url}/en`);
     expect(text).toContain(`type="application/rss+xml" title="Inkwell (RSS)" href="${PUBLIC_URL}/en/rss.xml"`);
     expect(text).toContain(`type="application/atom+xml" title="Inkwell (Atom)" href="${PUBLIC_URL}/en/atom.xml"`);
-    expect(text).toMatch(/Popular categories<\/h2><ul[^>]*><li><a[^>]*href="\/categories\/code"[^>]*>Code<\/a>/);
+    expect(text).toMatch(/Popular categories<\/h2><ul[^>]*><li><a[^>]*href="\/en\/categories\/code"[^>]*>Code<\/a>/);
   });
 });

@@ -258,7 +258,7 @@ describe(`render cache (${testDialect()})`, () => {
       publishedAt: "2026-10-01T00:00:00.000Z",
       translations: [{ locale: "en", title: "Another post", bodyHtml: "<p>Untouched.</p>" }],
     });
-    const untouched = [`/posts/detail/${otherId}`, "/", "/posts/page/1"];
+    const untouched = [`/posts/detail/${otherId}`, "/", "/posts"];
     for (const server of [a, b])
       for (const path of [...untouched, `/posts/detail/${postId}`]) await warm(server.url + path);
     // A write without a session (here: refused, sent to sign in) never invalidates.

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link } from "../../lean/link.tsx";
 import { INSIGHT_RANGES } from "../../lib/insights.ts";
 
 export interface CountRow {

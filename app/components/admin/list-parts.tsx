@@ -3,7 +3,8 @@
 // look and one URL scheme (useListUrls), and a list page imports most of them together.
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Form, Link, useSearchParams } from "react-router";
+import { Form, useSearchParams } from "react-router";
+import { Link } from "../../lean/link.tsx";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import { SelectField } from "../ui/field.tsx";
 import { useDateTimeFormatter } from "../ui/local-time.tsx";

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useRevalidator } from "react-router";
+import { useRevalidator } from "react-router";
+import { Link } from "../../lean/link.tsx";
 import {
   NEWSLETTER_REFRESH_MS,
   type SendCounts,

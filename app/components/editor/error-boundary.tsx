@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { isRouteErrorResponse, Link, useLocation } from "react-router";
+import { isRouteErrorResponse, useLocation } from "react-router";
+import { Link } from "../../lean/link.tsx";
 import { useAdminStrings } from "../../lib/i18n/admin-strings.ts";
 
 /**

@@ -1,7 +1,8 @@
 import { type FormEvent, type ReactNode, useEffect, useId, useReducer, useRef } from "react";
 import { flushSync } from "react-dom";
 import { useTranslation } from "react-i18next";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
+import { Link } from "../../lean/link.tsx";
 import {
   browserOffsetAt,
   EDITOR_FIELDS,

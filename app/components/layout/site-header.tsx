@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Form, NavLink, useLocation, useNavigation } from "react-router";
-import { Link } from "../../lean/link.tsx";
+import { Form, useLocation, useNavigation } from "react-router";
+import { Link, NavLink } from "../../lean/link.tsx";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import { useLocalePrefix } from "../../lib/i18n/use-locale-prefix.ts";
 import { ThemeToggle } from "./theme.tsx";
@@ -279,7 +279,7 @@ export function SiteHeader({
               </NavLink>
             </li>
             <li>
-              <NavLink to="/posts/page/1" className={linkClass}>
+              <NavLink to="/posts" end className={linkClass}>
                 {t("nav.allBlogs")}
               </NavLink>
             </li>

@@ -52,6 +52,18 @@ describe("locale files", () => {
   }
 });
 
+describe("English around a name", () => {
+  // "a Inkwell account" (issue 49): a name's first sound is unknown, so no English string puts
+  // "a" or "an" right before one.
+  it("never writes an article before a {{variable}}", () => {
+    const wrong: string[] = [];
+    for (const ns of [...NAMESPACES, ...LAZY_NAMESPACES]) {
+      for (const [key, value] of load("en", ns)) if (/\ban? \{\{/i.test(value)) wrong.push(`${ns}:${key}: ${value}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
 describe("createI18n", () => {
   it("translates with interpolation in each language", () => {
     expect(createI18n("en").t("errors.notFound", { path: "/x" })).toBe("Page not found: /x");

@@ -1,6 +1,6 @@
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, redirect } from "react-router";
 import { Sparkline } from "../../components/admin/line-chart.tsx";
 import {
   ActionsCell,
@@ -14,6 +14,7 @@ import {
 } from "../../components/admin/list-parts.tsx";
 import { describedBy, FieldMessages, FormAlert } from "../../components/ui/field.tsx";
 import { LocalTime } from "../../components/ui/local-time.tsx";
+import { Link } from "../../lean/link.tsx";
 import { ADMIN_POST_SORTS, ADMIN_POST_STATUSES, oneOf } from "../../lib/admin-content.ts";
 import { browserOffsetAt } from "../../lib/editor-values.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";

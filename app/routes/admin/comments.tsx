@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, redirect } from "react-router";
 import {
   ADMIN_BUTTON,
   AdminPagination,
@@ -13,6 +13,7 @@ import {
 } from "../../components/admin/list-parts.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
 import { LocalTime } from "../../components/ui/local-time.tsx";
+import { Link } from "../../lean/link.tsx";
 import {
   COMMENT_ACTION_STATUS,
   COMMENT_ACTIONS,

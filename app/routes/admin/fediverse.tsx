@@ -1,8 +1,9 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { ADMIN_BUTTON, AdminTable, useListUrls } from "../../components/admin/list-parts.tsx";
 import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { LocalTime } from "../../components/ui/local-time.tsx";
+import { Link } from "../../lean/link.tsx";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";

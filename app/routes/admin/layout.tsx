@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { NavLink, Outlet } from "react-router";
+import { Outlet } from "react-router";
+import { NavLink } from "../../lean/link.tsx";
 import { useAdminStrings } from "../../lib/i18n/admin-strings.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect, useRevalidator, useSearchParams } from "react-router";
+import { data, Form, redirect, useRevalidator, useSearchParams } from "react-router";
 import {
   ADMIN_BUTTON,
   AdminPagination,
@@ -11,6 +11,7 @@ import {
 import { IMAGE_ACCEPT, useUpload } from "../../components/media/use-upload.ts";
 import { FormAlert } from "../../components/ui/field.tsx";
 import { LocalTime } from "../../components/ui/local-time.tsx";
+import { Link } from "../../lean/link.tsx";
 import { oneOf } from "../../lib/admin-content.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { formatBytes, MEDIA_SORTS, usageHref } from "../../lib/media.ts";

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import { AdminTable, useListUrls } from "../../components/admin/list-parts.tsx";
 import {
   SendProgressBar,
@@ -9,6 +9,7 @@ import {
   useSendTitleText,
 } from "../../components/admin/newsletter-parts.tsx";
 import { useDateTimeFormatter } from "../../components/ui/local-time.tsx";
+import { Link } from "../../lean/link.tsx";
 import { SEND_COUNT_KEYS, sendInFlight, titleFor } from "../../lib/admin-newsletter.ts";
 import { i18nFor } from "../../lib/i18n/i18n.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";

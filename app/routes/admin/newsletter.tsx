@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import { AdminTable, RowLink, useListUrls } from "../../components/admin/list-parts.tsx";
 import {
   SendProgressBar,
@@ -10,6 +10,7 @@ import {
 } from "../../components/admin/newsletter-parts.tsx";
 import { FormAlert, SelectField, SubmitButton } from "../../components/ui/field.tsx";
 import { LocalTime } from "../../components/ui/local-time.tsx";
+import { Link } from "../../lean/link.tsx";
 import { SEND_COUNT_KEYS, sendInFlight } from "../../lib/admin-newsletter.ts";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";

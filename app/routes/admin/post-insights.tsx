@@ -1,8 +1,9 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import { ChartData, CountTable, RangeNav } from "../../components/admin/insight-parts.tsx";
 import { LineChart } from "../../components/admin/line-chart.tsx";
+import { Link } from "../../lean/link.tsx";
 import { OTHER_KEY, parseRange } from "../../lib/insights.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";

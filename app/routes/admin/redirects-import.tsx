@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import { FormAlert } from "../../components/ui/field.tsx";
+import { Link } from "../../lean/link.tsx";
 import { shortenProblemValue } from "../../lib/csv.ts";
 import { formatBytes } from "../../lib/media.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";

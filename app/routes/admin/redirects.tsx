@@ -1,5 +1,4 @@
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 import {
   ActionsCell,
   AdminListHeader,
@@ -11,6 +10,7 @@ import {
 } from "../../components/admin/list-parts.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
 import { LocalTime } from "../../components/ui/local-time.tsx";
+import { Link } from "../../lean/link.tsx";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { adminListRequest, pendingDelete } from "../../server/admin/list-request.server.ts";

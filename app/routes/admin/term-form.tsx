@@ -1,9 +1,10 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { ADMIN_BUTTON } from "../../components/admin/list-parts.tsx";
 import { NameAndSlugFields } from "../../components/admin/name-slug-fields.tsx";
 import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
+import { Link } from "../../lean/link.tsx";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";

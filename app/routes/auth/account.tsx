@@ -1,8 +1,9 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { DisplayNameField } from "../../components/auth/display-name-field.tsx";
 import { EmailField, Field, FormAlert, NewPasswordField, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
+import { Link } from "../../lean/link.tsx";
 import { PROVIDER_NAMES } from "../../lib/auth-providers.ts";
 import { BIO_MAX } from "../../lib/author-profile.ts";
 import { validate } from "../../lib/forms.ts";

@@ -1,7 +1,8 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { EmailField, Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
+import { Link } from "../../lean/link.tsx";
 import { PROVIDER_NAMES } from "../../lib/auth-providers.ts";
 import { validate } from "../../lib/forms.ts";
 import { localeFromPath } from "../../lib/i18n/locale.ts";

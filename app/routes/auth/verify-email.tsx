@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, Link } from "react-router";
+import { data, Form } from "react-router";
 import { FormAlert, SubmitButton } from "../../components/ui/field.tsx";
+import { Link } from "../../lean/link.tsx";
 import { validate } from "../../lib/forms.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";

@@ -105,7 +105,7 @@ export default function AuthorPage({ loaderData }: Route.ComponentProps) {
       </header>
       <h2 className="mt-8 text-xl font-semibold">{t("author.posts", { name: author.name })}</h2>
       <PostList items={page.items} locale={locale} prefix={prefix} emptyText={t("empty")} />
-      <Pagination page={page} pageHref={(n) => `${base}/page/${n}`} />
+      <Pagination page={page} pageHref={(n) => (n === 1 ? base : `${base}/page/${n}`)} />
     </section>
   );
 }

@@ -71,7 +71,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     slides: withImages,
     topAd,
     betweenAd,
-    isList: params.page !== undefined,
+    // /posts and its pages list every post; the home page greets first.
+    isList: !isHome,
     isHome,
   };
 }
@@ -148,7 +149,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             between={betweenAd && <AdSlot ad={betweenAd} />}
           />
         )}
-        <Pagination page={page} pageHref={(n) => `${prefix}/posts/page/${n}`} />
+        <Pagination page={page} pageHref={(n) => (n === 1 ? `${prefix}/posts` : `${prefix}/posts/page/${n}`)} />
       </section>
     </>
   );

@@ -68,7 +68,7 @@ export default function TermPosts({ loaderData }: Route.ComponentProps) {
         emptyText={kind === "category" ? t("emptyCategory") : t("emptyTag")}
         between={betweenAd && <AdSlot ad={betweenAd} />}
       />
-      <Pagination page={page} pageHref={(n) => `${base}/page/${n}`} />
+      <Pagination page={page} pageHref={(n) => (n === 1 ? base : `${base}/page/${n}`)} />
     </section>
   );
 }

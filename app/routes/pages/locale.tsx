@@ -1,12 +1,5 @@
 import { data, redirect } from "react-router";
-import {
-  isLocale,
-  LOCALE_COOKIE,
-  LOCALE_COOKIE_MAX_AGE,
-  type Locale,
-  localePrefix,
-  withoutLocalePrefix,
-} from "../../lib/i18n/locale.ts";
+import { isLocale, type Locale, localeCookieHeader, localePrefix, withoutLocalePrefix } from "../../lib/i18n/locale.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { safeRedirectPath } from "../../server/auth/session.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
@@ -33,8 +26,7 @@ export async function action({ request }: Route.ActionArgs) {
 
 /** The cookie that remembers a reader's language (365 days). */
 export function localeCookie(locale: Locale, request: Request): string {
-  const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
-  return `${LOCALE_COOKIE}=${locale}; Max-Age=${LOCALE_COOKIE_MAX_AGE}; Path=/; SameSite=Lax${secure}`;
+  return localeCookieHeader(locale, new URL(request.url).protocol === "https:");
 }
 
 export async function loader() {

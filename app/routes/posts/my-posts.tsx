@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import { EditorErrorBoundary } from "../../components/editor/error-boundary.tsx";
+import { Link } from "../../lean/link.tsx";
 import { formatDate } from "../../lib/format.ts";
 import { useAdminStrings } from "../../lib/i18n/admin-strings.ts";
 import { HTML_LANG } from "../../lib/i18n/locale.ts";

@@ -1,9 +1,10 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import { BUTTON_SECONDARY, dateTimeFormatter, LINK } from "../../components/editor/editor-ui.ts";
 import { EditorErrorBoundary } from "../../components/editor/error-boundary.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
+import { Link } from "../../lean/link.tsx";
 import { useAdminStrings } from "../../lib/i18n/admin-strings.ts";
 import { isRecordId } from "../../lib/ids.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";

@@ -1,9 +1,10 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { BUTTON_SECONDARY, dateTimeFormatter, LINK } from "../../components/editor/editor-ui.ts";
 import { EditorErrorBoundary } from "../../components/editor/error-boundary.tsx";
 import { RevisionDiff } from "../../components/editor/revision-diff.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
+import { Link } from "../../lean/link.tsx";
 import { useAdminStrings } from "../../lib/i18n/admin-strings.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { isRecordId } from "../../lib/ids.ts";

@@ -44,6 +44,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     siteName: settings.siteName[locale],
     siteDescription: settings.siteDescription[locale],
     posts,
+    logo: settings.socialImage || null,
     scope: {
       title: t("blog:author.feedTitle", vars),
       description: profile.bio || t("blog:author.feedDescription", vars),

@@ -25,6 +25,7 @@ export async function feedInput(request: Request, context: Readonly<RouterContex
     siteName: settings.siteName[locale],
     siteDescription: settings.siteDescription[locale],
     posts,
+    logo: settings.socialImage || null,
   };
 }
 

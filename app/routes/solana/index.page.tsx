@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link } from "../../lean/link.tsx";
 import { useLocalePrefix } from "../../lib/i18n/use-locale-prefix.ts";
 import { ToolPage } from "../../solana/ui.tsx";
 

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { NavLink, Outlet, useMatches } from "react-router";
+import { Outlet, useMatches } from "react-router";
+import { NavLink } from "../../lean/link.tsx";
 import { addRegisteredStrings } from "../../lib/i18n/i18n.ts";
 import { useLocalePrefix } from "../../lib/i18n/use-locale-prefix.ts";
 import { shortAddress } from "../../lib/solana/address.ts";

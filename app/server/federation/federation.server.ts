@@ -40,6 +40,7 @@ import { newId } from "../ids.server.ts";
 import {
   actorKeys,
   addFollower,
+  countFederatedPosts,
   countFollowers,
   type FederatedPostSource,
   federatedPostSources,
@@ -377,7 +378,11 @@ export function createInkwellFederation(opts: FederationOptions): InkwellFederat
         nextCursor: posts.length < 20 ? null : String(offset + posts.length),
       };
     })
-    .setFirstCursor(() => "0");
+    .setFirstCursor(() => "0")
+    // totalItems: Mastodon shows an account's post count from its outbox.
+    .setCounter((ctx, identifier) =>
+      isFederationActor(identifier) ? countFederatedPosts(ctx.data.db, identifier) : null,
+    );
 
   federation.setObjectDispatcher(Article, FEDERATION_PATHS.article, async (ctx, values) => {
     if (!isFederationActor(values.locale)) return null;

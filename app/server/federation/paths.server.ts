@@ -23,6 +23,19 @@ export function isFederationPath(path: string): boolean {
   );
 }
 
+/**
+ * The blog's page for a Fediverse address a browser opened (it asked for HTML, not
+ * ActivityStreams): an account (or its inbox, outbox, followers) is the blog in that
+ * language, as the actor's `url` says; an Article is its post. Null for anything else.
+ */
+export function htmlPageOf(path: string): string | null {
+  const actor = /^\/ap\/actors\/(en|zh)(?:\/(?:inbox|outbox|followers))?\/?$/.exec(path);
+  if (actor) return `/${actor[1]}`;
+  const article = /^\/ap\/articles\/(en|zh)\/([0-9a-z]{20})\/?$/.exec(path);
+  if (article) return `/${article[1]}/posts/detail/${article[2]}`;
+  return null;
+}
+
 /** "https://example.com:8443/x" → "example.com:8443": the host handles are made with. */
 export function federationHost(publicUrl: string): string {
   return new URL(publicUrl).host;

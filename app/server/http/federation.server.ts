@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import type { Env } from "../env.server.ts";
-import { isFederationPath } from "../federation/paths.server.ts";
+import { htmlPageOf, isFederationPath } from "../federation/paths.server.ts";
 import { parseActivityBody } from "../federation/raw-json.server.ts";
 import type { FederationService } from "../federation/service.server.ts";
 import { addressBucket, hit, type RateLimitStore, spent } from "../rate-limit.server.ts";
@@ -169,8 +169,16 @@ export function serveFederation(deps: {
           return new Response(null, { status: 406 });
         },
       });
-      // A browser asking for an actor or an Article (HTML): the blog's own pages answer.
-      if (fellThrough && (req.method === "GET" || req.method === "HEAD") && response.status === 406) return next();
+      // A browser asking for an actor or an Article (HTML), as someone clicking a Mastodon
+      // profile's or post's link does: sent to the blog's page for it (else the blog's 404).
+      if (fellThrough && (req.method === "GET" || req.method === "HEAD") && response.status === 406) {
+        const page = htmlPageOf(req.path);
+        if (!page) return next();
+        res.setHeader("Vary", "Accept");
+        res.setHeader("Cache-Control", "no-store");
+        res.redirect(303, page);
+        return;
+      }
       // Fedify took it, so its signature verified and its actor owns the key: it counts
       // against its server's budget, and a server given up as dead is back (deliveries resume).
       if (req.method === "POST" && response.ok && sender) {

@@ -1,3 +1,4 @@
+import { mediaIdFromUrl } from "../../lib/media.ts";
 import type { DB } from "../db/db.server.ts";
 import type { Locale } from "../db/schema.server.ts";
 import { wherePublic } from "./post-visibility.server.ts";
@@ -21,6 +22,71 @@ export interface FeedPost {
   tags: TermRef[];
   /** The series the post is part of (feeds name it as a category with the series page as its domain). */
   series: { slug: string; name: string } | null;
+  /** The post's cover image, for the feeds' enclosures; null without one. */
+  cover: FeedImage | null;
+}
+
+/**
+ * An image as a feed names it: its address (site-relative or http(s)), and what is known of
+ * it. An upload's type, size and dimensions are in the media table; another address's type is
+ * read from its extension, and its size is unknown.
+ */
+export interface FeedImage {
+  url: string;
+  type: string | null;
+  length: number | null;
+  width: number | null;
+  height: number | null;
+}
+
+const IMAGE_TYPES: Record<string, string> = {
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  png: "image/png",
+  gif: "image/gif",
+  webp: "image/webp",
+  avif: "image/avif",
+  svg: "image/svg+xml",
+};
+
+/** An image's type from its address's extension; null when it has none we know. */
+export function imageTypeOf(url: string): string | null {
+  const ext = /\.([a-z0-9]+)$/i.exec(url.split(/[?#]/, 1)[0] ?? "")?.[1]?.toLowerCase();
+  return (ext && IMAGE_TYPES[ext]) ?? null;
+}
+
+/** A cover address fit for a feed (site-relative or http(s)); anything else is no cover. */
+function coverUrl(url: string | null): string | null {
+  if (!url) return null;
+  if (/^https?:\/\//i.test(url)) return url;
+  return url.startsWith("/") && !url.startsWith("//") && !url.startsWith("/\\") ? url : null;
+}
+
+/** The covers of some posts, with an upload's type, size and dimensions from the media table (one query). */
+async function feedCovers(db: DB, urls: ReadonlyArray<string | null>): Promise<Map<string, FeedImage>> {
+  const wanted = [...new Set(urls.flatMap((u) => (coverUrl(u) ? [u as string] : [])))];
+  const out = new Map<string, FeedImage>();
+  for (const url of wanted) out.set(url, { url, type: imageTypeOf(url), length: null, width: null, height: null });
+  const ids = wanted.flatMap((u) => mediaIdFromUrl(u) ?? []);
+  if (ids.length === 0) return out;
+  const rows = await db
+    .selectFrom("media")
+    .select(["name", "size", "contentType", "width", "height"])
+    .where("id", "in", ids)
+    .execute();
+  for (const row of rows) {
+    const url = `/media/${row.name}`;
+    // Only the main file's own numbers: a cover naming another file of the upload keeps its guesses.
+    if (!out.has(url)) continue;
+    out.set(url, {
+      url,
+      type: row.contentType || imageTypeOf(url),
+      length: Number(row.size) > 0 ? Number(row.size) : null,
+      width: Number(row.width) > 0 ? Number(row.width) : null,
+      height: Number(row.height) > 0 ? Number(row.height) : null,
+    });
+  }
+  return out;
 }
 
 const later = (a: string, b: string) => (a > b ? a : b);
@@ -53,6 +119,7 @@ export async function latestPostsInLocale(
       "t.title",
       "t.summary",
       "t.bodyHtml",
+      "p.coverImageUrl",
       "u.name as authorName",
       "c.id as categoryId",
       "c.slug as categorySlug",
@@ -66,11 +133,17 @@ export async function latestPostsInLocale(
     .orderBy("p.id", "desc")
     .limit(limit)
     .execute();
-  const tags = await tagsOfPosts(
-    db,
-    rows.map((r) => r.id),
-    locale,
-  );
+  const [tags, covers] = await Promise.all([
+    tagsOfPosts(
+      db,
+      rows.map((r) => r.id),
+      locale,
+    ),
+    feedCovers(
+      db,
+      rows.map((r) => r.coverImageUrl),
+    ),
+  ]);
   return rows.map((r) => ({
     id: r.id,
     publishedAt: r.publishedAt ?? r.createdAt,
@@ -95,6 +168,7 @@ export async function latestPostsInLocale(
             name: termName({ nameEn: r.seriesNameEn ?? "", nameZh: r.seriesNameZh ?? "" }, locale),
           }
         : null,
+    cover: (r.coverImageUrl && covers.get(r.coverImageUrl)) || null,
   }));
 }
 

@@ -199,6 +199,24 @@ function laterIso(a: string, b: string): string {
  * Public posts' translations published at or after `since` (what federates), or one post's.
  * A post whose "Share on the Fediverse" box is off is never among them.
  */
+/**
+ * How many posts an account's outbox holds (its `totalItems`: Mastodon shows it as the
+ * account's post count): the same posts `federatedPostSources` lists for that language.
+ */
+export async function countFederatedPosts(db: DB, locale: Locale): Promise<number> {
+  const row = await db
+    .selectFrom("posts")
+    .innerJoin("postTranslations as t", "t.postId", "posts.id")
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .where("posts.status", "=", "published")
+    .where("posts.federate", "=", 1)
+    .where("posts.deletedAt", "is", null)
+    .where("posts.publishedAt", "is not", null)
+    .where("t.locale", "=", locale)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function federatedPostSources(
   db: DB,
   opts: { since?: string; postId?: string; locale?: Locale; limit?: number; offset?: number },
