@@ -3,13 +3,11 @@
 //   lint → typecheck → build → unit and integration (SQLite) → browser suite
 //
 // With TEST_POSTGRES_URL set (.ci/run sets it when PostgreSQL answers), the test files
-// whose imports reach a database run again on PostgreSQL *beside* the browser suite,
-// then the cluster test. The browser suite spends much of its time waiting on pages,
-// mail and timers, so the PostgreSQL pass fills the cores it leaves idle; its output is
-// kept in a file and printed once it ends, so the two never interleave.
+// whose imports reach a database then run again on PostgreSQL, and the cluster test last.
+// The PostgreSQL pass once ran beside the browser suite to fill the cores it leaves idle;
+// on a busy machine that starved both (six PostgreSQL files ran past their ceilings, and
+// the pass took 1,390 s beside a 1,189 s browser suite), so the phases run one at a time.
 import { spawn } from "node:child_process";
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { ensureBuild } from "./build-if-stale.js";
 import { databaseTestFiles } from "./database-test-files.ts";
@@ -45,19 +43,10 @@ interface Phase {
 
 const phases: Phase[] = [];
 
-/** Runs a command to its end; its output goes to the terminal, or to `logFile`. */
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}, logFile?: string): Promise<boolean> {
+/** Runs a command to its end, its output going to the terminal. */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<boolean> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: logFile ? ["ignore", "pipe", "pipe"] : "inherit",
-    });
-    if (logFile) {
-      const out = createWriteStream(logFile);
-      child.stdout?.pipe(out);
-      child.stderr?.pipe(out);
-    }
+    const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: "inherit" });
     child.on("error", (error) => {
       console.error(`${command}: ${error.message}`);
       resolve(false);
@@ -87,7 +76,7 @@ function printPhases(): void {
   }
 }
 
-async function postgresPass(url: string, logFile: string): Promise<boolean> {
+async function postgresPass(url: string): Promise<boolean> {
   const files = postgresTestFiles();
   // The finder follows relative imports; far fewer files means it broke, not that the
   // database code shrank.
@@ -95,8 +84,8 @@ async function postgresPass(url: string, logFile: string): Promise<boolean> {
     console.error(`only ${files.length} test files reach a database: the finder is broken`);
     return false;
   }
-  console.log(`${files.length} test files reach a database (output: ${logFile})`);
-  return run(bin("vitest"), ["run", ...files], { TEST_DATABASE_URL: url }, logFile);
+  console.log(`${files.length} test files reach a database`);
+  return run(bin("vitest"), ["run", ...files], { TEST_DATABASE_URL: url });
 }
 
 async function main(): Promise<number> {
@@ -118,26 +107,9 @@ async function main(): Promise<number> {
     for (const [name, work] of sequential) {
       if (!(await phase(name, work))) return 1;
     }
-    const e2e = () => phase("browser suite", () => run("node", ["scripts/e2e.ts"], { TEST_DATABASE_URL: "" }));
-    if (!postgres) return (await e2e()) ? 0 : 1;
-
-    const logDir = mkdtempSync(path.join(tmpdir(), "inkwell-pg-pass-"));
-    const logFile = path.join(logDir, "vitest.log");
-    try {
-      const [browserOk, postgresOk] = await Promise.all([
-        e2e(),
-        phase("unit and integration (PostgreSQL), beside the browser suite", () => postgresPass(postgres, logFile)),
-      ]);
-      console.log("\n== output of the PostgreSQL pass");
-      try {
-        process.stdout.write(readFileSync(logFile, "utf8"));
-      } catch {
-        console.log("(no output)");
-      }
-      if (!browserOk || !postgresOk) return 1;
-    } finally {
-      rmSync(logDir, { recursive: true, force: true });
-    }
+    if (!(await phase("browser suite", () => run("node", ["scripts/e2e.ts"], { TEST_DATABASE_URL: "" })))) return 1;
+    if (!postgres) return 0;
+    if (!(await phase("unit and integration (PostgreSQL)", () => postgresPass(postgres)))) return 1;
     const clusterOk = await phase("cluster test (two instances, PostgreSQL, S3, a proxy)", () =>
       run(bin("vitest"), ["run", "--config", "vitest.cluster.config.ts"], { TEST_DATABASE_URL: postgres }),
     );
