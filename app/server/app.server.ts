@@ -44,7 +44,7 @@ const loadBuild = async (): Promise<ServerBuild> =>
 /**
  * Makes the services (app/server/boot), then connects the HTTP layer in order:
  * request meta → redirects → canonical address → compression → cached pages → health → media → static files →
- * database-down → cross-site → body limit → React Router → errors. Each step is
+ * database-down → Fediverse → cross-site → body limit → React Router → errors. Each step is
  * its own module in app/server/http; `server.ts` owns the listening socket.
  */
 export async function createServer(options: CreateServerOptions = {}): Promise<InkwellServer> {

@@ -7,7 +7,8 @@ import type { RenderCache } from "./render-cache.server.ts";
 /**
  * The one way to say "what readers see has changed": a route whose policy says
  * `writes: "content"`, better-auth's user hooks (a renamed or deleted account) and
- * the scheduled publisher all call `changed()`. A write that knows which pages it
+ * the post lifecycle (app/server/posts/lifecycle.server.ts, for every change of a post,
+ * the scheduler's included) all call `changed()`. A write that knows which pages it
  * touched names their tags (a comment: its post's); the others drop every page.
  */
 export interface ContentChanges {
