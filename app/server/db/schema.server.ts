@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable } from "kysely";
+import type { ColumnType, Generated, Kysely } from "kysely";
 
 /**
  * The whole database, one interface (docs/conventions.md, "Data"), in one file on purpose:
@@ -692,12 +692,6 @@ export interface PostSearchTable {
   body: string;
   updatedAt: Timestamp;
 }
-
-export type PostRow = Selectable<PostsTable>;
-export type NewPostRow = Insertable<PostsTable>;
-export type PostRowUpdate = Updateable<PostsTable>;
-export type PostTranslationRow = Selectable<PostTranslationsTable>;
-export type NewPostTranslationRow = Insertable<PostTranslationsTable>;
 
 // Re-exported so callers needing generated columns later have one import site.
 export type { Generated };
