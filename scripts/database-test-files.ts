@@ -4,45 +4,16 @@
 // app/server/db/ or is one of the test helpers that open a database or start a server.
 // Listing a file too many costs a few seconds; leaving one out would hide a dialect
 // bug, so an import that cannot be resolved counts as reaching a database.
-import { globSync, readFileSync, statSync } from "node:fs";
+import { globSync } from "node:fs";
 import path from "node:path";
+import { importGraph, UNRESOLVED } from "./import-graph.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const DATABASE_MODULES = [/^app\/server\/db\//, /^tests\/setup\/(test-db|server-process|site|site-fixture)\.ts$/];
-const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["'](\.{1,2}\/[^"']+)["']/g;
-const UNRESOLVED = "<unresolved>";
-
-function isFile(file: string): boolean {
-  try {
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function resolveImport(from: string, spec: string): string {
-  const base = path.resolve(path.dirname(from), spec);
-  const found = [base, `${base}.ts`, `${base}.tsx`, path.join(base, "index.ts")].find(isFile);
-  return found ?? UNRESOLVED;
-}
-
-/** Every module reachable from the given files, with its relative imports. */
-function importGraph(files: string[]): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  const queue = [...files];
-  for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
-    if (graph.has(file) || file === UNRESOLVED) continue;
-    const source = readFileSync(file, "utf8");
-    const imports = [...source.matchAll(IMPORT)].map((m) => resolveImport(file, m[1] as string));
-    graph.set(file, imports);
-    queue.push(...imports);
-  }
-  return graph;
-}
 
 export function databaseTestFiles(patterns: string[]): string[] {
   const files = patterns.flatMap((p) => globSync(p, { cwd: root })).map((f) => path.join(root, f));
-  const graph = importGraph(files);
+  const graph = new Map([...importGraph(files)].map(([file, imports]) => [file, imports.map((i) => i.to)]));
   const reaching = new Set<string>([UNRESOLVED]);
   for (const file of graph.keys()) {
     if (DATABASE_MODULES.some((re) => re.test(path.relative(root, file)))) reaching.add(file);

@@ -5,7 +5,6 @@ export const ADMIN_POST_SORTS = ["updated", "published", "title", "views"] as co
 export type AdminPostSort = (typeof ADMIN_POST_SORTS)[number];
 
 export const ADMIN_POST_STATUSES = ["draft", "published", "scheduled"] as const;
-export type AdminPostStatus = (typeof ADMIN_POST_STATUSES)[number];
 
 /** The moderation queue's tabs, the first being the default. */
 export const COMMENT_TABS = ["pending", "approved", "hidden", "spam", "all"] as const;

@@ -176,5 +176,3 @@ export const redirectSchema = z
       }
     }
   });
-
-export type RedirectForm = z.infer<typeof redirectSchema>;

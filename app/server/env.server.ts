@@ -412,8 +412,3 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     federationInboxTotalPerMinute: v.FEDERATION_INBOX_TOTAL_PER_MINUTE,
   };
 }
-
-/** What the browser may see. Nothing secret goes here, ever. */
-export function clientEnv(env: Env): { publicUrl: string } {
-  return { publicUrl: env.publicUrl };
-}

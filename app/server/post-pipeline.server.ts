@@ -11,16 +11,15 @@ import { visitElements } from "./hast-walk.server.ts";
 import { hasCodeBlock, highlightCodeBlocks, loadHighlighter } from "./highlight.server.ts";
 import { externalLinks, footnoteLinks, sanitizeSchema, tableAlignment, toHastOptions } from "./markdown.server.ts";
 import { addPostMarkup, noteFenceLanguages } from "./post-markup.server.ts";
-import {
-  headingSlug,
-  type RenderedPost,
-  type RenderOptions,
-  readingMinutes,
-  type TocEntry,
-} from "./post-render.server.ts";
+import { headingSlug, type RenderedPost, readingMinutes, type TocEntry } from "./post-outline.server.ts";
 
 // A post's Markdown to stored HTML: the part of renderPost (post-render.server.ts) that needs
 // unified and remark, imported by it on first use.
+
+export interface RenderOptions {
+  /** Looks up uploaded images by id, so their <img> gets srcset, width and height. */
+  media?: (ids: string[]) => Promise<Map<string, MediaImage>>;
+}
 
 function textOf(node: ElementContent): string {
   if (node.type === "text") return node.value;

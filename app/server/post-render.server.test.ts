@@ -3,7 +3,8 @@ import { fromHtml } from "hast-util-from-html";
 import { describe, expect, it } from "vitest";
 import { SHOWCASE_MARKDOWN } from "../../scripts/demo/showcase.ts";
 import { renderMarkdown, visitElements } from "./markdown.server.ts";
-import { headingSlug, readingMinutes, renderPost } from "./post-render.server.ts";
+import { headingSlug, readingMinutes } from "./post-outline.server.ts";
+import { renderPost } from "./post-render.server.ts";
 
 function elements(html: string, tagName?: string): Element[] {
   const found: Element[] = [];

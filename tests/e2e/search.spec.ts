@@ -1,7 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { DB } from "../../app/server/db/db.server.ts";
 import { renderMarkdown } from "../../app/server/markdown.server.ts";
-import { createPost, type NewPostInput } from "../../app/server/repos/posts.server.ts";
+import type { NewPostInput } from "../../app/server/posts/lifecycle.server.ts";
+import { createPost } from "../../app/server/repos/posts.server.ts";
 import { reindexPost } from "../../app/server/search/index.server.ts";
 import { expect, test } from "./fixtures.ts";
 

@@ -1,7 +1,7 @@
 import type { DB } from "../../app/server/db/db.server.ts";
 import { nowIso } from "../../app/server/db/db.server.ts";
 import { newId } from "../../app/server/ids.server.ts";
-import type { NewPostInput } from "../../app/server/repos/posts.server.ts";
+import type { NewPostInput } from "../../app/server/posts/lifecycle.server.ts";
 
 /**
  * A post written straight into the tables, as another process (or a version before the post

@@ -4,13 +4,11 @@ import enBlog from "../../../locales/en/blog.json";
 import enCommon from "../../../locales/en/common.json";
 import enPost from "../../../locales/en/post.json";
 import enSearch from "../../../locales/en/search.json";
-import type enSolana from "../../../locales/en/solana.json";
 import zhAuth from "../../../locales/zh/auth.json";
 import zhBlog from "../../../locales/zh/blog.json";
 import zhCommon from "../../../locales/zh/common.json";
 import zhPost from "../../../locales/zh/post.json";
 import zhSearch from "../../../locales/zh/search.json";
-import type { AdminResources } from "./admin-strings.ts";
 import type { Locale } from "./locale.ts";
 
 export const resources = {
@@ -77,13 +75,6 @@ export function addRegisteredStrings(instance: i18n): void {
       if (!instance.hasResourceBundle(locale, namespace))
         instance.addResourceBundle(locale, namespace, strings[locale]);
     }
-  }
-}
-
-declare module "i18next" {
-  interface CustomTypeOptions {
-    defaultNS: "common";
-    resources: (typeof resources)["en"] & AdminResources & { solana: typeof enSolana };
   }
 }
 

@@ -93,8 +93,6 @@ export const adSchema = z
   })
   .refine(windowInOrder, WINDOW_ORDER);
 
-export type AdForm = z.infer<typeof adSchema>;
-
 /** Clicks per impression as a percentage with one decimal, or null before any impression. */
 export function clickThroughRate(impressions: number, clicks: number): number | null {
   if (impressions <= 0) return null;

@@ -37,5 +37,3 @@ export const linkSchema = z.object({
     .refine((v) => /^-?\d{1,6}$/.test(v || "0"), "admin:errors.orderInvalid"),
   enabled: z.string().optional(),
 });
-
-export type LinkForm = z.infer<typeof linkSchema>;

@@ -41,5 +41,3 @@ export const swaperSchema = z
     ...windowFields,
   })
   .refine(windowInOrder, WINDOW_ORDER);
-
-export type SwaperForm = z.infer<typeof swaperSchema>;

@@ -48,8 +48,6 @@ const POST_BODY_ID = "post-body";
 /** A table of contents is worth its space from this many headings (h2 and h3) on. */
 const TOC_MIN_HEADINGS = 3;
 
-const _otherLocale = (l: Locale): Locale => (l === "en" ? "zh" : "en");
-
 /** The path of this request without the client router's `.data` suffix. */
 function pagePath(request: Request): string {
   return new URL(request.url).pathname.replace(/\.data$/, "");

@@ -1,5 +1,14 @@
-import type { RequestState } from "../context.server.ts";
 import type { ChangeTags } from "./content-version.server.ts";
+
+/**
+ * The part of a request (RequestState, context.server.ts) that tags touch. Named here rather
+ * than imported: the request's state names nearly every service, and the post lifecycle,
+ * which those services reach, uses this module.
+ */
+interface TaggedRequest {
+  effects: { tags: string[] };
+  changes?: ChangeTags;
+}
 
 /**
  * Tags name what a cached page shows that a narrow change can make stale, so the
@@ -23,27 +32,27 @@ export function listedTag(postId: string): string {
  */
 export const PUBLIC_POSTS_TAG = "posts";
 
-function tagPage(req: RequestState, tag: string): void {
+function tagPage(req: TaggedRequest, tag: string): void {
   if (!req.effects.tags.includes(tag)) req.effects.tags.push(tag);
 }
 
 /** Notes that this request's page shows the post (a change to it drops the page). */
-export function pageShowsPost(req: RequestState, postId: string): void {
+export function pageShowsPost(req: TaggedRequest, postId: string): void {
   tagPage(req, postTag(postId));
 }
 
 /** Notes every post a page lists or links by title (lists, neighbours, related posts). */
-export function pageShowsPosts(req: RequestState, postIds: Iterable<string>): void {
+export function pageShowsPosts(req: TaggedRequest, postIds: Iterable<string>): void {
   for (const id of postIds) tagPage(req, listedTag(id));
 }
 
 /** Notes that the page depends on every public post (see PUBLIC_POSTS_TAG). */
-export function pageShowsAnyPost(req: RequestState): void {
+export function pageShowsAnyPost(req: TaggedRequest): void {
   tagPage(req, PUBLIC_POSTS_TAG);
 }
 
 /** Notes that this request's write changed only what the post's own pages show. */
-export function writeChangesPost(req: RequestState, postId: string): void {
+export function writeChangesPost(req: TaggedRequest, postId: string): void {
   req.changes = [postTag(postId)];
 }
 
@@ -70,6 +79,6 @@ export function editorChanges(
  * (app/server/posts/lifecycle.server.ts): the route has nothing left to drop, and a second
  * announcement would make every instance drop the same pages twice.
  */
-export function lifecycleAnnounced(req: RequestState): void {
+export function lifecycleAnnounced(req: TaggedRequest): void {
   req.changes = [];
 }

@@ -20,11 +20,12 @@ import type { Pool } from "pg";
 import type { DatabaseConfig } from "../env.server.ts";
 import { lazyModule } from "../lazy-module.server.ts";
 import { allowReuse } from "./reusable-query.server.ts";
-import type { Database } from "./schema.server.ts";
+import type { Database, DB } from "./schema.server.ts";
 import { InliningSqliteQueryCompiler } from "./sqlite-compiler.server.ts";
 import { RefuseNulText } from "./text-guard.server.ts";
 
-export type DB = Kysely<Database>;
+// Most modules take the handle's type from here, beside the functions that open it.
+export type { DB } from "./schema.server.ts";
 export type Dialect = DatabaseConfig["dialect"];
 
 export interface OpenDatabase {

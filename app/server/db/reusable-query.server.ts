@@ -1,5 +1,5 @@
 import { type Compilable, type CompiledQuery, createQueryId } from "kysely";
-import type { DB } from "./db.server.ts";
+import type { DB } from "./schema.server.ts";
 import { refuseNulParameters } from "./text-guard.server.ts";
 
 /**

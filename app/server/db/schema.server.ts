@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { ColumnType, Generated, Kysely } from "kysely";
 
 /**
  * The whole database, one interface (docs/conventions.md, "Data"), in one file on purpose:
@@ -57,6 +57,13 @@ export interface Database {
   federationDeliveries: FederationDeliveriesTable;
   federationServers: FederationServersTable;
 }
+
+/**
+ * A handle on the database (or a transaction in it). Here rather than in db.server.ts, which
+ * opens it, so that modules db.server.ts itself uses (reusable-query.server.ts) can name it
+ * without importing that module back.
+ */
+export type DB = Kysely<Database>;
 
 /** Fedify's key–value store: `key` is the JSON of the key array, `value` JSON. */
 export interface FederationKvTable {
@@ -685,12 +692,6 @@ export interface PostSearchTable {
   body: string;
   updatedAt: Timestamp;
 }
-
-export type PostRow = Selectable<PostsTable>;
-export type NewPostRow = Insertable<PostsTable>;
-export type PostRowUpdate = Updateable<PostsTable>;
-export type PostTranslationRow = Selectable<PostTranslationsTable>;
-export type NewPostTranslationRow = Insertable<PostTranslationsTable>;
 
 // Re-exported so callers needing generated columns later have one import site.
 export type { Generated };

@@ -5,12 +5,11 @@ import type { ChangeTags } from "../cache/content-version.server.ts";
 import { editorChanges } from "../cache/page-tags.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
-import type { Database, PostStatus } from "../db/schema.server.ts";
+import type { Database, Locale, PostStatus } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { startNewsletters } from "../newsletter/sends.server.ts";
 import { forgetPostCounts } from "../post-counts.server.ts";
 import { type AuditActor, audit } from "../repos/audit.server.ts";
-import type { NewPostInput } from "../repos/posts.server.ts";
 import { reindexPosts } from "../search/index.server.ts";
 
 // A post's life, in one place (docs/decisions/026-post-lifecycle.md).
@@ -153,6 +152,39 @@ function mergeTags(all: readonly Recorded[]): ChangeTags {
     for (const t of r.tags) tags.add(t);
   }
   return [...tags];
+}
+
+/** A new post as `create` takes it (createPost, the editor, imports, the seed). */
+export interface NewPostInput {
+  slug: string;
+  authorId: string | null;
+  status: PostStatus;
+  publishedAt: string | null;
+  categoryId?: string | null;
+  tagIds?: readonly string[];
+  coverImageUrl?: string | null;
+  coverAlt?: string;
+  featured?: boolean;
+  /** Mail it to subscribers when it first goes live (the editor's box). */
+  newsletter?: boolean;
+  /** Shared on the Fediverse (default: yes; imports: no). */
+  federate?: boolean;
+  /** The series it belongs to and its part number there. */
+  seriesId?: string | null;
+  seriesPosition?: number | null;
+  /** A caller-chosen id (the editor's idempotency key); generated when absent. */
+  id?: string;
+  translations: Array<{
+    locale: Locale;
+    title: string;
+    summary?: string;
+    bodyMarkdown?: string;
+    bodyHtml?: string;
+    tocJson?: string;
+    readingMinutes?: number;
+    seoTitle?: string | null;
+    seoDescription?: string | null;
+  }>;
 }
 
 /** The row of a new post; its status is the one `create` was given. */

@@ -4,16 +4,16 @@ import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test
 import { createContentChanges } from "../cache/content-changes.server.ts";
 import { createRenderCache } from "../cache/render-cache.server.ts";
 import {
+  adsInWindow,
   clickThrough,
   createAd,
   createAdImpressions,
   deleteAd,
   getAd,
-  listActiveAds,
   listAdsForAdmin,
   type NewAd,
   parseAdSort,
-  pickAd,
+  pickAdInWindow,
   pickWeighted,
   updateAd,
   writeImpressionIncrements,
@@ -56,17 +56,17 @@ describe("active ads", () => {
       db,
       textAd({ titleEn: "Window", startsAt: "2026-06-01T00:00:00.000Z", endsAt: "2026-06-02T00:00:00.000Z" }),
     );
-    const active = await listActiveAds(db, "home_top", now);
+    const active = (await adsInWindow(db, "home_top", now)).active;
     expect(active.map((a) => a.titleEn).sort()).toEqual(["Open", "Window"]);
-    expect((await listActiveAds(db, "post_bottom", now)).map((a) => a.titleEn)).toEqual(["Other placement"]);
-    expect(await listActiveAds(db, "sidebar", now)).toEqual([]);
-    expect(await pickAd(db, "sidebar", { locale: "en", now })).toBeNull();
+    expect((await adsInWindow(db, "post_bottom", now)).active.map((a) => a.titleEn)).toEqual(["Other placement"]);
+    expect((await adsInWindow(db, "sidebar", now)).active).toEqual([]);
+    expect((await pickAdInWindow(db, "sidebar", { locale: "en", now })).ad).toBeNull();
   });
 
   it("never hand the target URL to the page", async () => {
     const { db } = database;
     await createAd(db, textAd());
-    const ad = await pickAd(db, "home_top", { locale: "en" });
+    const ad = (await pickAdInWindow(db, "home_top", { locale: "en" })).ad;
     expect(ad).not.toBeNull();
     expect(ad).not.toHaveProperty("linkUrl");
     expect(ad).not.toHaveProperty("weight");
@@ -82,23 +82,23 @@ describe("active ads", () => {
     });
     const now = "2026-06-01T00:00:00.000Z";
     await createAd(db, textAd({ titleEn: "Kept" }));
-    expect((await listActiveAds(db, "home_top", now)).map((a) => a.titleEn)).toEqual(["Kept"]);
+    expect((await adsInWindow(db, "home_top", now)).active.map((a) => a.titleEn)).toEqual(["Kept"]);
     // A write that is not a content change (straight into the table, same connection) is not seen…
     await db.updateTable("ads").set({ enabled: 0 }).execute();
-    expect((await listActiveAds(db, "home_top", now)).map((a) => a.titleEn)).toEqual(["Kept"]);
+    expect((await adsInWindow(db, "home_top", now)).active.map((a) => a.titleEn)).toEqual(["Kept"]);
     // …until a content change, here another instance's, seen through the version watcher.
     content.forgetLocal("all");
-    expect(await listActiveAds(db, "home_top", now)).toEqual([]);
+    expect((await adsInWindow(db, "home_top", now)).active).toEqual([]);
     // The ad module's own writes drop the kept rows too.
     await createAd(db, textAd({ titleEn: "New" }));
-    expect((await listActiveAds(db, "home_top", now)).map((a) => a.titleEn)).toEqual(["New"]);
+    expect((await adsInWindow(db, "home_top", now)).active.map((a) => a.titleEn)).toEqual(["New"]);
   });
 
   it("still follow each request's time: windows close and open without a change", async () => {
     const { db } = database;
     await createAd(db, textAd({ titleEn: "Ends", endsAt: "2026-06-01T12:00:00.000Z" }));
     await createAd(db, textAd({ titleEn: "Starts", startsAt: "2026-06-01T12:00:00.000Z" }));
-    const titles = async (now: string) => (await listActiveAds(db, "home_top", now)).map((a) => a.titleEn);
+    const titles = async (now: string) => (await adsInWindow(db, "home_top", now)).active.map((a) => a.titleEn);
     expect(await titles("2026-06-01T00:00:00.000Z")).toEqual(["Ends"]);
     expect(await titles("2026-06-01T12:00:00.000Z")).toEqual(["Starts"]);
     // An earlier moment than the kept read is read afresh (the ended ad is not in the kept rows).
@@ -113,7 +113,7 @@ describe("language versions", () => {
       db,
       textAd({ titleEn: "Buy ink", textEn: "Good ink", titleZh: "买墨水", textZh: "好墨水" }),
     );
-    const pick = (locale: "en" | "zh") => pickAd(db, "home_top", { locale, random: () => 0 });
+    const pick = async (locale: "en" | "zh") => (await pickAdInWindow(db, "home_top", { locale, random: () => 0 })).ad;
     expect(await pick("en")).toEqual({
       id: both,
       kind: "text",
@@ -147,11 +147,11 @@ describe("language versions", () => {
       imageAltZh: "三支钢笔",
       linkUrl: "https://pens.example/",
     });
-    expect(await pickAd(db, "list_between", { locale: "en" })).toMatchObject({
+    expect((await pickAdInWindow(db, "list_between", { locale: "en" })).ad).toMatchObject({
       imageUrl: "/pens-en.png",
       imageAlt: "Three pens",
     });
-    expect(await pickAd(db, "list_between", { locale: "zh" })).toMatchObject({
+    expect((await pickAdInWindow(db, "list_between", { locale: "zh" })).ad).toMatchObject({
       imageUrl: "/pens-zh.png",
       imageAlt: "三支钢笔",
     });
@@ -186,9 +186,9 @@ describe("weighted pick", () => {
     const light = await createAd(db, textAd({ titleEn: "Light", weight: 1 }));
     await new Promise((r) => setTimeout(r, 5)); // createdAt orders the candidates
     const heavy = await createAd(db, textAd({ titleEn: "Heavy", weight: 99 }));
-    expect((await pickAd(db, "home_top", { locale: "en", random: () => 0 }))?.id).toBe(light);
-    expect((await pickAd(db, "home_top", { locale: "en", random: () => 0.02 }))?.id).toBe(heavy);
-    expect((await pickAd(db, "home_top", { locale: "en", random: () => 0.5 }))?.id).toBe(heavy);
+    expect((await pickAdInWindow(db, "home_top", { locale: "en", random: () => 0 })).ad?.id).toBe(light);
+    expect((await pickAdInWindow(db, "home_top", { locale: "en", random: () => 0.02 })).ad?.id).toBe(heavy);
+    expect((await pickAdInWindow(db, "home_top", { locale: "en", random: () => 0.5 })).ad?.id).toBe(heavy);
   });
 
   it("keeps weights within 1–100", async () => {

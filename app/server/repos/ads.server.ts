@@ -208,11 +208,6 @@ export async function listAdsForAdmin(
   );
 }
 
-/** The ads of a placement that may show now: enabled and inside their time window. */
-export async function listActiveAds(db: DB, placement: AdPlacement, now = nowIso()): Promise<Candidate[]> {
-  return (await adsInWindow(db, placement, now)).active;
-}
-
 /** A placement's enabled ads not over yet (every page with an ad slot reads them: compiled once). */
 export const adWindowRows = reusableQuery(["placement", "now"], (db, v: { placement: AdPlacement; now: string }) =>
   // Ads still to come are read too: their start is when the placement changes.
@@ -282,11 +277,6 @@ interface PickOptions {
   locale: Locale;
   now?: string;
   random?: () => number;
-}
-
-/** One active ad of `placement` in the reader's language, picked by weight, or null when there is none. */
-export async function pickAd(db: DB, placement: AdPlacement, options: PickOptions): Promise<PublicAd | null> {
-  return (await pickAdInWindow(db, placement, options)).ad;
 }
 
 /**

@@ -293,13 +293,3 @@ export async function removeBlock(db: DB, id: string): Promise<BlockRow | null> 
     .executeTakeFirst();
   return row ?? null;
 }
-
-/** A remote actor as the admin sees it (to block it by name). */
-export async function findRemoteActor(db: DB, uri: string): Promise<RemoteActorInput | null> {
-  const row = await db
-    .selectFrom("federationRemoteActors")
-    .select(["uri", "url", "handle", "name", "avatarUrl", "server"])
-    .where("uri", "=", uri)
-    .executeTakeFirst();
-  return row ?? null;
-}

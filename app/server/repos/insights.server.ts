@@ -30,12 +30,6 @@ export type InsightMetric =
   | "feedSubs"
   | "newsletterUnsub";
 
-/**
- * Metrics whose daily row keeps the highest count reported that day instead of adding up:
- * a feed reader app's subscriber count for a feed (key "<feed path> <app>").
- */
-export const MAX_METRICS: readonly InsightMetric[] = ["feedSubs"];
-
 /** Metrics whose keys are what readers typed (queries, paths): kept only INSIGHTS_RETENTION_DAYS. */
 export const READER_TEXT_METRICS: readonly InsightMetric[] = ["search", "searchZero", "notFound"];
 

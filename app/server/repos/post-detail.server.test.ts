@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser } from "../../../tests/setup/fixtures-db.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
 import { nowIso } from "../db/db.server.ts";
+import type { NewPostInput } from "../posts/lifecycle.server.ts";
 import {
   canView,
   displayName,
@@ -12,7 +13,7 @@ import {
   RELATED_CANDIDATES,
   RELATED_WALK,
 } from "./post-detail.server.ts";
-import { createPost, type NewPostInput } from "./posts.server.ts";
+import { createPost } from "./posts.server.ts";
 import { createCategory, ensureTags } from "./taxonomy.server.ts";
 
 let database: TestDatabase;

@@ -3,7 +3,7 @@ import type { DB } from "../db/db.server.ts";
 import type { CountValue } from "../db/query.server.ts";
 import { reusableQuery } from "../db/reusable-query.server.ts";
 import type { Locale, PostStatus } from "../db/schema.server.ts";
-import type { TocEntry } from "../post-render.server.ts";
+import type { TocEntry } from "../post-outline.server.ts";
 import { wherePublic } from "./post-visibility.server.ts";
 import { termName } from "./taxonomy.server.ts";
 

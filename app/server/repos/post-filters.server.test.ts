@@ -3,8 +3,9 @@ import { insertRawPost } from "../../../tests/setup/raw-post.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
 import { cachedCategoryPostCounts } from "../popular-categories.server.ts";
 import { forgetPostCounts } from "../post-counts.server.ts";
+import type { NewPostInput } from "../posts/lifecycle.server.ts";
 import { latestPostsInLocale, sitemapData } from "./discovery.server.ts";
-import { createPost, listPublishedPosts, type NewPostInput } from "./posts.server.ts";
+import { createPost, listPublishedPosts } from "./posts.server.ts";
 import { categoryPostCounts, createCategory, ensureTags, pickPopularCategories } from "./taxonomy.server.ts";
 
 let database: TestDatabase;

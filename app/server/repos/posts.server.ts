@@ -2,10 +2,10 @@ import { type SqlBool, sql } from "kysely";
 import { type MediaImage, mediaIdFromUrl } from "../../lib/media.ts";
 import type { DB } from "../db/db.server.ts";
 import { type ReusableQuery, reusableQuery } from "../db/reusable-query.server.ts";
-import type { Locale, PostStatus } from "../db/schema.server.ts";
+import type { Locale } from "../db/schema.server.ts";
 import { mediaImages } from "../media/media.server.ts";
 import { cachedCount, cachedPostCount } from "../post-counts.server.ts";
-import { type LifecycleActor, SYSTEM, withPostLifecycle } from "../posts/lifecycle.server.ts";
+import { type LifecycleActor, type NewPostInput, SYSTEM, withPostLifecycle } from "../posts/lifecycle.server.ts";
 import { wherePublic } from "./post-visibility.server.ts";
 import { termName } from "./taxonomy.server.ts";
 
@@ -330,38 +330,6 @@ export async function tagsOfPosts(db: DB, postIds: readonly string[], locale: Lo
     byPost.set(r.postId, list);
   }
   return byPost;
-}
-
-export interface NewPostInput {
-  slug: string;
-  authorId: string | null;
-  status: PostStatus;
-  publishedAt: string | null;
-  categoryId?: string | null;
-  tagIds?: readonly string[];
-  coverImageUrl?: string | null;
-  coverAlt?: string;
-  featured?: boolean;
-  /** Mail it to subscribers when it first goes live (the editor's box). */
-  newsletter?: boolean;
-  /** Shared on the Fediverse (default: yes; imports: no). */
-  federate?: boolean;
-  /** The series it belongs to and its part number there. */
-  seriesId?: string | null;
-  seriesPosition?: number | null;
-  /** A caller-chosen id (the editor's idempotency key); generated when absent. */
-  id?: string;
-  translations: Array<{
-    locale: Locale;
-    title: string;
-    summary?: string;
-    bodyMarkdown?: string;
-    bodyHtml?: string;
-    tocJson?: string;
-    readingMinutes?: number;
-    seoTitle?: string | null;
-    seoDescription?: string | null;
-  }>;
 }
 
 /**
