@@ -122,29 +122,4 @@ describe(`links keep the page's language (${testDialect()})`, () => {
       expect(reached, kind).toContain(kind);
     }
   });
-
-  it("remembers the language of a /zh page for the bare address", async () => {
-    const first = await fetch(`${server.url}/zh`, { headers: { "accept-language": "en-US,en;q=0.9" } });
-    await first.arrayBuffer();
-    const cookie = first.headers
-      .getSetCookie()
-      .find((c) => c.startsWith("locale="))
-      ?.split(";")[0];
-    expect(cookie).toBe("locale=zh");
-    const home = await fetch(`${server.url}/about`, {
-      headers: { "accept-language": "en-US,en;q=0.9", cookie: cookie ?? "" },
-    });
-    expect(await home.text()).toContain('<html lang="zh-CN"');
-    // Once remembered, a page sets nothing more; a feed never does.
-    const again = await fetch(`${server.url}/zh/about`, { headers: { cookie: "locale=zh" } });
-    await again.arrayBuffer();
-    expect(again.headers.getSetCookie()).toEqual([]);
-    const feed = await fetch(`${server.url}/zh/rss.xml`);
-    await feed.arrayBuffer();
-    expect(feed.headers.getSetCookie()).toEqual([]);
-    // The cached copy of the page keeps the cookie for the next reader who comes without it.
-    const cached = await fetch(`${server.url}/zh`, { headers: { "accept-language": "en" } });
-    await cached.arrayBuffer();
-    expect(cached.headers.getSetCookie().some((c) => c.startsWith("locale=zh;"))).toBe(true);
-  });
 });

@@ -7,7 +7,6 @@ import {
   localeFromHost,
   localeFromPath,
   localeFromRequest,
-  localeToRemember,
   resolveLocale,
 } from "./locale.ts";
 
@@ -100,19 +99,7 @@ it("maps locales to exactly two html lang values", () => {
   expect(HTML_LANG).toEqual({ en: "en-US", zh: "zh-CN" });
 });
 
-describe("localeToRemember", () => {
-  it.each([
-    ["/zh", null, "zh"],
-    ["/zh/about", "locale=en", "zh"],
-    ["/en/posts/detail/x", "locale=zh", "en"],
-    ["/zh/about", "locale=zh", null],
-    ["/about", "locale=en", null],
-    ["/", null, null],
-    ["/zh/rss.xml", null, null],
-    ["/zh/authors/a/atom.xml", "locale=en", null],
-    ["/zh/feed.json", null, null],
-  ])("%s with %s → %s", (path, cookie, expected) => expect(localeToRemember(path, cookie)).toBe(expected));
-
+describe("localeCookieHeader", () => {
   it("writes the same cookie as the language buttons", () => {
     expect(localeCookieHeader("zh", false)).toBe("locale=zh; Max-Age=31536000; Path=/; SameSite=Lax");
     expect(localeCookieHeader("en", true)).toBe("locale=en; Max-Age=31536000; Path=/; SameSite=Lax; Secure");

@@ -40,19 +40,6 @@ export function localeCookieHeader(locale: Locale, secure: boolean): string {
   return `${LOCALE_COOKIE}=${locale}; Max-Age=${LOCALE_COOKIE_MAX_AGE}; Path=/; SameSite=Lax${secure ? "; Secure" : ""}`;
 }
 
-/**
- * The language a request for a page under /en or /zh should remember, when the reader's cookie
- * says otherwise (or nothing): a reader who came in through /zh links gets Chinese on the bare
- * domain next time too (issue 49). Null when there is nothing to remember: no prefix, the
- * cookie agrees already, or a feed (read by feed readers, which are no reader's choice).
- */
-export function localeToRemember(pathname: string, cookieHeader: string | null | undefined): Locale | null {
-  const locale = localeFromPath(pathname);
-  if (!locale || localeFromCookie(cookieHeader) === locale) return null;
-  if (/\.(?:xml|json)$/.test(pathname)) return null;
-  return locale;
-}
-
 /** Reads the `locale` cookie; anything but exactly `en` or `zh` is ignored. */
 export function localeFromCookie(cookieHeader: string | null | undefined): Locale | null {
   const value = readCookie(cookieHeader, LOCALE_COOKIE);

@@ -82,7 +82,7 @@ export async function sendFetchResponse(res: ExpressResponse, response: Response
     res.setHeader(name, value);
   }
   const cookies = response.headers.getSetCookie();
-  // Appended: an earlier step may have set one already (the language a /zh page remembers).
+  // Appended: an earlier step may have set one already.
   if (cookies.length > 0) res.append("set-cookie", cookies);
   if (response.body && res.req.method !== "HEAD") {
     await writeReadableStreamToWritable(response.body, res);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
-import { localeCookieHeader, localePrefix, localeToRemember, resolveLocale } from "../../lib/i18n/locale.ts";
+import { localePrefix, resolveLocale } from "../../lib/i18n/locale.ts";
 import { rpcFromCookie, solanaConnectSources, walletConnectSources } from "../../lib/solana/network.ts";
 import { newEffects } from "../cache/render-cache.server.ts";
 import type { RequestState } from "../context.server.ts";
@@ -89,12 +89,6 @@ export function requestMeta(deps: {
       host: req.get("host") ?? "",
       acceptLanguage: req.get("accept-language") ?? null,
     });
-    // A page under /en or /zh is the reader's language from now on (decision 003): the cookie's
-    // value follows from the URL alone, so a shared cache that kept it would give it to no one
-    // who did not ask for that page.
-    const remember =
-      req.method === "GET" || req.method === "HEAD" ? localeToRemember(req.path, req.get("cookie")) : null;
-    if (remember) res.append("Set-Cookie", localeCookieHeader(remember, https));
     let child: Logger | undefined;
     const state: RequestState = {
       id,
