@@ -19,6 +19,8 @@ type Phase =
   | { kind: "connected"; session: WcSession }
   | { kind: "over"; reason: "rejected" | "expired" | "ended" | "noAccount" | "failed"; error?: Failure };
 
+/** How long Disconnect waits for the client to forget the session before the page moves on. */
+const DISCONNECT_WAIT_MS = 5_000;
 export default function WalletConnectPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("solana");
   return (
@@ -113,8 +115,14 @@ function WalletConnectSession({ projectId, relayUrl }: { projectId: string; rela
     if (!client || phase.kind !== "connected") return;
     attempt.current++;
     const { topic } = phase.session;
+    // Idle once the client has forgotten the session: its store is written before disconnect
+    // returns, and a reload in between brought the session back. A relay that never answers
+    // holds the page at most DISCONNECT_WAIT_MS.
+    await Promise.race([
+      client.controller.disconnect(topic).catch(() => {}),
+      new Promise((resolve) => setTimeout(resolve, DISCONNECT_WAIT_MS)),
+    ]);
     setPhase({ kind: "idle" });
-    await client.controller.disconnect(topic).catch(() => {});
   }, [client, phase]);
 
   const signer = useMemo(
