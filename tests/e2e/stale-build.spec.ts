@@ -45,8 +45,8 @@ test("after a newer build is out, the next link click loads the whole page", asy
   });
   const loads = documentLoads(page);
   await allBlogs(page).click();
-  await page.waitForURL(/\/posts\/page\/1$/, { waitUntil: "load" });
-  expect(loads.map((r) => new URL(r.url()).pathname)).toEqual(["/posts/page/1"]);
+  await page.waitForURL(/\/posts$/, { waitUntil: "load" });
+  expect(loads.map((r) => new URL(r.url()).pathname)).toEqual(["/posts"]);
   expect(await page.evaluate(() => window.inkwellMarker)).toBeUndefined();
 });
 
@@ -60,7 +60,7 @@ test("while the build is current, the same click stays a client-side transition"
   });
   const loads = documentLoads(page);
   await allBlogs(page).click();
-  await page.waitForURL(/\/posts\/page\/1$/);
+  await page.waitForURL(/\/posts$/);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   expect(await page.evaluate(() => window.inkwellMarker)).toBe(true);
   expect(loads).toEqual([]);
@@ -74,7 +74,7 @@ test("a chunk that fails to load reloads the page once per path within 10 s", as
       setTimeout(() => void import(/* @vite-ignore */ url), 0);
     }, missing);
 
-  await gotoAndWaitForCheck(page, "/posts/page/1");
+  await gotoAndWaitForCheck(page, "/posts");
   await page.evaluate(() => {
     window.inkwellMarker = true;
   });
@@ -82,7 +82,7 @@ test("a chunk that fails to load reloads the page once per path within 10 s", as
   const reloaded = page.waitForEvent("load");
   await failChunk();
   await reloaded;
-  expect(loads.map((r) => new URL(r.url()).pathname)).toEqual(["/posts/page/1"]);
+  expect(loads.map((r) => new URL(r.url()).pathname)).toEqual(["/posts"]);
   expect(await page.evaluate(() => window.inkwellMarker)).toBeUndefined();
 
   // Again within 10 s: the guard in sessionStorage refuses a second reload.
@@ -97,5 +97,5 @@ test("a chunk that fails to load reloads the page once per path within 10 s", as
   expect(await page.evaluate(() => window.inkwellMarker)).toBe(true);
   expect(loads).toHaveLength(1);
   const record = await page.evaluate(() => sessionStorage.getItem("inkwell.reloads"));
-  expect(Object.keys(JSON.parse(record ?? "{}"))).toEqual(["/posts/page/1"]);
+  expect(Object.keys(JSON.parse(record ?? "{}"))).toEqual(["/posts"]);
 });
