@@ -1,5 +1,6 @@
 // `npm run test:e2e`: the browser tests against the production build in Chromium.
-// Chromium comes from CHROMIUM_PATH, then /usr/bin/chromium, then Playwright's own
+// Chromium comes from CHROMIUM_PATH, then Debian's headless shell, then /usr/bin/chromium,
+// then Playwright's own
 // browser, which is installed (and said so) when none is found. Never skipped.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -29,10 +30,17 @@ export async function findChromium(): Promise<string> {
     if (!existsSync(fromEnv)) throw new Error(`CHROMIUM_PATH points at ${fromEnv}, which does not exist`);
     return fromEnv;
   }
-  if (existsSync("/usr/bin/chromium")) return "/usr/bin/chromium";
+  // The headless shell (Debian's chromium-headless-shell, the build Playwright itself uses
+  // for headless runs) is the same engine without the full browser's windowing and
+  // extra processes: the layout sweep took a fifth less CPU in it, the axe pages a third.
+  for (const candidate of ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"]) {
+    if (existsSync(candidate)) return candidate;
+  }
   const own = await playwrightChromium();
   if (own) return own;
-  console.log("e2e: no Chromium found (CHROMIUM_PATH, /usr/bin/chromium); installing Playwright's Chromium…");
+  console.log(
+    "e2e: no Chromium found (CHROMIUM_PATH, /usr/bin/chromium-headless-shell, /usr/bin/chromium); installing Playwright's Chromium…",
+  );
   const install = spawnSync(path.join(root, "node_modules", ".bin", "playwright"), ["install", "chromium"], {
     stdio: "inherit",
   });

@@ -1,4 +1,6 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import pg from "pg";
 import { type OpenDatabase, openDatabase } from "../../app/server/db/db.server.ts";
 import { migrateToLatest } from "../../app/server/db/migrate.server.ts";
@@ -32,11 +34,14 @@ export async function createTestDatabase(opts: { migrate?: boolean } = {}): Prom
     return { ...database, cleanup: () => database.close() };
   }
   const name = `inkwell_t_${randomBytes(6).toString("hex")}`;
-  await adminQuery(adminUrl, `create database "${name}"`);
+  const migrated = opts.migrate !== false;
+  // A migrated database is a copy of one migrated once per set of migrations: running the
+  // 43 migrations took 0.7–2.4 s per database, the copy a fraction of that.
+  const template = migrated ? ` template "${await migratedTemplate(adminUrl)}"` : "";
+  await adminQuery(adminUrl, `create database "${name}"${template}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const database = openDatabase({ dialect: "postgres", connectionString: url.toString() }, { poolMax: 4 });
-  if (opts.migrate !== false) await migrateToLatest(database.db);
   return {
     ...database,
     cleanup: async () => {
@@ -44,6 +49,55 @@ export async function createTestDatabase(opts: { migrate?: boolean } = {}): Prom
       await adminQuery(adminUrl, `drop database if exists "${name}" with (force)`);
     },
   };
+}
+
+const migrationsDir = path.resolve(import.meta.dirname, "../../db/migrations");
+
+/** Names the migrations' content: a template made from other migrations is never used. */
+function migrationsKey(): string {
+  const hash = createHash("sha256");
+  for (const file of readdirSync(migrationsDir).sort()) {
+    hash.update(file).update(readFileSync(path.join(migrationsDir, file)));
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+
+let template: Promise<string> | null = null;
+
+/**
+ * The name of a PostgreSQL database migrated to the latest schema and left without
+ * connections, for `create database … template`. Test files run in several processes at
+ * once: an advisory lock lets one of them build it (under another name, renamed when
+ * complete, so a run killed half-way leaves nothing that looks finished).
+ */
+function migratedTemplate(adminUrl: string): Promise<string> {
+  template ??= (async () => {
+    const name = `inkwell_tpl_${migrationsKey()}`;
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query("select pg_advisory_lock(hashtext('inkwell test template'))");
+      const found = await client.query("select 1 from pg_database where datname = $1", [name]);
+      if (found.rowCount === 0) {
+        const building = `${name}_${randomBytes(4).toString("hex")}`;
+        await client.query(`create database "${building}"`);
+        const url = new URL(adminUrl);
+        url.pathname = `/${building}`;
+        const database = openDatabase({ dialect: "postgres", connectionString: url.toString() }, { poolMax: 1 });
+        try {
+          await migrateToLatest(database.db);
+        } finally {
+          await database.close();
+        }
+        await client.query(`alter database "${building}" rename to "${name}"`);
+      }
+      return name;
+    } finally {
+      await client.query("select pg_advisory_unlock(hashtext('inkwell test template'))").catch(() => {});
+      await client.end();
+    }
+  })();
+  return template;
 }
 
 /**
