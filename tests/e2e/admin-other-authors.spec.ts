@@ -17,6 +17,7 @@ const UI = {
     pendingSaved: "Your changes were saved. Readers do not see them until you press Update.",
     updated: "The post was updated. Readers see your changes now.",
     byline: (name: string) => `By ${name}`,
+    keeps: (name: string) => `Written by ${name}. Your changes keep this byline.`,
   },
   zh: {
     title: "标题",
@@ -26,6 +27,7 @@ const UI = {
     pendingSaved: "修改已保存。按“更新”之前读者看不到这些修改。",
     updated: "文章已更新，读者现在能看到你的修改。",
     byline: (name: string) => `作者：${name}`,
+    keeps: (name: string) => `作者：${name}。你的修改不会改变署名。`,
   },
 } as const;
 
@@ -83,6 +85,7 @@ for (const locale of ["en", "zh"] as const) {
     await expect(row).not.toContainText("@example.test");
     await row.getByRole("link", { name: titles[locale], exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`/posts/edit/${created.id}$`));
+    await expect(page.getByTestId("other-author")).toHaveText(ui.keeps(authorName));
 
     const panel = page.getByRole("tabpanel", { name: ui.tab });
     if (locale === "zh") await page.getByRole("tab", { name: ui.tab }).click();

@@ -109,6 +109,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     post: {
       id: post.id,
       version: post.version,
+      // Someone else's post (an admin edits every post): the editor says whose byline it keeps.
+      byline: post.authorId === user.id ? null : { name: post.authorName },
       // The newsletter box is offered until the post first goes live.
       newsletter: post.newsletterSent
         ? ("sent" as const)

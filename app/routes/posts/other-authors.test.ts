@@ -98,6 +98,22 @@ describe(`an admin on another author's post (${testDialect()})`, () => {
     const reply = await callRoute(editorLoader, get(`/posts/edit/${postId}`, OWNER, { postId }));
     expect(reply.status).toBe(200);
     expect((reply.body as { values: { enTitle: string } }).values.enTitle).toBe("Their draft");
+    // The editor says whose byline the post keeps.
+    expect((reply.body as { post: { byline: unknown } }).post.byline).toEqual({ name: "Demo Author" });
+    const own = await createEditorPost(database.db, OWNER.id, {
+      key: newId(),
+      slug: `mine-${newId().slice(0, 8)}`,
+      categoryId: null,
+      tags: [],
+      coverImageUrl: null,
+      coverAlt: "",
+      status: "draft",
+      publishAt: null,
+      translations: [translation("Mine", "")],
+    });
+    if (!own.ok) throw new Error("setup failed");
+    const mine = await callRoute(editorLoader, get(`/posts/edit/${own.id}`, OWNER, { postId: own.id }));
+    expect((mine.body as { post: { byline: unknown } }).post.byline).toBeNull();
   });
 
   it("saves it under the author's byline, with a revision by the admin and an audit entry", async () => {

@@ -12,6 +12,7 @@ import { renderPost } from "../post-render.server.ts";
 import { type LifecycleActor, type PostEvent, userActor, withPostLifecycle } from "../posts/lifecycle.server.ts";
 import { type EditingUser, editableBy } from "../posts/post-access.server.ts";
 import { audit } from "./audit.server.ts";
+import { displayName } from "./post-detail.server.ts";
 import { contentOfInput, recordRevision, type SeriesPlace } from "./revisions.server.ts";
 import { checkSeries, createSeriesFromEditor, nextSeriesPosition } from "./series.server.ts";
 import { ensureTags, type Term } from "./taxonomy.server.ts";
@@ -39,6 +40,10 @@ export interface EditorTranslationData {
 /** A post as the editor loads it. */
 export interface EditorPost {
   id: string;
+  /** Who wrote it (the byline): editing never changes it. Null: no account (deleted since). */
+  authorId: string | null;
+  /** The author's display name, never their e-mail address; null without one. */
+  authorName: string | null;
   slug: string;
   status: PostStatus;
   publishedAt: string | null;
@@ -89,6 +94,7 @@ export async function loadPostForEdit(db: DB, postId: string, user: EditingUser)
     .selectFrom("posts")
     .select([
       "id",
+      "authorId",
       "slug",
       "status",
       "publishedAt",
@@ -108,7 +114,7 @@ export async function loadPostForEdit(db: DB, postId: string, user: EditingUser)
     .where("deletedAt", "is", null)
     .executeTakeFirst();
   if (!post) return null;
-  const [translations, tags, send] = await Promise.all([
+  const [translations, tags, send, author] = await Promise.all([
     db
       .selectFrom("postTranslations")
       .select(["locale", "title", "summary", "bodyMarkdown", "seoTitle", "seoDescription"])
@@ -122,11 +128,15 @@ export async function loadPostForEdit(db: DB, postId: string, user: EditingUser)
       .orderBy("t.slug")
       .execute(),
     db.selectFrom("newsletterSends").select("id").where("postId", "=", postId).executeTakeFirst(),
+    post.authorId
+      ? db.selectFrom("users").select("name").where("id", "=", post.authorId).executeTakeFirst()
+      : undefined,
   ]);
   const byLocale: Partial<Record<Locale, EditorTranslationData>> = {};
   for (const { locale, ...t } of translations) byLocale[locale] = t;
   return {
     ...post,
+    authorName: displayName(author?.name),
     seriesPosition: post.seriesPosition === null ? null : Number(post.seriesPosition),
     version: Number(post.version),
     newsletter: Number(post.newsletter) === 1,
