@@ -34,7 +34,13 @@ export interface PostEditorProps {
   /** The create form's idempotency key. */
   formKey: string | null;
   /** `newsletter`: whether the "email subscribers" box is offered, or the post was live or mailed already. */
-  post: { id: string; version: number; newsletter?: "offered" | "live" | "sent" } | null;
+  post: {
+    id: string;
+    version: number;
+    newsletter?: "offered" | "live" | "sent";
+    /** Set when another account wrote the post: its author's name (null: none), kept as the byline. */
+    byline?: { name: string | null } | null;
+  } | null;
   /** The form as loaded (the stored post, or empty). */
   loaded: EditorValues;
   /** What was submitted, when the action answered with errors (a page rendered without JavaScript). */
@@ -410,6 +416,12 @@ export function PostEditor(props: PostEditorProps) {
           </Link>
         </nav>
       </header>
+
+      {post?.byline && (
+        <p className="text-sm text-zinc-700 dark:text-zinc-300" data-testid="other-author">
+          {post.byline.name ? t("form.otherAuthor", { name: post.byline.name }) : t("form.otherAuthorUnnamed")}
+        </p>
+      )}
 
       {live && <LiveNotice live={live} uiLocale={uiLocale} version={post?.version ?? null} />}
 

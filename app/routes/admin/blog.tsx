@@ -28,6 +28,7 @@ import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
 import { postViewsByDay } from "../../server/insights/report.server.ts";
+import { canEditPost } from "../../server/posts/post-access.server.ts";
 import {
   changePost,
   getAdminPost,
@@ -78,8 +79,14 @@ export async function loader(args: Route.LoaderArgs) {
   const confirming = await panelPost("confirmDelete");
   const scheduling = await panelPost("schedule");
   return {
-    adminId: admin.id,
-    list,
+    // Every post, whoever wrote it: the title opens the editor for each one the admin may edit.
+    list: {
+      ...list,
+      items: list.items.map((post) => ({
+        ...post,
+        editHref: canEditPost(admin, post) ? `/posts/edit/${post.id}` : null,
+      })),
+    },
     daily: Object.fromEntries(daily),
     q,
     trash,
@@ -105,7 +112,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = oneOf(INTENTS, form.get("intent"));
   const id = String(form.get("id") ?? "");
   const post = id ? await getAdminPost(app.db, id) : undefined;
-  if (!post || !intent) return data({ error: "admin:errors.notFound", field: null }, { status: 404 });
+  if (!post || !intent || !canEditPost(admin, post))
+    return data({ error: "admin:errors.notFound", field: null }, { status: 404 });
   const back = safeBack(form.get("back"), BASE);
 
   let postChange: PostChange | null = null;
@@ -161,8 +169,7 @@ function withBrowserOffset(event: FormEvent<HTMLFormElement>) {
 export default function BlogAdmin({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("adminContent");
   const m = useMessage();
-  const { adminId, list, daily, q, trash, filters, categories, tags, authors, confirming, scheduling, locale } =
-    loaderData;
+  const { list, daily, q, trash, filters, categories, tags, authors, confirming, scheduling, locale } = loaderData;
   const { back: rawBack, withParams: rawWithParams } = useListUrls(BASE);
   const back = withoutPanels(rawBack);
   const withParams = (changes: Record<string, string>) => {
@@ -292,7 +299,7 @@ export default function BlogAdmin({ loaderData, actionData }: Route.ComponentPro
           label={t("blog.author")}
           value={filters.authorId ?? ""}
           any={t("blog.any")}
-          options={authors.map((a) => ({ value: a.id, label: a.email }))}
+          options={authors.map((a) => ({ value: a.id, label: a.name ?? t("blog.unnamedAuthor") }))}
         />
         <FilterSelect
           id="blog-sort"
@@ -338,7 +345,13 @@ export default function BlogAdmin({ loaderData, actionData }: Route.ComponentPro
           return (
             <tr key={post.id} className="border-b border-zinc-100 align-top dark:border-zinc-900">
               <td className="py-2 pr-3">
-                <span className="font-medium">{title}</span>
+                {post.editHref && !trash ? (
+                  <Link to={post.editHref} className="font-medium text-blue-800 underline dark:text-blue-300">
+                    {title}
+                  </Link>
+                ) : (
+                  <span className="font-medium">{title}</span>
+                )}
                 {post.featured && (
                   <span className="ml-2 rounded bg-amber-100 px-1.5 text-xs text-amber-900 dark:bg-amber-900 dark:text-amber-100">
                     {t("blog.featuredBadge")}
@@ -348,10 +361,7 @@ export default function BlogAdmin({ loaderData, actionData }: Route.ComponentPro
                 <code className="text-xs text-zinc-600 dark:text-zinc-400">{post.slug}</code>
               </td>
               <td className="py-2 pr-3">
-                {post.authorName && <span className="block font-medium">{post.authorName}</span>}
-                <span className={post.authorName ? "block text-xs text-zinc-600 dark:text-zinc-400" : undefined}>
-                  {post.authorEmail ?? t("blog.noAuthor")}
-                </span>
+                {post.authorId === null ? t("blog.noAuthor") : (post.authorName ?? t("blog.unnamedAuthor"))}
               </td>
               <td className="py-2 pr-3">{t(`status.${post.status}`)}</td>
               <td className="py-2 pr-3">
@@ -386,7 +396,7 @@ export default function BlogAdmin({ loaderData, actionData }: Route.ComponentPro
                     {post.status !== "draft" && act("unpublish", t("blog.unpublish"))}
                     {link(withParams({ schedule: post.id }), t("blog.schedule"))}
                     {post.featured ? act("unfeature", t("blog.unfeature")) : act("feature", t("blog.feature"))}
-                    {post.authorId === adminId && link(`/posts/edit/${post.id}`, t("blog.edit"))}
+                    {post.editHref && link(post.editHref, t("blog.edit"))}
                     {post.status === "published" && link(`/posts/detail/${post.id}`, t("blog.view"))}
                     {link(withParams({ confirmDelete: post.id }), t("blog.moveToTrash"), true)}
                   </>

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { asAuthor } from "../../../tests/setup/editing-user.ts";
 import { type FakeUser, fakeSessionRequests } from "../../../tests/setup/route-requests.ts";
 import { callRoute } from "../../../tests/setup/router-context.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
@@ -89,7 +90,7 @@ describe(`editor permissions (${testDialect()})`, () => {
     }
     const before = await database.db.selectFrom("posts").select("id").execute();
     expect(before).toHaveLength(1);
-    expect((await loadPostForEdit(database.db, postId, ADMIN.id))?.version).toBe(1);
+    expect((await loadPostForEdit(database.db, postId, asAuthor(ADMIN.id)))?.version).toBe(1);
   });
 
   it("lets the author's admin account in", async () => {
@@ -98,16 +99,20 @@ describe(`editor permissions (${testDialect()})`, () => {
     }
   });
 
-  it("answers 404 to another admin for someone else's post, and changes nothing", async () => {
-    expect((await callRoute(editorLoader, get(`/posts/edit/${postId}`, OTHER_ADMIN, { postId }))).status).toBe(404);
+  it("lets another admin open and save someone else's post, which keeps its author", async () => {
+    // Admins edit every post (decision 028); other-authors.test.ts follows it through.
+    expect((await callRoute(editorLoader, get(`/posts/edit/${postId}`, OTHER_ADMIN, { postId }))).status).toBe(200);
     const reply = await callRoute(
       editorAction,
-      post(`/posts/edit/${postId}`, OTHER_ADMIN, form({ version: "1", enTitle: "Hijacked" }), { postId }),
+      post(`/posts/edit/${postId}`, OTHER_ADMIN, form({ version: "1", enTitle: "Mine, corrected" }), { postId }),
     );
-    expect(reply.status).toBe(404);
-    const stored = await loadPostForEdit(database.db, postId, ADMIN.id);
-    expect(stored?.translations.en?.title).toBe("Mine");
-    expect(stored?.version).toBe(1);
+    expect(reply).toMatchObject({ status: 302, location: `/posts/edit/${postId}` });
+    const stored = await database.db
+      .selectFrom("posts")
+      .select(["authorId", "version"])
+      .where("id", "=", postId)
+      .executeTakeFirst();
+    expect(stored).toEqual({ authorId: ADMIN.id, version: 2 });
     // My blogs lists only one's own posts.
     const list = await callRoute(myPostsLoader, get("/posts/myPosts", OTHER_ADMIN));
     expect((list.body as { list: { total: number } }).list.total).toBe(0);
@@ -169,14 +174,14 @@ describe(`editor actions (${testDialect()})`, () => {
     expect(body.conflict.version).toBe(2);
     expect(body.conflict.values.enTitle).toBe("Theirs");
     expect(body.values.enTitle).toBe("Mine");
-    expect((await loadPostForEdit(database.db, key, ADMIN.id))?.translations.en?.title).toBe("Theirs");
+    expect((await loadPostForEdit(database.db, key, asAuthor(ADMIN.id)))?.translations.en?.title).toBe("Theirs");
     // "Overwrite with mine" sends the version it saw.
     const overwrite = await callRoute(
       editorAction,
       post(`/posts/edit/${key}`, ADMIN, form({ version: "1", overwriteVersion: "2", enTitle: "Mine" }), params),
     );
     expect(overwrite.status).toBe(302);
-    expect((await loadPostForEdit(database.db, key, ADMIN.id))?.translations.en?.title).toBe("Mine");
+    expect((await loadPostForEdit(database.db, key, asAuthor(ADMIN.id)))?.translations.en?.title).toBe("Mine");
   });
 
   it("answers 404 for a malformed page number on My blogs", async () => {

@@ -37,7 +37,8 @@ import type { Route } from "./+types/editor";
 export const handle = routePolicy({ cache: "none", writes: "content" });
 
 // `/posts/createPost` and `/posts/edit/{postId}` (and their /en, /zh forms): the
-// admin's post editor. Only admins, and only their own posts.
+// admin's post editor. Only admins; an admin edits every post, whoever wrote it, and the post
+// keeps its author (posts/post-access.server.ts, docs/decisions/028-admins-edit-every-post.md).
 
 function valuesOf(post: EditorPost, locale: "en" | "zh") {
   return editorValuesFromPost(
@@ -94,7 +95,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       readers: null,
     };
   }
-  const post = await loadPostForEdit(db, params.postId, user.id);
+  const post = await loadPostForEdit(db, params.postId, user);
   if (!post) throw data(null, { status: 404 });
   const [view, daily] = await Promise.all([
     editorView(db, post, locale, base.prefix),
@@ -108,6 +109,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     post: {
       id: post.id,
       version: post.version,
+      // Someone else's post (an admin edits every post): the editor says whose byline it keeps.
+      byline: post.authorId === user.id ? null : { name: post.authorName },
       // The newsletter box is offered until the post first goes live.
       newsletter: post.newsletterSent
         ? ("sent" as const)
@@ -138,7 +141,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (form.get("intent") === "discard" && params.postId) {
     const version = Number(form.get("version"));
     if (!Number.isInteger(version) || version < 1) throw data(null, { status: 400 });
-    const outcome = await discardPendingEdit(app.db, user.id, params.postId, version);
+    const outcome = await discardPendingEdit(app.db, user, params.postId, version);
     if (outcome === "notFound") throw data(null, { status: 404 });
     const flash = outcome === "discarded" ? "editor:flash.discarded" : "editor:flash.discardConflict";
     if (outcome === "discarded") writeChangesPost(getRequest(context), params.postId);
@@ -152,9 +155,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const tz = String(form.get("updateAtTz") ?? "0");
     if (!Number.isInteger(version) || version < 1 || !/^-?\d{1,4}$/.test(tz)) throw data(null, { status: 400 });
     const at = localDateTimeToIso(String(form.get("updateAtLocal") ?? ""), Number(tz));
-    const outcome = at
-      ? await schedulePendingUpdate(app.db, { authorId: user.id, postId: params.postId, version, at })
-      : "past";
+    const outcome = at ? await schedulePendingUpdate(app.db, { user, postId: params.postId, version, at }) : "past";
     if (outcome === "notFound") throw data(null, { status: 404 });
     if (outcome === "scheduled") {
       getRequest(context).log.info({ postId: params.postId, at }, "update scheduled");
@@ -162,7 +163,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         headers: flashHeaders(flashOptions(app.env), "success", "editor:flash.updateScheduled"),
       });
     }
-    const current = await loadPostForEdit(app.db, params.postId, user.id);
+    const current = await loadPostForEdit(app.db, params.postId, user);
     if (!current) throw data(null, { status: 404 });
     const error = outcome === "past" ? "editor:errors.updateAtInvalid" : "editor:errors.scheduleStale";
     const shown = (await editorView(app.db, current, locale, prefix)).values;
@@ -180,7 +181,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     key: "editor:flash.created" | "editor:flash.saved" | "editor:flash.pendingSaved" | "editor:flash.updated",
   ) => redirect(`${prefix}/posts/edit/${id}`, { headers: flashHeaders(flashOptions(app.env), "success", key) });
   const conflictAnswer = async (postId: string) => {
-    const current = await loadPostForEdit(app.db, postId, user.id);
+    const current = await loadPostForEdit(app.db, postId, user);
     if (!current) throw data(null, { status: 404 });
     const conflict: ConflictInfo = {
       version: current.version,
@@ -193,11 +194,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
   // A live post that stays live: Save keeps the changes pending, Update publishes them.
   const intent = form.get("intent");
-  const live = params.postId ? await isLivePost(app.db, params.postId, user.id) : false;
+  const live = params.postId ? await isLivePost(app.db, params.postId, user) : false;
   if (params.postId && live && parsed.data.status === "published" && intent !== "update") {
-    const pending = await savePendingEdit(app.db, user.id, params.postId, parsed.data);
+    const pending = await savePendingEdit(app.db, user, params.postId, parsed.data);
     if (pending.ok && parsed.data.federate !== undefined) {
-      await setPostFederate(app.db, params.postId, user.id, parsed.data.federate);
+      await setPostFederate(app.db, params.postId, user, parsed.data.federate);
     }
     if (pending.ok) {
       const req = getRequest(context);
@@ -212,7 +213,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
 
   const result = params.postId
-    ? await updateEditorPost(app.db, user.id, params.postId, parsed.data)
+    ? await updateEditorPost(app.db, user, params.postId, parsed.data)
     : await createEditorPost(app.db, user.id, parsed.data);
 
   if (result.ok) {

@@ -16,7 +16,7 @@ import type { Route } from "./+types/history";
 
 export const handle = routePolicy({ cache: "none" });
 
-// `/posts/edit/{postId}/history` (and /en, /zh): the revisions of an admin's own post,
+// `/posts/edit/{postId}/history` (and /en, /zh): the revisions of any post (decision 028),
 // newest first. Choosing two (a plain GET form, so it works without JavaScript) goes to
 // `/posts/edit/{postId}/history/{a}...{b}`, where a revision can be restored.
 
@@ -24,7 +24,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireAdmin(context, request);
   const { db } = getApp(context);
   const { locale, prefix } = getRequest(context);
-  const post = await loadPostForEdit(db, params.postId, user.id);
+  const post = await loadPostForEdit(db, params.postId, user);
   if (!post) throw data(null, { status: 404 });
   const url = new URL(request.url);
   const a = url.searchParams.get("a");

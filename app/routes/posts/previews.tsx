@@ -26,7 +26,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireAdmin(context, request);
   const { db } = getApp(context);
   const { locale, prefix } = getRequest(context);
-  const post = await loadPostForEdit(db, params.postId, user.id);
+  const post = await loadPostForEdit(db, params.postId, user);
   if (!post) throw data(null, { status: 404 });
   const title = post.translations[locale]?.title ?? post.translations.en?.title ?? post.translations.zh?.title ?? "";
   return { locale, prefix, post: { id: post.id, title }, links: await listPreviewLinks(db, post.id) };
@@ -45,7 +45,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const hours = /^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN;
     if (!Number.isInteger(hours) || hours < PREVIEW_HOURS.min || hours > PREVIEW_HOURS.max)
       return data<PreviewsActionData>({ error: "invalidExpiry" }, { status: 400 });
-    const link = await createPreviewLink(app.db, { postId: params.postId, authorId: user.id, hours });
+    const link = await createPreviewLink(app.db, { postId: params.postId, user, hours });
     if (!link) throw data(null, { status: 404 });
     req.log.info({ postId: params.postId, previewLinkId: link.id, hours }, "preview link created");
     return data<PreviewsActionData>({ created: `${app.env.publicUrl}${req.prefix}/preview/${link.token}` });
@@ -53,8 +53,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (intent === "revoke") {
     const id = form.get("id");
     if (!isRecordId(id)) return data<PreviewsActionData>({ error: "invalidExpiry" }, { status: 400 });
-    if (!(await revokePreviewLink(app.db, { postId: params.postId, authorId: user.id, id })))
-      throw data(null, { status: 404 });
+    if (!(await revokePreviewLink(app.db, { postId: params.postId, user, id }))) throw data(null, { status: 404 });
     req.log.info({ postId: params.postId, previewLinkId: id }, "preview link revoked");
     return data<PreviewsActionData>({ revoked: true });
   }

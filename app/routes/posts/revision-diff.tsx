@@ -26,7 +26,7 @@ import type { Route } from "./+types/revision-diff";
 export const handle = routePolicy({ cache: "none", writes: "content" });
 
 // `/posts/edit/{postId}/history/{a}...{b}` (and /en, /zh): what changed from revision a
-// to revision b of an admin's own post, and Restore for either of them.
+// to revision b of any post (decision 028), and Restore for either of them.
 
 /** The two revision ids of `{a}...{b}`, or null. */
 export function parseRange(range: string): [string, string] | null {
@@ -51,7 +51,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { locale, prefix } = getRequest(context);
   const range = parseRange(params.range);
   if (!range) throw data(null, { status: 404 });
-  const post = await loadPostForEdit(db, params.postId, user.id);
+  const post = await loadPostForEdit(db, params.postId, user);
   if (!post) throw data(null, { status: 404 });
   const [a, b, categories, series] = await Promise.all([
     getRevision(db, post.id, range[0]),
@@ -89,7 +89,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const revisionId = form.get("revisionId");
   if (form.get("intent") !== "restore" || typeof revisionId !== "string" || !range.includes(revisionId))
     return data({ error: "editor:errors.invalidForm" }, { status: 400 });
-  const result = await restoreRevision(app.db, user.id, params.postId, revisionId);
+  const result = await restoreRevision(app.db, user, params.postId, revisionId);
   if (!result.ok) {
     switch (result.reason) {
       case "notFound":

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { asAuthor } from "../../../tests/setup/editing-user.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import type { EditorInput } from "../../lib/schemas/post.ts";
 import type { ChangeTags } from "../cache/content-version.server.ts";
@@ -110,7 +111,7 @@ describe(`the post lifecycle (${testDialect()})`, () => {
     saved(
       await updateEditorPost(
         database.db,
-        AUTHOR,
+        asAuthor(AUTHOR),
         draft.id,
         input("Saved live", { status: "published", version: draft.version }),
         { actor: ADMIN },
@@ -142,10 +143,16 @@ describe(`the post lifecycle (${testDialect()})`, () => {
   it("records a restored revision, reindexes it and drops the pages, without publishing it", async () => {
     const first = await tickedDraft("First words");
     const second = saved(
-      await updateEditorPost(database.db, AUTHOR, first.id, input("Second words", { version: first.version }), {
-        actor: ADMIN,
-        coalesce: false,
-      }),
+      await updateEditorPost(
+        database.db,
+        asAuthor(AUTHOR),
+        first.id,
+        input("Second words", { version: first.version }),
+        {
+          actor: ADMIN,
+          coalesce: false,
+        },
+      ),
     );
     const oldest = await database.db
       .selectFrom("postRevisions")
@@ -155,7 +162,7 @@ describe(`the post lifecycle (${testDialect()})`, () => {
       .orderBy("id", "asc")
       .executeTakeFirstOrThrow();
     const since = told.length;
-    const restored = await restoreRevision(database.db, AUTHOR, first.id, oldest.id);
+    const restored = await restoreRevision(database.db, asAuthor(AUTHOR), first.id, oldest.id);
     expect(restored.ok).toBe(true);
     const post = await database.db
       .selectFrom("posts")
@@ -184,7 +191,7 @@ describe(`the post lifecycle (${testDialect()})`, () => {
     // A stale version: the save is a conflict, nothing is written and nothing is told.
     const result = await updateEditorPost(
       database.db,
-      AUTHOR,
+      asAuthor(AUTHOR),
       id,
       input("Refused", { status: "published", version: 999 }),
       { actor: ADMIN },

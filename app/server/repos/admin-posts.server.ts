@@ -6,6 +6,7 @@ import { countRows, likePattern } from "../db/query.server.ts";
 import type { PostStatus } from "../db/schema.server.ts";
 import { type LifecycleActor, withPostLifecycle } from "../posts/lifecycle.server.ts";
 import { clampPage } from "./paging.server.ts";
+import { displayName } from "./post-detail.server.ts";
 
 // The admin's view of every post of every author: list, filters, trash, and the
 // state changes the list offers. Each change bumps `version` (the editor's
@@ -31,8 +32,7 @@ export interface AdminPostItem {
   status: PostStatus;
   title: string;
   authorId: string | null;
-  authorEmail: string | null;
-  /** The name readers see on the byline. */
+  /** The name readers see on the byline (null: the author has none, or the account is gone). Never an e-mail address. */
   authorName: string | null;
   categoryId: string | null;
   featured: boolean;
@@ -51,14 +51,16 @@ export interface AdminPostPage {
   sort: AdminPostSort;
 }
 
-/** Every author with at least one post (live or trashed), for the filter. */
-export async function listPostAuthors(db: DB): Promise<Array<{ id: string; email: string }>> {
-  return db
+/** Every author with at least one post (live or trashed), for the filter, by the name readers see. */
+export async function listPostAuthors(db: DB): Promise<Array<{ id: string; name: string | null }>> {
+  const rows = await db
     .selectFrom("users as u")
-    .select(["u.id", "u.email"])
+    .select(["u.id", "u.name"])
     .where((eb) => eb.exists(eb.selectFrom("posts as p").select("p.id").whereRef("p.authorId", "=", "u.id")))
-    .orderBy("u.email")
+    .orderBy("u.name")
+    .orderBy("u.id")
     .execute();
+  return rows.map((r) => ({ id: r.id, name: displayName(r.name) }));
 }
 
 /**
@@ -126,7 +128,6 @@ export async function listPostsForAdmin(db: DB, opts: AdminPostFilter): Promise<
       "p.version",
       "en.title as titleEn",
       "zh.title as titleZh",
-      "u.email as authorEmail",
       "u.name as authorName",
     ]);
   for (const o of order) listQuery = listQuery.orderBy(o);
@@ -139,6 +140,7 @@ export async function listPostsForAdmin(db: DB, opts: AdminPostFilter): Promise<
   return {
     items: rows.map(({ titleEn, titleZh, ...r }) => ({
       ...r,
+      authorName: displayName(r.authorName),
       title: pickTitle(titleEn, titleZh, opts.locale),
       featured: Number(r.featured) === 1,
       viewCount: Number(r.viewCount),

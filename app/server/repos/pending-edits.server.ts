@@ -2,7 +2,9 @@ import type { FieldErrors } from "../../lib/forms.ts";
 import type { EditorInput } from "../../lib/schemas/post.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
-import { SCHEDULER } from "../posts/lifecycle.server.ts";
+import { type LifecycleActor, SCHEDULER, userActor } from "../posts/lifecycle.server.ts";
+import { type EditingUser, editableBy, jobSavingFor } from "../posts/post-access.server.ts";
+import { audit } from "./audit.server.ts";
 import {
   checkTaxonomy,
   loadPostForEdit,
@@ -21,6 +23,17 @@ import {
 } from "./revisions.server.ts";
 import { seriesExists } from "./series.server.ts";
 
+/** An editor action outside the post lifecycle (which audits its own), in the audit log. */
+function auditPost(
+  trx: DB,
+  actor: LifecycleActor,
+  event: "savePending" | "restoreRevision" | "discardPending" | "scheduleUpdate",
+  postId: string,
+  details: Record<string, unknown> = {},
+): Promise<void> {
+  return audit(trx, actor, `post.${event}`, { type: "post", id: postId }, details);
+}
+
 /** A revision's input with its series dropped when that series was deleted since. */
 async function withLiveSeries(db: DB, input: EditorInput): Promise<EditorInput> {
   if (!input.seriesId || (await seriesExists(db, input.seriesId))) return input;
@@ -37,13 +50,13 @@ export type PendingResult =
   | { ok: false; reason: "conflict" }
   | { ok: false; reason: "notFound" };
 
-/** Whether the post of `authorId` is live, so that a Save of it should stay pending. */
-export async function isLivePost(db: DB, postId: string, authorId: string): Promise<boolean> {
+/** Whether the post, which `user` may edit, is live, so that a Save of it should stay pending. */
+export async function isLivePost(db: DB, postId: string, user: EditingUser): Promise<boolean> {
   const row = await db
     .selectFrom("posts")
     .select("status")
     .where("id", "=", postId)
-    .where("authorId", "=", authorId)
+    .where(editableBy(user))
     .where("deletedAt", "is", null)
     .executeTakeFirst();
   return row?.status === "published";
@@ -52,20 +65,21 @@ export async function isLivePost(db: DB, postId: string, authorId: string): Prom
 /**
  * Keeps the form as the live post's pending revision. Checked like a save (the version the
  * form was loaded at, the category, a typed slug another post has), and the post's version
- * is bumped so a second editor sees a conflict; nothing readers see changes.
+ * is bumped so a second editor sees a conflict; nothing readers see changes. The revision
+ * names `user` and the audit log records the save (`post.savePending`, or the restore's event).
  */
 export async function savePendingEdit(
   db: DB,
-  authorId: string,
+  user: EditingUser,
   postId: string,
   input: EditorInput,
-  revision: { coalesce?: boolean } = {},
+  revision: { coalesce?: boolean; event?: "savePending" | "restoreRevision" } = {},
 ): Promise<PendingResult> {
   const existing = await db
     .selectFrom("posts")
     .select(["slug", "publishedAt", "version", "status", "seriesId", "seriesPosition"])
     .where("id", "=", postId)
-    .where("authorId", "=", authorId)
+    .where(editableBy(user))
     .where("deletedAt", "is", null)
     .executeTakeFirst();
   if (!existing) return { ok: false, reason: "notFound" };
@@ -85,6 +99,7 @@ export async function savePendingEdit(
     slug = input.slug;
   }
   const now = nowIso();
+  const actor = await userActor(db, user.id);
   // A time typed to the minute of the stored one keeps the stored precision.
   let publishedAt = input.publishAt ?? existing.publishedAt ?? now;
   if (
@@ -97,7 +112,7 @@ export async function savePendingEdit(
       .updateTable("posts")
       .set((eb) => ({ version: eb("version", "+", 1) }))
       .where("id", "=", postId)
-      .where("authorId", "=", authorId)
+      .where(editableBy(user))
       .where("version", "=", expected)
       .where("deletedAt", "is", null)
       .executeTakeFirst();
@@ -107,14 +122,16 @@ export async function savePendingEdit(
       seriesId: existing.seriesId,
       seriesPosition: existing.seriesPosition === null ? null : Number(existing.seriesPosition),
     });
-    return recordRevision(trx, {
+    const id = await recordRevision(trx, {
       postId,
-      authorId,
+      authorId: user.id,
       kind: "pending",
       content: contentOfInput(input, slug, publishedAt, series),
       now,
-      ...revision,
+      ...(revision.coalesce === undefined ? {} : { coalesce: revision.coalesce }),
     });
+    await auditPost(trx, actor, revision.event ?? "savePending", postId, { revisionId: id });
+    return id;
   });
   if (!revisionId) return { ok: false, reason: "conflict" };
   return { ok: true, id: postId, version: expected + 1, revisionId };
@@ -128,20 +145,17 @@ export type RestoreResult =
   | { ok: false; reason: "notFound" };
 
 /**
- * Saves revision `revisionId`'s text and settings over post `postId` of `authorId` as a new
- * revision. The post keeps its status and publish time (restoring never publishes or
+ * Saves revision `revisionId`'s text and settings over post `postId`, which `user` may edit,
+ * as a new revision. The post keeps its status and publish time (restoring never publishes or
  * unpublishes); a live post gets the revision as its pending changes.
  */
 export async function restoreRevision(
   db: DB,
-  authorId: string,
+  user: EditingUser,
   postId: string,
   revisionId: string,
 ): Promise<RestoreResult> {
-  const [post, revision] = await Promise.all([
-    loadPostForEdit(db, postId, authorId),
-    getRevision(db, postId, revisionId),
-  ]);
+  const [post, revision] = await Promise.all([loadPostForEdit(db, postId, user), getRevision(db, postId, revisionId)]);
   if (!post || !revision) return { ok: false, reason: "notFound" };
   const input = {
     ...(await withLiveSeries(db, inputOfContent(revision.content, post.version))),
@@ -150,10 +164,10 @@ export async function restoreRevision(
     newsletter: post.newsletter,
   };
   if (post.status === "published") {
-    const result = await savePendingEdit(db, authorId, postId, input, { coalesce: false });
+    const result = await savePendingEdit(db, user, postId, input, { coalesce: false, event: "restoreRevision" });
     return result.ok ? { ok: true, pending: true } : result;
   }
-  const result = await updateEditorPost(db, authorId, postId, input, { coalesce: false, event: "restoreRevision" });
+  const result = await updateEditorPost(db, user, postId, input, { coalesce: false, event: "restoreRevision" });
   if (result.ok) return { ok: true, pending: false, saved: result };
   if (result.reason === "invalid") return result;
   if (result.reason === "conflict") return { ok: false, reason: "conflict" };
@@ -166,16 +180,17 @@ export async function restoreRevision(
  */
 export async function discardPendingEdit(
   db: DB,
-  authorId: string,
+  user: EditingUser,
   postId: string,
   version: number,
 ): Promise<"discarded" | "conflict" | "notFound"> {
+  const actor = await userActor(db, user.id);
   return db.transaction().execute(async (trx) => {
     const result = await trx
       .updateTable("posts")
       .set((eb) => ({ version: eb("version", "+", 1) }))
       .where("id", "=", postId)
-      .where("authorId", "=", authorId)
+      .where(editableBy(user))
       .where("version", "=", version)
       .where("deletedAt", "is", null)
       .executeTakeFirst();
@@ -184,7 +199,7 @@ export async function discardPendingEdit(
         .selectFrom("posts")
         .select("id")
         .where("id", "=", postId)
-        .where("authorId", "=", authorId)
+        .where(editableBy(user))
         .where("deletedAt", "is", null)
         .executeTakeFirst();
       return exists ? "conflict" : "notFound";
@@ -196,6 +211,7 @@ export async function discardPendingEdit(
     let doomed = trx.deleteFrom("postRevisions").where("postId", "=", postId).where("kind", "=", "pending");
     if (since) doomed = doomed.where("createdAt", ">=", since.createdAt);
     await doomed.execute();
+    await auditPost(trx, actor, "discardPending", postId);
     return "discarded";
   });
 }
@@ -206,13 +222,13 @@ export async function discardPendingEdit(
  */
 export async function schedulePendingUpdate(
   db: DB,
-  opts: { authorId: string; postId: string; version: number; at: string; now?: Date },
+  opts: { user: EditingUser; postId: string; version: number; at: string; now?: Date },
 ): Promise<"scheduled" | "past" | "noPending" | "conflict" | "notFound"> {
   const post = await db
     .selectFrom("posts")
     .select(["status", "version"])
     .where("id", "=", opts.postId)
-    .where("authorId", "=", opts.authorId)
+    .where(editableBy(opts.user))
     .where("deletedAt", "is", null)
     .executeTakeFirst();
   if (!post) return "notFound";
@@ -220,7 +236,11 @@ export async function schedulePendingUpdate(
   if (Date.parse(opts.at) <= (opts.now ?? new Date()).getTime()) return "past";
   const pending = post.status === "published" ? await pendingRevision(db, opts.postId) : null;
   if (!pending) return "noPending";
-  await db.updateTable("postRevisions").set({ scheduledFor: opts.at }).where("id", "=", pending.id).execute();
+  const actor = await userActor(db, opts.user.id);
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable("postRevisions").set({ scheduledFor: opts.at }).where("id", "=", pending.id).execute();
+    await auditPost(trx, actor, "scheduleUpdate", opts.postId, { at: opts.at, revisionId: pending.id });
+  });
   return "scheduled";
 }
 
@@ -234,7 +254,7 @@ export async function publishDueUpdates(db: DB, now: Date = new Date()): Promise
   const due = await db
     .selectFrom("postRevisions as r")
     .innerJoin("posts as p", "p.id", "r.postId")
-    .select(["r.id", "r.postId", "p.authorId"])
+    .select(["r.id", "r.postId", "r.authorId", "p.authorId as postAuthorId"])
     .where("r.kind", "=", "pending")
     .where("r.scheduledFor", "<=", now.toISOString())
     .where("p.status", "=", "published")
@@ -243,17 +263,21 @@ export async function publishDueUpdates(db: DB, now: Date = new Date()): Promise
   const updated: string[] = [];
   for (const row of due) {
     const drop = () => db.updateTable("postRevisions").set({ scheduledFor: null }).where("id", "=", row.id).execute();
+    // The changes are saved in the name of whoever wrote them (an admin may have, on another
+    // author's post); the scheduler itself may save over any post.
+    const writer = row.authorId ?? row.postAuthorId;
+    const saver = writer ? jobSavingFor(writer) : null;
     const [pending, post] = await Promise.all([
       pendingRevision(db, row.postId),
-      row.authorId ? loadPostForEdit(db, row.postId, row.authorId) : null,
+      saver ? loadPostForEdit(db, row.postId, saver) : null,
     ]);
-    if (!pending || pending.id !== row.id || !post || !row.authorId) {
+    if (!pending || pending.id !== row.id || !post || !saver) {
       await drop();
       continue;
     }
     const result = await updateEditorPost(
       db,
-      row.authorId,
+      saver,
       row.postId,
       {
         ...(await withLiveSeries(db, inputOfContent(pending.content, post.version))),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { asAuthor } from "../../../tests/setup/editing-user.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import type { EditorInput } from "../../lib/schemas/post.ts";
 import { isUniqueViolation } from "../db/query.server.ts";
@@ -93,7 +94,7 @@ describe(`post editor repository (${testDialect()})`, () => {
         }),
       ),
     );
-    const post = await loadPostForEdit(database.db, id, ALICE);
+    const post = await loadPostForEdit(database.db, id, asAuthor(ALICE));
     expect(post).toMatchObject({
       slug: "hello-world",
       status: "draft",
@@ -125,15 +126,15 @@ describe(`post editor repository (${testDialect()})`, () => {
 
   it("hides a post from every other author: load and update say not found and change nothing", async () => {
     const id = created(await createEditorPost(database.db, ALICE, input({ slug: "alices-post" })));
-    expect(await loadPostForEdit(database.db, id, BOB)).toBeNull();
+    expect(await loadPostForEdit(database.db, id, asAuthor(BOB))).toBeNull();
     const attempt = await updateEditorPost(
       database.db,
-      BOB,
+      asAuthor(BOB),
       id,
       input({ version: 1, slug: "bobs-now", translations: [title("en", "Bob was here")] }),
     );
     expect(attempt).toEqual({ ok: false, reason: "notFound" });
-    const post = await loadPostForEdit(database.db, id, ALICE);
+    const post = await loadPostForEdit(database.db, id, asAuthor(ALICE));
     expect(post).toMatchObject({ slug: "alices-post", version: 1 });
     expect(post?.translations.en?.title).toBe("A title");
   });
@@ -141,7 +142,7 @@ describe(`post editor repository (${testDialect()})`, () => {
   it("updates at the loaded version, bumps it, and answers a stale version with the current post", async () => {
     const id = created(await createEditorPost(database.db, ALICE, input({ slug: "versioned" })));
     const mine = input({ version: 1, slug: "versioned" });
-    const first = await updateEditorPost(database.db, ALICE, id, {
+    const first = await updateEditorPost(database.db, asAuthor(ALICE), id, {
       ...mine,
       translations: [title("en", "First edit")],
     });
@@ -153,7 +154,7 @@ describe(`post editor repository (${testDialect()})`, () => {
       public: { before: false, after: false },
       moved: false,
     });
-    const second = await updateEditorPost(database.db, ALICE, id, {
+    const second = await updateEditorPost(database.db, asAuthor(ALICE), id, {
       ...mine,
       translations: [title("en", "Stale edit")],
     });
@@ -161,16 +162,24 @@ describe(`post editor repository (${testDialect()})`, () => {
     if (second.ok || second.reason !== "conflict") throw new Error(`expected a conflict: ${JSON.stringify(second)}`);
     expect(second.current.version).toBe(2);
     expect(second.current.translations.en?.title).toBe("First edit");
-    expect((await loadPostForEdit(database.db, id, ALICE))?.translations.en?.title).toBe("First edit");
+    expect((await loadPostForEdit(database.db, id, asAuthor(ALICE)))?.translations.en?.title).toBe("First edit");
     // Overwriting with the current version works.
-    expect(await updateEditorPost(database.db, ALICE, id, { ...mine, version: 2 })).toMatchObject({
+    expect(await updateEditorPost(database.db, asAuthor(ALICE), id, { ...mine, version: 2 })).toMatchObject({
       ok: true,
       version: 3,
     });
     // Whether readers saw it before and after the save (what the render cache must drop).
-    const published = await updateEditorPost(database.db, ALICE, id, { ...mine, version: 3, status: "published" });
+    const published = await updateEditorPost(database.db, asAuthor(ALICE), id, {
+      ...mine,
+      version: 3,
+      status: "published",
+    });
     expect(published).toMatchObject({ ok: true, public: { before: false, after: true } });
-    const unpublished = await updateEditorPost(database.db, ALICE, id, { ...mine, version: 4, status: "draft" });
+    const unpublished = await updateEditorPost(database.db, asAuthor(ALICE), id, {
+      ...mine,
+      version: 4,
+      status: "draft",
+    });
     expect(unpublished).toMatchObject({ ok: true, public: { before: true, after: false } });
   });
 
@@ -184,7 +193,7 @@ describe(`post editor repository (${testDialect()})`, () => {
     const id = created(await createEditorPost(database.db, ALICE, input({ ...live, tags: [...live.tags] })));
     let version = 1;
     const save = async (overrides: Partial<EditorInput>) => {
-      const result = await updateEditorPost(database.db, ALICE, id, {
+      const result = await updateEditorPost(database.db, asAuthor(ALICE), id, {
         ...input({ ...live, tags: [...live.tags] }),
         version,
         ...overrides,
@@ -208,7 +217,7 @@ describe(`post editor repository (${testDialect()})`, () => {
     const base = input({ version: 1 });
     const results = await Promise.all(
       ["Left", "Right"].map((text) =>
-        updateEditorPost(database.db, ALICE, id, {
+        updateEditorPost(database.db, asAuthor(ALICE), id, {
           ...base,
           translations: [title("en", text)],
         }),
@@ -216,7 +225,7 @@ describe(`post editor repository (${testDialect()})`, () => {
     );
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect(results.filter((r) => !r.ok && r.reason === "conflict")).toHaveLength(1);
-    expect((await loadPostForEdit(database.db, id, ALICE))?.version).toBe(2);
+    expect((await loadPostForEdit(database.db, id, asAuthor(ALICE)))?.version).toBe(2);
   });
 
   it("replaces translations and tags: a removed language and tag are gone", async () => {
@@ -235,7 +244,7 @@ describe(`post editor repository (${testDialect()})`, () => {
     );
     const result = await updateEditorPost(
       database.db,
-      ALICE,
+      asAuthor(ALICE),
       id,
       input({
         version: 1,
@@ -246,7 +255,7 @@ describe(`post editor repository (${testDialect()})`, () => {
       }),
     );
     expect(result.ok).toBe(true);
-    const post = await loadPostForEdit(database.db, id, ALICE);
+    const post = await loadPostForEdit(database.db, id, asAuthor(ALICE));
     expect(Object.keys(post?.translations ?? {})).toEqual(["zh"]);
     expect(post?.translations.zh?.title).toBe("只有中文");
     expect(post?.tags.map((t) => t.nameEn).sort()).toEqual(["three", "two"]);
@@ -271,13 +280,15 @@ describe(`post editor repository (${testDialect()})`, () => {
       fieldErrors: { slug: "editor:errors.slugTaken" },
     });
     const id = created(await createEditorPost(database.db, ALICE, input({ slug: "free" })));
-    expect(await updateEditorPost(database.db, ALICE, id, input({ version: 1, slug: "taken" }))).toEqual({
+    expect(await updateEditorPost(database.db, asAuthor(ALICE), id, input({ version: 1, slug: "taken" }))).toEqual({
       ok: false,
       reason: "invalid",
       fieldErrors: { slug: "editor:errors.slugTaken" },
     });
     // Keeping its own slug is fine.
-    expect((await updateEditorPost(database.db, ALICE, id, input({ version: 1, slug: "free" }))).ok).toBe(true);
+    expect((await updateEditorPost(database.db, asAuthor(ALICE), id, input({ version: 1, slug: "free" }))).ok).toBe(
+      true,
+    );
   });
 
   it("lets one of two concurrent creates with the same slug win; the other gets the field error and writes nothing", async () => {
@@ -359,16 +370,24 @@ describe(`post editor repository (${testDialect()})`, () => {
   it("publishes without a time as now, keeps a scheduled time, and keeps the stored precision", async () => {
     const before = Date.now();
     const id = created(await createEditorPost(database.db, ALICE, input({ status: "published" })));
-    const post = await loadPostForEdit(database.db, id, ALICE);
+    const post = await loadPostForEdit(database.db, id, asAuthor(ALICE));
     expect(Date.parse(post?.publishedAt ?? "")).toBeGreaterThanOrEqual(before - 1000);
     // The form shows minutes: resubmitting the shown minute keeps the stored instant.
     const shown = new Date(Math.floor(Date.parse(post?.publishedAt ?? "") / 60_000) * 60_000).toISOString();
-    await updateEditorPost(database.db, ALICE, id, input({ version: 1, status: "published", publishAt: shown }));
-    expect((await loadPostForEdit(database.db, id, ALICE))?.publishedAt).toBe(post?.publishedAt);
+    await updateEditorPost(
+      database.db,
+      asAuthor(ALICE),
+      id,
+      input({ version: 1, status: "published", publishAt: shown }),
+    );
+    expect((await loadPostForEdit(database.db, id, asAuthor(ALICE)))?.publishedAt).toBe(post?.publishedAt);
 
     const later = new Date(Date.now() + 3_600_000).toISOString();
     const s = created(await createEditorPost(database.db, ALICE, input({ status: "scheduled", publishAt: later })));
-    expect(await loadPostForEdit(database.db, s, ALICE)).toMatchObject({ status: "scheduled", publishedAt: later });
+    expect(await loadPostForEdit(database.db, s, asAuthor(ALICE))).toMatchObject({
+      status: "scheduled",
+      publishedAt: later,
+    });
   });
 
   it("lists my posts of every status, newest update first, filtered, paginated, without the trash", async () => {
@@ -417,7 +436,7 @@ describe(`post editor repository (${testDialect()})`, () => {
     expect(page2.pageCount).toBe(2);
 
     // Editing moves a post to the top.
-    await updateEditorPost(database.db, me, ids[1] ?? "", input({ version: 1, status: "published" }));
+    await updateEditorPost(database.db, asAuthor(me), ids[1] ?? "", input({ version: 1, status: "published" }));
     const again = await listMyPosts(database.db, { authorId: me, locale: "en", page: 1, pageSize: 1 });
     expect(again.items[0]?.id).toBe(ids[1]);
   });
@@ -425,8 +444,8 @@ describe(`post editor repository (${testDialect()})`, () => {
   it("does not edit a trashed post", async () => {
     const id = created(await createEditorPost(database.db, ALICE, input()));
     await database.db.updateTable("posts").set({ deletedAt: new Date().toISOString() }).where("id", "=", id).execute();
-    expect(await loadPostForEdit(database.db, id, ALICE)).toBeNull();
-    expect(await updateEditorPost(database.db, ALICE, id, input({ version: 1 }))).toEqual({
+    expect(await loadPostForEdit(database.db, id, asAuthor(ALICE))).toBeNull();
+    expect(await updateEditorPost(database.db, asAuthor(ALICE), id, input({ version: 1 }))).toEqual({
       ok: false,
       reason: "notFound",
     });
@@ -457,12 +476,12 @@ describe(`scheduled publishing (${testDialect()})`, () => {
     // Two instances at once: every post is published by exactly one of them.
     const [a, b] = await Promise.all([publishDuePosts(database.db, at), publishDuePosts(database.db, at)]);
     expect([...(a ?? []), ...(b ?? [])].filter((id) => [due, later, trashed].includes(id))).toEqual([due]);
-    expect(await loadPostForEdit(database.db, due, ALICE)).toMatchObject({
+    expect(await loadPostForEdit(database.db, due, asAuthor(ALICE))).toMatchObject({
       status: "published",
       publishedAt: soon,
       version: 2,
     });
-    expect((await loadPostForEdit(database.db, later, ALICE))?.status).toBe("scheduled");
+    expect((await loadPostForEdit(database.db, later, asAuthor(ALICE)))?.status).toBe("scheduled");
     expect(await publishDuePosts(database.db, at)).toEqual([]);
   });
 
@@ -477,7 +496,7 @@ describe(`scheduled publishing (${testDialect()})`, () => {
     await Promise.all([publishDuePosts(database.db, at), publishDuePosts(database.db, at)]);
     expect(await sendsOf(mailed)).toBe(1);
     expect(await sendsOf(quiet)).toBe(0);
-    expect((await loadPostForEdit(database.db, mailed, ALICE))?.newsletterSent).toBe(true);
+    expect((await loadPostForEdit(database.db, mailed, asAuthor(ALICE)))?.newsletterSent).toBe(true);
   });
 });
 
@@ -490,10 +509,10 @@ describe(`the editor's newsletter box (${testDialect()})`, () => {
 
     const draft = created(await createEditorPost(database.db, ALICE, input({ newsletter: true })));
     expect(await sendsOf(draft)).toBe(0);
-    expect((await loadPostForEdit(database.db, draft, ALICE))?.newsletter).toBe(true);
+    expect((await loadPostForEdit(database.db, draft, asAuthor(ALICE)))?.newsletter).toBe(true);
     const live = await updateEditorPost(
       database.db,
-      ALICE,
+      asAuthor(ALICE),
       draft,
       input({ version: 1, status: "published", newsletter: true }),
     );
@@ -504,13 +523,13 @@ describe(`the editor's newsletter box (${testDialect()})`, () => {
     const plain = created(await createEditorPost(database.db, ALICE, input({ status: "published" })));
     const edit = await updateEditorPost(
       database.db,
-      ALICE,
+      asAuthor(ALICE),
       plain,
       input({ version: 1, status: "published", newsletter: true }),
     );
     expect(edit.ok).toBe(true);
     expect(await sendsOf(plain)).toBe(0);
-    expect((await loadPostForEdit(database.db, plain, ALICE))?.newsletter).toBe(false);
+    expect((await loadPostForEdit(database.db, plain, asAuthor(ALICE)))?.newsletter).toBe(false);
   });
 });
 

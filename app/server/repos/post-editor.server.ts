@@ -10,12 +10,17 @@ import { newId } from "../ids.server.ts";
 import { mediaImages } from "../media/media.server.ts";
 import { renderPost } from "../post-render.server.ts";
 import { type LifecycleActor, type PostEvent, userActor, withPostLifecycle } from "../posts/lifecycle.server.ts";
+import { type EditingUser, editableBy } from "../posts/post-access.server.ts";
+import { audit } from "./audit.server.ts";
+import { displayName } from "./post-detail.server.ts";
 import { contentOfInput, recordRevision, type SeriesPlace } from "./revisions.server.ts";
 import { checkSeries, createSeriesFromEditor, nextSeriesPosition } from "./series.server.ts";
 import { ensureTags, type Term } from "./taxonomy.server.ts";
 
-// The admin post editor's data: an admin's own posts only. Ownership is part of
-// every WHERE clause, so another admin's post id behaves as if it did not exist.
+// The admin post editor's data. Who may edit which post is one rule (posts/post-access.server.ts:
+// an admin any post, anyone else their own), part of every WHERE clause, so a post the user may
+// not edit behaves as if it did not exist. Editing never changes a post's author (its byline);
+// the revision and the audit entry name the user who saved.
 // Saves run in the post lifecycle (posts/lifecycle.server.ts), which writes the status and
 // does what it calls for: newsletter, audit entry, search index, cached pages, Fediverse.
 
@@ -35,6 +40,10 @@ export interface EditorTranslationData {
 /** A post as the editor loads it. */
 export interface EditorPost {
   id: string;
+  /** Who wrote it (the byline): editing never changes it. Null: no account (deleted since). */
+  authorId: string | null;
+  /** The author's display name, never their e-mail address; null without one. */
+  authorName: string | null;
   slug: string;
   status: PostStatus;
   publishedAt: string | null;
@@ -76,15 +85,16 @@ export type SaveResult =
   | { ok: false; reason: "duplicate"; id: string }
   /** Someone saved a newer version since the form was loaded: nothing was written. */
   | { ok: false; reason: "conflict"; current: EditorPost }
-  /** No such post of this author (or it is in the trash). */
+  /** No such post that this user may edit (or it is in the trash). */
   | { ok: false; reason: "notFound" };
 
-/** The post `postId` if `authorId` wrote it and it is not in the trash; else null. */
-export async function loadPostForEdit(db: DB, postId: string, authorId: string): Promise<EditorPost | null> {
+/** The post `postId` if `user` may edit it and it is not in the trash; else null. */
+export async function loadPostForEdit(db: DB, postId: string, user: EditingUser): Promise<EditorPost | null> {
   const post = await db
     .selectFrom("posts")
     .select([
       "id",
+      "authorId",
       "slug",
       "status",
       "publishedAt",
@@ -100,11 +110,11 @@ export async function loadPostForEdit(db: DB, postId: string, authorId: string):
       "federate",
     ])
     .where("id", "=", postId)
-    .where("authorId", "=", authorId)
+    .where(editableBy(user))
     .where("deletedAt", "is", null)
     .executeTakeFirst();
   if (!post) return null;
-  const [translations, tags, send] = await Promise.all([
+  const [translations, tags, send, author] = await Promise.all([
     db
       .selectFrom("postTranslations")
       .select(["locale", "title", "summary", "bodyMarkdown", "seoTitle", "seoDescription"])
@@ -118,11 +128,15 @@ export async function loadPostForEdit(db: DB, postId: string, authorId: string):
       .orderBy("t.slug")
       .execute(),
     db.selectFrom("newsletterSends").select("id").where("postId", "=", postId).executeTakeFirst(),
+    post.authorId
+      ? db.selectFrom("users").select("name").where("id", "=", post.authorId).executeTakeFirst()
+      : undefined,
   ]);
   const byLocale: Partial<Record<Locale, EditorTranslationData>> = {};
   for (const { locale, ...t } of translations) byLocale[locale] = t;
   return {
     ...post,
+    authorName: displayName(author?.name),
     seriesPosition: post.seriesPosition === null ? null : Number(post.seriesPosition),
     version: Number(post.version),
     newsletter: Number(post.newsletter) === 1,
@@ -345,14 +359,14 @@ async function replaceTranslationsAndTags(
 }
 
 /**
- * Saves the editor's form over post `postId` of `authorId`, only if it is still at
- * `input.version` (optimistic concurrency: the UPDATE's WHERE checks id, author and
+ * Saves the editor's form over post `postId`, which `user` may edit, only if it is still at
+ * `input.version` (optimistic concurrency: the UPDATE's WHERE checks id, who may edit and
  * version, and bumps the version). Post, translations and tags change in one
- * transaction or not at all.
+ * transaction or not at all; the post keeps its author, the revision names `user`.
  */
 export async function updateEditorPost(
   db: DB,
-  authorId: string,
+  user: EditingUser,
   postId: string,
   input: EditorInput,
   opts: {
@@ -360,7 +374,7 @@ export async function updateEditorPost(
     coalesce?: boolean;
     /** What the audit entry calls the save when the status stays (default "update"). */
     event?: PostEvent;
-    /** Who saves, for the audit entry (default: the author). */
+    /** Who saves, for the audit entry (default: `user`). */
     actor?: LifecycleActor;
   } = {},
 ): Promise<SaveResult> {
@@ -369,7 +383,7 @@ export async function updateEditorPost(
     .selectFrom("posts")
     .select(["slug", "publishedAt", "version", "status", "categoryId", "seriesId", "seriesPosition"])
     .where("id", "=", postId)
-    .where("authorId", "=", authorId)
+    .where(editableBy(user))
     .where("deletedAt", "is", null)
     .executeTakeFirst();
   if (!existing) return { ok: false, reason: "notFound" };
@@ -379,7 +393,7 @@ export async function updateEditorPost(
     return { ok: false, reason: "invalid", fieldErrors: { enTitle: "editor:errors.oneTitleRequired" } };
   const expected = input.version;
   const conflict = async (): Promise<SaveResult> => {
-    const current = await loadPostForEdit(db, postId, authorId);
+    const current = await loadPostForEdit(db, postId, user);
     return current ? { ok: false, reason: "conflict", current } : { ok: false, reason: "notFound" };
   };
   if (Number(existing.version) !== expected) return conflict();
@@ -401,7 +415,7 @@ export async function updateEditorPost(
   const now = nowIso();
 
   const publishedAt = publishTime(input, existing.publishedAt, now);
-  const by = opts.actor ?? (await userActor(db, authorId));
+  const by = opts.actor ?? (await userActor(db, user.id));
   let updated: { moved: boolean } | null;
   try {
     updated = await withPostLifecycle(db, by, async (life) => {
@@ -429,7 +443,7 @@ export async function updateEditorPost(
           version: eb("version", "+", 1),
         }))
         .where("id", "=", postId)
-        .where("authorId", "=", authorId)
+        .where(editableBy(user))
         .where("version", "=", expected)
         .where("deletedAt", "is", null)
         .executeTakeFirst();
@@ -437,7 +451,7 @@ export async function updateEditorPost(
       const tagIds = await ensureTags(trx, input.tags);
       await replaceTranslationsAndTags(trx, postId, translations, tagIds, now);
       const content = contentOfInput(input, slug, publishedAt, series);
-      await recordRevision(trx, { postId, authorId, kind: "saved", content, now, ...revision });
+      await recordRevision(trx, { postId, authorId: user.id, kind: "saved", content, now, ...revision });
       const moved =
         slug !== existing.slug ||
         publishedAt !== existing.publishedAt ||
@@ -480,16 +494,22 @@ export async function updateEditorPost(
 
 /**
  * The "Share on the Fediverse" box of a live post saved with pending changes: a setting, it
- * applies at once (the federation sync then sends the post or takes it back).
+ * applies at once (the federation sync then sends the post or takes it back). A change is
+ * recorded in the audit log as `user`.
  */
-export async function setPostFederate(db: DB, postId: string, authorId: string, federate: boolean): Promise<boolean> {
-  const result = await db
-    .updateTable("posts")
-    .set({ federate: federate ? 1 : 0 })
-    .where("id", "=", postId)
-    .where("authorId", "=", authorId)
-    .where("deletedAt", "is", null)
-    .where("federate", "=", federate ? 0 : 1)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+export async function setPostFederate(db: DB, postId: string, user: EditingUser, federate: boolean): Promise<boolean> {
+  const actor = await userActor(db, user.id);
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable("posts")
+      .set({ federate: federate ? 1 : 0 })
+      .where("id", "=", postId)
+      .where(editableBy(user))
+      .where("deletedAt", "is", null)
+      .where("federate", "=", federate ? 0 : 1)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    await audit(trx, actor, "post.federate", { type: "post", id: postId }, { federate });
+    return true;
+  });
 }

@@ -6,6 +6,9 @@ import type { Locale } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import { mediaImages } from "../media/media.server.ts";
 import { renderPost } from "../post-render.server.ts";
+import { userActor } from "../posts/lifecycle.server.ts";
+import { type EditingUser, editableBy } from "../posts/post-access.server.ts";
+import { audit } from "./audit.server.ts";
 import { findPostDetail, type PostDetail } from "./post-detail.server.ts";
 import { pendingRevision } from "./revisions.server.ts";
 import { termName } from "./taxonomy.server.ts";
@@ -30,44 +33,48 @@ export function isPreviewToken(value: string): boolean {
   return /^[A-Za-z0-9_-]{43}$/.test(value);
 }
 
-async function ownsPost(db: DB, postId: string, authorId: string): Promise<boolean> {
+async function mayEdit(db: DB, postId: string, user: EditingUser): Promise<boolean> {
   const row = await db
     .selectFrom("posts")
     .select("id")
     .where("id", "=", postId)
-    .where("authorId", "=", authorId)
+    .where(editableBy(user))
     .where("deletedAt", "is", null)
     .executeTakeFirst();
   return row !== undefined;
 }
 
 /**
- * A new preview link of post `postId` of `authorId`, valid for `hours` (1 to 720); the
- * token is returned once and never stored. Null when the post is not the author's.
+ * A new preview link of post `postId`, valid for `hours` (1 to 720); the token is returned
+ * once and never stored. Null when `user` may not edit the post. Recorded in the audit log.
  */
 export async function createPreviewLink(
   db: DB,
-  opts: { postId: string; authorId: string; hours: number; now?: Date },
+  opts: { postId: string; user: EditingUser; hours: number; now?: Date },
 ): Promise<{ id: string; token: string; expiresAt: string } | null> {
   if (!Number.isInteger(opts.hours) || opts.hours < PREVIEW_HOURS.min || opts.hours > PREVIEW_HOURS.max)
     throw new RangeError(`preview links last ${PREVIEW_HOURS.min} to ${PREVIEW_HOURS.max} hours`);
-  if (!(await ownsPost(db, opts.postId, opts.authorId))) return null;
+  if (!(await mayEdit(db, opts.postId, opts.user))) return null;
+  const actor = await userActor(db, opts.user.id);
   const now = opts.now ?? new Date();
   const token = randomBytes(32).toString("base64url");
   const id = newId();
   const expiresAt = new Date(now.getTime() + opts.hours * 3_600_000).toISOString();
-  await db
-    .insertInto("previewLinks")
-    .values({
-      id,
-      postId: opts.postId,
-      tokenHash: hashPreviewToken(token),
-      createdBy: opts.authorId,
-      expiresAt,
-      revokedAt: null,
-      createdAt: now.toISOString(),
-    })
-    .execute();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("previewLinks")
+      .values({
+        id,
+        postId: opts.postId,
+        tokenHash: hashPreviewToken(token),
+        createdBy: opts.user.id,
+        expiresAt,
+        revokedAt: null,
+        createdAt: now.toISOString(),
+      })
+      .execute();
+    await audit(trx, actor, "post.previewLink", { type: "post", id: opts.postId }, { previewLinkId: id, expiresAt });
+  });
   return { id, token, expiresAt };
 }
 
@@ -83,20 +90,25 @@ export async function listPreviewLinks(db: DB, postId: string, now = new Date())
     .execute();
 }
 
-/** Revokes one of the author's post's links; false when there was no such working link. */
+/** Revokes a link of a post `user` may edit; false when there was no such working link. */
 export async function revokePreviewLink(
   db: DB,
-  opts: { postId: string; authorId: string; id: string; now?: Date },
+  opts: { postId: string; user: EditingUser; id: string; now?: Date },
 ): Promise<boolean> {
-  if (!(await ownsPost(db, opts.postId, opts.authorId))) return false;
-  const result = await db
-    .updateTable("previewLinks")
-    .set({ revokedAt: (opts.now ?? new Date()).toISOString() })
-    .where("id", "=", opts.id)
-    .where("postId", "=", opts.postId)
-    .where("revokedAt", "is", null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  if (!(await mayEdit(db, opts.postId, opts.user))) return false;
+  const actor = await userActor(db, opts.user.id);
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable("previewLinks")
+      .set({ revokedAt: (opts.now ?? new Date()).toISOString() })
+      .where("id", "=", opts.id)
+      .where("postId", "=", opts.postId)
+      .where("revokedAt", "is", null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    await audit(trx, actor, "post.previewLinkRevoke", { type: "post", id: opts.postId }, { previewLinkId: opts.id });
+    return true;
+  });
 }
 
 /** The post a token opens, or null when it is unknown, revoked, expired, or the post is in the trash. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { asAuthor } from "../../../tests/setup/editing-user.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import type { EditorInput } from "../../lib/schemas/post.ts";
 import { newId } from "../ids.server.ts";
@@ -102,14 +103,14 @@ describe(`post revisions (${testDialect()})`, () => {
     expect(await bodies(post.id)).toEqual(["Old words here."]);
     // A second save straight after replaces the first revision…
     const second = saved(
-      await updateEditorPost(database.db, ALICE, post.id, input({ version: post.version }, "Second words.")),
+      await updateEditorPost(database.db, asAuthor(ALICE), post.id, input({ version: post.version }, "Second words.")),
     );
     expect(await bodies(post.id)).toEqual(["Second words."]);
     // …a status change starts a new one.
     saved(
       await updateEditorPost(
         database.db,
-        ALICE,
+        asAuthor(ALICE),
         post.id,
         input({ version: second.version, status: "scheduled", publishAt: "2030-01-01T00:00:00.000Z" }, "Third."),
       ),
@@ -172,13 +173,15 @@ describe(`post revisions (${testDialect()})`, () => {
       .set({ createdAt: at(0) })
       .where("postId", "=", first.id)
       .execute();
-    saved(await updateEditorPost(database.db, ALICE, first.id, input({ version: first.version }, "Version two.")));
+    saved(
+      await updateEditorPost(database.db, asAuthor(ALICE), first.id, input({ version: first.version }, "Version two.")),
+    );
     const revision = await getRevision(database.db, first.id, oldest?.id ?? "");
     if (!revision) throw new Error("no revision");
-    const current = await loadPostForEdit(database.db, first.id, ALICE);
+    const current = await loadPostForEdit(database.db, first.id, asAuthor(ALICE));
     const restored = await updateEditorPost(
       database.db,
-      ALICE,
+      asAuthor(ALICE),
       first.id,
       inputOfContent(revision.content, current?.version ?? 0),
       { coalesce: false },
@@ -186,7 +189,7 @@ describe(`post revisions (${testDialect()})`, () => {
     expect(restored.ok).toBe(true);
     expect(await publicBody(first.id)).toBe("Version one.");
     expect(await bodies(first.id)).toEqual(["Version one.", "Version two.", "Version one."]);
-    const current2 = await loadPostForEdit(database.db, first.id, ALICE);
+    const current2 = await loadPostForEdit(database.db, first.id, asAuthor(ALICE));
     expect(current2?.tags.map((t) => t.nameEn)).toEqual(["One"]);
     expect(current2?.translations.zh?.bodyMarkdown).toBe("旧的文字");
   });
@@ -197,7 +200,7 @@ describe(`post revisions (${testDialect()})`, () => {
     );
     const pending = await savePendingEdit(
       database.db,
-      ALICE,
+      asAuthor(ALICE),
       post.id,
       input({ version: post.version, status: "published" }, "Not yet."),
     );
@@ -205,10 +208,10 @@ describe(`post revisions (${testDialect()})`, () => {
     expect(await publicBody(post.id)).toBe("Readers see this.");
     expect((await pendingRevision(database.db, post.id))?.content.translations.en?.bodyMarkdown).toBe("Not yet.");
     // The form loaded before the pending save is now stale.
-    const stale = await savePendingEdit(database.db, ALICE, post.id, input({ version: post.version }, "x"));
+    const stale = await savePendingEdit(database.db, asAuthor(ALICE), post.id, input({ version: post.version }, "x"));
     expect(stale).toEqual({ ok: false, reason: "conflict" });
     // Another author's post does not exist for Bob.
-    expect(await savePendingEdit(database.db, BOB, post.id, input({ version: pending.version }))).toEqual({
+    expect(await savePendingEdit(database.db, asAuthor(BOB), post.id, input({ version: pending.version }))).toEqual({
       ok: false,
       reason: "notFound",
     });
@@ -216,7 +219,7 @@ describe(`post revisions (${testDialect()})`, () => {
     saved(
       await updateEditorPost(
         database.db,
-        ALICE,
+        asAuthor(ALICE),
         post.id,
         input({ version: pending.version, status: "published" }, "Not yet."),
       ),
@@ -236,15 +239,15 @@ describe(`post revisions (${testDialect()})`, () => {
     );
     const pending = await savePendingEdit(
       database.db,
-      ALICE,
+      asAuthor(ALICE),
       post.id,
       input({ version: post.version, status: "published" }, "Dropped."),
     );
     if (!pending.ok) throw new Error(JSON.stringify(pending));
-    expect(await discardPendingEdit(database.db, ALICE, post.id, post.version)).toBe("conflict");
-    expect(await discardPendingEdit(database.db, BOB, post.id, pending.version)).toBe("notFound");
+    expect(await discardPendingEdit(database.db, asAuthor(ALICE), post.id, post.version)).toBe("conflict");
+    expect(await discardPendingEdit(database.db, asAuthor(BOB), post.id, pending.version)).toBe("notFound");
     expect(await pendingRevision(database.db, post.id)).not.toBeNull();
-    expect(await discardPendingEdit(database.db, ALICE, post.id, pending.version)).toBe("discarded");
+    expect(await discardPendingEdit(database.db, asAuthor(ALICE), post.id, pending.version)).toBe("discarded");
     expect(await pendingRevision(database.db, post.id)).toBeNull();
     expect(await bodies(post.id)).toEqual(["Kept."]);
     expect(await publicBody(post.id)).toBe("Kept.");
@@ -258,11 +261,11 @@ describe(`post revisions (${testDialect()})`, () => {
     const later = new Date(now.getTime() + 3_600_000).toISOString();
     // Nothing pending yet: nothing to schedule.
     const schedule = (version: number, at: string) =>
-      schedulePendingUpdate(database.db, { authorId: ALICE, postId: post.id, version, at, now });
+      schedulePendingUpdate(database.db, { user: asAuthor(ALICE), postId: post.id, version, at, now });
     expect(await schedule(post.version, later)).toBe("noPending");
     const first = await savePendingEdit(
       database.db,
-      ALICE,
+      asAuthor(ALICE),
       post.id,
       input({ version: post.version, status: "published" }, "After."),
     );
@@ -278,7 +281,7 @@ describe(`post revisions (${testDialect()})`, () => {
     // Saving the changes again cancels the schedule.
     const second = await savePendingEdit(
       database.db,
-      ALICE,
+      asAuthor(ALICE),
       post.id,
       input({ version: first.version, status: "published" }, "After, again."),
     );
@@ -298,13 +301,13 @@ describe(`post revisions (${testDialect()})`, () => {
     const post = saved(await createEditorPost(database.db, ALICE, input({ slug: "rev-live-2", status: "published" })));
     const result = await savePendingEdit(
       database.db,
-      ALICE,
+      asAuthor(ALICE),
       post.id,
       input({ version: post.version, status: "published", slug: "rev-taken" }),
     );
     expect(result).toEqual({ ok: false, reason: "invalid", fieldErrors: { slug: "editor:errors.slugTaken" } });
     expect(await pendingRevision(database.db, post.id)).toBeNull();
-    expect((await loadPostForEdit(database.db, post.id, ALICE))?.version).toBe(post.version);
+    expect((await loadPostForEdit(database.db, post.id, asAuthor(ALICE)))?.version).toBe(post.version);
   });
 });
 
@@ -312,7 +315,7 @@ describe(`preview links (${testDialect()})`, () => {
   it("opens the post until the link expires, stores only the token's hash", async () => {
     const post = saved(await createEditorPost(database.db, ALICE, input({ slug: "preview-expiry" })));
     const now = new Date("2026-11-26T12:00:00.000Z");
-    const link = await createPreviewLink(database.db, { postId: post.id, authorId: ALICE, hours: 1, now });
+    const link = await createPreviewLink(database.db, { postId: post.id, user: asAuthor(ALICE), hours: 1, now });
     if (!link) throw new Error("no link");
     expect(link.expiresAt).toBe("2026-11-26T13:00:00.000Z");
     const stored = await database.db
@@ -327,22 +330,26 @@ describe(`preview links (${testDialect()})`, () => {
     expect(await postOfPreviewToken(database.db, `${link.token.slice(0, -1)}x`, now)).toBeNull();
     expect(await listPreviewLinks(database.db, post.id, new Date("2026-11-26T13:00:01.000Z"))).toEqual([]);
     // Only 1 hour to 30 days, and only on one's own post.
-    await expect(createPreviewLink(database.db, { postId: post.id, authorId: ALICE, hours: 0 })).rejects.toThrow();
-    await expect(createPreviewLink(database.db, { postId: post.id, authorId: ALICE, hours: 721 })).rejects.toThrow();
-    expect(await createPreviewLink(database.db, { postId: post.id, authorId: BOB, hours: 48 })).toBeNull();
+    await expect(
+      createPreviewLink(database.db, { postId: post.id, user: asAuthor(ALICE), hours: 0 }),
+    ).rejects.toThrow();
+    await expect(
+      createPreviewLink(database.db, { postId: post.id, user: asAuthor(ALICE), hours: 721 }),
+    ).rejects.toThrow();
+    expect(await createPreviewLink(database.db, { postId: post.id, user: asAuthor(BOB), hours: 48 })).toBeNull();
   });
 
   it("stops opening once revoked, only by the post's author", async () => {
     const post = saved(await createEditorPost(database.db, ALICE, input({ slug: "preview-revoke" })));
-    const link = await createPreviewLink(database.db, { postId: post.id, authorId: ALICE, hours: 48 });
+    const link = await createPreviewLink(database.db, { postId: post.id, user: asAuthor(ALICE), hours: 48 });
     if (!link) throw new Error("no link");
     expect((await listPreviewLinks(database.db, post.id)).map((l) => l.id)).toEqual([link.id]);
-    expect(await revokePreviewLink(database.db, { postId: post.id, authorId: BOB, id: link.id })).toBe(false);
+    expect(await revokePreviewLink(database.db, { postId: post.id, user: asAuthor(BOB), id: link.id })).toBe(false);
     expect(await postOfPreviewToken(database.db, link.token)).toBe(post.id);
-    expect(await revokePreviewLink(database.db, { postId: post.id, authorId: ALICE, id: link.id })).toBe(true);
+    expect(await revokePreviewLink(database.db, { postId: post.id, user: asAuthor(ALICE), id: link.id })).toBe(true);
     expect(await postOfPreviewToken(database.db, link.token)).toBeNull();
     expect(await listPreviewLinks(database.db, post.id)).toEqual([]);
-    expect(await revokePreviewLink(database.db, { postId: post.id, authorId: ALICE, id: link.id })).toBe(false);
+    expect(await revokePreviewLink(database.db, { postId: post.id, user: asAuthor(ALICE), id: link.id })).toBe(false);
   });
 
   it("shows a live post's pending changes, rendered, while readers keep the stored text", async () => {
@@ -356,7 +363,7 @@ describe(`preview links (${testDialect()})`, () => {
     expect((await previewPost(database.db, post.id, "en"))?.translation.bodyHtml).toContain("<strong>text</strong>");
     const pending = await savePendingEdit(
       database.db,
-      ALICE,
+      asAuthor(ALICE),
       post.id,
       input({ version: post.version, status: "published", tags: ["Fresh tag"] }, "Pending *words*."),
     );

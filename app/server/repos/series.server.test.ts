@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { asAuthor } from "../../../tests/setup/editing-user.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
 import type { EditorInput } from "../../lib/schemas/post.ts";
 import { newId } from "../ids.server.ts";
@@ -61,7 +62,7 @@ function saved(result: SaveResult): { id: string; version: number } {
 }
 
 async function seriesOf(postId: string) {
-  const post = await loadPostForEdit(database.db, postId, AUTHOR);
+  const post = await loadPostForEdit(database.db, postId, asAuthor(AUTHOR));
   return { seriesId: post?.seriesId ?? null, seriesPosition: post?.seriesPosition ?? null };
 }
 
@@ -102,7 +103,7 @@ describe("series of posts", () => {
     saved(
       await updateEditorPost(
         db,
-        AUTHOR,
+        asAuthor(AUTHOR),
         two.id,
         input("Part two", { version: two.version, publishAt: at(2), seriesId }),
       ),
@@ -142,12 +143,19 @@ describe("series of posts", () => {
     saved(
       await updateEditorPost(
         db,
-        AUTHOR,
+        asAuthor(AUTHOR),
         first.id,
         input("Zero", { version: 1, publishAt: at(10), seriesId, seriesPosition: 1 }),
       ),
     );
-    saved(await updateEditorPost(db, AUTHOR, first.id, input("Zero", { version: 2, publishAt: at(10), seriesId })));
+    saved(
+      await updateEditorPost(
+        db,
+        asAuthor(AUTHOR),
+        first.id,
+        input("Zero", { version: 2, publishAt: at(10), seriesId }),
+      ),
+    );
     expect((await seriesOf(first.id)).seriesPosition).toBe(1);
     expect((await publishedParts(db, seriesId, "en")).map((p) => p.title)).toEqual(["Early", "Late", "Zero"]);
     // The Chinese page falls back to the English description.
@@ -172,7 +180,7 @@ describe("series of posts", () => {
     const post = saved(await createEditorPost(db, AUTHOR, input("Live one", { publishAt: at(5) })));
     const pending = await savePendingEdit(
       db,
-      AUTHOR,
+      asAuthor(AUTHOR),
       post.id,
       input("Live one", { version: post.version, seriesId: made.id }),
     );
@@ -186,11 +194,11 @@ describe("series of posts", () => {
     expect((await previewPost(db, post.id, "en"))?.seriesId).toBe(made.id);
 
     // Update: the pending revision's series goes live.
-    const current = await loadPostForEdit(db, post.id, AUTHOR);
+    const current = await loadPostForEdit(db, post.id, asAuthor(AUTHOR));
     saved(
       await updateEditorPost(
         db,
-        AUTHOR,
+        asAuthor(AUTHOR),
         post.id,
         inputOfContent(revision?.content ?? ({} as never), current?.version ?? 0),
       ),
@@ -220,11 +228,11 @@ describe("series of posts", () => {
     await db.transaction().execute((trx) => deleteSeries(trx, made.id));
     expect(await getSeries(db, made.id)).toBeUndefined();
     expect(await seriesOf(post.id)).toEqual({ seriesId: null, seriesPosition: null });
-    expect(await loadPostForEdit(db, post.id, AUTHOR)).not.toBeNull();
+    expect(await loadPostForEdit(db, post.id, asAuthor(AUTHOR))).not.toBeNull();
 
     // The revision still names the series; restoring it brings the post back without one.
     expect((await getRevision(db, post.id, inSeries?.id ?? ""))?.content.seriesId).toBe(made.id);
-    const restored = await restoreRevision(db, AUTHOR, post.id, inSeries?.id ?? "");
+    const restored = await restoreRevision(db, asAuthor(AUTHOR), post.id, inSeries?.id ?? "");
     expect(restored.ok).toBe(true);
     expect(await seriesOf(post.id)).toEqual({ seriesId: null, seriesPosition: null });
     expect(await findPublicSeries(db, "doomed", "en")).toBeUndefined();
