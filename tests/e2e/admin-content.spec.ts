@@ -6,7 +6,7 @@ import { newId } from "../../app/server/ids.server.ts";
 import { createPost } from "../../app/server/repos/posts.server.ts";
 import { createCategory } from "../../app/server/repos/taxonomy.server.ts";
 import { insertUser } from "../setup/fixtures-db.ts";
-import { signedInAdmin, signedInUser } from "./account-helpers.ts";
+import { signedInAdmin } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 
 test.describe.configure({ mode: "serial" });
@@ -28,42 +28,6 @@ async function expectNoAxeViolations(page: Page, path: string) {
     results.violations.map((v) => `${path}: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
   ).toEqual([]);
 }
-
-test("visitors are sent to login and signed-in non-admins get 403 on the blog and comment admin", async ({
-  page,
-  request,
-  serverDb,
-}) => {
-  const secret = `${TAG} secret title`;
-  const postId = await createPost(serverDb.db, {
-    slug: `${TAG}-secret`,
-    authorId: null,
-    status: "draft",
-    publishedAt: null,
-    translations: [{ locale: "en", title: secret }],
-  });
-  for (const path of ["/admin/blog", "/admin/blog?view=trash", "/admin/comments", "/admin/comments?status=spam"]) {
-    const response = await request.get(path, { maxRedirects: 0 });
-    expect(response.status(), path).toBe(302);
-    expect(response.headers().location).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
-  }
-  const anonymousPost = await request.post("/admin/blog", { form: { intent: "trash", id: postId }, maxRedirects: 0 });
-  expect([302, 401, 403]).toContain(anonymousPost.status());
-
-  await signedInUser(page, "content-user");
-  for (const path of ["/admin/blog", "/admin/comments"]) {
-    const response = await page.goto(path);
-    expect(response?.status(), path).toBe(403);
-    expect(await page.content()).not.toContain(secret);
-  }
-  const forged = await page.request.post("/admin/blog", { form: { intent: "trash", id: postId } });
-  expect(forged.status()).toBe(403);
-  const bulk = await page.request.post("/admin/comments", { form: { bulk: "delete", ids: "x", confirmed: "1" } });
-  expect(bulk.status()).toBe(403);
-  const row = await serverDb.db.selectFrom("posts").select("deletedAt").where("id", "=", postId).executeTakeFirst();
-  expect(row?.deletedAt).toBeNull();
-  await serverDb.db.deleteFrom("posts").where("id", "=", postId).execute();
-});
 
 test.describe("in a browser at UTC+8", () => {
   test.use({ timezoneId: "Asia/Shanghai" });

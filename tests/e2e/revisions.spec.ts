@@ -1,7 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createEditorPost } from "../../app/server/repos/post-editor.server.ts";
 import { login, signedInAdmin } from "./account-helpers.ts";
+import { axeFindings, rulesFor } from "./axe.ts";
 import { ceiling } from "./ceilings.ts";
 import { expect, test } from "./fixtures.ts";
 
@@ -112,8 +112,7 @@ test("a live post's edit stays unseen until Update, and an old revision comes ba
       for (const path of [diffPath, editPath]) {
         await page.goto(path);
         if (path === editPath) await expect(page.getByLabel("Publish these changes at")).toBeVisible();
-        const results = await new AxeBuilder({ page }).exclude("[data-testid=site-header]").analyze();
-        const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+        const summary = await axeFindings(page, { exclude: "[data-testid=site-header]", rules: rulesFor(theme) });
         expect(summary, `${theme} ${path}`).toEqual([]);
       }
     }

@@ -1,9 +1,9 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { DB } from "../../app/server/db/db.server.ts";
 import { renderMarkdown } from "../../app/server/markdown.server.ts";
 import type { NewPostInput } from "../../app/server/posts/lifecycle.server.ts";
 import { createPost } from "../../app/server/repos/posts.server.ts";
 import { reindexPost } from "../../app/server/search/index.server.ts";
+import { axeFindings, rulesFor } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";
 
 // The posts are written straight into the server's database and indexed, as the
@@ -169,9 +169,7 @@ for (const theme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: theme });
     for (const path of ["/search", "/zh/search?q=%E6%B5%8B%E8%AF%95", "/en/search?q=quokka"]) {
       await page.goto(path);
-      const results = await new AxeBuilder({ page }).analyze();
-      const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-      expect(summary, `${theme} ${path}`).toEqual([]);
+      expect(await axeFindings(page, { rules: rulesFor(theme) }), `${theme} ${path}`).toEqual([]);
     }
   });
 }

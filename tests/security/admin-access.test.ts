@@ -4,6 +4,7 @@ import routes from "../../app/routes.ts";
 import { type DB, openDatabase } from "../../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../../app/server/env.server.ts";
 import { addAdmins } from "../../app/server/repos/admins.server.ts";
+import { createPost } from "../../app/server/repos/posts.server.ts";
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl } from "../setup/test-db.ts";
 
@@ -141,6 +142,64 @@ describe("the admin route table", () => {
       const res = await get(`${route.path}.data?_routes=${encodeURIComponent(route.id)}`, userCookie);
       expect(res.status, `${route.path} ${route.id}`).toBe(403);
     }
+  });
+
+  // The browser journeys once checked this page by page (the blog list with a draft's
+  // title, a forged trash, the links, ads, slides and settings forms); here every admin
+  // page and action is asked about a real post, as an attacker who knows its id would.
+  it("shows a reader nothing of a real draft and lets their forged posts change nothing", async () => {
+    const secret = "Admin-access secret draft title";
+    const id = await createPost(db, {
+      slug: "admin-access-secret",
+      authorId: null,
+      status: "draft",
+      publishedAt: null,
+      translations: [{ locale: "en", title: secret }],
+    });
+    const auditBefore = await db
+      .selectFrom("auditLog")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow();
+    for (const path of [...paths, "/admin/blog?view=trash", "/admin/comments?status=spam"]) {
+      const page = await get(path.replace("no-such-id", id), userCookie);
+      expect(page.status, path).toBe(403);
+      expect(page.body, path).not.toContain(secret);
+    }
+    for (const path of paths) {
+      for (const intent of ["trash", "delete", "publish", "grantAdmin"]) {
+        const res = await fetch(`${server.url}${path.replace("no-such-id", id)}`, {
+          method: "POST",
+          redirect: "manual",
+          headers: { origin: server.url, "content-type": "application/x-www-form-urlencoded", cookie: userCookie },
+          body: new URLSearchParams({
+            intent,
+            id,
+            ids: id,
+            bulk: "delete",
+            confirmed: "1",
+            siteNameEn: "Hijacked",
+            siteNameZh: "劫持",
+            name: "Sneaky",
+            url: "https://sneaky.example",
+          }).toString(),
+        });
+        expect([403, 405], `POST ${path} ${intent}`).toContain(res.status);
+        expect(await res.text(), `POST ${path} ${intent}`).not.toContain(secret);
+      }
+    }
+    const row = await db
+      .selectFrom("posts")
+      .select(["status", "deletedAt"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: "draft", deletedAt: null });
+    const auditAfter = await db
+      .selectFrom("auditLog")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow();
+    expect(Number(auditAfter.n)).toBe(Number(auditBefore.n));
+    const settings = await get("/en", userCookie);
+    expect(settings.body).not.toContain("Hijacked");
   });
 
   it("refuses an admin's cross-site form posts before any action runs", async () => {
