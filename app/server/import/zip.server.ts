@@ -26,6 +26,14 @@ export const ZIP_MAX_TOTAL_BYTES = 1024 * 1024 * 1024;
 export const ZIP_MAX_RATIO = 100;
 /** Entries are held to the ratio once they have written this much: a small file of spaces is no bomb. */
 export const ZIP_RATIO_FLOOR_BYTES = 1024 * 1024;
+/**
+ * What a zip uploaded on the admin page may unpack to: twenty times the upload limit (a blog's
+ * Markdown deflates 3–5 to 1, its images not at all), and never more than ZIP_MAX_TOTAL_BYTES.
+ */
+export function uploadZipBudget(uploadMaxBytes: number): number {
+  return Math.min(ZIP_MAX_TOTAL_BYTES, 20 * uploadMaxBytes);
+}
+
 /** Written once an unpacking finished: a folder without it is unpacked again. */
 const COMPLETE = ".inkwell-unpacked";
 
