@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Site, startSite } from "../setup/site.ts";
 import { testDialect } from "../setup/test-db.ts";
@@ -13,6 +14,7 @@ import { zipOfZeros } from "../setup/zip-bomb.ts";
 // message in the admin's language, a 4xx, and nothing left behind: no files, no import.
 
 const GHOST_FIXTURE = path.resolve(import.meta.dirname, "../fixtures/ghost/export.json");
+const WXR_FIXTURE = path.resolve(import.meta.dirname, "../fixtures/wordpress/export.xml");
 
 /** The import form as the browser sends it: intent, language and the file. */
 function importForm(fileName: string, data: Buffer): { body: Uint8Array<ArrayBuffer>; contentType: string } {
@@ -29,7 +31,10 @@ function importForm(fileName: string, data: Buffer): { body: Uint8Array<ArrayBuf
     data,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
-  return { body: new Uint8Array(body) as Uint8Array<ArrayBuffer>, contentType: `multipart/form-data; boundary=${boundary}` };
+  return {
+    body: new Uint8Array(body) as Uint8Array<ArrayBuffer>,
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
 describe(`the admin Import upload's budgets (${testDialect()})`, () => {
@@ -86,6 +91,36 @@ describe(`the admin Import upload's budgets (${testDialect()})`, () => {
     expect(answer.html).toContain("nested too deeply to read");
     expect(answer.html).not.toMatch(/Internal server error|服务器内部错误/);
     expect(await leftBehind()).toEqual({ files: [], imports: 0, items: 0 });
+  });
+
+  it("still checks an ordinary zip and WordPress export through the worker, and refuses what is neither", async () => {
+    const enc = (text: string) => new TextEncoder().encode(text);
+    const zip = Buffer.from(
+      zipSync({
+        "blog/posts/moving.en.md": enc("---\ntitle: Moving in\ndate: 2020-05-06\n---\n\nHello.\n"),
+        "blog/posts/moving.zh.md": enc("---\ntitle: 搬家\ndate: 2020-05-06\n---\n\n你好。\n"),
+        "blog/posts/second.md": enc("---\ntitle: Second\n---\n\n![gone](gone.png)\n"),
+      }),
+    );
+    const fromZip = await upload("blog.zip", zip);
+    expect(fromZip.status).toBe(200);
+    expect(fromZip.html).toContain("2 posts found. Nothing has been written yet.");
+    expect(fromZip.html).toMatch(/no such file in the zip.{0,80}gone\.png/);
+    const fromWxr = await upload("export.xml", readFileSync(WXR_FIXTURE));
+    expect(fromWxr.status).toBe(200);
+    expect(fromWxr.html).toContain("Nothing has been written yet.");
+    for (const [name, data] of [
+      ["x.zip", Buffer.from("PK\u0003\u0004 no zip after all")],
+      ["x.json", Buffer.from('{"posts": []}')],
+      ["x.xml", Buffer.from("<rss><channel></channel>")],
+    ] as const) {
+      expect((await upload(name, data)).status, name).toBe(400);
+    }
+    // Staged: the zip's folder and the export's empty image folder; no upload file is left.
+    expect(readdirSync(path.join(site.dataDir, "imports")).filter((n) => n.startsWith("upload-"))).toEqual([]);
+    await site.db.deleteFrom("postImportItems").execute();
+    await site.db.deleteFrom("postImports").execute();
+    rmSync(path.join(site.dataDir, "imports"), { recursive: true, force: true });
   });
 
   it("still checks an ordinary export and stages it, the upload file gone", async () => {

@@ -106,6 +106,13 @@ describe("checking an upload on a worker thread", () => {
     expect(await readdir(importsDir)).toEqual([]);
   });
 
+  it("stops a check past its time budget and refuses the upload as too complex", async () => {
+    const file = await saved("slow.json", ghostExport(50));
+    const hurried = workerUploadChecker({ url, budgetMs: 1 });
+    const outcome = await hurried.check(request(file, "json", path.join(work, "imports")), collect());
+    expect(outcome).toMatchObject({ ok: false, refusal: "tooComplex" });
+  });
+
   it("leaves the request thread free while it parses", async () => {
     // Judged by this thread's CPU time, which a busy machine does not stretch (see
     // comment-renderer.server.test.ts): reading an export here costs its whole price on this

@@ -40,7 +40,7 @@ export type UploadCheckEvent =
   | { type: "posts"; items: Array<{ check: CheckedPost; payload: string }> }
   | { type: "done"; problems: ImportReportLine[] }
   | { type: "refused"; refusal: UploadRefusal; detail: string }
-  /** Something no input should cause (a bug): the checker throws it. */
+  /** Something no input should cause (a bug in a reader): logged, and the file refused as unreadable. */
   | { type: "failed"; message: string };
 
 export type UploadCheckOutcome =
@@ -62,7 +62,16 @@ export const UPLOAD_CHECK_BUDGET_MS = 5 * 60_000;
 /** The worker's heap: a streamed reader holds a batch of posts and a few small tables. */
 export const UPLOAD_CHECK_HEAP_MB = 256;
 
-async function handle(event: UploadCheckEvent, handlers: UploadCheckHandlers): Promise<UploadCheckOutcome | null> {
+/** What a file of this format is refused as when its reader fails. */
+const unreadable = (format: UploadCheckRequest["format"]): UploadRefusal =>
+  format === "json" ? "notGhost" : format === "xml" ? "notWordPress" : "notZip";
+
+async function handle(
+  event: UploadCheckEvent,
+  handlers: UploadCheckHandlers,
+  request: UploadCheckRequest,
+  log: Logger | undefined,
+): Promise<UploadCheckOutcome | null> {
   switch (event.type) {
     case "source":
       await handlers.onSource(event);
@@ -75,7 +84,8 @@ async function handle(event: UploadCheckEvent, handlers: UploadCheckHandlers): P
     case "refused":
       return { ok: false, refusal: event.refusal, detail: event.detail };
     case "failed":
-      throw new Error(`the upload check failed: ${event.message}`);
+      log?.error({ file: request.file, format: request.format, err: event.message }, "an upload's reader failed");
+      return { ok: false, refusal: unreadable(request.format), detail: event.message.slice(0, 300) };
   }
 }
 
@@ -84,9 +94,22 @@ export const inProcessUploadChecker: UploadChecker = {
   async check(request, handlers) {
     const { runUploadCheck } = await import("./upload-check-run.server.ts");
     let outcome: UploadCheckOutcome | null = null;
-    await runUploadCheck(request, async (event) => {
-      outcome = (await handle(event, handlers)) ?? outcome;
-    });
+    /** An error of this thread's handlers (storing a batch): thrown as the worker checker does. */
+    let own: unknown = null;
+    try {
+      await runUploadCheck(request, async (event) => {
+        try {
+          outcome = (await handle(event, handlers, request, undefined)) ?? outcome;
+        } catch (error) {
+          own = error;
+          throw error;
+        }
+      });
+    } catch (error) {
+      if (own || outcome) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      outcome = await handle({ type: "failed", message }, handlers, request, undefined);
+    }
     if (!outcome) throw new Error("the upload check ended without an answer");
     return outcome;
   },
@@ -127,7 +150,7 @@ export function workerUploadChecker(options: {
           queue = queue.then(async () => {
             if (settled) return;
             try {
-              const outcome = await handle(event, handlers);
+              const outcome = await handle(event, handlers, request, options.log);
               if (outcome) settle({ outcome });
               else if (event.type === "posts") worker.postMessage("next");
             } catch (error) {
