@@ -1,11 +1,11 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
+import type { Locale } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
-import { checkPost } from "./check.server.ts";
-import type { ImportedPost } from "./core.server.ts";
+import { type CheckedPost, checkPost } from "./check.server.ts";
+import type { ImportedPost, ImportReportLine } from "./core.server.ts";
 import { GHOST_SOURCE, streamGhostExport } from "./ghost.server.ts";
 import { MARKDOWN_SOURCE, SourceRefused, SourceTooDeep, streamMarkdownFolder } from "./markdown-folder.server.ts";
-import type { UploadCheckEvent, UploadCheckRequest, UploadRefusal } from "./upload-check.server.ts";
 import { streamWxr, WORDPRESS_SOURCE } from "./wordpress.server.ts";
 import { unpackZip, ZipRefused } from "./zip.server.ts";
 
@@ -13,6 +13,37 @@ import { unpackZip, ZipRefused } from "./zip.server.ts";
 // budgets, or streams a Ghost or WordPress export, and hands each batch of posts on already
 // checked (checkPost) and serialised, so the thread that receives them only stores them and
 // looks things up. Run on the check's worker thread; in-process in tests.
+
+export interface UploadCheckRequest {
+  /** The uploaded file, saved under `importsDir`. */
+  file: string;
+  format: "zip" | "json" | "xml";
+  importsDir: string;
+  locale: Locale | undefined;
+  /** A zip's budgets (zip.server.ts). */
+  entryMaxBytes: number;
+  totalMaxBytes: number;
+}
+
+/** Why an upload is refused after it was received (the page shows each in the admin's language). */
+export type UploadRefusal =
+  | "notZip"
+  | "notGhost"
+  | "notWordPress"
+  | "zipTooLarge"
+  | "zipRatio"
+  | "zipTooManyFiles"
+  | "tooDeep"
+  | "tooComplex";
+
+export type UploadCheckEvent =
+  /** Where the upload's files are: the folder imported, and the folder to remove when it is dropped. */
+  | { type: "source"; kind: string; rootDir: string; unpacked: string }
+  | { type: "posts"; items: Array<{ check: CheckedPost; payload: string }> }
+  | { type: "done"; problems: ImportReportLine[] }
+  | { type: "refused"; refusal: UploadRefusal; detail: string }
+  /** Something no input should cause (a bug in a reader): logged, and the file refused as unreadable. */
+  | { type: "failed"; message: string };
 
 /** The refusal a reader's error stands for. */
 function refusalOf(format: UploadCheckRequest["format"], error: SourceRefused): UploadRefusal {

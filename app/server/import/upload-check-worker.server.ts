@@ -2,8 +2,7 @@
 // named in its workerData and posts what it finds, waiting for "next" after each batch of posts.
 // Built as its own entry (vite.config.ts); run from source by Node in tests.
 import { parentPort, workerData } from "node:worker_threads";
-import type { UploadCheckEvent, UploadCheckRequest } from "./upload-check.server.ts";
-import { runUploadCheck } from "./upload-check-run.server.ts";
+import { runUploadCheck, type UploadCheckEvent, type UploadCheckRequest } from "./upload-check-run.server.ts";
 
 const port = parentPort;
 if (port) {

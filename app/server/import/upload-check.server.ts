@@ -1,8 +1,10 @@
 import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
-import type { Locale } from "../db/schema.server.ts";
 import type { CheckedPost } from "./check.server.ts";
 import type { ImportReportLine } from "./core.server.ts";
+import type { UploadCheckEvent, UploadCheckRequest, UploadRefusal } from "./upload-check-run.server.ts";
+
+export type { UploadCheckEvent, UploadCheckRequest, UploadRefusal };
 
 // The check of an upload on the admin Import page (docs/decisions/028-import-upload-budget.md):
 // unpacking a zip and parsing an export run on a worker thread of their own, one per upload,
@@ -11,37 +13,6 @@ import type { ImportReportLine } from "./core.server.ts";
 // sends (waiting for each to be stored before the next is read) and answers other requests in
 // between. The worker has a heap limit and a time budget: past either it is stopped and the
 // upload refused.
-
-export interface UploadCheckRequest {
-  /** The uploaded file, saved under `importsDir`. */
-  file: string;
-  format: "zip" | "json" | "xml";
-  importsDir: string;
-  locale: Locale | undefined;
-  /** A zip's budgets (zip.server.ts). */
-  entryMaxBytes: number;
-  totalMaxBytes: number;
-}
-
-/** Why an upload is refused after it was received (the page shows each in the admin's language). */
-export type UploadRefusal =
-  | "notZip"
-  | "notGhost"
-  | "notWordPress"
-  | "zipTooLarge"
-  | "zipRatio"
-  | "zipTooManyFiles"
-  | "tooDeep"
-  | "tooComplex";
-
-export type UploadCheckEvent =
-  /** Where the upload's files are: the folder imported, and the folder to remove when it is dropped. */
-  | { type: "source"; kind: string; rootDir: string; unpacked: string }
-  | { type: "posts"; items: Array<{ check: CheckedPost; payload: string }> }
-  | { type: "done"; problems: ImportReportLine[] }
-  | { type: "refused"; refusal: UploadRefusal; detail: string }
-  /** Something no input should cause (a bug in a reader): logged, and the file refused as unreadable. */
-  | { type: "failed"; message: string };
 
 export type UploadCheckOutcome =
   | { ok: true; problems: ImportReportLine[] }
