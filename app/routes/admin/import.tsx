@@ -146,7 +146,7 @@ async function checkUploaded(
             ))
           )
             throw new Error("the import was dropped while its upload was read");
-          for (const item of items) await plan.addChecked(item.check);
+          await plan.addChecked(items.map((i) => i.check));
         },
       },
     );
