@@ -181,8 +181,9 @@ function imageResolverFor(kind: string, rootDir: string, maxBytes: number) {
 }
 
 /**
- * `upload` (multipart: a zip, or a Ghost or WordPress export with its `lang`): unpacks and reads it, stores it as a staged import and answers
- * the dry-run report; nothing is imported yet. `confirm` starts a staged import; `cancel`
+ * `upload` (multipart: a zip, or a Ghost or WordPress export with its `lang`): saves it, has it
+ * checked off this thread (checkUploaded), stores it as a staged import and answers the dry-run
+ * report; nothing is imported yet. `confirm` starts a staged import; `cancel`
  * drops it and its unpacked files.
  */
 export async function action({ request, context }: Route.ActionArgs) {
