@@ -89,7 +89,10 @@ function importForm(data: Buffer): { body: Uint8Array<ArrayBuffer>; contentType:
     data,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
-  return { body: new Uint8Array(body) as Uint8Array<ArrayBuffer>, contentType: `multipart/form-data; boundary=${boundary}` };
+  return {
+    body: new Uint8Array(body) as Uint8Array<ArrayBuffer>,
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
 /** Uploads an export of `bytes` to the running server and times /healthz until the dry run answers. */
