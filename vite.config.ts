@@ -4,11 +4,11 @@ import { defineConfig, type Plugin } from "vite";
 import { precompress } from "./build-tools/precompress.ts";
 import { readerScript } from "./build-tools/reader-script.ts";
 
-const NAMED_ENTRIES = new Set(["comment-worker", "import-worker", "serve"]);
+const NAMED_ENTRIES = new Set(["comment-worker", "import-worker", "upload-check-worker", "serve"]);
 
 /**
- * The server bundle has three more entries: the comment renderer's and the import's worker
- * threads, and the serving entry (server.ts, which `npm start` runs as plain JavaScript).
+ * The server bundle has four more entries: the comment renderer's, the import's and the
+ * upload check's worker threads, and the serving entry (server.ts, which `npm start` runs as plain JavaScript).
  * React Router names every server entry `index.js` (the next become `index2.js`,
  * `index3.js`); this keeps their names, which the server and scripts/build-if-stale.js look
  * for next to index.js.
@@ -45,6 +45,7 @@ export default defineConfig({
             index: "./app/server/app.server.ts",
             "comment-worker": "./app/server/markdown-worker.server.ts",
             "import-worker": "./app/server/import/render-worker.server.ts",
+            "upload-check-worker": "./app/server/import/upload-check-worker.server.ts",
             serve: "./server.ts",
           },
         },

@@ -18,7 +18,10 @@ describe("bench options", () => {
   });
 
   it("has a quick mode, one run with --only, and refuses nonsense", () => {
-    expect(parseOptions(["--quick"])).toMatchObject({ posts: 14, duration: 1, connections: 4 });
+    expect(parseOptions(["--quick"])).toMatchObject({ posts: 14, duration: 1, connections: 4, uploadBytes: 1_000_000 });
+    expect(parseOptions([]).uploadBytes).toBe(10_000_000);
+    expect(parseOptions(["--upload-mb", "0"]).uploadBytes).toBe(0);
+    expect(() => parseOptions(["--upload-mb", "11"])).toThrow();
     expect(parseOptions(["--quick", "--duration", "0.5", "--only", "static"])).toMatchObject({
       duration: 0.5,
       runs: ["static"],
@@ -89,6 +92,11 @@ describe("npm run bench (tiny)", () => {
         }
       }
     }
+    // Readers were timed while an export was uploaded and checked (1 MB in quick mode).
+    expect(result.importUpload).toMatchObject({ status: 200, targetMs: 100 });
+    expect(result.importUpload?.posts).toBeGreaterThan(100);
+    expect(result.importUpload?.healthz.requests).toBeGreaterThan(0);
+    expect(result.importUpload?.healthz.p99Ms).toBeGreaterThanOrEqual(result.importUpload?.healthz.p50Ms ?? 0);
     // Every page a server answered is the page the static ceiling served.
     expect(result.runs.static?.pages.post?.bytes).toBe(result.runs.nocache?.pages.post?.bytes);
 

@@ -14,6 +14,7 @@ import type { Locale } from "../app/lib/i18n/locale.ts";
 import { openDatabase } from "../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../app/server/env.server.ts";
 import { ensureBuild, SERVER_ENTRY } from "../scripts/build-if-stale.js";
+import { measureUploadStall, type UploadStallResult } from "./import-upload.ts";
 import { BROWSER_USER_AGENT, loadPage, timedGet } from "./load.ts";
 import { type Running, repoRoot, startProcess } from "./process.ts";
 import {
@@ -48,6 +49,8 @@ export interface BenchOptions {
   data?: string;
   /** The User-Agent of the load (`--agent`): a browser's by default, none for `--agent none`. */
   userAgent?: string;
+  /** The size of the Ghost export uploaded while /healthz is timed (bench/import-upload.ts); 0: not run. */
+  uploadBytes: number;
 }
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -64,7 +67,9 @@ const USAGE = `Usage: npm run bench -- [options]
   --agent KIND       browser (default): requests carry a browser's User-Agent and count
                      as reads (views, Insights); none: no User-Agent, nothing counted
   --data DIR         use this data directory and keep it; it is seeded only when it
-                     has no database yet, so a second --posts 10000 run skips seeding`;
+                     has no database yet, so a second --posts 10000 run skips seeding
+  --upload-mb N      the Ghost export uploaded on the admin Import page while /healthz
+                     is timed, in MB (default 10, 1 with --quick; 0 leaves the case out)`;
 
 /** The smallest demo that has a second page of posts (10 per page; 3 of the first 14 are not published). */
 const QUICK_POSTS = 14;
@@ -91,6 +96,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       data: { type: "string" },
       search: { type: "string" },
       agent: { type: "string" },
+      "upload-mb": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -109,6 +115,7 @@ export function parseOptions(argv: string[]): BenchOptions {
   const posts = positive("posts", values.posts, quick ? QUICK_POSTS : 100, 10_000);
   if (!Number.isInteger(posts)) throw new Error("--posts needs a whole number");
   const warmup = values.warmup === "0" ? 0 : positive("warmup", values.warmup, quick ? 0.25 : 1);
+  const uploadMb = values["upload-mb"] === "0" ? 0 : positive("upload-mb", values["upload-mb"], quick ? 1 : 10, 10);
   return {
     posts,
     duration: positive("duration", values.duration, quick ? 1 : 10),
@@ -121,6 +128,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     search: values.search ?? SEARCH_WORD,
     ...(values.data ? { data: path.resolve(values.data) } : {}),
     ...(agent === "browser" ? { userAgent: BROWSER_USER_AGENT } : {}),
+    // Just under the default upload limit (10 MiB) for the full 10 MB.
+    uploadBytes: Math.round(uploadMb * 1_000_000),
   };
 }
 
@@ -289,6 +298,8 @@ async function measureRun(
   options: BenchOptions,
   log: Log,
   save?: (name: string, answer: { contentType: string; body: Buffer }) => void,
+  /** Runs on the server once its pages are measured (the import upload case). */
+  after?: (url: string) => Promise<void>,
 ): Promise<RunResult> {
   log(`${RUN_LABELS[kind]}: starting`);
   const server = await start();
@@ -331,6 +342,7 @@ async function measureRun(
             : ""),
       );
     }
+    await after?.(server.url);
     return {
       kind,
       bootMs: Math.round(server.bootMs),
@@ -383,6 +395,20 @@ export async function runBench(options: BenchOptions, log: Log = console.log): P
       startProcess([...startScriptFlags(), SERVER_ENTRY], serverEnv(dataDir, renderCache), { timeoutMs: 60_000 });
 
     const runs: Partial<Record<RunKind, RunResult>> = {};
+    let importUpload: UploadStallResult | undefined;
+    // On the first server run (the render cache on, as production runs): readers while an export is checked.
+    const uploadCase = async (url: string) => {
+      if (importUpload || options.uploadBytes === 0) return;
+      importUpload = await measureUploadStall(url, dataDir, options.uploadBytes);
+      await settle(url);
+      const h = importUpload.healthz;
+      log(
+        `  /healthz while a ${(importUpload.exportBytes / 1e6).toFixed(1)} MB export (${importUpload.posts} posts) ` +
+          `is uploaded and checked (${importUpload.uploadMs} ms, ${importUpload.status}): ` +
+          `p50 ${h.p50Ms} ms  p99 ${h.p99Ms} ms  max ${h.maxMs} ms over ${h.requests} requests` +
+          (h.p99Ms > importUpload.targetMs ? `  OVER the ${importUpload.targetMs} ms target` : ""),
+      );
+    };
     for (const kind of options.runs) {
       if (kind === "static") {
         if (manifest.length === 0) {
@@ -404,7 +430,7 @@ export async function runBench(options: BenchOptions, log: Log = console.log): P
           log,
         );
       } else {
-        runs[kind] = await measureRun(kind, startApp(kind === "cache"), pages, options, log, save);
+        runs[kind] = await measureRun(kind, startApp(kind === "cache"), pages, options, log, save, uploadCase);
       }
     }
 
@@ -432,6 +458,7 @@ export async function runBench(options: BenchOptions, log: Log = console.log): P
       seed: { posts: options.posts, ms: Math.round(seedMs), reused },
       pages,
       runs,
+      ...(importUpload ? { importUpload } : {}),
     };
   } finally {
     if (options.keep) log(`kept ${work}`);

@@ -1,4 +1,5 @@
 // The shape of bench/results/latest.json, and its Markdown table.
+import type { UploadStallResult } from "./import-upload.ts";
 import type { LoadResult } from "./load.ts";
 
 export const RUN_KINDS = ["static", "cache", "nocache"] as const;
@@ -62,6 +63,8 @@ export interface BenchResult {
   /** Page name → request path, in the order measured. */
   pages: Record<string, string>;
   runs: Partial<Record<RunKind, RunResult>>;
+  /** /healthz while an admin uploads a Ghost export and the server checks it (absent with --upload-mb 0). */
+  importUpload?: UploadStallResult;
 }
 
 const num = (n: number | undefined, digits = 0): string =>
@@ -117,6 +120,15 @@ export function markdownTables(result: BenchResult): string {
     if (!run) continue;
     lines.push(
       `| ${RUN_LABELS[kind]} | ${num(run.bootMs)} | ${ms(run.coldFirstRequestMs)} | ${num(run.peakRssMiB, 1)} |`,
+    );
+  }
+  const upload = result.importUpload;
+  if (upload) {
+    lines.push(
+      "",
+      "| /healthz while an export is uploaded and checked | export MB | posts | upload ms | requests | p50 ms | p99 ms | max ms | p99 target ms |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+      `| ${upload.healthz.p99Ms <= upload.targetMs ? "within the target" : "OVER the target"} | ${num(upload.exportBytes / 1e6, 1)} | ${num(upload.posts)} | ${num(upload.uploadMs)} | ${num(upload.healthz.requests)} | ${ms(upload.healthz.p50Ms)} | ${ms(upload.healthz.p99Ms)} | ${ms(upload.healthz.maxMs)} | ${num(upload.targetMs)} |`,
     );
   }
   return lines.join("\n");

@@ -12,6 +12,7 @@ import type { DatabaseHealth } from "./db/health.server.ts";
 import type { Env } from "./env.server.ts";
 import type { FederationService } from "./federation/service.server.ts";
 import type { CountedRead } from "./http/read-count.server.ts";
+import type { UploadChecker } from "./import/upload-check.server.ts";
 import type { InsightRecorder } from "./insights/recorder.server.ts";
 import type { Mailer } from "./mail.server.ts";
 import type { RateLimitStore } from "./rate-limit.server.ts";
@@ -50,6 +51,8 @@ export interface Services {
   subscriberImports: { poke(): void };
   /** The post import worker: poked when an admin confirms an import. */
   postImports: { poke(): void };
+  /** Checks uploads on the admin Import page on a worker thread, one per upload. */
+  uploadChecks: UploadChecker;
   /** The Fediverse accounts: their state, the queue and the post sync. */
   federation: FederationService;
 }

@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
@@ -12,32 +12,24 @@ import { getApp } from "../../server/context.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
 import { newId } from "../../server/ids.server.ts";
 import type { ImportCounts, ImportReportLine } from "../../server/import/core.server.ts";
-import { GHOST_SOURCE, ghostImageResolver, parseGhostJson, readGhostExport } from "../../server/import/ghost.server.ts";
+import { GHOST_SOURCE, ghostImageResolver } from "../../server/import/ghost.server.ts";
 import { localImageResolver } from "../../server/import/images.server.ts";
-import {
-  MARKDOWN_FILE_MAX_BYTES,
-  MARKDOWN_SOURCE,
-  readMarkdownFolder,
-  type SourceRead,
-  SourceRefused,
-} from "../../server/import/markdown-folder.server.ts";
+import { MARKDOWN_FILE_MAX_BYTES } from "../../server/import/markdown-folder.server.ts";
+import type { UploadRefusal } from "../../server/import/upload-check.server.ts";
 import { sniffImport } from "../../server/import/upload-kind.server.ts";
+import { WORDPRESS_SOURCE, wordpressImageResolver } from "../../server/import/wordpress.server.ts";
+import { uploadZipBudget } from "../../server/import/zip.server.ts";
+import { saveSingleFile } from "../../server/media/multipart.server.ts";
 import {
-  parseWxr,
-  readWxr,
-  WORDPRESS_SOURCE,
-  wordpressImageResolver,
-  wxrChunks,
-} from "../../server/import/wordpress.server.ts";
-import { unpackZip } from "../../server/import/zip.server.ts";
-import { readSingleFile } from "../../server/media/multipart.server.ts";
-import {
+  appendPostImportPayloads,
+  beginPostImport,
   cancelPostImport,
   confirmPostImport,
-  planPostImport,
-  queuePostImport,
+  dropReadingImports,
+  finishPostImportRead,
   recentPostImports,
   savePostImportPlan,
+  startPostImportPlan,
 } from "../../server/repos/post-import.server.ts";
 import type { Route } from "./+types/import";
 
@@ -56,11 +48,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     imports,
     maxBytes: app.env.uploadMaxBytes,
+    unpackMaxBytes: uploadZipBudget(app.env.uploadMaxBytes),
     running: imports.some((j) => j.status === "queued" || j.status === "running"),
   };
 }
 
-type Refusal = "noFile" | "tooLarge" | "badForm" | "notZip" | "notGhost" | "notWordPress" | "unknownFormat" | "noPosts";
+type Refusal = "noFile" | "tooLarge" | "badForm" | "unknownFormat" | "noPosts" | UploadRefusal;
 
 /** A Ghost or WordPress blog's language as the CLI's `--lang`: `auto` guesses per post. */
 const GHOST_LANGS = ["auto", "en", "zh"] as const;
@@ -81,8 +74,116 @@ function unpackedDir(importsDir: string, rootDir: string): string | null {
 }
 
 /**
- * `upload` (multipart: a zip, or a Ghost or WordPress export with its `lang`): unpacks and reads it, stores it as a staged import and answers
- * the dry-run report; nothing is imported yet. `confirm` starts a staged import; `cancel`
+ * The dry run of a saved upload: its check (unpacking, parsing, the pure checks of each post)
+ * runs on the upload checker's worker thread (import/upload-check.server.ts); this thread stores
+ * each batch of checked posts in a `reading` import and looks them up for the report. A refused
+ * upload leaves no import and no files.
+ */
+async function checkUploaded(
+  app: ReturnType<typeof getApp>,
+  admin: Awaited<ReturnType<typeof requireAdmin>>,
+  upload: { file: string; fileName: string; head: Buffer; fields: Record<string, string> },
+) {
+  const { db, env, uploadChecks } = app;
+  const importsDir = path.join(env.dataDir, "imports");
+  if (upload.fields.intent !== "upload") return refuse("badForm");
+  const lang = upload.fields.lang ?? "auto";
+  const fetchRemoteField = upload.fields.fetchRemote;
+  if (fetchRemoteField !== undefined && fetchRemoteField !== "on") return refuse("badForm");
+  const fetchRemote = fetchRemoteField === "on";
+  if (!(GHOST_LANGS as readonly string[]).includes(lang)) return refuse("badForm");
+  const format = sniffImport(upload.head);
+  if (format === null) return refuse("unknownFormat");
+  const label =
+    upload.fileName.slice(0, 200) ||
+    (format === "zip" ? "upload.zip" : format === "xml" ? "export.xml" : "export.json");
+  let source: { kind: string; rootDir: string; unpacked: string } | null = null;
+  let id: string | null = null;
+  const lines: ImportReportLine[] = [];
+  let plan: ReturnType<typeof startPostImportPlan> | null = null;
+  const drop = async () => {
+    if (source) {
+      await dropReadingImports(db, source.kind, source.rootDir, label);
+      await rm(source.unpacked, { recursive: true, force: true });
+    }
+  };
+  let outcome: Awaited<ReturnType<typeof uploadChecks.check>>;
+  try {
+    outcome = await uploadChecks.check(
+      {
+        file: upload.file,
+        format,
+        importsDir,
+        locale: lang === "en" || lang === "zh" ? lang : undefined,
+        entryMaxBytes: Math.max(env.uploadMaxBytes, MARKDOWN_FILE_MAX_BYTES),
+        totalMaxBytes: uploadZipBudget(env.uploadMaxBytes),
+      },
+      {
+        async onSource(found) {
+          source = found;
+          id = await beginPostImport(db, {
+            kind: found.kind,
+            label,
+            rootDir: found.rootDir,
+            actor: admin,
+            authorId: admin.id,
+            fetchRemote,
+          });
+          plan = startPostImportPlan(db, {
+            kind: found.kind,
+            images: imageResolverFor(found.kind, found.rootDir, env.uploadMaxBytes),
+            onLine: (l) => lines.push(l),
+            fetchRemote,
+          });
+        },
+        async onPosts(items) {
+          if (!id || !plan) throw new Error("posts before their source");
+          if (
+            !(await appendPostImportPayloads(
+              db,
+              id,
+              items.map((i) => i.payload),
+            ))
+          )
+            throw new Error("the import was dropped while its upload was read");
+          await plan.addChecked(items.map((i) => i.check));
+        },
+      },
+    );
+  } catch (error) {
+    await drop();
+    throw error;
+  }
+  const read = plan as ReturnType<typeof startPostImportPlan> | null;
+  if (!outcome.ok || !id || !read || read.counts.total === 0) {
+    await drop();
+    return outcome.ok ? refuse("noPosts") : refuse(outcome.refusal, 400, outcome.detail);
+  }
+  // The lines of reading come first in the report, as they were found first.
+  const postLines = lines.splice(0);
+  read.problems(outcome.problems);
+  const report = [...lines, ...postLines];
+  await appendPostImportPayloads(db, id, [], outcome.problems);
+  await finishPostImportRead(db, id, { staged: true });
+  // Kept for download beside the final report (the page shows the first lines only).
+  await savePostImportPlan(db, id, { counts: read.counts, report });
+  const shown = report.filter((l) => l.outcome !== "imported" && l.outcome !== "updated");
+  return data<Answer>({ ok: true, id, label, counts: read.counts, report: shown.slice(0, LINES_SHOWN) });
+}
+
+/** Where a dry run looks up the images of an upload of this kind. */
+function imageResolverFor(kind: string, rootDir: string, maxBytes: number) {
+  return kind === GHOST_SOURCE
+    ? ghostImageResolver(rootDir, maxBytes)
+    : kind === WORDPRESS_SOURCE
+      ? wordpressImageResolver(rootDir, maxBytes)
+      : localImageResolver(rootDir, maxBytes);
+}
+
+/**
+ * `upload` (multipart: a zip, or a Ghost or WordPress export with its `lang`): saves it, has it
+ * checked off this thread (checkUploaded), stores it as a staged import and answers the dry-run
+ * report; nothing is imported yet. `confirm` starts a staged import; `cancel`
  * drops it and its unpacked files.
  */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -90,99 +191,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { db, env, postImports } = getApp(context);
   const importsDir = path.join(env.dataDir, "imports");
   if (/^multipart\/form-data;/i.test(request.headers.get("content-type") ?? "")) {
-    const upload = await readSingleFile(request, env.uploadMaxBytes);
+    await mkdir(importsDir, { recursive: true });
+    // Written to disk as it arrives (never held whole), read by the check's worker, removed after.
+    const saved = path.join(importsDir, `upload-${newId()}`);
+    const upload = await saveSingleFile(request, env.uploadMaxBytes, saved);
     if (!upload.ok) {
       if (upload.reason === "too-large") return refuse("tooLarge", 413);
       return refuse(upload.reason === "no-file" ? "noFile" : "badForm");
     }
-    if (upload.fields.intent !== "upload") return refuse("badForm");
-    const lang = upload.fields.lang ?? "auto";
-    const fetchRemoteField = upload.fields.fetchRemote;
-    if (fetchRemoteField !== undefined && fetchRemoteField !== "on") return refuse("badForm");
-    const fetchRemote = fetchRemoteField === "on";
-    if (!(GHOST_LANGS as readonly string[]).includes(lang)) return refuse("badForm");
-    const format = sniffImport(upload.data);
-    if (format === null) return refuse("unknownFormat");
-    const label =
-      upload.fileName.slice(0, 200) ||
-      (format === "zip" ? "upload.zip" : format === "xml" ? "export.xml" : "export.json");
-    await mkdir(importsDir, { recursive: true });
-    /** Stages what was read and answers its dry run. */
-    const stage = async (kind: string, rootDir: string, read: SourceRead) => {
-      const id = await queuePostImport(db, {
-        kind,
-        label,
-        rootDir,
-        actor: admin,
-        authorId: admin.id,
-        read,
-        staged: true,
-        fetchRemote,
-      });
-      const plan = await planPostImport(db, {
-        kind,
-        read,
-        fetchRemote,
-        images:
-          kind === GHOST_SOURCE
-            ? ghostImageResolver(rootDir, env.uploadMaxBytes)
-            : kind === WORDPRESS_SOURCE
-              ? wordpressImageResolver(rootDir, env.uploadMaxBytes)
-              : localImageResolver(rootDir, env.uploadMaxBytes),
-      });
-      // Kept for download beside the final report (the page shows the first lines only).
-      await savePostImportPlan(db, id, plan);
-      const report = plan.report.filter((l) => l.outcome !== "imported" && l.outcome !== "updated");
-      return data<Answer>({ ok: true, id, label, counts: plan.counts, report: report.slice(0, LINES_SHOWN) });
-    };
-    if (format === "json") {
-      let read: SourceRead;
-      try {
-        const locale = lang === "en" || lang === "zh" ? lang : undefined;
-        read = readGhostExport(parseGhostJson(upload.data.toString("utf8")), { locale });
-      } catch (error) {
-        if (error instanceof SourceRefused) return refuse("notGhost", 400, error.message);
-        throw error;
-      }
-      if (read.posts.length === 0) return refuse("noPosts");
-      // Images are not uploaded with an export: an empty folder of its own, removed on cancel.
-      const rootDir = path.join(importsDir, `ghost-${newId()}`);
-      await mkdir(rootDir, { recursive: true });
-      return stage(GHOST_SOURCE, rootDir, read);
-    }
-    if (format === "xml") {
-      let read: SourceRead;
-      try {
-        const locale = lang === "en" || lang === "zh" ? lang : undefined;
-        read = readWxr(await parseWxr(wxrChunks(upload.data.toString("utf8"))), { locale });
-      } catch (error) {
-        if (error instanceof SourceRefused) return refuse("notWordPress", 400, error.message);
-        throw error;
-      }
-      if (read.posts.length === 0) return refuse("noPosts");
-      // As a Ghost export: the uploads are not sent here; an empty folder of its own, removed on cancel.
-      const rootDir = path.join(importsDir, `wordpress-${newId()}`);
-      await mkdir(rootDir, { recursive: true });
-      return stage(WORDPRESS_SOURCE, rootDir, read);
-    }
-    const zipFile = path.join(importsDir, `upload-${newId()}.zip`);
-    await writeFile(zipFile, upload.data);
     try {
-      const zip = await unpackZip(zipFile, importsDir, {
-        entryMaxBytes: Math.max(env.uploadMaxBytes, MARKDOWN_FILE_MAX_BYTES),
-      });
-      const read = await readMarkdownFolder(zip.root);
-      read.problems.unshift(...zip.problems);
-      if (read.posts.length === 0) {
-        await rm(zip.dir, { recursive: true, force: true });
-        return refuse("noPosts");
-      }
-      return await stage(MARKDOWN_SOURCE, zip.root, read);
-    } catch (error) {
-      if (error instanceof SourceRefused) return refuse("notZip", 400, error.message);
-      throw error;
+      return await checkUploaded(getApp(context), admin, { ...upload, file: saved });
     } finally {
-      await rm(zipFile, { force: true });
+      await rm(saved, { force: true });
     }
   }
   const form = await readForm(request);
@@ -382,7 +402,7 @@ const BUTTON = "rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg
 
 export default function ImportPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("adminLinks");
-  const { imports, maxBytes, running } = loaderData;
+  const { imports, maxBytes, unpackMaxBytes, running } = loaderData;
   useLiveRefresh(running, loaderData);
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -443,7 +463,12 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
         </button>
       </Form>
       {actionData && !actionData.ok ? (
-        <FormAlert>{t(`import.errors.${actionData.error}`, { size: formatBytes(maxBytes) })}</FormAlert>
+        <FormAlert>
+          {t(`import.errors.${actionData.error}`, {
+            size: formatBytes(maxBytes),
+            unpacked: formatBytes(unpackMaxBytes),
+          })}
+        </FormAlert>
       ) : null}
       {staged ? (
         <section

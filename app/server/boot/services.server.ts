@@ -20,6 +20,7 @@ import {
   type FederationTestMode,
 } from "../federation/service.server.ts";
 import { workerImportRenderer } from "../import/render-pool.server.ts";
+import { workerUploadChecker } from "../import/upload-check.server.ts";
 import { pruneUnpacked } from "../import/zip.server.ts";
 import { createInsightRecorder } from "../insights/recorder.server.ts";
 import { startInsightsRollup } from "../insights/rollup.server.ts";
@@ -90,6 +91,8 @@ function workerUrl(built: string, source: string): URL {
 const commentWorkerUrl = () => workerUrl("./comment-worker.js", "../markdown-worker.server.ts");
 /** The import render worker (import/render-pool.server.ts). */
 const importWorkerUrl = () => workerUrl("./import-worker.js", "../import/render-worker.server.ts");
+/** The admin Import upload's check (import/upload-check.server.ts). */
+const uploadCheckWorkerUrl = () => workerUrl("./upload-check-worker.js", "../import/upload-check-worker.server.ts");
 
 /**
  * Opens the database (migrating it first), connects the shared state, and makes
@@ -201,6 +204,8 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
   const comments = workerCommentRenderer({ url: commentWorkerUrl(), log });
   // Started with an import's first post and gone after a while without one.
   const importRenderer = workerImportRenderer({ url: importWorkerUrl(), log });
+  // A worker thread per upload on the admin Import page: unpacking and parsing stay off this thread.
+  const uploadChecks = workerUploadChecker({ url: uploadCheckWorkerUrl(), log });
 
   const jobs: Array<{ stop(): Promise<void> }> = [];
   let importJob: LeasedJob | null = null;
@@ -225,6 +230,7 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
       // the holder's own timer picks the import up within IMPORT_INTERVAL_MS.
       subscriberImports: { poke: () => importJob?.poke() },
       postImports: { poke: () => postImportJob?.poke() },
+      uploadChecks,
       federation,
     },
     database,

@@ -14,9 +14,9 @@ import {
 import { htmlToMarkdown } from "./html-markdown.server.ts";
 import type { ImageResolver } from "./images.server.ts";
 import { localImageResolver } from "./images.server.ts";
-import { JsonRowsError, scanJsonRows } from "./json-rows.server.ts";
+import { JsonRowsError, JsonTooDeep, scanJsonRows } from "./json-rows.server.ts";
 import { LEXICAL_MAX_CHARS, lexicalToMarkdown } from "./lexical-markdown.server.ts";
-import { type SourceRead, SourceRefused } from "./markdown-folder.server.ts";
+import { type SourceRead, SourceRefused, SourceTooDeep } from "./markdown-folder.server.ts";
 
 // The Ghost importer (Ghost 5 and 6 JSON export; docs/decisions/020-importers.md, "Ghost").
 // Reads `{"db":[{"meta","data"}]}` (or the bare `{"meta","data"}`) into imported posts: posts
@@ -381,6 +381,7 @@ export async function streamGhostExport(
     throw new SourceRefused(`the export is larger than ${GHOST_FILE_MAX_BYTES / 1024 / 1024} MB (${info.size} bytes)`);
   const tables: GhostTables = { tags: [], posts_tags: [], posts_meta: [], users: [], posts_authors: [] };
   const refused = (error: unknown): never => {
+    if (error instanceof JsonTooDeep) throw new SourceTooDeep(`not a JSON file: ${error.message}`);
     if (error instanceof JsonRowsError) throw new SourceRefused(`not a JSON file: ${error.message}`);
     throw error;
   };

@@ -13,6 +13,9 @@ export const JSON_MAX_DEPTH = 10_000;
 
 export class JsonRowsError extends Error {}
 
+/** Containers nested past JSON_MAX_DEPTH: refused before anything recursive sees them. */
+export class JsonTooDeep extends JsonRowsError {}
+
 interface Frame {
   kind: "obj" | "arr";
   /** The key this container is the value of (objects' members), or the index in its array. */
@@ -107,7 +110,7 @@ export async function scanJsonRows(
       if (c === 0x7b || c === 0x5b) {
         if (!started) started = true;
         else if (!top) throw new JsonRowsError("more than one JSON value");
-        if (stack.length >= JSON_MAX_DEPTH) throw new JsonRowsError(`nested deeper than ${JSON_MAX_DEPTH}`);
+        if (stack.length >= JSON_MAX_DEPTH) throw new JsonTooDeep(`nested deeper than ${JSON_MAX_DEPTH}`);
         const key: string | number = top ? (top.kind === "obj" ? top.lastKey : top.index) : "";
         const frame: Frame = { kind: c === 0x7b ? "obj" : "arr", key, lastKey: "", index: 0, table: null };
         if (frame.kind === "arr" && !row && typeof key === "string" && dataPath()) {

@@ -49,6 +49,11 @@ export class SourceRefused extends Error {
   override name = "SourceRefused";
 }
 
+/** A source nested more deeply than a reader follows (JSON brackets, XML elements). */
+export class SourceTooDeep extends SourceRefused {
+  override name = "SourceTooDeep";
+}
+
 interface Entry {
   rel: string;
   /** The file's folder, relative to the root ("" for the root). */

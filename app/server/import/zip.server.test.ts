@@ -3,8 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { zipOfZeros } from "../../../tests/setup/zip-bomb.ts";
 import { readMarkdownFolder, SourceRefused } from "./markdown-folder.server.ts";
-import { pruneUnpacked, safeEntryPath, unpackZip } from "./zip.server.ts";
+import { pruneUnpacked, safeEntryPath, unpackZip, ZipRefused } from "./zip.server.ts";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../../tests/fixtures/markdown-blog");
 let work: string;
@@ -66,6 +67,61 @@ describe("unpacking a zip for an import", () => {
     // Nothing recognisable inside: either refused, or an empty folder with nothing to import.
     if (!(read instanceof SourceRefused))
       expect((await readMarkdownFolder((read as { root: string }).root)).files).toBe(0);
+  });
+
+  it("refuses a zip bomb once it would write past the budget, having written at most the budget, and leaves nothing", async () => {
+    // The probe's bomb: 120 files of 7.75 MB of zeros, 1 MB of zip, ~930 MB unpacked.
+    const zipFile = path.join(work, "bomb.zip");
+    const entries = Array.from({ length: 120 }, (_, i) => ({ name: `blog/p${i}.md`, bytes: 7.75 * 1024 * 1024 }));
+    await writeFile(zipFile, zipOfZeros(entries));
+    expect((await stat(zipFile)).size).toBeLessThan(1.5 * 1024 * 1024);
+    const workDir = path.join(work, "bomb");
+    const budget = 20 * 1024 * 1024;
+    // No ratio limit here: the total budget alone stops it.
+    const refused = await unpackZip(zipFile, workDir, {
+      entryMaxBytes: 10 * 1024 * 1024,
+      totalMaxBytes: budget,
+      ratioMax: 10_000,
+    }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ZipRefused);
+    expect((refused as ZipRefused).reason).toBe("size");
+    expect((refused as ZipRefused).written).toBeLessThanOrEqual(budget);
+    expect((refused as ZipRefused).written).toBeGreaterThan(budget - 8 * 1024 * 1024);
+    expect(await readdir(workDir)).toEqual([]);
+  });
+
+  it("refuses an entry that unpacks to far more than it is stored as, before the total budget is near", async () => {
+    const zipFile = path.join(work, "ratio.zip");
+    await writeFile(zipFile, zipOfZeros([{ name: "blog/huge.md", bytes: 50 * 1024 * 1024 }]));
+    const workDir = path.join(work, "ratio");
+    const refused = await unpackZip(zipFile, workDir, { entryMaxBytes: 100 * 1024 * 1024 }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ZipRefused);
+    expect((refused as ZipRefused).reason).toBe("ratio");
+    // The ratio is checked as it is written: at most 100 times what the entry is stored as, not its 50 MB.
+    expect((refused as ZipRefused).written).toBeLessThanOrEqual(100 * (await stat(zipFile)).size);
+    expect((refused as ZipRefused).written).toBeLessThan(10 * 1024 * 1024);
+    expect(await readdir(workDir)).toEqual([]);
+    // A small file that compresses as well is no bomb.
+    const small = path.join(work, "small.zip");
+    await writeFile(small, zipOfZeros([{ name: "blank.md", bytes: 512 * 1024 }]));
+    const unpacked = await unpackZip(small, workDir, { entryMaxBytes: 1024 * 1024 });
+    expect((await stat(path.join(unpacked.root, "blank.md"))).size).toBe(512 * 1024);
+  });
+
+  it("lists an entry whose data is broken and unpacks the rest", async () => {
+    const good = zipOfZeros([
+      { name: "a.md", bytes: 1000 },
+      { name: "b.md", bytes: 2000 },
+    ]);
+    // Flip a byte of b.md's stored data (it follows its 30-byte header and name): its checksum fails.
+    const corrupt = Buffer.from(good);
+    const bStart = good.indexOf(Buffer.from("b.md")) + 4;
+    corrupt[bStart + 1] = (corrupt[bStart + 1] ?? 0) ^ 0xff;
+    const zipFile = path.join(work, "corrupt.zip");
+    await writeFile(zipFile, corrupt);
+    const out = await unpackZip(zipFile, path.join(work, "corrupt"), { entryMaxBytes: 10_000 });
+    expect(out.problems).toMatchObject([{ item: "b.md", outcome: "failed", reason: "zipEntryBroken" }]);
+    expect((await readdir(out.root)).filter((n) => !n.startsWith("."))).toEqual(["a.md"]);
   });
 
   it("tidies unpacked zips no unfinished import reads, and keeps the rest", async () => {

@@ -1,26 +1,56 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { type FileHandle, mkdir, open, readdir, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { UnzipFile } from "fflate";
-import { lazyModule } from "../lazy-module.server.ts";
+import { crc32, createInflateRaw } from "node:zlib";
 import type { ImportReportLine } from "./core.server.ts";
 import { SourceRefused } from "./markdown-folder.server.ts";
+import { entryDataOffset, readZipDirectory, type ZipEntry, ZipFormatError } from "./zip-directory.server.ts";
 
-// A zip of a blog folder, unpacked for an import (docs/decisions/020-importers.md). It is
-// streamed, never held whole: each entry is cut off past `entryMaxBytes` (so the size checks
-// after it report it, and a zip bomb stops inflating there), the whole is capped, and entry
-// names that would leave the folder are refused and listed.
-
-/** The zip reader, loaded with the first zip unpacked (boot only prunes old folders). */
-const fflateModule = lazyModule(() => import("fflate"));
+// A zip of a blog folder, unpacked for an import (docs/decisions/020-importers.md; the budgets:
+// 028-import-upload-budget.md). Entries are found in the zip's central directory and each is
+// streamed to its file through zlib (which inflates on libuv's threads), its bytes counted as
+// they are written: an entry is cut off past `entryMaxBytes` (the size checks after it report
+// it), the whole zip is refused before it writes past `totalMaxBytes`, and an entry that writes
+// more than `ratioMax` times its stored size is refused as a zip bomb. A refused zip leaves
+// nothing behind. Entry names that would leave the folder are refused and listed.
 
 /** The most entries one zip may have. */
 export const ZIP_MAX_ENTRIES = 50_000;
 /** The most bytes one zip may unpack to, all entries together. */
 export const ZIP_MAX_TOTAL_BYTES = 1024 * 1024 * 1024;
+/**
+ * The most an entry may unpack to per byte stored. Text deflates 3–10 to 1 and images not at
+ * all; zip bombs reach ~1,000 to 1 (deflate's ceiling).
+ */
+export const ZIP_MAX_RATIO = 100;
+/** Entries are held to the ratio once they have written this much: a small file of spaces is no bomb. */
+export const ZIP_RATIO_FLOOR_BYTES = 1024 * 1024;
+/**
+ * What a zip uploaded on the admin page may unpack to: twenty times the upload limit (a blog's
+ * Markdown deflates 3–5 to 1, its images not at all), and never more than ZIP_MAX_TOTAL_BYTES.
+ */
+export function uploadZipBudget(uploadMaxBytes: number): number {
+  return Math.min(ZIP_MAX_TOTAL_BYTES, 20 * uploadMaxBytes);
+}
+
 /** Written once an unpacking finished: a folder without it is unpacked again. */
 const COMPLETE = ".inkwell-unpacked";
+
+/** Why a zip was refused as a whole, for the messages shown. */
+export type ZipRefusal = "entries" | "size" | "ratio";
+
+export class ZipRefused extends SourceRefused {
+  override name = "ZipRefused";
+  readonly reason: ZipRefusal;
+  /** The bytes written before it was refused (all removed since). */
+  readonly written: number;
+  constructor(reason: ZipRefusal, message: string, written = 0) {
+    super(`zip refused: ${message}`);
+    this.reason = reason;
+    this.written = written;
+  }
+}
 
 /** The entry's path inside the folder, or null when it could lead out of it or is not a plain path. */
 export function safeEntryPath(name: string): string | null {
@@ -38,19 +68,92 @@ async function sha256Of(file: string): Promise<string> {
   return hash.digest("hex");
 }
 
-interface Pending {
-  rel: string;
-  chunks: Uint8Array[];
-  size: number;
-  done: boolean;
-  error: string | null;
-}
-
 /** The folder to import: the zip's single top folder when everything is inside one. */
 async function contentRoot(dest: string): Promise<string> {
   const entries = (await readdir(dest, { withFileTypes: true })).filter((e) => !e.name.startsWith("."));
   const [only] = entries;
   return entries.length === 1 && only?.isDirectory() ? path.join(dest, only.name) : dest;
+}
+
+export interface ZipLimits {
+  entryMaxBytes: number;
+  totalMaxBytes?: number;
+  maxEntries?: number;
+  ratioMax?: number;
+}
+
+/** What one unpacking has written so far, across its entries. */
+interface Budget {
+  written: number;
+  readonly total: number;
+  readonly ratio: number;
+}
+
+/** Thrown inside an entry's stream: its data is broken (listed, the rest of the zip goes on). */
+class EntryBroken extends Error {}
+
+/**
+ * Streams one entry to `target`, counting its bytes against the entry's cap, its ratio and the
+ * zip's budget before each write. Throws ZipRefused (the zip stops) or EntryBroken (this entry).
+ */
+async function writeEntry(
+  zipFile: string,
+  start: number,
+  entry: ZipEntry,
+  target: string,
+  entryMax: number,
+  budget: Budget,
+): Promise<void> {
+  const out: FileHandle = await open(target, "w");
+  const source =
+    entry.compressedSize > 0
+      ? createReadStream(zipFile, { start, end: start + entry.compressedSize - 1, highWaterMark: 64 * 1024 })
+      : null;
+  const inflate = source && entry.method === 8 ? createInflateRaw({ chunkSize: 64 * 1024 }) : null;
+  try {
+    if (!source) return;
+    let stream: NodeJS.ReadableStream = source;
+    if (inflate) {
+      source.on("error", (error) => inflate.destroy(error));
+      stream = source.pipe(inflate);
+    }
+    const ratioCap = Math.max(ZIP_RATIO_FLOOR_BYTES, budget.ratio * entry.compressedSize);
+    let size = 0;
+    let crc = 0;
+    let cut = false;
+    try {
+      for await (const data of stream) {
+        let chunk = data as Buffer;
+        if (size + chunk.length > ratioCap)
+          throw new ZipRefused(
+            "ratio",
+            `${entry.name} unpacks to more than ${budget.ratio} times its stored size`,
+            budget.written,
+          );
+        const room = entryMax + 1 - size;
+        if (chunk.length > room) {
+          chunk = chunk.subarray(0, room);
+          cut = true;
+        }
+        if (budget.written + chunk.length > budget.total)
+          throw new ZipRefused("size", `unpacks to more than ${budget.total} bytes`, budget.written);
+        budget.written += chunk.length;
+        size += chunk.length;
+        crc = crc32(chunk, crc);
+        await out.write(chunk);
+        // Enough to tell it is too large: the rest is not inflated.
+        if (cut) break;
+      }
+    } catch (error) {
+      if (error instanceof ZipRefused) throw error;
+      throw new EntryBroken(error instanceof Error ? error.message : String(error));
+    }
+    if (!cut && crc >>> 0 !== entry.crc32) throw new EntryBroken("its checksum does not match");
+  } finally {
+    source?.destroy();
+    inflate?.destroy();
+    await out.close();
+  }
 }
 
 /**
@@ -60,7 +163,7 @@ async function contentRoot(dest: string): Promise<string> {
 export async function unpackZip(
   zipFile: string,
   workDir: string,
-  limits: { entryMaxBytes: number; totalMaxBytes?: number; maxEntries?: number },
+  limits: ZipLimits,
 ): Promise<{ dir: string; root: string; problems: ImportReportLine[] }> {
   const info = await stat(zipFile).catch(() => null);
   if (!info?.isFile()) throw new SourceRefused(`not a file: ${zipFile}`);
@@ -69,76 +172,53 @@ export async function unpackZip(
   if (await stat(path.join(dir, COMPLETE)).catch(() => null)) return { dir, root: await contentRoot(dir), problems };
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
-  const totalMax = limits.totalMaxBytes ?? ZIP_MAX_TOTAL_BYTES;
   const maxEntries = limits.maxEntries ?? ZIP_MAX_ENTRIES;
-  let entries = 0;
-  let total = 0;
-  let refused: string | null = null;
-  const pending: Pending[] = [];
-  const { Unzip, UnzipInflate } = await fflateModule();
-  const unzip = new Unzip();
-  unzip.register(UnzipInflate);
-  unzip.onfile = (file: UnzipFile) => {
-    if (file.name.endsWith("/") || file.name.startsWith("__MACOSX/")) return;
-    const rel = safeEntryPath(file.name);
-    if (!rel) {
-      problems.push({ item: file.name.slice(0, 200), outcome: "failed", reason: "zipEntryUnsafe" });
-      return;
-    }
-    entries += 1;
-    if (entries > maxEntries) {
-      refused = `more than ${maxEntries} entries`;
-      return;
-    }
-    const entry: Pending = { rel, chunks: [], size: 0, done: false, error: null };
-    pending.push(entry);
-    file.ondata = (error, data, final) => {
-      if (error) {
-        entry.error = error.message;
-        entry.done = true;
-        return;
-      }
-      const room = limits.entryMaxBytes + 1 - entry.size;
-      const kept = data.length > room ? data.subarray(0, Math.max(0, room)) : data;
-      entry.chunks.push(kept);
-      entry.size += kept.length;
-      total += kept.length;
-      if (total > totalMax) refused = `unpacks to more than ${totalMax} bytes`;
-      if (entry.size > limits.entryMaxBytes) {
-        // Enough to tell it is too large: stop inflating it (a zip bomb ends here).
-        entry.done = true;
-        file.terminate();
-      } else if (final) entry.done = true;
-    };
-    file.start();
+  const budget: Budget = {
+    written: 0,
+    total: limits.totalMaxBytes ?? ZIP_MAX_TOTAL_BYTES,
+    ratio: limits.ratioMax ?? ZIP_MAX_RATIO,
   };
-  const flush = async () => {
-    while (pending[0]?.done) {
-      const entry = pending.shift() as Pending;
-      if (entry.error) {
-        problems.push({ item: entry.rel, outcome: "failed", reason: "zipEntryBroken", detail: entry.error });
+  const handle = await open(zipFile, "r");
+  try {
+    const { entries, tooMany } = await readZipDirectory(handle, info.size, maxEntries);
+    if (tooMany) throw new ZipRefused("entries", `more than ${maxEntries} entries`);
+    for (const entry of entries) {
+      if (entry.name.endsWith("/") || entry.name.startsWith("__MACOSX/")) continue;
+      const rel = safeEntryPath(entry.name);
+      if (!rel) {
+        problems.push({ item: entry.name.slice(0, 200), outcome: "failed", reason: "zipEntryUnsafe" });
         continue;
       }
-      const target = path.join(dir, entry.rel);
-      await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, Buffer.concat(entry.chunks));
+      const broken = (detail: string) =>
+        problems.push({ item: rel.slice(0, 200), outcome: "failed", reason: "zipEntryBroken", detail });
+      if (entry.encrypted) {
+        broken("encrypted");
+        continue;
+      }
+      if (entry.method !== 0 && entry.method !== 8) {
+        broken(`compression method ${entry.method}`);
+        continue;
+      }
+      const start = await entryDataOffset(handle, info.size, entry);
+      const target = path.join(dir, rel);
+      try {
+        await mkdir(path.dirname(target), { recursive: true });
+        await writeEntry(zipFile, start, entry, target, limits.entryMaxBytes, budget);
+      } catch (error) {
+        if (error instanceof ZipRefused) throw error;
+        // A broken entry, or a name that clashes with a folder: listed, and nothing of it kept.
+        broken(error instanceof Error ? error.message.slice(0, 200) : String(error));
+        await rm(target, { force: true }).catch(() => {});
+      }
     }
-  };
-  try {
-    for await (const chunk of createReadStream(zipFile, { highWaterMark: 256 * 1024 })) {
-      unzip.push(chunk as Buffer, false);
-      if (refused) throw new SourceRefused(`zip refused: ${refused}`);
-      await flush();
-    }
-    unzip.push(new Uint8Array(0), true);
-    if (refused) throw new SourceRefused(`zip refused: ${refused}`);
-    await flush();
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     if (error instanceof SourceRefused) throw error;
-    throw new SourceRefused(`not a readable zip: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof ZipFormatError) throw new SourceRefused(`not a readable zip: ${error.message}`);
+    throw error;
+  } finally {
+    await handle.close();
   }
-  if (pending.length > 0) problems.push({ item: zipFile, outcome: "failed", reason: "zipTruncated" });
   await writeFile(path.join(dir, COMPLETE), "");
   return { dir, root: await contentRoot(dir), problems };
 }

@@ -12,6 +12,7 @@ import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import type { Database, Locale, PostImportStatus, PostSearchTable } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
+import { type CheckedPost, checkPost } from "../import/check.server.ts";
 import {
   emptyCounts,
   type ImportCounts,
@@ -180,6 +181,21 @@ export async function appendPostImportItems(
   posts: readonly ImportedPost[],
   problems: readonly ImportReportLine[] = [],
 ): Promise<boolean> {
+  return appendPostImportPayloads(
+    db,
+    id,
+    posts.map((p) => JSON.stringify(p)),
+    problems,
+  );
+}
+
+/** appendPostImportItems for posts already serialised (as the upload check's worker sends them). */
+export async function appendPostImportPayloads(
+  db: DB,
+  id: string,
+  payloads: readonly string[],
+  problems: readonly ImportReportLine[] = [],
+): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const job = await trx
       .selectFrom("postImports")
@@ -189,12 +205,10 @@ export async function appendPostImportItems(
       .executeTakeFirst();
     if (!job) return false;
     const first = Number(job.total);
-    for (let i = 0; i < posts.length; i += 100) {
+    for (let i = 0; i < payloads.length; i += 100) {
       await trx
         .insertInto("postImportItems")
-        .values(
-          posts.slice(i, i + 100).map((p, j) => ({ importId: id, seq: first + i + j, payload: JSON.stringify(p) })),
-        )
+        .values(payloads.slice(i, i + 100).map((payload, j) => ({ importId: id, seq: first + i + j, payload })))
         .execute();
     }
     const report = parseReport(job.report);
@@ -202,7 +216,7 @@ export async function appendPostImportItems(
     await trx
       .updateTable("postImports")
       .set((eb) => ({
-        total: first + posts.length,
+        total: first + payloads.length,
         failed: eb("failed", "+", problems.filter((p) => p.outcome === "failed").length),
         ...(problems.length > 0 && room > 0 ? { report: JSON.stringify([...report, ...problems.slice(0, room)]) } : {}),
         updatedAt: nowIso(),
@@ -329,17 +343,11 @@ async function mappingOf(db: DB, source: string, sourceId: string) {
     .executeTakeFirst();
 }
 
-/** What a re-run would do with an item before any work: skip it when the source and the post are as last written. */
-async function earlySkip(db: DB, source: string, post: ImportedPost, hash: string): Promise<string | null> {
-  const [skip] = await earlySkips(db, source, [{ post, hash }]);
-  return skip ?? null;
-}
-
-/** earlySkip for a chunk's items, with two queries per hundred items instead of two per item. */
+/** What a re-run would do with each item before any work: skip it when the source and the post are as last written (two queries per hundred items). */
 async function earlySkips(
   db: DB,
   source: string,
-  items: ReadonlyArray<{ post: ImportedPost; hash: string }>,
+  items: ReadonlyArray<{ post: Pick<ImportedPost, "sourceId">; hash: string }>,
 ): Promise<Array<string | null>> {
   const ids = [...new Set(items.map((i) => i.post.sourceId))];
   const mapped = new Map<string, { targetId: string; hash: string; targetVersion: number }>();
@@ -1519,9 +1527,65 @@ export function startPostImportPlan(
   counts: ImportCounts;
   problems: (lines: readonly ImportReportLine[]) => void;
   add: (post: ImportedPost) => Promise<void>;
+  /** Posts already checked where they were read (checkPost, on the upload check's worker), in order. */
+  addChecked: (posts: readonly CheckedPost[]) => Promise<void>;
 } {
   const counts = emptyCounts();
   const { onLine } = input;
+  /** One post, with what the batch's lookups found: its early skip, and whether it was imported before. */
+  const addOne = async (post: CheckedPost, skip: string | null, mapped: boolean) => {
+    counts.total += 1;
+    for (const note of post.notes) onLine(note);
+    if (skip) {
+      counts.skipped += 1;
+      onLine({ item: post.label, outcome: "skipped", reason: skip });
+      return;
+    }
+    if (post.failure) {
+      counts.failed += 1;
+      onLine(post.failure);
+      return;
+    }
+    for (const ref of post.refs) {
+      const found = await input.images.resolve(ref, post.assetDirs);
+      if (found.kind === "missing") {
+        counts.imagesMissing += 1;
+        onLine({ item: post.label, outcome: "imageMissing", reason: found.reason, detail: found.rel });
+      } else if (found.kind === "remote" && /^https?:\/\//i.test(ref))
+        // Not fetched in a dry run: said what the import will do with it.
+        onLine({
+          item: post.label,
+          outcome: "note",
+          reason: input.fetchRemote ? "imageRemoteFetch" : "imageRemoteKept",
+          detail: ref.slice(0, 300),
+        });
+    }
+    const outcome = mapped ? "updated" : "imported";
+    counts[outcome] += 1;
+    // An upper bound: comments written by an earlier run are not written again.
+    counts.commentsAdded += post.comments;
+    onLine({ item: post.label, outcome });
+  };
+  // Three queries per hundred posts rather than three per post: the thread that serves requests runs them.
+  const addChecked = async (posts: readonly CheckedPost[]) => {
+    const skips = await earlySkips(
+      db,
+      input.kind,
+      posts.map((p) => ({ post: { sourceId: p.sourceId }, hash: p.hash })),
+    );
+    const mapped = new Set<string>();
+    await inSlices([...new Set(posts.map((p) => p.sourceId))], async (slice) => {
+      const rows = await db
+        .selectFrom("importSources")
+        .select("sourceId")
+        .where("source", "=", input.kind)
+        .where("entity", "=", "post")
+        .where("sourceId", "in", slice)
+        .execute();
+      for (const r of rows) mapped.add(r.sourceId);
+    });
+    for (const [i, post] of posts.entries()) await addOne(post, skips[i] ?? null, mapped.has(post.sourceId));
+  };
   return {
     counts,
     problems(lines) {
@@ -1530,51 +1594,8 @@ export function startPostImportPlan(
         onLine(line);
       }
     },
-    async add(post) {
-      counts.total += 1;
-      for (const note of post.notes) onLine(note);
-      const hash = itemHash(post);
-      const skip = await earlySkip(db, input.kind, post, hash);
-      if (skip) {
-        counts.skipped += 1;
-        onLine({ item: post.label, outcome: "skipped", reason: skip });
-        return;
-      }
-      const tooLong = post.translations.find((t) => t.bodyMarkdown.length > POST_LIMITS.bodyMax);
-      const tooDeep = post.translations.find((t) => !withinNesting(t.bodyMarkdown));
-      if (tooLong || tooDeep) {
-        counts.failed += 1;
-        onLine({
-          item: (tooLong ?? tooDeep)?.origin ?? post.label,
-          outcome: "failed",
-          reason: tooLong ? "bodyTooLong" : "bodyTooDeep",
-        });
-        return;
-      }
-      const refs: string[] = [];
-      for (const t of post.translations) for (const r of await imageReferences(t.bodyMarkdown)) refs.push(r.url);
-      if (post.cover) refs.push(post.cover);
-      for (const ref of new Set(refs)) {
-        const found = await input.images.resolve(ref, post.assetDirs);
-        if (found.kind === "missing") {
-          counts.imagesMissing += 1;
-          onLine({ item: post.label, outcome: "imageMissing", reason: found.reason, detail: found.rel });
-        } else if (found.kind === "remote" && /^https?:\/\//i.test(ref))
-          // Not fetched in a dry run: said what the import will do with it.
-          onLine({
-            item: post.label,
-            outcome: "note",
-            reason: input.fetchRemote ? "imageRemoteFetch" : "imageRemoteKept",
-            detail: ref.slice(0, 300),
-          });
-      }
-      const mapped = await mappingOf(db, input.kind, post.sourceId);
-      const outcome = mapped ? "updated" : "imported";
-      counts[outcome] += 1;
-      // An upper bound: comments written by an earlier run are not written again.
-      counts.commentsAdded += post.comments?.length ?? 0;
-      onLine({ item: post.label, outcome });
-    },
+    add: async (post) => addChecked([await checkPost(post)]),
+    addChecked,
   };
 }
 
