@@ -6,7 +6,7 @@ import type { UploadCheckEvent, UploadCheckRequest, UploadRefusal } from "./uplo
 
 export type { UploadCheckEvent, UploadCheckRequest, UploadRefusal };
 
-// The check of an upload on the admin Import page (docs/decisions/028-import-upload-budget.md):
+// The check of an upload on the admin Import page (docs/decisions/030-import-upload-budget.md):
 // unpacking a zip and parsing an export run on a worker thread of their own, one per upload,
 // never on the thread that serves requests. A 10 MB export held that thread for 11–13 s and a
 // zip bomb for most of a minute; now it only stores the batches of checked posts the worker

@@ -8,7 +8,7 @@ import { SourceRefused } from "./markdown-folder.server.ts";
 import { entryDataOffset, readZipDirectory, type ZipEntry, ZipFormatError } from "./zip-directory.server.ts";
 
 // A zip of a blog folder, unpacked for an import (docs/decisions/020-importers.md; the budgets:
-// 028-import-upload-budget.md). Entries are found in the zip's central directory and each is
+// 030-import-upload-budget.md). Entries are found in the zip's central directory and each is
 // streamed to its file through zlib (which inflates on libuv's threads), its bytes counted as
 // they are written: an entry is cut off past `entryMaxBytes` (the size checks after it report
 // it), the whole zip is refused before it writes past `totalMaxBytes`, and an entry that writes
