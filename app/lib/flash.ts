@@ -26,6 +26,10 @@ export const FLASH_KEYS = [
   "media:flash.tooManyPixels",
   "media:flash.failed",
   "media:flash.deleted",
+  "adminContent:flash.postsPublished",
+  "adminContent:flash.postsUnpublished",
+  "adminContent:flash.postsMoved",
+  "adminContent:flash.postsTrashed",
 ] as const;
 
 export type FlashKey = (typeof FLASH_KEYS)[number];

@@ -22,7 +22,7 @@ import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { localDateTimeToIso } from "../../lib/schemas/post.ts";
 import { termName } from "../../lib/terms.ts";
 import { adminListRequest, safeBack } from "../../server/admin/list-request.server.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
+import { requireAdmin, type SessionUser } from "../../server/auth/session.server.ts";
 import { lifecycleAnnounced } from "../../server/cache/page-tags.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
@@ -30,6 +30,9 @@ import { readForm } from "../../server/http/form.server.ts";
 import { postViewsByDay } from "../../server/insights/report.server.ts";
 import { canEditPost } from "../../server/posts/post-access.server.ts";
 import {
+  BULK_POST_ACTIONS,
+  type BulkPostChange,
+  bulkChangePosts,
   changePost,
   getAdminPost,
   listPostAuthors,
@@ -46,6 +49,8 @@ const PAGE_SIZE = 20;
 const SPARK_DAYS = 30;
 const BASE = "/admin/blog";
 const INTENTS = ["publish", "unpublish", "schedule", "feature", "unfeature", "trash", "restore", "purge"] as const;
+/** How many posts one bulk action takes (a page is PAGE_SIZE; a hand-made form gets no more). */
+const BULK_MAX = 100;
 type Intent = (typeof INTENTS)[number];
 
 export async function loader(args: Route.LoaderArgs) {
@@ -109,6 +114,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(context, request);
   const app = getApp(context);
   const form = await readForm(request);
+  if (form.get("intent") === "bulk") return bulkAction(app, admin, form);
   const intent = oneOf(INTENTS, form.get("intent"));
   const id = String(form.get("id") ?? "");
   const post = id ? await getAdminPost(app.db, id) : undefined;
@@ -137,6 +143,45 @@ export async function action({ request, context }: Route.ActionArgs) {
   const deleted = intent === "trash" || intent === "purge";
   return redirect(back, {
     headers: flashHeaders(flashOptions(app.env), "success", deleted ? "flash.deleted" : "flash.saved"),
+  });
+}
+
+/** What each bulk action leaves as the result message. */
+const BULK_FLASH = {
+  publish: "adminContent:flash.postsPublished",
+  unpublish: "adminContent:flash.postsUnpublished",
+  category: "adminContent:flash.postsMoved",
+  trash: "adminContent:flash.postsTrashed",
+} as const;
+
+/**
+ * The checked rows' action: every post is checked and changed in one post lifecycle, or none
+ * is (a post out of reach refuses the lot).
+ */
+async function bulkAction(app: ReturnType<typeof getApp>, admin: SessionUser, form: FormData) {
+  const bulk = oneOf(BULK_POST_ACTIONS, form.get("bulk"));
+  const ids = [
+    ...new Set(
+      form
+        .getAll("ids")
+        .map(String)
+        .filter((id) => id !== ""),
+    ),
+  ];
+  const refuse = (error: string, status = 400) => data({ error, field: null }, { status });
+  if (!bulk) return refuse("adminContent:errors.chooseAction");
+  if (ids.length === 0) return refuse("adminContent:errors.choosePosts");
+  if (ids.length > BULK_MAX) return refuse("adminContent:errors.tooManyPosts");
+  const categoryId = String(form.get("categoryId") ?? "");
+  if (bulk === "category" && categoryId === "") return refuse("adminContent:errors.chooseCategory");
+  const change: BulkPostChange = bulk === "category" ? { kind: "category", categoryId } : { kind: bulk };
+  const result = await bulkChangePosts(app.db, admin, admin, ids, change);
+  if ("refused" in result)
+    return result.refused === "noCategory"
+      ? refuse("adminContent:errors.chooseCategory")
+      : refuse("admin:errors.notFound", 404);
+  return redirect(safeBack(form.get("back"), BASE), {
+    headers: flashHeaders(flashOptions(app.env), "success", BULK_FLASH[bulk]),
   });
 }
 

@@ -5,6 +5,7 @@ import type { DB } from "../db/db.server.ts";
 import { countRows, likePattern } from "../db/query.server.ts";
 import type { PostStatus } from "../db/schema.server.ts";
 import { type LifecycleActor, withPostLifecycle } from "../posts/lifecycle.server.ts";
+import { canEditPost, type EditingUser } from "../posts/post-access.server.ts";
 import { clampPage } from "./paging.server.ts";
 import { displayName } from "./post-detail.server.ts";
 
@@ -41,6 +42,8 @@ export interface AdminPostItem {
   updatedAt: string;
   deletedAt: string | null;
   version: number;
+  /** The languages it is written in (a translation with a title), English first. */
+  languages: Locale[];
 }
 
 export interface AdminPostPage {
@@ -140,6 +143,7 @@ export async function listPostsForAdmin(db: DB, opts: AdminPostFilter): Promise<
   return {
     items: rows.map(({ titleEn, titleZh, ...r }) => ({
       ...r,
+      languages: [...(titleEn !== null ? (["en"] as const) : []), ...(titleZh !== null ? (["zh"] as const) : [])],
       authorName: displayName(r.authorName),
       title: pickTitle(titleEn, titleZh, opts.locale),
       featured: Number(r.featured) === 1,
@@ -271,4 +275,79 @@ export async function listTagOptions(
   db: DB,
 ): Promise<Array<{ id: string; slug: string; nameEn: string; nameZh: string }>> {
   return db.selectFrom("tags").select(["id", "slug", "nameEn", "nameZh"]).orderBy("slug").execute();
+}
+
+/** The changes the list applies to many posts at once. */
+export const BULK_POST_ACTIONS = ["publish", "unpublish", "category", "trash"] as const;
+export type BulkPostAction = (typeof BULK_POST_ACTIONS)[number];
+
+export type BulkPostChange =
+  | { kind: "publish" }
+  | { kind: "unpublish" }
+  | { kind: "trash" }
+  | { kind: "category"; categoryId: string };
+
+/** Why a bulk change wrote nothing. */
+export type BulkRefusal = "notFound" | "noCategory";
+
+/**
+ * Applies one change to every post in `ids`, all or none, in one post lifecycle (each post's
+ * status, audit entry and newsletter as for a single change). Every post must exist, be out
+ * of the trash and be one `user` may edit (`canEditPost`); otherwise nothing is written and
+ * the refusal says why. A post already in the wanted state is left alone (no new audit entry).
+ * Returns how many posts changed.
+ */
+export async function bulkChangePosts(
+  db: DB,
+  actor: LifecycleActor,
+  user: EditingUser,
+  ids: readonly string[],
+  change: BulkPostChange,
+): Promise<{ changed: number } | { refused: BulkRefusal }> {
+  const unique = [...new Set(ids)];
+  return withPostLifecycle(db, actor, async (life) => {
+    const rows = await life.trx
+      .selectFrom("posts")
+      .select(["id", "authorId", "status", "categoryId"])
+      .where("id", "in", unique)
+      .where("deletedAt", "is", null)
+      .execute();
+    // Checked before any write: one post out of reach refuses the whole change.
+    if (rows.length !== unique.length || !rows.every((post) => canEditPost(user, post)))
+      return { refused: "notFound" as const };
+    if (change.kind === "category") {
+      const category = await life.trx
+        .selectFrom("categories")
+        .select("id")
+        .where("id", "=", change.categoryId)
+        .executeTakeFirst();
+      if (!category) return { refused: "noCategory" as const };
+    }
+    let changed = 0;
+    for (const post of rows) {
+      if (change.kind === "publish" && post.status !== "published") {
+        await life.setStatus(post.id, "published", { publishedAt: "now-or-earlier", bump: true });
+      } else if (change.kind === "unpublish" && post.status !== "draft") {
+        await life.setStatus(post.id, "draft", { bump: true });
+      } else if (change.kind === "trash") {
+        await life.trx
+          .updateTable("posts")
+          .set((eb) => ({ updatedAt: life.now, version: eb("version", "+", 1), deletedAt: life.now }))
+          .where("id", "=", post.id)
+          .execute();
+        await life.record(post.id, "trash");
+      } else if (change.kind === "category" && post.categoryId !== change.categoryId) {
+        await life.trx
+          .updateTable("posts")
+          .set((eb) => ({ updatedAt: life.now, version: eb("version", "+", 1), categoryId: change.categoryId }))
+          .where("id", "=", post.id)
+          .execute();
+        await life.record(post.id, "update", { details: { categoryId: change.categoryId } });
+      } else {
+        continue;
+      }
+      changed += 1;
+    }
+    return { changed };
+  });
 }
