@@ -56,3 +56,42 @@ export function formatDateTime(iso: string, locale: Locale, timeZone = "UTC"): s
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? "" : fmt.format(date);
 }
+
+const shortDateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A moment as a list shows it, short and without the zone (the column names it once):
+ * "Nov 28, 14:05" / "11月28日 14:05", with the year only when it is not this year's.
+ * In UTC by default; an unknown zone falls back to UTC.
+ */
+export function formatShortDateTime(iso: string, locale: Locale, timeZone = "UTC", now = new Date()): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "";
+  const yearOf = (d: Date) => {
+    try {
+      return new Intl.DateTimeFormat("en", { year: "numeric", timeZone }).format(d);
+    } catch {
+      return "";
+    }
+  };
+  const withYear = yearOf(date) !== yearOf(now);
+  const key = `${locale} ${timeZone} ${withYear}`;
+  let fmt = shortDateTimeFormats.get(key);
+  if (!fmt) {
+    try {
+      fmt = new Intl.DateTimeFormat(HTML_LANG[locale], {
+        ...(withYear ? { year: "numeric" } : {}),
+        month: "short",
+        day: "numeric",
+        hour: "2-digit",
+        minute: "2-digit",
+        hourCycle: "h23",
+        timeZone,
+      });
+    } catch {
+      return timeZone === "UTC" ? "" : formatShortDateTime(iso, locale, "UTC", now);
+    }
+    shortDateTimeFormats.set(key, fmt);
+  }
+  return fmt.format(date);
+}

@@ -401,8 +401,11 @@ export function SelectAllBox({
   name,
   label,
   fallback,
+  formId,
 }: {
   name: string;
+  /** The form's id, when the box sits outside it (its rows then name it with `form=` too). */
+  formId?: string;
   /** The accessible name ("Select all comments on this page"). */
   label: string;
   /** The header's text until hydration (screen-reader only). */
@@ -415,27 +418,33 @@ export function SelectAllBox({
     const self = box.current;
     const form = self?.form;
     if (!ready || !self || !form) return;
+    // The form's elements, not its descendants: a row's box may sit outside the form (`form=`).
+    const boxes = () =>
+      [...form.elements].filter(
+        (el): el is HTMLInputElement => el instanceof HTMLInputElement && el.type === "checkbox" && el.name === name,
+      );
     const sync = () => {
-      const rows = [...form.querySelectorAll<HTMLInputElement>(`input[type="checkbox"][name="${name}"]`)];
+      const rows = boxes();
       const state = selectAllState(rows.map((r) => r.checked));
       self.checked = state.checked;
       self.indeterminate = state.indeterminate;
     };
     const onChange = (event: Event) => {
       if (event.target === self) {
-        for (const row of form.querySelectorAll<HTMLInputElement>(`input[type="checkbox"][name="${name}"]`))
-          row.checked = self.checked;
+        for (const row of boxes()) row.checked = self.checked;
       }
       sync();
     };
     sync();
-    form.addEventListener("change", onChange);
-    return () => form.removeEventListener("change", onChange);
+    // A change event from a box outside the form reaches the document, not the form.
+    const doc = form.ownerDocument;
+    doc.addEventListener("change", onChange);
+    return () => doc.removeEventListener("change", onChange);
   }, [ready, name]);
   if (!ready) return <span className="sr-only">{fallback}</span>;
   return (
     <label className="inline-flex items-center">
-      <input ref={box} type="checkbox" data-select-all="" />
+      <input ref={box} type="checkbox" data-select-all="" form={formId} />
       <span className="sr-only">{label}</span>
     </label>
   );

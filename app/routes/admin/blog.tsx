@@ -1,22 +1,37 @@
-import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Form, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import { Sparkline } from "../../components/admin/line-chart.tsx";
 import {
-  ActionsCell,
-  ADMIN_BUTTON,
-  AdminTable,
+  AdminPagination,
   ConfirmDelete,
-  FilterSelect,
   IntentButton,
   RowLink,
+  SelectAllBox,
   useListUrls,
 } from "../../components/admin/list-parts.tsx";
-import { describedBy, FieldMessages, FormAlert } from "../../components/ui/field.tsx";
-import { LocalTime } from "../../components/ui/local-time.tsx";
+import {
+  BULK_FORM,
+  BulkBar,
+  NEW_POST,
+  PostFilters,
+  PostsEmpty,
+  SchedulePanel,
+  STATUS_TONE,
+} from "../../components/admin/post-list-parts.tsx";
+import {
+  BAR_BUTTON,
+  CardCell,
+  CardRow,
+  CardTable,
+  LanguageBadges,
+  RowMenu,
+  ShortTime,
+  StatusLabel,
+  useListTimeZone,
+} from "../../components/admin/table-parts.tsx";
+import { FormAlert } from "../../components/ui/field.tsx";
 import { Link } from "../../lean/link.tsx";
-import { ADMIN_POST_SORTS, ADMIN_POST_STATUSES, oneOf } from "../../lib/admin-content.ts";
-import { browserOffsetAt } from "../../lib/editor-values.ts";
+import { ADMIN_POST_STATUSES, oneOf } from "../../lib/admin-content.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { localDateTimeToIso } from "../../lib/schemas/post.ts";
@@ -198,19 +213,6 @@ function withoutPanels(url: string): string {
   return `${path}${params.size ? `?${params}` : ""}`;
 }
 
-/**
- * Sends the browser's UTC offset at the chosen moment with the schedule form
- * (without JavaScript it stays 0: the time is read as UTC, as the hint says).
- */
-function withBrowserOffset(event: FormEvent<HTMLFormElement>) {
-  const form = event.currentTarget;
-  const local = form.elements.namedItem("publishAtLocal");
-  const tz = form.elements.namedItem("publishAtTz");
-  if (local instanceof HTMLInputElement && tz instanceof HTMLInputElement) {
-    tz.value = String(browserOffsetAt(local.value));
-  }
-}
-
 export default function BlogAdmin({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("adminContent");
   const m = useMessage();
@@ -222,23 +224,49 @@ export default function BlogAdmin({ loaderData, actionData }: Route.ComponentPro
     for (const [k, v] of Object.entries(changes)) url.searchParams.set(k, v);
     return `${url.pathname}${url.search}`;
   };
+  const zone = useListTimeZone();
   const titleOf = (post: { title: string }) => post.title || t("blog.untitled");
   const fieldError = actionData?.field === "publishAt" ? m(actionData.error) : null;
+  const filtered = Boolean(q || filters.categoryId || filters.tagId || filters.authorId);
+  const columns = [
+    {
+      label: t("blog.selectCol"),
+      header: (
+        <SelectAllBox
+          key={list.items.map((p) => p.id).join()}
+          name="ids"
+          formId={BULK_FORM}
+          label={t("blog.selectAll")}
+          fallback={t("blog.selectCol")}
+        />
+      ),
+      className: "w-8",
+    },
+    { label: t("blog.titleCol") },
+    { label: t("blog.author") },
+    { label: t("blog.status") },
+    { label: t("blog.dateCol", { zone }) },
+    { label: t("blog.views"), numeric: true },
+    { label: t("blog.actions") },
+  ];
 
   return (
-    <section aria-labelledby="blog-title" className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-4">
+    <section aria-labelledby="blog-title" className="min-w-0 space-y-5">
+      <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 id="blog-title" className="text-3xl font-bold tracking-tight">
           {trash ? t("blog.trashTitle") : t("blog.title")}
         </h1>
-        <nav aria-label={t("blog.viewSwitch")} className="flex gap-3 text-sm">
-          <Link to={BASE} aria-current={trash ? undefined : "page"} className={ADMIN_BUTTON}>
+        <nav aria-label={t("blog.viewSwitch")} className="flex flex-wrap gap-2 text-sm">
+          <Link to={BASE} aria-current={trash ? undefined : "page"} className={BAR_BUTTON}>
             {t("blog.allPosts")}
           </Link>
-          <Link to={`${BASE}?view=trash`} aria-current={trash ? "page" : undefined} className={ADMIN_BUTTON}>
+          <Link to={`${BASE}?view=trash`} aria-current={trash ? "page" : undefined} className={BAR_BUTTON}>
             {t("blog.trash")}
           </Link>
-          <Link to="/posts/createPost" className={ADMIN_BUTTON}>
+          <Link
+            to={NEW_POST}
+            className="inline-flex h-9 items-center whitespace-nowrap rounded-md bg-blue-700 px-3 font-medium text-white hover:bg-blue-800"
+          >
             {t("blog.new")}
           </Link>
         </nav>
@@ -260,197 +288,129 @@ export default function BlogAdmin({ loaderData, actionData }: Route.ComponentPro
       )}
 
       {scheduling && (
-        <section
-          aria-labelledby="schedule-title"
-          className="rounded-lg border border-blue-300 bg-blue-50 p-4 dark:border-blue-800 dark:bg-blue-950"
-        >
-          <h2 id="schedule-title" className="font-semibold">
-            {t("blog.scheduleTitle", { title: titleOf(scheduling) })}
-          </h2>
-          <Form method="post" className="mt-3 space-y-3" onSubmit={withBrowserOffset}>
-            <input type="hidden" name="intent" value="schedule" />
-            <input type="hidden" name="id" value={scheduling.id} />
-            <input type="hidden" name="back" value={back} />
-            <input type="hidden" name="publishAtTz" defaultValue="0" />
-            <div className="space-y-1">
-              <label htmlFor="schedule-at" className="block text-sm font-medium">
-                {t("blog.scheduleAt")}
-              </label>
-              <input
-                id="schedule-at"
-                type="datetime-local"
-                name="publishAtLocal"
-                required
-                aria-invalid={fieldError ? true : undefined}
-                aria-describedby={describedBy("schedule-at", t("blog.scheduleHint"), fieldError)}
-                className="block rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900"
-              />
-              <FieldMessages id="schedule-at" hint={t("blog.scheduleHint")} error={fieldError} />
-            </div>
-            <div className="flex gap-3">
-              <button type="submit" className="rounded-md bg-blue-700 px-3 py-1.5 text-white hover:bg-blue-800">
-                {t("blog.scheduleButton")}
-              </button>
-              <Link to={back} className="rounded-md border border-zinc-300 px-3 py-1.5 dark:border-zinc-700">
-                {t("blog.cancel")}
-              </Link>
-            </div>
-          </Form>
-        </section>
+        <SchedulePanel post={scheduling} title={titleOf(scheduling)} back={back} fieldError={fieldError} />
       )}
 
-      <Form method="get" role="search" aria-label={t("blog.filters")} className="flex flex-wrap items-end gap-3">
-        {trash && <input type="hidden" name="view" value="trash" />}
-        <div>
-          <label htmlFor="blog-q" className="block text-sm font-medium">
-            {t("blog.search")}
-          </label>
-          <input
-            id="blog-q"
-            type="search"
-            name="q"
-            defaultValue={q}
-            maxLength={100}
-            className="block w-64 rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-          />
-        </div>
-        <FilterSelect
-          id="blog-status"
-          name="status"
-          label={t("blog.status")}
-          value={filters.status ?? ""}
-          any={t("blog.any")}
-          options={ADMIN_POST_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))}
-        />
-        <FilterSelect
-          id="blog-category"
-          name="category"
-          label={t("blog.category")}
-          value={filters.categoryId ?? ""}
-          any={t("blog.any")}
-          options={categories.map((c) => ({ value: c.id, label: c.name }))}
-        />
-        <FilterSelect
-          id="blog-tag"
-          name="tag"
-          label={t("blog.tag")}
-          value={filters.tagId ?? ""}
-          any={t("blog.any")}
-          options={tags.map((tag) => ({ value: tag.id, label: tag.name }))}
-        />
-        <FilterSelect
-          id="blog-author"
-          name="author"
-          label={t("blog.author")}
-          value={filters.authorId ?? ""}
-          any={t("blog.any")}
-          options={authors.map((a) => ({ value: a.id, label: a.name ?? t("blog.unnamedAuthor") }))}
-        />
-        <FilterSelect
-          id="blog-sort"
-          name="sort"
-          label={t("blog.sortBy")}
-          value={list.sort}
-          options={ADMIN_POST_SORTS.map((key) => ({ value: key, label: t(`blog.sort.${key}`) }))}
-        />
-        <button type="submit" className={`${ADMIN_BUTTON} py-2`}>
-          {t("blog.apply")}
-        </button>
-      </Form>
+      <PostFilters
+        trash={trash}
+        q={q}
+        filters={filters}
+        sort={list.sort}
+        categories={categories}
+        tags={tags}
+        authors={authors}
+      />
 
       <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("blog.count", { count: list.total })}</p>
 
-      <AdminTable
-        columns={[
-          t("blog.titleCol"),
-          t("blog.author"),
-          t("blog.status"),
-          t("blog.dates"),
-          t("blog.views"),
-          t("blog.actions"),
-        ]}
-        rowCount={list.items.length}
-        pagination={{ page: list.page, pageCount: list.pageCount, withParams }}
-        empty={trash ? t("blog.trashEmpty") : t("blog.empty")}
-      >
-        {list.items.map((post) => {
-          const title = titleOf(post);
-          const act = (intent: Intent, text: string) => (
-            <IntentButton
-              intent={intent}
-              id={post.id}
-              back={back}
-              text={text}
-              label={t("blog.actionOn", { action: text, title })}
-            />
-          );
-          const link = (to: string, text: string, danger = false) => (
-            <RowLink to={to} text={text} label={t("blog.actionOn", { action: text, title })} danger={danger} />
-          );
-          return (
-            <tr key={post.id} className="border-b border-zinc-100 align-top dark:border-zinc-900">
-              <td className="py-2 pr-3">
-                {post.editHref && !trash ? (
-                  <Link to={post.editHref} className="font-medium text-blue-800 underline dark:text-blue-300">
-                    {title}
-                  </Link>
-                ) : (
-                  <span className="font-medium">{title}</span>
-                )}
-                {post.featured && (
-                  <span className="ml-2 rounded bg-amber-100 px-1.5 text-xs text-amber-900 dark:bg-amber-900 dark:text-amber-100">
-                    {t("blog.featuredBadge")}
-                  </span>
-                )}
-                <br />
-                <code className="text-xs text-zinc-600 dark:text-zinc-400">{post.slug}</code>
-              </td>
-              <td className="py-2 pr-3">
-                {post.authorId === null ? t("blog.noAuthor") : (post.authorName ?? t("blog.unnamedAuthor"))}
-              </td>
-              <td className="py-2 pr-3">{t(`status.${post.status}`)}</td>
-              <td className="py-2 pr-3">
-                {post.publishedAt && (
-                  <>
-                    {post.status === "scheduled" ? t("blog.scheduledFor") : t("blog.publishedAt")}{" "}
-                    <LocalTime iso={post.publishedAt} locale={locale} />
-                    <br />
-                  </>
-                )}
-                {t("blog.updatedAt")} <LocalTime iso={post.updatedAt} locale={locale} />
-              </td>
-              <td className="py-2 pr-3 tabular-nums">
-                <Link
-                  to={`/admin/insights/posts/${post.id}`}
-                  className="text-blue-800 underline dark:text-blue-300"
-                  aria-label={t("blog.insightsFor", { title, count: post.viewCount })}
-                >
-                  {post.viewCount}
-                </Link>
-                <Sparkline values={daily[post.id] ?? []} className="mt-1 block" />
-              </td>
-              <ActionsCell>
-                {trash ? (
-                  <>
-                    {act("restore", t("blog.restore"))}
-                    {link(withParams({ confirmDelete: post.id }), t("blog.purge"), true)}
-                  </>
-                ) : (
-                  <>
-                    {post.status !== "published" && act("publish", t("blog.publish"))}
-                    {post.status !== "draft" && act("unpublish", t("blog.unpublish"))}
-                    {link(withParams({ schedule: post.id }), t("blog.schedule"))}
-                    {post.featured ? act("unfeature", t("blog.unfeature")) : act("feature", t("blog.feature"))}
-                    {post.editHref && link(post.editHref, t("blog.edit"))}
-                    {post.status === "published" && link(`/posts/detail/${post.id}`, t("blog.view"))}
-                    {link(withParams({ confirmDelete: post.id }), t("blog.moveToTrash"), true)}
-                  </>
-                )}
-              </ActionsCell>
-            </tr>
-          );
-        })}
-      </AdminTable>
+      {list.items.length === 0 ? (
+        <PostsEmpty trash={trash} status={filters.status} filtered={filtered} />
+      ) : (
+        <>
+          {!trash && <BulkBar back={back} categories={categories} />}
+          <CardTable columns={trash ? columns.slice(1) : columns} testId="posts-table">
+            {list.items.map((post) => {
+              const title = titleOf(post);
+              const named = (action: string) => t("blog.actionOn", { action, title });
+              const act = (intent: Intent, text: string) => (
+                <IntentButton intent={intent} id={post.id} back={back} text={text} label={named(text)} />
+              );
+              const link = (to: string, text: string, danger = false) => (
+                <RowLink to={to} text={text} label={named(text)} danger={danger} />
+              );
+              const shownAt =
+                post.status !== "draft" && post.publishedAt
+                  ? {
+                      iso: post.publishedAt,
+                      kind: post.status === "scheduled" ? ("scheduled" as const) : ("published" as const),
+                    }
+                  : { iso: post.updatedAt, kind: "updated" as const };
+              return (
+                <CardRow key={post.id} testId="post-row">
+                  {!trash && (
+                    <CardCell label={t("blog.selectCol")} className="w-8">
+                      <input
+                        type="checkbox"
+                        name="ids"
+                        value={post.id}
+                        form={BULK_FORM}
+                        aria-label={t("blog.select", { title })}
+                        className="size-4"
+                      />
+                    </CardCell>
+                  )}
+                  <CardCell label={t("blog.titleCol")} bare className="min-w-0 max-w-md">
+                    <div className="min-w-0 max-md:w-full">
+                      {post.editHref && !trash ? (
+                        <Link
+                          to={post.editHref}
+                          className="break-words font-medium text-blue-800 underline dark:text-blue-300"
+                        >
+                          {title}
+                        </Link>
+                      ) : (
+                        <span className="break-words font-medium">{title}</span>
+                      )}
+                      <div className="mt-1 flex flex-wrap items-center gap-1.5">
+                        <LanguageBadges languages={post.languages} />
+                        {post.featured && <StatusLabel tone="amber">{t("blog.featuredBadge")}</StatusLabel>}
+                        <code className="break-all text-xs text-zinc-600 dark:text-zinc-400">{post.slug}</code>
+                      </div>
+                    </div>
+                  </CardCell>
+                  <CardCell label={t("blog.author")}>
+                    {post.authorId === null ? t("blog.noAuthor") : (post.authorName ?? t("blog.unnamedAuthor"))}
+                  </CardCell>
+                  <CardCell label={t("blog.status")}>
+                    <StatusLabel tone={STATUS_TONE[post.status]}>{t(`status.${post.status}`)}</StatusLabel>
+                  </CardCell>
+                  <CardCell label={t("blog.dateCol", { zone })}>
+                    <ShortTime iso={shownAt.iso} locale={locale} zone={zone} />
+                    <span className="block text-xs text-zinc-600 dark:text-zinc-400 max-md:inline">
+                      {t(`blog.dateKind.${shownAt.kind}`)}
+                    </span>
+                  </CardCell>
+                  <CardCell label={t("blog.views")} numeric>
+                    <Link
+                      to={`/admin/insights/posts/${post.id}`}
+                      className="text-blue-800 underline dark:text-blue-300"
+                      aria-label={t("blog.insightsFor", { title, count: post.viewCount })}
+                    >
+                      {post.viewCount}
+                    </Link>
+                    <Sparkline values={daily[post.id] ?? []} className="mt-1 block md:ml-auto" />
+                  </CardCell>
+                  <CardCell label={t("blog.actions")} bare>
+                    <div className="flex flex-wrap items-start gap-2">
+                      {trash ? (
+                        <>
+                          {act("restore", t("blog.restore"))}
+                          <RowMenu label={t("blog.moreFor", { title })}>
+                            {link(withParams({ confirmDelete: post.id }), t("blog.purge"), true)}
+                          </RowMenu>
+                        </>
+                      ) : (
+                        <>
+                          {post.editHref && link(post.editHref, t("blog.edit"))}
+                          <RowMenu label={t("blog.moreFor", { title })}>
+                            {post.status !== "published" && act("publish", t("blog.publish"))}
+                            {post.status !== "draft" && act("unpublish", t("blog.unpublish"))}
+                            {link(withParams({ schedule: post.id }), t("blog.schedule"))}
+                            {post.featured ? act("unfeature", t("blog.unfeature")) : act("feature", t("blog.feature"))}
+                            {post.status === "published" && link(`/posts/detail/${post.id}`, t("blog.view"))}
+                            {link(withParams({ confirmDelete: post.id }), t("blog.moveToTrash"), true)}
+                          </RowMenu>
+                        </>
+                      )}
+                    </div>
+                  </CardCell>
+                </CardRow>
+              );
+            })}
+          </CardTable>
+          <AdminPagination page={list.page} pageCount={list.pageCount} withParams={withParams} />
+        </>
+      )}
     </section>
   );
 }

@@ -1,0 +1,242 @@
+// The parts of an admin list that reads at a glance: a table that turns into cards below
+// 768 px, short coloured status labels, short times in the viewer's zone (named once in the
+// column header), language badges, one primary action with the rest in a "more" menu, and an
+// empty state that says what to do next. Server-rendered: all of it works without JavaScript.
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "../../lean/link.tsx";
+import { formatShortDateTime } from "../../lib/format.ts";
+import type { Locale } from "../../lib/i18n/locale.ts";
+import { useBrowserTimeZone } from "../ui/local-time.tsx";
+import { ADMIN_BUTTON, TableScroll } from "./list-parts.tsx";
+
+/**
+ * The height, padding and type size every control of a list's bars shares (search box,
+ * selects, buttons), so a filter row lines up whatever it holds.
+ */
+export const BAR_CONTROL =
+  "block h-9 rounded-md border border-zinc-300 bg-white px-3 text-sm leading-none dark:border-zinc-700 dark:bg-zinc-900";
+/** A bar's button, as tall as its inputs. */
+export const BAR_BUTTON =
+  "inline-flex h-9 items-center whitespace-nowrap rounded-md border border-zinc-300 px-3 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800";
+
+export type LabelTone = "green" | "blue" | "zinc" | "amber" | "red";
+
+const TONES: Record<LabelTone, string> = {
+  green: "bg-green-100 text-green-900 dark:bg-green-950 dark:text-green-200",
+  blue: "bg-blue-100 text-blue-900 dark:bg-blue-950 dark:text-blue-200",
+  zinc: "bg-zinc-100 text-zinc-800 dark:bg-zinc-800 dark:text-zinc-200",
+  amber: "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200",
+  red: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200",
+};
+
+/** A short coloured label (a status, "featured"): one line, never broken inside a word ("已发布"). */
+export function StatusLabel({ tone, children }: { tone: LabelTone; children: ReactNode }) {
+  return (
+    <span
+      className={`inline-block whitespace-nowrap break-keep rounded-full px-2 py-0.5 text-xs font-medium ${TONES[tone]}`}
+    >
+      {children}
+    </span>
+  );
+}
+
+/** The zone the list's times are shown in, for the column header: the viewer's once known, else UTC. */
+export function useListTimeZone(): string {
+  return useBrowserTimeZone() ?? "UTC";
+}
+
+/**
+ * A moment in a list row, short ("Nov 28, 14:05") in `zone` (from useListTimeZone, named in
+ * the column header); the exact instant stays in `dateTime`.
+ */
+export function ShortTime({ iso, locale, zone }: { iso: string; locale: Locale; zone: string }) {
+  return (
+    <time dateTime={iso} className="whitespace-nowrap tabular-nums">
+      {formatShortDateTime(iso, locale, zone)}
+    </time>
+  );
+}
+
+/** Which languages an item is written in: a small badge per language ("EN", "中文"). */
+export function LanguageBadges({ languages }: { languages: readonly Locale[] }) {
+  const { t } = useTranslation("admin");
+  return (
+    <span className="inline-flex gap-1">
+      {languages.map((lang) => (
+        <abbr
+          key={lang}
+          title={t(`table.language.${lang}`)}
+          className="whitespace-nowrap rounded border border-zinc-300 px-1 text-[11px] font-medium uppercase leading-4 text-zinc-700 no-underline dark:border-zinc-600 dark:text-zinc-300"
+        >
+          {t(`table.languageShort.${lang}`)}
+        </abbr>
+      ))}
+    </span>
+  );
+}
+
+/**
+ * A row's secondary actions behind one "More" button: a disclosure (`<details>`), so it opens
+ * with the keyboard and without JavaScript. The menu opens in the flow of the row (a table
+ * that scrolls sideways would clip a floating one).
+ */
+export function RowMenu({ label, children }: { label: string; children: ReactNode }) {
+  const { t } = useTranslation("admin");
+  return (
+    <details className="group relative">
+      <summary
+        aria-label={label}
+        className={`${ADMIN_BUTTON} inline-flex cursor-pointer list-none items-center gap-1 whitespace-nowrap [&::-webkit-details-marker]:hidden`}
+      >
+        {t("table.more")}
+        <span aria-hidden="true" className="text-xs transition-transform group-open:rotate-180">
+          ▾
+        </span>
+      </summary>
+      <div className="mt-2 flex flex-col items-stretch gap-1 [&_a]:block [&_a]:whitespace-nowrap [&_button]:w-full [&_button]:whitespace-nowrap [&_button]:text-left">
+        {children}
+      </div>
+    </details>
+  );
+}
+
+/**
+ * An admin table that reads as cards below 768 px: each row a bordered card, each cell on
+ * its own line with its column's name before it (`data-label`), the header row kept for
+ * screen readers only. From 768 px up it is a plain table.
+ */
+export function CardTable({
+  columns,
+  caption,
+  testId,
+  children,
+}: {
+  /** Each column's header: its text (the card's label too) and optional header content. */
+  columns: ReadonlyArray<{ label: string; header?: ReactNode; numeric?: boolean; className?: string }>;
+  caption?: string;
+  testId?: string;
+  children: ReactNode;
+}) {
+  return (
+    <TableScroll>
+      <table className="w-full text-left text-sm max-md:block" data-testid={testId}>
+        {caption && <caption className="sr-only">{caption}</caption>}
+        <thead className="max-md:sr-only">
+          <tr className="border-b border-zinc-200 dark:border-zinc-800">
+            {columns.map((c, i) => (
+              <th
+                key={c.label}
+                scope="col"
+                className={`py-2 align-bottom ${i === columns.length - 1 ? "" : "pr-3"} ${c.numeric ? "text-right" : ""} ${c.className ?? ""}`}
+              >
+                {c.header ?? c.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="max-md:block max-md:space-y-3">{children}</tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
+/** A CardTable's row. */
+export function CardRow({ children, testId }: { children: ReactNode; testId?: string }) {
+  return (
+    <tr
+      data-testid={testId}
+      className="border-b border-zinc-100 align-top dark:border-zinc-900 max-md:block max-md:rounded-lg max-md:border max-md:border-zinc-200 max-md:p-3 max-md:dark:border-zinc-800"
+    >
+      {children}
+    </tr>
+  );
+}
+
+/**
+ * A CardTable's cell; `label` is shown before it on a card (its column's name), unless the
+ * cell speaks for itself (`bare`: the title, the actions).
+ */
+export function CardCell({
+  label,
+  bare = false,
+  numeric = false,
+  className = "",
+  children,
+}: {
+  label: string;
+  bare?: boolean;
+  numeric?: boolean;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <td
+      data-label={bare ? undefined : label}
+      className={`py-2 pr-3 max-md:flex max-md:flex-wrap max-md:items-center max-md:gap-x-2 max-md:py-1 max-md:pr-0 ${
+        bare
+          ? ""
+          : "max-md:before:min-w-20 max-md:before:text-xs max-md:before:text-zinc-600 max-md:before:content-[attr(data-label)] max-md:dark:before:text-zinc-400"
+      } ${numeric ? "md:text-right tabular-nums" : ""} ${className}`}
+    >
+      {children}
+    </td>
+  );
+}
+
+/**
+ * What an empty list says, and what to do next: "No drafts — write your first post", the
+ * action a link.
+ */
+export function EmptyState({ text, action }: { text: string; action?: { to: string; label: string } }) {
+  return (
+    <div className="rounded-lg border border-dashed border-zinc-300 p-6 text-center dark:border-zinc-700">
+      <p className="text-zinc-700 dark:text-zinc-300">{text}</p>
+      {action && (
+        <Link
+          to={action.to}
+          className="mt-3 inline-block rounded-md bg-blue-700 px-4 py-2 text-sm font-medium text-white hover:bg-blue-800"
+        >
+          {action.label}
+        </Link>
+      )}
+    </div>
+  );
+}
+
+/** A labelled select of a list's bar, as tall as the bar's other controls. */
+export function BarSelect({
+  id,
+  name,
+  label,
+  value,
+  any,
+  options,
+  form,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  value: string;
+  /** A first, empty choice ("Any"). */
+  any?: string;
+  options: ReadonlyArray<{ value: string; label: string }>;
+  /** The form it belongs to, when it sits outside it. */
+  form?: string;
+}) {
+  const choices = any === undefined ? options : [{ value: "", label: any }, ...options];
+  return (
+    <div className="min-w-0">
+      <label htmlFor={id} className="mb-1 block whitespace-nowrap text-sm font-medium">
+        {label}
+      </label>
+      <select id={id} name={name} defaultValue={value} form={form} className={`${BAR_CONTROL} max-w-48 pr-8`}>
+        {choices.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
