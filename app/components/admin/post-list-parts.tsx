@@ -44,12 +44,12 @@ export function PostFilters({
       method="get"
       role="search"
       aria-label={t("blog.filters")}
-      className="flex flex-wrap items-end gap-x-3 gap-y-2"
+      className="flex flex-wrap items-center gap-2 lg:flex-nowrap"
       data-testid="post-filters"
     >
       {trash && <input type="hidden" name="view" value="trash" />}
-      <div className="min-w-0 max-sm:w-full">
-        <label htmlFor="blog-q" className="mb-1 block text-sm font-medium">
+      <div className="min-w-36 flex-1 max-sm:w-full max-sm:flex-none">
+        <label htmlFor="blog-q" className="sr-only">
           {t("blog.search")}
         </label>
         <input
@@ -58,7 +58,8 @@ export function PostFilters({
           name="q"
           defaultValue={q}
           maxLength={100}
-          className={`${BAR_CONTROL} w-56 max-sm:w-full`}
+          placeholder={t("blog.search")}
+          className={`${BAR_CONTROL} w-full`}
         />
       </div>
       <BarSelect
@@ -66,7 +67,8 @@ export function PostFilters({
         name="status"
         label={t("blog.status")}
         value={filters.status ?? ""}
-        any={t("blog.any")}
+        any={t("blog.anyStatus")}
+        inline
         options={ADMIN_POST_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))}
       />
       <BarSelect
@@ -74,7 +76,8 @@ export function PostFilters({
         name="category"
         label={t("blog.category")}
         value={filters.categoryId ?? ""}
-        any={t("blog.any")}
+        any={t("blog.anyCategory")}
+        inline
         options={categories.map((c) => ({ value: c.id, label: c.name }))}
       />
       <BarSelect
@@ -82,7 +85,8 @@ export function PostFilters({
         name="tag"
         label={t("blog.tag")}
         value={filters.tagId ?? ""}
-        any={t("blog.any")}
+        any={t("blog.anyTag")}
+        inline
         options={tags.map((tag) => ({ value: tag.id, label: tag.name }))}
       />
       <BarSelect
@@ -90,7 +94,8 @@ export function PostFilters({
         name="author"
         label={t("blog.author")}
         value={filters.authorId ?? ""}
-        any={t("blog.any")}
+        any={t("blog.anyAuthor")}
+        inline
         options={authors.map((a) => ({ value: a.id, label: a.name ?? t("blog.unnamedAuthor") }))}
       />
       <BarSelect
@@ -98,6 +103,7 @@ export function PostFilters({
         name="sort"
         label={t("blog.sortBy")}
         value={sort}
+        inline
         options={ADMIN_POST_SORTS.map((key) => ({ value: key, label: t(`blog.sort.${key}`) }))}
       />
       <button type="submit" className={BAR_BUTTON}>

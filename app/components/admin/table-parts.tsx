@@ -18,7 +18,7 @@ export const BAR_CONTROL =
   "block h-9 rounded-md border border-zinc-300 bg-white px-3 text-sm leading-none dark:border-zinc-700 dark:bg-zinc-900";
 /** A bar's button, as tall as its inputs. */
 export const BAR_BUTTON =
-  "inline-flex h-9 items-center whitespace-nowrap rounded-md border border-zinc-300 px-3 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800";
+  "inline-flex h-9 shrink-0 items-center whitespace-nowrap rounded-md border border-zinc-300 px-3 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800";
 
 export type LabelTone = "green" | "blue" | "zinc" | "amber" | "red";
 
@@ -204,7 +204,11 @@ export function EmptyState({ text, action }: { text: string; action?: { to: stri
   );
 }
 
-/** A labelled select of a list's bar, as tall as the bar's other controls. */
+/**
+ * A select of a list's bar, as tall as the bar's other controls. In a filter row (`inline`)
+ * its label is for screen readers and its first choice names it ("Any status"); it may
+ * shrink so the row stays one line, never below a readable width.
+ */
 export function BarSelect({
   id,
   name,
@@ -212,25 +216,24 @@ export function BarSelect({
   value,
   any,
   options,
-  form,
+  inline = false,
 }: {
   id: string;
   name: string;
   label: string;
   value: string;
-  /** A first, empty choice ("Any"). */
+  /** A first, empty choice ("Any status"). */
   any?: string;
   options: ReadonlyArray<{ value: string; label: string }>;
-  /** The form it belongs to, when it sits outside it. */
-  form?: string;
+  inline?: boolean;
 }) {
   const choices = any === undefined ? options : [{ value: "", label: any }, ...options];
   return (
-    <div className="min-w-0">
-      <label htmlFor={id} className="mb-1 block whitespace-nowrap text-sm font-medium">
+    <div className={inline ? "min-w-24 max-w-40 shrink max-sm:max-w-none max-sm:flex-1" : "min-w-0"}>
+      <label htmlFor={id} className={inline ? "sr-only" : "mb-1 block whitespace-nowrap text-sm font-medium"}>
         {label}
       </label>
-      <select id={id} name={name} defaultValue={value} form={form} className={`${BAR_CONTROL} max-w-48 pr-8`}>
+      <select id={id} name={name} defaultValue={value} className={`${BAR_CONTROL} w-full`}>
         {choices.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}

@@ -240,7 +240,7 @@ export default function BlogAdmin({ loaderData, actionData }: Route.ComponentPro
           fallback={t("blog.selectCol")}
         />
       ),
-      className: "w-8",
+      className: "md:w-8",
     },
     { label: t("blog.titleCol") },
     { label: t("blog.author") },
@@ -328,7 +328,7 @@ export default function BlogAdmin({ loaderData, actionData }: Route.ComponentPro
               return (
                 <CardRow key={post.id} testId="post-row">
                   {!trash && (
-                    <CardCell label={t("blog.selectCol")} className="w-8">
+                    <CardCell label={t("blog.selectCol")} className="md:w-8">
                       <input
                         type="checkbox"
                         name="ids"
@@ -385,14 +385,14 @@ export default function BlogAdmin({ loaderData, actionData }: Route.ComponentPro
                       {trash ? (
                         <>
                           {act("restore", t("blog.restore"))}
-                          <RowMenu label={t("blog.moreFor", { title })}>
+                          <RowMenu key={post.version} label={t("blog.moreFor", { title })}>
                             {link(withParams({ confirmDelete: post.id }), t("blog.purge"), true)}
                           </RowMenu>
                         </>
                       ) : (
                         <>
                           {post.editHref && link(post.editHref, t("blog.edit"))}
-                          <RowMenu label={t("blog.moreFor", { title })}>
+                          <RowMenu key={post.version} label={t("blog.moreFor", { title })}>
                             {post.status !== "published" && act("publish", t("blog.publish"))}
                             {post.status !== "draft" && act("unpublish", t("blog.unpublish"))}
                             {link(withParams({ schedule: post.id }), t("blog.schedule"))}
