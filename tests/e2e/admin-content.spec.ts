@@ -37,6 +37,13 @@ async function moreOf(row: Locator, title: string): Promise<Locator> {
   return menu;
 }
 
+/** A comment row's "More" menu, opened (its one action in sight is Approve, or Hide once approved). */
+async function commentMore(row: Locator): Promise<Locator> {
+  const menu = row.locator("details");
+  if (!(await menu.evaluate((el) => (el as HTMLDetailsElement).open))) await menu.locator("summary").click();
+  return menu;
+}
+
 test.describe("in a browser at UTC+8", () => {
   test.use({ timezoneId: "Asia/Shanghai" });
 
@@ -274,9 +281,7 @@ test("an admin moderates comments one at a time and in bulk", async ({ page, req
   await expect(row(first)).toHaveCount(0);
   expect(await statusOf(ids[0])).toBe("approved");
   expect(await publicHtml()).toContain(first);
-  await row(second)
-    .getByRole("button", { name: /^Mark as spam/ })
-    .click();
+  await (await commentMore(row(second))).getByRole("button", { name: /^Mark as spam/ }).click();
   await expect(row(second)).toHaveCount(0);
   expect(await statusOf(ids[1])).toBe("spam");
   expect(await publicHtml()).not.toContain(second);
@@ -320,9 +325,7 @@ test("an admin moderates comments one at a time and in bulk", async ({ page, req
   expect(await statusOf(ids[3])).toBe("hidden");
 
   // A row's delete has its own confirmation.
-  await row(fourth)
-    .getByRole("link", { name: /^Delete/ })
-    .click();
+  await (await commentMore(row(fourth))).getByRole("link", { name: /^Delete/ }).click();
   await expect(page.getByRole("alertdialog")).toContainText(fourth);
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
   await expect(row(fourth)).toHaveCount(0);
@@ -377,7 +380,8 @@ test("an admin bans a comment's author from the queue", async ({ page, serverDb 
     })
     .execute();
   await page.goto("/admin/comments");
-  await page.getByRole("button", { name: `Ban author ${spammerEmail}` }).click();
+  const spamRow = page.getByRole("row", { name: new RegExp(body) });
+  await (await commentMore(spamRow)).getByRole("button", { name: `Ban author ${spammerEmail}` }).click();
   await expect(page.getByText("Saved.").first()).toBeVisible();
   const row = await db.selectFrom("users").select("banned").where("id", "=", spammer).executeTakeFirstOrThrow();
   expect(Number(row.banned)).toBe(1);

@@ -13,7 +13,7 @@ test.afterAll(async ({ serverDb }) => {
   await serverDb.db.deleteFrom("posts").where("slug", "like", `${TAG}-%`).execute();
 });
 
-test("comment moderation at 390 px: readable e-mails, a sideways scroll, select-all for bulk", async ({
+test("comment moderation at 390 px: cards, readable e-mails, no clipped actions, select-all for bulk", async ({
   page,
   serverDb,
 }) => {
@@ -52,9 +52,23 @@ test("comment moderation at 390 px: readable e-mails, a sideways scroll, select-
 
   await page.goto(`/admin/comments?q=${TAG}`);
   const table = page.getByRole("table");
-  // The table keeps its columns and its box scrolls sideways.
+  // Below 768 px each comment is a card: nothing scrolls sideways, neither the page nor the table.
   const box = table.locator("xpath=..");
-  expect(await box.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+  expect(await box.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  // Every action is reachable and none cuts its text ("Ban auth…"): the rest wait under "More".
+  const card = page.getByRole("row", { name: new RegExp(`${TAG} comment one`) });
+  await card.locator("details summary").click();
+  await expect(card.getByRole("button", { name: `Ban author ${LONG_EMAIL}` })).toBeVisible();
+  const clipped = await page.getByRole("main").evaluate((main) =>
+    [...main.querySelectorAll<HTMLElement>("button, summary, a.rounded-md")]
+      .filter((el) => el.checkVisibility())
+      .filter((el) => el.scrollWidth > el.clientWidth + 1)
+      .map((el) => el.textContent?.trim()),
+  );
+  expect(clipped).toEqual([]);
+  // The time is short and whole, its zone named once in the column.
+  await expect(card.locator("time")).toHaveText(/^[A-Z][a-z]{2} \d{1,2}, \d{2}:\d{2}$/);
 
   // The address: one line cut short, whole on hover (title) and while focused.
   const email = table.getByRole("link", { name: LONG_EMAIL }).first();

@@ -402,8 +402,11 @@ export function SelectAllBox({
   label,
   fallback,
   formId,
+  labelClassName = "sr-only",
 }: {
   name: string;
+  /** The label's class: screen readers only unless said (cards show it beside the box). */
+  labelClassName?: string;
   /** The form's id, when the box sits outside it (its rows then name it with `form=` too). */
   formId?: string;
   /** The accessible name ("Select all comments on this page"). */
@@ -445,7 +448,7 @@ export function SelectAllBox({
   return (
     <label className="inline-flex items-center">
       <input ref={box} type="checkbox" data-select-all="" form={formId} />
-      <span className="sr-only">{label}</span>
+      <span className={labelClassName}>{label}</span>
     </label>
   );
 }

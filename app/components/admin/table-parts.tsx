@@ -113,7 +113,14 @@ export function CardTable({
   children,
 }: {
   /** Each column's header: its text (the card's label too) and optional header content. */
-  columns: ReadonlyArray<{ label: string; header?: ReactNode; numeric?: boolean; className?: string }>;
+  columns: ReadonlyArray<{
+    label: string;
+    header?: ReactNode;
+    numeric?: boolean;
+    className?: string;
+    /** Shown above the cards too (a "select all" box); other headers are for screen readers there. */
+    onCards?: boolean;
+  }>;
   caption?: string;
   testId?: string;
   children: ReactNode;
@@ -122,13 +129,13 @@ export function CardTable({
     <TableScroll>
       <table className="w-full text-left text-sm max-md:block" data-testid={testId}>
         {caption && <caption className="sr-only">{caption}</caption>}
-        <thead className="max-md:sr-only">
-          <tr className="border-b border-zinc-200 dark:border-zinc-800">
+        <thead className="max-md:block">
+          <tr className="border-b border-zinc-200 dark:border-zinc-800 max-md:flex max-md:border-0">
             {columns.map((c, i) => (
               <th
                 key={c.label}
                 scope="col"
-                className={`py-2 align-bottom ${i === columns.length - 1 ? "" : "pr-3"} ${c.numeric ? "text-right" : ""} ${c.className ?? ""}`}
+                className={`py-2 align-bottom ${i === columns.length - 1 ? "" : "pr-3"} ${c.numeric ? "text-right" : ""} ${c.onCards ? "max-md:block max-md:px-3" : "max-md:sr-only"} ${c.className ?? ""}`}
               >
                 {c.header ?? c.label}
               </th>

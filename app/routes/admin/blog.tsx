@@ -238,9 +238,11 @@ export default function BlogAdmin({ loaderData, actionData }: Route.ComponentPro
           formId={BULK_FORM}
           label={t("blog.selectAll")}
           fallback={t("blog.selectCol")}
+          labelClassName="sr-only max-md:not-sr-only max-md:ml-2 max-md:text-sm max-md:font-normal"
         />
       ),
       className: "md:w-8",
+      onCards: true,
     },
     { label: t("blog.titleCol") },
     { label: t("blog.author") },

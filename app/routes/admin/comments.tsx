@@ -7,12 +7,19 @@ import {
   ConfirmPanel,
   EmailText,
   SelectAllBox,
-  TableScroll,
-  tableClass,
   useListUrls,
 } from "../../components/admin/list-parts.tsx";
+import {
+  CardCell,
+  CardRow,
+  CardTable,
+  type LabelTone,
+  RowMenu,
+  ShortTime,
+  StatusLabel,
+  useListTimeZone,
+} from "../../components/admin/table-parts.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
-import { LocalTime } from "../../components/ui/local-time.tsx";
 import { Link } from "../../lean/link.tsx";
 import {
   COMMENT_ACTION_STATUS,
@@ -159,12 +166,16 @@ function DeleteConfirm({
   );
 }
 
+/** The colour of each comment status's label (the "All" tab shows it). */
+const COMMENT_TONE: Record<string, LabelTone> = { pending: "amber", approved: "green", hidden: "zinc", spam: "red" };
+
 export default function CommentsAdmin({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("adminContent");
   const m = useMessage();
   const { list, status, confirming, locale, q, sort } = loaderData;
   const { back, withParams } = useListUrls(BASE);
   const bulkConfirm = actionData?.confirm ?? null;
+  const zone = useListTimeZone();
 
   return (
     <section aria-labelledby="comments-title" className="space-y-6">
@@ -218,166 +229,150 @@ export default function CommentsAdmin({ loaderData, actionData }: Route.Componen
       ) : (
         <Form method="post" className="space-y-4">
           <input type="hidden" name="back" value={back} />
-          <TableScroll>
-            <table className={tableClass("min-w-[56rem]")}>
-              <thead>
-                <tr className="border-b border-zinc-200 dark:border-zinc-800">
-                  <th scope="col" className="py-2 pr-3">
-                    <SelectAllBox
-                      key={list.items.map((c) => c.id).join()}
+          <CardTable
+            testId="comments-table"
+            columns={[
+              {
+                label: t("comments.select"),
+                header: (
+                  <SelectAllBox
+                    key={list.items.map((c) => c.id).join()}
+                    name="ids"
+                    label={t("comments.selectAll")}
+                    fallback={t("comments.select")}
+                    labelClassName="sr-only max-md:not-sr-only max-md:ml-2 max-md:text-sm max-md:font-normal"
+                  />
+                ),
+                className: "md:w-8",
+                onCards: true,
+              },
+              { label: t("comments.comment") },
+              { label: t("comments.post") },
+              { label: t("comments.author") },
+              { label: t("comments.dateCol", { zone }) },
+              { label: t("comments.actions") },
+            ]}
+          >
+            {list.items.map((c) => {
+              const who = c.remote?.handle ?? c.authorEmail ?? t("comments.deletedAccount");
+              const excerpt = c.excerpt.slice(0, 40);
+              const label = (action: string) => t("comments.actionOn", { action, author: who, excerpt });
+              const one = (action: CommentAction, danger = false) => (
+                <button
+                  type="submit"
+                  name="one"
+                  value={`${action}:${c.id}`}
+                  className={`${ADMIN_BUTTON} whitespace-nowrap${danger ? " text-red-700 dark:text-red-400" : ""}`}
+                  aria-label={label(t(`comments.${action}`))}
+                >
+                  {t(`comments.${action}`)}
+                </button>
+              );
+              // One action in sight: approve what waits, hide what is out; the rest under "More".
+              const primary: CommentAction = c.status === "approved" ? "hide" : "approve";
+              return (
+                <CardRow key={c.id}>
+                  <CardCell label={t("comments.select")} className="md:w-8">
+                    <input
+                      id={`select-${c.id}`}
+                      type="checkbox"
                       name="ids"
-                      label={t("comments.selectAll")}
-                      fallback={t("comments.select")}
+                      value={c.id}
+                      className="size-4"
+                      aria-label={t("comments.selectOne", { author: who, excerpt })}
                     />
-                  </th>
-                  <th scope="col" className="py-2 pr-3">
-                    {t("comments.comment")}
-                  </th>
-                  <th scope="col" className="py-2 pr-3">
-                    {t("comments.post")}
-                  </th>
-                  <th scope="col" className="py-2 pr-3">
-                    {t("comments.author")}
-                  </th>
-                  <th scope="col" className="py-2 pr-3">
-                    {t("comments.date")}
-                  </th>
-                  <th scope="col" className="py-2">
-                    {t("comments.actions")}
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.items.map((c) => {
-                  const who = c.remote?.handle ?? c.authorEmail ?? t("comments.deletedAccount");
-                  const label = (action: string) =>
-                    t("comments.actionOn", { action, author: who, excerpt: c.excerpt.slice(0, 40) });
-                  return (
-                    <tr key={c.id} className="border-b border-zinc-100 align-top dark:border-zinc-900">
-                      <td className="py-2 pr-3">
-                        <input
-                          id={`select-${c.id}`}
-                          type="checkbox"
-                          name="ids"
-                          value={c.id}
-                          aria-label={t("comments.selectOne", { author: who, excerpt: c.excerpt.slice(0, 40) })}
-                        />
-                      </td>
-                      <td className="max-w-md py-2 pr-3 break-words">
-                        {c.excerpt}
-                        {status === "all" && (
-                          <span className="ml-2 text-xs text-zinc-600 dark:text-zinc-400">
-                            ({t(`comments.tab.${c.status}`)})
-                          </span>
-                        )}
-                      </td>
-                      <td className="py-2 pr-3">
-                        <Link to={`/posts/detail/${c.postId}`} className="text-blue-800 underline dark:text-blue-300">
-                          {c.postTitle || t("comments.untitled")}
+                  </CardCell>
+                  <CardCell label={t("comments.comment")} bare className="max-w-md break-words">
+                    <span className="min-w-0 break-words">{c.excerpt}</span>
+                    {status === "all" && (
+                      <span className="ml-2">
+                        <StatusLabel tone={COMMENT_TONE[c.status] ?? "zinc"}>
+                          {t(`comments.tab.${c.status}`)}
+                        </StatusLabel>
+                      </span>
+                    )}
+                  </CardCell>
+                  <CardCell label={t("comments.post")}>
+                    <Link
+                      to={`/posts/detail/${c.postId}`}
+                      className="break-words text-blue-800 underline dark:text-blue-300"
+                    >
+                      {c.postTitle || t("comments.untitled")}
+                    </Link>
+                    {!c.postPublic && (
+                      <span className="ml-1 text-xs text-zinc-600 dark:text-zinc-400">{t("comments.notPublic")}</span>
+                    )}
+                  </CardCell>
+                  <CardCell label={t("comments.author")}>
+                    <div className="min-w-0">
+                      {/* The name readers see, and the address only admins see. */}
+                      {c.authorName && <span className="block font-medium">{c.authorName}</span>}
+                      {c.remote ? (
+                        <span className="block text-xs break-all" data-testid="remote-author">
+                          {c.remote.url ? (
+                            <a href={c.remote.url} rel="noopener noreferrer nofollow" className="underline">
+                              {c.remote.handle}
+                            </a>
+                          ) : (
+                            c.remote.handle
+                          )}{" "}
+                          <span className="text-zinc-600 dark:text-zinc-400">{t("comments.fromFediverse")}</span>
+                        </span>
+                      ) : c.authorEmail ? (
+                        <EmailText email={c.authorEmail} className={c.authorName ? "text-xs" : ""} />
+                      ) : (
+                        <span className="block text-zinc-600 dark:text-zinc-400">{who}</span>
+                      )}
+                    </div>
+                  </CardCell>
+                  <CardCell label={t("comments.dateCol", { zone })}>
+                    <ShortTime iso={c.createdAt} locale={locale} zone={zone} />
+                  </CardCell>
+                  <CardCell label={t("comments.actions")} bare>
+                    <div className="flex flex-wrap items-start gap-2">
+                      {one(primary)}
+                      <RowMenu label={t("comments.moreFor", { author: who, excerpt })}>
+                        {primary !== "approve" && c.status !== "approved" && one("approve")}
+                        {primary !== "hide" && c.status !== "hidden" && one("hide")}
+                        {c.status !== "spam" && one("spam")}
+                        <Link
+                          to={withParams({ confirmDelete: c.id })}
+                          className={`${ADMIN_BUTTON} text-red-700 dark:text-red-400`}
+                          aria-label={label(t("comments.delete"))}
+                        >
+                          {t("comments.delete")}
                         </Link>
-                        {!c.postPublic && (
-                          <span className="ml-1 text-xs text-zinc-600 dark:text-zinc-400">
-                            {t("comments.notPublic")}
-                          </span>
-                        )}
-                      </td>
-                      <td className="py-2 pr-3">
-                        {/* The name readers see, and the address only admins see. */}
-                        {c.authorName && <span className="block font-medium">{c.authorName}</span>}
-                        {c.remote ? (
-                          <span className="block text-xs break-all" data-testid="remote-author">
-                            {c.remote.url ? (
-                              <a href={c.remote.url} rel="noopener noreferrer nofollow" className="underline">
-                                {c.remote.handle}
-                              </a>
-                            ) : (
-                              c.remote.handle
-                            )}{" "}
-                            <span className="text-zinc-600 dark:text-zinc-400">{t("comments.fromFediverse")}</span>
-                          </span>
-                        ) : c.authorEmail ? (
-                          <EmailText email={c.authorEmail} className={c.authorName ? "text-xs" : ""} />
-                        ) : (
-                          <span className="block text-zinc-600 dark:text-zinc-400">{who}</span>
-                        )}
-                      </td>
-                      <td className="py-2 pr-3">
-                        <LocalTime iso={c.createdAt} locale={locale} />
-                      </td>
-                      <td className="py-2">
-                        <div className="flex flex-wrap gap-2">
-                          {c.status !== "approved" && (
-                            <button
-                              type="submit"
-                              name="one"
-                              value={`approve:${c.id}`}
-                              className={ADMIN_BUTTON}
-                              aria-label={label(t("comments.approve"))}
-                            >
-                              {t("comments.approve")}
-                            </button>
-                          )}
-                          {c.status !== "hidden" && (
-                            <button
-                              type="submit"
-                              name="one"
-                              value={`hide:${c.id}`}
-                              className={ADMIN_BUTTON}
-                              aria-label={label(t("comments.hide"))}
-                            >
-                              {t("comments.hide")}
-                            </button>
-                          )}
-                          {c.status !== "spam" && (
-                            <button
-                              type="submit"
-                              name="one"
-                              value={`spam:${c.id}`}
-                              className={ADMIN_BUTTON}
-                              aria-label={label(t("comments.spam"))}
-                            >
-                              {t("comments.spam")}
-                            </button>
-                          )}
-                          <Link
-                            to={withParams({ confirmDelete: c.id })}
+                        {c.remote && (
+                          // Handled by the Fediverse page, which lists blocks and lifts them.
+                          <button
+                            type="submit"
+                            formAction="/admin/fediverse"
+                            name="blockActor"
+                            value={c.remote.actorUri}
                             className={`${ADMIN_BUTTON} text-red-700 dark:text-red-400`}
-                            aria-label={label(t("comments.delete"))}
+                            aria-label={t("comments.blockRemoteLabel", { handle: c.remote.handle })}
                           >
-                            {t("comments.delete")}
-                          </Link>
-                          {c.remote && (
-                            // Handled by the Fediverse page, which lists blocks and lifts them.
-                            <button
-                              type="submit"
-                              formAction="/admin/fediverse"
-                              name="blockActor"
-                              value={c.remote.actorUri}
-                              className={`${ADMIN_BUTTON} text-red-700 dark:text-red-400`}
-                              aria-label={t("comments.blockRemoteLabel", { handle: c.remote.handle })}
-                            >
-                              {t("comments.blockRemote")}
-                            </button>
-                          )}
-                          {c.authorId && (
-                            <button
-                              type="submit"
-                              name="banAuthor"
-                              value={c.authorId}
-                              className={`${ADMIN_BUTTON} text-red-700 dark:text-red-400`}
-                              aria-label={t("comments.banAuthorLabel", { email: c.authorEmail ?? "" })}
-                            >
-                              {t("comments.banAuthor")}
-                            </button>
-                          )}
-                        </div>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </TableScroll>
+                            {t("comments.blockRemote")}
+                          </button>
+                        )}
+                        {c.authorId && (
+                          <button
+                            type="submit"
+                            name="banAuthor"
+                            value={c.authorId}
+                            className={`${ADMIN_BUTTON} text-red-700 dark:text-red-400`}
+                            aria-label={t("comments.banAuthorLabel", { email: c.authorEmail ?? "" })}
+                          >
+                            {t("comments.banAuthor")}
+                          </button>
+                        )}
+                      </RowMenu>
+                    </div>
+                  </CardCell>
+                </CardRow>
+              );
+            })}
+          </CardTable>
           <div className="flex flex-wrap items-end gap-2">
             <div>
               <label htmlFor="bulk-action" className="block text-sm font-medium">
