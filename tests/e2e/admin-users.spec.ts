@@ -22,6 +22,13 @@ const saved = (page: Page, text: string) =>
 const userRow = (page: Page, email: string) =>
   page.getByRole("row", { name: new RegExp(email.replace(/[.+]/g, "\\$&")) });
 
+/** Opens a user row's "More" menu (ban, resend, delete wait there; the admin toggle stays in sight). */
+async function openMore(page: Page, email: string): Promise<void> {
+  const menu = userRow(page, email).locator("details");
+  if (!(await menu.evaluate((el) => (el as HTMLDetailsElement).open)))
+    await menu.getByLabel(`More actions: ${email}`).click();
+}
+
 test("an admin grants and revokes admin, bans and unbans, resends verification and deletes a user", async ({
   page,
   browser,
@@ -64,6 +71,7 @@ test("an admin grants and revokes admin, bans and unbans, resends verification a
   expect((await otherPage.goto("/admin"))?.status()).toBe(403);
 
   // Ban: the other browser is signed out at once and cannot sign in again.
+  await openMore(page, userEmail);
   await page.getByRole("button", { name: `Ban: ${userEmail}` }).click();
   await expect(row).toContainText("Banned");
   await otherPage.goto("/");
@@ -73,6 +81,7 @@ test("an admin grants and revokes admin, bans and unbans, resends verification a
   await expect(otherPage.getByTestId("nav-user")).toHaveCount(0);
 
   // Unban: they can sign in again.
+  await openMore(page, userEmail);
   await page.getByRole("button", { name: `Unban: ${userEmail}` }).click();
   await expect(row).toContainText("Active");
   await login(otherPage, userEmail);
@@ -89,6 +98,7 @@ test("an admin grants and revokes admin, bans and unbans, resends verification a
   await page.goto(`/admin/users?q=${encodeURIComponent(unverified)}`);
   await expect(userRow(page, unverified).getByRole("cell").nth(1)).toHaveText("No"); // verified column
   await expect(page.getByRole("button", { name: `Make admin: ${unverified}` })).toHaveCount(0);
+  await openMore(page, unverified);
   await page.getByRole("button", { name: `Resend verification: ${unverified}` }).click();
   await expect(page.getByRole("status").filter({ hasText: "A new verification e-mail is on its way." })).toBeVisible();
   const mail = await mailTo(unverified, /Verify your e-mail/, before);
@@ -96,12 +106,14 @@ test("an admin grants and revokes admin, bans and unbans, resends verification a
 
   // Delete asks first; the account is gone and its session with it.
   await page.goto(`/admin/users?q=${encodeURIComponent(userEmail)}`);
+  await openMore(page, userEmail);
   await page.getByRole("link", { name: `Delete: ${userEmail}` }).click();
   const confirm = page.getByRole("alertdialog");
   await expect(confirm).toContainText(`Delete the account of ${userEmail}?`);
   await confirm.getByRole("link", { name: "Cancel" }).click();
   await expect(page.getByRole("alertdialog")).toHaveCount(0);
   await expect(row).toHaveCount(1);
+  await openMore(page, userEmail);
   await page.getByRole("link", { name: `Delete: ${userEmail}` }).click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
   await saved(page, "Deleted.");

@@ -168,26 +168,31 @@ export function CardCell({
   label,
   bare = false,
   numeric = false,
+  rowHeader = false,
   className = "",
   children,
 }: {
   label: string;
   bare?: boolean;
   numeric?: boolean;
+  /** The cell that names its row (`<th scope="row">`, e.g. a user's e-mail). */
+  rowHeader?: boolean;
   className?: string;
   children: ReactNode;
 }) {
+  const Cell = rowHeader ? "th" : "td";
   return (
-    <td
+    <Cell
+      scope={rowHeader ? "row" : undefined}
       data-label={bare ? undefined : label}
       className={`py-2 pr-3 max-md:flex max-md:flex-wrap max-md:items-center max-md:gap-x-2 max-md:py-1 max-md:pr-0 ${
         bare
           ? ""
           : "max-md:before:min-w-20 max-md:before:text-xs max-md:before:text-zinc-600 max-md:before:content-[attr(data-label)] max-md:dark:before:text-zinc-400"
-      } ${numeric ? "md:text-right tabular-nums" : ""} ${className}`}
+      } ${numeric ? "md:text-right tabular-nums" : ""} ${rowHeader ? "text-left font-normal" : ""} ${className}`}
     >
       {children}
-    </td>
+    </Cell>
   );
 }
 

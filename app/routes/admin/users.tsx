@@ -1,19 +1,26 @@
 import { useTranslation } from "react-i18next";
 import { data } from "react-router";
 import {
-  ActionsCell,
   AdminListHeader,
+  AdminPagination,
   AdminSearch,
   AdminSortForm,
-  AdminTable,
   ConfirmDelete,
   EmailText,
   IntentButton,
   RowLink,
   useListUrls,
 } from "../../components/admin/list-parts.tsx";
+import {
+  CardCell,
+  CardRow,
+  CardTable,
+  RowMenu,
+  ShortTime,
+  StatusLabel,
+  useListTimeZone,
+} from "../../components/admin/table-parts.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
-import { LocalTime } from "../../components/ui/local-time.tsx";
 import { PASSWORD_PROVIDER, USER_SORTS } from "../../lib/admin-users.ts";
 import { PROVIDER_NAMES } from "../../lib/auth-providers.ts";
 import type { FlashKey } from "../../lib/flash.ts";
@@ -149,13 +156,27 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "adminUsers:users.title", [NOINDEX]);
 }
 
+const USER_COLUMNS = [
+  "email",
+  "name",
+  "verified",
+  "methods",
+  "admin",
+  "created",
+  "lastSignIn",
+  "status",
+  "actions",
+] as const;
+
 export default function UsersAdmin({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("adminUsers");
   const m = useMessage();
   const { list, q, confirming, selfId, locale } = loaderData;
   const { back, withParams } = useListUrls(BASE);
   const method = (id: string) => (id === PASSWORD_PROVIDER ? t("users.methodPassword") : (PROVIDER_NAMES[id] ?? id));
-  const when = (iso: string | null) => (iso ? <LocalTime iso={iso} locale={locale} /> : t("users.never"));
+  const { t: tAdmin } = useTranslation("admin");
+  const zone = useListTimeZone();
+  const when = (iso: string | null) => (iso ? <ShortTime iso={iso} locale={locale} zone={zone} /> : t("users.never"));
 
   const intentForm = (id: string, intent: string, text: string, label: string, danger = false) => (
     <IntentButton id={id} intent={intent} back={back} text={text} label={label} danger={danger} />
@@ -184,68 +205,108 @@ export default function UsersAdmin({ loaderData, actionData }: Route.ComponentPr
         />
       </div>
 
-      <AdminTable
-        columns={(
-          ["email", "name", "verified", "methods", "admin", "created", "lastSignIn", "status", "actions"] as const
-        ).map((col) => t(`users.col.${col}`))}
-        rowCount={list.items.length}
-        pagination={{ page: list.page, pageCount: list.pageCount, withParams }}
-        empty={q ? t("users.noMatch", { q }) : t("users.empty")}
-        caption={t("users.caption", { count: list.total })}
-        minWidth="min-w-[64rem]"
-      >
-        {list.items.map((user) => (
-          <tr key={user.id} className="border-b border-zinc-100 align-top dark:border-zinc-900">
-            <th scope="row" className="py-2 pr-3 font-normal">
-              <EmailText email={user.email} />
-            </th>
-            <td className="py-2 pr-3">{user.name}</td>
-            <td className="py-2 pr-3">{user.emailVerified ? t("users.yes") : t("users.no")}</td>
-            <td className="py-2 pr-3">{user.methods.map(method).join(", ") || t("users.none")}</td>
-            <td className="py-2 pr-3">
-              {user.isAdmin ? t("users.yes") : t("users.no")}
-              {user.fromEnv && (
-                <span className="block text-xs text-zinc-600 dark:text-zinc-400">{t("users.fromEnv")}</span>
-              )}
-            </td>
-            <td className="py-2 pr-3 whitespace-nowrap">{when(user.createdAt)}</td>
-            <td className="py-2 pr-3 whitespace-nowrap">{when(user.lastSignInAt)}</td>
-            <td className="py-2 pr-3">
-              {user.banned ? (
-                <span className="font-medium text-red-700 dark:text-red-400">{t("users.banned")}</span>
-              ) : (
-                t("users.active")
-              )}
-            </td>
-            <ActionsCell>
-              {user.isAdmin
-                ? intentForm(user.id, "revokeAdmin", t("users.revoke"), t("users.revokeLabel", { email: user.email }))
-                : user.emailVerified &&
-                  !user.banned &&
-                  intentForm(user.id, "grantAdmin", t("users.grant"), t("users.grantLabel", { email: user.email }))}
-              {user.id !== selfId &&
-                (user.banned
-                  ? intentForm(user.id, "unban", t("users.unban"), t("users.unbanLabel", { email: user.email }))
-                  : intentForm(user.id, "ban", t("users.ban"), t("users.banLabel", { email: user.email }), true))}
-              {!user.emailVerified &&
-                intentForm(
-                  user.id,
-                  "resendVerification",
-                  t("users.resend"),
-                  t("users.resendLabel", { email: user.email }),
-                )}
-              {user.id !== selfId && (
-                <RowLink
-                  to={withParams({ confirmDelete: user.id })}
-                  label={t("users.deleteLabel", { email: user.email })}
-                  text={t("users.delete")}
-                  danger
-                />
-              )}
-            </ActionsCell>
-          </tr>
-        ))}
-      </AdminTable>
+      {list.items.length === 0 ? (
+        <p className="text-zinc-600 dark:text-zinc-400">{q ? t("users.noMatch", { q }) : t("users.empty")}</p>
+      ) : (
+        <>
+          <CardTable
+            caption={t("users.caption", { count: list.total })}
+            columns={USER_COLUMNS.map((col) => ({
+              label:
+                col === "created" || col === "lastSignIn"
+                  ? tAdmin("table.withZone", { label: t(`users.col.${col}`), zone })
+                  : t(`users.col.${col}`),
+            }))}
+          >
+            {list.items.map((user) => {
+              const label = (col: (typeof USER_COLUMNS)[number]) => t(`users.col.${col}`);
+              return (
+                <CardRow key={user.id}>
+                  <CardCell label={label("email")} rowHeader>
+                    <EmailText email={user.email} />
+                  </CardCell>
+                  <CardCell label={label("name")}>{user.name}</CardCell>
+                  <CardCell label={label("verified")}>{user.emailVerified ? t("users.yes") : t("users.no")}</CardCell>
+                  <CardCell label={label("methods")}>{user.methods.map(method).join(", ") || t("users.none")}</CardCell>
+                  <CardCell label={label("admin")}>
+                    {user.isAdmin ? t("users.yes") : t("users.no")}
+                    {user.fromEnv && (
+                      <span className="block text-xs text-zinc-600 dark:text-zinc-400">{t("users.fromEnv")}</span>
+                    )}
+                  </CardCell>
+                  <CardCell label={tAdmin("table.withZone", { label: label("created"), zone })}>
+                    {when(user.createdAt)}
+                  </CardCell>
+                  <CardCell label={tAdmin("table.withZone", { label: label("lastSignIn"), zone })}>
+                    {when(user.lastSignInAt)}
+                  </CardCell>
+                  <CardCell label={label("status")}>
+                    {user.banned ? (
+                      <StatusLabel tone="red">{t("users.banned")}</StatusLabel>
+                    ) : (
+                      <StatusLabel tone="green">{t("users.active")}</StatusLabel>
+                    )}
+                  </CardCell>
+                  <CardCell label={label("actions")} bare>
+                    <div className="flex flex-wrap items-start gap-2">
+                      {user.isAdmin
+                        ? intentForm(
+                            user.id,
+                            "revokeAdmin",
+                            t("users.revoke"),
+                            t("users.revokeLabel", { email: user.email }),
+                          )
+                        : user.emailVerified &&
+                          !user.banned &&
+                          intentForm(
+                            user.id,
+                            "grantAdmin",
+                            t("users.grant"),
+                            t("users.grantLabel", { email: user.email }),
+                          )}
+                      {(user.id !== selfId || !user.emailVerified) && (
+                        <RowMenu key={`${user.banned}`} label={tAdmin("table.moreFor", { name: user.email })}>
+                          {user.id !== selfId &&
+                            (user.banned
+                              ? intentForm(
+                                  user.id,
+                                  "unban",
+                                  t("users.unban"),
+                                  t("users.unbanLabel", { email: user.email }),
+                                )
+                              : intentForm(
+                                  user.id,
+                                  "ban",
+                                  t("users.ban"),
+                                  t("users.banLabel", { email: user.email }),
+                                  true,
+                                ))}
+                          {!user.emailVerified &&
+                            intentForm(
+                              user.id,
+                              "resendVerification",
+                              t("users.resend"),
+                              t("users.resendLabel", { email: user.email }),
+                            )}
+                          {user.id !== selfId && (
+                            <RowLink
+                              to={withParams({ confirmDelete: user.id })}
+                              label={t("users.deleteLabel", { email: user.email })}
+                              text={t("users.delete")}
+                              danger
+                            />
+                          )}
+                        </RowMenu>
+                      )}
+                    </div>
+                  </CardCell>
+                </CardRow>
+              );
+            })}
+          </CardTable>
+          <AdminPagination page={list.page} pageCount={list.pageCount} withParams={withParams} />
+        </>
+      )}
     </section>
   );
 }
