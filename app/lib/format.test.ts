@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FORMATTED_DATES_MAX, formatDate, formatDateTime } from "./format.ts";
+import { FORMATTED_DATES_MAX, formatDate, formatDateTime, formatShortDateTime } from "./format.ts";
 
 describe("formatDate / formatDateTime", () => {
   it("formats in UTC in each language", () => {
@@ -38,5 +38,28 @@ describe("formatDate / formatDateTime", () => {
         new Date(day(FORMATTED_DATES_MAX)),
       ),
     );
+  });
+});
+
+describe("formatShortDateTime", () => {
+  const now = new Date("2026-11-29T00:00:00.000Z");
+
+  it("is short, 24-hour and without the zone, in both languages", () => {
+    expect(formatShortDateTime("2026-11-28T14:05:00.000Z", "en", "UTC", now)).toBe("Nov 28, 14:05");
+    expect(formatShortDateTime("2026-11-28T14:05:00.000Z", "zh", "UTC", now)).toBe("11月28日 14:05");
+  });
+
+  it("reads the moment in the given zone", () => {
+    expect(formatShortDateTime("2026-11-28T20:05:00.000Z", "en", "Asia/Shanghai", now)).toBe("Nov 29, 04:05");
+  });
+
+  it("names the year only when it is not this year", () => {
+    expect(formatShortDateTime("2025-03-01T08:00:00.000Z", "en", "UTC", now)).toBe("Mar 1, 2025, 08:00");
+    expect(formatShortDateTime("2025-03-01T08:00:00.000Z", "zh", "UTC", now)).toBe("2025年3月1日 08:00");
+  });
+
+  it("falls back to UTC for an unknown zone and to nothing for a bad time", () => {
+    expect(formatShortDateTime("2026-11-28T14:05:00.000Z", "en", "Mars/Olympus", now)).toBe("Nov 28, 14:05");
+    expect(formatShortDateTime("not a time", "en", "UTC", now)).toBe("");
   });
 });
