@@ -93,6 +93,32 @@ test("comment moderation at 390 px: cards, readable e-mails, no clipped actions,
   expect(statuses.map((s) => s.status)).toEqual(["hidden", "hidden", "hidden"]);
 });
 
+test("the users list at 390 px: cards, short times, no clipped actions, nothing wider than the window", async ({
+  page,
+  serverDb,
+}) => {
+  const { db } = serverDb;
+  await page.setViewportSize({ width: 390, height: 800 });
+  await signedInAdmin(page, db, "lists-users");
+  const email = `${TAG}.user.with.a.rather.long.mailbox@department.example-university.edu.cn`;
+  await insertUser(db, { email, name: "Long Mailbox" });
+  await page.goto(`/admin/users?q=${encodeURIComponent(email)}`);
+  const card = page.getByRole("row", { name: new RegExp(TAG) });
+  await expect(card).toHaveCount(1);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await card.locator("details summary").click();
+  await expect(card.getByRole("button", { name: `Ban: ${email}` })).toBeVisible();
+  const clipped = await page.getByRole("main").evaluate((main) =>
+    [...main.querySelectorAll<HTMLElement>("button, summary, a.rounded-md")]
+      .filter((el) => el.checkVisibility())
+      .filter((el) => el.scrollWidth > el.clientWidth + 1)
+      .map((el) => el.textContent?.trim()),
+  );
+  expect(clipped).toEqual([]);
+  await expect(card.locator("time").first()).toHaveText(/^[A-Z][a-z]{2} \d{1,2}, \d{2}:\d{2}$/);
+  await db.deleteFrom("users").where("email", "=", email).execute();
+});
+
 test("readers find friend links from the footer; a link without a logo has no empty box", async ({
   page,
   serverDb,
