@@ -49,6 +49,9 @@ function pagesFor(role: Role, locale: Locale): string[] {
     `/${locale}/posts/createPost`,
     `/${locale}/admin`,
     "/admin/users",
+    // The admin's frame around a list with filters and a table (issue 46).
+    "/admin/blog",
+    "/admin/newsletter",
     `/${locale}/account`,
     `/${locale}/solana`,
   ];
