@@ -1,14 +1,19 @@
 // `npm test`: every check, phase by phase, and each phase's time at the end.
 //
-//   lint → typecheck → build → unit and integration (SQLite) → browser suite
+//   lint → typecheck ‖ build → unit and integration: SQLite ‖ (PostgreSQL → cluster) → browser suite
 //
 // With TEST_POSTGRES_URL set (.ci/run sets it when PostgreSQL answers), the test files
-// whose imports reach a database then run again on PostgreSQL, and the cluster test last.
-// The PostgreSQL pass once ran beside the browser suite to fill the cores it leaves idle;
-// on a busy machine that starved both (six PostgreSQL files ran past their ceilings, and
-// the pass took 1,390 s beside a 1,189 s browser suite), so the phases run one at a time.
+// whose imports reach a database also run on PostgreSQL, and the cluster test after them.
+// Phases side by side (‖) are those whose work is mostly waiting: measured on two cores
+// (cpuacct, 2026-11-29), the SQLite pass kept one core busy on average and the PostgreSQL
+// pass one, so together they fill the machine instead of leaving a core idle for six
+// minutes. Their output is prefixed with the phase's name. The browser suite runs alone:
+// beside the PostgreSQL pass on a busy machine it starved both (six PostgreSQL files ran
+// past their ceilings, and the pass took 1,390 s beside a 1,189 s browser suite).
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { Transform } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
 import { ensureBuild } from "./build-if-stale.js";
 import { databaseTestFiles } from "./database-test-files.ts";
 
@@ -43,15 +48,48 @@ interface Phase {
 
 const phases: Phase[] = [];
 
-/** Runs a command to its end, its output going to the terminal. */
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<boolean> {
+/**
+ * Runs a command to its end, its output going to the terminal; with `label`, each line
+ * of it prefixed `[label] `, for a phase that runs beside another.
+ */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}, label?: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: "inherit" });
+    const child = spawn(command, args, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: label ? ["ignore", "pipe", "pipe"] : "inherit",
+    });
+    if (label) {
+      for (const [from, to] of [
+        [child.stdout, process.stdout],
+        [child.stderr, process.stderr],
+      ] as const) {
+        from?.pipe(prefixLines(`[${label}] `)).pipe(to);
+      }
+    }
     child.on("error", (error) => {
       console.error(`${command}: ${error.message}`);
       resolve(false);
     });
     child.on("close", (code) => resolve(code === 0));
+  });
+}
+
+/** A stream that writes each whole line it is given with `prefix` in front. */
+export function prefixLines(prefix: string): Transform {
+  // A character may arrive split between two chunks: the decoder holds its first bytes.
+  const decoder = new StringDecoder("utf8");
+  let pending = "";
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const lines = (pending + decoder.write(chunk)).split("\n");
+      pending = lines.pop() ?? "";
+      done(null, lines.map((line) => `${prefix}${line}\n`).join(""));
+    },
+    flush(done) {
+      const rest = pending + decoder.end();
+      done(null, rest ? `${prefix}${rest}\n` : "");
+    },
   });
 }
 
@@ -69,14 +107,17 @@ async function phase(name: string, work: () => Promise<boolean>): Promise<boolea
   return ok;
 }
 
+const startedAt = performance.now();
+
 function printPhases(): void {
-  console.log("\n== phase times");
+  console.log("\n== phase times (typecheck and build, and the two database passes, run side by side)");
   for (const p of phases) {
     console.log(`${p.ok ? "  ok  " : "FAILED"} ${p.seconds.toFixed(0).padStart(5)} s  ${p.name}`);
   }
+  console.log(`       ${((performance.now() - startedAt) / 1000).toFixed(0).padStart(5)} s  in all`);
 }
 
-async function postgresPass(url: string): Promise<boolean> {
+async function postgresPass(url: string, label: string): Promise<boolean> {
   const files = postgresTestFiles();
   // The finder follows relative imports; far fewer files means it broke, not that the
   // database code shrank.
@@ -84,36 +125,48 @@ async function postgresPass(url: string): Promise<boolean> {
     console.error(`only ${files.length} test files reach a database: the finder is broken`);
     return false;
   }
-  console.log(`${files.length} test files reach a database`);
-  return run(bin("vitest"), ["run", ...files], { TEST_DATABASE_URL: url });
+  console.log(`[${label}] ${files.length} test files reach a database`);
+  return run(bin("vitest"), ["run", ...files], { TEST_DATABASE_URL: url }, label);
+}
+
+/** Runs the given phases at once; true when every one passed (each runs to its end). */
+async function together(...lanes: (() => Promise<boolean>)[]): Promise<boolean> {
+  const results = await Promise.all(lanes.map((lane) => lane()));
+  return results.every(Boolean);
 }
 
 async function main(): Promise<number> {
   const postgres = process.env.TEST_POSTGRES_URL;
-  const sequential: [string, () => Promise<boolean>][] = [
-    ["lint", () => run(bin("biome"), ["check", "."])],
-    ["typecheck", () => run("npm", ["run", "--silent", "typecheck"])],
-    [
-      "build",
-      async () => {
-        ensureBuild({ quiet: true });
-        return true;
-      },
-    ],
-    // TEST_DATABASE_URL unset: the SQLite pass, whatever the caller's environment says.
-    ["unit and integration (SQLite)", () => run(bin("vitest"), ["run"], { TEST_DATABASE_URL: "" })],
-  ];
+  // TEST_DATABASE_URL unset: the SQLite pass, whatever the caller's environment says.
+  const sqlite = (label?: string) => run(bin("vitest"), ["run"], { TEST_DATABASE_URL: "" }, label);
   try {
-    for (const [name, work] of sequential) {
-      if (!(await phase(name, work))) return 1;
-    }
-    if (!(await phase("browser suite", () => run("node", ["scripts/e2e.ts"], { TEST_DATABASE_URL: "" })))) return 1;
-    if (!postgres) return 0;
-    if (!(await phase("unit and integration (PostgreSQL)", () => postgresPass(postgres)))) return 1;
-    const clusterOk = await phase("cluster test (two instances, PostgreSQL, S3, a proxy)", () =>
-      run(bin("vitest"), ["run", "--config", "vitest.cluster.config.ts"], { TEST_DATABASE_URL: postgres }),
+    if (!(await phase("lint", () => run(bin("biome"), ["check", "."])))) return 1;
+    const checked = await together(
+      () => phase("typecheck", () => run("npm", ["run", "--silent", "typecheck"], {}, "typecheck")),
+      () =>
+        phase("build", async () => {
+          ensureBuild({ quiet: true });
+          return true;
+        }),
     );
-    return clusterOk ? 0 : 1;
+    if (!checked) return 1;
+    const unitsOk = postgres
+      ? await together(
+          () => phase("unit and integration (SQLite)", () => sqlite("sqlite")),
+          async () =>
+            (await phase("unit and integration (PostgreSQL)", () => postgresPass(postgres, "postgres"))) &&
+            phase("cluster test (two instances, PostgreSQL, S3, a proxy)", () =>
+              run(
+                bin("vitest"),
+                ["run", "--config", "vitest.cluster.config.ts"],
+                { TEST_DATABASE_URL: postgres },
+                "cluster",
+              ),
+            ),
+        )
+      : await phase("unit and integration (SQLite)", () => sqlite());
+    if (!unitsOk) return 1;
+    return (await phase("browser suite", () => run("node", ["scripts/e2e.ts"], { TEST_DATABASE_URL: "" }))) ? 0 : 1;
   } finally {
     printPhases();
   }

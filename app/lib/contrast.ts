@@ -40,10 +40,11 @@ function fromOklch(l: number, c: number, hueDegrees: number): Linear {
 export function parseColour(value: string): Linear {
   const text = value.trim().toLowerCase();
   if (text.startsWith("#")) return fromHex(text);
-  const m = /^oklch\(\s*([\d.]+)(%?)\s+([\d.]+)\s+([\d.]+)\s*\)$/.exec(text);
+  // A hue of `none` (Tailwind's greys: `oklch(98.5% 0 none)`) counts as 0, as CSS computes it.
+  const m = /^oklch\(\s*([\d.]+)(%?)\s+([\d.]+)\s+([\d.]+|none)\s*\)$/.exec(text);
   if (!m) throw new Error(`not a colour: ${value}`);
   const lightness = Number(m[1]) / (m[2] === "%" ? 100 : 1);
-  return fromOklch(lightness, Number(m[3]), Number(m[4]));
+  return fromOklch(lightness, Number(m[3]), m[4] === "none" ? 0 : Number(m[4]));
 }
 
 export function relativeLuminance([r, g, b]: Linear): number {

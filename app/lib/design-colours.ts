@@ -27,6 +27,11 @@ export const LIGHT_PAIRS: readonly ColourPair[] = [
   { text: "red-900", background: "red-100", use: "trashed badge" },
   { text: "amber-900", background: "amber-100", use: "scheduled badge" },
   { text: "amber-950", background: "amber-50", use: "warnings" },
+  { text: "zinc-700", background: "zinc-50", use: "admin sidebar entries" },
+  { text: "zinc-600", background: "zinc-50", use: "admin sidebar group names" },
+  { text: "zinc-900", background: "zinc-100", use: "admin sidebar, current page and hover" },
+  { text: "zinc-950", background: "amber-500", use: "admin sidebar, comments waiting" },
+  { text: "blue-800", background: "zinc-50", use: "admin dashboard card labels, hover" },
 ];
 
 export const DARK_PAIRS: readonly ColourPair[] = [
@@ -44,4 +49,7 @@ export const DARK_PAIRS: readonly ColourPair[] = [
   { text: "white", background: "blue-700", use: "primary button, hover" },
   { text: "red-100", background: "red-950", use: "trashed badge" },
   { text: "amber-100", background: "amber-900", use: "scheduled badge" },
+  { text: "zinc-300", background: "zinc-900", use: "admin sidebar entries" },
+  { text: "zinc-100", background: "zinc-800", use: "admin sidebar, current page and hover" },
+  { text: "blue-300", background: "zinc-900", use: "admin dashboard card labels, hover" },
 ];

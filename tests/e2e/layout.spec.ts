@@ -50,6 +50,9 @@ function pagesFor(role: Role, locale: Locale): string[] {
     `/${locale}/posts/createPost`,
     `/${locale}/admin`,
     "/admin/users",
+    // The admin's frame around a list with filters and a table (issue 46).
+    "/admin/blog",
+    "/admin/newsletter",
     `/${locale}/account`,
     `/${locale}/solana`,
   ];
@@ -73,7 +76,8 @@ function measure(page: Page): Promise<LayoutReport> {
     };
     const nameOf = (el: Element) =>
       `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""} "${(el.textContent ?? "").trim().slice(0, 40)}"`;
-    const nav = document.querySelector('[data-testid="site-header"] nav');
+    // The site's header bar, or in the admin its own bar (components/admin/admin-shell.tsx).
+    const nav = document.querySelector('[data-testid="site-header"] nav, [data-testid="admin-bar"]');
     // The bar's own items: the links, buttons and the account summary that are shown,
     // not those inside a closed menu.
     const headerItems = [...(nav?.querySelectorAll("a, button, summary") ?? [])]

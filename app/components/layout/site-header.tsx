@@ -35,7 +35,8 @@ function useHideOnScroll(header: React.RefObject<HTMLElement | null>, menuOpen: 
   return hidden && !menuOpen;
 }
 
-function LanguageSwitch({ locale }: { locale: Locale }) {
+/** English / 中文 buttons: each posts to /locale and comes back to this page. */
+export function LanguageSwitch({ locale }: { locale: Locale }) {
   const { t } = useTranslation();
   const location = useLocation();
   const here = `${location.pathname}${location.search}`;
@@ -91,8 +92,12 @@ const MENU_LINK =
  * script too) whose summary is the e-mail. Escape closes it and returns focus to the
  * summary, and so do a click outside it and a navigation. A dropdown from 1024 px,
  * part of the phone menu's column below that.
+ *
+ * In the admin's bar (`name` given) the summary is the person's display name, never the
+ * address, and the list drops down at every width (the bar has no phone menu around it).
  */
-function AccountMenu({ user }: { user: HeaderUser }) {
+export function AccountMenu({ user, name }: { user: HeaderUser; name?: string }) {
+  const inAdmin = name !== undefined;
   const { t } = useTranslation();
   const details = useRef<HTMLDetailsElement>(null);
   const location = useLocation();
@@ -132,11 +137,19 @@ function AccountMenu({ user }: { user: HeaderUser }) {
     <details ref={details} className="group relative" data-account-menu="">
       <summary
         data-testid="nav-user"
-        aria-label={t("nav.signedInAs", { email: user.email })}
-        title={t("nav.signedInAs", { email: user.email })}
+        aria-label={inAdmin ? t("nav.signedInAsName", { name }) : t("nav.signedInAs", { email: user.email })}
+        title={inAdmin ? t("nav.signedInAsName", { name }) : t("nav.signedInAs", { email: user.email })}
         className="flex cursor-pointer list-none items-center gap-1 rounded px-2 py-1 hover:bg-zinc-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:hover:bg-zinc-800 [&::-webkit-details-marker]:hidden"
       >
-        <span className="max-w-[16rem] truncate lg:max-w-[12rem]">{user.email}</span>
+        <span
+          className={
+            inAdmin
+              ? "max-w-[5rem] truncate min-[375px]:max-w-[8rem] sm:max-w-[12rem]"
+              : "max-w-[16rem] truncate lg:max-w-[12rem]"
+          }
+        >
+          {inAdmin ? name : user.email}
+        </span>
         <svg
           aria-hidden="true"
           viewBox="0 0 20 20"
@@ -146,7 +159,13 @@ function AccountMenu({ user }: { user: HeaderUser }) {
           <path d="M5.5 7.5 10 12l4.5-4.5z" />
         </svg>
       </summary>
-      <ul className="mt-1 flex flex-col gap-0.5 py-1 lg:absolute lg:right-0 lg:z-50 lg:mt-2 lg:min-w-48 lg:rounded-md lg:border lg:border-zinc-200 lg:bg-white lg:p-1 lg:shadow-lg dark:lg:border-zinc-700 dark:lg:bg-zinc-900">
+      <ul
+        className={
+          inAdmin
+            ? "absolute right-0 z-50 mt-2 flex min-w-48 flex-col gap-0.5 rounded-md border border-zinc-200 bg-white p-1 shadow-lg dark:border-zinc-700 dark:bg-zinc-900"
+            : "mt-1 flex flex-col gap-0.5 py-1 lg:absolute lg:right-0 lg:z-50 lg:mt-2 lg:min-w-48 lg:rounded-md lg:border lg:border-zinc-200 lg:bg-white lg:p-1 lg:shadow-lg dark:lg:border-zinc-700 dark:lg:bg-zinc-900"
+        }
+      >
         <li>
           <NavLink to="/account" className={MENU_LINK}>
             {t("nav.account")}
@@ -164,11 +183,13 @@ function AccountMenu({ user }: { user: HeaderUser }) {
                 {t("nav.createBlog")}
               </NavLink>
             </li>
-            <li>
-              <NavLink to="/admin" className={MENU_LINK}>
-                {t("nav.adminPanel")}
-              </NavLink>
-            </li>
+            {!inAdmin && (
+              <li>
+                <NavLink to="/admin" className={MENU_LINK}>
+                  {t("nav.adminPanel")}
+                </NavLink>
+              </li>
+            )}
           </>
         )}
         <li className="mt-1 border-t border-zinc-200 pt-1 dark:border-zinc-700">

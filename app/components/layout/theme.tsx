@@ -9,6 +9,13 @@ export const THEME_KEY = "theme";
  */
 export const THEME_BOOT_SCRIPT = `(function(){try{var t=localStorage.getItem("${THEME_KEY}");var d=t==="dark"||(t!=="light"&&window.matchMedia("(prefers-color-scheme: dark)").matches);document.documentElement.classList.toggle("dark",d);}catch(e){}})();`;
 
+/**
+ * Runs before first paint too: marks <html> with `js`, so CSS can tell a page whose script
+ * runs from one without (the admin's sidebar collapses behind its menu button only with `js`;
+ * without script it stays in the page, docs/decisions/029-admin-workspace.md).
+ */
+export const JS_FLAG_SCRIPT = `document.documentElement.classList.add("js");`;
+
 function SunIcon() {
   return (
     <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2">

@@ -1,19 +1,34 @@
 import { useTranslation } from "react-i18next";
 import { TableScroll } from "../../components/admin/list-parts.tsx";
 import { LocalTime } from "../../components/ui/local-time.tsx";
+import { Link } from "../../lean/link.tsx";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
-import { adminCounts } from "../../server/repos/admin-stats.server.ts";
+import { failedDeliveryCount } from "../../server/federation/deliveries.server.ts";
+import { countSendsWithFailures } from "../../server/repos/admin-newsletter.server.ts";
+import { adminCounts, lastDaysFigures } from "../../server/repos/admin-stats.server.ts";
 import { latestAudit } from "../../server/repos/audit.server.ts";
 import type { Route } from "./+types/dashboard";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
-  const { db } = getApp(context);
-  const [counts, changes] = await Promise.all([adminCounts(db), latestAudit(db, 20)]);
-  return { counts, changes, locale: getRequest(context).locale };
+  const app = getApp(context);
+  const { db } = app;
+  // Reads this instance counted in the last seconds are in the week's figure at once.
+  await app.insights.flush().catch(() => {});
+  const [counts, changes, failedSends, failedDeliveries, lastDays] = await Promise.all([
+    adminCounts(db),
+    latestAudit(db, 20),
+    countSendsWithFailures(db),
+    failedDeliveryCount(db),
+    lastDaysFigures(db, { days: LAST_DAYS }),
+  ]);
+  return { counts, changes, failedSends, failedDeliveries, lastDays, locale: getRequest(context).locale };
 }
+
+/** The dashboard's "last days": a week, Insights' shortest range (so its link shows the same days). */
+const LAST_DAYS = 7;
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "admin:dashboard.title", [NOINDEX]);
@@ -28,24 +43,122 @@ function Figure({ label, value }: { label: string; value: number }) {
   );
 }
 
+/**
+ * A count that opens the list it counts. The whole card is the link; its name reads
+ * "3 Drafts". A zero is shown quieter, so what waits stands out.
+ */
+function CountLink({ to, label, value, testId }: { to: string; label: string; value: number; testId: string }) {
+  return (
+    <li>
+      <Link
+        to={to}
+        data-testid={testId}
+        className={`block h-full rounded-lg border p-4 hover:bg-zinc-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:hover:bg-zinc-900 ${
+          value > 0 ? "border-amber-300 dark:border-amber-700" : "border-zinc-200 dark:border-zinc-800"
+        }`}
+      >
+        <span
+          className={`block text-2xl font-semibold tabular-nums ${value > 0 ? "" : "text-zinc-600 dark:text-zinc-400"}`}
+        >
+          {value}
+        </span>{" "}
+        <span className="mt-1 block text-sm text-blue-800 underline-offset-2 hover:underline dark:text-blue-300">
+          {label}
+        </span>
+      </Link>
+    </li>
+  );
+}
+
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
-  const { counts, changes, locale } = loaderData;
+  const { counts, changes, failedSends, failedDeliveries, lastDays, locale } = loaderData;
+  const waiting = [
+    {
+      testId: "needs-drafts",
+      to: "/admin/blog?status=draft",
+      label: t("dashboard.needs.drafts"),
+      value: counts.posts.draft,
+    },
+    {
+      testId: "needs-scheduled",
+      to: "/admin/blog?status=scheduled",
+      label: t("dashboard.needs.scheduled"),
+      value: counts.posts.scheduled,
+    },
+    {
+      testId: "needs-comments",
+      to: "/admin/comments?status=pending",
+      label: t("dashboard.needs.comments"),
+      value: counts.pendingComments,
+    },
+    {
+      testId: "needs-newsletter",
+      to: "/admin/newsletter?show=failed#newsletter-sends",
+      label: t("dashboard.needs.newsletter"),
+      value: failedSends,
+    },
+    {
+      testId: "needs-fediverse",
+      to: "/admin/fediverse?log=failures#fediverse-deliveries",
+      label: t("dashboard.needs.fediverse"),
+      value: failedDeliveries,
+    },
+  ];
+  const nothingWaits = waiting.every((w) => w.value === 0);
   return (
     <section aria-labelledby="dashboard-title" className="space-y-8">
       <h1 id="dashboard-title" className="text-3xl font-bold tracking-tight">
         {t("dashboard.title")}
       </h1>
-      <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
-        <Figure label={`${t("dashboard.posts")} · ${t("dashboard.published")}`} value={counts.posts.published} />
-        <Figure label={`${t("dashboard.posts")} · ${t("dashboard.draft")}`} value={counts.posts.draft} />
-        <Figure label={`${t("dashboard.posts")} · ${t("dashboard.scheduled")}`} value={counts.posts.scheduled} />
-        <Figure label={`${t("dashboard.posts")} · ${t("dashboard.trash")}`} value={counts.posts.trash} />
-        <Figure label={t("dashboard.pendingComments")} value={counts.pendingComments} />
-        <Figure label={t("dashboard.users")} value={counts.users} />
-        <Figure label={t("dashboard.subscribers")} value={counts.subscribers.confirmed} />
-        <Figure label={t("dashboard.pendingSubscribers")} value={counts.subscribers.pending} />
-      </dl>
+      <section aria-labelledby="needs-title" className="space-y-3">
+        <h2 id="needs-title" className="text-xl font-semibold">
+          {t("dashboard.needs.title")}
+        </h2>
+        {nothingWaits && <p className="text-zinc-600 dark:text-zinc-400">{t("dashboard.needs.nothing")}</p>}
+        <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
+          {waiting.map((w) => (
+            <CountLink key={w.testId} {...w} />
+          ))}
+        </ul>
+      </section>
+      <section aria-labelledby="last-days-title" className="space-y-3">
+        <h2 id="last-days-title" className="text-xl font-semibold">
+          {t("dashboard.lastDays.title", { count: lastDays.days })}
+        </h2>
+        <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3">
+          <CountLink
+            testId="last-reads"
+            to={`/admin/insights?days=${lastDays.days}`}
+            label={t("dashboard.lastDays.reads")}
+            value={lastDays.views}
+          />
+          <CountLink
+            testId="last-visitors"
+            to={`/admin/insights?days=${lastDays.days}`}
+            label={t("dashboard.lastDays.visitors")}
+            value={lastDays.visitors}
+          />
+          <CountLink
+            testId="last-subscribers"
+            to="/admin/subscribers?status=confirmed"
+            label={t("dashboard.lastDays.subscribers")}
+            value={lastDays.newSubscribers}
+          />
+        </ul>
+      </section>
+      <section aria-labelledby="totals-title" className="space-y-3">
+        <h2 id="totals-title" className="text-xl font-semibold">
+          {t("dashboard.totals")}
+        </h2>
+        <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
+          <Figure label={`${t("dashboard.posts")} · ${t("dashboard.published")}`} value={counts.posts.published} />
+          <Figure label={`${t("dashboard.posts")} · ${t("dashboard.trash")}`} value={counts.posts.trash} />
+          <Figure label={t("dashboard.users")} value={counts.users} />
+          <Figure label={t("dashboard.subscribers")} value={counts.subscribers.confirmed} />
+          <Figure label={t("dashboard.pendingSubscribers")} value={counts.subscribers.pending} />
+        </dl>
+      </section>
       <section aria-labelledby="changes-title">
         <h2 id="changes-title" className="text-xl font-semibold">
           {t("dashboard.latestChanges")}

@@ -11,11 +11,11 @@ import { addAdmins } from "../../server/repos/admins.server.ts";
 import { createPost } from "../../server/repos/posts.server.ts";
 import { loader } from "./layout.tsx";
 
-// The admin layout's loader: the admin check, and the number of comments waiting
-// for moderation that the menu shows beside "Comments".
+// The admin layout's loader: the admin check, the number of comments waiting for
+// moderation that the sidebar shows beside "Comments", and the name the bar shows.
 
 const BASE = "http://blog.test";
-const ADMIN = { id: "", email: "admin@example.test" };
+const ADMIN = { id: "", email: "admin@example.test", name: "Ada Lovelace" };
 const READER = { id: "", email: "reader@example.test" };
 
 let database: TestDatabase;
@@ -57,7 +57,7 @@ async function addComment(status: CommentStatus) {
     .execute();
 }
 
-function load(user: typeof ADMIN | null) {
+function load(user: { id: string; email: string; name?: string } | null) {
   return callRoute(loader, {
     request: new Request(`${BASE}/admin`, { headers: user ? { cookie: "inkwell.session_token=fake" } : {} }),
     context: testRouterContext({
@@ -71,14 +71,21 @@ function load(user: typeof ADMIN | null) {
 
 describe("admin layout loader", () => {
   it("counts only the comments waiting for moderation", async () => {
-    expect(await load(ADMIN)).toEqual({ status: 200, body: { pendingComments: 0 } });
+    expect(await load(ADMIN)).toMatchObject({ status: 200, body: { pendingComments: 0 } });
     await addComment("pending");
     await addComment("pending");
     await addComment("pending");
     await addComment("approved");
     await addComment("hidden");
     await addComment("spam");
-    expect(await load(ADMIN)).toEqual({ status: 200, body: { pendingComments: 3 } });
+    expect(await load(ADMIN)).toMatchObject({ status: 200, body: { pendingComments: 3 } });
+  });
+
+  it("gives the bar the admin's display name, never their address", async () => {
+    expect(await load(ADMIN)).toMatchObject({ body: { displayName: "Ada Lovelace", siteName: "Inkwell" } });
+    // An account without a name (only a row written outside the app) shows no address either.
+    const nameless = await load({ ...ADMIN, name: "  " });
+    expect(nameless).toMatchObject({ body: { displayName: null } });
   });
 
   it("answers 403 to a reader and sends a stranger to the login page", async () => {

@@ -26,17 +26,21 @@ import type { Route } from "./+types/newsletter";
 
 const PAGE_SIZE = 20;
 
+type SendFilter = "all" | "failed";
+
 // A test mail changes nothing readers see.
 export const handle = routePolicy({ writes: "none" });
 
 export async function loader(args: Route.LoaderArgs) {
-  const { admin, app, page, locale } = await adminListRequest(args);
+  const { admin, app, page, locale, url } = await adminListRequest(args);
+  // ?show=failed: only the sends with mails that failed for good (the dashboard links here).
+  const show: SendFilter = url.searchParams.get("show") === "failed" ? "failed" : "all";
   const [audience, sends, testPosts] = await Promise.all([
     newsletterAudience(app.db),
-    listSendsForAdmin(app.db, { page, pageSize: PAGE_SIZE }),
+    listSendsForAdmin(app.db, { page, pageSize: PAGE_SIZE, failedOnly: show === "failed" }),
     postsForTest(app.db, locale),
   ]);
-  return { audience, sends, locale, live: sends.items.some(sendInFlight), testPosts, adminEmail: admin.email };
+  return { audience, sends, show, locale, live: sends.items.some(sendInFlight), testPosts, adminEmail: admin.email };
 }
 
 type TestResult = { ok: true; title: string } | { ok: false; error: "invalid" | "notFound" };
@@ -66,7 +70,7 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export default function NewsletterAdmin({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("adminNewsletter");
-  const { audience, sends, locale, live, testPosts, adminEmail } = loaderData;
+  const { audience, sends, show, locale, live, testPosts, adminEmail } = loaderData;
   const { withParams } = useListUrls("/admin/newsletter");
   useLiveRefresh(live, loaderData);
 
@@ -116,10 +120,11 @@ export default function NewsletterAdmin({ loaderData, actionData }: Route.Compon
         <h2 id="newsletter-sends" className="text-xl font-semibold">
           {t("sends.title")}
         </h2>
+        <SendFilters show={show} />
         <AdminTable
           caption={t("sends.caption")}
           rowCount={sends.items.length}
-          empty={t("sends.empty")}
+          empty={show === "failed" ? t("sends.emptyFailed") : t("sends.empty")}
           pagination={{ page: sends.page, pageCount: sends.pageCount, withParams }}
           columns={[
             t("sends.col.post"),
@@ -136,6 +141,29 @@ export default function NewsletterAdmin({ loaderData, actionData }: Route.Compon
         </AdminTable>
       </section>
     </div>
+  );
+}
+
+/** All sends, or only those with failed mails (`?show=failed`); the current one marked. */
+function SendFilters({ show }: { show: SendFilter }) {
+  const { t } = useTranslation("adminNewsletter");
+  const { withParams } = useListUrls("/admin/newsletter");
+  return (
+    <nav aria-label={t("sends.filter.label")}>
+      <ul className="flex flex-wrap gap-2 text-sm">
+        {(["all", "failed"] as const).map((filter) => (
+          <li key={filter}>
+            <Link
+              to={withParams({ show: filter, page: "1" })}
+              aria-current={show === filter ? "page" : undefined}
+              className="inline-block rounded-md px-3 py-1 hover:bg-zinc-100 aria-[current=page]:bg-zinc-200 aria-[current=page]:font-semibold dark:hover:bg-zinc-800 dark:aria-[current=page]:bg-zinc-800"
+            >
+              {t(`sends.filter.${filter}`)}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 

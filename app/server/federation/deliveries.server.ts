@@ -240,6 +240,16 @@ export type DeliveryFilter = "all" | "failures";
 /** Outcomes that are not a delivery: the failures filter and what sorts first. */
 export const FAILURE_OUTCOMES: readonly DeliveryOutcome[] = ["retrying", "gave-up", "skipped"];
 
+/** How many attempts in the log did not deliver: what its "failures" filter lists (the dashboard's count). */
+export async function failedDeliveryCount(db: DB): Promise<number> {
+  const row = await db
+    .selectFrom("federationDeliveries")
+    .where("outcome", "in", [...FAILURE_OUTCOMES])
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** The admin's page of the delivery log, newest first; "failures": only attempts that did not deliver. */
 export async function deliveriesPage(
   db: DB,

@@ -3,6 +3,7 @@ import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test
 import type { MailStatus, NewsletterSendStatus, SubscriberLanguages, SubscriberStatus } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
 import {
+  countSendsWithFailures,
   failedMailsForSend,
   getSendForAdmin,
   listSendsForAdmin,
@@ -194,6 +195,13 @@ describe("listSendsForAdmin", () => {
     expect(fourth?.titles).toEqual({ en: null, zh: null });
     const paged = await listSendsForAdmin(database.db, { page: 2, pageSize: 3 });
     expect(paged.items.map((s) => s.id)).toEqual([orphan]);
+  });
+
+  it("lists only the sends with failed mails when asked, and counts them", async () => {
+    const failed = await listSendsForAdmin(database.db, { page: 1, pageSize: 10, failedOnly: true });
+    expect(failed.total).toBe(1);
+    expect(failed.items.map((s) => s.id)).toEqual([busy]);
+    expect(await countSendsWithFailures(database.db)).toBe(1);
   });
 
   it("reads one send, or null", async () => {

@@ -118,14 +118,36 @@ export async function sendCounts(db: DB, sendIds: readonly string[]): Promise<Ma
   return counts;
 }
 
-/** A page of sends, newest first, each with its counts: two queries whatever the page size. */
+/** The ids of the sends with at least one mail that failed for good (a subquery). */
+function sendIdsWithFailures(db: DB) {
+  return db
+    .selectFrom("mailOutbox")
+    .select("sendId")
+    .where("status", "=", "failed")
+    .where("sendId", "is not", null)
+    .$narrowType<{ sendId: string }>();
+}
+
+/** How many sends have failed mails: the dashboard's count of the list's "failed" filter. */
+export function countSendsWithFailures(db: DB): Promise<number> {
+  return countRows(db.selectFrom("newsletterSends as ns").where("ns.id", "in", sendIdsWithFailures(db)));
+}
+
+/**
+ * A page of sends, newest first, each with its counts: two queries whatever the page size.
+ * `failedOnly`: only the sends with at least one failed mail.
+ */
 export async function listSendsForAdmin(
   db: DB,
-  opts: { page: number; pageSize: number },
+  opts: { page: number; pageSize: number; failedOnly?: boolean },
 ): Promise<AdminPage<AdminSend>> {
-  const page = await adminPage(await countRows(db.selectFrom("newsletterSends")), opts, (limit, offset) =>
-    sendsWithTitles(db).orderBy("ns.createdAt", "desc").orderBy("ns.id", "desc").limit(limit).offset(offset).execute(),
-  );
+  const total = opts.failedOnly ? await countSendsWithFailures(db) : await countRows(db.selectFrom("newsletterSends"));
+  const page = await adminPage(total, opts, (limit, offset) => {
+    const rows = opts.failedOnly
+      ? sendsWithTitles(db).where("ns.id", "in", sendIdsWithFailures(db))
+      : sendsWithTitles(db);
+    return rows.orderBy("ns.createdAt", "desc").orderBy("ns.id", "desc").limit(limit).offset(offset).execute();
+  });
   const counts = await sendCounts(
     db,
     page.items.map((row) => row.id),

@@ -1,5 +1,6 @@
 import type { DB } from "../db/db.server.ts";
 import type { CountValue } from "../db/query.server.ts";
+import { dayOf, daysBefore, insightSeries } from "./insights.server.ts";
 
 export interface AdminCounts {
   posts: { published: number; draft: number; scheduled: number; trash: number };
@@ -49,4 +50,33 @@ export async function adminCounts(db: DB): Promise<AdminCounts> {
     if (row.status === "confirmed" || row.status === "pending") counts.subscribers[row.status] = Number(row.n);
   }
   return counts;
+}
+
+/** The dashboard's "last days": reads and visitors (Insights' daily totals) and readers who confirmed. */
+export interface LastDaysFigures {
+  days: number;
+  views: number;
+  visitors: number;
+  newSubscribers: number;
+}
+
+/** The `days` days up to today (UTC), as Insights counts them, and subscribers confirmed since their start. */
+export async function lastDaysFigures(db: DB, opts: { days: number; now?: Date }): Promise<LastDaysFigures> {
+  const to = dayOf(opts.now ?? new Date());
+  const from = daysBefore(to, opts.days - 1);
+  const [series, subscribers] = await Promise.all([
+    insightSeries(db, from, to),
+    db
+      .selectFrom("subscribers")
+      .where("status", "=", "confirmed")
+      .where("confirmedAt", ">=", `${from}T00:00:00.000Z`)
+      .select((eb) => eb.fn.countAll<CountValue>().as("n"))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return {
+    days: opts.days,
+    views: series.reduce((n, d) => n + d.views, 0),
+    visitors: series.reduce((n, d) => n + d.visitors, 0),
+    newSubscribers: Number(subscribers.n),
+  };
 }
