@@ -65,6 +65,27 @@ async function expectNoClippedControls(page: Page) {
       .map((el) => el.textContent?.trim()),
   );
   expect(clipped).toEqual([]);
+  // A select shows its chosen option whole: the text, its padding and the arrow fit.
+  const cutSelects = await page.getByRole("main").evaluate((main) =>
+    [...main.querySelectorAll<HTMLSelectElement>("select")]
+      .filter((el) => el.checkVisibility())
+      .filter((el) => {
+        const probe = document.createElement("span");
+        probe.textContent = el.selectedOptions[0]?.textContent ?? "";
+        probe.style.font = getComputedStyle(el).font;
+        probe.style.position = "absolute";
+        probe.style.whiteSpace = "nowrap";
+        document.body.append(probe);
+        const text = probe.getBoundingClientRect().width;
+        probe.remove();
+        const style = getComputedStyle(el);
+        const padding = Number.parseFloat(style.paddingLeft) + Number.parseFloat(style.paddingRight);
+        // The arrow takes about 16 px after the right padding.
+        return text + padding + 16 > el.clientWidth;
+      })
+      .map((el) => el.selectedOptions[0]?.textContent),
+  );
+  expect(cutSelects).toEqual([]);
 }
 
 /** A label is one line: as tall as one line of its text, never "已发" over "布". */

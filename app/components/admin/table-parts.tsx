@@ -90,7 +90,7 @@ export function RowMenu({ label, children }: { label: string; children: ReactNod
         className={`${ADMIN_BUTTON} inline-flex cursor-pointer list-none items-center gap-1 whitespace-nowrap [&::-webkit-details-marker]:hidden`}
       >
         {t("table.more")}
-        <span aria-hidden="true" className="text-xs transition-transform group-open:rotate-180">
+        <span aria-hidden="true" className="text-xs group-open:rotate-180">
           ▾
         </span>
       </summary>
@@ -241,7 +241,7 @@ export function BarSelect({
 }) {
   const choices = any === undefined ? options : [{ value: "", label: any }, ...options];
   return (
-    <div className={inline ? "min-w-24 max-w-40 shrink max-sm:max-w-none max-sm:flex-1" : "min-w-0"}>
+    <div className={inline ? "min-w-24 max-w-40 shrink max-sm:max-w-none max-sm:flex-[1_1_40%]" : "min-w-0"}>
       <label htmlFor={id} className={inline ? "sr-only" : "mb-1 block whitespace-nowrap text-sm font-medium"}>
         {label}
       </label>
