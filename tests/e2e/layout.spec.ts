@@ -95,7 +95,9 @@ function measure(page: Page): Promise<LayoutReport> {
       const hasText = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim());
       if (!hasText || !visible(el)) continue;
       const style = getComputedStyle(el);
-      if (style.display === "inline" || el.closest(".sr-only, pre, textarea, .table-scroll")) continue;
+      // Visually hidden at some widths only too: a list's column headers above its cards.
+      if (style.display === "inline" || el.closest(".sr-only, [class*='max-md:sr-only'], pre, textarea, .table-scroll"))
+        continue;
       const hides = (o: string) => o === "hidden" || o === "clip";
       const wide = hides(style.overflowX) && el.scrollWidth > el.clientWidth + 1;
       const tall = hides(style.overflowY) && el.scrollHeight > el.clientHeight + 2;
