@@ -98,7 +98,7 @@ function alternates(publicUrl: string, path: string) {
   };
 }
 
-/** The RSS and Atom feeds of the page's language, for feed readers (`<link rel="alternate">`). */
+/** The RSS, Atom and JSON feeds of the page's language, for feed readers (`<link rel="alternate">`). */
 function feedLinks(publicUrl: string, locale: Locale, siteName: string) {
   return [
     {
@@ -114,6 +114,13 @@ function feedLinks(publicUrl: string, locale: Locale, siteName: string) {
       type: "application/atom+xml",
       title: `${siteName} (Atom)`,
       href: `${publicUrl}/${locale}/atom.xml`,
+    },
+    {
+      tagName: "link",
+      rel: "alternate",
+      type: "application/feed+json",
+      title: `${siteName} (JSON Feed)`,
+      href: `${publicUrl}/${locale}/feed.json`,
     },
   ];
 }
