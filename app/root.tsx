@@ -18,6 +18,7 @@ import { isLeanDocument, SPECULATION_RULES } from "./lean/document.ts";
 import { LeanDocumentProvider } from "./lean/lean-context.tsx";
 import { i18nFor } from "./lib/i18n/i18n.ts";
 import { DEFAULT_LOCALE, HTML_LANG, type Locale, withoutLocalePrefix } from "./lib/i18n/locale.ts";
+import { LOCALE_MEMORY_SCRIPT } from "./lib/i18n/remember-locale.ts";
 import { shellOf } from "./lib/shell.ts";
 import { getUser } from "./server/auth/session.server.ts";
 import { getApp, getRequest } from "./server/context.server.ts";
@@ -98,7 +99,7 @@ function alternates(publicUrl: string, path: string) {
   };
 }
 
-/** The RSS and Atom feeds of the page's language, for feed readers (`<link rel="alternate">`). */
+/** The RSS, Atom and JSON feeds of the page's language, for feed readers (`<link rel="alternate">`). */
 function feedLinks(publicUrl: string, locale: Locale, siteName: string) {
   return [
     {
@@ -114,6 +115,13 @@ function feedLinks(publicUrl: string, locale: Locale, siteName: string) {
       type: "application/atom+xml",
       title: `${siteName} (Atom)`,
       href: `${publicUrl}/${locale}/atom.xml`,
+    },
+    {
+      tagName: "link",
+      rel: "alternate",
+      type: "application/feed+json",
+      title: `${siteName} (JSON Feed)`,
+      href: `${publicUrl}/${locale}/feed.json`,
     },
   ];
 }
@@ -179,7 +187,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <script nonce={nonce} suppressHydrationWarning>
-          {`${JS_FLAG_SCRIPT}${THEME_BOOT_SCRIPT}`}
+          {`${JS_FLAG_SCRIPT}${THEME_BOOT_SCRIPT}${LOCALE_MEMORY_SCRIPT}`}
         </script>
         {/* With a precedence React puts the stylesheet ahead of the module preloads it hoists
             into the head: a phone fetches the only render-blocking file first. */}

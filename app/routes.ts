@@ -44,6 +44,7 @@ export default [
   ...localized("authors/:handle/page/:page", "routes/blog/author.tsx", "author-page"),
   ...localized("authors/:handle/rss.xml", "routes/seo/author-feed.ts", "author-rss"),
   ...localized("authors/:handle/atom.xml", "routes/seo/author-feed.ts", "author-atom"),
+  ...localized("authors/:handle/feed.json", "routes/seo/author-feed.ts", "author-json-feed"),
   // Admins write here: their own posts, and one editor screen for create and edit.
   ...localized("posts/myPosts", "routes/posts/my-posts.tsx", "my-posts"),
   ...localized("posts/createPost", "routes/posts/editor.tsx", "post-create"),
@@ -133,6 +134,7 @@ export default [
   // Feeds and discovery (resource routes; the unprefixed feeds are in the site's default language).
   ...localized("rss.xml", "routes/seo/rss.ts", "rss"),
   ...localized("atom.xml", "routes/seo/atom.ts", "atom"),
+  ...localized("feed.json", "routes/seo/json-feed.ts", "json-feed"),
   route("sitemap.xml", "routes/seo/sitemap.ts"),
   route("sitemaps/:file", "routes/seo/sitemap-part.ts"),
   route("robots.txt", "routes/seo/robots.ts"),

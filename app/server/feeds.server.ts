@@ -30,7 +30,7 @@ export interface FeedInput {
 export const FEED_ICON_PATH = "/favicon.svg";
 
 /** A site-relative address made absolute; an http(s) one as it is. */
-const absolute = (publicUrl: string, url: string) => (url.startsWith("/") ? `${publicUrl}${url}` : url);
+export const absolute = (publicUrl: string, url: string) => (url.startsWith("/") ? `${publicUrl}${url}` : url);
 
 /**
  * A post's cover in RSS: an `enclosure` (what most readers and podcatchers read; its length is
@@ -64,19 +64,20 @@ function atomCover(publicUrl: string, cover: FeedImage | null) {
   });
 }
 
-const LANGUAGE_TAG: Record<Locale, string> = { en: "en-US", zh: "zh-CN" };
+export const LANGUAGE_TAG: Record<Locale, string> = { en: "en-US", zh: "zh-CN" };
 
 export const postUrl = (publicUrl: string, locale: Locale, id: string) =>
   `${publicUrl}/${locale}/posts/detail/${encodeURIComponent(id)}`;
-const homeUrl = (publicUrl: string, locale: Locale, path = "") => `${publicUrl}/${locale}${path}`;
+export const homeUrl = (publicUrl: string, locale: Locale, path = "") => `${publicUrl}/${locale}${path}`;
 /** A series page: feeds point a post's series category at it. */
 export const seriesUrl = (publicUrl: string, locale: Locale, slug: string) =>
   `${publicUrl}/${locale}/series/${encodeURIComponent(slug)}`;
-export const feedUrl = (publicUrl: string, locale: Locale, kind: "rss" | "atom", path = "") =>
-  `${publicUrl}/${locale}${path}/${kind}.xml`;
+/** A feed's own address: `/{locale}{path}/rss.xml`, `…/atom.xml` or `…/feed.json`. */
+export const feedUrl = (publicUrl: string, locale: Locale, kind: "rss" | "atom" | "json", path = "") =>
+  `${publicUrl}/${locale}${path}/${kind === "json" ? "feed.json" : `${kind}.xml`}`;
 
 /** The feed's title, description and page and feed paths: the site's, or its scope's. */
-function channelOf(feed: FeedInput) {
+export function channelOf(feed: FeedInput) {
   return feed.scope
     ? { title: feed.scope.title, description: feed.scope.description, path: feed.scope.path }
     : { title: feed.siteName, description: feed.siteDescription, path: "" };
@@ -113,7 +114,7 @@ function latestUpdate(posts: readonly FeedPost[]): string | null {
 }
 
 /** Category first, then the tags: the names readers see. */
-const termsOf = (post: FeedPost) => [...(post.category ? [post.category] : []), ...post.tags];
+export const termsOf = (post: FeedPost) => [...(post.category ? [post.category] : []), ...post.tags];
 
 export function buildRss(feed: FeedInput): string {
   const { publicUrl, locale } = feed;

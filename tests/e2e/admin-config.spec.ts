@@ -198,7 +198,7 @@ test("closed registration refuses /register, the sign-up API and a provider's fi
 
     // A first sign-in with a provider would create an account: refused too.
     const oauthEmail = uniqueEmail("config-closed-oidc");
-    await anon.goto("/login");
+    await anon.goto("/en/login");
     await anon.getByRole("link", { name: "Continue with Test OpenID" }).click();
     await expect(anon.getByRole("heading", { name: "Test OpenID provider" })).toBeVisible();
     await anon.getByLabel("Email", { exact: true }).fill(oauthEmail);

@@ -71,8 +71,9 @@ test("an admin adds, edits, reorders and deletes slides, and the home page follo
     .click();
   await expect(page.getByRole("region", { name: "精选" }).getByRole("group")).toContainText("秋日笔记");
 
-  // Edit: disable one; it leaves the home page.
-  await page.goto("/admin/swapers");
+  // Edit: disable one; it leaves the home page. /en/admin… opens the admin in English (/zh above
+  // made Chinese the remembered language).
+  await page.goto("/en/admin/swapers");
   await page.getByRole("link", { name: "Edit “Winter reading”" }).click();
   await page.getByLabel("Show this slide").uncheck();
   await page.getByRole("button", { name: "Save slide" }).click();

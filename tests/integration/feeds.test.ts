@@ -98,6 +98,17 @@ describe(`feeds, sitemap and listings (${testDialect()})`, () => {
         tagIds,
         translations: [{ locale: "en", title: "Secret draft" }],
       });
+      await createPost(db, {
+        slug: "later",
+        authorId: null,
+        status: "scheduled",
+        publishedAt: "2099-01-01T08:00:00.000Z",
+        categoryId: code,
+        translations: [
+          { locale: "en", title: "Scheduled for later" },
+          { locale: "zh", title: "定时文章" },
+        ],
+      });
     } finally {
       await writer.close();
     }
@@ -155,6 +166,50 @@ describe(`feeds, sitemap and listings (${testDialect()})`, () => {
     expect(zh.entry).toHaveLength(1);
   });
 
+  it("serves a JSON Feed per language with the RSS feed's items, ids and HTML", async () => {
+    for (const [path, locale, titles] of [
+      ["/en/feed.json", "en", ["Only English", NASTY]],
+      ["/zh/feed.json", "zh", ["双语文章"]],
+      ["/feed.json", "zh", ["双语文章"]],
+    ] as const) {
+      const { res, text } = await get(`${server.url}${path}`, { "accept-language": "en", cookie: "locale=en" });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("content-type"), path).toBe("application/feed+json; charset=utf-8");
+      expect(res.headers.get("cache-control"), path).toBe(
+        (await get(`${server.url}/${locale}/rss.xml`)).res.headers.get("cache-control"),
+      );
+      const feed = JSON.parse(text);
+      expect(feed.version).toBe("https://jsonfeed.org/version/1.1");
+      expect(feed.title, path).toEqual(expect.any(String));
+      expect(feed.home_page_url).toBe(`${PUBLIC_URL}/${locale}`);
+      expect(feed.feed_url).toBe(`${PUBLIC_URL}/${locale}/feed.json`);
+      expect(feed.favicon).toBe(`${PUBLIC_URL}/favicon.svg`);
+      expect(feed.icon).toBe(`${PUBLIC_URL}/social.jpg`);
+      expect(feed.language).toBe(locale === "en" ? "en-US" : "zh-CN");
+      // Drafts and scheduled posts never show.
+      expect(
+        feed.items.map((i: { title: string }) => i.title),
+        path,
+      ).toEqual(titles);
+      const rss = parser.parse((await get(`${server.url}/${locale}/rss.xml`)).text).rss.channel.item;
+      feed.items.forEach((item: Record<string, unknown>, n: number) => {
+        expect(item.id).toBe(rss[n].guid["#text"]);
+        expect(item.url).toBe(rss[n].link);
+        expect(item.content_html).toBe(rss[n]["content:encoded"]);
+        expect(item.content_html).not.toMatch(/<script|code-copy/);
+        expect(item.date_published).toMatch(/^\d{4}-\d\d-\d\dT/);
+        expect(item.date_modified).toMatch(/^\d{4}-\d\d-\d\dT/);
+        expect(item.tags).toContain(locale === "en" ? "Code" : "编程");
+        expect(item.language).toBe(feed.language);
+        expect(JSON.stringify(item)).not.toContain("@");
+      });
+    }
+    const en = JSON.parse((await get(`${server.url}/en/feed.json`)).text);
+    expect(en.items[1].image).toBe(`${PUBLIC_URL}/media/${COVER_ID}/image.jpg`);
+    expect(en.items[1].summary).toBe("Both languages");
+    expect(en.items[0]).not.toHaveProperty("image");
+  });
+
   it("serves the sitemap with posts, the category and the tag", async () => {
     const { res, text } = await get(`${server.url}/sitemap.xml`);
     expect(res.status).toBe(200);
@@ -172,7 +227,7 @@ describe(`feeds, sitemap and listings (${testDialect()})`, () => {
   });
 
   it("gives feeds and the sitemap a strong ETag and answers 304 to a reader who has them", async () => {
-    for (const path of ["/rss.xml", "/en/atom.xml", "/sitemap.xml"]) {
+    for (const path of ["/rss.xml", "/en/atom.xml", "/zh/feed.json", "/sitemap.xml"]) {
       const first = await get(`${server.url}${path}`);
       const etag = first.res.headers.get("etag") ?? "";
       expect(etag, path).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
@@ -229,6 +284,11 @@ describe(`feeds, sitemap and listings (${testDialect()})`, () => {
     const { text } = await get(`${server.url}/en`);
     expect(text).toContain(`type="application/rss+xml" title="Inkwell (RSS)" href="${PUBLIC_URL}/en/rss.xml"`);
     expect(text).toContain(`type="application/atom+xml" title="Inkwell (Atom)" href="${PUBLIC_URL}/en/atom.xml"`);
+    expect(text).toContain(
+      `type="application/feed+json" title="Inkwell (JSON Feed)" href="${PUBLIC_URL}/en/feed.json"`,
+    );
+    const zh = await get(`${server.url}/zh`);
+    expect(zh.text).toMatch(/type="application\/feed\+json" title="[^"]+ \(JSON Feed\)" href="[^"]+\/zh\/feed\.json"/);
     expect(text).toMatch(/Popular categories<\/h2><ul[^>]*><li><a[^>]*href="\/en\/categories\/code"[^>]*>Code<\/a>/);
   });
 });

@@ -8,7 +8,7 @@ import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
 // Issue 49: a reader on /zh/… pages stays in Chinese whatever their browser asks for. Every
 // link a page makes to the site's own pages carries /zh (header, footer, menus, pagination,
 // tags, categories, authors, the 404 page), a link to the English copy says so with hreflang,
-// and visiting a /zh page remembers the language for the bare domain.
+// and visiting a /zh page remembers the language for the bare domain (remembered-locale.test.ts).
 
 /** Paths that are the same in every language: the admin, sign-out, the ad counter, files. */
 const LANGUAGE_FREE = /^\/(?:admin(?:\/|$)|logout$|locale$|ads\/|api\/|media\/|assets\/|favicon\.)/;

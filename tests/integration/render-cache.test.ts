@@ -338,7 +338,7 @@ describe(`render cache (${testDialect()})`, () => {
       translations: [{ locale: "en", title: "Long ago", bodyHtml: "<p>Old words.</p>" }],
     });
     await bumpContentVersion(db);
-    const showing = ["/", `/posts/detail/${key}`, "/en/rss.xml", "/search?q=words"];
+    const showing = ["/", `/posts/detail/${key}`, "/en/rss.xml", "/en/feed.json", "/search?q=words"];
     const elsewhere = [`/posts/detail/${oldId}`];
     for (const server of [a, b]) for (const path of [...showing, ...elsewhere]) await warm(server.url + path);
 

@@ -32,6 +32,7 @@ export const LOCALIZED_SECTIONS: ReadonlySet<string> = new Set([
   "solana",
   "rss.xml",
   "atom.xml",
+  "feed.json",
 ]);
 
 /**

@@ -49,6 +49,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     feeds: {
       rss: `${env.publicUrl}/${req.locale}${path}/rss.xml`,
       atom: `${env.publicUrl}/${req.locale}${path}/atom.xml`,
+      json: `${env.publicUrl}/${req.locale}${path}/feed.json`,
     },
   };
 }
@@ -66,6 +67,13 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
       type: "application/atom+xml",
       title: `${author.name} (Atom)`,
       href: feeds.atom,
+    },
+    {
+      tagName: "link",
+      rel: "alternate",
+      type: "application/feed+json",
+      title: `${author.name} (JSON Feed)`,
+      href: feeds.json,
     },
   ];
   const base = pageMeta(matches, { text: author.name }).filter(

@@ -6,6 +6,7 @@ import { routePolicy } from "../../lib/route-policy.ts";
 import { pageShowsAnyPost } from "../../server/cache/page-tags.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
 import { buildAtom, buildRss, FEED_SIZE } from "../../server/feeds.server.ts";
+import { buildJsonFeed, JSON_FEED_TYPE } from "../../server/json-feed.server.ts";
 import { latestPostsInLocale } from "../../server/repos/discovery.server.ts";
 import { findProfileByHandle } from "../../server/repos/profiles.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
@@ -14,7 +15,7 @@ import { xmlResponse } from "./feed.server.ts";
 
 export const handle = routePolicy({ cache: "public" });
 
-// GET /authors/{handle}/rss.xml and /atom.xml (and their /en, /zh forms): an author's
+// GET /authors/{handle}/rss.xml, /atom.xml and /feed.json (and their /en, /zh forms): an author's
 // latest posts in one language, like the site's feeds. The language comes from the
 // path alone, the plain form is in the site's default language. 404 where the author
 // page would be 404 (no such person, or nothing published).
@@ -51,6 +52,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       path: `/authors/${profile.handle}`,
     },
   };
+  if (pathname.endsWith("/feed.json")) return xmlResponse(request, buildJsonFeed(input), JSON_FEED_TYPE);
   return pathname.endsWith("/atom.xml")
     ? xmlResponse(request, buildAtom(input), "application/atom+xml")
     : xmlResponse(request, buildRss(input), "application/rss+xml");

@@ -10,7 +10,7 @@ import { requestSettings } from "../../server/request-settings.server.ts";
 /**
  * What a feed shows: the language comes from the path alone (`/en/…`, `/zh/…`),
  * never from cookies or headers, so one URL always gives the same document and can
- * be cached; the plain `/rss.xml` and `/atom.xml` are in the site's default
+ * be cached; the plain `/rss.xml`, `/atom.xml` and `/feed.json` are in the site's default
  * language (Chinese).
  */
 export async function feedInput(request: Request, context: Readonly<RouterContextProvider>): Promise<FeedInput> {
@@ -44,7 +44,7 @@ export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
 }
 
 /**
- * A feed or sitemap, with a strong ETag: a reader (or CDN) that already has this
+ * A feed (XML or JSON) or sitemap, with a strong ETag: a reader (or CDN) that already has this
  * exact document gets 304 and no body.
  */
 export function xmlResponse(request: Request, body: string, contentType: string): Response {

@@ -95,6 +95,7 @@ describe("route policies", () => {
       "/contact",
       "/rss.xml",
       "/zh/atom.xml",
+      "/en/feed.json",
       "/sitemap.xml",
       "/robots.txt",
     ]) {

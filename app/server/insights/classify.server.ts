@@ -172,7 +172,14 @@ const FEED_READERS: ReadonlyArray<readonly [RegExp, string]> = [
 ];
 
 /** The feed routes' page kinds (pageKindOf). */
-export const FEED_KINDS: ReadonlySet<string> = new Set(["rss", "atom", "author-rss", "author-atom"]);
+export const FEED_KINDS: ReadonlySet<string> = new Set([
+  "rss",
+  "atom",
+  "json-feed",
+  "author-rss",
+  "author-atom",
+  "author-json-feed",
+]);
 
 /**
  * Who fetched a feed, from the User-Agent: the reader app's name and, when the app reports

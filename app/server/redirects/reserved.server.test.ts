@@ -51,6 +51,8 @@ describe("the paths a redirect may never start from", () => {
       "/rss.xml",
       "/en/rss.xml",
       "/zh/atom.xml",
+      "/feed.json",
+      "/zh/feed.json",
       "/en/contact",
       "/contact",
       "/notifications/replies/stop",

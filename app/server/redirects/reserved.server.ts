@@ -37,6 +37,7 @@ const LIVE_ROUTES: Readonly<Record<string, { kind: LiveKind; param: string }>> =
   "author-page": { kind: "author", param: "handle" },
   "author-rss": { kind: "author", param: "handle" },
   "author-atom": { kind: "author", param: "handle" },
+  "author-json-feed": { kind: "author", param: "handle" },
 };
 
 /**
