@@ -129,10 +129,14 @@ describe("unpacking a zip for an import", () => {
     for (const name of ["zip-aaa/blog", "zip-bbb", "other", "ghost-ddd", "wordpress-eee", "wordpress-fff"])
       await mkdir(path.join(dir, name), { recursive: true });
     await writeFile(path.join(dir, "upload-ccc.zip"), "x");
-    expect(await pruneUnpacked(dir, [path.join(dir, "zip-aaa/blog"), path.join(dir, "wordpress-fff")], 0)).toBe(4);
-    expect((await readdir(dir)).sort()).toEqual(["other", "wordpress-fff", "zip-aaa"]);
+    // The clock is held: a file's time and Date.now() come from different clocks (one coarse,
+    // one rounded down to the millisecond), so "now" could read earlier than a folder just made.
+    const created = (await stat(path.join(dir, "zip-bbb"))).mtimeMs;
+    const inUse = [path.join(dir, "zip-aaa/blog"), path.join(dir, "wordpress-fff")];
     // Too young to remove: a dry run may still be reading it.
-    expect(await pruneUnpacked(dir, [], 60_000)).toBe(0);
+    expect(await pruneUnpacked(dir, inUse, 60_000, created + 59_000)).toBe(0);
+    expect(await pruneUnpacked(dir, inUse, 60_000, created + 61_000)).toBe(4);
+    expect((await readdir(dir)).sort()).toEqual(["other", "wordpress-fff", "zip-aaa"]);
   });
 
   it("accepts plain relative names only", () => {

@@ -233,6 +233,7 @@ export async function pruneUnpacked(
   importsDir: string,
   inUse: readonly string[],
   minAgeMs = 60 * 60_000,
+  now: number = Date.now(),
 ): Promise<number> {
   const entries = await readdir(importsDir, { withFileTypes: true }).catch(() => []);
   let removed = 0;
@@ -242,7 +243,7 @@ export async function pruneUnpacked(
     const full = path.join(importsDir, e.name);
     if (inUse.some((dir) => dir === full || dir.startsWith(`${full}${path.sep}`))) continue;
     const info = await stat(full).catch(() => null);
-    if (!info || Date.now() - info.mtimeMs < minAgeMs) continue;
+    if (!info || now - info.mtimeMs < minAgeMs) continue;
     await rm(full, { recursive: true, force: true });
     removed += 1;
   }
