@@ -196,7 +196,13 @@ test("an admin moderates a reply from the Fediverse, blocks its author and a ser
 
     // Blocked from the moderation list: listed on the Fediverse page, hidden from readers.
     await page.goto(`/admin/comments?status=all&q=${tag}`);
-    await page.getByRole("button", { name: `Block @${tag}@remote.example on the Fediverse` }).click();
+    // The row shows one action; blocking waits in its "More" menu.
+    const more = page
+      .getByRole("row")
+      .filter({ hasText: `${tag} hello from afar` })
+      .locator("details");
+    await more.locator("summary").click();
+    await more.getByRole("button", { name: `Block @${tag}@remote.example on the Fediverse` }).click();
     await expect(page).toHaveURL(/\/admin\/fediverse/);
     const blocks = page.getByTestId("blocks");
     await expect(blocks).toContainText(actorUri);
