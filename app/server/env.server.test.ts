@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EnvError, parseDatabaseUrl, parseEnv } from "./env.server.ts";
+import { EnvError, parseDatabaseUrl, parseEnv, storeAuthSecret } from "./env.server.ts";
 
 const tmp = () => mkdtempSync(path.join(tmpdir(), "inkwell-env-"));
 
@@ -25,6 +25,30 @@ describe("parseEnv", () => {
     expect(readFileSync(file, "utf8").trim()).toBe(first);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(parseEnv({ DATA_DIR: dir }).authSecret).toBe(first);
+  });
+
+  it("adopts the secret another instance stored first, so both sign alike", () => {
+    const dir = tmp();
+    const file = path.join(dir, "auth-secret");
+    const winner = "w".repeat(43);
+    // The other instance's secret lands between this one's look and its write.
+    writeFileSync(file, `${winner}\n`, { mode: 0o600 });
+    expect(storeAuthSecret(file, "l".repeat(43))).toBe(winner);
+    expect(readFileSync(file, "utf8").trim()).toBe(winner);
+    expect(parseEnv({ DATA_DIR: dir }).authSecret).toBe(winner);
+    // Nothing of the loser's is left beside it.
+    expect(readdirSync(dir)).toEqual(["auth-secret"]);
+  });
+
+  it("stores its own secret when none is there, and replaces one too short to be ours", () => {
+    const dir = tmp();
+    const file = path.join(dir, "auth-secret");
+    expect(storeAuthSecret(file, "a".repeat(43))).toBe("a".repeat(43));
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    writeFileSync(file, "short\n");
+    expect(storeAuthSecret(file, "b".repeat(43))).toBe("b".repeat(43));
+    expect(readFileSync(file, "utf8").trim()).toBe("b".repeat(43));
+    expect(readdirSync(dir)).toEqual(["auth-secret"]);
   });
 
   it("prefers AUTH_SECRET when set", () => {

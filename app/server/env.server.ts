@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_RELAY_URL, parseRelayUrl } from "../lib/solana/network.ts";
@@ -289,15 +289,55 @@ export function parseDatabaseUrl(url: string | undefined, dataDir: string): Data
 function resolveAuthSecret(given: string | undefined, dataDir: string): string {
   if (given) return given;
   const file = path.join(dataDir, "auth-secret");
-  if (existsSync(file)) {
-    const stored = readFileSync(file, "utf8").trim();
-    if (stored.length >= 32) return stored;
-  }
+  const stored = readAuthSecret(file);
+  if (stored) return stored;
   mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(32).toString("base64url");
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600);
-  return secret;
+  return storeAuthSecret(file, randomBytes(32).toString("base64url"));
+}
+
+function readAuthSecret(file: string): string | null {
+  if (!existsSync(file)) return null;
+  const stored = readFileSync(file, "utf8").trim();
+  return stored.length >= 32 ? stored : null;
+}
+
+/**
+ * Keeps `candidate` as the data directory's auth secret, unless another process sharing
+ * the directory stored one first: then that one is returned, and every instance signs
+ * with the same secret. Two instances started together on one data directory once each
+ * wrote their own and kept it, so a session cookie from one was refused by the other.
+ * The secret is written whole to a file of its own, then linked to its name, which fails
+ * when the name exists: no process ever reads a half-written secret.
+ */
+export function storeAuthSecret(file: string, candidate: string): string {
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  writeFileSync(temp, `${candidate}\n`, { mode: 0o600 });
+  chmodSync(temp, 0o600);
+  try {
+    linkSync(temp, file);
+    return candidate;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") {
+      const winner = readAuthSecret(file);
+      if (winner) return winner;
+      // Too short to be one of ours (written by hand): replaced, as before.
+      renameSync(temp, file);
+      return candidate;
+    }
+    // A file system without hard links: an exclusive create instead.
+    if (code === "EPERM" || code === "ENOTSUP" || code === "EOPNOTSUPP") {
+      try {
+        writeFileSync(file, `${candidate}\n`, { mode: 0o600, flag: "wx" });
+        return candidate;
+      } catch {
+        return readAuthSecret(file) ?? candidate;
+      }
+    }
+    throw error;
+  } finally {
+    rmSync(temp, { force: true });
+  }
 }
 
 /** Trimmed, lower-cased e-mail: the form admins and look-ups use. */
