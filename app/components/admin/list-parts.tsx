@@ -603,23 +603,3 @@ export function IntentButton({
     </Form>
   );
 }
-
-/** A labelled select of a list's GET filter form; `any` adds a first, empty choice. */
-export function FilterSelect({
-  id,
-  name,
-  label,
-  value,
-  any,
-  options,
-}: {
-  id: string;
-  name: string;
-  label: string;
-  value: string;
-  any?: string;
-  options: ReadonlyArray<{ value: string; label: string }>;
-}) {
-  const choices = any === undefined ? options : [{ value: "", label: any }, ...options];
-  return <SelectField id={id} name={name} label={label} defaultValue={value} options={choices} compact />;
-}

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import {
   accountForNetwork,
   asWcError,
-  networkOfChain,
   proposalNamespaces,
   resultSignature,
   resultTransaction,
@@ -61,8 +60,6 @@ describe("WalletConnect's Solana namespace", () => {
     expect(accountForNetwork(accounts, "custom")?.address).toBe(A);
     expect(accountForNetwork([{ chain: WC_CHAINS.devnet, address: B }], "mainnet-beta")?.address).toBe(B);
     expect(accountForNetwork([], "devnet")).toBeNull();
-    expect(networkOfChain(WC_CHAINS.devnet)).toBe("devnet");
-    expect(networkOfChain("solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z")).toBeNull();
   });
 
   it("classifies errors: rejected, expired, unsupported, anything else", () => {

@@ -61,13 +61,6 @@ export function accountForNetwork(accounts: readonly WcAccount[], network: Netwo
   return accounts.find((a) => a.chain === wanted) ?? accounts[0] ?? null;
 }
 
-/** Which cluster a session chain is, when it is a public one. */
-export function networkOfChain(chain: string): Exclude<NetworkId, "custom"> | null {
-  if (chain === WC_CHAINS["mainnet-beta"]) return "mainnet-beta";
-  if (chain === WC_CHAINS.devnet) return "devnet";
-  return null;
-}
-
 /** What the page shows when a request or the pairing ends badly. */
 export type WcErrorCode = "rejected" | "expired" | "unsupported" | "failed";
 

@@ -279,7 +279,6 @@ export async function listTagOptions(
 
 /** The changes the list applies to many posts at once. */
 export const BULK_POST_ACTIONS = ["publish", "unpublish", "category", "trash"] as const;
-export type BulkPostAction = (typeof BULK_POST_ACTIONS)[number];
 
 export type BulkPostChange =
   | { kind: "publish" }
