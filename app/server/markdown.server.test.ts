@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countLinks, renderComment, renderMarkdown } from "./markdown.server.ts";
+import { renderComment, renderCommentParts, renderMarkdown } from "./markdown.server.ts";
 
 describe("renderMarkdown", () => {
   it("renders GitHub-flavoured Markdown", () => {
@@ -73,7 +73,7 @@ describe("renderComment", () => {
   });
 });
 
-describe("countLinks", () => {
+describe("renderCommentParts counts links", () => {
   it.each([
     ["no links here", 0],
     ["[a](https://a.example) [b](/b)", 2],
@@ -83,6 +83,6 @@ describe("countLinks", () => {
     ["[bad](javascript:alert(1))", 0],
     ["`https://in.code.example`", 0],
   ])("%j has %i", (markdown, links) => {
-    expect(countLinks(markdown)).toBe(links);
+    expect(renderCommentParts(markdown).links).toBe(links);
   });
 });

@@ -213,11 +213,6 @@ export function renderComment(markdown: string): string {
   return renderCommentParts(markdown).html;
 }
 
-/** How many links the rendered comment holds. */
-export function countLinks(markdown: string): number {
-  return renderCommentParts(markdown).links;
-}
-
 const commentHtmlProcessor = unified().use(rehypeSanitize, commentSchema).use(commentLinks).use(rehypeStringify);
 
 /**

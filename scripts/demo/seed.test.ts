@@ -1,11 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { Locale } from "../../app/server/db/schema.server.ts";
 import { renderPost } from "../../app/server/post-render.server.ts";
-import { DEMO_SNIPPETS, DEMO_TABLES, DEMO_TOPICS } from "./content.ts";
+import { DEMO_SNIPPETS, DEMO_TABLES, DEMO_TOPICS, type DemoTopic } from "./content.ts";
 import { DEMO_SUBJECTS, LONGFORM_PER_POST, LONGFORM_SECTIONS } from "./longform.ts";
-import { blockRenderer, demoMarkdown, demoMarkdownBlocks, type Layout, pickLongform, prng } from "./seed.ts";
+import { blockRenderer, demoMarkdownBlocks, type Layout, pickLongform, prng } from "./seed.ts";
 
 const LOCALES: Locale[] = ["en", "zh"];
+
+/** One language version's whole Markdown: its blocks joined, as a post holds it. */
+function demoMarkdown(topic: DemoTopic, locale: Locale, layout: Layout): string {
+  return demoMarkdownBlocks(topic, locale, layout).join("\n");
+}
 
 function layoutFor(n: number): Layout {
   return {

@@ -92,7 +92,7 @@ export function pickLongform(rand: () => number): LongformSection[] {
 /**
  * One language version's Markdown in blocks that render on their own: the topic's
  * intro and sections, each long-form section, then the numbers, quote and links.
- * Joined with "\n" they are the whole post (demoMarkdown); seed renders each block
+ * Joined with "\n" they are the whole post; seed renders each block
  * once and reuses it, which makes 10,000 long posts quick to seed.
  */
 export function demoMarkdownBlocks(topic: DemoTopic, locale: Locale, layout: Layout): string[] {
@@ -129,11 +129,6 @@ export function demoMarkdownBlocks(topic: DemoTopic, locale: Locale, layout: Lay
     "",
   );
   return [head, ...longform, tail].map((lines) => lines.join("\n"));
-}
-
-/** One language version's Markdown: h2/h3 headings, paragraphs, a list, code, a table, a quote, links. */
-export function demoMarkdown(topic: DemoTopic, locale: Locale, layout: Layout): string {
-  return demoMarkdownBlocks(topic, locale, layout).join("\n");
 }
 
 /**

@@ -2,6 +2,7 @@ import {
   type Blockhash,
   createNoopSigner,
   generateKeyPairSigner,
+  getBase64EncodedWireTransaction,
   type KeyPairSigner,
   signTransaction,
 } from "@solana/kit";
@@ -22,7 +23,7 @@ import {
   signatureOfWireTransaction,
   signaturesToCheck,
 } from "./job.ts";
-import { compileUnsignedTransaction, toBase64 } from "./pack.ts";
+import { compileUnsignedTransaction } from "./pack.ts";
 
 let payer: KeyPairSigner;
 let recipient: KeyPairSigner;
@@ -42,7 +43,7 @@ async function signedTx(nonce: number, sign = true): Promise<string> {
     { feePayer: payer.address },
     { blockhash: "11111111111111111111111111111111" as Blockhash, lastValidBlockHeight: 0n },
   );
-  return toBase64(sign ? await signTransaction([payer.keyPair], tx) : tx);
+  return getBase64EncodedWireTransaction(sign ? await signTransaction([payer.keyPair], tx) : tx);
 }
 
 const LVBH = 5_000n;

@@ -8,7 +8,6 @@ import {
   type Blockhash,
   compileTransaction,
   createTransactionMessage,
-  getBase64EncodedWireTransaction,
   getTransactionEncoder,
   type Instruction,
   setTransactionMessageComputeUnitLimit,
@@ -97,11 +96,6 @@ export function serializedSize(transaction: Transaction): number {
 /** Size the instructions would have as one transaction. */
 export function measureInstructions(instructions: readonly Instruction[], options: BuildOptions): number {
   return serializedSize(compileUnsignedTransaction(instructions, options, PLACEHOLDER_LIFETIME));
-}
-
-/** Base64 wire form, the form wallets and `sendTransaction` take. */
-export function toBase64(transaction: Transaction): string {
-  return getBase64EncodedWireTransaction(transaction);
 }
 
 /**

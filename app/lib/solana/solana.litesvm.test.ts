@@ -6,6 +6,7 @@ import {
   appendTransactionMessageInstructions,
   createTransactionMessage,
   generateKeyPairSigner,
+  getBase64EncodedWireTransaction,
   type Instruction,
   type KeyPairSigner,
   lamports,
@@ -37,7 +38,7 @@ import {
   type SignatureStatus,
   signaturesToCheck,
 } from "./job.ts";
-import { compileUnsignedTransaction, serializedSize, TRANSACTION_SIZE_LIMIT, toBase64 } from "./pack.ts";
+import { compileUnsignedTransaction, serializedSize, TRANSACTION_SIZE_LIMIT } from "./pack.ts";
 import {
   associatedTokenAddress,
   LAMPORTS_PER_SIGNATURE,
@@ -314,12 +315,12 @@ describe("resuming a job", () => {
     const lastValidBlockHeight = 1000n;
     // Transaction 0: signed, saved, broadcast, then the send "times out" before any answer.
     const first = await signed(svm, sender, plan.transactions[0]?.instructions ?? []);
-    job = recordSigned(job, 0, { signedTx: toBase64(first), lastValidBlockHeight });
+    job = recordSigned(job, 0, { signedTx: getBase64EncodedWireTransaction(first), lastValidBlockHeight });
     send(svm, first);
     job = recordSent(job, 0);
     // Transaction 1: signed and saved, then the page crashes before sending it.
     const second = await signed(svm, sender, plan.transactions[1]?.instructions ?? []);
-    job = recordSigned(job, 1, { signedTx: toBase64(second), lastValidBlockHeight });
+    job = recordSigned(job, 1, { signedTx: getBase64EncodedWireTransaction(second), lastValidBlockHeight });
     // Time passes: the blockhash both were signed with expires.
     svm.expireBlockhash();
     expect(svm.sendTransaction(second)).toBeInstanceOf(FailedTransactionMetadata);
@@ -330,7 +331,12 @@ describe("resuming a job", () => {
     expect(decisions.map((d) => d.action)).toEqual(["confirmed", "resign"]);
     expect(decisions[0]?.signature).toBe(job.txs[0]?.signature);
     expect(() =>
-      recordSigned(job, 0, { signedTx: toBase64(first), lastValidBlockHeight: 2000n }, decisions[0]),
+      recordSigned(
+        job,
+        0,
+        { signedTx: getBase64EncodedWireTransaction(first), lastValidBlockHeight: 2000n },
+        decisions[0],
+      ),
     ).toThrow();
     job = applyDecisions(job, decisions);
 
@@ -342,7 +348,12 @@ describe("resuming a job", () => {
       tx1?.creates,
     );
     const again = await signed(svm, sender, rebuilt);
-    job = recordSigned(job, 1, { signedTx: toBase64(again), lastValidBlockHeight: height + 150n }, decisions[1]);
+    job = recordSigned(
+      job,
+      1,
+      { signedTx: getBase64EncodedWireTransaction(again), lastValidBlockHeight: height + 150n },
+      decisions[1],
+    );
     send(svm, again);
     job = recordSent(job, 1);
     job = applyDecisions(job, nextAction(job, statusesFrom(svm, signaturesToCheck(job)), height));

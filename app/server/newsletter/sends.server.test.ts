@@ -13,7 +13,6 @@ import { requestSubscription, unsubscribe } from "../repos/subscribers.server.ts
 import {
   BOUNCE_LIMIT,
   postsForTest,
-  prepareAll,
   prepareNextBatch,
   queueNewsletterTest,
   startNewsletters,
@@ -108,6 +107,16 @@ async function addPost(locales: Locale[], opts: { newsletter?: boolean; status?:
 }
 
 const hooks = () => newsletterOutboxHooks(database.db, ctx);
+
+/** Queues every send's recipients, batch after batch as the mail worker does; returns how many mails. */
+async function prepareAll(db: typeof database.db, context: typeof ctx, batchSize?: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const queued = await prepareNextBatch(db, context, batchSize);
+    if (queued === null) return total;
+    total += queued;
+  }
+}
 
 async function sendAllDue() {
   const outcomes: string[] = [];

@@ -297,16 +297,6 @@ export async function prepareNextBatch(
 
 class StaleBatch extends Error {}
 
-/** Queues every send's recipients now (tests, the CLI); returns how many mails were queued. */
-export async function prepareAll(db: DB, ctx: Pick<NewsletterContext, "publicUrl">, batchSize = NEWSLETTER_BATCH) {
-  let total = 0;
-  for (;;) {
-    const queued = await prepareNextBatch(db, ctx, batchSize);
-    if (queued === null) return total;
-    total += queued;
-  }
-}
-
 /** A send's stored mails, kept per process (they never change once stored). */
 const mailsCache = new Map<string, NewsletterMails>();
 

@@ -4,10 +4,10 @@ import {
   createSlide,
   deleteSlide,
   getSlide,
-  listActiveSlides,
   listSlidesForAdmin,
   MAX_SLIDES,
   moveSlide,
+  slidesInWindow,
   updateSlide,
 } from "./swapers.server.ts";
 
@@ -20,7 +20,7 @@ afterAll(async () => {
   await database.cleanup();
 });
 
-describe("listActiveSlides", () => {
+describe("slidesInWindow", () => {
   it("shows enabled slides inside their window, in order, in the reader's language", async () => {
     const { db } = database;
     const now = "2026-06-01T00:00:00.000Z";
@@ -37,16 +37,16 @@ describe("listActiveSlides", () => {
       endsAt: "2026-07-01T00:00:00.000Z",
     });
 
-    const en = await listActiveSlides(db, "en", now);
+    const en = (await slidesInWindow(db, "en", now)).slides;
     expect(en.map((s) => s.title)).toEqual(["First", "Second", "Window"]);
-    const zh = await listActiveSlides(db, "zh", now);
+    const zh = (await slidesInWindow(db, "zh", now)).slides;
     expect(zh.map((s) => s.title)).toEqual(["First", "第二", "Window"]);
   });
 
   it(`returns at most ${MAX_SLIDES}`, async () => {
     const { db } = database;
     for (let i = 0; i < MAX_SLIDES + 2; i++) await createSlide(db, { imageUrl: `/x${i}.jpg`, sortOrder: 10 + i });
-    expect(await listActiveSlides(db, "en")).toHaveLength(MAX_SLIDES);
+    expect((await slidesInWindow(db, "en")).slides).toHaveLength(MAX_SLIDES);
   });
 });
 

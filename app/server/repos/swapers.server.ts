@@ -19,16 +19,10 @@ export interface Slide {
 export const MAX_SLIDES = 10;
 
 /**
- * The slides to show now: enabled, inside their time window, in order, with the
- * title in the reader's language (the other language when that one is empty).
- */
-export async function listActiveSlides(db: DB, locale: Locale, now = nowIso()): Promise<Slide[]> {
-  return (await slidesInWindow(db, locale, now)).slides;
-}
-
-/**
- * The slides to show now, and when that changes by itself: the earliest start or end
- * of an enabled slide's time window after `now` (null when none is ahead).
+ * The slides to show now (enabled, inside their time window, in order, with the title in
+ * the reader's language, the other language when that one is empty), and when that
+ * changes by itself: the earliest start or end of an enabled slide's time window after
+ * `now` (null when none is ahead).
  */
 export async function slidesInWindow(
   db: DB,
