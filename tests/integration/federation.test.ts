@@ -3,9 +3,9 @@ import { Announce, Create, Delete, Like, Note, PUBLIC_COLLECTION, Tombstone, Und
 import { Temporal } from "@js-temporal/polyfill";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DB, nowIso } from "../../app/server/db/db.server.ts";
+import { addBlock, removeBlock } from "../../app/server/federation/inbound-store.server.ts";
 import { FEDERATION_BODY_LIMIT } from "../../app/server/http/federation.server.ts";
-import { addBlock, removeBlock } from "../../app/server/repos/federation-inbound.server.ts";
-import { updateSiteSettings } from "../../app/server/repos/site-settings.server.ts";
+import { updateSiteSettings } from "../../app/server/site/site-settings.server.ts";
 import { eventually, type FederationBlog, insertFederatedPost, startFederationBlog } from "../setup/federation-blog.ts";
 import type { FediversePeer, PeerUser } from "../setup/fediverse-peer.ts";
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";

@@ -4,23 +4,23 @@ import type { Logger } from "pino";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import type { FederationActor } from "../db/schema.server.ts";
-import type { Env } from "../env.server.ts";
 import { type LeasedJob, startLeasedJob } from "../jobs/lease.server.ts";
-import {
-  federatedPostSources,
-  federatedPosts,
-  forgetFederated,
-  isFederationActor,
-  markFederated,
-} from "../repos/federation.server.ts";
-import { getSiteSetting } from "../repos/site-settings.server.ts";
+import type { Env } from "../platform/env.server.ts";
 import type { RedisClient } from "../shared-state/redis.server.ts";
+import { getSiteSetting } from "../site/site-settings.server.ts";
 import { DeliveryLog } from "./deliveries.server.ts";
 import type { FederationData, InkwellFederation } from "./federation.server.ts";
 import { DatabaseKvStore } from "./kv.server.ts";
 import { DELIVERY_ATTEMPTS, PERMANENT_FAILURE_STATUSES } from "./paths.server.ts";
 import { DatabaseMessageQueue } from "./queue.server.ts";
 import { RedisKvStore, RedisMessageQueue } from "./redis-store.server.ts";
+import {
+  federatedPostSources,
+  federatedPosts,
+  forgetFederated,
+  isFederationActor,
+  markFederated,
+} from "./store.server.ts";
 
 /**
  * Why federation is on or off. The environment wins over the admin switch; neither
