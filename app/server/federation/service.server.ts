@@ -52,6 +52,12 @@ export interface FederationTestMode {
   retryInitialMs?: number;
   /** How long a server fails before it is given up as dead, shortened so a test sees it. */
   deadAfterMs?: number;
+  /**
+   * A queue message whose handler threw (a busy database, not a failed delivery) waits this
+   * long before its retry, shortened so a transient error on a loaded test machine costs a
+   * test half a second instead of the production 30 s.
+   */
+  queueBackoffMs?: number;
 }
 
 export interface FederationService {
@@ -118,7 +124,11 @@ export function createFederationService(opts: {
   // New messages wake the worker on this instance; the worker also looks every few seconds
   // (messages queued on other instances, retries that have come due). In the database only
   // the lease holder works; in Redis every instance does.
-  const queueOptions = { log, pollMs: opts.queuePollMs ?? Math.min(QUEUE_POLL_MS, env.schedulerIntervalMs) };
+  const queueOptions = {
+    log,
+    pollMs: opts.queuePollMs ?? Math.min(QUEUE_POLL_MS, env.schedulerIntervalMs),
+    ...(testMode?.queueBackoffMs ? { backoffMs: testMode.queueBackoffMs } : {}),
+  };
   const queue = redis
     ? new RedisMessageQueue(redis.client, redis.prefix, queueOptions)
     : new DatabaseMessageQueue(db, queueOptions);
