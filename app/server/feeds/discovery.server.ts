@@ -1,4 +1,5 @@
 import { mediaIdFromUrl } from "../../lib/media.ts";
+import { categoryOf } from "../../lib/terms.ts";
 import type { DB } from "../db/db.server.ts";
 import type { Locale } from "../db/schema.server.ts";
 import { wherePublic } from "../posts/post-visibility.server.ts";
@@ -152,14 +153,7 @@ export async function latestPostsInLocale(
     summary: r.summary,
     bodyHtml: r.bodyHtml,
     authorName: r.authorName,
-    category:
-      r.categoryId !== null && r.categorySlug !== null
-        ? {
-            id: r.categoryId,
-            slug: r.categorySlug,
-            name: termName({ nameEn: r.categoryNameEn ?? "", nameZh: r.categoryNameZh ?? "" }, locale),
-          }
-        : null,
+    category: categoryOf(r, locale),
     tags: tags.get(r.id) ?? [],
     series:
       r.seriesSlug !== null

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { asAuthor } from "../../../tests/setup/editing-user.ts";
+import { asAuthor, editorInput } from "../../../tests/setup/editing-user.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import type { EditorInput } from "../../lib/schemas/post.ts";
 import type { ChangeTags } from "../cache/content-version.server.ts";
-import { newId } from "../platform/ids.server.ts";
 import { changePost } from "./admin-posts.server.ts";
 import { type LifecycleActor, SCHEDULER, wirePostLifecycle } from "./lifecycle.server.ts";
 import { restoreRevision } from "./pending-edits.server.ts";
@@ -38,21 +37,7 @@ afterAll(async () => {
 });
 
 function input(title: string, overrides: Partial<EditorInput> = {}): EditorInput {
-  return {
-    key: newId(),
-    slug: "",
-    categoryId: null,
-    tags: [],
-    coverImageUrl: null,
-    coverAlt: "",
-    status: "draft",
-    publishAt: null,
-    newsletter: true,
-    translations: [
-      { locale: "en", title, summary: "", bodyMarkdown: `Words about ${title}.`, seoTitle: null, seoDescription: null },
-    ],
-    ...overrides,
-  };
+  return editorInput({ title, body: `Words about ${title}.` }, { newsletter: true, ...overrides });
 }
 
 function saved(result: SaveResult): { id: string; version: number } {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { asAdmin, asAuthor } from "../../../tests/setup/editing-user.ts";
+import { asAdmin, asAuthor, editorInput } from "../../../tests/setup/editing-user.ts";
 import { insertUser } from "../../../tests/setup/fixtures-db.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import type { EditorInput } from "../../lib/schemas/post.ts";
@@ -37,20 +37,7 @@ afterAll(async () => {
 });
 
 function input(overrides: Partial<EditorInput> = {}, body = "Their words."): EditorInput {
-  return {
-    key: newId(),
-    slug: "",
-    categoryId: null,
-    tags: [],
-    coverImageUrl: null,
-    coverAlt: "",
-    status: "draft",
-    publishAt: null,
-    translations: [
-      { locale: "en", title: "Theirs", summary: "", bodyMarkdown: body, seoTitle: null, seoDescription: null },
-    ],
-    ...overrides,
-  };
+  return editorInput({ title: "Theirs", body }, overrides);
 }
 
 async function authorsPost(status: "draft" | "published"): Promise<{ id: string; version: number }> {

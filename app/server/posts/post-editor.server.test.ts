@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { asAuthor } from "../../../tests/setup/editing-user.ts";
+import { asAuthor, editorInput } from "../../../tests/setup/editing-user.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import type { EditorInput } from "../../lib/schemas/post.ts";
 import { isUniqueViolation } from "../db/query.server.ts";
@@ -26,27 +26,7 @@ afterAll(async () => {
 });
 
 function input(overrides: Partial<EditorInput> = {}): EditorInput {
-  return {
-    key: newId(),
-    slug: "",
-    categoryId: null,
-    tags: [],
-    coverImageUrl: null,
-    coverAlt: "",
-    status: "draft",
-    publishAt: null,
-    translations: [
-      {
-        locale: "en",
-        title: "A title",
-        summary: "",
-        bodyMarkdown: "## Intro\n\nSome words.",
-        seoTitle: null,
-        seoDescription: null,
-      },
-    ],
-    ...overrides,
-  };
+  return editorInput({ body: "## Intro\n\nSome words." }, overrides);
 }
 
 function created(result: SaveResult): string {

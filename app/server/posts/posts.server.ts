@@ -1,5 +1,6 @@
 import { type SqlBool, sql } from "kysely";
 import { type MediaImage, mediaIdFromUrl } from "../../lib/media.ts";
+import { categoryOf } from "../../lib/terms.ts";
 import type { DB } from "../db/db.server.ts";
 import { type ReusableQuery, reusableQuery } from "../db/reusable-query.server.ts";
 import type { Locale } from "../db/schema.server.ts";
@@ -295,14 +296,7 @@ export async function listPublishedPosts(
       title: (own ? r.title : r.fallbackTitle) ?? "",
       summary: (own ? r.summary : r.fallbackSummary) ?? "",
       readingMinutes: Number((own ? r.readingMinutes : r.fallbackReadingMinutes) ?? 1),
-      category:
-        r.categoryId !== null && r.categorySlug !== null
-          ? {
-              id: r.categoryId,
-              slug: r.categorySlug,
-              name: termName({ nameEn: r.categoryNameEn ?? "", nameZh: r.categoryNameZh ?? "" }, locale),
-            }
-          : null,
+      category: categoryOf(r, locale),
       tags: tagsByPost.get(r.id) ?? [],
       coverImageUrl: r.coverImageUrl,
       coverAlt: r.coverAlt,

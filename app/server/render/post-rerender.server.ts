@@ -1,5 +1,6 @@
 import { bumpContentVersion } from "../cache/content-version.server.ts";
 import type { DB } from "../db/db.server.ts";
+import { postIdBatches } from "../db/id-batches.server.ts";
 import { mediaImages } from "../media/media.server.ts";
 import { reindexPost } from "../search/index.server.ts";
 import { renderPost } from "./post-render.server.ts";
@@ -16,20 +17,11 @@ export async function rerenderAllPosts(
   db: DB,
   opts: { batchSize?: number } = {},
 ): Promise<{ posts: number; versions: number; skipped: number }> {
-  const batchSize = opts.batchSize ?? 100;
   let posts = 0;
   let versions = 0;
   let skipped = 0;
-  let after = "";
-  for (;;) {
-    const batch = await db
-      .selectFrom("posts")
-      .select("id")
-      .where("id", ">", after)
-      .orderBy("id")
-      .limit(batchSize)
-      .execute();
-    for (const { id } of batch) {
+  for await (const batch of postIdBatches(db, opts.batchSize)) {
+    for (const id of batch) {
       const translations = await db
         .selectFrom("postTranslations")
         .select(["locale", "bodyMarkdown"])
@@ -54,9 +46,6 @@ export async function rerenderAllPosts(
       await reindexPost(db, id);
       posts += 1;
     }
-    const last = batch.at(-1);
-    if (!last || batch.length < batchSize) break;
-    after = last.id;
   }
   await bumpContentVersion(db, "all");
   return { posts, versions, skipped };

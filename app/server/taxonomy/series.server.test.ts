@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { asAuthor } from "../../../tests/setup/editing-user.ts";
+import { asAuthor, editorInput } from "../../../tests/setup/editing-user.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
 import type { EditorInput } from "../../lib/schemas/post.ts";
 import { sitemapTerms } from "../feeds/discovery.server.ts";
-import { newId } from "../platform/ids.server.ts";
 import { restoreRevision, savePendingEdit } from "../posts/pending-edits.server.ts";
 import { createEditorPost, loadPostForEdit, type SaveResult, updateEditorPost } from "../posts/post-editor.server.ts";
 import { previewPost } from "../posts/preview-links.server.ts";
@@ -32,28 +31,16 @@ afterAll(async () => {
 const at = (day: number) => new Date(Date.UTC(2026, 10, day, 8)).toISOString();
 
 function input(title: string, overrides: Partial<EditorInput> = {}): EditorInput {
-  return {
-    key: newId(),
-    slug: "",
-    categoryId: null,
-    tags: [],
-    coverImageUrl: null,
-    coverAlt: "",
-    status: "published",
-    publishAt: null,
-    translations: [
-      { locale: "en", title, summary: "", bodyMarkdown: "Words.", seoTitle: null, seoDescription: null },
-      {
-        locale: "zh",
-        title: `${title}（中）`,
-        summary: "",
-        bodyMarkdown: "文字",
-        seoTitle: null,
-        seoDescription: null,
-      },
-    ],
-    ...overrides,
+  const zh = {
+    locale: "zh" as const,
+    title: `${title}（中）`,
+    summary: "",
+    bodyMarkdown: "文字",
+    seoTitle: null,
+    seoDescription: null,
   };
+  const base = editorInput({ title });
+  return { ...base, status: "published", translations: [...base.translations, zh], ...overrides };
 }
 
 function saved(result: SaveResult): { id: string; version: number } {
