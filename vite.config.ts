@@ -43,7 +43,7 @@ export default defineConfig({
         rollupOptions: {
           input: {
             index: "./app/server/app.server.ts",
-            "comment-worker": "./app/server/markdown-worker.server.ts",
+            "comment-worker": "./app/server/comments/markdown-worker.server.ts",
             "import-worker": "./app/server/import/render-worker.server.ts",
             "upload-check-worker": "./app/server/import/upload-check-worker.server.ts",
             serve: "./server.ts",

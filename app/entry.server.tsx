@@ -8,7 +8,7 @@ import { DocumentPartsProvider } from "./components/document-parts.tsx";
 import { NonceProvider } from "./components/nonce.tsx";
 import { RequestLocaleProvider } from "./components/request-locale.tsx";
 import { isLeanEntry, leanEntryContext } from "./lean/entry-context.server.ts";
-import { requestContext, servicesContext } from "./server/context.server.ts";
+import { requestContext, servicesContext } from "./server/boot/context.server.ts";
 
 export const streamTimeout = 5_000;
 

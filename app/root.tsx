@@ -20,15 +20,15 @@ import { i18nFor } from "./lib/i18n/i18n.ts";
 import { DEFAULT_LOCALE, HTML_LANG, type Locale, withoutLocalePrefix } from "./lib/i18n/locale.ts";
 import { LOCALE_MEMORY_SCRIPT } from "./lib/i18n/remember-locale.ts";
 import { shellOf } from "./lib/shell.ts";
-import { getUser } from "./server/auth/session.server.ts";
-import { getApp, getRequest } from "./server/context.server.ts";
+import { getUser } from "./server/accounts/session.server.ts";
+import { getApp, getRequest } from "./server/boot/context.server.ts";
 import { federationHost } from "./server/federation/paths.server.ts";
-import { clearFlashCookie, flashOptions, hasFlashCookie, readFlash } from "./server/flash.server.ts";
-import { cachedFooterLinks } from "./server/footer-links.server.ts";
-import { cachedCategoryPostCounts } from "./server/popular-categories.server.ts";
-import { copyrightLine, SOCIAL_NETWORKS } from "./server/repos/site-settings.server.ts";
-import { pickPopularCategories } from "./server/repos/taxonomy.server.ts";
-import { requestSettings } from "./server/request-settings.server.ts";
+import { clearFlashCookie, flashOptions, hasFlashCookie, readFlash } from "./server/http/flash.server.ts";
+import { cachedFooterLinks } from "./server/site/footer-links.server.ts";
+import { requestSettings } from "./server/site/request-settings.server.ts";
+import { copyrightLine, SOCIAL_NETWORKS } from "./server/site/site-settings.server.ts";
+import { cachedCategoryPostCounts } from "./server/taxonomy/popular-categories.server.ts";
+import { pickPopularCategories } from "./server/taxonomy/taxonomy.server.ts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, buildId, db, federation } = getApp(context);

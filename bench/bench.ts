@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { sql } from "kysely";
 import type { Locale } from "../app/lib/i18n/locale.ts";
 import { openDatabase } from "../app/server/db/db.server.ts";
-import { parseDatabaseUrl } from "../app/server/env.server.ts";
+import { parseDatabaseUrl } from "../app/server/platform/env.server.ts";
 import { ensureBuild, SERVER_ENTRY } from "../scripts/build-if-stale.js";
 import { measureUploadStall, type UploadStallResult } from "./import-upload.ts";
 import { BROWSER_USER_AGENT, loadPage, timedGet } from "./load.ts";

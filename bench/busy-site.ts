@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase } from "../app/server/db/db.server.ts";
-import { parseDatabaseUrl } from "../app/server/env.server.ts";
+import { parseDatabaseUrl } from "../app/server/platform/env.server.ts";
 import { ensureBuild, SERVER_ENTRY } from "../scripts/build-if-stale.js";
 import { seed, serverEnv, startScriptFlags } from "./bench.ts";
 import { type LoadResult, loadPage, timedGet } from "./load.ts";

@@ -4,7 +4,7 @@
 // event loop for more than ~50 ms. Prints a Markdown table.
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { pino } from "pino";
-import { inProcessCommentRenderer, workerCommentRenderer } from "../app/server/comment-renderer.server.ts";
+import { inProcessCommentRenderer, workerCommentRenderer } from "../app/server/comments/comment-renderer.server.ts";
 
 const N = 5000;
 /** Found by timing each Markdown construct repeated to the limit; the slowest ones. */
@@ -36,7 +36,7 @@ async function worstDelay(render: (markdown: string) => Promise<unknown>, markdo
 }
 
 const worker = workerCommentRenderer({
-  url: new URL("../app/server/markdown-worker.server.ts", import.meta.url),
+  url: new URL("../app/server/comments/markdown-worker.server.ts", import.meta.url),
   log: pino({ level: "silent" }),
   budgetMs: 10_000,
 });

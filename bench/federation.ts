@@ -15,10 +15,10 @@ import { parseArgs } from "node:util";
 import { pino } from "pino";
 import { nowIso, openDatabase } from "../app/server/db/db.server.ts";
 import { migrateToLatest } from "../app/server/db/migrate.server.ts";
-import { parseEnv } from "../app/server/env.server.ts";
 import { createFederationService } from "../app/server/federation/service.server.ts";
-import { newId } from "../app/server/ids.server.ts";
-import { createPost } from "../app/server/repos/posts.server.ts";
+import { parseEnv } from "../app/server/platform/env.server.ts";
+import { newId } from "../app/server/platform/ids.server.ts";
+import { createPost } from "../app/server/posts/posts.server.ts";
 import { freePort } from "../tests/setup/server-process.ts";
 
 const { values: args } = parseArgs({

@@ -15,8 +15,8 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { nowIso, openDatabase } from "../app/server/db/db.server.ts";
 import { migrateToLatest } from "../app/server/db/migrate.server.ts";
-import { parseDatabaseUrl } from "../app/server/env.server.ts";
-import { newId } from "../app/server/ids.server.ts";
+import { parseDatabaseUrl } from "../app/server/platform/env.server.ts";
+import { newId } from "../app/server/platform/ids.server.ts";
 import { scriptFlags } from "./bench.ts";
 
 const { values: args } = parseArgs({

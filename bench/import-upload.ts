@@ -4,9 +4,9 @@
 // p99 of those waits is the number, with a target of 100 ms. Before the check ran on a worker
 // thread, a 10 MB export held every reader for 11–13 s.
 import { randomBytes } from "node:crypto";
+import { addAdmins } from "../app/server/accounts/admins.server.ts";
 import { openDatabase } from "../app/server/db/db.server.ts";
-import { parseDatabaseUrl } from "../app/server/env.server.ts";
-import { addAdmins } from "../app/server/repos/admins.server.ts";
+import { parseDatabaseUrl } from "../app/server/platform/env.server.ts";
 import { percentile } from "./load.ts";
 
 /** The p99 /healthz may reach while an export is checked. */

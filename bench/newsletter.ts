@@ -12,15 +12,15 @@ import { parseArgs } from "node:util";
 import { pino } from "pino";
 import { nowIso, openDatabase } from "../app/server/db/db.server.ts";
 import { migrateToLatest } from "../app/server/db/migrate.server.ts";
-import type { Env } from "../app/server/env.server.ts";
-import { parseDatabaseUrl } from "../app/server/env.server.ts";
-import { newId } from "../app/server/ids.server.ts";
 import { startMailWorker } from "../app/server/mail/outbox.server.ts";
 import { relaxedOutcomeWrites } from "../app/server/mail/relaxed-writes.server.ts";
 import { createMailTransport } from "../app/server/mail/transport.server.ts";
 import { newsletterOutboxHooks } from "../app/server/newsletter/worker.server.ts";
-import { renderPost } from "../app/server/post-render.server.ts";
-import { createPost } from "../app/server/repos/posts.server.ts";
+import type { Env } from "../app/server/platform/env.server.ts";
+import { parseDatabaseUrl } from "../app/server/platform/env.server.ts";
+import { newId } from "../app/server/platform/ids.server.ts";
+import { createPost } from "../app/server/posts/posts.server.ts";
+import { renderPost } from "../app/server/render/post-render.server.ts";
 
 const { values: args } = parseArgs({
   options: {

@@ -10,7 +10,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { sql } from "kysely";
 import { openDatabase } from "../app/server/db/db.server.ts";
-import { parseDatabaseUrl } from "../app/server/env.server.ts";
+import { parseDatabaseUrl } from "../app/server/platform/env.server.ts";
 import { ensureBuild, SERVER_ENTRY } from "../scripts/build-if-stale.js";
 import { countPosts, pickPages, SEARCH_WORD, seed, serverEnv, settle, startScriptFlags } from "./bench.ts";
 import { loadPage, timedGet } from "./load.ts";

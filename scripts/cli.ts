@@ -1,10 +1,11 @@
 // `npm run cli -- <command>`: operations on the blog's data from the shell.
+
+import { addAdmins, countAdmins, listAdmins, removeAdmin } from "../app/server/accounts/admins.server.ts";
 import { type DB, openDatabase } from "../app/server/db/db.server.ts";
 import { migrateDown, migrateToLatest, migrationStatus } from "../app/server/db/migrate.server.ts";
 import { refreshStatistics } from "../app/server/db/statistics.server.ts";
-import { EnvError, normalizeEmail, parseEnv } from "../app/server/env.server.ts";
 import { collectGarbage } from "../app/server/media/media.server.ts";
-import { addAdmins, countAdmins, listAdmins, removeAdmin } from "../app/server/repos/admins.server.ts";
+import { EnvError, normalizeEmail, parseEnv } from "../app/server/platform/env.server.ts";
 import { reindexAll } from "../app/server/search/index.server.ts";
 import { createStorage } from "../app/server/storage/index.server.ts";
 
@@ -370,7 +371,7 @@ export async function runCli(argv: string[]): Promise<number> {
       return 0;
     }
     case "posts:rerender": {
-      const { rerenderAllPosts } = await import("../app/server/post-rerender.server.ts");
+      const { rerenderAllPosts } = await import("../app/server/render/post-rerender.server.ts");
       const r = await withDatabase((d) => migrateToLatest(d.db).then(() => rerenderAllPosts(d.db)));
       console.log(
         `rendered ${r.versions} language versions of ${r.posts} posts again` +

@@ -4,19 +4,19 @@ import { postgresTestFiles } from "./test.ts";
 
 describe("databaseTestFiles", () => {
   it("lists files that open a database directly, through a repository or through a server", () => {
-    const files = databaseTestFiles(["app/server/repos/*.test.ts", "tests/integration/*.test.ts"]);
+    const files = databaseTestFiles(["app/server/posts/*.test.ts", "tests/integration/*.test.ts"]);
     // Opens a test database itself.
-    expect(files).toContain("app/server/repos/posts.server.test.ts");
+    expect(files).toContain("app/server/posts/posts.server.test.ts");
     // Starts a server process (tests/setup/server-process.ts).
     expect(files).toContain("tests/integration/server.test.ts");
   });
 
   it("leaves out files whose imports never reach a database", () => {
-    const files = databaseTestFiles(["app/server/*.test.ts", "app/server/storage/*.test.ts"]);
-    expect(files).not.toContain("app/server/xml.server.test.ts");
+    const files = databaseTestFiles(["app/server/feeds/*.test.ts", "app/server/storage/*.test.ts"]);
+    expect(files).not.toContain("app/server/feeds/xml.server.test.ts");
     expect(files).not.toContain("app/server/storage/keys.server.test.ts");
     // A file in the same folder that does reach one is listed.
-    expect(files).toContain("app/server/feeds.server.test.ts");
+    expect(files).toContain("app/server/feeds/feeds.server.test.ts");
   });
 });
 
@@ -24,7 +24,7 @@ describe("the PostgreSQL pass of npm test", () => {
   it("runs the database files but not those that prove nothing about the dialect", () => {
     const files = postgresTestFiles();
     expect(files).toContain("tests/security/auth.test.ts");
-    expect(files).toContain("app/server/repos/posts.server.test.ts");
+    expect(files).toContain("app/server/posts/posts.server.test.ts");
     expect(files).not.toContain("tests/security/attacks.test.ts");
     expect(files).not.toContain("tests/faults/storage.test.ts");
     expect(files.some((f) => f.startsWith("tests/e2e/"))).toBe(false);

@@ -4,8 +4,6 @@
 import { readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { pino } from "pino";
-import { type ImportFileRead, readSubscriberCsv } from "../app/server/admin/subscriber-csv.server.ts";
-import { bulkCollector } from "../app/server/bulk-gc.server.ts";
 import type { DB } from "../app/server/db/db.server.ts";
 import type { Locale } from "../app/server/db/schema.server.ts";
 import type { ImportCounts, ImportedPost, ImportReportLine } from "../app/server/import/core.server.ts";
@@ -27,7 +25,10 @@ import {
 import { unpackZip } from "../app/server/import/zip.server.ts";
 import { INSTANCE_ID } from "../app/server/jobs/lease.server.ts";
 import { importDeps, startPostImports } from "../app/server/jobs/post-import.server.ts";
-import { startSubscriberImports } from "../app/server/jobs/subscriber-import.server.ts";
+import { type ImportFileRead, readSubscriberCsv } from "../app/server/newsletter/subscriber-csv.server.ts";
+import { queueSubscriberImport } from "../app/server/newsletter/subscriber-import.server.ts";
+import { startSubscriberImports } from "../app/server/newsletter/subscriber-import-job.server.ts";
+import { bulkCollector } from "../app/server/platform/bulk-gc.server.ts";
 import {
   appendPostImportItems,
   beginPostImport,
@@ -37,7 +38,6 @@ import {
   startPostImportPlan,
   unfinishedImportOf,
 } from "../app/server/repos/post-import.server.ts";
-import { queueSubscriberImport } from "../app/server/repos/subscriber-import.server.ts";
 import type { StorageDriver } from "../app/server/storage/types.server.ts";
 
 const USAGE =
@@ -362,7 +362,7 @@ export async function runPostImport(
         if (!(await appendPostImportItems(db, reading, posts, problems)))
           throw new Error("the import was dropped while its source was read (another run of the same source?)");
       };
-      // Reading a large export allocates steadily too: collected as it goes (app/server/bulk-gc.server.ts).
+      // Reading a large export allocates steadily too: collected as it goes (app/server/platform/bulk-gc.server.ts).
       const collector = bulkCollector();
       const problems = await input.feed(async (posts) => {
         await append(posts);

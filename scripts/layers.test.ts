@@ -77,6 +77,32 @@ describe("the layer check", () => {
     ]);
   });
 
+  it("holds each feature of app/server to the Calls line of its README", () => {
+    write("app/server/posts/README.md", "# Posts\n\nCalls: db, search\n");
+    write(
+      "app/server/posts/list.server.ts",
+      `import { db } ${from("../db/open.server.ts")}import { r } ${from("../render/md.server.ts")}export const l = [db, r];\n`,
+    );
+    write("app/server/posts/list.server.test.ts", `import { f } ${from("../feeds/rss.server.ts")}void f;\n`);
+    write("app/server/db/README.md", "# Database\n\nCalls: nothing\n");
+    write("app/server/db/open.server.ts", "export const db = 1;\n");
+    write("app/server/render/md.server.ts", "export const r = 1;\n");
+    write("app/server/feeds/README.md", "Calls: nothing\n");
+    write("app/server/feeds/rss.server.ts", "export const f = 1;\n");
+    const lines = formatReport(checkLayers(fixture)).filter((l) => !l.startsWith("import circle"));
+    const features = lines.filter((l) => /Calls|README/.test(l));
+    expect(features).toEqual(
+      expect.arrayContaining([
+        // Render is not on posts' list; the test file's import of feeds is free.
+        "app/server/posts calls render, not listed in its README's Calls: app/server/posts/list.server.ts imports app/server/render/md.server.ts",
+        // A folder without its README, and a listed feature never called.
+        "a feature folder needs a README.md with a Calls: line: app/server/render/README.md",
+        "app/server/posts lists search in Calls but never calls it: app/server/posts/README.md",
+      ]),
+    );
+    expect(features).toHaveLength(3);
+  });
+
   it("finds nothing in the project's own tree", () => {
     expect(formatReport(checkLayers(root))).toEqual([]);
   });

@@ -3,7 +3,10 @@
 // and reports:
 //   - an import that goes up a layer: app/lib → app/server, app/components → app/routes;
 //   - a client-side module that imports server code (a `*.server.ts` file or app/server/);
-//   - every import circle, in the whole tree.
+//   - every import circle, in the whole tree;
+//   - a feature of app/server calling another that its README.md does not list on its
+//     `Calls:` line, a feature folder without that line, and a listed feature it never calls
+//     (so the READMEs stay true).
 // Type-only imports count for the layers and the circles: a type that points upwards is
 // still a dependency upwards, and a circle of types is a circle a reader has to untangle.
 // They do not count for server code in client modules: `import type` is erased, so nothing
@@ -11,7 +14,7 @@
 // Dynamic `import()` counts everywhere.
 // Test files may import any layer (a test of app/lib can open a database), so the rules
 // skip them; their circles still count.
-import { globSync } from "node:fs";
+import { existsSync, globSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { type Import, importGraph, UNRESOLVED } from "./import-graph.ts";
 
@@ -47,6 +50,65 @@ const RULES: Rule[] = [
     forbids: (from, to) => isClientSide(from) && !to.typeOnly && SERVER_CODE.test(to.to),
   },
 ];
+
+/** Each feature folder of app/server (its first folder) and the features its README says it calls. */
+export type FeatureCalls = Map<string, Set<string> | null>;
+
+const FEATURE = /^app\/server\/([^/]+)\//;
+
+/** The `Calls: a, b, c` line of each app/server/<feature>/README.md (`Calls: nothing` for none). */
+export function readFeatureCalls(root: string): FeatureCalls {
+  const calls: FeatureCalls = new Map();
+  for (const dir of globSync("app/server/*/", { cwd: root })) {
+    const name = path.basename(dir);
+    const readme = path.join(root, "app/server", name, "README.md");
+    const line = existsSync(readme) ? /^Calls:(.*)$/m.exec(readFileSync(readme, "utf8")) : null;
+    calls.set(
+      name,
+      line
+        ? new Set(
+            (line[1] as string)
+              .split(",")
+              .map((s) => s.trim().replace(/`/g, ""))
+              .filter((s) => s !== "" && s !== "nothing"),
+          )
+        : null,
+    );
+  }
+  return calls;
+}
+
+function featureViolations(graph: Map<string, Import[]>, features: FeatureCalls): Violation[] {
+  const found: Violation[] = [];
+  const used = new Map<string, Set<string>>();
+  for (const [from, imports] of graph) {
+    const own = FEATURE.exec(from)?.[1];
+    if (own === undefined || TEST.test(from) || !features.has(own)) continue;
+    for (const i of imports) {
+      const other = FEATURE.exec(i.to)?.[1];
+      if (other === undefined || other === own) continue;
+      used.set(own, (used.get(own) ?? new Set()).add(other));
+      const allowed = features.get(own);
+      if (allowed && !allowed.has(other))
+        found.push({ rule: `app/server/${own} calls ${other}, not listed in its README's Calls`, from, to: i.to });
+    }
+  }
+  for (const [name, allowed] of features) {
+    const readme = `app/server/${name}/README.md`;
+    if (allowed === null) {
+      found.push({ rule: "a feature folder needs a README.md with a Calls: line", from: readme, to: readme });
+      continue;
+    }
+    for (const listed of allowed)
+      if (!used.get(name)?.has(listed))
+        found.push({
+          rule: `app/server/${name} lists ${listed} in Calls but never calls it`,
+          from: readme,
+          to: readme,
+        });
+  }
+  return found;
+}
 
 export interface Violation {
   rule: string;
@@ -130,8 +192,8 @@ function loopThrough(start: string, members: Set<string>, graph: Map<string, str
 }
 
 /** Checks an import graph whose paths are relative to the root, with "/" between folders. */
-export function checkGraph(graph: Map<string, Import[]>): LayerReport {
-  const violations: Violation[] = [];
+export function checkGraph(graph: Map<string, Import[]>, features: FeatureCalls = new Map()): LayerReport {
+  const violations: Violation[] = featureViolations(graph, features);
   const edges = new Map<string, string[]>();
   for (const [from, imports] of graph) {
     edges.set(from, [...new Set(imports.map((i) => i.to))]);
@@ -165,12 +227,14 @@ export function checkLayers(root: string): LayerReport {
       known.map((i) => ({ to: relative(i.to), typeOnly: i.typeOnly })),
     );
   }
-  return checkGraph(graph);
+  return checkGraph(graph, readFeatureCalls(root));
 }
 
 export function formatReport(report: LayerReport): string[] {
   return [
-    ...report.violations.map((v) => `${v.rule}: ${v.from} imports ${v.to}`),
+    ...report.violations.map((v) =>
+      v.from === v.to ? `${v.rule}: ${v.from}` : `${v.rule}: ${v.from} imports ${v.to}`,
+    ),
     ...report.circles.map((c) => `import circle: ${c.join(" → ")}`),
   ];
 }

@@ -1,5 +1,5 @@
 /**
- * The code blocks' copy buttons (markup from app/server/post-markup.server.ts), in one place
+ * The code blocks' copy buttons (markup from app/server/render/post-markup.server.ts), in one place
  * for both kinds of page: the reader script calls it on lean pages, and app pages inline it
  * as a tiny script of its own (build-tools/reader-script.ts compiles code-copy-entry.ts), so
  * the buttons work before and without hydration. One click listener on the document serves

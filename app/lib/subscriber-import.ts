@@ -1,5 +1,5 @@
 // What the subscribers page shows of a background subscriber import (server side:
-// app/server/repos/subscriber-import.server.ts; docs/decisions/011-subscriber-import.md).
+// app/server/newsletter/subscriber-import.server.ts; docs/decisions/011-subscriber-import.md).
 
 export type ImportJobStatus = "queued" | "running" | "done" | "failed";
 

@@ -3,11 +3,10 @@ import compression from "compression";
 import express from "express";
 import type { Logger } from "pino";
 import type { ServerBuild } from "react-router";
+import type { Services } from "./boot/context.server.ts";
 import { type BootOptions, createServices } from "./boot/services.server.ts";
 import { createRenderFlights } from "./cache/render-flights.server.ts";
-import type { Services } from "./context.server.ts";
 import type { OpenDatabase } from "./db/db.server.ts";
-import { type Env, parseEnv } from "./env.server.ts";
 import { serveCachedPages } from "./http/cached-pages.server.ts";
 import { serveCanonicalAddress } from "./http/canonical-address.server.ts";
 import { serveFederation } from "./http/federation.server.ts";
@@ -19,6 +18,7 @@ import { requestMeta } from "./http/request-meta.server.ts";
 import { createRouteMatcher, routeTree } from "./http/route-policies.server.ts";
 import { staticFiles } from "./http/static-files.server.ts";
 import { serveMedia } from "./media/serve.server.ts";
+import { type Env, parseEnv } from "./platform/env.server.ts";
 
 export interface InkwellServer {
   app: express.Express;

@@ -1,5 +1,6 @@
 // The demo blog's raw material: categories, tags and post templates in both
 // languages. scripts/demo/seed.ts turns them into posts with a seeded PRNG.
+// @long-file data, not code: the demo's texts in two languages, read top to bottom like a fixture.
 
 export interface DemoTerm {
   /** The category's slug; for tags only a key (ensureTags makes the slug from the English name). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Locale } from "../../app/server/db/schema.server.ts";
-import { renderPost } from "../../app/server/post-render.server.ts";
+import { renderPost } from "../../app/server/render/post-render.server.ts";
 import { DEMO_SNIPPETS, DEMO_TABLES, DEMO_TOPICS, type DemoTopic } from "./content.ts";
 import { DEMO_SUBJECTS, LONGFORM_PER_POST, LONGFORM_SECTIONS } from "./longform.ts";
 import { blockRenderer, demoMarkdownBlocks, type Layout, pickLongform, prng } from "./seed.ts";

@@ -1,13 +1,13 @@
+import { ensureHandle } from "../../app/server/accounts/profiles.server.ts";
 import type { DB } from "../../app/server/db/db.server.ts";
 import type { Locale, PostStatus } from "../../app/server/db/schema.server.ts";
-import { newId } from "../../app/server/ids.server.ts";
-import { renderMarkdown } from "../../app/server/markdown.server.ts";
-import { type RenderedPost, readingMinutes } from "../../app/server/post-outline.server.ts";
-import { renderPost } from "../../app/server/post-render.server.ts";
+import { newId } from "../../app/server/platform/ids.server.ts";
 import { type PostLife, SYSTEM, withPostLifecycle } from "../../app/server/posts/lifecycle.server.ts";
-import { ensureHandle } from "../../app/server/repos/profiles.server.ts";
-import { createCategory, ensureTags, findCategoryBySlug, slugify } from "../../app/server/repos/taxonomy.server.ts";
+import { renderMarkdown } from "../../app/server/render/markdown.server.ts";
+import { type RenderedPost, readingMinutes } from "../../app/server/render/post-outline.server.ts";
+import { renderPost } from "../../app/server/render/post-render.server.ts";
 import { reindexPost } from "../../app/server/search/index.server.ts";
+import { createCategory, ensureTags, findCategoryBySlug, slugify } from "../../app/server/taxonomy/taxonomy.server.ts";
 import {
   DEMO_CATEGORIES,
   DEMO_COMMENTS,

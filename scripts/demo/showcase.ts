@@ -2,7 +2,7 @@
 // in English and in Chinese, so a reader (and the browser test of article typography,
 // tests/e2e/article.spec.ts) can see each of them in both themes.
 import type { Locale } from "../../app/server/db/schema.server.ts";
-import { renderPost } from "../../app/server/post-render.server.ts";
+import { renderPost } from "../../app/server/render/post-render.server.ts";
 
 export const SHOWCASE_SLUG = "markdown-style-guide";
 

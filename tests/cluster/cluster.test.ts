@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addAdmins } from "../../app/server/accounts/admins.server.ts";
 import { type ContentVersionStore, dbContentVersion } from "../../app/server/cache/content-version.server.ts";
 import { type DB, openDatabase } from "../../app/server/db/db.server.ts";
-import { parseDatabaseUrl } from "../../app/server/env.server.ts";
-import { PUBLISH_LEASE } from "../../app/server/jobs/publish-scheduled.server.ts";
-import { addAdmins } from "../../app/server/repos/admins.server.ts";
-import { createPost } from "../../app/server/repos/posts.server.ts";
+import { parseDatabaseUrl } from "../../app/server/platform/env.server.ts";
+import { createPost } from "../../app/server/posts/posts.server.ts";
+import { PUBLISH_LEASE } from "../../app/server/posts/publish-scheduled.server.ts";
 import { redisContentVersion } from "../../app/server/shared-state/redis.server.ts";
 import { jpeg } from "../fixtures/images.ts";
 import { startTestS3, type TestS3 } from "../setup/s3rver.ts";

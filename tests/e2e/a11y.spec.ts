@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { createPost } from "../../app/server/repos/posts.server.ts";
-import { ensureTags } from "../../app/server/repos/taxonomy.server.ts";
+import { createPost } from "../../app/server/posts/posts.server.ts";
+import { ensureTags } from "../../app/server/taxonomy/taxonomy.server.ts";
 import { axeFindings, rulesFor } from "./axe.ts";
 import { ceiling } from "./ceilings.ts";
 import { expect, test } from "./fixtures.ts";

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { type Page, test } from "@playwright/test";
+import { addAdmins } from "../../app/server/accounts/admins.server.ts";
 import { type DB, openDatabase } from "../../app/server/db/db.server.ts";
-import { addAdmins } from "../../app/server/repos/admins.server.ts";
 import { expect } from "./fixtures.ts";
 import { linkIn, mailTo, uniqueEmail } from "./mail.ts";
 import { serverFor } from "./servers.ts";

@@ -2,9 +2,9 @@
 // share one signed-in admin and their fixtures.
 import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
-import { newId } from "../../app/server/ids.server.ts";
-import { createPost } from "../../app/server/repos/posts.server.ts";
-import { createCategory } from "../../app/server/repos/taxonomy.server.ts";
+import { newId } from "../../app/server/platform/ids.server.ts";
+import { createPost } from "../../app/server/posts/posts.server.ts";
+import { createCategory } from "../../app/server/taxonomy/taxonomy.server.ts";
 import { insertUser } from "../setup/fixtures-db.ts";
 import { signedInAdmin } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";

@@ -1,8 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import { nowIso } from "../../app/server/db/db.server.ts";
-import { newId } from "../../app/server/ids.server.ts";
-import { createPost } from "../../app/server/repos/posts.server.ts";
-import { DEFAULT_SETTINGS, updateSiteSettings } from "../../app/server/repos/site-settings.server.ts";
+import { newId } from "../../app/server/platform/ids.server.ts";
+import { createPost } from "../../app/server/posts/posts.server.ts";
+import { DEFAULT_SETTINGS, updateSiteSettings } from "../../app/server/site/site-settings.server.ts";
 import { signedInAdmin, signedInUser } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
-import { createAd } from "../../app/server/repos/ads.server.ts";
-import { createPost } from "../../app/server/repos/posts.server.ts";
-import { getSiteSettings, updateSiteSettings } from "../../app/server/repos/site-settings.server.ts";
+import { createPost } from "../../app/server/posts/posts.server.ts";
+import { createAd } from "../../app/server/site/ads.server.ts";
+import { getSiteSettings, updateSiteSettings } from "../../app/server/site/site-settings.server.ts";
 import { signedInAdmin } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 

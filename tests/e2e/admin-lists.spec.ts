@@ -1,6 +1,6 @@
-import { newId } from "../../app/server/ids.server.ts";
-import { createLink } from "../../app/server/repos/links.server.ts";
-import { createPost } from "../../app/server/repos/posts.server.ts";
+import { newId } from "../../app/server/platform/ids.server.ts";
+import { createPost } from "../../app/server/posts/posts.server.ts";
+import { createLink } from "../../app/server/site/links.server.ts";
 import { insertUser } from "../setup/fixtures-db.ts";
 import { signedInAdmin } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";

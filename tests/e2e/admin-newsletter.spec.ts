@@ -1,8 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { MailStatus } from "../../app/server/db/schema.server.ts";
-import { newId } from "../../app/server/ids.server.ts";
-import { createPost } from "../../app/server/repos/posts.server.ts";
-import { requestSubscription, unsubscribe } from "../../app/server/repos/subscribers.server.ts";
+import { requestSubscription, unsubscribe } from "../../app/server/newsletter/subscribers.server.ts";
+import { newId } from "../../app/server/platform/ids.server.ts";
+import { createPost } from "../../app/server/posts/posts.server.ts";
 import { signedInAdmin } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { createEditorPost } from "../../app/server/repos/post-editor.server.ts";
+import { createEditorPost } from "../../app/server/posts/post-editor.server.ts";
 import { insertUser } from "../setup/fixtures-db.ts";
 import { signedInAdmin } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";

@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { createPost } from "../../app/server/repos/posts.server.ts";
+import { createPost } from "../../app/server/posts/posts.server.ts";
 import { signedInAdmin } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 

@@ -1,8 +1,8 @@
 import type { Page } from "@playwright/test";
 import type { DB } from "../../app/server/db/db.server.ts";
 import { nowIso } from "../../app/server/db/db.server.ts";
-import { newId } from "../../app/server/ids.server.ts";
-import { createPost } from "../../app/server/repos/posts.server.ts";
+import { newId } from "../../app/server/platform/ids.server.ts";
+import { createPost } from "../../app/server/posts/posts.server.ts";
 import { signedInAdmin, signedInUser } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 
@@ -66,7 +66,7 @@ for (const locale of ["en", "zh"] as const) {
     await page.setViewportSize({ width: 390, height: 800 });
     await adminNamed(page, serverDb.db, `shell-phone-${locale}`, "Ada");
     await page.goto(`/${locale}/admin/users`);
-    const button = page.getByRole("button", { name: l.menu });
+    const button = page.getByRole("button", { name: l.menu, exact: true });
     const sidebar = page.getByRole("navigation", { name: l.panel });
     await expect(button).toHaveAttribute("aria-expanded", "false");
     await expect(button).toHaveAttribute("aria-controls", "admin-sidebar");
@@ -116,7 +116,7 @@ test("without script the sidebar stays in the page at 390 px and the Menu button
     const sidebar = plain.getByRole("navigation", { name: "Admin panel" });
     await expect(sidebar).toBeVisible();
     await expect(sidebar.getByRole("link", { name: "Users", exact: true })).toHaveAttribute("aria-current", "page");
-    await expect(plain.getByRole("button", { name: "Menu" })).toBeHidden();
+    await expect(plain.getByRole("button", { name: "Menu", exact: true })).toBeHidden();
     // The account menu is a <details>: it opens without script too.
     await plain.getByTestId("nav-user").click();
     await expect(plain.getByRole("button", { name: "Logout" })).toBeVisible();

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { requestSubscription } from "../../app/server/repos/subscribers.server.ts";
+import { requestSubscription } from "../../app/server/newsletter/subscribers.server.ts";
 import { login, register, signedInAdmin, signedInUser } from "./account-helpers.ts";
 import { ceiling } from "./ceilings.ts";
 import { expect, test } from "./fixtures.ts";

@@ -1,8 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import type { DB } from "../../app/server/db/db.server.ts";
-import { renderPost } from "../../app/server/post-render.server.ts";
-import { createPost } from "../../app/server/repos/posts.server.ts";
+import { createPost } from "../../app/server/posts/posts.server.ts";
+import { renderPost } from "../../app/server/render/post-render.server.ts";
 import { signedInUser } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 import { createShowcasePost } from "./showcase-post.ts";

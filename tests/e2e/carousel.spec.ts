@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { createSlide } from "../../app/server/repos/swapers.server.ts";
+import { createSlide } from "../../app/server/site/carousel.server.ts";
 import { signedInUser } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 

@@ -2,7 +2,7 @@
 // conflicts, images, both languages) shares its sign-in and post helpers here.
 import type { Browser, Page } from "@playwright/test";
 import type { OpenDatabase } from "../../app/server/db/db.server.ts";
-import { createEditorPost } from "../../app/server/repos/post-editor.server.ts";
+import { createEditorPost } from "../../app/server/posts/post-editor.server.ts";
 import { login, signedInAdmin as sharedSignedInAdmin } from "./account-helpers.ts";
 import { axeFindings, rulesFor } from "./axe.ts";
 import { ceiling } from "./ceilings.ts";

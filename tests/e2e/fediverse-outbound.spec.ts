@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { newId } from "../../app/server/ids.server.ts";
+import { newId } from "../../app/server/platform/ids.server.ts";
 import { freePort, type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl } from "../setup/test-db.ts";
 import { signedInAdmin } from "./account-helpers.ts";

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { addReaction } from "../../app/server/repos/federation-inbound.server.ts";
-import { createPost } from "../../app/server/repos/posts.server.ts";
+import { addReaction } from "../../app/server/federation/inbound-store.server.ts";
+import { createPost } from "../../app/server/posts/posts.server.ts";
 import { signedInAdmin } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 

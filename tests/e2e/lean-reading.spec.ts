@@ -1,4 +1,4 @@
-import { createPost } from "../../app/server/repos/posts.server.ts";
+import { createPost } from "../../app/server/posts/posts.server.ts";
 import { signedInUser } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 

@@ -1,4 +1,4 @@
-import { createEditorPost } from "../../app/server/repos/post-editor.server.ts";
+import { createEditorPost } from "../../app/server/posts/post-editor.server.ts";
 import { signedInAdmin } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 import { linkIn, mailTo, uniqueEmail } from "./mail.ts";

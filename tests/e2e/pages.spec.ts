@@ -1,5 +1,5 @@
-import { countContactMessages } from "../../app/server/repos/contact.server.ts";
-import { DEFAULT_SETTINGS, updateSiteSettings } from "../../app/server/repos/site-settings.server.ts";
+import { countContactMessages } from "../../app/server/site/contact.server.ts";
+import { DEFAULT_SETTINGS, updateSiteSettings } from "../../app/server/site/site-settings.server.ts";
 import { expect, test } from "./fixtures.ts";
 import { mailTo } from "./mail.ts";
 
@@ -85,7 +85,7 @@ test("site settings change the name, footer text and social links without a rest
 });
 
 test("the post list follows the posts-per-page setting", async ({ page, serverDb }) => {
-  const { createPost } = await import("../../app/server/repos/posts.server.ts");
+  const { createPost } = await import("../../app/server/posts/posts.server.ts");
   for (let i = 1; i <= 3; i++) {
     await createPost(serverDb.db, {
       slug: `per-page-${i}-${Date.now()}`,

@@ -1,6 +1,6 @@
 import { bumpContentVersion, CONTENT_VERSION_POLL_MS } from "../../app/server/cache/content-version.server.ts";
 import { type OpenDatabase, openDatabase } from "../../app/server/db/db.server.ts";
-import { createPost } from "../../app/server/repos/posts.server.ts";
+import { createPost } from "../../app/server/posts/posts.server.ts";
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { expect, test } from "./fixtures.ts";
 

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { createEditorPost } from "../../app/server/repos/post-editor.server.ts";
+import { createEditorPost } from "../../app/server/posts/post-editor.server.ts";
 import { login, signedInAdmin } from "./account-helpers.ts";
 import { axeFindings, rulesFor } from "./axe.ts";
 import { ceiling } from "./ceilings.ts";

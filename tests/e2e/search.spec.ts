@@ -1,7 +1,7 @@
 import type { DB } from "../../app/server/db/db.server.ts";
-import { renderMarkdown } from "../../app/server/markdown.server.ts";
 import type { NewPostInput } from "../../app/server/posts/lifecycle.server.ts";
-import { createPost } from "../../app/server/repos/posts.server.ts";
+import { createPost } from "../../app/server/posts/posts.server.ts";
+import { renderMarkdown } from "../../app/server/render/markdown.server.ts";
 import { reindexPost } from "../../app/server/search/index.server.ts";
 import { axeFindings, rulesFor } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { EditorInput } from "../../app/lib/schemas/post.ts";
-import { createEditorPost } from "../../app/server/repos/post-editor.server.ts";
+import { createEditorPost } from "../../app/server/posts/post-editor.server.ts";
 import { signedInAdmin } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 

@@ -1,5 +1,5 @@
 import type { DB } from "../../app/server/db/db.server.ts";
-import { createPost } from "../../app/server/repos/posts.server.ts";
+import { createPost } from "../../app/server/posts/posts.server.ts";
 import { reindexPost } from "../../app/server/search/index.server.ts";
 import { showcaseTranslations } from "../../scripts/demo/showcase.ts";
 

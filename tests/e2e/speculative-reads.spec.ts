@@ -1,5 +1,5 @@
 import { INSIGHTS_FLUSH_INTERVAL_MS } from "../../app/server/insights/recorder.server.ts";
-import { createPost } from "../../app/server/repos/posts.server.ts";
+import { createPost } from "../../app/server/posts/posts.server.ts";
 import { expect, test } from "./fixtures.ts";
 
 // Chromium prefetches a hovered link (Speculation Rules, decision 024): the prefetch counts

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { OpenDatabase } from "../../app/server/db/db.server.ts";
-import { createPost } from "../../app/server/repos/posts.server.ts";
-import { createCategory, ensureTags } from "../../app/server/repos/taxonomy.server.ts";
+import { createPost } from "../../app/server/posts/posts.server.ts";
+import { createCategory, ensureTags } from "../../app/server/taxonomy/taxonomy.server.ts";
 import { ceiling } from "./ceilings.ts";
 import { expect, test } from "./fixtures.ts";
 

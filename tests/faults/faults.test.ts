@@ -2,7 +2,7 @@ import { request as httpRequest } from "node:http";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../app/server/db/db.server.ts";
-import { parseDatabaseUrl } from "../../app/server/env.server.ts";
+import { parseDatabaseUrl } from "../../app/server/platform/env.server.ts";
 import { type MailCapture, startMailCapture, waitForMail } from "../setup/mail-capture.ts";
 import { freePort, type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DB, openDatabase } from "../../app/server/db/db.server.ts";
-import { parseDatabaseUrl } from "../../app/server/env.server.ts";
+import { parseDatabaseUrl } from "../../app/server/platform/env.server.ts";
 import { jpeg } from "../fixtures/images.ts";
 import { startTestS3, type TestS3 } from "../setup/s3rver.ts";
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";

@@ -3,8 +3,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../app/server/db/db.server.ts";
-import { parseDatabaseUrl } from "../../app/server/env.server.ts";
 import { countRows } from "../../app/server/ops/tables.server.ts";
+import { parseDatabaseUrl } from "../../app/server/platform/env.server.ts";
 import { repoRoot, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
 

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../app/server/db/db.server.ts";
-import { parseDatabaseUrl } from "../../app/server/env.server.ts";
+import { parseDatabaseUrl } from "../../app/server/platform/env.server.ts";
 import { repoRoot, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl } from "../setup/test-db.ts";
 

@@ -2,9 +2,9 @@ import path from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../app/server/db/db.server.ts";
-import { parseDatabaseUrl } from "../../app/server/env.server.ts";
-import { createPost } from "../../app/server/repos/posts.server.ts";
-import { createCategory, ensureTags } from "../../app/server/repos/taxonomy.server.ts";
+import { parseDatabaseUrl } from "../../app/server/platform/env.server.ts";
+import { createPost } from "../../app/server/posts/posts.server.ts";
+import { createCategory, ensureTags } from "../../app/server/taxonomy/taxonomy.server.ts";
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DB, nowIso, openDatabase } from "../../app/server/db/db.server.ts";
 import { migrateToLatest } from "../../app/server/db/migrate.server.ts";
-import { parseDatabaseUrl } from "../../app/server/env.server.ts";
+import { parseDatabaseUrl } from "../../app/server/platform/env.server.ts";
 import { png } from "../fixtures/images.ts";
 import { type CliRun, countRows, startCli } from "../setup/cli-process.ts";
 import { insertUser } from "../setup/fixtures-db.ts";

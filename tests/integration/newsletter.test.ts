@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addAdmins } from "../../app/server/accounts/admins.server.ts";
 import type { DB } from "../../app/server/db/db.server.ts";
 import { nowIso } from "../../app/server/db/db.server.ts";
-import { newId } from "../../app/server/ids.server.ts";
-import { addAdmins } from "../../app/server/repos/admins.server.ts";
-import { createPost } from "../../app/server/repos/posts.server.ts";
+import { newId } from "../../app/server/platform/ids.server.ts";
+import { createPost } from "../../app/server/posts/posts.server.ts";
 import { type MailCapture, startMailCapture } from "../setup/mail-capture.ts";
 import { startServer } from "../setup/server-process.ts";
 import { cookieOf, type Site, startSite } from "../setup/site.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../app/server/db/db.server.ts";
-import { parseDatabaseUrl } from "../../app/server/env.server.ts";
+import { parseDatabaseUrl } from "../../app/server/platform/env.server.ts";
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl } from "../setup/test-db.ts";
 
@@ -88,7 +88,7 @@ describe("the site settings' override (another process writes it: no restart, no
     });
 
   it("replaces the environment's policy at once, and closes registration at once", async () => {
-    const { updateSiteSettings } = await import("../../app/server/repos/site-settings.server.ts");
+    const { updateSiteSettings } = await import("../../app/server/site/site-settings.server.ts");
     try {
       await withDb((db) => updateSiteSettings(db, { passwordPolicy: { minLength: 6, requiredClasses: ["symbol"] } }));
       const res = await fetch(`${server.url}/api/auth/password-policy`);

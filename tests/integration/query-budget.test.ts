@@ -7,7 +7,7 @@ import { loader as termLoader } from "../../app/routes/blog/term-posts.tsx";
 import { loader as searchLoader } from "../../app/routes/search/search.tsx";
 import { type Boot, createServices } from "../../app/server/boot/services.server.ts";
 import type { DB } from "../../app/server/db/db.server.ts";
-import { parseEnv } from "../../app/server/env.server.ts";
+import { parseEnv } from "../../app/server/platform/env.server.ts";
 import { SEARCH_CANDIDATES } from "../../app/server/search/search.server.ts";
 import { seedDemo } from "../../scripts/demo/seed.ts";
 import { callRoute, type RouteHandler, requestStateFor, testRouterContext } from "../setup/router-context.ts";

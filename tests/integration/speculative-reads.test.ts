@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../app/server/db/db.server.ts";
-import { parseDatabaseUrl } from "../../app/server/env.server.ts";
-import { createAd } from "../../app/server/repos/ads.server.ts";
-import { createPost } from "../../app/server/repos/posts.server.ts";
+import { parseDatabaseUrl } from "../../app/server/platform/env.server.ts";
+import { createPost } from "../../app/server/posts/posts.server.ts";
+import { createAd } from "../../app/server/site/ads.server.ts";
 import { startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ImportCandidate } from "../../app/server/admin/subscriber-csv.server.ts";
-import { importNextChunk, queueSubscriberImport } from "../../app/server/repos/subscriber-import.server.ts";
+import type { ImportCandidate } from "../../app/server/newsletter/subscriber-csv.server.ts";
+import { importNextChunk, queueSubscriberImport } from "../../app/server/newsletter/subscriber-import.server.ts";
 import { type Site, startSite } from "../setup/site.ts";
 import { testDialect } from "../setup/test-db.ts";
 

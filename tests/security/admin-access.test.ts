@@ -1,10 +1,10 @@
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "../../app/routes.ts";
+import { addAdmins } from "../../app/server/accounts/admins.server.ts";
 import { type DB, openDatabase } from "../../app/server/db/db.server.ts";
-import { parseDatabaseUrl } from "../../app/server/env.server.ts";
-import { addAdmins } from "../../app/server/repos/admins.server.ts";
-import { createPost } from "../../app/server/repos/posts.server.ts";
+import { parseDatabaseUrl } from "../../app/server/platform/env.server.ts";
+import { createPost } from "../../app/server/posts/posts.server.ts";
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl } from "../setup/test-db.ts";
 

@@ -1,11 +1,11 @@
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addAdmins } from "../../app/server/accounts/admins.server.ts";
 import { type DB, openDatabase } from "../../app/server/db/db.server.ts";
-import { parseDatabaseUrl } from "../../app/server/env.server.ts";
-import { newId } from "../../app/server/ids.server.ts";
-import { addAdmins } from "../../app/server/repos/admins.server.ts";
-import { createPost } from "../../app/server/repos/posts.server.ts";
-import { getSiteSettings, updateSiteSettings } from "../../app/server/repos/site-settings.server.ts";
+import { parseDatabaseUrl } from "../../app/server/platform/env.server.ts";
+import { newId } from "../../app/server/platform/ids.server.ts";
+import { createPost } from "../../app/server/posts/posts.server.ts";
+import { getSiteSettings, updateSiteSettings } from "../../app/server/site/site-settings.server.ts";
 import { type MailCapture, startMailCapture } from "../setup/mail-capture.ts";
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";

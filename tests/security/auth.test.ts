@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { UNSAFE_decodeViaTurboStream as decodeViaTurboStream } from "react-router";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type DB, openDatabase } from "../../app/server/db/db.server.ts";
-import { parseDatabaseUrl } from "../../app/server/env.server.ts";
+import { parseDatabaseUrl } from "../../app/server/platform/env.server.ts";
 import { linkIn, type MailCapture, startMailCapture, waitForMail } from "../setup/mail-capture.ts";
 import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
@@ -771,7 +771,7 @@ describe(`first-run setup link (${testDialect()})`, () => {
     await site.db.deleteFrom("admins").execute();
 
     // The real link: a verified admin, signed in (even while registration is closed).
-    const { updateSiteSettings } = await import("../../app/server/repos/site-settings.server.ts");
+    const { updateSiteSettings } = await import("../../app/server/site/site-settings.server.ts");
     await updateSiteSettings(site.db, { registrationOpen: false });
     expect((await get(site, `/setup?token=${good}`)).status).toBe(200);
     const admin = uniqueEmail("first-admin");

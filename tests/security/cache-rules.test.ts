@@ -1,11 +1,11 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bumpContentVersion, CONTENT_VERSION_POLL_MS } from "../../app/server/cache/content-version.server.ts";
+import { submitComment } from "../../app/server/comments/comments.server.ts";
 import type { DB } from "../../app/server/db/db.server.ts";
-import { createAd } from "../../app/server/repos/ads.server.ts";
-import { submitComment } from "../../app/server/repos/comments.server.ts";
-import { createPost } from "../../app/server/repos/posts.server.ts";
-import { createSlide } from "../../app/server/repos/swapers.server.ts";
+import { createPost } from "../../app/server/posts/posts.server.ts";
+import { createAd } from "../../app/server/site/ads.server.ts";
+import { createSlide } from "../../app/server/site/carousel.server.ts";
 import type { ServerProcess } from "../setup/server-process.ts";
 import { cookieOf, type Site, startSite } from "../setup/site.ts";
 import { testDialect } from "../setup/test-db.ts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "../../app/server/db/db.server.ts";
-import { newId } from "../../app/server/ids.server.ts";
-import { createPost } from "../../app/server/repos/posts.server.ts";
+import { newId } from "../../app/server/platform/ids.server.ts";
+import { createPost } from "../../app/server/posts/posts.server.ts";
 import type { ServerProcess } from "../setup/server-process.ts";
 import { type Site, startSite } from "../setup/site.ts";
 import { testDialect } from "../setup/test-db.ts";

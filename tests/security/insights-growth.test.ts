@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OTHER_KEY } from "../../app/lib/insights.ts";
+import { DAILY_KEY_CAPS, dayOf } from "../../app/server/insights/metrics.server.ts";
 import { createInsightRecorder, type PageRead } from "../../app/server/insights/recorder.server.ts";
 import { insightsReport, postInsightsReport } from "../../app/server/insights/report.server.ts";
-import { DAILY_KEY_CAPS, dayOf } from "../../app/server/repos/insights.server.ts";
-import { createViewCounter } from "../../app/server/views.server.ts";
+import { createViewCounter } from "../../app/server/insights/views.server.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../setup/test-db.ts";
 
 // Hardening round 3 (issue 45), finding 6: 20,000 requests for made-up 404 paths wrote 20,000

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DB, openDatabase } from "../../app/server/db/db.server.ts";
-import { parseDatabaseUrl } from "../../app/server/env.server.ts";
+import { parseDatabaseUrl } from "../../app/server/platform/env.server.ts";
 import { type MailCapture, startMailCapture } from "../setup/mail-capture.ts";
 import { type OidcTestProvider, startOidcProvider } from "../setup/oidc-provider.ts";
 import { freePort, type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";

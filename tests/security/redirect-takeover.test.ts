@@ -1,13 +1,13 @@
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readRedirectCsv } from "../../app/server/admin/redirect-csv.server.ts";
 import { nowIso } from "../../app/server/db/db.server.ts";
 import { serveRedirects } from "../../app/server/http/redirects.server.ts";
 import { parseWxr, readWxr, WORDPRESS_SOURCE } from "../../app/server/import/wordpress.server.ts";
+import { readRedirectCsv } from "../../app/server/redirects/csv.server.ts";
 import { createRedirectMap } from "../../app/server/redirects/map.server.ts";
+import { importRedirects, redirectsForExport, saveRedirect } from "../../app/server/redirects/redirects.server.ts";
 import { getPostImport } from "../../app/server/repos/post-import.server.ts";
-import { importRedirects, redirectsForExport, saveRedirect } from "../../app/server/repos/redirects.server.ts";
 import { createImportBed, type ImportBed } from "../setup/import-bed.ts";
 import { importedPost } from "../setup/imported-posts.ts";
 import { testDialect } from "../setup/test-db.ts";

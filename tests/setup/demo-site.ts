@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { expect } from "vitest";
 import { openDatabase } from "../../app/server/db/db.server.ts";
-import { parseDatabaseUrl } from "../../app/server/env.server.ts";
+import { parseDatabaseUrl } from "../../app/server/platform/env.server.ts";
 import { repoRoot } from "./server-process.ts";
 
 /**

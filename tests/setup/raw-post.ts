@@ -1,6 +1,6 @@
 import type { DB } from "../../app/server/db/db.server.ts";
 import { nowIso } from "../../app/server/db/db.server.ts";
-import { newId } from "../../app/server/ids.server.ts";
+import { newId } from "../../app/server/platform/ids.server.ts";
 import type { NewPostInput } from "../../app/server/posts/lifecycle.server.ts";
 
 /**

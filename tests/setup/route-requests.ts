@@ -1,6 +1,6 @@
 import { pino } from "pino";
 import type { RouterContextProvider } from "react-router";
-import type { Services } from "../../app/server/context.server.ts";
+import type { Services } from "../../app/server/boot/context.server.ts";
 import { fakeSessionAuth, requestStateFor, testRouterContext } from "./router-context.ts";
 import type { TestDatabase } from "./test-db.ts";
 

@@ -2,9 +2,14 @@ import { pino } from "pino";
 import { RouterContextProvider } from "react-router";
 import { localePrefix, resolveLocale } from "../../app/lib/i18n/locale.ts";
 import { DEFAULT_POLICY } from "../../app/lib/route-policy.ts";
+import {
+  type RequestState,
+  requestContext,
+  type Services,
+  servicesContext,
+} from "../../app/server/boot/context.server.ts";
 import { newEffects } from "../../app/server/cache/render-cache.server.ts";
-import { type RequestState, requestContext, type Services, servicesContext } from "../../app/server/context.server.ts";
-import { lazyModule } from "../../app/server/lazy-module.server.ts";
+import { lazyModule } from "../../app/server/platform/lazy-module.server.ts";
 
 /**
  * A React Router context as the server makes it for one request, for tests that call

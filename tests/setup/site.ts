@@ -1,5 +1,5 @@
 import { type DB, openDatabase } from "../../app/server/db/db.server.ts";
-import { parseDatabaseUrl } from "../../app/server/env.server.ts";
+import { parseDatabaseUrl } from "../../app/server/platform/env.server.ts";
 import { type ServerProcess, startServer, tempDataDir } from "./server-process.ts";
 import { createServerDatabaseUrl } from "./test-db.ts";
 

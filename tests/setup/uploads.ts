@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
+import { addAdmins } from "../../app/server/accounts/admins.server.ts";
 import type { DB } from "../../app/server/db/db.server.ts";
-import { addAdmins } from "../../app/server/repos/admins.server.ts";
 
 export const SESSION_COOKIE = "inkwell.session_token";
 const PASSWORD = "correct horse battery";

@@ -1,4 +1,4 @@
-import type { PublicLink } from "../../server/repos/links.server.ts";
+import type { PublicLink } from "../../server/site/links.server.ts";
 
 const LOGO_SIZE = 40;
 

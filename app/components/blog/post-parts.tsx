@@ -2,8 +2,8 @@ import { useTranslation } from "react-i18next";
 import { Link } from "../../lean/link.tsx";
 import { formatDate } from "../../lib/format.ts";
 import { HTML_LANG, type Locale } from "../../lib/i18n/locale.ts";
-import type { PostDetail, PostLink, PostTranslationView } from "../../server/repos/post-detail.server.ts";
-import type { SeriesBox, SeriesPart } from "../../server/repos/series.server.ts";
+import type { PostDetail, PostLink, PostTranslationView } from "../../server/posts/post-detail.server.ts";
+import type { SeriesBox, SeriesPart } from "../../server/taxonomy/series.server.ts";
 
 // The parts of a post page around its body (routes/blog/post-detail.tsx).
 
@@ -26,7 +26,7 @@ type HeadedPost = Pick<
   | "locales"
 > & {
   translation: Pick<PostTranslationView, "locale" | "title" | "readingMinutes"> & {
-    /** A Chinese title's runs, to break only between (app/server/title-breaks.server.ts). */
+    /** A Chinese title's runs, to break only between (app/server/render/title-breaks.server.ts). */
     titleRuns?: string[] | null;
   };
 };

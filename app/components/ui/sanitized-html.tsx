@@ -3,8 +3,8 @@ import { useLocalePrefix } from "../../lib/i18n/use-locale-prefix.ts";
 
 /**
  * HTML that the server produced from Markdown and sanitized (renderMarkdown and
- * renderComment in app/server/markdown.server.ts, renderPost in
- * app/server/post-render.server.ts), or a search snippet (app/server/search/
+ * renderComment in app/server/render/markdown.server.ts, renderPost in
+ * app/server/render/post-render.server.ts), or a search snippet (app/server/search/
  * snippet.server.ts: escaped text and <mark> only), or that HTML read back from the
  * server-rendered page (DocumentHtml in app/components/document-parts.tsx). The only
  * place raw HTML reaches the page: never pass anything else here.

@@ -94,9 +94,9 @@ describe("strings on readers' pages", () => {
     "lib/schemas/auth.ts",
     "lib/schemas/comment.ts",
     "lib/schemas/contact.ts",
-    "server/auth",
-    "server/repos/comments.server.ts",
-    "server/subscriptions.server.ts",
+    "server/accounts",
+    "server/comments/comments.server.ts",
+    "server/newsletter/subscriptions.server.ts",
   ];
   const files = PUBLIC_CODE.flatMap((entry) => {
     const full = path.join(appDir, entry);

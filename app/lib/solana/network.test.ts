@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy } from "../../server/security.server.ts";
+import { contentSecurityPolicy } from "../../server/http/security.server.ts";
 import {
   connectAllows,
   explorerTxUrl,

@@ -10,13 +10,13 @@ import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { AD_KINDS, AD_LOCALES, AD_PLACEMENTS, AD_TEXT_MAX, adField, adSchema } from "../../lib/schemas/ad.ts";
 import { windowToUtc } from "../../lib/schemas/time-window.ts";
-import type { FormFailure } from "../../server/auth/guard.server.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
-import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import type { FormFailure } from "../../server/accounts/guard.server.ts";
+import { requireAdmin } from "../../server/accounts/session.server.ts";
+import { audit } from "../../server/admin/audit.server.ts";
+import { getApp } from "../../server/boot/context.server.ts";
+import { flashHeaders, flashOptions } from "../../server/http/flash.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
-import { createAd, getAd, type NewAd, updateAd } from "../../server/repos/ads.server.ts";
-import { audit } from "../../server/repos/audit.server.ts";
+import { createAd, getAd, type NewAd, updateAd } from "../../server/site/ads.server.ts";
 import type { Route } from "./+types/ad-form";
 
 // One screen for /admin/ads/new and /admin/ads/{id}.

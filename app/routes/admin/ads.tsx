@@ -16,7 +16,7 @@ import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { AD_PLACEMENTS, AD_SORTS, type AdPlacementValue, adContent, clickThroughRate } from "../../lib/schemas/ad.ts";
 import { adminListRequest, pendingDelete } from "../../server/admin/list-request.server.ts";
 import { deleteIntent, rowActions } from "../../server/admin/row-actions.server.ts";
-import { deleteAd, getAd, listAdsForAdmin, parseAdSort } from "../../server/repos/ads.server.ts";
+import { deleteAd, getAd, listAdsForAdmin, parseAdSort } from "../../server/site/ads.server.ts";
 import type { Route } from "./+types/ads";
 
 const PAGE_SIZE = 20;

@@ -8,9 +8,9 @@ import {
 } from "../../../tests/setup/route-requests.ts";
 import { callRoute } from "../../../tests/setup/router-context.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
-import { addAdmins } from "../../server/repos/admins.server.ts";
-import { createPost } from "../../server/repos/posts.server.ts";
-import { createCategory } from "../../server/repos/taxonomy.server.ts";
+import { addAdmins } from "../../server/accounts/admins.server.ts";
+import { createPost } from "../../server/posts/posts.server.ts";
+import { createCategory } from "../../server/taxonomy/taxonomy.server.ts";
 import { action as blogAction } from "./blog.tsx";
 
 // The posts list's bulk actions: publish, unpublish, move to a category and trash many posts at

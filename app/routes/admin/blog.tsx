@@ -36,14 +36,13 @@ import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { localDateTimeToIso } from "../../lib/schemas/post.ts";
 import { termName } from "../../lib/terms.ts";
+import { requireAdmin, type SessionUser } from "../../server/accounts/session.server.ts";
 import { adminListRequest, safeBack } from "../../server/admin/list-request.server.ts";
-import { requireAdmin, type SessionUser } from "../../server/auth/session.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
 import { lifecycleAnnounced } from "../../server/cache/page-tags.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
-import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { flashHeaders, flashOptions } from "../../server/http/flash.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
 import { postViewsByDay } from "../../server/insights/report.server.ts";
-import { canEditPost } from "../../server/posts/post-access.server.ts";
 import {
   BULK_POST_ACTIONS,
   type BulkPostChange,
@@ -55,8 +54,9 @@ import {
   listTagOptions,
   type PostChange,
   purgePost,
-} from "../../server/repos/admin-posts.server.ts";
-import { listCategories } from "../../server/repos/taxonomy.server.ts";
+} from "../../server/posts/admin-posts.server.ts";
+import { canEditPost } from "../../server/posts/post-access.server.ts";
+import { listCategories } from "../../server/taxonomy/taxonomy.server.ts";
 import type { Route } from "./+types/blog";
 
 const PAGE_SIZE = 20;

@@ -31,23 +31,23 @@ import {
 } from "../../lib/admin-content.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { banUser, getUserForAdmin } from "../../server/accounts/admin-users.server.ts";
+import { revokeUserSessions } from "../../server/accounts/auth-loader.server.ts";
+import { requireAdmin } from "../../server/accounts/session.server.ts";
+import { audit } from "../../server/admin/audit.server.ts";
 import { adminListRequest, pendingDelete, safeBack } from "../../server/admin/list-request.server.ts";
-import { revokeUserSessions } from "../../server/auth/auth-loader.server.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
-import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
-import { readForm } from "../../server/http/form.server.ts";
-import { noticeDeps } from "../../server/notify/notices.server.ts";
-import { queueReplyNotices } from "../../server/notify/replies.server.ts";
-import { banUser, getUserForAdmin } from "../../server/repos/admin-users.server.ts";
-import { audit } from "../../server/repos/audit.server.ts";
+import { getApp } from "../../server/boot/context.server.ts";
 import {
   deleteComments,
   getCommentsForModeration,
   listCommentsForModeration,
   MAX_BULK,
   setCommentStatus,
-} from "../../server/repos/comment-moderation.server.ts";
+} from "../../server/comments/comment-moderation.server.ts";
+import { flashHeaders, flashOptions } from "../../server/http/flash.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
+import { noticeDeps } from "../../server/notify/notices.server.ts";
+import { queueReplyNotices } from "../../server/notify/replies.server.ts";
 import type { Route } from "./+types/comments";
 
 const PAGE_SIZE = 25;

@@ -16,24 +16,24 @@ import {
   settingsToForm,
   siteConfigSchema,
 } from "../../lib/schemas/site-config.ts";
-import type { FormFailure } from "../../server/auth/guard.server.ts";
-import { passwordPolicy } from "../../server/auth/password-policy.server.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
-import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import type { FormFailure } from "../../server/accounts/guard.server.ts";
+import { passwordPolicy } from "../../server/accounts/password-policy.server.ts";
+import { requireAdmin } from "../../server/accounts/session.server.ts";
+import { audit } from "../../server/admin/audit.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
+import { flashHeaders, flashOptions } from "../../server/http/flash.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
-import { audit } from "../../server/repos/audit.server.ts";
 import {
   getSiteSettings,
   InvalidSettingError,
   type SettingKey,
   type SiteSettings,
   updateSiteSettings,
-} from "../../server/repos/site-settings.server.ts";
+} from "../../server/site/site-settings.server.ts";
 import type { Route } from "./+types/config";
 
 // /admin/config: every site setting in one form. Settings are read from the
-// database on every request (app/server/request-settings.server.ts), so a save
+// database on every request (app/server/site/request-settings.server.ts), so a save
 // applies at once on every instance, without a restart.
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -3,12 +3,12 @@ import { TableScroll } from "../../components/admin/list-parts.tsx";
 import { LocalTime } from "../../components/ui/local-time.tsx";
 import { Link } from "../../lean/link.tsx";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
+import { requireAdmin } from "../../server/accounts/session.server.ts";
+import { adminCounts, lastDaysFigures } from "../../server/admin/admin-stats.server.ts";
+import { latestAudit } from "../../server/admin/audit.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
 import { failedDeliveryCount } from "../../server/federation/deliveries.server.ts";
-import { countSendsWithFailures } from "../../server/repos/admin-newsletter.server.ts";
-import { adminCounts, lastDaysFigures } from "../../server/repos/admin-stats.server.ts";
-import { latestAudit } from "../../server/repos/audit.server.ts";
+import { countSendsWithFailures } from "../../server/newsletter/admin-newsletter.server.ts";
 import type { Route } from "./+types/dashboard";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -9,18 +9,18 @@ import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { actorBlockSchema, domainBlockSchema, fediverseSchema } from "../../lib/schemas/fediverse.ts";
+import type { FormFailure } from "../../server/accounts/guard.server.ts";
+import { requireAdmin } from "../../server/accounts/session.server.ts";
+import { audit } from "../../server/admin/audit.server.ts";
 import { adminListRequest } from "../../server/admin/list-request.server.ts";
-import type { FormFailure } from "../../server/auth/guard.server.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp } from "../../server/boot/context.server.ts";
 import { type DeliveryFilter, deadServers, deliveriesPage } from "../../server/federation/deliveries.server.ts";
+import { addBlock, listBlocks, removeBlock } from "../../server/federation/inbound-store.server.ts";
 import { federationHost } from "../../server/federation/paths.server.ts";
-import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { FEDERATION_ACTORS, followersPage } from "../../server/federation/store.server.ts";
+import { flashHeaders, flashOptions } from "../../server/http/flash.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
-import { audit } from "../../server/repos/audit.server.ts";
-import { FEDERATION_ACTORS, followersPage } from "../../server/repos/federation.server.ts";
-import { addBlock, listBlocks, removeBlock } from "../../server/repos/federation-inbound.server.ts";
-import { getSiteSettings, updateSiteSettings } from "../../server/repos/site-settings.server.ts";
+import { getSiteSettings, updateSiteSettings } from "../../server/site/site-settings.server.ts";
 import type { Route } from "./+types/fediverse";
 
 // /admin/fediverse: whether the blog federates and why, each language's account

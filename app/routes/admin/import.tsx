@@ -7,10 +7,9 @@ import { FormAlert } from "../../components/ui/field.tsx";
 import { formatBytes } from "../../lib/media.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { requireAdmin } from "../../server/accounts/session.server.ts";
+import { getApp } from "../../server/boot/context.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
-import { newId } from "../../server/ids.server.ts";
 import type { ImportCounts, ImportReportLine } from "../../server/import/core.server.ts";
 import { GHOST_SOURCE, ghostImageResolver } from "../../server/import/ghost.server.ts";
 import { localImageResolver } from "../../server/import/images.server.ts";
@@ -20,6 +19,7 @@ import { sniffImport } from "../../server/import/upload-kind.server.ts";
 import { WORDPRESS_SOURCE, wordpressImageResolver } from "../../server/import/wordpress.server.ts";
 import { uploadZipBudget } from "../../server/import/zip.server.ts";
 import { saveSingleFile } from "../../server/media/multipart.server.ts";
+import { newId } from "../../server/platform/ids.server.ts";
 import {
   appendPostImportPayloads,
   beginPostImport,

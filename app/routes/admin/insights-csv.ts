@@ -1,10 +1,10 @@
 import { data } from "react-router";
 import { toCsv } from "../../lib/csv.ts";
 import { isInsightTable, isPostInsightTable, OTHER_KEY, parseRange } from "../../lib/insights.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
+import { requireAdmin } from "../../server/accounts/session.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
+import { postTitles } from "../../server/insights/metrics.server.ts";
 import { insightsReport, postInsightsReport } from "../../server/insights/report.server.ts";
-import { postTitles } from "../../server/repos/insights.server.ts";
 import type { Route } from "./+types/insights-csv";
 
 /**

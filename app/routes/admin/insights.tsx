@@ -6,10 +6,10 @@ import { LineChart, Sparkline } from "../../components/admin/line-chart.tsx";
 import { Link } from "../../lean/link.tsx";
 import { NOT_FOUND_SEPARATOR, OTHER_KEY, parseRange, SAME_SITE } from "../../lib/insights.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
+import { requireAdmin } from "../../server/accounts/session.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
 import { type InsightsReport, insightsReport } from "../../server/insights/report.server.ts";
-import { requestSettings } from "../../server/request-settings.server.ts";
+import { requestSettings } from "../../server/site/request-settings.server.ts";
 import type { Route } from "./+types/insights";
 
 // /admin/insights?days=7|30|90|365: what readers read, in which language and from where

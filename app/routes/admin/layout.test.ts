@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser } from "../../../tests/setup/fixtures-db.ts";
 import { callRoute, fakeSessionAuth, testRouterContext } from "../../../tests/setup/router-context.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
-import type { Services } from "../../server/context.server.ts";
+import { addAdmins } from "../../server/accounts/admins.server.ts";
+import type { Services } from "../../server/boot/context.server.ts";
 import { nowIso } from "../../server/db/db.server.ts";
 import type { CommentStatus } from "../../server/db/schema.server.ts";
-import { newId } from "../../server/ids.server.ts";
-import { addAdmins } from "../../server/repos/admins.server.ts";
-import { createPost } from "../../server/repos/posts.server.ts";
+import { newId } from "../../server/platform/ids.server.ts";
+import { createPost } from "../../server/posts/posts.server.ts";
 import { loader } from "./layout.tsx";
 
 // The admin layout's loader: the admin check, the number of comments waiting for

@@ -3,11 +3,11 @@ import { AdminShell } from "../../components/admin/admin-shell.tsx";
 import { ErrorPage } from "../../components/layout/error-page.tsx";
 import { useAdminStrings } from "../../lib/i18n/admin-strings.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
-import { pendingCommentCount } from "../../server/repos/comment-moderation.server.ts";
-import { displayName } from "../../server/repos/post-detail.server.ts";
-import { requestSettings } from "../../server/request-settings.server.ts";
+import { requireAdmin } from "../../server/accounts/session.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
+import { pendingCommentCount } from "../../server/comments/comment-moderation.server.ts";
+import { displayName } from "../../server/posts/post-detail.server.ts";
+import { requestSettings } from "../../server/site/request-settings.server.ts";
 import type { Route } from "./+types/layout";
 
 // The admin wears its own frame (components/admin/admin-shell.tsx), not the site's header and

@@ -8,13 +8,13 @@ import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { linkSchema } from "../../lib/schemas/link.ts";
-import type { FormFailure } from "../../server/auth/guard.server.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
-import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import type { FormFailure } from "../../server/accounts/guard.server.ts";
+import { requireAdmin } from "../../server/accounts/session.server.ts";
+import { audit } from "../../server/admin/audit.server.ts";
+import { getApp } from "../../server/boot/context.server.ts";
+import { flashHeaders, flashOptions } from "../../server/http/flash.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
-import { audit } from "../../server/repos/audit.server.ts";
-import { createLink, getLink, type NewLink, updateLink } from "../../server/repos/links.server.ts";
+import { createLink, getLink, type NewLink, updateLink } from "../../server/site/links.server.ts";
 import type { Route } from "./+types/link-form";
 
 // One screen for /admin/links/new and /admin/links/{id}.

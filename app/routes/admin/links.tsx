@@ -12,8 +12,8 @@ import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { adminListRequest, pendingDelete } from "../../server/admin/list-request.server.ts";
 import { deleteIntent, moveIntent, rowActions } from "../../server/admin/row-actions.server.ts";
-import { deleteLink, getLink, listLinksForAdmin, moveLink } from "../../server/repos/links.server.ts";
-import { getSiteSettings } from "../../server/repos/site-settings.server.ts";
+import { deleteLink, getLink, listLinksForAdmin, moveLink } from "../../server/site/links.server.ts";
+import { getSiteSettings } from "../../server/site/site-settings.server.ts";
 import type { Route } from "./+types/links";
 
 const PAGE_SIZE = 20;

@@ -16,13 +16,13 @@ import { oneOf } from "../../lib/admin-content.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { formatBytes, MEDIA_SORTS, usageHref } from "../../lib/media.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { requireAdmin } from "../../server/accounts/session.server.ts";
+import { audit } from "../../server/admin/audit.server.ts";
 import { adminListRequest, pendingDelete, safeBack } from "../../server/admin/list-request.server.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
-import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
+import { flashHeaders, flashOptions } from "../../server/http/flash.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
 import { deleteMedia, findUsagesForMany, getMedia, listMedia } from "../../server/media/media.server.ts";
-import { audit } from "../../server/repos/audit.server.ts";
 import type { Route } from "./+types/media";
 
 const PAGE_SIZE = 20;

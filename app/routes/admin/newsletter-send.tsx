@@ -14,7 +14,7 @@ import { SEND_COUNT_KEYS, sendInFlight, titleFor } from "../../lib/admin-newslet
 import { i18nFor } from "../../lib/i18n/i18n.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { adminListRequest } from "../../server/admin/list-request.server.ts";
-import { failedMailsForSend, getSendForAdmin } from "../../server/repos/admin-newsletter.server.ts";
+import { failedMailsForSend, getSendForAdmin } from "../../server/newsletter/admin-newsletter.server.ts";
 import type { Route } from "./+types/newsletter-send";
 
 const PAGE_SIZE = 50;

@@ -15,13 +15,17 @@ import { SEND_COUNT_KEYS, sendInFlight } from "../../lib/admin-newsletter.ts";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
+import { requireAdmin } from "../../server/accounts/session.server.ts";
 import { adminListRequest } from "../../server/admin/list-request.server.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp } from "../../server/boot/context.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
+import {
+  type AdminSend,
+  listSendsForAdmin,
+  newsletterAudience,
+} from "../../server/newsletter/admin-newsletter.server.ts";
 import { postsForTest, queueNewsletterTest } from "../../server/newsletter/sends.server.ts";
 import { newsletterContext } from "../../server/newsletter/worker.server.ts";
-import { type AdminSend, listSendsForAdmin, newsletterAudience } from "../../server/repos/admin-newsletter.server.ts";
 import type { Route } from "./+types/newsletter";
 
 const PAGE_SIZE = 20;

@@ -6,10 +6,10 @@ import { LineChart } from "../../components/admin/line-chart.tsx";
 import { Link } from "../../lean/link.tsx";
 import { OTHER_KEY, parseRange } from "../../lib/insights.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
+import { requireAdmin } from "../../server/accounts/session.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
+import { postTitles } from "../../server/insights/metrics.server.ts";
 import { postInsightsReport } from "../../server/insights/report.server.ts";
-import { postTitles } from "../../server/repos/insights.server.ts";
 import type { Route } from "./+types/post-insights";
 
 // /admin/insights/posts/:id?days=7|30|90|365: one post's reads over time, by language,

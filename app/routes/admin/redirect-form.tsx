@@ -7,13 +7,13 @@ import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { checkTarget, normalizeFrom, redirectSchema } from "../../lib/redirects.ts";
-import type { FormFailure } from "../../server/auth/guard.server.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
-import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import type { FormFailure } from "../../server/accounts/guard.server.ts";
+import { requireAdmin } from "../../server/accounts/session.server.ts";
+import { audit } from "../../server/admin/audit.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
+import { flashHeaders, flashOptions } from "../../server/http/flash.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
-import { audit } from "../../server/repos/audit.server.ts";
-import { getRedirect, REDIRECTS_CHANGED, saveRedirect } from "../../server/repos/redirects.server.ts";
+import { getRedirect, REDIRECTS_CHANGED, saveRedirect } from "../../server/redirects/redirects.server.ts";
 import type { Route } from "./+types/redirect-form";
 
 // One screen for /admin/redirects/new and /admin/redirects/{id}.

@@ -1,7 +1,7 @@
 import { toCsv } from "../../lib/csv.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
-import { redirectsForExport } from "../../server/repos/redirects.server.ts";
+import { requireAdmin } from "../../server/accounts/session.server.ts";
+import { getApp } from "../../server/boot/context.server.ts";
+import { redirectsForExport } from "../../server/redirects/redirects.server.ts";
 import type { Route } from "./+types/redirects-csv";
 
 /**

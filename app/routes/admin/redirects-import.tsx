@@ -7,16 +7,16 @@ import { formatBytes } from "../../lib/media.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { REDIRECT_IMPORT_MAX_ROWS } from "../../lib/redirects.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
+import { requireAdmin } from "../../server/accounts/session.server.ts";
+import { audit } from "../../server/admin/audit.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
+import { readSingleFile } from "../../server/media/multipart.server.ts";
 import {
   REDIRECT_IMPORT_MAX_PROBLEMS,
   type RedirectProblem,
   readRedirectCsv,
-} from "../../server/admin/redirect-csv.server.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
-import { readSingleFile } from "../../server/media/multipart.server.ts";
-import { audit } from "../../server/repos/audit.server.ts";
-import { importRedirects, REDIRECTS_CHANGED } from "../../server/repos/redirects.server.ts";
+} from "../../server/redirects/csv.server.ts";
+import { importRedirects, REDIRECTS_CHANGED } from "../../server/redirects/redirects.server.ts";
 import type { Route } from "./+types/redirects-import";
 
 // The import posts a CSV file: the upload limit applies, not the form limit. It changes

@@ -15,13 +15,13 @@ import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { adminListRequest, pendingDelete } from "../../server/admin/list-request.server.ts";
 import { deleteIntent, rowActions } from "../../server/admin/row-actions.server.ts";
-import { getRequest } from "../../server/context.server.ts";
+import { getRequest } from "../../server/boot/context.server.ts";
 import {
   deleteRedirect,
   getRedirect,
   listRedirectsForAdmin,
   REDIRECTS_CHANGED,
-} from "../../server/repos/redirects.server.ts";
+} from "../../server/redirects/redirects.server.ts";
 import type { Route } from "./+types/redirects";
 
 const PAGE_SIZE = 50;

@@ -15,7 +15,7 @@ import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { termName } from "../../lib/terms.ts";
 import { adminListRequest, pendingDelete } from "../../server/admin/list-request.server.ts";
 import { rowActions } from "../../server/admin/row-actions.server.ts";
-import { deleteSeries, getSeries, listSeriesForAdmin } from "../../server/repos/series.server.ts";
+import { deleteSeries, getSeries, listSeriesForAdmin } from "../../server/taxonomy/series.server.ts";
 import type { Route } from "./+types/series";
 
 const PAGE_SIZE = 25;

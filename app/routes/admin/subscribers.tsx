@@ -26,13 +26,13 @@ import { formatBytes } from "../../lib/media.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { importInFlight } from "../../lib/subscriber-import.ts";
+import { requireAdmin } from "../../server/accounts/session.server.ts";
 import { adminListRequest } from "../../server/admin/list-request.server.ts";
-import { readSubscriberCsv } from "../../server/admin/subscriber-csv.server.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp } from "../../server/boot/context.server.ts";
 import { readSingleFile } from "../../server/media/multipart.server.ts";
-import { listSubscribersForAdmin } from "../../server/repos/admin-subscribers.server.ts";
-import { queueSubscriberImport, recentImports } from "../../server/repos/subscriber-import.server.ts";
+import { listSubscribersForAdmin } from "../../server/newsletter/admin-subscribers.server.ts";
+import { readSubscriberCsv } from "../../server/newsletter/subscriber-csv.server.ts";
+import { queueSubscriberImport, recentImports } from "../../server/newsletter/subscriber-import.server.ts";
 import type { Route } from "./+types/subscribers";
 
 // The import posts a CSV file: the upload limit applies, not the form limit. The subscriber

@@ -11,13 +11,13 @@ import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { isSafeUrl, swaperSchema } from "../../lib/schemas/swaper.ts";
 import { windowToUtc } from "../../lib/schemas/time-window.ts";
-import type { FormFailure } from "../../server/auth/guard.server.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
-import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import type { FormFailure } from "../../server/accounts/guard.server.ts";
+import { requireAdmin } from "../../server/accounts/session.server.ts";
+import { audit } from "../../server/admin/audit.server.ts";
+import { getApp } from "../../server/boot/context.server.ts";
+import { flashHeaders, flashOptions } from "../../server/http/flash.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
-import { audit } from "../../server/repos/audit.server.ts";
-import { createSlide, getSlide, type NewSlide, updateSlide } from "../../server/repos/swapers.server.ts";
+import { createSlide, getSlide, type NewSlide, updateSlide } from "../../server/site/carousel.server.ts";
 import type { Route } from "./+types/swaper-form";
 
 // One screen for /admin/swapers/new and /admin/swapers/{id}.

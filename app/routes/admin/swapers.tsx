@@ -15,7 +15,7 @@ import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { adminListRequest, pendingDelete } from "../../server/admin/list-request.server.ts";
 import { deleteIntent, moveIntent, rowActions } from "../../server/admin/row-actions.server.ts";
-import { deleteSlide, getSlide, listSlidesForAdmin, moveSlide } from "../../server/repos/swapers.server.ts";
+import { deleteSlide, getSlide, listSlidesForAdmin, moveSlide } from "../../server/site/carousel.server.ts";
 import type { Route } from "./+types/swapers";
 
 const PAGE_SIZE = 20;

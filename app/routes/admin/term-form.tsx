@@ -10,20 +10,20 @@ import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { termSchema } from "../../lib/schemas/term.ts";
 import { termBasePath, termKind, termName } from "../../lib/terms.ts";
-import type { FormFailure } from "../../server/auth/guard.server.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
+import type { FormFailure } from "../../server/accounts/guard.server.ts";
+import { requireAdmin } from "../../server/accounts/session.server.ts";
+import { audit } from "../../server/admin/audit.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
 import { transactionIfOk } from "../../server/db/db.server.ts";
-import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { flashHeaders, flashOptions } from "../../server/http/flash.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
-import { audit } from "../../server/repos/audit.server.ts";
 import {
   generateTermSlug,
   getTerm,
   listTermsForAdmin,
   mergeTags,
   saveTerm,
-} from "../../server/repos/taxonomy.server.ts";
+} from "../../server/taxonomy/taxonomy.server.ts";
 import type { Route } from "./+types/term-form";
 
 // One screen for new and existing categories and tags; tags can also be merged here.

@@ -22,7 +22,7 @@ import {
   getTerm,
   listCategories,
   listTermsForAdmin,
-} from "../../server/repos/taxonomy.server.ts";
+} from "../../server/taxonomy/taxonomy.server.ts";
 import type { Route } from "./+types/terms";
 
 const PAGE_SIZE = 25;

@@ -26,22 +26,6 @@ import { PROVIDER_NAMES } from "../../lib/auth-providers.ts";
 import type { FlashKey } from "../../lib/flash.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
-import { adminListRequest, pendingDelete } from "../../server/admin/list-request.server.ts";
-import {
-  type RowActionData,
-  type RowActions,
-  type RowIntent,
-  refuse,
-  runRowAction,
-} from "../../server/admin/row-actions.server.ts";
-import { revokeUserSessions } from "../../server/auth/auth-loader.server.ts";
-import { callAuth, mailAllowed, retryAfterHeaders } from "../../server/auth/guard.server.ts";
-import type { SessionUser } from "../../server/auth/session.server.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
-import type { DB } from "../../server/db/db.server.ts";
-import { normalizeEmail } from "../../server/env.server.ts";
-import { readForm } from "../../server/http/form.server.ts";
 import {
   type AdminUser,
   banUser,
@@ -52,8 +36,24 @@ import {
   revokeAdmin,
   type UserActionResult,
   unbanUser,
-} from "../../server/repos/admin-users.server.ts";
-import { audit } from "../../server/repos/audit.server.ts";
+} from "../../server/accounts/admin-users.server.ts";
+import { revokeUserSessions } from "../../server/accounts/auth-loader.server.ts";
+import { callAuth, mailAllowed, retryAfterHeaders } from "../../server/accounts/guard.server.ts";
+import type { SessionUser } from "../../server/accounts/session.server.ts";
+import { requireAdmin } from "../../server/accounts/session.server.ts";
+import { audit } from "../../server/admin/audit.server.ts";
+import { adminListRequest, pendingDelete } from "../../server/admin/list-request.server.ts";
+import {
+  type RowActionData,
+  type RowActions,
+  type RowIntent,
+  refuse,
+  runRowAction,
+} from "../../server/admin/row-actions.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
+import type { DB } from "../../server/db/db.server.ts";
+import { readForm } from "../../server/http/form.server.ts";
+import { normalizeEmail } from "../../server/platform/env.server.ts";
 import type { Route } from "./+types/users";
 
 const PAGE_SIZE = 25;

@@ -1,7 +1,7 @@
 import { isRecordId } from "../../lib/ids.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
-import { getApp } from "../../server/context.server.ts";
-import { clickThrough } from "../../server/repos/ads.server.ts";
+import { getApp } from "../../server/boot/context.server.ts";
+import { clickThrough } from "../../server/site/ads.server.ts";
 import type { Route } from "./+types/click";
 
 export const handle = routePolicy({ cache: "none" });

@@ -1,7 +1,7 @@
 import { routePolicy } from "../../lib/route-policy.ts";
-import { type AuthEndpoint, hitAuthLimits } from "../../server/auth/guard.server.ts";
-import { getUser } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { type AuthEndpoint, hitAuthLimits } from "../../server/accounts/guard.server.ts";
+import { getUser } from "../../server/accounts/session.server.ts";
+import { getApp } from "../../server/boot/context.server.ts";
 import type { Route } from "./+types/auth";
 
 export const handle = routePolicy({ cache: "none", writes: "none" });

@@ -1,7 +1,7 @@
 import { isRecordId } from "../../lib/ids.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
-import { getUser } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getUser } from "../../server/accounts/session.server.ts";
+import { getApp } from "../../server/boot/context.server.ts";
 import { jsonError } from "../../server/http/json-error.server.ts";
 import { findMediaUsages, getMedia } from "../../server/media/media.server.ts";
 import type { Route } from "./+types/files";

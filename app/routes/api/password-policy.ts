@@ -1,7 +1,7 @@
 import { routePolicy } from "../../lib/route-policy.ts";
-import { passwordPolicy } from "../../server/auth/guard.server.ts";
-import { getApp } from "../../server/context.server.ts";
-import { requestSettings } from "../../server/request-settings.server.ts";
+import { passwordPolicy } from "../../server/accounts/guard.server.ts";
+import { getApp } from "../../server/boot/context.server.ts";
+import { requestSettings } from "../../server/site/request-settings.server.ts";
 import type { Route } from "./+types/password-policy";
 
 export const handle = routePolicy({ cache: "none" });

@@ -1,12 +1,12 @@
 import { isLocale } from "../../lib/i18n/locale.ts";
 import { MAX_MARKDOWN_NESTING, withinNesting } from "../../lib/markdown-depth.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
-import { getUser } from "../../server/auth/session.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getUser } from "../../server/accounts/session.server.ts";
+import { getApp } from "../../server/boot/context.server.ts";
 import { jsonError } from "../../server/http/json-error.server.ts";
+import { hit, LIMITS, scaled } from "../../server/http/rate-limit.server.ts";
 import { mediaImages } from "../../server/media/media.server.ts";
-import { POST_MARKDOWN_MAX_LENGTH, renderPost } from "../../server/post-render.server.ts";
-import { hit, LIMITS, scaled } from "../../server/rate-limit.server.ts";
+import { POST_MARKDOWN_MAX_LENGTH, renderPost } from "../../server/render/post-render.server.ts";
 import type { Route } from "./+types/post-preview";
 
 export const handle = routePolicy({ cache: "none", writes: "none" });

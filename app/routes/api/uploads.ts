@@ -3,13 +3,13 @@ import type { ErrorCode } from "../../lib/error-codes.ts";
 import type { FlashKey } from "../../lib/flash.ts";
 import { formatBytes } from "../../lib/media.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
-import { getUser } from "../../server/auth/session.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
-import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { getUser } from "../../server/accounts/session.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
+import { flashHeaders, flashOptions } from "../../server/http/flash.server.ts";
 import { jsonError } from "../../server/http/json-error.server.ts";
+import { hit, LIMITS, scaled } from "../../server/http/rate-limit.server.ts";
 import { storeUpload, UploadRejected } from "../../server/media/media.server.ts";
 import { readSingleFile } from "../../server/media/multipart.server.ts";
-import { hit, LIMITS, scaled } from "../../server/rate-limit.server.ts";
 import { StorageError } from "../../server/storage/types.server.ts";
 import type { Route } from "./+types/uploads";
 

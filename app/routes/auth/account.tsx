@@ -11,7 +11,7 @@ import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { changeEmailSchema, changePasswordSchema, deleteAccountSchema, profileSchema } from "../../lib/schemas/auth.ts";
-import { configuredProviders } from "../../server/auth/auth-config.server.ts";
+import { configuredProviders } from "../../server/accounts/auth-config.server.ts";
 import {
   callAuth,
   checkFormLimits,
@@ -21,18 +21,18 @@ import {
   messageFor,
   passwordPolicy,
   retryAfterHeaders,
-} from "../../server/auth/guard.server.ts";
-import { requireUser } from "../../server/auth/session.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
-import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+} from "../../server/accounts/guard.server.ts";
+import { ensureHandle, getOwnProfile, updateProfile } from "../../server/accounts/profiles.server.ts";
+import { requireUser } from "../../server/accounts/session.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
+import { flashHeaders, flashOptions } from "../../server/http/flash.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
 import {
   rememberLocale,
   replyNotificationsOn,
   setReplyNotifications,
-} from "../../server/repos/notification-prefs.server.ts";
-import { ensureHandle, getOwnProfile, updateProfile } from "../../server/repos/profiles.server.ts";
-import { requestSettings } from "../../server/request-settings.server.ts";
+} from "../../server/notify/notification-prefs.server.ts";
+import { requestSettings } from "../../server/site/request-settings.server.ts";
 import type { Route } from "./+types/account";
 
 export const handle = routePolicy({ cache: "none", writes: "content" });

@@ -7,8 +7,8 @@ import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { emailOnlySchema } from "../../lib/schemas/auth.ts";
-import { callAuth, checkFormLimits, type FormFailure, retryAfterHeaders } from "../../server/auth/guard.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
+import { callAuth, checkFormLimits, type FormFailure, retryAfterHeaders } from "../../server/accounts/guard.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
 import type { Route } from "./+types/forgot-password";
 

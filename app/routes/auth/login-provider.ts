@@ -1,10 +1,10 @@
 import { redirect } from "react-router";
 import { localeFromPath } from "../../lib/i18n/locale.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
-import { configuredProviders } from "../../server/auth/auth-config.server.ts";
-import { callAuth, cookieHeaders, hitAuthLimits } from "../../server/auth/guard.server.ts";
-import { safeRedirectPath } from "../../server/auth/session.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
+import { configuredProviders } from "../../server/accounts/auth-config.server.ts";
+import { callAuth, cookieHeaders, hitAuthLimits } from "../../server/accounts/guard.server.ts";
+import { safeRedirectPath } from "../../server/accounts/session.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
 import type { Route } from "./+types/login-provider";
 
 export const handle = routePolicy({ cache: "none" });

@@ -10,7 +10,7 @@ import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { loginSchema } from "../../lib/schemas/auth.ts";
-import { configuredProviders } from "../../server/auth/auth-config.server.ts";
+import { configuredProviders } from "../../server/accounts/auth-config.server.ts";
 import {
   callAuth,
   checkFormLimits,
@@ -20,10 +20,10 @@ import {
   messageFor,
   oauthErrorMessage,
   retryAfterHeaders,
-} from "../../server/auth/guard.server.ts";
-import { getUser, safeRedirectPath } from "../../server/auth/session.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
-import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+} from "../../server/accounts/guard.server.ts";
+import { getUser, safeRedirectPath } from "../../server/accounts/session.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
+import { flashHeaders, flashOptions } from "../../server/http/flash.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
 import type { Route } from "./+types/login";
 

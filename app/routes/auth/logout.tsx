@@ -1,8 +1,8 @@
 import { redirect } from "react-router";
 import { routePolicy } from "../../lib/route-policy.ts";
-import { callAuth, cookieHeaders } from "../../server/auth/guard.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
-import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { callAuth, cookieHeaders } from "../../server/accounts/guard.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
+import { flashHeaders, flashOptions } from "../../server/http/flash.server.ts";
 import type { Route } from "./+types/logout";
 
 export const handle = routePolicy({ cache: "none", writes: "none" });

@@ -18,11 +18,11 @@ import {
   nameErrorFor,
   passwordPolicy,
   retryAfterHeaders,
-} from "../../server/auth/guard.server.ts";
-import { getUser } from "../../server/auth/session.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
+} from "../../server/accounts/guard.server.ts";
+import { getUser } from "../../server/accounts/session.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
-import { requestSettings } from "../../server/request-settings.server.ts";
+import { requestSettings } from "../../server/site/request-settings.server.ts";
 import type { Route } from "./+types/register";
 
 export const handle = routePolicy({ cache: "none", writes: "none" });

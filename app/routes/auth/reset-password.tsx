@@ -15,10 +15,10 @@ import {
   isPasswordPolicyCode,
   passwordPolicy,
   retryAfterHeaders,
-} from "../../server/auth/guard.server.ts";
-import { getApp } from "../../server/context.server.ts";
+} from "../../server/accounts/guard.server.ts";
+import { getApp } from "../../server/boot/context.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
-import { requestSettings } from "../../server/request-settings.server.ts";
+import { requestSettings } from "../../server/site/request-settings.server.ts";
 import type { Route } from "./+types/reset-password";
 
 export const handle = routePolicy({ cache: "none", writes: "none" });

@@ -6,8 +6,8 @@ import { validate } from "../../lib/forms.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { tokenSchema } from "../../lib/schemas/auth.ts";
-import { callAuth } from "../../server/auth/guard.server.ts";
-import { getApp } from "../../server/context.server.ts";
+import { callAuth } from "../../server/accounts/guard.server.ts";
+import { getApp } from "../../server/boot/context.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
 import type { Route } from "./+types/verify-email";
 

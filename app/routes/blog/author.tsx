@@ -5,11 +5,11 @@ import { HANDLE_MAX, HANDLE_PATTERN } from "../../lib/author-profile.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { parsePageParam } from "../../lib/pagination.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
+import { findProfileByHandle } from "../../server/accounts/profiles.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
 import { pageShowsPosts } from "../../server/cache/page-tags.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
-import { listPublishedPosts } from "../../server/repos/posts.server.ts";
-import { findProfileByHandle } from "../../server/repos/profiles.server.ts";
-import { requestSettings } from "../../server/request-settings.server.ts";
+import { listPublishedPosts } from "../../server/posts/posts.server.ts";
+import { requestSettings } from "../../server/site/request-settings.server.ts";
 import type { Route } from "./+types/author";
 
 export const handle = routePolicy({ cache: "public", js: "lean" });

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeUser, fakeSessionRequests } from "../../../tests/setup/route-requests.ts";
 import { callRoute } from "../../../tests/setup/router-context.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
-import { addAdmins } from "../../server/repos/admins.server.ts";
-import { createPost } from "../../server/repos/posts.server.ts";
+import { addAdmins } from "../../server/accounts/admins.server.ts";
+import { createPost } from "../../server/posts/posts.server.ts";
 import { loader, parsePageParam } from "./home.tsx";
 
 describe("parsePageParam", () => {

@@ -13,30 +13,35 @@ import { BODY_IMAGE_SIZES, mediaIdFromUrl } from "../../lib/media.ts";
 import { contentPageMeta, NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { commentSchema } from "../../lib/schemas/comment.ts";
-import { adFor } from "../../server/ad-slots.server.ts";
-import { retryAfterHeaders } from "../../server/auth/guard.server.ts";
-import { getUser, requireUser } from "../../server/auth/session.server.ts";
+import { retryAfterHeaders } from "../../server/accounts/guard.server.ts";
+import { getUser, requireUser } from "../../server/accounts/session.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
 import { pageShowsPost, pageShowsPosts, writeChangesPost } from "../../server/cache/page-tags.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
-import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import {
+  commentLimitChecks,
+  deleteComment,
+  listComments,
+  submitComment,
+} from "../../server/comments/comments.server.ts";
+import { reactionCounts } from "../../server/federation/inbound-store.server.ts";
+import { flashHeaders, flashOptions } from "../../server/http/flash.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
+import { hitAll } from "../../server/http/rate-limit.server.ts";
 import { mediaImages } from "../../server/media/media.server.ts";
-import { notFoundForReader } from "../../server/not-found.server.ts";
 import { commentMail } from "../../server/notify/comment-mail.server.ts";
 import { noticeDeps } from "../../server/notify/notices.server.ts";
-import { hitAll } from "../../server/rate-limit.server.ts";
-import { commentLimitChecks, deleteComment, listComments, submitComment } from "../../server/repos/comments.server.ts";
-import { reactionCounts } from "../../server/repos/federation-inbound.server.ts";
+import { notFoundForReader } from "../../server/posts/not-found.server.ts";
 import {
   canView,
   findNeighbours,
   findPostDetail,
   findRelatedPosts,
   isPublic,
-} from "../../server/repos/post-detail.server.ts";
-import { seriesBoxForPost } from "../../server/repos/series.server.ts";
-import { requestSettings } from "../../server/request-settings.server.ts";
-import { titleRuns } from "../../server/title-breaks.server.ts";
+} from "../../server/posts/post-detail.server.ts";
+import { titleRuns } from "../../server/render/title-breaks.server.ts";
+import { adFor } from "../../server/site/ad-slots.server.ts";
+import { requestSettings } from "../../server/site/request-settings.server.ts";
+import { seriesBoxForPost } from "../../server/taxonomy/series.server.ts";
 import type { Route } from "./+types/post-detail";
 import { safeCover, seoFor } from "./post-seo.ts";
 

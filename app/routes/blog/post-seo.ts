@@ -1,6 +1,6 @@
 import { HTML_LANG, type Locale } from "../../lib/i18n/locale.ts";
-import type { PostDetail } from "../../server/repos/post-detail.server.ts";
-import type { SeriesBox } from "../../server/repos/series.server.ts";
+import type { PostDetail } from "../../server/posts/post-detail.server.ts";
+import type { SeriesBox } from "../../server/taxonomy/series.server.ts";
 
 // What a post page tells search engines and link previews: kept beside the route.
 

@@ -3,9 +3,9 @@ import { data } from "react-router";
 import { SeriesParts } from "../../components/blog/post-parts.tsx";
 import { pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
 import { pageShowsPosts } from "../../server/cache/page-tags.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
-import { findPublicSeries } from "../../server/repos/series.server.ts";
+import { findPublicSeries } from "../../server/taxonomy/series.server.ts";
 import type { Route } from "./+types/series";
 
 export const handle = routePolicy({ cache: "public", js: "lean" });

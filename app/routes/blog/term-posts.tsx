@@ -5,12 +5,12 @@ import { Pagination, PostList } from "../../components/blog/post-list.tsx";
 import { pageMeta } from "../../lib/meta.ts";
 import { parsePageParam } from "../../lib/pagination.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
-import { adFor } from "../../server/ad-slots.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
 import { pageShowsPosts } from "../../server/cache/page-tags.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
-import { listPublishedPosts } from "../../server/repos/posts.server.ts";
-import { findCategoryBySlug, findTagBySlug, termName } from "../../server/repos/taxonomy.server.ts";
-import { requestSettings } from "../../server/request-settings.server.ts";
+import { listPublishedPosts } from "../../server/posts/posts.server.ts";
+import { adFor } from "../../server/site/ad-slots.server.ts";
+import { requestSettings } from "../../server/site/request-settings.server.ts";
+import { findCategoryBySlug, findTagBySlug, termName } from "../../server/taxonomy/taxonomy.server.ts";
 import type { Route } from "./+types/term-posts";
 
 export const handle = routePolicy({ cache: "public", js: "lean" });

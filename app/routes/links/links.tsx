@@ -2,8 +2,8 @@ import { useTranslation } from "react-i18next";
 import { FriendLinkCards } from "../../components/blog/friend-link-cards.tsx";
 import { pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
-import { getApp } from "../../server/context.server.ts";
-import { listEnabledLinks } from "../../server/repos/links.server.ts";
+import { getApp } from "../../server/boot/context.server.ts";
+import { listEnabledLinks } from "../../server/site/links.server.ts";
 import type { Route } from "./+types/links";
 
 export const handle = routePolicy({ cache: "public", js: "lean" });

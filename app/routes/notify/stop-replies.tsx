@@ -3,10 +3,10 @@ import { data, Form } from "react-router";
 import { FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
+import { setReplyNotifications } from "../../server/notify/notification-prefs.server.ts";
 import { verifyReplyStopToken } from "../../server/notify/stop-token.server.ts";
-import { setReplyNotifications } from "../../server/repos/notification-prefs.server.ts";
 import type { Route } from "./+types/stop-replies";
 
 // /notifications/replies/stop?token=… (and /en, /zh): the stop link of a reply

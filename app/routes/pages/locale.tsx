@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import { isLocale, type Locale, localeCookieHeader, localePrefix, withoutLocalePrefix } from "../../lib/i18n/locale.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
-import { safeRedirectPath } from "../../server/auth/session.server.ts";
+import { safeRedirectPath } from "../../server/accounts/session.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
 import type { Route } from "./+types/locale";
 

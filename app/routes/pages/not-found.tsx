@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { routePolicy } from "../../lib/route-policy.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
-import { notFoundForReader } from "../../server/not-found.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
+import { notFoundForReader } from "../../server/posts/not-found.server.ts";
 import type { Route } from "./+types/not-found";
 
 export const handle = routePolicy({ cache: "none", writes: "none", js: "lean" });

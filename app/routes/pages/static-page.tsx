@@ -3,9 +3,9 @@ import { data } from "react-router";
 import { SanitizedHtml } from "../../components/ui/sanitized-html.tsx";
 import { pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
-import { getRequest } from "../../server/context.server.ts";
-import { markdownModule } from "../../server/markdown-load.server.ts";
-import { requestSettings } from "../../server/request-settings.server.ts";
+import { getRequest } from "../../server/boot/context.server.ts";
+import { markdownModule } from "../../server/render/markdown-load.server.ts";
+import { requestSettings } from "../../server/site/request-settings.server.ts";
 import type { Route } from "./+types/static-page";
 
 export const handle = routePolicy({ cache: "public", js: "lean" });

@@ -3,9 +3,9 @@ import { asAuthor } from "../../../tests/setup/editing-user.ts";
 import { type FakeUser, fakeSessionRequests } from "../../../tests/setup/route-requests.ts";
 import { callRoute } from "../../../tests/setup/router-context.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
-import { newId } from "../../server/ids.server.ts";
-import { addAdmins } from "../../server/repos/admins.server.ts";
-import { createEditorPost, loadPostForEdit } from "../../server/repos/post-editor.server.ts";
+import { addAdmins } from "../../server/accounts/admins.server.ts";
+import { newId } from "../../server/platform/ids.server.ts";
+import { createEditorPost, loadPostForEdit } from "../../server/posts/post-editor.server.ts";
 import { action as editorAction, loader as editorLoader } from "./editor.tsx";
 import { loader as myPostsLoader } from "./my-posts.tsx";
 

@@ -8,30 +8,30 @@ import { useAdminStrings } from "../../lib/i18n/admin-strings.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { localDateTimeToIso, postFormSchema } from "../../lib/schemas/post.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
+import { requireAdmin } from "../../server/accounts/session.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
 import { lifecycleAnnounced, writeChangesPost } from "../../server/cache/page-tags.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
 import type { DB } from "../../server/db/db.server.ts";
-import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
+import { flashHeaders, flashOptions } from "../../server/http/flash.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
-import { newId } from "../../server/ids.server.ts";
 import { postViewsByDay } from "../../server/insights/report.server.ts";
+import { newId } from "../../server/platform/ids.server.ts";
 import {
   discardPendingEdit,
   isLivePost,
   savePendingEdit,
   schedulePendingUpdate,
-} from "../../server/repos/pending-edits.server.ts";
+} from "../../server/posts/pending-edits.server.ts";
 import {
   createEditorPost,
   type EditorPost,
   loadPostForEdit,
   setPostFederate,
   updateEditorPost,
-} from "../../server/repos/post-editor.server.ts";
-import { currentRevisionId, pendingRevision } from "../../server/repos/revisions.server.ts";
-import { listSeriesOptions } from "../../server/repos/series.server.ts";
-import { listCategories, termName } from "../../server/repos/taxonomy.server.ts";
+} from "../../server/posts/post-editor.server.ts";
+import { currentRevisionId, pendingRevision } from "../../server/posts/revisions.server.ts";
+import { listSeriesOptions } from "../../server/taxonomy/series.server.ts";
+import { listCategories, termName } from "../../server/taxonomy/taxonomy.server.ts";
 import type { Route } from "./+types/editor";
 
 export const handle = routePolicy({ cache: "none", writes: "content" });

@@ -8,10 +8,10 @@ import { useAdminStrings } from "../../lib/i18n/admin-strings.ts";
 import { isRecordId } from "../../lib/ids.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
-import { loadPostForEdit } from "../../server/repos/post-editor.server.ts";
-import { currentRevisionId, listRevisions } from "../../server/repos/revisions.server.ts";
+import { requireAdmin } from "../../server/accounts/session.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
+import { loadPostForEdit } from "../../server/posts/post-editor.server.ts";
+import { currentRevisionId, listRevisions } from "../../server/posts/revisions.server.ts";
 import type { Route } from "./+types/history";
 
 export const handle = routePolicy({ cache: "none" });

@@ -8,10 +8,10 @@ import { HTML_LANG } from "../../lib/i18n/locale.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { POST_STATUSES } from "../../lib/schemas/post.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
+import { requireAdmin } from "../../server/accounts/session.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
 import type { PostStatus } from "../../server/db/schema.server.ts";
-import { listMyPosts } from "../../server/repos/my-posts.server.ts";
+import { listMyPosts } from "../../server/posts/my-posts.server.ts";
 import type { Route } from "./+types/my-posts";
 
 export const handle = routePolicy({ cache: "none" });

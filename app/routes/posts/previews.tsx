@@ -10,11 +10,11 @@ import { isRecordId } from "../../lib/ids.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { PREVIEW_CHOICES, PREVIEW_HOURS } from "../../lib/preview-links.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
-import { requireAdmin } from "../../server/auth/session.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
+import { requireAdmin } from "../../server/accounts/session.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
-import { loadPostForEdit } from "../../server/repos/post-editor.server.ts";
-import { createPreviewLink, listPreviewLinks, revokePreviewLink } from "../../server/repos/preview-links.server.ts";
+import { loadPostForEdit } from "../../server/posts/post-editor.server.ts";
+import { createPreviewLink, listPreviewLinks, revokePreviewLink } from "../../server/posts/preview-links.server.ts";
 import type { Route } from "./+types/previews";
 
 // `/posts/edit/{postId}/previews` (and /en, /zh): the post's private preview links. Creating

@@ -6,10 +6,10 @@ import { HTML_LANG } from "../../lib/i18n/locale.ts";
 import { BODY_IMAGE_SIZES, mediaIdFromUrl } from "../../lib/media.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
 import { mediaImages } from "../../server/media/media.server.ts";
-import { postOfPreviewToken, previewPost } from "../../server/repos/preview-links.server.ts";
-import { seriesBoxForPost } from "../../server/repos/series.server.ts";
+import { postOfPreviewToken, previewPost } from "../../server/posts/preview-links.server.ts";
+import { seriesBoxForPost } from "../../server/taxonomy/series.server.ts";
 import type { Route } from "./+types/preview";
 
 // `/preview/{token}` (and /en, /zh): a draft, or a live post's pending changes, as it will

@@ -9,8 +9,8 @@ import { HTML_LANG } from "../../lib/i18n/locale.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { MAX_QUERY_LENGTH } from "../../lib/search.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
 import { pageShowsAnyPost } from "../../server/cache/page-tags.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
 import { searchPosts } from "../../server/search/search.server.ts";
 import type { Route } from "./+types/search";
 

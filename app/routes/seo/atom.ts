@@ -1,5 +1,5 @@
 import { routePolicy } from "../../lib/route-policy.ts";
-import { buildAtom } from "../../server/feeds.server.ts";
+import { buildAtom } from "../../server/feeds/feeds.server.ts";
 import type { Route } from "./+types/atom";
 import { feedInput, xmlResponse } from "./feed.server.ts";
 

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import type { RouterContextProvider } from "react-router";
 import { DEFAULT_LOCALE, localeFromPath } from "../../lib/i18n/locale.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
 import { pageShowsAnyPost } from "../../server/cache/page-tags.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
-import { FEED_CACHE_CONTROL, FEED_SIZE, type FeedInput } from "../../server/feeds.server.ts";
-import { latestPostsInLocale } from "../../server/repos/discovery.server.ts";
-import { requestSettings } from "../../server/request-settings.server.ts";
+import { latestPostsInLocale } from "../../server/feeds/discovery.server.ts";
+import { FEED_CACHE_CONTROL, FEED_SIZE, type FeedInput } from "../../server/feeds/feeds.server.ts";
+import { requestSettings } from "../../server/site/request-settings.server.ts";
 
 /**
  * What a feed shows: the language comes from the path alone (`/en/…`, `/zh/…`),

@@ -1,5 +1,5 @@
 import { routePolicy } from "../../lib/route-policy.ts";
-import { buildJsonFeed, JSON_FEED_TYPE } from "../../server/json-feed.server.ts";
+import { buildJsonFeed, JSON_FEED_TYPE } from "../../server/feeds/json-feed.server.ts";
 import type { Route } from "./+types/json-feed";
 import { feedInput, xmlResponse } from "./feed.server.ts";
 

@@ -1,6 +1,6 @@
 import { routePolicy } from "../../lib/route-policy.ts";
-import { getApp } from "../../server/context.server.ts";
-import { robotsTxt } from "../../server/feeds.server.ts";
+import { getApp } from "../../server/boot/context.server.ts";
+import { robotsTxt } from "../../server/feeds/feeds.server.ts";
 import type { Route } from "./+types/robots";
 
 export const handle = routePolicy({ cache: "public" });

@@ -1,5 +1,5 @@
 import { routePolicy } from "../../lib/route-policy.ts";
-import { buildRss } from "../../server/feeds.server.ts";
+import { buildRss } from "../../server/feeds/feeds.server.ts";
 import type { Route } from "./+types/rss";
 import { feedInput, xmlResponse } from "./feed.server.ts";
 

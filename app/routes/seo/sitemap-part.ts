@@ -1,5 +1,5 @@
 import { routePolicy } from "../../lib/route-policy.ts";
-import { parseSitemapFile } from "../../server/sitemap.server.ts";
+import { parseSitemapFile } from "../../server/feeds/sitemap.server.ts";
 import type { Route } from "./+types/sitemap-part";
 import { sitemapLoader } from "./sitemap-response.server.ts";
 

@@ -1,8 +1,8 @@
 import { data } from "react-router";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
 import { pageShowsAnyPost } from "../../server/cache/page-tags.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
-import { requestSettings } from "../../server/request-settings.server.ts";
-import { type SitemapPart, sitemapXml } from "../../server/sitemap.server.ts";
+import { type SitemapPart, sitemapXml } from "../../server/feeds/sitemap.server.ts";
+import { requestSettings } from "../../server/site/request-settings.server.ts";
 import type { Route } from "./+types/sitemap";
 import { xmlResponse } from "./feed.server.ts";
 

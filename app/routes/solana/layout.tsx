@@ -1,7 +1,7 @@
 import { lazy } from "react";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { rpcFromCookie, solanaConnectSources } from "../../lib/solana/network.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp } from "../../server/boot/context.server.ts";
 import type { Route } from "./+types/layout";
 import ClientPage from "./layout.page.client.ts";
 

@@ -1,6 +1,6 @@
 import { lazy } from "react";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
-import { getApp } from "../../server/context.server.ts";
+import { getApp } from "../../server/boot/context.server.ts";
 import { solanaTitle } from "../../solana/i18n.ts";
 import type { SolanaToolHandle } from "../../solana/ui.tsx";
 import type { Route } from "./+types/wallet-connect";

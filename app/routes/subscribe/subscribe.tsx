@@ -5,10 +5,10 @@ import { validate } from "../../lib/forms.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { subscribeSchema } from "../../lib/schemas/auth.ts";
-import { retryAfterHeaders } from "../../server/auth/guard.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
+import { retryAfterHeaders } from "../../server/accounts/guard.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
-import { subscribe } from "../../server/subscriptions.server.ts";
+import { subscribe } from "../../server/newsletter/subscriptions.server.ts";
 import type { Route } from "./+types/subscribe";
 
 export const handle = routePolicy({ cache: "none", writes: "none", js: "lean" });

@@ -6,16 +6,16 @@ import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { SUBSCRIBER_LANGUAGES, subscriberLanguagesSchema, tokenSchema } from "../../lib/schemas/auth.ts";
-import { retryAfterHeaders } from "../../server/auth/guard.server.ts";
-import { getApp, getRequest } from "../../server/context.server.ts";
+import { retryAfterHeaders } from "../../server/accounts/guard.server.ts";
+import { getApp, getRequest } from "../../server/boot/context.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
 import {
   confirmSubscription,
   setSubscriberLanguages,
   subscriberForToken,
   unsubscribe,
-} from "../../server/repos/subscribers.server.ts";
-import { pressSubscriberToken } from "../../server/subscriptions.server.ts";
+} from "../../server/newsletter/subscribers.server.ts";
+import { pressSubscriberToken } from "../../server/newsletter/subscriptions.server.ts";
 import type { Route } from "./+types/subscriber-token";
 
 // The two pages a subscriber mail links to, /subscribe/confirm and /unsubscribe

@@ -1,7 +1,7 @@
 import type { RouterContextProvider } from "react-router";
 import type { Locale } from "../../lib/i18n/locale.ts";
-import { requireAdmin, type SessionUser } from "../auth/session.server.ts";
-import { getApp, getRequest, type Services } from "../context.server.ts";
+import { requireAdmin, type SessionUser } from "../accounts/session.server.ts";
+import { getApp, getRequest, type Services } from "../boot/context.server.ts";
 
 // What every admin list's loader and action read from the request: the admin
 // (checked), the search and page, the row awaiting delete, the way back.

@@ -2,9 +2,9 @@ import { pino } from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { callRoute, fakeSessionAuth, testRouterContext } from "../../../tests/setup/router-context.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
-import type { Services } from "../context.server.ts";
-import { addAdmins } from "../repos/admins.server.ts";
-import { createLink, getLink, listLinksForAdmin, moveLink } from "../repos/links.server.ts";
+import { addAdmins } from "../accounts/admins.server.ts";
+import type { Services } from "../boot/context.server.ts";
+import { createLink, getLink, listLinksForAdmin, moveLink } from "../site/links.server.ts";
 import { deleteIntent, moveIntent, refuse, rowActions } from "./row-actions.server.ts";
 
 // The admin lists' row actions, called as React Router calls an action, on a real

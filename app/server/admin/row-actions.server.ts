@@ -1,11 +1,11 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
 import type { FlashKey } from "../../lib/flash.ts";
-import { requireAdmin, type SessionUser } from "../auth/session.server.ts";
-import { getApp } from "../context.server.ts";
+import { requireAdmin, type SessionUser } from "../accounts/session.server.ts";
+import { getApp } from "../boot/context.server.ts";
 import type { DB } from "../db/db.server.ts";
-import { flashHeaders, flashOptions } from "../flash.server.ts";
+import { flashHeaders, flashOptions } from "../http/flash.server.ts";
 import { readForm } from "../http/form.server.ts";
-import { audit } from "../repos/audit.server.ts";
+import { audit } from "./audit.server.ts";
 import { safeBack } from "./list-request.server.ts";
 
 /**

@@ -1,19 +1,18 @@
 import path from "node:path";
 import { type Logger, pino } from "pino";
-import { lazyAuth } from "../auth/auth-loader.server.ts";
-import { userOfHeaders } from "../auth/session.server.ts";
-import { announceSetup } from "../auth/setup.server.ts";
+import { addAdmins } from "../accounts/admins.server.ts";
+import { lazyAuth } from "../accounts/auth-loader.server.ts";
+import { userOfHeaders } from "../accounts/session.server.ts";
+import { announceSetup } from "../accounts/setup.server.ts";
 import { createContentChanges } from "../cache/content-changes.server.ts";
 import { type ContentVersionWatch, watchContentVersion } from "../cache/content-version.server.ts";
 import { postTag } from "../cache/page-tags.server.ts";
 import { createRenderCache, type RenderCache } from "../cache/render-cache.server.ts";
-import { workerCommentRenderer } from "../comment-renderer.server.ts";
-import type { Services } from "../context.server.ts";
+import { workerCommentRenderer } from "../comments/comment-renderer.server.ts";
 import { type OpenDatabase, openDatabase } from "../db/db.server.ts";
 import { createDatabaseHealth } from "../db/health.server.ts";
 import { migrateToLatest } from "../db/migrate.server.ts";
 import { startStatisticsRefresh } from "../db/statistics.server.ts";
-import type { Env } from "../env.server.ts";
 import {
   createFederationService,
   type FederationService,
@@ -24,27 +23,28 @@ import { workerUploadChecker } from "../import/upload-check.server.ts";
 import { pruneUnpacked } from "../import/zip.server.ts";
 import { createInsightRecorder } from "../insights/recorder.server.ts";
 import { startInsightsRollup } from "../insights/rollup.server.ts";
+import { createViewCounter } from "../insights/views.server.ts";
 import type { LeasedJob } from "../jobs/lease.server.ts";
 import { importDeps, startPostImports } from "../jobs/post-import.server.ts";
-import { startScheduledPublishing } from "../jobs/publish-scheduled.server.ts";
-import { startSubscriberImports } from "../jobs/subscriber-import.server.ts";
+import { createMailer } from "../mail/message.server.ts";
 import { type MailWorker, startMailWorker } from "../mail/outbox.server.ts";
 import { relaxedOutcomeWrites } from "../mail/relaxed-writes.server.ts";
 import { createMailTransport } from "../mail/transport.server.ts";
-import { createMailer } from "../mail.server.ts";
+import { startSubscriberImports } from "../newsletter/subscriber-import-job.server.ts";
 import { newsletterContext, newsletterOutboxHooks } from "../newsletter/worker.server.ts";
 import { startModerationDigest } from "../notify/moderation.server.ts";
 import { noticeDeps } from "../notify/notices.server.ts";
 import { startScheduledBackups } from "../ops/schedule.server.ts";
+import type { Env } from "../platform/env.server.ts";
 import { wirePostLifecycle } from "../posts/lifecycle.server.ts";
+import { startScheduledPublishing } from "../posts/publish-scheduled.server.ts";
 import { createRedirectMap, type RedirectMap } from "../redirects/map.server.ts";
-import { addAdmins } from "../repos/admins.server.ts";
-import { createAdImpressions } from "../repos/ads.server.ts";
 import { importFoldersInUse } from "../repos/post-import.server.ts";
 import { createSharedState, type SharedState } from "../shared-state/index.server.ts";
+import { createAdImpressions } from "../site/ads.server.ts";
 import { createStorage } from "../storage/index.server.ts";
 import { createLocalStorage, type LocalFileSystem } from "../storage/local.server.ts";
-import { createViewCounter } from "../views.server.ts";
+import type { Services } from "./context.server.ts";
 
 /** Everything one process runs on, plus what only the HTTP layer needs and how to stop it all. */
 export interface Boot {
@@ -88,7 +88,7 @@ function workerUrl(built: string, source: string): URL {
 }
 
 /** The comment renderer's worker. */
-const commentWorkerUrl = () => workerUrl("./comment-worker.js", "../markdown-worker.server.ts");
+const commentWorkerUrl = () => workerUrl("./comment-worker.js", "../comments/markdown-worker.server.ts");
 /** The import render worker (import/render-pool.server.ts). */
 const importWorkerUrl = () => workerUrl("./import-worker.js", "../import/render-worker.server.ts");
 /** The admin Import upload's check (import/upload-check.server.ts). */

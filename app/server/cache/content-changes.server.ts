@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { DB } from "../db/db.server.ts";
-import { forgetPostCounts } from "../post-counts.server.ts";
+import { forgetPostCounts } from "../posts/post-counts.server.ts";
 import type { ChangeTags, ContentVersionStore } from "./content-version.server.ts";
 import type { RenderCache } from "./render-cache.server.ts";
 

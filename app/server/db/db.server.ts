@@ -17,8 +17,8 @@ import {
   type Transaction,
 } from "kysely";
 import type { Pool } from "pg";
-import type { DatabaseConfig } from "../env.server.ts";
-import { lazyModule } from "../lazy-module.server.ts";
+import type { DatabaseConfig } from "../platform/env.server.ts";
+import { lazyModule } from "../platform/lazy-module.server.ts";
 import { allowReuse } from "./reusable-query.server.ts";
 import type { Database, DB } from "./schema.server.ts";
 import { InliningSqliteQueryCompiler } from "./sqlite-compiler.server.ts";

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
-import { createLink } from "../repos/links.server.ts";
+import { createLink } from "../site/links.server.ts";
 import { containsText, countRows, likePattern } from "./query.server.ts";
 
 // isUniqueViolation is exercised against both dialects' real errors in
-// app/server/repos/post-editor.server.test.ts.
+// app/server/posts/post-editor.server.test.ts.
 
 describe("likePattern", () => {
   it("takes %, _ and \\ in a search literally, case-folded", () => {

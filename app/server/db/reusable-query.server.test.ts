@@ -1,11 +1,11 @@
 import { type KyselyPlugin, type PluginTransformQueryArgs, type RootOperationNode, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
-import { adWindowRows } from "../repos/ads.server.ts";
-import { COMMENT_QUERIES } from "../repos/comments.server.ts";
-import { reactionRows } from "../repos/federation-inbound.server.ts";
-import { POST_PAGE_QUERIES } from "../repos/post-detail.server.ts";
-import { listPageQuery } from "../repos/posts.server.ts";
+import { COMMENT_QUERIES } from "../comments/comments.server.ts";
+import { reactionRows } from "../federation/inbound-store.server.ts";
+import { POST_PAGE_QUERIES } from "../posts/post-detail.server.ts";
+import { listPageQuery } from "../posts/posts.server.ts";
+import { adWindowRows } from "../site/ads.server.ts";
 import { nowIso } from "./db.server.ts";
 import {
   MAX_SIZED_TEMPLATES,

@@ -3,7 +3,7 @@ import type { MessageQueue, MessageQueueEnqueueOptions, MessageQueueListenOption
 import type { Logger } from "pino";
 import type { DB } from "../db/db.server.ts";
 import type { DeliveryOutcome } from "../db/schema.server.ts";
-import { newId } from "../ids.server.ts";
+import { newId } from "../platform/ids.server.ts";
 
 /**
  * The delivery log and dead servers (docs/decisions/023-federation.md, "Profile, follow box,

@@ -34,9 +34,20 @@ import en from "../../../locales/en/common.json" with { type: "json" };
 import zh from "../../../locales/zh/common.json" with { type: "json" };
 import type { DB } from "../db/db.server.ts";
 import type { FederationActor } from "../db/schema.server.ts";
-import type { Env } from "../env.server.ts";
-import { absolutizeUrls, postUrl } from "../feeds.server.ts";
-import { newId } from "../ids.server.ts";
+import { absolutizeUrls, postUrl } from "../feeds/feeds.server.ts";
+import type { Env } from "../platform/env.server.ts";
+import { newId } from "../platform/ids.server.ts";
+import { getSiteSetting, getSiteSettings, SOCIAL_NETWORKS, type SocialNetwork } from "../site/site-settings.server.ts";
+import { type InboundData, onCreate, onDelete, onReaction, onUndoReaction, onUpdate } from "./inbound.server.ts";
+import { isBlocked } from "./inbound-store.server.ts";
+import { DatabaseKvStore } from "./kv.server.ts";
+import {
+  DELIVERY_ATTEMPTS,
+  DELIVERY_RETRY_INITIAL_MS,
+  FEDERATION_PATHS,
+  federationHost,
+  PERMANENT_FAILURE_STATUSES,
+} from "./paths.server.ts";
 import {
   actorKeys,
   addFollower,
@@ -48,18 +59,7 @@ import {
   isFederationActor,
   removeFollower,
   saveActorKey,
-} from "../repos/federation.server.ts";
-import { isBlocked } from "../repos/federation-inbound.server.ts";
-import { getSiteSetting, getSiteSettings, SOCIAL_NETWORKS, type SocialNetwork } from "../repos/site-settings.server.ts";
-import { type InboundData, onCreate, onDelete, onReaction, onUndoReaction, onUpdate } from "./inbound.server.ts";
-import { DatabaseKvStore } from "./kv.server.ts";
-import {
-  DELIVERY_ATTEMPTS,
-  DELIVERY_RETRY_INITIAL_MS,
-  FEDERATION_PATHS,
-  federationHost,
-  PERMANENT_FAILURE_STATUSES,
-} from "./paths.server.ts";
+} from "./store.server.ts";
 
 /**
  * An instant as Fedify takes it. Fedify's types name the standard Temporal (lib

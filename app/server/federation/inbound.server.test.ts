@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DOMAIN_PATTERN, domainBlockSchema } from "../../lib/schemas/fediverse.ts";
 import { INBOX_RATE_KEYS } from "../http/federation.server.ts";
-import { sanitizeCommentHtml } from "../markdown.server.ts";
+import { sanitizeCommentHtml } from "../render/markdown.server.ts";
 
 describe("a remote note's HTML through the comment sanitiser", () => {
   it("keeps the comment subset and drops scripts, handlers, images, styles and unsafe links", () => {

@@ -18,7 +18,8 @@ import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import type { FederationReactionKind } from "../db/schema.server.ts";
 import { HTML_MAX_DEPTH, htmlToMarkdown, tagDepth } from "../import/html-markdown.server.ts";
-import { sanitizeCommentHtml } from "../markdown.server.ts";
+import { sanitizeCommentHtml } from "../render/markdown.server.ts";
+import { getSiteSetting } from "../site/site-settings.server.ts";
 import {
   addReaction,
   deleteRemoteReply,
@@ -30,8 +31,7 @@ import {
   replyTargetOfNote,
   storeRemoteReply,
   updateRemoteReply,
-} from "../repos/federation-inbound.server.ts";
-import { getSiteSetting } from "../repos/site-settings.server.ts";
+} from "./inbound-store.server.ts";
 
 // Replies, likes and boosts from the Fediverse (docs/decisions/023-federation.md, "Replies,
 // likes, boosts, blocks"). Fedify has checked the request's signature and that its key

@@ -4,7 +4,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import { sharedStoreBackends } from "../../../tests/setup/test-redis.ts";
-import { bulkCollector } from "../bulk-gc.server.ts";
+import { bulkCollector } from "../platform/bulk-gc.server.ts";
 import { backoffDelay, DatabaseMessageQueue, type QueueOptions } from "./queue.server.ts";
 import { RedisMessageQueue } from "./redis-store.server.ts";
 

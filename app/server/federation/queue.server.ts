@@ -5,11 +5,11 @@ import type {
   MessageQueueListenOptions,
 } from "@fedify/fedify";
 import type { Logger } from "pino";
-import { type BulkCollector, bulkCollector } from "../bulk-gc.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
-import { newId } from "../ids.server.ts";
 import { type LeasedJob, startLeasedJob } from "../jobs/lease.server.ts";
+import { type BulkCollector, bulkCollector } from "../platform/bulk-gc.server.ts";
+import { newId } from "../platform/ids.server.ts";
 
 export const FEDERATION_LEASE = "federation-queue";
 

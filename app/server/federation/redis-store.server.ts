@@ -9,7 +9,7 @@ import type {
   MessageQueueListenOptions,
 } from "@fedify/fedify";
 // Types only: the Redis client itself is loaded by shared-state when REDIS_URL is set.
-import { bulkCollector } from "../bulk-gc.server.ts";
+import { bulkCollector } from "../platform/bulk-gc.server.ts";
 import type { RedisClient } from "../shared-state/redis.server.ts";
 import { encodeKey } from "./kv.server.ts";
 import { backoffDelay, delayMs, type QueueOptions, sortableId } from "./queue.server.ts";

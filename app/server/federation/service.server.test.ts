@@ -4,7 +4,7 @@ import path from "node:path";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
-import { parseEnv } from "../env.server.ts";
+import { parseEnv } from "../platform/env.server.ts";
 import { createFederationService, federationStatus } from "./service.server.ts";
 
 describe("federationStatus", () => {

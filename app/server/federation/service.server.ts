@@ -4,23 +4,23 @@ import type { Logger } from "pino";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import type { FederationActor } from "../db/schema.server.ts";
-import type { Env } from "../env.server.ts";
 import { type LeasedJob, startLeasedJob } from "../jobs/lease.server.ts";
-import {
-  federatedPostSources,
-  federatedPosts,
-  forgetFederated,
-  isFederationActor,
-  markFederated,
-} from "../repos/federation.server.ts";
-import { getSiteSetting } from "../repos/site-settings.server.ts";
+import type { Env } from "../platform/env.server.ts";
 import type { RedisClient } from "../shared-state/redis.server.ts";
+import { getSiteSetting } from "../site/site-settings.server.ts";
 import { DeliveryLog } from "./deliveries.server.ts";
 import type { FederationData, InkwellFederation } from "./federation.server.ts";
 import { DatabaseKvStore } from "./kv.server.ts";
 import { DELIVERY_ATTEMPTS, PERMANENT_FAILURE_STATUSES } from "./paths.server.ts";
 import { DatabaseMessageQueue } from "./queue.server.ts";
 import { RedisKvStore, RedisMessageQueue } from "./redis-store.server.ts";
+import {
+  federatedPostSources,
+  federatedPosts,
+  forgetFederated,
+  isFederationActor,
+  markFederated,
+} from "./store.server.ts";
 
 /**
  * Why federation is on or off. The environment wins over the admin switch; neither
@@ -52,6 +52,12 @@ export interface FederationTestMode {
   retryInitialMs?: number;
   /** How long a server fails before it is given up as dead, shortened so a test sees it. */
   deadAfterMs?: number;
+  /**
+   * A queue message whose handler threw (a busy database, not a failed delivery) waits this
+   * long before its retry, shortened so a transient error on a loaded test machine costs a
+   * test half a second instead of the production 30 s.
+   */
+  queueBackoffMs?: number;
 }
 
 export interface FederationService {
@@ -118,7 +124,11 @@ export function createFederationService(opts: {
   // New messages wake the worker on this instance; the worker also looks every few seconds
   // (messages queued on other instances, retries that have come due). In the database only
   // the lease holder works; in Redis every instance does.
-  const queueOptions = { log, pollMs: opts.queuePollMs ?? Math.min(QUEUE_POLL_MS, env.schedulerIntervalMs) };
+  const queueOptions = {
+    log,
+    pollMs: opts.queuePollMs ?? Math.min(QUEUE_POLL_MS, env.schedulerIntervalMs),
+    ...(testMode?.queueBackoffMs ? { backoffMs: testMode.queueBackoffMs } : {}),
+  };
   const queue = redis
     ? new RedisMessageQueue(redis.client, redis.prefix, queueOptions)
     : new DatabaseMessageQueue(db, queueOptions);

@@ -1,4 +1,5 @@
 import type { Request as ExpressRequest, Response as ExpressResponse, NextFunction, RequestHandler } from "express";
+import type { Services } from "../boot/context.server.ts";
 import type { ContentVersionWatch } from "../cache/content-version.server.ts";
 import { PUBLIC_PAGE_CACHE_CONTROL, sendPage } from "../cache/page-cache.server.ts";
 import {
@@ -12,8 +13,7 @@ import {
   withoutNonce,
 } from "../cache/render-cache.server.ts";
 import { type RenderFlights, waitAtMost } from "../cache/render-flights.server.ts";
-import type { Services } from "../context.server.ts";
-import type { Env } from "../env.server.ts";
+import type { Env } from "../platform/env.server.ts";
 import { recordRead, takeSourceParams } from "./insights.server.ts";
 import { clientIpOf, localsOf } from "./request-meta.server.ts";
 

@@ -1,11 +1,11 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
-import type { Env } from "../env.server.ts";
 import { htmlPageOf, isFederationPath } from "../federation/paths.server.ts";
 import { parseActivityBody } from "../federation/raw-json.server.ts";
 import type { FederationService } from "../federation/service.server.ts";
-import { addressBucket, hit, type RateLimitStore, spent } from "../rate-limit.server.ts";
+import type { Env } from "../platform/env.server.ts";
 import { sendTooLarge } from "./guards.server.ts";
+import { addressBucket, hit, type RateLimitStore, spent } from "./rate-limit.server.ts";
 import { clientIpOf } from "./request-meta.server.ts";
 
 /** The largest activity an inbox takes (Mastodon's own posts are a few KiB). */

@@ -3,9 +3,9 @@ import type { Logger } from "pino";
 import type { ErrorBody } from "../../lib/error-codes.ts";
 import type { RoutePolicy } from "../../lib/route-policy.ts";
 import { type DatabaseHealth, DB_RETRY_AFTER_SECONDS, UNAVAILABLE_PAGE } from "../db/health.server.ts";
-import type { Env } from "../env.server.ts";
-import { isCrossSiteWrite } from "../security.server.ts";
+import type { Env } from "../platform/env.server.ts";
 import { localsOf } from "./request-meta.server.ts";
+import { isCrossSiteWrite } from "./security.server.ts";
 
 /** JSON endpoints (and React Router data requests) answer in JSON, pages in text or HTML. */
 const wantsJson = (req: Request) => req.path.startsWith("/api/") || req.path.endsWith(".data");

@@ -1,6 +1,5 @@
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
 import type { RequestEffects } from "../cache/render-cache.server.ts";
-import type { Env } from "../env.server.ts";
 import {
   FEED_KINDS,
   type InsightSource,
@@ -9,6 +8,7 @@ import {
   withoutSourceParams,
 } from "../insights/classify.server.ts";
 import type { InsightRecorder } from "../insights/recorder.server.ts";
+import type { Env } from "../platform/env.server.ts";
 import { clientIpOf, localsOf } from "./request-meta.server.ts";
 
 /**

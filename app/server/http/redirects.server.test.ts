@@ -7,7 +7,7 @@ import { createContentChanges } from "../cache/content-changes.server.ts";
 import { createRenderCache } from "../cache/render-cache.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import { createRedirectMap, type RedirectMap } from "../redirects/map.server.ts";
-import { getRedirect, redirectsForExport, saveRedirect } from "../repos/redirects.server.ts";
+import { getRedirect, redirectsForExport, saveRedirect } from "../redirects/redirects.server.ts";
 import { serveRedirects } from "./redirects.server.ts";
 
 // The redirects step in front of a stand-in for everything after it (cached pages, static

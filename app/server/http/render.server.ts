@@ -1,10 +1,10 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
-import { CLIENT_IP_HEADER, LOCALE_HEADER } from "../auth/auth-config.server.ts";
+import { CLIENT_IP_HEADER, LOCALE_HEADER } from "../accounts/auth-config.server.ts";
+import { requestContext, type Services, servicesContext } from "../boot/context.server.ts";
 import { PRIVATE_CACHE_CONTROL } from "../cache/page-cache.server.ts";
 import { isAnonymous } from "../cache/render-cache.server.ts";
-import { requestContext, type Services, servicesContext } from "../context.server.ts";
-import type { Env } from "../env.server.ts";
+import type { Env } from "../platform/env.server.ts";
 import { sendFetchResponse, toFetchRequest } from "./adapter.server.ts";
 import { sendRenderedPage } from "./cached-pages.server.ts";
 import { bodyLimitOf, sendTooLarge, sendUnavailable } from "./guards.server.ts";

@@ -3,12 +3,12 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import { localePrefix, resolveLocale } from "../../lib/i18n/locale.ts";
 import { rpcFromCookie, solanaConnectSources, walletConnectSources } from "../../lib/solana/network.ts";
+import type { RequestState } from "../boot/context.server.ts";
 import { newEffects } from "../cache/render-cache.server.ts";
-import type { RequestState } from "../context.server.ts";
-import type { Env } from "../env.server.ts";
-import { newNonce, securityHeaders } from "../security.server.ts";
+import type { Env } from "../platform/env.server.ts";
 import { countedRead } from "./read-count.server.ts";
 import type { MatchedRoute } from "./route-policies.server.ts";
+import { newNonce, securityHeaders } from "./security.server.ts";
 
 /** What the cache lookup worked out for a public page, for the handler that renders it on a miss. */
 export interface PageLookup {

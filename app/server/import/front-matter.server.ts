@@ -1,4 +1,4 @@
-import { lazyModule } from "../lazy-module.server.ts";
+import { lazyModule } from "../platform/lazy-module.server.ts";
 
 // Only a Markdown import reads front matter: the parsers load then, not at boot.
 const yamlModule = lazyModule(() => import("yaml"));

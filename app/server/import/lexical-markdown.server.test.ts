@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { renderPost } from "../post-render.server.ts";
+import { renderPost } from "../render/post-render.server.ts";
 import { LEXICAL_MAX_DEPTH, lexicalToMarkdown } from "./lexical-markdown.server.ts";
 
 // Ghost's Lexical → Markdown, on the fixture's posts (tests/fixtures/ghost/authors-lexical.json)

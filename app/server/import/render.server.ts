@@ -1,8 +1,8 @@
 import { MarkdownTooDeep } from "../../lib/markdown-depth.ts";
 import type { MediaImage } from "../../lib/media.ts";
 import type { Locale } from "../db/schema.server.ts";
-import type { TocEntry } from "../post-outline.server.ts";
-import { renderPost } from "../post-render.server.ts";
+import type { TocEntry } from "../render/post-outline.server.ts";
+import { renderPost } from "../render/post-render.server.ts";
 
 // The heaviest part of importing a post: its bodies rendered (the editor's path: Markdown,
 // sanitising, highlighting). Pure: no database and no files, so an import runs it on a worker

@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { Locale } from "../db/schema.server.ts";
-import { newId } from "../ids.server.ts";
+import { newId } from "../platform/ids.server.ts";
 import { type CheckedPost, checkPost } from "./check.server.ts";
 import type { ImportedPost, ImportReportLine } from "./core.server.ts";
 import { GHOST_SOURCE, streamGhostExport } from "./ghost.server.ts";

@@ -4,7 +4,7 @@ import { cleanDisplayName } from "../../lib/display-name.ts";
 import { POST_LIMITS } from "../../lib/schemas/post.ts";
 import { HAN } from "../../lib/slug.ts";
 import type { Locale } from "../db/schema.server.ts";
-import { lazyModule } from "../lazy-module.server.ts";
+import { lazyModule } from "../platform/lazy-module.server.ts";
 import {
   type ImportedAuthor,
   type ImportedComment,

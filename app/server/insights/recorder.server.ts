@@ -1,13 +1,11 @@
 import { hash } from "node:crypto";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import { NOT_FOUND_SEPARATOR, SAME_SITE } from "../../lib/insights.ts";
-import { isBotAgent } from "../bots.server.ts";
 import { isAnonymous } from "../cache/render-cache.server.ts";
-import { dayClock } from "../day-clock.server.ts";
 import type { DB } from "../db/db.server.ts";
-import { addressKey, visitorKey } from "../quick-hash.server.ts";
-import { countKey, ensureSalt, type InsightMetric, writeInsightBatch } from "../repos/insights.server.ts";
-import { MAX_VIEWERS_PER_ADDRESS } from "../views.server.ts";
+import { dayClock } from "../platform/day-clock.server.ts";
+import { addressKey, visitorKey } from "../platform/quick-hash.server.ts";
+import { isBotAgent } from "./bots.server.ts";
 import {
   countryOf,
   feedReaderOf,
@@ -17,6 +15,8 @@ import {
   searchKeyOf,
   sourceOf,
 } from "./classify.server.ts";
+import { countKey, ensureSalt, type InsightMetric, writeInsightBatch } from "./metrics.server.ts";
+import { MAX_VIEWERS_PER_ADDRESS } from "./views.server.ts";
 
 /** One public page read, as the HTTP layer sees it; reduced to counts at once. */
 export interface PageRead {

@@ -1,6 +1,7 @@
 import type { Locale } from "../../lib/i18n/locale.ts";
 import type { InsightRange } from "../../lib/insights.ts";
 import type { DB } from "../db/db.server.ts";
+import { type FediverseReach, insightFediverse } from "./fediverse.server.ts";
 import {
   type DayFigures,
   dayOf,
@@ -15,8 +16,7 @@ import {
   type KeyCount,
   type NewsletterReach,
   postTitles,
-} from "../repos/insights.server.ts";
-import { type FediverseReach, insightFediverse } from "../repos/insights-fediverse.server.ts";
+} from "./metrics.server.ts";
 
 export interface InsightsReport {
   days: InsightRange;

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { DB } from "../db/db.server.ts";
 import { type LeasedJob, startLeasedJob } from "../jobs/lease.server.ts";
-import { rollUpInsights } from "../repos/insights.server.ts";
+import { rollUpInsights } from "./metrics.server.ts";
 
 export const INSIGHTS_LEASE = "insights";
 export const INSIGHTS_ROLLUP_INTERVAL_MS = 5 * 60_000;

@@ -1,7 +1,7 @@
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
-import { bulkCollector } from "../bulk-gc.server.ts";
+import { bulkCollector } from "../platform/bulk-gc.server.ts";
 import { acquireLease, leaseHolder, releaseLease, startChunkedJob, startLeasedJob } from "./lease.server.ts";
 
 describe(`job leases (${testDialect()})`, () => {

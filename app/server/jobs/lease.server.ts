@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { Logger } from "pino";
-import { type BulkCollector, bulkCollector } from "../bulk-gc.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
+import { type BulkCollector, bulkCollector } from "../platform/bulk-gc.server.ts";
 
 /** This process, as lease holders are named: host, pid and a random part (pids repeat across hosts). */
 export const INSTANCE_ID = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;

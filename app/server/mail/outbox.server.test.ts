@@ -2,9 +2,9 @@ import { pino } from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type MailCapture, startMailCapture } from "../../../tests/setup/mail-capture.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
-import { bulkCollector } from "../bulk-gc.server.ts";
-import type { Env } from "../env.server.ts";
-import { createMailer } from "../mail.server.ts";
+import { bulkCollector } from "../platform/bulk-gc.server.ts";
+import type { Env } from "../platform/env.server.ts";
+import { createMailer } from "./message.server.ts";
 import { deliverOne, dueMail, queueMail, RETRY_WINDOW_MS, retryDelayMs, startMailWorker } from "./outbox.server.ts";
 import { createMailTransport, type Envelope, type MailTransport } from "./transport.server.ts";
 

@@ -1,10 +1,10 @@
 import type { Logger } from "pino";
-import { type BulkCollector, bulkCollector } from "../bulk-gc.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import type { Locale } from "../db/schema.server.ts";
-import { newId } from "../ids.server.ts";
 import { acquireLease, INSTANCE_ID, releaseLease } from "../jobs/lease.server.ts";
+import { type BulkCollector, bulkCollector } from "../platform/bulk-gc.server.ts";
+import { newId } from "../platform/ids.server.ts";
 import { type Envelope, failureText, isTemporaryFailure, type MailTransport } from "./transport.server.ts";
 
 /** A mail to queue. `key` makes it unique: the same key queued twice is one mail. */

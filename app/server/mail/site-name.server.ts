@@ -1,6 +1,6 @@
 import type { DB } from "../db/db.server.ts";
 import type { Locale } from "../db/schema.server.ts";
-import { DEFAULT_SETTINGS, getSiteSettings, type SiteSettings } from "../repos/site-settings.server.ts";
+import { DEFAULT_SETTINGS, getSiteSettings, type SiteSettings } from "../site/site-settings.server.ts";
 
 // Every mail names the site the way the owner configured it (/admin/config), in the
 // recipient's language: in its subject, its body and as the sender's display name.

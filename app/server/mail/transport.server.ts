@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { Logger } from "pino";
-import type { Env } from "../env.server.ts";
+import type { Env } from "../platform/env.server.ts";
 import { mailboxAddress } from "./mime.server.ts";
 import { fromHeader } from "./site-name.server.ts";
 import { createSmtpSender } from "./smtp-sender.server.ts";

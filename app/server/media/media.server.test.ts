@@ -6,8 +6,8 @@ import { jpeg, png } from "../../../tests/fixtures/images.ts";
 import { insertUser } from "../../../tests/setup/fixtures-db.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import { nowIso } from "../db/db.server.ts";
-import { createAd } from "../repos/ads.server.ts";
-import { createPost } from "../repos/posts.server.ts";
+import { createPost } from "../posts/posts.server.ts";
+import { createAd } from "../site/ads.server.ts";
 import { createLocalStorage } from "../storage/local.server.ts";
 import { type StorageDriver, StorageError } from "../storage/types.server.ts";
 import {

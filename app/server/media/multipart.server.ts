@@ -3,7 +3,7 @@ import { rm } from "node:fs/promises";
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import type busboy from "busboy";
-import { lazyModule } from "../lazy-module.server.ts";
+import { lazyModule } from "../platform/lazy-module.server.ts";
 
 // Only uploads read multipart bodies: the parser loads with the first one.
 const busboyModule = lazyModule(() => import("busboy"));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderPost } from "../post-render.server.ts";
+import { renderPost } from "../render/post-render.server.ts";
 import {
   absoluteUrl,
   mailBodyHtml,

@@ -5,11 +5,10 @@ import { insertRawPost } from "../../../tests/setup/raw-post.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import { nowIso } from "../db/db.server.ts";
 import type { Locale, SubscriberLanguages } from "../db/schema.server.ts";
-import type { Env } from "../env.server.ts";
-import { newId } from "../ids.server.ts";
 import { deliverOne, dueMail } from "../mail/outbox.server.ts";
 import { createMailTransport, type MailTransport } from "../mail/transport.server.ts";
-import { requestSubscription, unsubscribe } from "../repos/subscribers.server.ts";
+import type { Env } from "../platform/env.server.ts";
+import { newId } from "../platform/ids.server.ts";
 import {
   BOUNCE_LIMIT,
   postsForTest,
@@ -20,6 +19,7 @@ import {
   subscriberLinkToken,
   versionFor,
 } from "./sends.server.ts";
+import { requestSubscription, unsubscribe } from "./subscribers.server.ts";
 import { newsletterOutboxHooks } from "./worker.server.ts";
 
 const silent = pino({ level: "silent" });

@@ -2,13 +2,13 @@ import { formatDate } from "../../lib/format.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import type { Locale, PostStatus, SubscriberLanguages } from "../db/schema.server.ts";
-import { newId } from "../ids.server.ts";
+import type { Mailer } from "../mail/message.server.ts";
 import { fillTemplate, type MailTemplate, mailTemplate } from "../mail/mime.server.ts";
 import { fromWithName, mailboxOf, siteNameIn } from "../mail/site-name.server.ts";
 import type { Envelope } from "../mail/transport.server.ts";
-import type { Mailer } from "../mail.server.ts";
-import { getSiteSettings } from "../repos/site-settings.server.ts";
-import { idOfSignedToken, signedIdMatches, signId } from "../signed-id.server.ts";
+import { newId } from "../platform/ids.server.ts";
+import { idOfSignedToken, signedIdMatches, signId } from "../platform/signed-id.server.ts";
+import { getSiteSettings } from "../site/site-settings.server.ts";
 import { escapeHtml, PLACEHOLDER, personalize, type RenderedNewsletter, renderNewsletter } from "./mail-html.server.ts";
 import { newsletterStrings } from "./strings.server.ts";
 

@@ -1,6 +1,6 @@
 import type { DB } from "../db/db.server.ts";
-import type { Env } from "../env.server.ts";
 import type { OutboxHooks } from "../mail/outbox.server.ts";
+import type { Env } from "../platform/env.server.ts";
 import {
   composeNewsletterMail,
   type NewsletterContext,

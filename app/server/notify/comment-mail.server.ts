@@ -1,5 +1,5 @@
-import type { CommentStoredHook } from "../repos/comments.server.ts";
-import type { ModerationNotice } from "../repos/site-settings.server.ts";
+import type { CommentStoredHook } from "../comments/comments.server.ts";
+import type { ModerationNotice } from "../site/site-settings.server.ts";
 import { queueModerationNotices } from "./moderation.server.ts";
 import type { NoticeDeps } from "./notices.server.ts";
 import { queueReplyNotices } from "./replies.server.ts";

@@ -2,11 +2,11 @@ import { pino } from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { insertUser } from "../../../tests/setup/fixtures-db.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
-import { createMailer } from "../mail.server.ts";
-import { addAdmins } from "../repos/admins.server.ts";
-import { submitComment } from "../repos/comments.server.ts";
-import { createPost } from "../repos/posts.server.ts";
-import { type ModerationNotice, updateSiteSettings } from "../repos/site-settings.server.ts";
+import { addAdmins } from "../accounts/admins.server.ts";
+import { submitComment } from "../comments/comments.server.ts";
+import { createMailer } from "../mail/message.server.ts";
+import { createPost } from "../posts/posts.server.ts";
+import { type ModerationNotice, updateSiteSettings } from "../site/site-settings.server.ts";
 import { commentMail } from "./comment-mail.server.ts";
 import {
   DIGEST_LIST_LIMIT,

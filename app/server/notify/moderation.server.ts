@@ -3,12 +3,12 @@ import type { Logger } from "pino";
 import { pickTitle } from "../../lib/admin-content.ts";
 import { createI18n } from "../../lib/i18n/i18n.ts";
 import type { Locale } from "../../lib/i18n/locale.ts";
+import { excerpt, pendingCommentCount } from "../comments/comment-moderation.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { type LeasedJob, startLeasedJob } from "../jobs/lease.server.ts";
 import { siteNameIn } from "../mail/site-name.server.ts";
-import { excerpt, pendingCommentCount } from "../repos/comment-moderation.server.ts";
-import { displayName } from "../repos/post-detail.server.ts";
-import { getSiteSettings } from "../repos/site-settings.server.ts";
+import { displayName } from "../posts/post-detail.server.ts";
+import { getSiteSettings } from "../site/site-settings.server.ts";
 import { type NoticeDeps, recipientLocale } from "./notices.server.ts";
 
 // Mail to the admins about comments waiting for moderation (site setting

@@ -1,5 +1,5 @@
 import { DEFAULT_LOCALE, isLocale, type Locale } from "../../lib/i18n/locale.ts";
-import type { Mailer } from "../mail.server.ts";
+import type { Mailer } from "../mail/message.server.ts";
 
 /** What a notice needs to be queued: the mailer, the site's address and the secret that signs links. */
 export interface NoticeDeps {

@@ -5,15 +5,15 @@ import { callRoute, testRouterContext } from "../../../tests/setup/router-contex
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
 import { action as moderateAction } from "../../routes/admin/comments.tsx";
 import { action as stopAction, loader as stopLoader } from "../../routes/notify/stop-replies.tsx";
-import type { Services } from "../context.server.ts";
-import { lazyModule } from "../lazy-module.server.ts";
-import { createMailer } from "../mail.server.ts";
-import { addAdmins } from "../repos/admins.server.ts";
-import { type SubmitCommentInput, submitComment } from "../repos/comments.server.ts";
-import { replyNotificationsOn, setReplyNotifications } from "../repos/notification-prefs.server.ts";
-import { createPost } from "../repos/posts.server.ts";
+import { addAdmins } from "../accounts/admins.server.ts";
+import type { Services } from "../boot/context.server.ts";
+import { type SubmitCommentInput, submitComment } from "../comments/comments.server.ts";
+import { createMailer } from "../mail/message.server.ts";
+import { lazyModule } from "../platform/lazy-module.server.ts";
+import { createPost } from "../posts/posts.server.ts";
 import { commentMail } from "./comment-mail.server.ts";
 import type { NoticeDeps } from "./notices.server.ts";
+import { replyNotificationsOn, setReplyNotifications } from "./notification-prefs.server.ts";
 import { replyKey } from "./replies.server.ts";
 import { replyStopToken } from "./stop-token.server.ts";
 

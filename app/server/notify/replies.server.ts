@@ -1,11 +1,11 @@
 import { pickTitle } from "../../lib/admin-content.ts";
 import { createI18n } from "../../lib/i18n/i18n.ts";
+import { excerpt } from "../comments/comment-moderation.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { siteNameIn } from "../mail/site-name.server.ts";
-import { excerpt } from "../repos/comment-moderation.server.ts";
-import { displayName } from "../repos/post-detail.server.ts";
-import { wherePublic } from "../repos/post-visibility.server.ts";
-import { getSiteSettings } from "../repos/site-settings.server.ts";
+import { displayName } from "../posts/post-detail.server.ts";
+import { wherePublic } from "../posts/post-visibility.server.ts";
+import { getSiteSettings } from "../site/site-settings.server.ts";
 import { type NoticeDeps, recipientLocale } from "./notices.server.ts";
 import { replyStopToken } from "./stop-token.server.ts";
 

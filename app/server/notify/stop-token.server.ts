@@ -1,4 +1,4 @@
-import { idOfSignedToken, signedIdMatches, signId } from "../signed-id.server.ts";
+import { idOfSignedToken, signedIdMatches, signId } from "../platform/signed-id.server.ts";
 
 // The one-click "stop reply notifications" link: `{userId}.{mac}` (signed-id.server.ts).
 // Stateless and without expiry: all it can do is turn one user's reply mail off, which

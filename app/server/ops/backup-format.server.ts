@@ -1,6 +1,6 @@
 import * as fsp from "node:fs/promises";
 import path from "node:path";
-import type { DatabaseConfig } from "../env.server.ts";
+import type { DatabaseConfig } from "../platform/env.server.ts";
 import type { StorageDriver } from "../storage/types.server.ts";
 
 /**

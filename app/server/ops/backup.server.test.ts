@@ -11,7 +11,7 @@ import { fillSite } from "../../../tests/setup/site-fixture.ts";
 import { createServerDatabaseUrl, testDialect } from "../../../tests/setup/test-db.ts";
 import { type OpenDatabase, openDatabase } from "../db/db.server.ts";
 import { migrateToLatest } from "../db/migrate.server.ts";
-import { parseDatabaseUrl } from "../env.server.ts";
+import { parseDatabaseUrl } from "../platform/env.server.ts";
 import { reindexAll } from "../search/index.server.ts";
 import { createLocalStorage } from "../storage/local.server.ts";
 import { createS3Storage } from "../storage/s3.server.ts";

@@ -5,7 +5,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OpenDatabase, openDatabase } from "../db/db.server.ts";
 import { migrateToLatest } from "../db/migrate.server.ts";
-import { parseBackupSchedule, parseEnv } from "../env.server.ts";
+import { parseBackupSchedule, parseEnv } from "../platform/env.server.ts";
 import { createLocalStorage } from "../storage/local.server.ts";
 import type { SiteTarget } from "./backup-format.server.ts";
 import {

@@ -2,8 +2,8 @@ import * as fsp from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "pino";
 import type { OpenDatabase } from "../db/db.server.ts";
-import type { BackupSchedule } from "../env.server.ts";
 import { acquireLease, INSTANCE_ID, releaseLease } from "../jobs/lease.server.ts";
+import type { BackupSchedule } from "../platform/env.server.ts";
 import { createBackup } from "./backup.server.ts";
 import type { SiteTarget } from "./backup-format.server.ts";
 

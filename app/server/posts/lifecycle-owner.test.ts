@@ -97,7 +97,7 @@ describe("the post lifecycle owns posts.status", () => {
   it("is the only module that writes it", () => {
     const files = SCANNED.flatMap(sourceFiles).filter((f) => f !== OWNER);
     // The scan reads the real tree (a wrong root would pass on nothing).
-    expect(files).toContain("app/server/repos/post-editor.server.ts");
+    expect(files).toContain("app/server/posts/post-editor.server.ts");
     expect(statusWrites(readFileSync(path.join(ROOT, OWNER), "utf8"))).not.toEqual([]);
     const offenders = files.flatMap((f) =>
       statusWrites(readFileSync(path.join(ROOT, f), "utf8")).map((w) => `${f} ${w}`),

@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { asAuthor } from "../../../tests/setup/editing-user.ts";
+import { asAuthor, editorInput } from "../../../tests/setup/editing-user.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import type { EditorInput } from "../../lib/schemas/post.ts";
 import type { ChangeTags } from "../cache/content-version.server.ts";
-import { newId } from "../ids.server.ts";
-import { publishDuePosts } from "../jobs/publish-scheduled.server.ts";
-import { changePost } from "../repos/admin-posts.server.ts";
-import { restoreRevision } from "../repos/pending-edits.server.ts";
-import { createEditorPost, type SaveResult, updateEditorPost } from "../repos/post-editor.server.ts";
+import { changePost } from "./admin-posts.server.ts";
 import { type LifecycleActor, SCHEDULER, wirePostLifecycle } from "./lifecycle.server.ts";
+import { restoreRevision } from "./pending-edits.server.ts";
+import { createEditorPost, type SaveResult, updateEditorPost } from "./post-editor.server.ts";
+import { publishDuePosts } from "./publish-scheduled.server.ts";
 
 // Every way a post goes live (the editor's create and save, the admin list, the scheduler) has
 // the same effects, because the lifecycle alone has them: one newsletter send, an audit entry
@@ -38,21 +37,7 @@ afterAll(async () => {
 });
 
 function input(title: string, overrides: Partial<EditorInput> = {}): EditorInput {
-  return {
-    key: newId(),
-    slug: "",
-    categoryId: null,
-    tags: [],
-    coverImageUrl: null,
-    coverAlt: "",
-    status: "draft",
-    publishAt: null,
-    newsletter: true,
-    translations: [
-      { locale: "en", title, summary: "", bodyMarkdown: `Words about ${title}.`, seoTitle: null, seoDescription: null },
-    ],
-    ...overrides,
-  };
+  return editorInput({ title, body: `Words about ${title}.` }, { newsletter: true, ...overrides });
 }
 
 function saved(result: SaveResult): { id: string; version: number } {

@@ -1,16 +1,16 @@
 import { sql, type Transaction } from "kysely";
 import { pickTitle } from "../../lib/admin-content.ts";
+import { type AuditActor, audit } from "../admin/audit.server.ts";
 import type { ContentChanges } from "../cache/content-changes.server.ts";
 import type { ChangeTags } from "../cache/content-version.server.ts";
 import { editorChanges } from "../cache/page-tags.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import type { Database, Locale, PostStatus } from "../db/schema.server.ts";
-import { newId } from "../ids.server.ts";
 import { startNewsletters } from "../newsletter/sends.server.ts";
-import { forgetPostCounts } from "../post-counts.server.ts";
-import { type AuditActor, audit } from "../repos/audit.server.ts";
+import { newId } from "../platform/ids.server.ts";
 import { reindexPosts } from "../search/index.server.ts";
+import { forgetPostCounts } from "./post-counts.server.ts";
 
 // A post's life, in one place (docs/decisions/026-post-lifecycle.md).
 //

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { asAdmin, asAuthor } from "../../../tests/setup/editing-user.ts";
+import { asAdmin, asAuthor, editorInput } from "../../../tests/setup/editing-user.ts";
 import { insertUser } from "../../../tests/setup/fixtures-db.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import type { EditorInput } from "../../lib/schemas/post.ts";
-import { newId } from "../ids.server.ts";
+import { newId } from "../platform/ids.server.ts";
 import {
   discardPendingEdit,
   isLivePost,
@@ -11,11 +11,11 @@ import {
   restoreRevision,
   savePendingEdit,
   schedulePendingUpdate,
-} from "../repos/pending-edits.server.ts";
-import { createEditorPost, loadPostForEdit, setPostFederate, updateEditorPost } from "../repos/post-editor.server.ts";
-import { createPreviewLink, revokePreviewLink } from "../repos/preview-links.server.ts";
-import { listRevisions } from "../repos/revisions.server.ts";
+} from "./pending-edits.server.ts";
 import { canEditPost, editableBy } from "./post-access.server.ts";
+import { createEditorPost, loadPostForEdit, setPostFederate, updateEditorPost } from "./post-editor.server.ts";
+import { createPreviewLink, revokePreviewLink } from "./preview-links.server.ts";
+import { listRevisions } from "./revisions.server.ts";
 
 // The one rule of who may change which post (decision 028), as a predicate and as the WHERE
 // clause every editor repository function uses.
@@ -37,20 +37,7 @@ afterAll(async () => {
 });
 
 function input(overrides: Partial<EditorInput> = {}, body = "Their words."): EditorInput {
-  return {
-    key: newId(),
-    slug: "",
-    categoryId: null,
-    tags: [],
-    coverImageUrl: null,
-    coverAlt: "",
-    status: "draft",
-    publishAt: null,
-    translations: [
-      { locale: "en", title: "Theirs", summary: "", bodyMarkdown: body, seoTitle: null, seoDescription: null },
-    ],
-    ...overrides,
-  };
+  return editorInput({ title: "Theirs", body }, overrides);
 }
 
 async function authorsPost(status: "draft" | "published"): Promise<{ id: string; version: number }> {

@@ -1,7 +1,7 @@
-import { type BatchCounter, createBatchCounter } from "../batch-counter.server.ts";
 import type { ChangeTags } from "../cache/content-version.server.ts";
 import type { DB } from "../db/db.server.ts";
-import { loadRules, REDIRECTS_CHANGED, writeRedirectHits } from "../repos/redirects.server.ts";
+import { type BatchCounter, createBatchCounter } from "../platform/batch-counter.server.ts";
+import { loadRules, REDIRECTS_CHANGED, writeRedirectHits } from "./redirects.server.ts";
 import { liveContentAt, liveRefOf } from "./reserved.server.ts";
 import { type RedirectRule, RuleSet, usableRules } from "./rules.server.ts";
 

@@ -8,6 +8,7 @@ import type { ImportedPost } from "../import/core.server.ts";
 import { type ImportRenderer, inProcessImportRenderer } from "../import/render-pool.server.ts";
 import { loadWxr, readWxr, streamWxr } from "../import/wordpress.server.ts";
 import { importDeps } from "../jobs/post-import.server.ts";
+import { saveRedirect } from "../redirects/redirects.server.ts";
 import { createLocalStorage } from "../storage/local.server.ts";
 import {
   appendPostImportItems,
@@ -18,7 +19,6 @@ import {
   importNextPostChunk,
   unfinishedImportOf,
 } from "./post-import.server.ts";
-import { saveRedirect } from "./redirects.server.ts";
 
 // Imports at scale (decision 020, "At scale"): items appended in batches while a source is read,
 // a killed read left behind and dropped, the redirects kept between chunks only while nobody else

@@ -8,10 +8,10 @@ import { checkTarget, fromKey, normalizeFrom, type RedirectKey } from "../../lib
 import { COMMENT_MAX_LENGTH } from "../../lib/schemas/comment.ts";
 import { type EditorInput, isCoverUrl, POST_LIMITS, SLUG_PATTERN } from "../../lib/schemas/post.ts";
 import { slugify } from "../../lib/slug.ts";
+import { type Actor, audit } from "../admin/audit.server.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import type { Database, Locale, PostImportStatus, PostSearchTable } from "../db/schema.server.ts";
-import { newId } from "../ids.server.ts";
 import { type CheckedPost, checkPost } from "../import/check.server.ts";
 import {
   emptyCounts,
@@ -33,16 +33,11 @@ import type { SourceRead } from "../import/markdown-folder.server.ts";
 import { fetchRemoteImage, REMOTE_FETCH_DEFAULTS, type RemoteFetchOptions } from "../import/remote-fetch.server.ts";
 import type { ImportRenderRequest } from "../import/render.server.ts";
 import { type ImportRenderer, inProcessImportRenderer } from "../import/render-pool.server.ts";
-import { markdownModule } from "../markdown-load.server.ts";
 import { mediaImages } from "../media/media.server.ts";
-import { forgetPostCounts } from "../post-counts.server.ts";
+import { newId } from "../platform/ids.server.ts";
 import { IMPORTER, type PostLife, withPostLifecycle } from "../posts/lifecycle.server.ts";
-import { RuleSet } from "../redirects/rules.server.ts";
-import { replaceIndexRows } from "../search/index.server.ts";
-import { type IndexedText, indexedText } from "../search/indexed-text.server.ts";
-import type { StorageDriver } from "../storage/types.server.ts";
-import { type Actor, audit } from "./audit.server.ts";
-import { mappedTarget, rememberTarget, storedImageUrl } from "./import-sources.server.ts";
+import { forgetPostCounts } from "../posts/post-counts.server.ts";
+import { contentOfInput, recordRevision } from "../posts/revisions.server.ts";
 import {
   importRedirectsInto,
   loadRules,
@@ -50,9 +45,14 @@ import {
   type RulesVersion,
   rulesVersion,
   sameRulesVersion,
-} from "./redirects.server.ts";
-import { contentOfInput, recordRevision } from "./revisions.server.ts";
-import { ensureTags } from "./taxonomy.server.ts";
+} from "../redirects/redirects.server.ts";
+import { RuleSet } from "../redirects/rules.server.ts";
+import { markdownModule } from "../render/markdown-load.server.ts";
+import { replaceIndexRows } from "../search/index.server.ts";
+import { type IndexedText, indexedText } from "../search/indexed-text.server.ts";
+import type { StorageDriver } from "../storage/types.server.ts";
+import { ensureTags } from "../taxonomy/taxonomy.server.ts";
+import { mappedTarget, rememberTarget, storedImageUrl } from "./import-sources.server.ts";
 
 // Post imports (docs/decisions/020-importers.md), the subscriber import's pattern (decision 011):
 // a read source is stored as a queued import with one item per post; a worker on the holder of

@@ -1,5 +1,6 @@
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
+import { postIdBatches } from "../db/id-batches.server.ts";
 import type { PostSearchTable } from "../db/schema.server.ts";
 import { indexedText } from "./indexed-text.server.ts";
 
@@ -87,25 +88,13 @@ export async function reindexPosts(db: DB, postIds: readonly string[]): Promise<
 
 /** Rebuilds the index of every post (`npm run cli -- search:reindex`). */
 export async function reindexAll(db: DB, opts: { batchSize?: number } = {}): Promise<{ posts: number; rows: number }> {
-  const batchSize = opts.batchSize ?? 100;
   let posts = 0;
   let rows = 0;
-  let after = "";
-  for (;;) {
-    const batch = await db
-      .selectFrom("posts")
-      .select("id")
-      .where("id", ">", after)
-      .orderBy("id")
-      .limit(batchSize)
-      .execute();
-    for (const { id } of batch) {
+  for await (const batch of postIdBatches(db, opts.batchSize)) {
+    for (const id of batch) {
       rows += await reindexPost(db, id);
       posts += 1;
     }
-    const last = batch.at(-1);
-    if (!last || batch.length < batchSize) break;
-    after = last.id;
   }
   return { posts, rows };
 }

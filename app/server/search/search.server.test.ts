@@ -2,9 +2,9 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import type { DB } from "../db/db.server.ts";
-import { renderMarkdown } from "../markdown.server.ts";
 import type { NewPostInput } from "../posts/lifecycle.server.ts";
-import { createPost } from "../repos/posts.server.ts";
+import { createPost } from "../posts/posts.server.ts";
+import { renderMarkdown } from "../render/markdown.server.ts";
 import { reindexAll, reindexPost } from "./index.server.ts";
 import { searchPosts } from "./search.server.ts";
 

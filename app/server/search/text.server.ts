@@ -1,4 +1,4 @@
-import { withoutControls } from "../post-markup.server.ts";
+import { withoutControls } from "../render/post-markup.server.ts";
 
 // Plain text of a post body, for the search index and for result snippets (the
 // same function for both, so what is highlighted is what was indexed).
@@ -24,7 +24,7 @@ function decodeEntities(text: string): string {
 }
 
 /**
- * The text of HTML produced by our Markdown pipeline (app/server/markdown.server.ts):
+ * The text of HTML produced by our Markdown pipeline (app/server/render/markdown.server.ts):
  * tags removed (block tags leave a space), entities decoded, whitespace collapsed.
  * The result is plain text: it is escaped again wherever it is shown.
  */

@@ -2,8 +2,8 @@ import type { SecondaryStorage } from "@better-auth/core/db";
 import type { Logger } from "pino";
 import { type ContentVersionStore, dbContentVersion } from "../cache/content-version.server.ts";
 import type { DB } from "../db/db.server.ts";
-import type { Env } from "../env.server.ts";
-import { dbRateLimitStore, type RateLimitStore } from "../rate-limit.server.ts";
+import { dbRateLimitStore, type RateLimitStore } from "../http/rate-limit.server.ts";
+import type { Env } from "../platform/env.server.ts";
 import type { RedisClient } from "./redis.server.ts";
 
 /**

@@ -2,7 +2,7 @@ import type { SecondaryStorage } from "@better-auth/core/db";
 import { createClient } from "@redis/client";
 import type { Logger } from "pino";
 import { CHANGE_LOG_SIZE, type ContentVersionStore, decodeTags, encodeTags } from "../cache/content-version.server.ts";
-import type { RateLimitStore } from "../rate-limit.server.ts";
+import type { RateLimitStore } from "../http/rate-limit.server.ts";
 
 /**
  * Connects to REDIS_URL, or fails after `timeoutMs`. Once connected, the client

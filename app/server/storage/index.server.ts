@@ -1,4 +1,4 @@
-import type { StorageConfig } from "../env.server.ts";
+import type { StorageConfig } from "../platform/env.server.ts";
 import { createLocalStorage } from "./local.server.ts";
 import type { StorageDriver } from "./types.server.ts";
 

@@ -9,7 +9,7 @@ import {
   PutObjectCommand,
   S3Client,
 } from "@aws-sdk/client-s3";
-import type { StorageConfig } from "../env.server.ts";
+import type { StorageConfig } from "../platform/env.server.ts";
 import { assertSafeKey, assertSafePrefix } from "./keys.server.ts";
 import {
   type RetryTiming,
