@@ -23,7 +23,8 @@ describe("databaseTestFiles", () => {
 describe("the PostgreSQL pass of npm test", () => {
   it("runs the database files but not those that prove nothing about the dialect", () => {
     const files = postgresTestFiles();
-    expect(files).toContain("tests/security/auth.test.ts");
+    expect(files).toContain("tests/security/auth-sign-in.test.ts");
+    expect(files).toContain("tests/security/auth-admin.test.ts");
     expect(files).toContain("app/server/posts/posts.server.test.ts");
     expect(files).not.toContain("tests/security/attacks.test.ts");
     expect(files).not.toContain("tests/faults/storage.test.ts");

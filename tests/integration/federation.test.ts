@@ -1,21 +1,29 @@
 import { randomBytes } from "node:crypto";
-import { Announce, Create, Delete, Like, Note, PUBLIC_COLLECTION, Tombstone, Undo, Update } from "@fedify/vocab";
-import { Temporal } from "@js-temporal/polyfill";
+import { Announce, PUBLIC_COLLECTION } from "@fedify/vocab";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type DB, nowIso } from "../../app/server/db/db.server.ts";
 import { addBlock, removeBlock } from "../../app/server/federation/inbound-store.server.ts";
 import { FEDERATION_BODY_LIMIT } from "../../app/server/http/federation.server.ts";
 import { updateSiteSettings } from "../../app/server/site/site-settings.server.ts";
-import { eventually, type FederationBlog, insertFederatedPost, startFederationBlog } from "../setup/federation-blog.ts";
-import type { FediversePeer, PeerUser } from "../setup/fediverse-peer.ts";
-import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
-import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
+import { peerActivities } from "../setup/federation-activities.ts";
+import {
+  eventually,
+  type FederationBlog,
+  insertFederatedPost,
+  insertTaggedPost,
+  postPage,
+  settle,
+  startFederationBlog,
+} from "../setup/federation-blog.ts";
+import type { FediversePeer } from "../setup/fediverse-peer.ts";
+import { testDialect } from "../setup/test-db.ts";
 import { createTestRedis } from "../setup/test-redis.ts";
 
 // The blog as two Fediverse accounts, against a Fedify peer on loopback (a Mastodon
 // stand-in): WebFinger, Follow → Accept, a published post arriving as a signed
 // Create(Article) in its language, Update on edit, Delete on trash, Undo(Follow).
-// The production server runs with the test seam that allows http loopback peers.
+// The production server runs with the test seam that allows http loopback peers (without
+// it, over http, federation stays off: federation-https.test.ts).
 
 /** The inbox budget per server in these tests: above what the peer sends in a minute. */
 const INBOX_PER_MINUTE = 120;
@@ -32,72 +40,7 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
   let base: string;
   let host: string;
 
-  /** A post in both languages with a tag of its own. */
-  async function insertPost(id: string, opts: { status: "published" | "scheduled" | "draft"; publishedAt: string }) {
-    // In one transaction: the blog's scheduler (every 300 ms) must never federate the post
-    // before its tag is there (it did once on PostgreSQL in CI).
-    await db.transaction().execute((trx) => insertTaggedPost(trx, id, opts));
-  }
-
-  async function insertTaggedPost(
-    db: DB,
-    id: string,
-    opts: { status: "published" | "scheduled" | "draft"; publishedAt: string },
-  ) {
-    await insertFederatedPost(db, id, { ...opts, zhTitle: `中文标题 ${id}`, en: true });
-    const at = nowIso();
-    await db
-      .insertInto("tags")
-      .values({
-        id: `t-${id}`,
-        slug: `tag-${id}`,
-        nameEn: "Open Web",
-        nameZh: "开放网络",
-        createdAt: at,
-        updatedAt: at,
-      })
-      .execute();
-    await db
-      .insertInto("postTags")
-      .values({ postId: id, tagId: `t-${id}` })
-      .execute();
-  }
-
-  /** Lets the queue handle what was sent (for activities that must change nothing). */
-  const settle = () => new Promise((r) => setTimeout(r, 1500));
-
-  async function postPage(locale: "en" | "zh", id: string): Promise<string> {
-    const res = await fetch(`${base}/${locale}/posts/detail/${id}`);
-    expect(res.status).toBe(200);
-    return res.text();
-  }
-
-  /** A public reply by `who` to `inReplyTo`: a new note, or a new version of the note `id`. */
-  function reply(who: PeerUser, inReplyTo: string, content: string, id = peer.newId(who, "statuses")): Note {
-    return new Note({
-      id,
-      attribution: peer.actorUri(who),
-      to: PUBLIC_COLLECTION,
-      replyTarget: new URL(inReplyTo),
-      content,
-      url: new URL(`${id.href}/page`),
-      published: Temporal.Now.instant() as unknown as globalThis.Temporal.Instant,
-    });
-  }
-
-  // `who`'s activities, each with a new id on the peer.
-  const like = (who: PeerUser, object: URL) =>
-    new Like({ id: peer.newId(who, "likes"), actor: peer.actorUri(who), object });
-  const undo = (who: PeerUser, object: Like) =>
-    new Undo({ id: peer.newId(who, "undo"), actor: peer.actorUri(who), object });
-  const edit = (who: PeerUser, object: Note) =>
-    new Update({ id: peer.newId(who, "activities"), actor: peer.actorUri(who), object });
-  const deletion = (who: PeerUser, noteId: URL | null) =>
-    new Delete({ id: peer.newId(who, "activities"), actor: peer.actorUri(who), object: new Tombstone({ id: noteId }) });
-
-  function create(by: URL, object: Note, id?: URL): Create {
-    return new Create({ id: id ?? new URL(`${object.id?.href}#create`), actor: by, object, to: PUBLIC_COLLECTION });
-  }
+  const { reply, like, undo, edit, deletion, create, aliceJson } = peerActivities(() => peer);
 
   beforeAll(async () => {
     blog = await startFederationBlog({
@@ -207,7 +150,7 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
     expect(JSON.stringify(await page.json())).toContain(peer.actorId.href);
 
     // Published now: arrives once as Create(Article) in Chinese only (the peer follows the 中文 account).
-    await insertPost("fedpost1", { status: "published", publishedAt: nowIso() });
+    await insertTaggedPost(db, "fedpost1", { status: "published", publishedAt: nowIso() });
     const create = await peer.waitFor((a) => a.type === "Create");
     expect(create.signature).toBeTruthy();
     const article = create.json.object as Record<string, unknown>;
@@ -244,7 +187,7 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
     expect(peer.received.filter((a) => a.type === "Create")).toHaveLength(1);
 
     // A scheduled post federates when the scheduler makes it live.
-    await insertPost("fedpost2", { status: "scheduled", publishedAt: nowIso(new Date(Date.now() + 1500)) });
+    await insertTaggedPost(db, "fedpost2", { status: "scheduled", publishedAt: nowIso(new Date(Date.now() + 1500)) });
     const scheduled = await peer.waitFor(
       (a) => a.type === "Create" && (a.json.object as Record<string, unknown>).name === "中文标题 fedpost2",
     );
@@ -252,7 +195,7 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
 
     // The peer is down for two deliveries: the post still arrives, retried from the durable queue.
     peer.failNext(2);
-    await insertPost("fedpost3", { status: "published", publishedAt: nowIso() });
+    await insertTaggedPost(db, "fedpost3", { status: "published", publishedAt: nowIso() });
     await peer.waitFor(
       (a) => a.type === "Create" && (a.json.object as Record<string, unknown>).name === "中文标题 fedpost3",
       20_000,
@@ -261,7 +204,7 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
 
     // Killed (kill -9) while a delivery waits for its retry: the restarted server delivers it.
     peer.failNext(1000);
-    await insertPost("fedpost4", { status: "published", publishedAt: nowIso() });
+    await insertTaggedPost(db, "fedpost4", { status: "published", publishedAt: nowIso() });
     const deadline = Date.now() + 15_000;
     while (peer.failed() < 4) {
       if (Date.now() > deadline) throw new Error("the delivery was not attempted");
@@ -310,7 +253,7 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
   it("takes replies as comments: stored, shown, edited and deleted only by their author, nested, sanitised", {
     timeout: 90_000,
   }, async () => {
-    await insertPost("fedreply000000000001", { status: "published", publishedAt: nowIso() });
+    await insertTaggedPost(db, "fedreply000000000001", { status: "published", publishedAt: nowIso() });
     const zhActor = new URL(`${base}/ap/actors/zh`);
     const alice = peer.actorUri("alice");
     const mallory = peer.actorUri("mallory");
@@ -338,7 +281,7 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
 
     // On the post page (both languages): name, handle, a link to the note; no remote avatar.
     for (const locale of ["en", "zh"] as const) {
-      const html = await postPage(locale, "fedreply000000000001");
+      const html = await postPage(base, locale, "fedreply000000000001");
       expect(html).toContain("Alice Peer");
       expect(html).toContain(`@alice@${peerHost}`);
       expect(html).toContain(`href="${first.id?.href}/page"`);
@@ -392,10 +335,10 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
       async () => ((await commentOf(first.id as URL))?.bodyHtml.includes("Edited") ? true : undefined),
       "the edit",
     );
-    expect(await postPage("en", "fedreply000000000001")).toContain("Edited <em>reply</em>");
+    expect(await postPage(base, "en", "fedreply000000000001")).toContain("Edited <em>reply</em>");
 
     // A reply to a draft, to a post that does not exist, and to something not ours: nothing stored.
-    await insertPost("fedreplydraft0000001", { status: "draft", publishedAt: nowIso() });
+    await insertTaggedPost(db, "fedreplydraft0000001", { status: "draft", publishedAt: nowIso() });
     const before = await db.selectFrom("comments").select("id").execute();
     for (const target of [
       `${base}/ap/articles/zh/fedreplydraft0000001`,
@@ -412,14 +355,14 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
     const held = reply("alice", article, "<p>Held one</p>");
     await peer.send(zhActor, create(alice, held));
     expect((await eventually(() => commentOf(held.id as URL), "the held reply")).status).toBe("pending");
-    expect(await postPage("en", "fedreply000000000001")).not.toContain("Held one");
+    expect(await postPage(base, "en", "fedreply000000000001")).not.toContain("Held one");
     await updateSiteSettings(db, { commentModeration: "auto" });
 
     // alice deletes hers: gone from the page, with the replies under it.
     await peer.send(zhActor, deletion("alice", first.id));
     await eventually(async () => ((await commentOf(first.id as URL)) ? undefined : true), "the delete");
     expect(await commentOf(second.id as URL)).toBeUndefined();
-    const after = await postPage("en", "fedreply000000000001");
+    const after = await postPage(base, "en", "fedreply000000000001");
     expect(after).not.toContain("Edited <em>reply</em>");
     expect(after).not.toContain("Second");
   });
@@ -427,7 +370,7 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
   it("counts likes and boosts once per account, shows them in both languages, and takes their Undo", {
     timeout: 60_000,
   }, async () => {
-    await insertPost("fedlikes000000000001", { status: "published", publishedAt: nowIso() });
+    await insertTaggedPost(db, "fedlikes000000000001", { status: "published", publishedAt: nowIso() });
     const zhActor = new URL(`${base}/ap/actors/zh`);
     const alice = peer.actorUri("alice");
     const article = new URL(`${base}/ap/articles/en/fedlikes000000000001`);
@@ -440,7 +383,7 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
       return `${rows.filter((r) => r.kind === "like").length}/${rows.filter((r) => r.kind === "announce").length}`;
     };
     // None yet: no line on the page.
-    expect(await postPage("en", "fedlikes000000000001")).not.toContain('data-testid="fediverse-reactions"');
+    expect(await postPage(base, "en", "fedlikes000000000001")).not.toContain('data-testid="fediverse-reactions"');
 
     const aliceLike = like("alice", article);
     await peer.send(zhActor, aliceLike);
@@ -453,8 +396,8 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
       new Announce({ id: peer.newId("alice", "boosts"), actor: alice, object: article, to: PUBLIC_COLLECTION }),
     );
     await eventually(async () => ((await counts()) === "2/1" ? true : undefined), "two likes and a boost");
-    expect(await postPage("en", "fedlikes000000000001")).toContain("2 likes · 1 boost from the Fediverse");
-    expect(await postPage("zh", "fedlikes000000000001")).toContain("来自联邦宇宙的 2 个赞 · 1 次转发");
+    expect(await postPage(base, "en", "fedlikes000000000001")).toContain("2 likes · 1 boost from the Fediverse");
+    expect(await postPage(base, "zh", "fedlikes000000000001")).toContain("来自联邦宇宙的 2 个赞 · 1 次转发");
 
     // alice cannot undo mallory's like; mallory can.
     await peer.send(zhActor, undo("alice", malloryLike));
@@ -462,7 +405,7 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
     expect(await counts()).toBe("2/1");
     await peer.send(zhActor, undo("mallory", malloryLike), "mallory");
     await eventually(async () => ((await counts()) === "1/1" ? true : undefined), "the undone like");
-    expect(await postPage("en", "fedlikes000000000001")).toContain("1 like · 1 boost from the Fediverse");
+    expect(await postPage(base, "en", "fedlikes000000000001")).toContain("1 like · 1 boost from the Fediverse");
     // A like of a post that does not exist is not stored.
     await peer.send(zhActor, like("alice", new URL(`${base}/ap/articles/en/nosuchpost`)));
     await settle();
@@ -472,7 +415,7 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
   it("ignores blocked accounts and servers: replies hidden and dropped, likes and follows ignored; unblock works", {
     timeout: 90_000,
   }, async () => {
-    await insertPost("fedblock000000000001", { status: "published", publishedAt: nowIso() });
+    await insertTaggedPost(db, "fedblock000000000001", { status: "published", publishedAt: nowIso() });
     const zhActor = new URL(`${base}/ap/actors/zh`);
     const alice = peer.actorUri("alice");
     const mallory = peer.actorUri("mallory");
@@ -561,25 +504,13 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
       statuses.add(res.status);
     }
     expect(statuses.has(429)).toBe(false);
-    const like = JSON.stringify({
-      "@context": "https://www.w3.org/ns/activitystreams",
-      id: `${peer.url}/users/alice#likes/after-forgeries`,
-      type: "Like",
-      actor: `${peer.url}/users/alice`,
-      object: `${base}/ap/articles/zh/no-such-post`,
-    });
+    const like = aliceJson("likes/after-forgeries", "Like", `${base}/ap/articles/zh/no-such-post`);
     const res = await peer.postSigned(`${base}/ap/inbox`, like, "draft-cavage-http-signatures-12");
     expect(res.status).toBe(202);
   });
 
   it("refuses unsigned and badly signed activities (401), huge bodies (413), unknown actors (404)", async () => {
-    const activity = JSON.stringify({
-      "@context": "https://www.w3.org/ns/activitystreams",
-      id: `${peer.url}/users/alice#follows/forged`,
-      type: "Follow",
-      actor: `${peer.url}/users/alice`,
-      object: `${base}/ap/actors/zh`,
-    });
+    const activity = aliceJson("follows/forged", "Follow", `${base}/ap/actors/zh`);
     const post = (path: string, body: string, headers: Record<string, string> = {}) =>
       fetch(`${base}${path}`, {
         method: "POST",
@@ -604,13 +535,7 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
       ["zh", "draft-cavage-http-signatures-12"],
       ["en", "rfc9421"],
     ] as const) {
-      const follow = JSON.stringify({
-        "@context": "https://www.w3.org/ns/activitystreams",
-        id: `${peer.url}/users/alice#follows/${spec}`,
-        type: "Follow",
-        actor: `${peer.url}/users/alice`,
-        object: `${base}/ap/actors/${actor}`,
-      });
+      const follow = aliceJson(`follows/${spec}`, "Follow", `${base}/ap/actors/${actor}`);
       const res = await peer.postSigned(`${base}/ap/actors/${actor}/inbox`, follow, spec);
       expect(res.status, spec).toBeLessThan(300);
     }
@@ -666,46 +591,5 @@ describe(`federation (${testDialect()}${federationRedisUrl ? ", redis" : ""})`, 
       headers: { accept: "application/activity+json" },
     });
     expect(((await article.json()) as { type: string }).type).toBe("Article");
-  });
-});
-
-describe(`federation without https (${testDialect()})`, () => {
-  let server: ServerProcess;
-  let cleanup: () => Promise<void>;
-  beforeAll(async () => {
-    const dataDir = tempDataDir();
-    const database = await createServerDatabaseUrl(dataDir);
-    cleanup = database.cleanup;
-    // The production entry point: no test seam, so http is not enough even with FEDERATION=on.
-    server = await startServer({
-      DATA_DIR: dataDir,
-      DATABASE_URL: database.url,
-      LOG_REQUESTS: "false",
-      FEDERATION: "on",
-    });
-  });
-  afterAll(async () => {
-    await server?.stop("SIGKILL");
-    await cleanup?.();
-  });
-
-  it("serves none of the federation endpoints", async () => {
-    const host = new URL(server.url).host;
-    for (const path of [
-      `/.well-known/webfinger?resource=acct:blog@${host}`,
-      "/.well-known/nodeinfo",
-      "/ap/actors/zh",
-    ]) {
-      const res = await fetch(`${server.url}${path}`, { headers: { accept: "application/activity+json" } });
-      await res.arrayBuffer();
-      expect(res.status, path).toBe(404);
-    }
-    const inbox = await fetch(`${server.url}/ap/inbox`, {
-      method: "POST",
-      headers: { "content-type": "application/activity+json" },
-      body: "{}",
-    });
-    await inbox.arrayBuffer();
-    expect(inbox.status).toBe(404);
   });
 });

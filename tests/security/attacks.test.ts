@@ -1,91 +1,38 @@
 import { connect, type Socket } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addAdmins } from "../../app/server/accounts/admins.server.ts";
-import { type DB, openDatabase } from "../../app/server/db/db.server.ts";
-import { parseDatabaseUrl } from "../../app/server/platform/env.server.ts";
+import { describe, expect, it } from "vitest";
+import type { DB } from "../../app/server/db/db.server.ts";
 import { newId } from "../../app/server/platform/ids.server.ts";
 import { createPost } from "../../app/server/posts/posts.server.ts";
 import { getSiteSettings, updateSiteSettings } from "../../app/server/site/site-settings.server.ts";
-import { type MailCapture, startMailCapture } from "../setup/mail-capture.ts";
-import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
-import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
+import {
+  ACTIVE_MARKUP,
+  catalogueRequests,
+  catalogueSiteForBlock,
+  cookieOf,
+  EVIL,
+  SCRIPT_URLS,
+  SITE_SETTINGS_FORM,
+  SORTED_ADMIN_PAGES,
+  SQL_INJECTIONS,
+  TAMPERED_LOCALE_HEADERS,
+  XSS,
+} from "../setup/attack-catalogue.ts";
+import type { MailCapture } from "../setup/mail-capture.ts";
+import type { ServerProcess } from "../setup/server-process.ts";
+import { testDialect } from "../setup/test-db.ts";
 
-// Long on purpose (~710 lines): the whole catalogue shares one started server and
-// its accounts, the slow part to repeat per file.
 // The attack catalogue (issue #10), one production server: each case asserts a
 // clear 4xx (or a harmless answer), no stored row, and a server still serving.
-
-const PASSWORD = "correct horse battery staple";
-const EVIL = "https://evil.example";
 
 describe(`attack catalogue (${testDialect()})`, () => {
   let server: ServerProcess;
   let mail: MailCapture;
   let db: DB;
-  let database: Awaited<ReturnType<typeof createServerDatabaseUrl>>;
-  let closeDb: () => Promise<void>;
   let adminCookie = "";
-
-  const url = (path: string) => `${server.url}${path}`;
-  // PUBLIC_URL's default: better-auth's trusted origin for /api/auth/*.
-  const selfOrigin = () => `http://localhost:${server.port}`;
-  const form = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
-    fetch(url(path), {
-      method: "POST",
-      redirect: "manual",
-      // React Router refuses an action whose Origin differs from the URL it was sent to.
-      headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url, ...headers },
-      body: new URLSearchParams(fields).toString(),
-    });
-  const cookieOf = (res: Response) =>
-    res.headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0])
-      .join("; ");
-
-  /** A POST to better-auth's API, from its trusted origin. */
-  const authApi = (path: string, body: string) =>
-    fetch(url(`/api/auth/${path}`), {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: selfOrigin() },
-      body,
-    });
-  const signUp = (email: string, extra: Record<string, unknown> = {}) =>
-    authApi("sign-up/email", JSON.stringify({ email, password: PASSWORD, name: "Someone", ...extra }));
-  const signIn = (email: string) => authApi("sign-in/email", JSON.stringify({ email, password: PASSWORD }));
-
-  beforeAll(async () => {
-    const dataDir = tempDataDir();
-    database = await createServerDatabaseUrl(dataDir);
-    mail = await startMailCapture();
-    server = await startServer({
-      DATA_DIR: dataDir,
-      DATABASE_URL: database.url,
-      SMTP_URL: mail.smtpUrl,
-      // chief@ is listed but has no account yet: the address an attacker would race for.
-      ADMIN_EMAILS: "owner@example.test,chief@example.test",
-      RENDER_CACHE: "false",
-      // Many accounts sign in from one address here; brute force has its own suite (auth.test.ts).
-      RATE_LIMIT_MULTIPLIER: "50",
-    });
-    const opened = openDatabase(parseDatabaseUrl(database.url, dataDir), { poolMax: 2 });
-    db = opened.db;
-    closeDb = opened.close;
-    // An admin session for the admin pages' parameters.
-    expect((await signUp("owner@example.test")).status).toBe(200);
-    await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", "owner@example.test").execute();
-    await addAdmins(db, ["owner@example.test"], "cli");
-    const session = await signIn("owner@example.test");
-    expect(session.status).toBe(200);
-    adminCookie = cookieOf(session);
+  catalogueSiteForBlock((site) => {
+    ({ server, mail, db, adminCookie } = site);
   });
-
-  afterAll(async () => {
-    await server?.stop("SIGKILL");
-    await closeDb?.();
-    await mail?.close();
-    await database?.cleanup();
-  });
+  const { url, form, authApi, signUp, signIn, reader } = catalogueRequests(() => ({ server, db }));
 
   it("gives no admin rights to an unverified or look-alike claim on a listed admin address", async () => {
     // The listed address itself, in another case and with spaces: stored normalised,
@@ -120,20 +67,12 @@ describe(`attack catalogue (${testDialect()})`, () => {
 
   it("stores no script through the admin's links, ads and slides, and escapes their text", async () => {
     const admin = (path: string, fields: Record<string, string>) => form(path, fields, { cookie: adminCookie });
-    const bad = [
-      "javascript:alert(1)",
-      "JaVaScRiPt:alert(1)",
-      "java&#115;cript:alert(1)",
-      " javascript:alert(1)",
-      "data:text/html,<script>alert(1)</script>",
-      "vbscript:msgbox(1)",
-    ];
     const count = async () =>
       (await db.selectFrom("links").select("id").execute()).length +
       (await db.selectFrom("ads").select("id").execute()).length +
       (await db.selectFrom("swapers").select("id").execute()).length;
     const before = await count();
-    for (const url of bad) {
+    for (const url of SCRIPT_URLS) {
       const link = await admin("/admin/links/new", { name: "Bad link", url, enabled: "on" });
       const ad = await admin("/admin/ads/new", {
         placement: "home_top",
@@ -305,26 +244,12 @@ describe(`attack catalogue (${testDialect()})`, () => {
   });
 
   it("treats SQL in search, paging and sort parameters as data", async () => {
-    const injections = [
-      "' OR 1=1 --",
-      "'; DROP TABLE posts; --",
-      '" OR ""="',
-      "1) UNION SELECT password FROM accounts --",
-    ];
-    for (const q of injections) {
+    for (const q of SQL_INJECTIONS) {
       const res = await fetch(url(`/search?q=${encodeURIComponent(q)}`));
       expect(res.status, q).toBe(200);
       await res.arrayBuffer();
     }
-    for (const page of [
-      "admin/blog",
-      "admin/users",
-      "admin/subscribers",
-      "admin/newsletter",
-      "admin/tags",
-      "admin/ads",
-      "admin/media",
-    ]) {
+    for (const page of SORTED_ADMIN_PAGES) {
       const res = await fetch(url(`/${page}?sort=${encodeURIComponent("title; DROP TABLE posts; --")}&q=%27`), {
         headers: { cookie: adminCookie },
         redirect: "manual",
@@ -348,14 +273,7 @@ describe(`attack catalogue (${testDialect()})`, () => {
   });
 
   it("falls back to a supported language for a tampered locale cookie or Accept-Language", async () => {
-    const cases: Array<Record<string, string>> = [
-      { cookie: "locale=../../etc/passwd" },
-      { cookie: 'locale="><script>alert(1)</script>' },
-      { cookie: "locale=zh-Hant-XX-very-long".repeat(20) },
-      { "accept-language": "x".repeat(4000) },
-      { "accept-language": "zh;q=abc, en;q=-1, *;q=1e9" },
-    ];
-    for (const headers of cases) {
+    for (const headers of TAMPERED_LOCALE_HEADERS) {
       const res = await fetch(url("/"), { headers });
       expect(res.status, JSON.stringify(headers)).toBe(200);
       const html = await res.text();
@@ -451,29 +369,6 @@ describe(`attack catalogue (${testDialect()})`, () => {
     expect(messages.length).toBe(before);
   });
 
-  /** A reader with a verified account and a session cookie. */
-  async function reader(email: string): Promise<string> {
-    expect((await signUp(email)).status).toBe(200);
-    await db.updateTable("users").set({ emailVerified: 1 }).where("email", "=", email).execute();
-    const session = await signIn(email);
-    expect(session.status, await session.clone().text()).toBe(200);
-    return cookieOf(session);
-  }
-
-  /** What no rendered page may contain, whatever was stored. */
-  const ACTIVE_MARKUP =
-    /<script(?![^>]*\bnonce=)|<[a-z][^>]*\son[a-z]+\s*=|<[a-z][^>]*\s(?:href|src)\s*=\s*["']?\s*(?:javascript|vbscript|data:text\/html)/i;
-  const XSS = [
-    '<script>alert("md")</script>',
-    '<img src=x onerror=alert("md")>',
-    '<svg onload=alert("md")>',
-    "[click](JaVaScRiPt:alert(1))",
-    "[entity](java&#115;cript:alert(1))",
-    "[data](data:text/html,<script>alert(1)</script>)",
-    '<a href="javascript:alert(1)">raw</a>',
-    '<iframe src="https://evil.example"></iframe>',
-  ].join("\n\n");
-
   it("renders Markdown from posts and comments without any active markup", async () => {
     const key = newId();
     const created = await form(
@@ -502,20 +397,7 @@ describe(`attack catalogue (${testDialect()})`, () => {
 
   it("refuses script URLs in the site settings and escapes markup in their text", async () => {
     const settings = (overrides: Record<string, string>) =>
-      form(
-        "/admin/config",
-        {
-          siteNameEn: "Inkwell",
-          siteNameZh: "墨水",
-          postsPerPage: "10",
-          commentModeration: "auto",
-          moderationNotice: "each",
-          socialImage: "/social.jpg",
-          registrationOpen: "on",
-          ...overrides,
-        },
-        { cookie: adminCookie },
-      );
+      form("/admin/config", { ...SITE_SETTINGS_FORM, ...overrides }, { cookie: adminCookie });
     const snapshot = await getSiteSettings(db);
     const before = await db.selectFrom("siteSettings").selectAll().execute();
     for (const bad of ["javascript:alert(1)", "JAVASCRIPT:alert(1)", "data:text/html,<script>alert(1)</script>"]) {

@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import { type DB, nowIso, openDatabase } from "../../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../../app/server/platform/env.server.ts";
 import { type FediversePeer, startFediversePeer } from "./fediverse-peer.ts";
@@ -93,6 +94,16 @@ export async function eventually<T>(
   }
 }
 
+/** Lets the blog's queue handle what was sent (for activities that must change nothing). */
+export const settle = () => new Promise((r) => setTimeout(r, 1500));
+
+/** The page of the post `id` in `locale`, as a reader gets it (answered 200). */
+export async function postPage(base: string, locale: "en" | "zh", id: string): Promise<string> {
+  const res = await fetch(`${base}/${locale}/posts/detail/${id}`);
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
 /**
  * Writes a post straight into the blog's database (the server's scheduler then federates it):
  * published now unless said, its Chinese version titled `zhTitle`, and with `en` an English one
@@ -148,5 +159,35 @@ export async function insertFederatedPost(
       version("zh", opts.zhTitle, "摘要", "正文", "<p>正文</p>"),
       ...(opts.en ? [version("en", `English ${id}`, "Summary", "Body", '<p>Body <a href="/en">home</a></p>')] : []),
     ])
+    .execute();
+}
+
+/**
+ * A post in both languages (`中文标题 {id}` and `English {id}`) with a tag of its own (`t-{id}`,
+ * Open Web / 开放网络), written in one transaction: the blog's scheduler (every 300 ms) must
+ * never federate the post before its tag is there (it did once on PostgreSQL in CI).
+ */
+export async function insertTaggedPost(
+  db: DB,
+  id: string,
+  opts: { status: "published" | "scheduled" | "draft"; publishedAt: string },
+): Promise<void> {
+  if (!db.isTransaction) return db.transaction().execute((trx) => insertTaggedPost(trx, id, opts));
+  await insertFederatedPost(db, id, { ...opts, zhTitle: `中文标题 ${id}`, en: true });
+  const at = nowIso();
+  await db
+    .insertInto("tags")
+    .values({
+      id: `t-${id}`,
+      slug: `tag-${id}`,
+      nameEn: "Open Web",
+      nameZh: "开放网络",
+      createdAt: at,
+      updatedAt: at,
+    })
+    .execute();
+  await db
+    .insertInto("postTags")
+    .values({ postId: id, tagId: `t-${id}` })
     .execute();
 }
