@@ -11,12 +11,22 @@ import type { Locale } from "../app/server/db/schema.server.ts";
 import type { ImportCounts, ImportedPost, ImportReportLine } from "../app/server/import/core.server.ts";
 import { GHOST_SOURCE, ghostImageResolver, streamGhostExport } from "../app/server/import/ghost.server.ts";
 import { type ImageResolver, localImageResolver } from "../app/server/import/images.server.ts";
+import { importDeps, startPostImports } from "../app/server/import/job/worker.server.ts";
 import {
   MARKDOWN_FILE_MAX_BYTES,
   MARKDOWN_SOURCE,
   SourceRefused,
   streamMarkdownFolder,
 } from "../app/server/import/markdown-folder.server.ts";
+import {
+  appendPostImportItems,
+  beginPostImport,
+  dropReadingImports,
+  finishPostImportRead,
+  getPostImport,
+  startPostImportPlan,
+  unfinishedImportOf,
+} from "../app/server/import/post-import.server.ts";
 import { workerImportRenderer } from "../app/server/import/render-pool.server.ts";
 import {
   streamWxr,
@@ -26,17 +36,7 @@ import {
 } from "../app/server/import/wordpress.server.ts";
 import { unpackZip } from "../app/server/import/zip.server.ts";
 import { INSTANCE_ID } from "../app/server/jobs/lease.server.ts";
-import { importDeps, startPostImports } from "../app/server/jobs/post-import.server.ts";
 import { startSubscriberImports } from "../app/server/jobs/subscriber-import.server.ts";
-import {
-  appendPostImportItems,
-  beginPostImport,
-  dropReadingImports,
-  finishPostImportRead,
-  getPostImport,
-  startPostImportPlan,
-  unfinishedImportOf,
-} from "../app/server/repos/post-import.server.ts";
 import { queueSubscriberImport } from "../app/server/repos/subscriber-import.server.ts";
 import type { StorageDriver } from "../app/server/storage/types.server.ts";
 

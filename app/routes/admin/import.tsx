@@ -15,11 +15,6 @@ import type { ImportCounts, ImportReportLine } from "../../server/import/core.se
 import { GHOST_SOURCE, ghostImageResolver } from "../../server/import/ghost.server.ts";
 import { localImageResolver } from "../../server/import/images.server.ts";
 import { MARKDOWN_FILE_MAX_BYTES } from "../../server/import/markdown-folder.server.ts";
-import type { UploadRefusal } from "../../server/import/upload-check.server.ts";
-import { sniffImport } from "../../server/import/upload-kind.server.ts";
-import { WORDPRESS_SOURCE, wordpressImageResolver } from "../../server/import/wordpress.server.ts";
-import { uploadZipBudget } from "../../server/import/zip.server.ts";
-import { saveSingleFile } from "../../server/media/multipart.server.ts";
 import {
   appendPostImportPayloads,
   beginPostImport,
@@ -30,7 +25,12 @@ import {
   recentPostImports,
   savePostImportPlan,
   startPostImportPlan,
-} from "../../server/repos/post-import.server.ts";
+} from "../../server/import/post-import.server.ts";
+import type { UploadRefusal } from "../../server/import/upload-check.server.ts";
+import { sniffImport } from "../../server/import/upload-kind.server.ts";
+import { WORDPRESS_SOURCE, wordpressImageResolver } from "../../server/import/wordpress.server.ts";
+import { uploadZipBudget } from "../../server/import/zip.server.ts";
+import { saveSingleFile } from "../../server/media/multipart.server.ts";
 import type { Route } from "./+types/import";
 
 // The admin Import page (docs/decisions/020-importers.md): upload a zip of a Markdown blog or

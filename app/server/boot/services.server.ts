@@ -19,13 +19,14 @@ import {
   type FederationService,
   type FederationTestMode,
 } from "../federation/service.server.ts";
+import { importDeps, startPostImports } from "../import/job/worker.server.ts";
+import { importFoldersInUse } from "../import/post-import.server.ts";
 import { workerImportRenderer } from "../import/render-pool.server.ts";
 import { workerUploadChecker } from "../import/upload-check.server.ts";
 import { pruneUnpacked } from "../import/zip.server.ts";
 import { createInsightRecorder } from "../insights/recorder.server.ts";
 import { startInsightsRollup } from "../insights/rollup.server.ts";
 import type { LeasedJob } from "../jobs/lease.server.ts";
-import { importDeps, startPostImports } from "../jobs/post-import.server.ts";
 import { startScheduledPublishing } from "../jobs/publish-scheduled.server.ts";
 import { startSubscriberImports } from "../jobs/subscriber-import.server.ts";
 import { type MailWorker, startMailWorker } from "../mail/outbox.server.ts";
@@ -40,7 +41,6 @@ import { wirePostLifecycle } from "../posts/lifecycle.server.ts";
 import { createRedirectMap, type RedirectMap } from "../redirects/map.server.ts";
 import { addAdmins } from "../repos/admins.server.ts";
 import { createAdImpressions } from "../repos/ads.server.ts";
-import { importFoldersInUse } from "../repos/post-import.server.ts";
 import { createSharedState, type SharedState } from "../shared-state/index.server.ts";
 import { createStorage } from "../storage/index.server.ts";
 import { createLocalStorage, type LocalFileSystem } from "../storage/local.server.ts";

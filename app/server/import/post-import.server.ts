@@ -12,7 +12,26 @@ import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import type { Database, Locale, PostImportStatus, PostSearchTable } from "../db/schema.server.ts";
 import { newId } from "../ids.server.ts";
-import { type CheckedPost, checkPost } from "../import/check.server.ts";
+import { markdownModule } from "../markdown-load.server.ts";
+import { mediaImages } from "../media/media.server.ts";
+import { forgetPostCounts } from "../post-counts.server.ts";
+import { IMPORTER, type PostLife, withPostLifecycle } from "../posts/lifecycle.server.ts";
+import { RuleSet } from "../redirects/rules.server.ts";
+import { type Actor, audit } from "../repos/audit.server.ts";
+import {
+  importRedirectsInto,
+  loadRules,
+  type RedirectCandidate,
+  type RulesVersion,
+  rulesVersion,
+  sameRulesVersion,
+} from "../repos/redirects.server.ts";
+import { contentOfInput, recordRevision } from "../repos/revisions.server.ts";
+import { ensureTags } from "../repos/taxonomy.server.ts";
+import { replaceIndexRows } from "../search/index.server.ts";
+import { type IndexedText, indexedText } from "../search/indexed-text.server.ts";
+import type { StorageDriver } from "../storage/types.server.ts";
+import { type CheckedPost, checkPost } from "./check.server.ts";
 import {
   emptyCounts,
   type ImportCounts,
@@ -21,38 +40,19 @@ import {
   type ImportReportLine,
   itemHash,
   REPORT_MAX_LINES,
-} from "../import/core.server.ts";
+} from "./core.server.ts";
 import {
   type ImageResolver,
   imageReferences,
   rewriteReferences,
   storeImportedBytes,
   storeImportedImage,
-} from "../import/images.server.ts";
-import type { SourceRead } from "../import/markdown-folder.server.ts";
-import { fetchRemoteImage, REMOTE_FETCH_DEFAULTS, type RemoteFetchOptions } from "../import/remote-fetch.server.ts";
-import type { ImportRenderRequest } from "../import/render.server.ts";
-import { type ImportRenderer, inProcessImportRenderer } from "../import/render-pool.server.ts";
-import { markdownModule } from "../markdown-load.server.ts";
-import { mediaImages } from "../media/media.server.ts";
-import { forgetPostCounts } from "../post-counts.server.ts";
-import { IMPORTER, type PostLife, withPostLifecycle } from "../posts/lifecycle.server.ts";
-import { RuleSet } from "../redirects/rules.server.ts";
-import { replaceIndexRows } from "../search/index.server.ts";
-import { type IndexedText, indexedText } from "../search/indexed-text.server.ts";
-import type { StorageDriver } from "../storage/types.server.ts";
-import { type Actor, audit } from "./audit.server.ts";
+} from "./images.server.ts";
 import { mappedTarget, rememberTarget, storedImageUrl } from "./import-sources.server.ts";
-import {
-  importRedirectsInto,
-  loadRules,
-  type RedirectCandidate,
-  type RulesVersion,
-  rulesVersion,
-  sameRulesVersion,
-} from "./redirects.server.ts";
-import { contentOfInput, recordRevision } from "./revisions.server.ts";
-import { ensureTags } from "./taxonomy.server.ts";
+import type { SourceRead } from "./markdown-folder.server.ts";
+import { fetchRemoteImage, REMOTE_FETCH_DEFAULTS, type RemoteFetchOptions } from "./remote-fetch.server.ts";
+import type { ImportRenderRequest } from "./render.server.ts";
+import { type ImportRenderer, inProcessImportRenderer } from "./render-pool.server.ts";
 
 // Post imports (docs/decisions/020-importers.md), the subscriber import's pattern (decision 011):
 // a read source is stored as a queued import with one item per post; a worker on the holder of

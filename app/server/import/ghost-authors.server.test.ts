@@ -6,7 +6,7 @@ import { insertUser } from "../../../tests/setup/fixtures-db.ts";
 import { createImportBed, type ImportBed, withRedirectServer } from "../../../tests/setup/import-bed.ts";
 import { importedPost } from "../../../tests/setup/imported-posts.ts";
 import { type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
-import { GHOST_SOURCE, loadGhostExport, readGhostExport } from "../import/ghost.server.ts";
+import { GHOST_SOURCE, loadGhostExport, readGhostExport } from "./ghost.server.ts";
 import { getPostImport } from "./post-import.server.ts";
 
 // Ghost's authors and Lexical bodies (tests/fixtures/ghost/authors-lexical.json), both dialects:

@@ -5,12 +5,12 @@ import { png } from "../../../tests/fixtures/images.ts";
 import { createImportBed, type ImportBed, withRedirectServer } from "../../../tests/setup/import-bed.ts";
 import { importedPost } from "../../../tests/setup/imported-posts.ts";
 import { type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
-import type { SourceRead } from "../import/markdown-folder.server.ts";
-import { loadWxr, parseWxr, readWxr, WORDPRESS_SOURCE } from "../import/wordpress.server.ts";
-import { listCommentsForModeration } from "./comment-moderation.server.ts";
-import { listComments } from "./comments.server.ts";
+import { listCommentsForModeration } from "../repos/comment-moderation.server.ts";
+import { listComments } from "../repos/comments.server.ts";
+import { listRevisions } from "../repos/revisions.server.ts";
+import type { SourceRead } from "./markdown-folder.server.ts";
 import { getPostImport } from "./post-import.server.ts";
-import { listRevisions } from "./revisions.server.ts";
+import { loadWxr, parseWxr, readWxr, WORDPRESS_SOURCE } from "./wordpress.server.ts";
 
 // The WordPress import end to end on a repository level (both dialects): tests/fixtures/wordpress/export.xml
 // with an uploads folder made in a temporary folder (the kettle is there, the cups are not).

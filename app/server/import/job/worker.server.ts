@@ -1,17 +1,17 @@
 import type { Logger } from "pino";
-import type { DB } from "../db/db.server.ts";
-import { GHOST_SOURCE, ghostImageResolver } from "../import/ghost.server.ts";
-import { localImageResolver } from "../import/images.server.ts";
-import type { ImportRenderer } from "../import/render-pool.server.ts";
-import { WORDPRESS_SOURCE, wordpressImageResolver } from "../import/wordpress.server.ts";
+import type { DB } from "../../db/db.server.ts";
+import { type LeasedJob, startChunkedJob } from "../../jobs/lease.server.ts";
+import type { StorageDriver } from "../../storage/types.server.ts";
+import { GHOST_SOURCE, ghostImageResolver } from "../ghost.server.ts";
+import { localImageResolver } from "../images.server.ts";
 import {
   importNextPostChunk,
   notePostImportFailure,
   type PostImportDeps,
   remoteFetchOptions,
-} from "../repos/post-import.server.ts";
-import type { StorageDriver } from "../storage/types.server.ts";
-import { type LeasedJob, startChunkedJob } from "./lease.server.ts";
+} from "../post-import.server.ts";
+import type { ImportRenderer } from "../render-pool.server.ts";
+import { WORDPRESS_SOURCE, wordpressImageResolver } from "../wordpress.server.ts";
 
 export const POST_IMPORT_LEASE = "post-import";
 /** How often the worker looks for an import when nobody pokes it. */
