@@ -11,6 +11,15 @@ import type { Locale } from "../app/server/db/schema.server.ts";
 import type { ImportCounts, ImportedPost, ImportReportLine } from "../app/server/import/core.server.ts";
 import { GHOST_SOURCE, ghostImageResolver, streamGhostExport } from "../app/server/import/ghost.server.ts";
 import { type ImageResolver, localImageResolver } from "../app/server/import/images.server.ts";
+import { startPostImportPlan } from "../app/server/import/job/dry-run.server.ts";
+import {
+  appendPostImportItems,
+  beginPostImport,
+  dropReadingImports,
+  finishPostImportRead,
+  unfinishedImportOf,
+} from "../app/server/import/job/queue.server.ts";
+import { getPostImport } from "../app/server/import/job/report.server.ts";
 import { importDeps, startPostImports } from "../app/server/import/job/worker.server.ts";
 import {
   MARKDOWN_FILE_MAX_BYTES,
@@ -18,15 +27,6 @@ import {
   SourceRefused,
   streamMarkdownFolder,
 } from "../app/server/import/markdown-folder.server.ts";
-import {
-  appendPostImportItems,
-  beginPostImport,
-  dropReadingImports,
-  finishPostImportRead,
-  getPostImport,
-  startPostImportPlan,
-  unfinishedImportOf,
-} from "../app/server/import/post-import.server.ts";
 import { workerImportRenderer } from "../app/server/import/render-pool.server.ts";
 import {
   streamWxr,

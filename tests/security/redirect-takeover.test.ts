@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readRedirectCsv } from "../../app/server/admin/redirect-csv.server.ts";
 import { nowIso } from "../../app/server/db/db.server.ts";
 import { serveRedirects } from "../../app/server/http/redirects.server.ts";
-import { getPostImport } from "../../app/server/import/post-import.server.ts";
+import { getPostImport } from "../../app/server/import/job/report.server.ts";
 import { parseWxr, readWxr, WORDPRESS_SOURCE } from "../../app/server/import/wordpress.server.ts";
 import { createRedirectMap } from "../../app/server/redirects/map.server.ts";
 import { importRedirects, redirectsForExport, saveRedirect } from "../../app/server/repos/redirects.server.ts";

@@ -1,6 +1,6 @@
 import { requireAdmin } from "../../server/auth/session.server.ts";
 import { getApp, getRequest } from "../../server/context.server.ts";
-import { postImportReport } from "../../server/import/post-import.server.ts";
+import { postImportReport } from "../../server/import/job/report.server.ts";
 import { REPORT_FILES, reportJson, reportText } from "../../server/import/report-file.server.ts";
 import type { Route } from "./+types/import-report";
 

@@ -14,7 +14,7 @@ import { newId } from "../../server/ids.server.ts";
 import type { ImportCounts, ImportReportLine } from "../../server/import/core.server.ts";
 import { GHOST_SOURCE, ghostImageResolver } from "../../server/import/ghost.server.ts";
 import { localImageResolver } from "../../server/import/images.server.ts";
-import { MARKDOWN_FILE_MAX_BYTES } from "../../server/import/markdown-folder.server.ts";
+import { startPostImportPlan } from "../../server/import/job/dry-run.server.ts";
 import {
   appendPostImportPayloads,
   beginPostImport,
@@ -22,10 +22,9 @@ import {
   confirmPostImport,
   dropReadingImports,
   finishPostImportRead,
-  recentPostImports,
-  savePostImportPlan,
-  startPostImportPlan,
-} from "../../server/import/post-import.server.ts";
+} from "../../server/import/job/queue.server.ts";
+import { recentPostImports, savePostImportPlan } from "../../server/import/job/report.server.ts";
+import { MARKDOWN_FILE_MAX_BYTES } from "../../server/import/markdown-folder.server.ts";
 import type { UploadRefusal } from "../../server/import/upload-check.server.ts";
 import { sniffImport } from "../../server/import/upload-kind.server.ts";
 import { WORDPRESS_SOURCE, wordpressImageResolver } from "../../server/import/wordpress.server.ts";

@@ -19,8 +19,8 @@ import {
   type FederationService,
   type FederationTestMode,
 } from "../federation/service.server.ts";
+import { importFoldersInUse } from "../import/job/queue.server.ts";
 import { importDeps, startPostImports } from "../import/job/worker.server.ts";
-import { importFoldersInUse } from "../import/post-import.server.ts";
 import { workerImportRenderer } from "../import/render-pool.server.ts";
 import { workerUploadChecker } from "../import/upload-check.server.ts";
 import { pruneUnpacked } from "../import/zip.server.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { emptyCounts } from "./core.server.ts";
-import type { PostImportReport } from "./post-import.server.ts";
+import type { PostImportReport } from "./job/report.server.ts";
 import { REPORT_FILES, reportJson, reportText } from "./report-file.server.ts";
 
 const report: PostImportReport = {

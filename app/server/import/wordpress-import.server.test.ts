@@ -8,8 +8,8 @@ import { type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts"
 import { listCommentsForModeration } from "../repos/comment-moderation.server.ts";
 import { listComments } from "../repos/comments.server.ts";
 import { listRevisions } from "../repos/revisions.server.ts";
+import { getPostImport } from "./job/report.server.ts";
 import type { SourceRead } from "./markdown-folder.server.ts";
-import { getPostImport } from "./post-import.server.ts";
 import { loadWxr, parseWxr, readWxr, WORDPRESS_SOURCE } from "./wordpress.server.ts";
 
 // The WordPress import end to end on a repository level (both dialects): tests/fixtures/wordpress/export.xml

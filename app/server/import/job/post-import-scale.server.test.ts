@@ -7,17 +7,17 @@ import { createTestDatabase, type TestDatabase, testDialect } from "../../../../
 import { saveRedirect } from "../../repos/redirects.server.ts";
 import { createLocalStorage } from "../../storage/local.server.ts";
 import type { ImportedPost } from "../core.server.ts";
+import { type ImportRenderer, inProcessImportRenderer } from "../render-pool.server.ts";
+import { loadWxr, readWxr, streamWxr } from "../wordpress.server.ts";
 import {
   appendPostImportItems,
   beginPostImport,
   dropReadingImports,
   finishPostImportRead,
-  getPostImport,
-  importNextPostChunk,
   unfinishedImportOf,
-} from "../post-import.server.ts";
-import { type ImportRenderer, inProcessImportRenderer } from "../render-pool.server.ts";
-import { loadWxr, readWxr, streamWxr } from "../wordpress.server.ts";
+} from "./queue.server.ts";
+import { getPostImport } from "./report.server.ts";
+import { importNextPostChunk } from "./runner.server.ts";
 import { importDeps } from "./worker.server.ts";
 
 // Imports at scale (decision 020, "At scale"): items appended in batches while a source is read,

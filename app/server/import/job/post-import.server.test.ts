@@ -8,7 +8,9 @@ import { importedPost } from "../../../../tests/setup/imported-posts.ts";
 import { type TestDatabase, testDialect } from "../../../../tests/setup/test-db.ts";
 import { localImageResolver } from "../images.server.ts";
 import { MARKDOWN_SOURCE, readMarkdownFolder } from "../markdown-folder.server.ts";
-import { getPostImport, planPostImport, queuePostImport, unfinishedImportOf } from "../post-import.server.ts";
+import { planPostImport } from "./dry-run.server.ts";
+import { queuePostImport, unfinishedImportOf } from "./queue.server.ts";
+import { getPostImport } from "./report.server.ts";
 
 // The Markdown-folder import end to end on a repository level (both dialects): the fixture blog
 // in tests/fixtures/markdown-blog, copied to a temporary folder with a generated image.
