@@ -28,12 +28,8 @@ import {
   streamMarkdownFolder,
 } from "../app/server/import/markdown-folder.server.ts";
 import { workerImportRenderer } from "../app/server/import/render-pool.server.ts";
-import {
-  streamWxr,
-  WORDPRESS_PAGES_CATEGORY,
-  WORDPRESS_SOURCE,
-  wordpressImageResolver,
-} from "../app/server/import/wordpress.server.ts";
+import { WORDPRESS_PAGES_CATEGORY } from "../app/server/import/wordpress/items.server.ts";
+import { streamWxr, WORDPRESS_SOURCE, wordpressImageResolver } from "../app/server/import/wordpress.server.ts";
 import { unpackZip } from "../app/server/import/zip.server.ts";
 import { INSTANCE_ID } from "../app/server/jobs/lease.server.ts";
 import { startSubscriberImports } from "../app/server/jobs/subscriber-import.server.ts";

@@ -10,7 +10,8 @@ import { listComments } from "../repos/comments.server.ts";
 import { listRevisions } from "../repos/revisions.server.ts";
 import { getPostImport } from "./job/report.server.ts";
 import type { SourceRead } from "./markdown-folder.server.ts";
-import { loadWxr, parseWxr, readWxr, WORDPRESS_SOURCE } from "./wordpress.server.ts";
+import { loadWxr, parseWxr } from "./wordpress/wxr.server.ts";
+import { readWxr, WORDPRESS_SOURCE } from "./wordpress.server.ts";
 
 // The WordPress import end to end on a repository level (both dialects): tests/fixtures/wordpress/export.xml
 // with an uploads folder made in a temporary folder (the kettle is there, the cups are not).

@@ -8,7 +8,8 @@ import { saveRedirect } from "../../repos/redirects.server.ts";
 import { createLocalStorage } from "../../storage/local.server.ts";
 import type { ImportedPost } from "../core.server.ts";
 import { type ImportRenderer, inProcessImportRenderer } from "../render-pool.server.ts";
-import { loadWxr, readWxr, streamWxr } from "../wordpress.server.ts";
+import { loadWxr } from "../wordpress/wxr.server.ts";
+import { readWxr, streamWxr } from "../wordpress.server.ts";
 import {
   appendPostImportItems,
   beginPostImport,
