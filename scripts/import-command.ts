@@ -226,7 +226,7 @@ export const IMPORT_COMMANDS = {
 export type ImportCommandName = keyof typeof IMPORT_COMMANDS;
 
 /** The command's arguments, or null when they are not what its usage says. */
-function parseOptions(args: readonly string[], command: ImportCommand): Options | null {
+export function parseOptions(args: readonly string[], command: ImportCommand): Options | null {
   const out: Options = {
     source: "",
     dryRun: false,
