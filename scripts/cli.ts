@@ -305,22 +305,19 @@ async function importCommand(args: string[]): Promise<number> {
   });
 }
 
-async function importMarkdown(
+/** `import:markdown`, `import:ghost` and `import:wordpress`: one runner over a table of commands. */
+async function runImport(
+  name: "import:markdown" | "import:ghost" | "import:wordpress",
   args: string[],
-  source: "markdown" | "ghost" | "wordpress" = "markdown",
 ): Promise<number> {
-  const { importGhostCommand, importMarkdownCommand, importWordpressCommand, tuneImportHeap } = await import(
-    "./import-command.ts"
-  );
+  const { runImportCommand, tuneImportHeap } = await import("./import-command.ts");
   const { setFlagsFromString } = await import("node:v8");
   tuneImportHeap(setFlagsFromString, { execArgv: process.execArgv, nodeOptions: process.env.NODE_OPTIONS });
-  const command =
-    source === "ghost" ? importGhostCommand : source === "wordpress" ? importWordpressCommand : importMarkdownCommand;
   const env = parseEnv();
   const storage = await createStorage(env.storage, env.storageRetry);
   return withDatabase(async ({ db }) => {
     await migrateToLatest(db);
-    return command(args, {
+    return runImportCommand(name, args, {
       db,
       storage,
       uploadMaxBytes: env.uploadMaxBytes,
@@ -392,11 +389,9 @@ export async function runCli(argv: string[]): Promise<number> {
     case "import":
       return importCommand(rest);
     case "import:markdown":
-      return importMarkdown(rest);
     case "import:ghost":
-      return importMarkdown(rest, "ghost");
     case "import:wordpress":
-      return importMarkdown(rest, "wordpress");
+      return runImport(command, rest);
     default:
       console.error(`unknown command: ${command}\n\n${HELP}`);
       return 2;

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { IMPORT_HEAP_GROWING_PERCENT, tuneImportHeap } from "./import-command.ts";
+import { IMPORT_COMMANDS, IMPORT_HEAP_GROWING_PERCENT, parseOptions, tuneImportHeap } from "./import-command.ts";
 
 // The import commands keep V8's old generation close to what is live (decision 020, "At scale").
 describe("tuneImportHeap", () => {
@@ -31,5 +31,43 @@ describe("tuneImportHeap", () => {
   it("names a flag this node's V8 knows (an unknown one would only print a warning)", () => {
     const options = execFileSync(process.execPath, ["--v8-options"], { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 });
     expect(options).toMatch(/^\s*--heap-growing-percent\b/m);
+  });
+});
+
+// One parser for the three commands: each takes the flags its row in IMPORT_COMMANDS names.
+describe("parseOptions", () => {
+  const parse = (name: keyof typeof IMPORT_COMMANDS, args: string[]) => parseOptions(args, IMPORT_COMMANDS[name]);
+
+  it("reads a command's source and the flags it takes", () => {
+    expect(
+      parse("import:markdown", ["blog", "--permalink", "/:year/:slug/", "--chunk", "20", "--dry-run"]),
+    ).toMatchObject({ source: "blog", permalink: "/:year/:slug/", chunk: 20, dryRun: true });
+    expect(
+      parse("import:ghost", ["export.json", "--members", "m.csv", "--lang", "zh", "--author", "a@b.example"]),
+    ).toMatchObject({
+      source: "export.json",
+      members: "m.csv",
+      lang: "zh",
+      author: "a@b.example",
+    });
+    expect(parse("import:wordpress", ["export.xml", "--uploads", "uploads.zip"])).toMatchObject({
+      source: "export.xml",
+      images: "uploads.zip",
+    });
+  });
+
+  it("refuses what the command's usage does not say", () => {
+    const refused: Array<[keyof typeof IMPORT_COMMANDS, string[]]> = [
+      ["import:markdown", []],
+      ["import:markdown", ["blog", "other"]],
+      ["import:markdown", ["blog", "--lang", "en"]],
+      ["import:markdown", ["blog", "--author"]],
+      ["import:markdown", ["blog", "--chunk", "0"]],
+      ["import:ghost", ["export.json", "--lang", "fr"]],
+      ["import:ghost", ["export.json", "--images", "--dry-run"]],
+      ["import:wordpress", ["export.xml", "--members", "m.csv"]],
+      ["import:wordpress", ["export.xml", "--permalink", "/:slug/"]],
+    ];
+    for (const [name, args] of refused) expect(parse(name, args), `${name} ${args.join(" ")}`).toBeNull();
   });
 });

@@ -6,15 +6,12 @@ import express from "express";
 import type { DB } from "../../app/server/db/db.server.ts";
 import type { Database } from "../../app/server/db/schema.server.ts";
 import { serveRedirects } from "../../app/server/http/redirects.server.ts";
+import { queuePostImport, unfinishedImportOf } from "../../app/server/import/job/queue.server.ts";
+import { importNextPostChunk } from "../../app/server/import/job/runner.server.ts";
+import type { PostImportDeps } from "../../app/server/import/job/types.server.ts";
+import { importDeps } from "../../app/server/import/job/worker.server.ts";
 import type { SourceRead } from "../../app/server/import/markdown-folder.server.ts";
-import { importDeps } from "../../app/server/jobs/post-import.server.ts";
 import { createRedirectMap } from "../../app/server/redirects/map.server.ts";
-import {
-  importNextPostChunk,
-  type PostImportDeps,
-  queuePostImport,
-  unfinishedImportOf,
-} from "../../app/server/repos/post-import.server.ts";
 import { createLocalStorage } from "../../app/server/storage/local.server.ts";
 import { insertUser } from "./fixtures-db.ts";
 import { createTestDatabase, type TestDatabase } from "./test-db.ts";

@@ -1,7 +1,7 @@
 import { requireAdmin } from "../../server/accounts/session.server.ts";
 import { getApp, getRequest } from "../../server/boot/context.server.ts";
+import { postImportReport } from "../../server/import/job/report.server.ts";
 import { REPORT_FILES, reportJson, reportText } from "../../server/import/report-file.server.ts";
-import { postImportReport } from "../../server/repos/post-import.server.ts";
 import type { Route } from "./+types/import-report";
 
 /**

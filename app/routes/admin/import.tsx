@@ -1,50 +1,32 @@
-import { mkdir, rm } from "node:fs/promises";
-import path from "node:path";
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { useLiveRefresh } from "../../components/admin/newsletter-parts.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
 import { formatBytes } from "../../lib/media.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
+import { IMPORT_LANGS } from "../../lib/post-import.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { requireAdmin } from "../../server/accounts/session.server.ts";
 import { getApp } from "../../server/boot/context.server.ts";
-import { readForm } from "../../server/http/form.server.ts";
+import { IMPORT_LINES_SHOWN, importPageAction } from "../../server/import/admin-page.server.ts";
 import type { ImportCounts, ImportReportLine } from "../../server/import/core.server.ts";
-import { GHOST_SOURCE, ghostImageResolver } from "../../server/import/ghost.server.ts";
-import { localImageResolver } from "../../server/import/images.server.ts";
-import { MARKDOWN_FILE_MAX_BYTES } from "../../server/import/markdown-folder.server.ts";
-import type { UploadRefusal } from "../../server/import/upload-check.server.ts";
-import { sniffImport } from "../../server/import/upload-kind.server.ts";
-import { WORDPRESS_SOURCE, wordpressImageResolver } from "../../server/import/wordpress.server.ts";
+import { recentPostImports } from "../../server/import/job/report.server.ts";
 import { uploadZipBudget } from "../../server/import/zip.server.ts";
-import { saveSingleFile } from "../../server/media/multipart.server.ts";
-import { newId } from "../../server/platform/ids.server.ts";
-import {
-  appendPostImportPayloads,
-  beginPostImport,
-  cancelPostImport,
-  confirmPostImport,
-  dropReadingImports,
-  finishPostImportRead,
-  recentPostImports,
-  savePostImportPlan,
-  startPostImportPlan,
-} from "../../server/repos/post-import.server.ts";
 import type { Route } from "./+types/import";
 
 // The admin Import page (docs/decisions/020-importers.md): upload a zip of a Markdown blog or
 // a Ghost JSON export or a WordPress WXR export (told apart by content), read its dry-run report, confirm, and watch the
-// background job. The upload limit applies.
+// background job. The upload limit applies. The writes are the import feature's
+// (app/server/import/admin-page.server.ts).
 export const handle = routePolicy({ writes: "none", body: "upload" });
-
-/** Report lines the page shows per import. */
-const LINES_SHOWN = 50;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
   const app = getApp(context);
-  const imports = (await recentPostImports(app.db)).map((j) => ({ ...j, report: j.report.slice(0, LINES_SHOWN) }));
+  const imports = (await recentPostImports(app.db)).map((j) => ({
+    ...j,
+    report: j.report.slice(0, IMPORT_LINES_SHOWN),
+  }));
   return {
     imports,
     maxBytes: app.env.uploadMaxBytes,
@@ -53,173 +35,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-type Refusal = "noFile" | "tooLarge" | "badForm" | "unknownFormat" | "noPosts" | UploadRefusal;
-
-/** A Ghost or WordPress blog's language as the CLI's `--lang`: `auto` guesses per post. */
-const GHOST_LANGS = ["auto", "en", "zh"] as const;
-
-type Answer =
-  | { ok: true; id: string; label: string; counts: ImportCounts; report: ImportReportLine[] }
-  | { ok: false; error: Refusal; detail?: string };
-
-const refuse = (error: Refusal, status = 400, detail?: string) =>
-  data<Answer>({ ok: false, error, ...(detail ? { detail } : {}) }, { status });
-
-/** The folder an unpacked zip lives in (`imports/zip-…`), from the folder imported (it or a folder in it). */
-function unpackedDir(importsDir: string, rootDir: string): string | null {
-  const rel = path.relative(importsDir, rootDir).split(path.sep)[0] ?? "";
-  return rel.startsWith("zip-") || rel.startsWith("ghost-") || rel.startsWith("wordpress-")
-    ? path.join(importsDir, rel)
-    : null;
-}
-
-/**
- * The dry run of a saved upload: its check (unpacking, parsing, the pure checks of each post)
- * runs on the upload checker's worker thread (import/upload-check.server.ts); this thread stores
- * each batch of checked posts in a `reading` import and looks them up for the report. A refused
- * upload leaves no import and no files.
- */
-async function checkUploaded(
-  app: ReturnType<typeof getApp>,
-  admin: Awaited<ReturnType<typeof requireAdmin>>,
-  upload: { file: string; fileName: string; head: Buffer; fields: Record<string, string> },
-) {
-  const { db, env, uploadChecks } = app;
-  const importsDir = path.join(env.dataDir, "imports");
-  if (upload.fields.intent !== "upload") return refuse("badForm");
-  const lang = upload.fields.lang ?? "auto";
-  const fetchRemoteField = upload.fields.fetchRemote;
-  if (fetchRemoteField !== undefined && fetchRemoteField !== "on") return refuse("badForm");
-  const fetchRemote = fetchRemoteField === "on";
-  if (!(GHOST_LANGS as readonly string[]).includes(lang)) return refuse("badForm");
-  const format = sniffImport(upload.head);
-  if (format === null) return refuse("unknownFormat");
-  const label =
-    upload.fileName.slice(0, 200) ||
-    (format === "zip" ? "upload.zip" : format === "xml" ? "export.xml" : "export.json");
-  let source: { kind: string; rootDir: string; unpacked: string } | null = null;
-  let id: string | null = null;
-  const lines: ImportReportLine[] = [];
-  let plan: ReturnType<typeof startPostImportPlan> | null = null;
-  const drop = async () => {
-    if (source) {
-      await dropReadingImports(db, source.kind, source.rootDir, label);
-      await rm(source.unpacked, { recursive: true, force: true });
-    }
-  };
-  let outcome: Awaited<ReturnType<typeof uploadChecks.check>>;
-  try {
-    outcome = await uploadChecks.check(
-      {
-        file: upload.file,
-        format,
-        importsDir,
-        locale: lang === "en" || lang === "zh" ? lang : undefined,
-        entryMaxBytes: Math.max(env.uploadMaxBytes, MARKDOWN_FILE_MAX_BYTES),
-        totalMaxBytes: uploadZipBudget(env.uploadMaxBytes),
-      },
-      {
-        async onSource(found) {
-          source = found;
-          id = await beginPostImport(db, {
-            kind: found.kind,
-            label,
-            rootDir: found.rootDir,
-            actor: admin,
-            authorId: admin.id,
-            fetchRemote,
-          });
-          plan = startPostImportPlan(db, {
-            kind: found.kind,
-            images: imageResolverFor(found.kind, found.rootDir, env.uploadMaxBytes),
-            onLine: (l) => lines.push(l),
-            fetchRemote,
-          });
-        },
-        async onPosts(items) {
-          if (!id || !plan) throw new Error("posts before their source");
-          if (
-            !(await appendPostImportPayloads(
-              db,
-              id,
-              items.map((i) => i.payload),
-            ))
-          )
-            throw new Error("the import was dropped while its upload was read");
-          await plan.addChecked(items.map((i) => i.check));
-        },
-      },
-    );
-  } catch (error) {
-    await drop();
-    throw error;
-  }
-  const read = plan as ReturnType<typeof startPostImportPlan> | null;
-  if (!outcome.ok || !id || !read || read.counts.total === 0) {
-    await drop();
-    return outcome.ok ? refuse("noPosts") : refuse(outcome.refusal, 400, outcome.detail);
-  }
-  // The lines of reading come first in the report, as they were found first.
-  const postLines = lines.splice(0);
-  read.problems(outcome.problems);
-  const report = [...lines, ...postLines];
-  await appendPostImportPayloads(db, id, [], outcome.problems);
-  await finishPostImportRead(db, id, { staged: true });
-  // Kept for download beside the final report (the page shows the first lines only).
-  await savePostImportPlan(db, id, { counts: read.counts, report });
-  const shown = report.filter((l) => l.outcome !== "imported" && l.outcome !== "updated");
-  return data<Answer>({ ok: true, id, label, counts: read.counts, report: shown.slice(0, LINES_SHOWN) });
-}
-
-/** Where a dry run looks up the images of an upload of this kind. */
-function imageResolverFor(kind: string, rootDir: string, maxBytes: number) {
-  return kind === GHOST_SOURCE
-    ? ghostImageResolver(rootDir, maxBytes)
-    : kind === WORDPRESS_SOURCE
-      ? wordpressImageResolver(rootDir, maxBytes)
-      : localImageResolver(rootDir, maxBytes);
-}
-
-/**
- * `upload` (multipart: a zip, or a Ghost or WordPress export with its `lang`): saves it, has it
- * checked off this thread (checkUploaded), stores it as a staged import and answers the dry-run
- * report; nothing is imported yet. `confirm` starts a staged import; `cancel`
- * drops it and its unpacked files.
- */
+/** `upload` (answers the dry run of a staged import), `confirm` or `cancel`: import/admin-page.server.ts. */
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(context, request);
-  const { db, env, postImports } = getApp(context);
-  const importsDir = path.join(env.dataDir, "imports");
-  if (/^multipart\/form-data;/i.test(request.headers.get("content-type") ?? "")) {
-    await mkdir(importsDir, { recursive: true });
-    // Written to disk as it arrives (never held whole), read by the check's worker, removed after.
-    const saved = path.join(importsDir, `upload-${newId()}`);
-    const upload = await saveSingleFile(request, env.uploadMaxBytes, saved);
-    if (!upload.ok) {
-      if (upload.reason === "too-large") return refuse("tooLarge", 413);
-      return refuse(upload.reason === "no-file" ? "noFile" : "badForm");
-    }
-    try {
-      return await checkUploaded(getApp(context), admin, { ...upload, file: saved });
-    } finally {
-      await rm(saved, { force: true });
-    }
-  }
-  const form = await readForm(request);
-  const id = String(form.get("id") ?? "");
-  const intent = form.get("intent");
-  if (intent === "confirm") {
-    if (!(await confirmPostImport(db, id, admin.id))) return refuse("badForm");
-    postImports.poke();
-    return redirect("/admin/import#imports");
-  }
-  if (intent === "cancel") {
-    const rootDir = await cancelPostImport(db, id, admin.id);
-    const dir = rootDir ? unpackedDir(importsDir, rootDir) : null;
-    if (dir) await rm(dir, { recursive: true, force: true });
-    return redirect("/admin/import");
-  }
-  return refuse("badForm");
+  const result = await importPageAction(getApp(context), admin, request);
+  return "redirect" in result ? redirect(result.redirect) : data(result.answer, { status: result.status });
 }
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -442,7 +262,7 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
             defaultValue="auto"
             className="mt-1 block rounded-md border border-zinc-300 px-2 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900"
           >
-            {GHOST_LANGS.map((l) => (
+            {IMPORT_LANGS.map((l) => (
               <option key={l} value={l}>
                 {t(`import.langs.${l}`)}
               </option>

@@ -18,6 +18,8 @@ import {
   type FederationService,
   type FederationTestMode,
 } from "../federation/service.server.ts";
+import { importFoldersInUse } from "../import/job/queue.server.ts";
+import { importDeps, startPostImports } from "../import/job/worker.server.ts";
 import { workerImportRenderer } from "../import/render-pool.server.ts";
 import { workerUploadChecker } from "../import/upload-check.server.ts";
 import { pruneUnpacked } from "../import/zip.server.ts";
@@ -25,7 +27,6 @@ import { createInsightRecorder } from "../insights/recorder.server.ts";
 import { startInsightsRollup } from "../insights/rollup.server.ts";
 import { createViewCounter } from "../insights/views.server.ts";
 import type { LeasedJob } from "../jobs/lease.server.ts";
-import { importDeps, startPostImports } from "../jobs/post-import.server.ts";
 import { createMailer } from "../mail/message.server.ts";
 import { type MailWorker, startMailWorker } from "../mail/outbox.server.ts";
 import { relaxedOutcomeWrites } from "../mail/relaxed-writes.server.ts";
@@ -39,7 +40,6 @@ import type { Env } from "../platform/env.server.ts";
 import { wirePostLifecycle } from "../posts/lifecycle.server.ts";
 import { startScheduledPublishing } from "../posts/publish-scheduled.server.ts";
 import { createRedirectMap, type RedirectMap } from "../redirects/map.server.ts";
-import { importFoldersInUse } from "../repos/post-import.server.ts";
 import { createSharedState, type SharedState } from "../shared-state/index.server.ts";
 import { createAdImpressions } from "../site/ads.server.ts";
 import { createStorage } from "../storage/index.server.ts";

@@ -741,7 +741,7 @@ export interface SubscriberImportRowsTable {
 export interface ImportSourcesTable {
   /** The importer: "markdown", later "ghost", "wordpress". */
   source: string;
-  /** What was made: see ImportEntity (app/server/repos/import-sources.server.ts). */
+  /** What was made: see ImportEntity (app/server/import/import-sources.server.ts). */
   entity: string;
   /** The source's own id: a file's path in its folder, an image's SHA-256. */
   sourceId: string;

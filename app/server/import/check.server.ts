@@ -6,7 +6,7 @@ import { imageReferences } from "./images.server.ts";
 // What a dry run needs to know of a read post that takes no database and no files: its content
 // hash, whether a body is too long or nested too deeply, and the images it refers to. Worked out
 // where the post was read: for an upload, on the check's worker thread (upload-check.server.ts),
-// so that the thread serving requests only looks things up (repos/post-import.server.ts).
+// so that the thread serving requests only looks things up (job/dry-run.server.ts).
 
 export interface CheckedPost {
   sourceId: string;

@@ -4,7 +4,7 @@ import type { Locale } from "../db/schema.server.ts";
 // The source-neutral shape every importer produces (docs/decisions/020-importers.md). An importer
 // (Markdown folders now; Ghost and WordPress later) only reads its source into ImportedPost items
 // and says how its image references resolve; queueing, matching by source id, images through the
-// upload pipeline, rendering, redirects and the report are shared (repos/post-import.server.ts).
+// upload pipeline, rendering, redirects and the report are shared (job/ and write/, see README.md).
 
 export type ImportedStatus = "draft" | "published" | "scheduled";
 

@@ -6,9 +6,9 @@ import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import { storeUpload, UploadRejected } from "../media/media.server.ts";
 import { lazyModule } from "../platform/lazy-module.server.ts";
-import { rememberTarget, storedImageUrl } from "../repos/import-sources.server.ts";
 import type { StorageDriver } from "../storage/types.server.ts";
 import { isRemoteReference } from "./core.server.ts";
+import { rememberTarget, storedImageUrl } from "./import-sources.server.ts";
 
 // Images an imported post refers to. A local file of the source goes through the normal upload
 // pipeline (checked, re-encoded, variants, metadata stripped) once per distinct content: its

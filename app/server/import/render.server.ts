@@ -7,7 +7,7 @@ import { renderPost } from "../render/post-render.server.ts";
 // The heaviest part of importing a post: its bodies rendered (the editor's path: Markdown,
 // sanitising, highlighting). Pure: no database and no files, so an import runs it on a worker
 // thread (render-worker.server.ts) while its own thread writes the previous chunk, renders the
-// comments and segments the search text (repos/post-import.server.ts). Measured at 2,000 posts,
+// comments and segments the search text (job/prepare.server.ts). Measured at 2,000 posts,
 // the bodies are about as much CPU as all the rest of a chunk: the two threads stay even.
 
 export interface ImportRenderRequest {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { PostImportReport } from "../repos/post-import.server.ts";
 import { emptyCounts } from "./core.server.ts";
+import type { PostImportReport } from "./job/report.server.ts";
 import { REPORT_FILES, reportJson, reportText } from "./report-file.server.ts";
 
 const report: PostImportReport = {

@@ -1,8 +1,8 @@
 import enAdminLinks from "../../../locales/en/adminLinks.json";
 import zhAdminLinks from "../../../locales/zh/adminLinks.json";
 import type { Locale } from "../db/schema.server.ts";
-import type { PostImportReport } from "../repos/post-import.server.ts";
 import type { ImportCounts } from "./core.server.ts";
+import type { PostImportReport } from "./job/report.server.ts";
 
 // An import's report as a downloaded file (decision 020, "Report download"): JSON for tools (the
 // stable reason codes, every field) and plain text for people, in the admin's language.

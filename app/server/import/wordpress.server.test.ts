@@ -3,19 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SourceRefused } from "./markdown-folder.server.ts";
-import {
-  autoParagraphs,
-  convertContent,
-  loadWxr,
-  parseWxr,
-  plainText,
-  readWxr,
-  WORDPRESS_PAGES_CATEGORY,
-  WXR_TOKEN_MAX,
-  wordpressAuthor,
-  wordpressImageResolver,
-  wxrChunks,
-} from "./wordpress.server.ts";
+import { autoParagraphs, convertContent, plainText } from "./wordpress/content.server.ts";
+import { WORDPRESS_PAGES_CATEGORY, wordpressAuthor } from "./wordpress/items.server.ts";
+import { loadWxr, parseWxr, WXR_TOKEN_MAX, wxrChunks } from "./wordpress/wxr.server.ts";
+import { readWxr, wordpressImageResolver } from "./wordpress.server.ts";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../../tests/fixtures/wordpress/export.xml");
 

@@ -1,25 +1,38 @@
 import type { Logger } from "pino";
-import type { DB } from "../db/db.server.ts";
-import { GHOST_SOURCE, ghostImageResolver } from "../import/ghost.server.ts";
-import { localImageResolver } from "../import/images.server.ts";
-import type { ImportRenderer } from "../import/render-pool.server.ts";
-import { WORDPRESS_SOURCE, wordpressImageResolver } from "../import/wordpress.server.ts";
-import {
-  importNextPostChunk,
-  notePostImportFailure,
-  type PostImportDeps,
-  remoteFetchOptions,
-} from "../repos/post-import.server.ts";
-import type { StorageDriver } from "../storage/types.server.ts";
-import { type LeasedJob, startChunkedJob } from "./lease.server.ts";
+import type { DB } from "../../db/db.server.ts";
+import { type LeasedJob, startChunkedJob } from "../../jobs/lease.server.ts";
+import type { StorageDriver } from "../../storage/types.server.ts";
+import { GHOST_SOURCE, ghostImageResolver } from "../ghost.server.ts";
+import { type ImageResolver, localImageResolver } from "../images.server.ts";
+import { REMOTE_FETCH_DEFAULTS } from "../remote-fetch.server.ts";
+import type { ImportRenderer } from "../render-pool.server.ts";
+import { WORDPRESS_SOURCE, wordpressImageResolver } from "../wordpress.server.ts";
+import { importNextPostChunk } from "./runner.server.ts";
+import { notePostImportFailure } from "./state.server.ts";
+import type { PostImportDeps } from "./types.server.ts";
 
 export const POST_IMPORT_LEASE = "post-import";
 /** How often the worker looks for an import when nobody pokes it. */
 export const POST_IMPORT_INTERVAL_MS = 5000;
 
+/** The remote fetch for an import's deps: time-out, redirects and SSRF rules as decided (decision 020). */
+export const remoteFetchOptions = (maxBytes: number): PostImportDeps["remote"] => ({
+  ...REMOTE_FETCH_DEFAULTS,
+  maxBytes,
+});
+
+/** Where an import of this kind finds its images: files under its folder (Ghost's `/content/images/`, WordPress's uploads). */
+export function imageResolverFor(kind: string, rootDir: string, maxBytes: number): ImageResolver {
+  return kind === GHOST_SOURCE
+    ? ghostImageResolver(rootDir, maxBytes)
+    : kind === WORDPRESS_SOURCE
+      ? wordpressImageResolver(rootDir, maxBytes)
+      : localImageResolver(rootDir, maxBytes);
+}
+
 /**
- * How every kind of import finds its images: files under the import's folder (Ghost's
- * `/content/images/` paths inside it). `renderer`: where posts render (absent: on this thread).
+ * How every kind of import finds its images (imageResolverFor) and fetches remote ones.
+ * `renderer`: where posts render (absent: on this thread).
  */
 export function importDeps(
   db: DB,
@@ -34,12 +47,7 @@ export function importDeps(
     ...(log ? { log } : {}),
     ...(renderer ? { renderer } : {}),
     remote: remoteFetchOptions(uploadMaxBytes),
-    images: (kind, rootDir) =>
-      kind === GHOST_SOURCE
-        ? ghostImageResolver(rootDir, uploadMaxBytes)
-        : kind === WORDPRESS_SOURCE
-          ? wordpressImageResolver(rootDir, uploadMaxBytes)
-          : localImageResolver(rootDir, uploadMaxBytes),
+    images: (kind, rootDir) => imageResolverFor(kind, rootDir, uploadMaxBytes),
   };
 }
 

@@ -6,8 +6,8 @@ import { insertUser } from "../../../tests/setup/fixtures-db.ts";
 import { createImportBed, type ImportBed, withRedirectServer } from "../../../tests/setup/import-bed.ts";
 import { importedPost } from "../../../tests/setup/imported-posts.ts";
 import { type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
-import { GHOST_SOURCE, loadGhostExport, readGhostExport } from "../import/ghost.server.ts";
-import { getPostImport } from "./post-import.server.ts";
+import { GHOST_SOURCE, loadGhostExport, readGhostExport } from "./ghost.server.ts";
+import { getPostImport } from "./job/report.server.ts";
 
 // Ghost's authors and Lexical bodies (tests/fixtures/ghost/authors-lexical.json), both dialects:
 // authors matched by verified e-mail or made as accounts without login, their old pages

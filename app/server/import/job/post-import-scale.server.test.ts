@@ -2,29 +2,30 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { insertUser } from "../../../tests/setup/fixtures-db.ts";
-import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
-import type { ImportedPost } from "../import/core.server.ts";
-import { type ImportRenderer, inProcessImportRenderer } from "../import/render-pool.server.ts";
-import { loadWxr, readWxr, streamWxr } from "../import/wordpress.server.ts";
-import { importDeps } from "../jobs/post-import.server.ts";
-import { saveRedirect } from "../redirects/redirects.server.ts";
-import { createLocalStorage } from "../storage/local.server.ts";
+import { insertUser } from "../../../../tests/setup/fixtures-db.ts";
+import { createTestDatabase, type TestDatabase, testDialect } from "../../../../tests/setup/test-db.ts";
+import { saveRedirect } from "../../redirects/redirects.server.ts";
+import { createLocalStorage } from "../../storage/local.server.ts";
+import type { ImportedPost } from "../core.server.ts";
+import { type ImportRenderer, inProcessImportRenderer } from "../render-pool.server.ts";
+import { loadWxr } from "../wordpress/wxr.server.ts";
+import { readWxr, streamWxr } from "../wordpress.server.ts";
 import {
   appendPostImportItems,
   beginPostImport,
   dropReadingImports,
   finishPostImportRead,
-  getPostImport,
-  importNextPostChunk,
   unfinishedImportOf,
-} from "./post-import.server.ts";
+} from "./queue.server.ts";
+import { getPostImport } from "./report.server.ts";
+import { importNextPostChunk } from "./runner.server.ts";
+import { importDeps } from "./worker.server.ts";
 
 // Imports at scale (decision 020, "At scale"): items appended in batches while a source is read,
 // a killed read left behind and dropped, the redirects kept between chunks only while nobody else
 // changes the table, and the WordPress export streamed in two passes.
 
-const EXPORT = path.resolve(import.meta.dirname, "../../../tests/fixtures/wordpress/export.xml");
+const EXPORT = path.resolve(import.meta.dirname, "../../../../tests/fixtures/wordpress/export.xml");
 const KIND = "scale-test";
 let database: TestDatabase;
 let root: string;

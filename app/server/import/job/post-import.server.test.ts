@@ -2,18 +2,20 @@ import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { png } from "../../../tests/fixtures/images.ts";
-import { createImportBed, type ImportBed, withRedirectServer } from "../../../tests/setup/import-bed.ts";
-import { importedPost } from "../../../tests/setup/imported-posts.ts";
-import { type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
-import { localImageResolver } from "../import/images.server.ts";
-import { MARKDOWN_SOURCE, readMarkdownFolder } from "../import/markdown-folder.server.ts";
-import { getPostImport, planPostImport, queuePostImport, unfinishedImportOf } from "./post-import.server.ts";
+import { png } from "../../../../tests/fixtures/images.ts";
+import { createImportBed, type ImportBed, withRedirectServer } from "../../../../tests/setup/import-bed.ts";
+import { importedPost } from "../../../../tests/setup/imported-posts.ts";
+import { type TestDatabase, testDialect } from "../../../../tests/setup/test-db.ts";
+import { localImageResolver } from "../images.server.ts";
+import { MARKDOWN_SOURCE, readMarkdownFolder } from "../markdown-folder.server.ts";
+import { planPostImport } from "./dry-run.server.ts";
+import { queuePostImport, unfinishedImportOf } from "./queue.server.ts";
+import { getPostImport } from "./report.server.ts";
 
 // The Markdown-folder import end to end on a repository level (both dialects): the fixture blog
 // in tests/fixtures/markdown-blog, copied to a temporary folder with a generated image.
 
-const FIXTURE = path.resolve(import.meta.dirname, "../../../tests/fixtures/markdown-blog");
+const FIXTURE = path.resolve(import.meta.dirname, "../../../../tests/fixtures/markdown-blog");
 const MAX_BYTES = 10 * 1024 * 1024;
 let bed: ImportBed;
 let database: TestDatabase;

@@ -3,13 +3,14 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { png } from "../../../tests/fixtures/images.ts";
-import { createImportBed, type ImportBed } from "../../../tests/setup/import-bed.ts";
-import { importedPost } from "../../../tests/setup/imported-posts.ts";
-import { type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
-import { localImageResolver } from "../import/images.server.ts";
-import { MARKDOWN_SOURCE, readMarkdownFolder } from "../import/markdown-folder.server.ts";
-import { getPostImport, planPostImport } from "./post-import.server.ts";
+import { png } from "../../../../tests/fixtures/images.ts";
+import { createImportBed, type ImportBed } from "../../../../tests/setup/import-bed.ts";
+import { importedPost } from "../../../../tests/setup/imported-posts.ts";
+import { type TestDatabase, testDialect } from "../../../../tests/setup/test-db.ts";
+import { localImageResolver } from "../images.server.ts";
+import { MARKDOWN_SOURCE, readMarkdownFolder } from "../markdown-folder.server.ts";
+import { planPostImport } from "./dry-run.server.ts";
+import { getPostImport } from "./report.server.ts";
 
 // Remote images of an import (`--fetch-remote`, both dialects): fetched through the upload pipeline
 // once per address, refused on private addresses and redirects to them, kept as links and listed

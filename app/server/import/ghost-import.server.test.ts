@@ -5,8 +5,8 @@ import { png } from "../../../tests/fixtures/images.ts";
 import { createImportBed, type ImportBed, withRedirectServer } from "../../../tests/setup/import-bed.ts";
 import { importedPost } from "../../../tests/setup/imported-posts.ts";
 import { type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
-import { GHOST_SOURCE, loadGhostExport, readGhostExport } from "../import/ghost.server.ts";
-import { getPostImport } from "./post-import.server.ts";
+import { GHOST_SOURCE, loadGhostExport, readGhostExport } from "./ghost.server.ts";
+import { getPostImport } from "./job/report.server.ts";
 
 // The Ghost import end to end on a repository level (both dialects): tests/fixtures/ghost/export.json
 // with Ghost's content/images folder made in a temporary folder.

@@ -7,10 +7,11 @@ import { importedPost } from "../../../tests/setup/imported-posts.ts";
 import { type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import { listCommentsForModeration } from "../comments/comment-moderation.server.ts";
 import { listComments } from "../comments/comments.server.ts";
-import type { SourceRead } from "../import/markdown-folder.server.ts";
-import { loadWxr, parseWxr, readWxr, WORDPRESS_SOURCE } from "../import/wordpress.server.ts";
 import { listRevisions } from "../posts/revisions.server.ts";
-import { getPostImport } from "./post-import.server.ts";
+import { getPostImport } from "./job/report.server.ts";
+import type { SourceRead } from "./markdown-folder.server.ts";
+import { loadWxr, parseWxr } from "./wordpress/wxr.server.ts";
+import { readWxr, WORDPRESS_SOURCE } from "./wordpress.server.ts";
 
 // The WordPress import end to end on a repository level (both dialects): tests/fixtures/wordpress/export.xml
 // with an uploads folder made in a temporary folder (the kettle is there, the cups are not).
