@@ -15,7 +15,7 @@ const GLYPH: Record<FormatId, string> = {
   code: "</>",
   codeBlock: "{ }",
   bullet: "•",
-  // Drawn by CSS (STYLE): as text, "1." would be a visible label the name does not contain.
+  // Drawn by CSS from data-label: as text, "1." would be a visible label its name lacks.
   numbered: "",
   image: "▣",
   table: "▦",
@@ -84,6 +84,7 @@ export function FormatToolbar({
             }
             disabled={action.id === "image" && imageBusy}
             data-format={action.id}
+            data-label={action.id === "numbered" ? "1." : undefined}
             onFocus={() => setCurrent(index)}
             // Keep the text's selection and focus: the button acts on them.
             onMouseDown={(event) => event.preventDefault()}
