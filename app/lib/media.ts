@@ -74,12 +74,11 @@ export function imageFiles(list: FileList | null | undefined): File[] {
   return list ? [...list].filter((f) => f.type.startsWith("image/")) : [];
 }
 
-/** Markdown for an uploaded image; the alt text starts from the file name for the author to improve. */
-export function imageMarkdown(fileName: string, url: string): string {
-  const alt = fileName
-    .replace(/\.[a-z0-9]+$/i, "")
-    .replace(/[-_]+/g, " ")
+/** Markdown for an uploaded image with the description its author gave (one line, no brackets). */
+export function imageMarkdown(alt: string, url: string): string {
+  const description = alt
     .replace(/[[\]\\]/g, "")
+    .replace(/\s+/g, " ")
     .trim();
-  return `![${alt}](${url})`;
+  return `![${description}](${url})`;
 }

@@ -14,6 +14,7 @@ const UI = {
     tab: "English",
     save: "Save changes",
     update: "Update",
+    confirmUpdate: "Update now",
     pendingSaved: "Your changes were saved. Readers do not see them until you press Update.",
     updated: "The post was updated. Readers see your changes now.",
     byline: (name: string) => `By ${name}`,
@@ -24,6 +25,7 @@ const UI = {
     tab: "中文",
     save: "保存修改",
     update: "更新",
+    confirmUpdate: "立即更新",
     pendingSaved: "修改已保存。按“更新”之前读者看不到这些修改。",
     updated: "文章已更新，读者现在能看到你的修改。",
     byline: (name: string) => `作者：${name}`,
@@ -95,6 +97,7 @@ for (const locale of ["en", "zh"] as const) {
     await page.getByRole("button", { name: ui.save, exact: true }).click();
     await expect(page.getByText(ui.pendingSaved).first()).toBeVisible();
     await page.getByRole("button", { name: ui.update, exact: true }).click();
+    await page.getByRole("dialog").getByRole("button", { name: ui.confirmUpdate }).click();
     await expect(page.getByText(ui.updated)).toBeVisible();
 
     // A reader sees the correction under the same byline.

@@ -35,6 +35,15 @@ async function userId(serverDb: OpenDatabase, email: string): Promise<string> {
 
 const panel = (page: Page, name: "English" | "中文") => page.getByRole("tabpanel", { name });
 
+/** Opens the settings panel from the writing screen's bar (issue 47). */
+async function openSettings(page: Page) {
+  await page.locator("[data-editor-bar]").getByRole("button", { name: "Settings" }).click();
+  await expect(page.locator("#post-settings")).toBeVisible();
+}
+
+/** The settings panel's summary field of the language shown. */
+const summary = (page: Page) => page.locator("#post-settings").getByRole("textbox", { name: "Summary" });
+
 /** The body editor of a language tab, once CodeMirror has taken over the textarea. */
 async function body(page: Page, name: "English" | "中文") {
   const editor = panel(page, name).getByRole("textbox", { name: "Body (Markdown)" });
@@ -52,11 +61,13 @@ test("an admin writes a post in both languages with a cover and tags, and it is 
 
   const english = panel(page, "English");
   await english.getByLabel("Title", { exact: true }).fill("Writing in two languages");
-  await english.getByLabel("Summary").fill("How the editor works.");
+  await openSettings(page);
+  await summary(page).fill("How the editor works.");
   await (await body(page, "English")).fill("## Why\n\nBecause **both** readers matter.");
-  // The live preview shows what the server renders.
-  await expect(english.getByTestId("markdown-preview").locator("h2")).toHaveText("Why");
-  await expect(english.getByTestId("markdown-preview").locator("strong")).toHaveText("both");
+  // The live preview beside the text shows what the server renders.
+  await page.getByRole("button", { name: "Side by side" }).click();
+  await expect(page.getByTestId("markdown-preview").locator("h2")).toHaveText("Why");
+  await expect(page.getByTestId("markdown-preview").locator("strong")).toHaveText("both");
 
   const chineseTab = page.getByRole("tab", { name: "中文" });
   await chineseTab.click();
@@ -68,8 +79,9 @@ test("an admin writes a post in both languages with a cover and tags, and it is 
   await page.getByLabel("Tags").fill("Editor e2e, 测试");
   await page.getByLabel("Cover image URL").fill("/social.jpg");
   await page.getByLabel("Cover image description (alt text)").fill("A fountain pen");
-  await page.getByRole("radio", { name: "Published" }).check();
-  await page.getByRole("button", { name: "Save" }).click();
+  // Publishing says what will happen first.
+  await page.getByRole("button", { name: "Publish…" }).click();
+  await page.getByRole("dialog", { name: "Publish this post?" }).getByRole("button", { name: "Publish now" }).click();
 
   await expect(page).toHaveURL(/\/posts\/edit\/[0-9a-z]{20}$/);
   await expect(page.getByText("The post was created.")).toBeVisible();
@@ -381,7 +393,8 @@ test("errors are shown per field and mark their language tab; the tabs work from
   const chineseTab = page.getByRole("tab", { name: /中文/ });
   await expect(chineseTab).toBeFocused();
   await expect(chineseTab).toHaveAttribute("aria-selected", "true");
-  await panel(page, "中文").getByLabel("Summary").fill("只有摘要，没有标题");
+  await openSettings(page);
+  await summary(page).fill("只有摘要，没有标题");
   await chineseTab.focus();
   await page.keyboard.press("Home");
   await expect(englishTab).toBeFocused();
@@ -427,6 +440,9 @@ test("the editor works without JavaScript: both languages show and the textarea 
     await plain.locator("textarea[name=enBody]").fill("Plain *textarea* body.");
     await plain.locator("[name=zhTitle]").fill("没有脚本");
     await expect(plain.locator("[name=zhTitle]")).toBeVisible();
+    // The settings panel's fields are simply in the form.
+    await expect(plain.getByLabel("Tags")).toBeVisible();
+    await expect(plain.locator("[name=zhSummary]")).toBeVisible();
     await plain.getByRole("button", { name: "Save" }).click();
     await expect(plain).toHaveURL(/\/posts\/edit\/[0-9a-z]{20}$/);
     const id = plain.url().split("/").pop() ?? "";

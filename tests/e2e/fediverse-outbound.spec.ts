@@ -127,6 +127,8 @@ test("the editor's Share on the Fediverse box: on for new posts, off when back-d
   await page.goto("/posts/createPost");
   const english = page.getByRole("tabpanel", { name: "English" });
   await english.getByLabel("Title", { exact: true }).fill(`Old notes ${Date.now().toString(36)}`);
+  // The settings panel stays open across saves (the editor remembers it).
+  await page.locator("[data-editor-bar]").getByRole("button", { name: "Settings" }).click();
   const share = page.getByRole("checkbox", { name: "Share on the Fediverse" });
   await expect(share).toBeChecked();
   // Dated last year: not news to followers, unless the author ticks it.

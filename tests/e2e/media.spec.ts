@@ -40,6 +40,7 @@ test("an admin uploads a cover and an inline image in the editor; the post shows
   await page.getByRole("tabpanel", { name: "English" }).getByLabel("Title", { exact: true }).fill(TITLE);
   await expect(page.getByRole("tabpanel", { name: "English" }).locator(".cm-content")).toBeVisible();
 
+  await page.locator("[data-editor-bar]").getByRole("button", { name: "Settings" }).click();
   await page.getByTestId("upload-image").setInputFiles({
     name: "mountain-lake.jpg",
     mimeType: "image/jpeg",
@@ -54,11 +55,14 @@ test("an admin uploads a cover and an inline image in the editor; the post shows
     mimeType: "image/jpeg",
     buffer: await photo(800, 400, "#b02f2f"),
   });
+  // The editor asks for the image's description, then puts it on a paragraph of its own.
+  await page.getByLabel("Describe the image for people who cannot see it (alt text)").fill("inline chart");
+  await page.getByRole("button", { name: "Insert image", exact: true }).click();
   const body = page.getByRole("tabpanel", { name: "English" }).locator(".cm-content");
   await expect(body).toContainText("![inline chart](/media/");
 
-  await page.getByRole("radio", { name: "Published" }).check();
-  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("button", { name: "Publish…" }).click();
+  await page.getByRole("dialog", { name: "Publish this post?" }).getByRole("button", { name: "Publish now" }).click();
   await expect(page).toHaveURL(/\/posts\/edit\/[0-9a-z]{20}$/);
   const id = page.url().split("/").pop() ?? "";
 

@@ -47,16 +47,21 @@ test("a Chinese subscriber gets a new bilingual post in Chinese, and one click u
   const english = page.getByRole("tabpanel", { name: "English" });
   const marker = Date.now().toString(36);
   await english.getByLabel("Title", { exact: true }).fill(`Spring bread ${marker}`);
-  await english.getByLabel("Summary").fill("What the oven taught me.");
+  await page.locator("[data-editor-bar]").getByRole("button", { name: "Settings" }).click();
+  const settings = page.locator("#post-settings");
+  await settings.getByRole("textbox", { name: "Summary" }).fill("What the oven taught me.");
   await page.getByRole("tab", { name: "中文" }).click();
   const chinese = page.getByRole("tabpanel", { name: "中文" });
   await chinese.getByLabel("Title", { exact: true }).fill(`春天的面包 ${marker}`);
-  await chinese.getByLabel("Summary").fill("烤箱教会我的事。");
+  await settings.getByRole("textbox", { name: "Summary" }).fill("烤箱教会我的事。");
   const box2 = page.getByRole("checkbox", { name: "Email this post to subscribers" });
   await expect(box2).toBeChecked();
-  await page.getByRole("radio", { name: "Published" }).check();
+  // The publish dialog says who gets it, then the owner confirms.
+  await page.getByRole("button", { name: "Publish…" }).click();
+  const confirm = page.getByRole("dialog", { name: "Publish this post?" });
+  await expect(confirm.getByTestId("publish-mail")).toContainText("It is e-mailed to");
   const published = Date.now();
-  await page.getByRole("button", { name: "Save" }).click();
+  await confirm.getByRole("button", { name: "Publish now" }).click();
   await expect(page).toHaveURL(/\/posts\/edit\/[0-9a-z]{20}$/);
   posts.push(page.url().split("/").pop() ?? "");
   // Once live, the box is gone and the editor says it was mailed.

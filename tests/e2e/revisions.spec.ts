@@ -81,6 +81,10 @@ test("a live post's edit stays unseen until Update, and an old revision comes ba
 
     // Update: now readers see them.
     await page.getByRole("button", { name: "Update", exact: true }).click();
+    // The dialog says what an update does, then the writer confirms.
+    const confirm = page.getByRole("dialog", { name: "Update the live post?" });
+    await expect(confirm.getByTestId("publish-mail")).toHaveText("No e-mail is sent for an update.");
+    await confirm.getByRole("button", { name: "Update now" }).click();
     await expect(page.getByText("The post was updated. Readers see your changes now.")).toBeVisible();
     await anonymous.reload();
     await expect(anonymous.getByRole("main")).toContainText("The new words.");

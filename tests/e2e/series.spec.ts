@@ -73,10 +73,11 @@ test("a series of three posts: part 2 written in the editor, read in both langua
   await page.goto("/en/posts/createPost");
   const english = page.getByRole("tabpanel", { name: "English" });
   await english.getByLabel("Title", { exact: true }).fill("Middle steps");
+  await page.locator("[data-editor-bar]").getByRole("button", { name: "Settings" }).click();
   await page.getByLabel("Series", { exact: true }).selectOption({ label: name });
   await page.getByLabel("Part number").fill("2");
-  await page.getByRole("radio", { name: "Published" }).check();
-  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("button", { name: "Publish…" }).click();
+  await page.getByRole("dialog", { name: "Publish this post?" }).getByRole("button", { name: "Publish now" }).click();
   await expect(page.getByText("The post was created.")).toBeVisible();
   const second = page.url().split("/").pop() ?? "";
 

@@ -7,6 +7,8 @@ import { Compartment, EditorState, Prec } from "@codemirror/state";
 import { drawSelection, EditorView, keymap } from "@codemirror/view";
 import { tags } from "@lezer/highlight";
 import { imageFiles } from "../../lib/media.ts";
+import type { TextEdit } from "../../lib/writing/markdown-edits.ts";
+import { FORMAT_ACTIONS } from "./format-actions.ts";
 
 export interface MountedEditor {
   /** Replaces the text when it differs (a restored draft, the other version loaded). */
@@ -15,6 +17,12 @@ export interface MountedEditor {
   setAttributes(attributes: Record<string, string>): void;
   /** Replaces the selection with `text` (or inserts it at the cursor). */
   insert(text: string): void;
+  /** The text and the selection. */
+  read(): { doc: string; from: number; to: number; head: number };
+  /** Applies an edit of lib/writing/markdown-edits.ts, as one undoable step. */
+  apply(edit: TextEdit): void;
+  /** The scrolling element, for the preview to follow. */
+  scroller: HTMLElement;
   focus(): void;
   destroy(): void;
 }
@@ -39,12 +47,38 @@ const theme = EditorView.theme({
   },
   ".cm-content": {
     fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace",
-    minHeight: "20rem",
+    minHeight: "var(--editor-min-height, 20rem)",
     padding: "0.5rem 0",
     caretColor: "currentColor",
   },
-  ".cm-scroller": { maxHeight: "70vh", overflow: "auto" },
+  ".cm-scroller": { maxHeight: "var(--editor-max-height, 70vh)", overflow: "auto" },
   "&.cm-focused": { outline: "none" },
+});
+
+/** Applies a pure edit to the view: one transaction, one undo step, the cursor kept in sight. */
+function dispatchEdit(view: EditorView, edit: TextEdit): void {
+  view.dispatch({
+    changes: { from: edit.from, to: edit.to, insert: edit.insert },
+    selection: { anchor: edit.anchor, head: edit.head },
+    scrollIntoView: true,
+    userEvent: "input",
+  });
+}
+
+/** The toolbar's shortcuts: Ctrl/⌘+B, I, K… (format-actions.ts). */
+const formatKeymap = FORMAT_ACTIONS.flatMap((action) => {
+  const { key, edit } = action;
+  if (!key || !edit) return [];
+  return [
+    {
+      key,
+      run(view: EditorView) {
+        const { from, to } = view.state.selection.main;
+        dispatchEdit(view, edit(view.state.doc.toString(), from, to));
+        return true;
+      },
+    },
+  ];
 });
 
 const markdownHighlight = HighlightStyle.define([
@@ -85,6 +119,7 @@ export function mountMarkdownEditor(
         // HTML anyway, and leaving it out keeps this chunk a third of the size.
         new LanguageSupport(markdownLanguage),
         Prec.high(keymap.of(markdownKeymap)),
+        Prec.highest(keymap.of(formatKeymap)),
         pasteURLAsLink,
         syntaxHighlighting(markdownHighlight),
         EditorView.lineWrapping,
@@ -127,6 +162,12 @@ export function mountMarkdownEditor(
     insert(text) {
       view.dispatch(view.state.replaceSelection(text));
     },
+    read() {
+      const { from, to, head } = view.state.selection.main;
+      return { doc: view.state.doc.toString(), from, to, head };
+    },
+    apply: (edit) => dispatchEdit(view, edit),
+    scroller: view.scrollDOM,
     focus: () => view.focus(),
     destroy: () => view.destroy(),
   };

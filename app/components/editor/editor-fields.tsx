@@ -1,10 +1,10 @@
+import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import type { EditorValues } from "../../lib/editor-values.ts";
 import { HTML_LANG, type Locale } from "../../lib/i18n/locale.ts";
 import { NEW_SERIES, type TranslationField, translationField } from "../../lib/schemas/post.ts";
 import { Field, SelectField } from "../ui/field.tsx";
 import { MarkdownEditor } from "./markdown-editor.tsx";
-import { MarkdownPreview } from "./markdown-preview.tsx";
 
 // The post editor's controlled fields: a label, the control, its hint and error.
 
@@ -125,41 +125,35 @@ export function SeriesFields({
   );
 }
 
-/** One language's version of the post: title, summary, body with its preview, and SEO fields. */
+/**
+ * One language's version of the post in the writing column: its title and its body (the
+ * summary and search-engine fields are in the settings panel, settings-panel.tsx).
+ */
 export function TranslationFields({
   locale,
   values,
   set,
   err,
-  previewActive,
+  hidden = false,
 }: {
   locale: Locale;
   values: EditorValues;
   set: (name: string) => (value: string) => void;
   err: (name: string) => string | null;
-  /** The preview renders only for the tab shown, once the page runs in a browser. */
-  previewActive: boolean;
+  /** The full preview stands in for the title and body (they stay in the form). */
+  hidden?: boolean;
 }) {
   const { t } = useTranslation("editor");
   const name = (f: TranslationField) => translationField(locale, f);
   const lang = HTML_LANG[locale];
   return (
-    <>
-      <TextField
+    <div className={hidden ? "hidden" : "space-y-3"}>
+      <TitleField
         label={t("form.title")}
         name={name("Title")}
         value={values[name("Title")] ?? ""}
         onChange={set(name("Title"))}
         error={err(name("Title"))}
-        lang={lang}
-      />
-      <TextField
-        label={t("form.summary")}
-        name={name("Summary")}
-        value={values[name("Summary")] ?? ""}
-        onChange={set(name("Summary"))}
-        error={err(name("Summary"))}
-        rows={3}
         lang={lang}
       />
       <MarkdownEditor
@@ -172,29 +166,42 @@ export function TranslationFields({
         lang={lang}
         images
       />
-      <MarkdownPreview markdown={values[name("Body")] ?? ""} lang={lang} active={previewActive} />
-      <fieldset className="space-y-4 rounded-md border border-zinc-200 p-4 dark:border-zinc-800">
-        <legend className="px-1 text-sm font-medium">{t("form.seo")}</legend>
-        <TextField
-          label={t("form.seoTitle")}
-          name={name("SeoTitle")}
-          value={values[name("SeoTitle")] ?? ""}
-          onChange={set(name("SeoTitle"))}
-          error={err(name("SeoTitle"))}
-          hint={t("form.seoTitleHint")}
-          lang={lang}
-        />
-        <TextField
-          label={t("form.seoDescription")}
-          name={name("SeoDescription")}
-          value={values[name("SeoDescription")] ?? ""}
-          onChange={set(name("SeoDescription"))}
-          error={err(name("SeoDescription"))}
-          hint={t("form.seoDescriptionHint")}
-          rows={2}
-          lang={lang}
-        />
-      </fieldset>
-    </>
+    </div>
+  );
+}
+
+/** The title as a writer expects it: a large, borderless line above the body, still labelled. */
+function TitleField(props: {
+  label: string;
+  name: string;
+  value: string;
+  onChange(value: string): void;
+  error: string | null;
+  lang: string;
+}) {
+  const id = useId();
+  return (
+    <div>
+      <label htmlFor={id} className="sr-only">
+        {props.label}
+      </label>
+      <input
+        id={id}
+        name={props.name}
+        lang={props.lang}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        placeholder={props.label}
+        autoComplete="off"
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={props.error ? `${id}-error` : undefined}
+        className="block w-full border-0 border-b border-transparent bg-transparent px-0 py-2 text-3xl font-bold text-zinc-900 placeholder:text-zinc-500 focus:border-blue-600 focus:outline-none focus:ring-0 aria-[invalid]:border-red-600 dark:text-zinc-100 dark:placeholder:text-zinc-400"
+      />
+      {props.error && (
+        <p id={`${id}-error`} className="mt-1 text-sm text-red-700 dark:text-red-400">
+          {props.error}
+        </p>
+      )}
+    </div>
   );
 }

@@ -22,3 +22,22 @@ export function dateTimeFormatter(locale: Locale, utc: boolean) {
     return utc ? `${text} UTC` : text;
   };
 }
+
+/**
+ * "12:04" for a time today, else the date and time: the bar's "Saved …". UTC until the page
+ * runs in the browser (the server does not know the author's zone).
+ */
+export function savedTimeFormatter(locale: Locale, utc: boolean) {
+  return (ms: number | string) => {
+    const at = new Date(ms);
+    const zone = utc ? { timeZone: "UTC" } : {};
+    const day = (d: Date) => new Intl.DateTimeFormat("en-CA", { dateStyle: "short", ...zone }).format(d);
+    const today = day(at) === day(new Date());
+    const text = new Intl.DateTimeFormat(HTML_LANG[locale], {
+      ...(today ? {} : { dateStyle: "medium" }),
+      timeStyle: "short",
+      ...zone,
+    }).format(at);
+    return utc ? `${text} UTC` : text;
+  };
+}

@@ -78,3 +78,29 @@ export function draftWasSaved(draft: LocalDraft, post: { id: string; version: nu
   if (draft.baseVersion === null) return draft.key === post.id;
   return post.version > draft.baseVersion;
 }
+
+/** The writing screen's remembered view: the settings panel open, the preview beside the text. */
+export interface ViewChoice {
+  settings: boolean;
+  split: boolean;
+}
+
+const VIEW_KEY = "inkwell:editor-view";
+
+export function readViewChoice(): ViewChoice | null {
+  try {
+    const parsed = JSON.parse(storage()?.getItem(VIEW_KEY) ?? "null") as Partial<ViewChoice> | null;
+    if (!parsed || typeof parsed !== "object") return null;
+    return { settings: parsed.settings === true, split: parsed.split === true };
+  } catch {
+    return null;
+  }
+}
+
+export function keepViewChoice(choice: ViewChoice): void {
+  try {
+    storage()?.setItem(VIEW_KEY, JSON.stringify(choice));
+  } catch {
+    // the view is simply not remembered
+  }
+}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { type Ref, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { SanitizedHtml } from "../ui/sanitized-html.tsx";
 
@@ -16,7 +16,23 @@ type PreviewState =
  * (`POST /api/posts/preview`), ~400 ms after the last keystroke. The answer is the
  * server's sanitized HTML, shown through SanitizedHtml.
  */
-export function MarkdownPreview({ markdown, lang, active }: { markdown: string; lang: string; active: boolean }) {
+export function MarkdownPreview({
+  markdown,
+  lang,
+  active,
+  title,
+  scrollRef,
+  boxClassName = "",
+}: {
+  markdown: string;
+  lang: string;
+  active: boolean;
+  /** The post's title, shown above the body in the full preview. */
+  title?: string;
+  /** The box that scrolls (beside the text: it follows the text's scrolling). */
+  scrollRef?: Ref<HTMLDivElement>;
+  boxClassName?: string;
+}) {
   const { t } = useTranslation("editor");
   const [preview, setPreview] = useState<PreviewState>({ state: "empty" });
 
@@ -73,10 +89,12 @@ export function MarkdownPreview({ markdown, lang, active }: { markdown: string; 
         </p>
       </div>
       <div
+        ref={scrollRef}
         data-testid="markdown-preview"
         lang={lang}
-        className="min-h-[6rem] rounded-md border border-dashed border-zinc-300 p-4 dark:border-zinc-700"
+        className={`min-h-[6rem] rounded-md border border-dashed border-zinc-300 p-4 dark:border-zinc-700 ${boxClassName}`}
       >
+        {title && <p className="mb-4 text-3xl font-bold">{title}</p>}
         {preview.state === "error" ? (
           <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("form.previewError")}</p>
         ) : html !== null ? (

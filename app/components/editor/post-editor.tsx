@@ -1,4 +1,4 @@
-import { type FormEvent, type ReactNode, useEffect, useId, useReducer, useRef } from "react";
+import { type CSSProperties, type FormEvent, useEffect, useReducer, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import { useTranslation } from "react-i18next";
 import { Form, useNavigation } from "react-router";
@@ -11,23 +11,44 @@ import {
   toBrowserTime,
 } from "../../lib/editor-values.ts";
 import { type FieldErrors, validate } from "../../lib/forms.ts";
-import type { Locale } from "../../lib/i18n/locale.ts";
+import { HTML_LANG, type Locale } from "../../lib/i18n/locale.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
-import { EDITOR_LOCALES, localeOfField, POST_LIMITS, POST_STATUSES, postFormSchema } from "../../lib/schemas/post.ts";
+import {
+  EDITOR_LOCALES,
+  type EditorStatus,
+  localeOfField,
+  POST_LIMITS,
+  postFormSchema,
+  translationField,
+} from "../../lib/schemas/post.ts";
 import { slugify } from "../../lib/slug.ts";
-import { Sparkline } from "../admin/line-chart.tsx";
-import { UploadButton } from "../media/upload-button.tsx";
+import type { PublishAudience } from "../../lib/writing/publish-reach.ts";
 import { FormAlert } from "../ui/field.tsx";
 import { ConflictView } from "./conflict-view.tsx";
-import { CategorySelect, SeriesFields, TextField, TranslationFields } from "./editor-fields.tsx";
+import { EditorBar, type SaveState, type ViewState } from "./editor-bar.tsx";
+import { TranslationFields } from "./editor-fields.tsx";
+import { DraftOffer, LiveNotice, type LiveState, Readers, type ReadersState } from "./editor-notices.tsx";
 import { type ConflictInfo, type DatedBox, editorReducer, initialEditorState, isBackdated } from "./editor-state.ts";
-import { BUTTON_SECONDARY, dateTimeFormatter, FORM_ID, LINK } from "./editor-ui.ts";
+import { dateTimeFormatter, FORM_ID, LINK, savedTimeFormatter } from "./editor-ui.ts";
 import { LanguageTabs } from "./language-tabs.tsx";
 import { LeaveGuard } from "./leave-guard.tsx";
-import { draftStorageKey, draftWasSaved, type LocalDraft, readDraft, removeDraft, writeDraft } from "./local-draft.ts";
+import {
+  draftStorageKey,
+  draftWasSaved,
+  keepViewChoice,
+  type LocalDraft,
+  readDraft,
+  readViewChoice,
+  removeDraft,
+  writeDraft,
+} from "./local-draft.ts";
 import { focusField } from "./markdown-editor.tsx";
+import { MarkdownPreview } from "./markdown-preview.tsx";
+import { PublishActions } from "./publish-dialog.tsx";
+import { isWritingField, SettingsPanel } from "./settings-panel.tsx";
+import { usePreviewFollows } from "./use-preview-follows.ts";
 
-export type { ConflictInfo };
+export type { ConflictInfo, LiveState };
 
 export interface PostEditorProps {
   mode: "create" | "edit";
@@ -37,6 +58,9 @@ export interface PostEditorProps {
   post: {
     id: string;
     version: number;
+    /** The stored post's status and when it (or a live post's pending changes) was last saved. */
+    status?: EditorStatus;
+    savedAt?: string;
     newsletter?: "offered" | "live" | "sent";
     /** Set when another account wrote the post: its author's name (null: none), kept as the byline. */
     byline?: { name: string | null } | null;
@@ -58,213 +82,27 @@ export interface PostEditorProps {
    */
   live?: LiveState | null;
   /** The post's reads over the last days (Insights), for a post being edited. */
-  readers?: { days: number; views: number; daily: number[] } | null;
-}
-
-export interface LiveState {
-  /** When what readers see was saved. */
-  savedAt: string;
-  pendingAt: string | null;
-  compareHref: string | null;
-  /** When the pending changes are scheduled to go live; null: on Update only. */
-  scheduledFor: string | null;
-}
-
-/**
- * "Publish these changes at": a time in the browser's zone (UTC without JavaScript, as the
- * publish time); the scheduled publisher applies the changes then.
- */
-function ScheduleUpdateForm({ version }: { version: number }) {
-  const { t } = useTranslation("editor");
-  const id = useId();
-  const tzRef = useRef<HTMLInputElement>(null);
-  return (
-    <Form method="post" className="flex flex-wrap items-end gap-2">
-      <input type="hidden" name="intent" value="schedule" />
-      <input type="hidden" name="version" value={version} />
-      <input ref={tzRef} type="hidden" name="updateAtTz" defaultValue="0" />
-      <div>
-        <label htmlFor={id} className="block font-medium">
-          {t("live.scheduleAt")}
-        </label>
-        <input
-          id={id}
-          type="datetime-local"
-          name="updateAtLocal"
-          required
-          aria-describedby={`${id}-hint`}
-          onChange={(e) => {
-            if (tzRef.current) tzRef.current.value = String(browserOffsetAt(e.target.value));
-          }}
-          className="mt-1 rounded-md border border-zinc-300 bg-white px-2 py-1 text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
-        />
-        <p id={`${id}-hint`} className="mt-1">
-          {t("live.scheduleHint")}
-        </p>
-      </div>
-      <button type="submit" className={BUTTON_SECONDARY}>
-        {t("live.schedule")}
-      </button>
-    </Form>
-  );
-}
-
-/** Which version readers see, and whether unpublished changes wait for Update. */
-/** The post's readers in a small box: its views over the last days, and the way to the full page. */
-function Readers({ postId, readers }: { postId: string; readers: NonNullable<PostEditorProps["readers"]> }) {
-  const { t } = useTranslation("editor");
-  const id = useId();
-  return (
-    <aside
-      aria-labelledby={id}
-      className="flex flex-wrap items-center gap-x-4 gap-y-1 rounded-md border border-zinc-200 px-4 py-2 text-sm dark:border-zinc-800"
-      data-testid="editor-readers"
-    >
-      <h2 id={id} className="font-semibold">
-        {t("readers.title", { count: readers.days })}
-      </h2>
-      <span className="tabular-nums">{t("readers.views", { count: readers.views })}</span>
-      <Sparkline values={readers.daily} />
-      <Link to={`/admin/insights/posts/${postId}`} className={LINK}>
-        {t("readers.more")}
-      </Link>
-    </aside>
-  );
-}
-
-function LiveNotice({ live, uiLocale, version }: { live: LiveState; uiLocale: Locale; version: number | null }) {
-  const { t } = useTranslation("editor");
-  const format = dateTimeFormatter(uiLocale, true);
-  return (
-    <div
-      data-testid="live-notice"
-      className="space-y-1 rounded-md border border-blue-300 bg-blue-50 px-4 py-3 text-sm text-blue-950 dark:border-blue-800 dark:bg-blue-950 dark:text-blue-100"
-    >
-      <p>{t("live.notice", { time: format(live.savedAt) })}</p>
-      {live.pendingAt ? (
-        <p>
-          <strong>{t("live.pending", { time: format(live.pendingAt) })}</strong>{" "}
-          {live.compareHref && (
-            <Link to={live.compareHref} className={LINK}>
-              {t("live.compare")}
-            </Link>
-          )}
-        </p>
-      ) : null}
-      {live.pendingAt && version !== null ? (
-        <>
-          {live.scheduledFor && (
-            <p data-testid="update-scheduled">{t("live.scheduled", { time: format(live.scheduledFor) })}</p>
-          )}
-          <ScheduleUpdateForm version={version} />
-          <Form method="post">
-            <input type="hidden" name="intent" value="discard" />
-            <input type="hidden" name="version" value={version} />
-            <button type="submit" className={BUTTON_SECONDARY}>
-              {t("live.discard")}
-            </button>
-          </Form>
-        </>
-      ) : (
-        <p>{t("live.noPending")}</p>
-      )}
-    </div>
-  );
+  readers?: ReadersState | null;
+  /** Who publishing would reach (the publish dialog's counts); null: not known. */
+  audience?: PublishAudience | null;
 }
 
 export const AUTOSAVE_MS = 400;
 
-const PRIMARY =
-  "rounded-md bg-blue-700 px-6 py-2 font-medium text-white hover:bg-blue-800 focus:outline-none focus:ring-2 focus:ring-blue-600/50 disabled:opacity-60";
-
 const LIMIT_VARS: Record<string, number> = { ...POST_LIMITS };
 
-/**
- * A box that follows the publish time until the author sets it (editor-state.ts, FOLLOWS_DATE),
- * with its hint; `children` are hidden fields sent with it.
- */
-function DatedBoxField(props: {
-  name: DatedBox;
-  label: string;
-  hint: string;
-  checked: boolean;
-  onChange: (on: boolean) => void;
-  children?: ReactNode;
-}) {
-  const hintId = useId();
-  return (
-    <div>
-      {props.children}
-      <label className="flex items-center gap-2 text-sm font-medium">
-        <input
-          type="checkbox"
-          name={props.name}
-          value="1"
-          checked={props.checked}
-          onChange={(e) => props.onChange(e.target.checked)}
-          aria-describedby={hintId}
-        />
-        {props.label}
-      </label>
-      <p id={hintId} className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-        {props.hint}
-      </p>
-    </div>
-  );
-}
+/** The body fills the screen below the bar and the title, and scrolls within itself. */
+const EDITOR_HEIGHT = {
+  "--editor-min-height": "max(20rem, calc(100vh - 17rem))",
+  "--editor-max-height": "max(20rem, calc(100vh - 17rem))",
+} as CSSProperties;
 
 /**
- * "Email this post to subscribers": offered until the post first goes live (then it
- * is sent once, to the subscribers of each language it has); afterwards a line says
- * whether it was mailed.
- */
-function NewsletterChoice(props: {
-  state: "offered" | "live" | "sent";
-  checked: boolean;
-  backdated: boolean;
-  onChange: (on: boolean) => void;
-}) {
-  const { t } = useTranslation("editor");
-  if (props.state === "sent")
-    return <p className="text-sm text-zinc-700 dark:text-zinc-300">{t("form.newsletterSent")}</p>;
-  if (props.state === "live")
-    return <p className="text-sm text-zinc-700 dark:text-zinc-300">{t("form.newsletterLive")}</p>;
-  return (
-    <DatedBoxField
-      name="newsletter"
-      label={t("form.newsletter")}
-      hint={props.backdated && props.checked ? t("form.newsletterBackdated") : t("form.newsletterHint")}
-      checked={props.checked}
-      onChange={props.onChange}
-    />
-  );
-}
-
-/**
- * "Share on the Fediverse": whether the post goes to the blog's Fediverse followers (issue 22).
- * On for new posts, off for back-dated ones unless the author ticks it; turning it off after
- * the post was sent takes it back there. The hidden field says the form has the box (an
- * unticked box sends nothing).
- */
-function FederateChoice(props: { checked: boolean; backdated: boolean; onChange: (on: boolean) => void }) {
-  const { t } = useTranslation("editor");
-  return (
-    <DatedBoxField
-      name="federate"
-      label={t("form.federate")}
-      hint={props.backdated && !props.checked ? t("form.federateBackdated") : t("form.federateHint")}
-      checked={props.checked}
-      onChange={props.onChange}
-    >
-      <input type="hidden" name="federateShown" value="1" />
-    </DatedBoxField>
-  );
-}
-
-/**
- * The one editor screen for creating and editing a post: both language versions in
- * tabs, the shared settings, local autosave with restore, a guard against leaving
- * unsaved changes, and the conflict view when someone saved in between.
+ * The one editor screen for creating and editing a post (issue 47): a writing view with the
+ * title and body first, under a sticky bar (status, save state, length, views, the primary
+ * action); both language versions in tabs; the settings in a side panel; local autosave with
+ * restore, a guard against leaving unsaved changes, and the conflict view when someone saved
+ * in between. Without JavaScript it is one plain form with every field in it.
  */
 export function PostEditor(props: PostEditorProps) {
   const { mode, formKey, post, loaded, submitted, categories, fieldErrors, conflict, prefix, uiLocale } = props;
@@ -277,6 +115,13 @@ export function PostEditor(props: PostEditorProps) {
   const conflictHeading = useRef<HTMLHeadingElement>(null);
   const storageKey = draftStorageKey(post?.id ?? null);
   const formatLocal = dateTimeFormatter(uiLocale, false);
+  const [view, setView] = useState<ViewState>(() => ({
+    settings: Object.keys(fieldErrors ?? {}).some((name) => !isWritingField(name)),
+    split: false,
+    preview: false,
+    focus: false,
+  }));
+  const changeView = (change: Partial<ViewState>) => setView((v) => ({ ...v, ...change }));
 
   const [state, dispatch] = useReducer(
     editorReducer,
@@ -332,7 +177,14 @@ export function PostEditor(props: PostEditorProps) {
     }
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
     dispatch({ type: "hydrated", zone, loaded, offer: draft });
+    const kept = readViewChoice();
+    if (kept) setView((v) => ({ ...v, settings: v.settings || kept.settings, split: kept.split }));
   }, []);
+
+  // The panel and the preview beside the text stay as the writer left them, across saves.
+  useEffect(() => {
+    if (hydrated) keepViewChoice({ settings: view.settings, split: view.split });
+  }, [hydrated, view.settings, view.split]);
 
   // Autosave while typing (paused while an older draft waits for a decision).
   const autosave = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -348,7 +200,11 @@ export function PostEditor(props: PostEditorProps) {
     const first = EDITOR_FIELDS.find((name) => name in errs) ?? Object.keys(errs)[0];
     if (!first) return;
     const locale = localeOfField(first);
-    if (locale) flushSync(() => dispatch({ type: "tab", locale }));
+    flushSync(() => {
+      if (locale) dispatch({ type: "tab", locale });
+      // The field must show: in the settings panel, or the text rather than its preview.
+      setView((v) => (isWritingField(first) ? { ...v, preview: false } : { ...v, settings: true, focus: false }));
+    });
     if (formRef.current) focusField(formRef.current, first);
   };
 
@@ -386,16 +242,37 @@ export function PostEditor(props: PostEditorProps) {
   const localesWithErrors = new Set(Object.keys(errors).map(localeOfField));
   const tabLabel = (l: Locale) => (l === "en" ? t("form.tabEn") : t("form.tabZh"));
   const editHref = post ? `${prefix}/posts/edit/${post.id}` : `${prefix}/posts/createPost`;
-
-  const autoSlug = slugify(values.enTitle ?? "");
-  const statusId = useId();
   const hasErrors = Object.keys(errors).length > 0;
+  const body = values[translationField(active, "Body")] ?? "";
+  const previewRef = usePreviewFollows(formRef, `${active}Body`, hydrated && view.split && !view.preview, body);
+
+  // Escape leaves focus mode.
+  useEffect(() => {
+    if (!view.focus) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape" && !document.querySelector("dialog[open]")) setView((v) => ({ ...v, focus: false }));
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [view.focus]);
+
+  const save: SaveState = busy
+    ? { kind: "saving" }
+    : dirty
+      ? { kind: "unsaved" }
+      : post?.savedAt
+        ? { kind: "saved", time: savedTimeFormatter(uiLocale, !hydrated)(post.savedAt) }
+        : { kind: "new" };
 
   return (
-    <div className="space-y-6">
-      <header className="flex flex-wrap items-baseline justify-between gap-4">
-        <h1 className="text-2xl font-bold">{mode === "create" ? t("form.createTitle") : t("form.editTitle")}</h1>
-        <nav className="flex gap-4 text-sm">
+    <div
+      data-writing-view=""
+      data-focus={view.focus ? "" : undefined}
+      className={view.focus ? "fixed inset-0 z-50 overflow-y-auto bg-white px-4 pb-8 dark:bg-zinc-950" : "space-y-4"}
+    >
+      <header className={view.focus ? "sr-only" : "flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1"}>
+        <h1 className="text-xl font-bold">{mode === "create" ? t("form.createTitle") : t("form.editTitle")}</h1>
+        <nav className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
           {post && (
             <Link to={`${prefix}/posts/detail/${post.id}`} className={LINK}>
               {t("form.viewPost")}
@@ -417,36 +294,22 @@ export function PostEditor(props: PostEditorProps) {
         </nav>
       </header>
 
-      {post?.byline && (
+      {post?.byline && !view.focus && (
         <p className="text-sm text-zinc-700 dark:text-zinc-300" data-testid="other-author">
           {post.byline.name ? t("form.otherAuthor", { name: post.byline.name }) : t("form.otherAuthorUnnamed")}
         </p>
       )}
 
-      {live && <LiveNotice live={live} uiLocale={uiLocale} version={post?.version ?? null} />}
-
-      {post && props.readers && <Readers postId={post.id} readers={props.readers} />}
-
       {offer && (
-        <div
-          role="status"
-          className="flex flex-wrap items-center gap-3 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
-        >
-          <p className="w-full">{t("draft.found")}</p>
-          <button type="button" className={BUTTON_SECONDARY} onClick={() => restore(offer)}>
-            {t("draft.restore", { time: formatLocal(offer.savedAt) })}
-          </button>
-          <button
-            type="button"
-            className={BUTTON_SECONDARY}
-            onClick={() => {
-              removeDraft(storageKey);
-              dispatch({ type: "discardOffer" });
-            }}
-          >
-            {t("draft.discard")}
-          </button>
-        </div>
+        <DraftOffer
+          offer={offer}
+          time={formatLocal(offer.savedAt)}
+          onRestore={() => restore(offer)}
+          onDiscard={() => {
+            removeDraft(storageKey);
+            dispatch({ type: "discardOffer" });
+          }}
+        />
       )}
 
       {shownConflict && (
@@ -468,142 +331,100 @@ export function PostEditor(props: PostEditorProps) {
         </FormAlert>
       )}
 
-      <Form
-        ref={formRef}
-        id={FORM_ID}
-        method="post"
-        encType="multipart/form-data"
-        noValidate
-        onSubmit={onSubmit}
-        className="space-y-8"
-      >
+      <Form ref={formRef} id={FORM_ID} method="post" encType="multipart/form-data" noValidate onSubmit={onSubmit}>
         {formKey && <input type="hidden" name="key" value={formKey} />}
         {version !== null && <input type="hidden" name="version" value={version} />}
         <input type="hidden" name="publishAtTz" value={values.publishAtTz ?? "0"} />
 
-        <LanguageTabs
-          label={t("form.languages")}
-          active={active}
-          onChange={(locale) => dispatch({ type: "tab", locale })}
-          errorLabel={t("form.tabHasErrors")}
-          tabs={EDITOR_LOCALES.map((locale) => ({
-            locale,
-            label: tabLabel(locale),
-            hasErrors: localesWithErrors.has(locale),
-            content: (
-              <TranslationFields
-                locale={locale}
-                values={values}
-                set={set}
-                err={err}
-                previewActive={hydrated && active === locale}
-              />
-            ),
-          }))}
-        />
+        <EditorBar
+          status={post?.status ?? null}
+          pending={Boolean(live?.pendingAt)}
+          save={save}
+          kept={keptAt !== null && dirty ? t("form.keptLocally", { time: formatLocal(keptAt) }) : null}
+          body={body}
+          locale={active}
+          hydrated={hydrated}
+          view={view}
+          onView={changeView}
+        >
+          <PublishActions
+            values={values}
+            live={live !== null}
+            busy={busy}
+            hydrated={hydrated}
+            newsletter={post?.newsletter ?? "offered"}
+            audience={props.audience ?? null}
+            uiLocale={uiLocale}
+            form={formRef}
+            setStatus={set("status")}
+          />
+        </EditorBar>
 
-        <fieldset className="space-y-5 rounded-md border border-zinc-200 p-4 dark:border-zinc-800">
-          <legend className="px-1 font-medium">{t("form.settings")}</legend>
-          <TextField
-            label={t("form.slug")}
-            name="slug"
-            value={values.slug ?? ""}
-            onChange={set("slug")}
-            error={err("slug")}
-            hint={t("form.slugHint")}
-            placeholder={mode === "create" && autoSlug ? t("form.slugPlaceholder", { slug: autoSlug }) : undefined}
-          />
-          <CategorySelect
-            label={t("form.category")}
-            none={t("form.noCategory")}
-            categories={categories}
-            value={values.categoryId ?? ""}
-            onChange={set("categoryId")}
-            error={err("categoryId")}
-          />
-          <SeriesFields series={props.series} values={values} set={set} err={err} showAll={!hydrated} />
-          <TextField
-            label={t("form.tags")}
-            name="tags"
-            value={values.tags ?? ""}
-            onChange={set("tags")}
-            error={err("tags")}
-            hint={t("form.tagsHint")}
-          />
-          <TextField
-            label={t("form.coverUrl")}
-            name="coverImageUrl"
-            value={values.coverImageUrl ?? ""}
-            onChange={set("coverImageUrl")}
-            error={err("coverImageUrl")}
-            hint={t("form.coverUrlHint")}
-          />
-          <UploadButton fieldLabel={t("form.coverUrl")} onUploaded={(media) => set("coverImageUrl")(media.url)} />
-          <TextField
-            label={t("form.coverAlt")}
-            name="coverAlt"
-            value={values.coverAlt ?? ""}
-            onChange={set("coverAlt")}
-            error={err("coverAlt")}
-          />
-          <fieldset aria-describedby={errors.status ? `${statusId}-error` : undefined}>
-            <legend className="text-sm font-medium">{t("form.status")}</legend>
-            <div className="mt-2 flex flex-wrap gap-4">
-              {POST_STATUSES.map((status) => (
-                <label key={status} className="flex items-center gap-2 text-sm">
-                  <input
-                    type="radio"
-                    name="status"
-                    value={status}
-                    checked={values.status === status}
-                    onChange={() => set("status")(status)}
+        <div className="mt-4 flex flex-col gap-6 lg:flex-row">
+          <div className={`min-w-0 flex-1 ${view.split && !view.preview ? "lg:grid lg:grid-cols-2 lg:gap-6" : ""}`}>
+            <div className={view.focus ? "mx-auto max-w-3xl" : "min-w-0"} style={EDITOR_HEIGHT}>
+              <LanguageTabs
+                label={t("form.languages")}
+                active={active}
+                onChange={(locale) => dispatch({ type: "tab", locale })}
+                errorLabel={t("form.tabHasErrors")}
+                tabs={EDITOR_LOCALES.map((locale) => ({
+                  locale,
+                  label: tabLabel(locale),
+                  hasErrors: localesWithErrors.has(locale),
+                  content: (
+                    <TranslationFields locale={locale} values={values} set={set} err={err} hidden={view.preview} />
+                  ),
+                }))}
+              />
+              {hydrated && view.preview && (
+                <div className="pt-5">
+                  <MarkdownPreview
+                    markdown={body}
+                    lang={HTML_LANG[active]}
+                    active
+                    title={values[translationField(active, "Title")] ?? ""}
                   />
-                  {t(`status.${status}`)}
-                </label>
-              ))}
+                </div>
+              )}
             </div>
-            {errors.status && (
-              <p id={`${statusId}-error`} className="mt-1 text-sm text-red-700 dark:text-red-400">
-                {err("status")}
-              </p>
+            {hydrated && view.split && !view.preview && (
+              <div className="hidden pt-14 lg:block">
+                <MarkdownPreview
+                  markdown={body}
+                  lang={HTML_LANG[active]}
+                  active
+                  scrollRef={previewRef}
+                  boxClassName="max-h-[max(20rem,calc(100vh-17rem))] overflow-y-auto"
+                />
+              </div>
             )}
-          </fieldset>
-          <TextField
-            label={t("form.publishAt")}
-            name="publishAtLocal"
-            type="datetime-local"
-            value={values.publishAtLocal ?? ""}
-            onChange={(value) =>
+          </div>
+          <SettingsPanel
+            open={view.settings && !view.focus}
+            onClose={() => changeView({ settings: false })}
+            mode={mode}
+            active={active}
+            hydrated={hydrated}
+            zone={zone}
+            values={values}
+            set={set}
+            err={err}
+            statusError={err("status")}
+            categories={categories}
+            series={props.series}
+            newsletter={post?.newsletter ?? "offered"}
+            autoSlug={slugify(values.enTitle ?? "")}
+            onPublishAt={(value) =>
               dispatch({ type: "publishAt", value, offset: hydrated ? String(browserOffsetAt(value)) : "0" })
             }
-            error={err("publishAtLocal")}
-            hint={zone ? t("form.publishAtHintLocal", { zone }) : t("form.publishAtHintUtc")}
+            datedBox={datedBox}
           />
-          <NewsletterChoice state={post?.newsletter ?? "offered"} {...datedBox("newsletter")} />
-          <FederateChoice {...datedBox("federate")} />
-        </fieldset>
-
-        <div className="flex flex-wrap items-center gap-4">
-          {live && values.status === "published" ? (
-            <>
-              {/* The first button is Enter's: keeping changes pending is the safe default. */}
-              <button type="submit" name="intent" value="save" disabled={busy} className={PRIMARY}>
-                {busy ? t("form.saving") : t("live.save")}
-              </button>
-              <button type="submit" name="intent" value="update" disabled={busy} className={PRIMARY}>
-                {t("live.update")}
-              </button>
-            </>
-          ) : (
-            <button type="submit" disabled={busy} className={PRIMARY}>
-              {busy ? t("form.saving") : t("form.save")}
-            </button>
-          )}
-          <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="kept-locally">
-            {keptAt !== null && dirty ? t("form.keptLocally", { time: formatLocal(keptAt) }) : null}
-          </p>
         </div>
       </Form>
+
+      {!view.focus && live && <LiveNotice live={live} uiLocale={uiLocale} version={post?.version ?? null} />}
+      {!view.focus && post && props.readers && <Readers postId={post.id} readers={props.readers} />}
 
       <LeaveGuard dirty={dirty && !busy} onLeave={() => saveLocalRef.current()} />
     </div>

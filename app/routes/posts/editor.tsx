@@ -29,6 +29,7 @@ import {
   setPostFederate,
   updateEditorPost,
 } from "../../server/posts/post-editor.server.ts";
+import { publishAudience } from "../../server/posts/publish-audience.server.ts";
 import { currentRevisionId, pendingRevision } from "../../server/posts/revisions.server.ts";
 import { listSeriesOptions } from "../../server/taxonomy/series.server.ts";
 import { listCategories, termName } from "../../server/taxonomy/taxonomy.server.ts";
@@ -78,10 +79,15 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireAdmin(context, request);
   const { db } = getApp(context);
   const locale = getRequest(context).locale;
-  const [categoryRows, seriesRows] = await Promise.all([listCategories(db), listSeriesOptions(db)]);
+  const [categoryRows, seriesRows, audience] = await Promise.all([
+    listCategories(db),
+    listSeriesOptions(db),
+    publishAudience(db),
+  ]);
   const categories = categoryRows.map((c) => ({ id: c.id, name: termName(c, locale) }));
   const series = seriesRows.map((s) => ({ id: s.id, name: termName(s, locale) }));
-  const base = { locale, prefix: getRequest(context).prefix, categories, series };
+  // Who publishing would reach, for the publish dialog: subscribers and Fediverse followers.
+  const base = { locale, prefix: getRequest(context).prefix, categories, series, audience };
   if (!params.postId) {
     // The form's idempotency key: it becomes the new post's id, so a second submit
     // of this same form finds the post instead of making another.
@@ -109,6 +115,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     post: {
       id: post.id,
       version: post.version,
+      status: post.status,
+      // The bar's "Saved 12:04": a live post's pending changes, or the post.
+      savedAt: view.live?.pendingAt ?? post.updatedAt,
       // Someone else's post (an admin edits every post): the editor says whose byline it keeps.
       byline: post.authorId === user.id ? null : { name: post.authorName },
       // The newsletter box is offered until the post first goes live.
@@ -259,6 +268,7 @@ export default function EditorPage({ loaderData, actionData }: Route.ComponentPr
       post={post}
       live={loaderData.live}
       readers={loaderData.readers}
+      audience={loaderData.audience}
       loaded={values}
       submitted={actionData?.values ?? null}
       categories={categories}

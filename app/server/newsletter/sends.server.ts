@@ -1,7 +1,8 @@
 import { formatDate } from "../../lib/format.ts";
+import { versionFor } from "../../lib/writing/publish-reach.ts";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
-import type { Locale, PostStatus, SubscriberLanguages } from "../db/schema.server.ts";
+import type { Locale, PostStatus } from "../db/schema.server.ts";
 import type { Mailer } from "../mail/message.server.ts";
 import { fillTemplate, type MailTemplate, mailTemplate } from "../mail/mime.server.ts";
 import { fromWithName, mailboxOf, siteNameIn } from "../mail/site-name.server.ts";
@@ -72,15 +73,8 @@ export async function startNewsletters(trx: DB, postIds: string[], createdBy: st
   return started;
 }
 
-/** Which version of a post a subscriber gets, or null when the post has none in their languages. */
-export function versionFor(
-  subscriber: { languages: SubscriberLanguages; locale: Locale },
-  available: readonly Locale[],
-): Locale | null {
-  if (subscriber.languages !== "both") return available.includes(subscriber.languages) ? subscriber.languages : null;
-  if (available.includes(subscriber.locale)) return subscriber.locale;
-  return available[0] ?? null;
-}
+// Which version a subscriber gets: shared with the editor's publish dialog, which counts them.
+export { versionFor };
 
 const LINK_PURPOSE = "subscriber-link";
 
