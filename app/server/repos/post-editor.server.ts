@@ -11,6 +11,7 @@ import { mediaImages } from "../media/media.server.ts";
 import { renderPost } from "../post-render.server.ts";
 import { type LifecycleActor, type PostEvent, userActor, withPostLifecycle } from "../posts/lifecycle.server.ts";
 import { type EditingUser, editableBy } from "../posts/post-access.server.ts";
+import { readTranslationTexts, settleTranslations } from "../posts/translation-sync.server.ts";
 import { audit } from "./audit.server.ts";
 import { displayName } from "./post-detail.server.ts";
 import { contentOfInput, recordRevision, type SeriesPlace } from "./revisions.server.ts";
@@ -449,7 +450,9 @@ export async function updateEditorPost(
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return null;
       const tagIds = await ensureTags(trx, input.tags);
+      const textsBefore = await readTranslationTexts(trx, postId);
       await replaceTranslationsAndTags(trx, postId, translations, tagIds, now);
+      await settleTranslations(trx, postId, textsBefore, now);
       const content = contentOfInput(input, slug, publishedAt, series);
       await recordRevision(trx, { postId, authorId: user.id, kind: "saved", content, now, ...revision });
       const moved =

@@ -37,6 +37,7 @@ import { markdownModule } from "../markdown-load.server.ts";
 import { mediaImages } from "../media/media.server.ts";
 import { forgetPostCounts } from "../post-counts.server.ts";
 import { IMPORTER, type PostLife, withPostLifecycle } from "../posts/lifecycle.server.ts";
+import { markTranslationsInLine } from "../posts/translation-sync.server.ts";
 import { RuleSet } from "../redirects/rules.server.ts";
 import { replaceIndexRows } from "../search/index.server.ts";
 import { type IndexedText, indexedText } from "../search/indexed-text.server.ts";
@@ -976,6 +977,7 @@ async function writePost(life: PostLife, job: Job, p: Prepared, now: string, kno
         .onConflict((oc) => oc.columns(["postId", "locale"]).doUpdateSet(rest))
         .execute();
     }
+    await markTranslationsInLine(trx, existing.id);
     await trx.deleteFrom("postTags").where("postId", "=", existing.id).execute();
     if (tagIds.length > 0)
       await trx
