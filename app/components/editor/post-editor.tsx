@@ -26,6 +26,8 @@ import { LanguageTabs } from "./language-tabs.tsx";
 import { LeaveGuard } from "./leave-guard.tsx";
 import { draftStorageKey, draftWasSaved, type LocalDraft, readDraft, removeDraft, writeDraft } from "./local-draft.ts";
 import { focusField } from "./markdown-editor.tsx";
+import { SourceBeside } from "./source-beside.tsx";
+import { OutdatedMark, type OutdatedView, TranslationStatus } from "./translation-status.tsx";
 
 export type { ConflictInfo };
 
@@ -59,6 +61,8 @@ export interface PostEditorProps {
   live?: LiveState | null;
   /** The post's reads over the last days (Insights), for a post being edited. */
   readers?: { days: number; views: number; daily: number[] } | null;
+  /** The language versions out of date (issue 47, translation-status.tsx). */
+  outdated?: readonly OutdatedView[];
 }
 
 export interface LiveState {
@@ -427,6 +431,8 @@ export function PostEditor(props: PostEditorProps) {
 
       {post && props.readers && <Readers postId={post.id} readers={props.readers} />}
 
+      <TranslationStatus outdated={props.outdated ?? []} uiLocale={uiLocale} />
+
       {offer && (
         <div
           role="status"
@@ -490,14 +496,17 @@ export function PostEditor(props: PostEditorProps) {
             locale,
             label: tabLabel(locale),
             hasErrors: localesWithErrors.has(locale),
+            mark: props.outdated?.some((o) => o.locale === locale) ? <OutdatedMark locale={locale} /> : null,
             content: (
-              <TranslationFields
-                locale={locale}
-                values={values}
-                set={set}
-                err={err}
-                previewActive={hydrated && active === locale}
-              />
+              <SourceBeside locale={locale} values={values} enabled={hydrated && active === locale}>
+                <TranslationFields
+                  locale={locale}
+                  values={values}
+                  set={set}
+                  err={err}
+                  previewActive={hydrated && active === locale}
+                />
+              </SourceBeside>
             ),
           }))}
         />

@@ -7,6 +7,7 @@ import enAdminNewsletter from "../../../locales/en/adminNewsletter.json";
 import enAdminUsers from "../../../locales/en/adminUsers.json";
 import enEditor from "../../../locales/en/editor.json";
 import enMedia from "../../../locales/en/media.json";
+import enTranslations from "../../../locales/en/translations.json";
 import zhAdmin from "../../../locales/zh/admin.json";
 import zhAdminConfig from "../../../locales/zh/adminConfig.json";
 import zhAdminContent from "../../../locales/zh/adminContent.json";
@@ -15,6 +16,7 @@ import zhAdminNewsletter from "../../../locales/zh/adminNewsletter.json";
 import zhAdminUsers from "../../../locales/zh/adminUsers.json";
 import zhEditor from "../../../locales/zh/editor.json";
 import zhMedia from "../../../locales/zh/media.json";
+import zhTranslations from "../../../locales/zh/translations.json";
 import { ADMIN_NAMESPACES, addRegisteredStrings, registerStrings } from "./i18n.ts";
 
 /**
@@ -33,6 +35,7 @@ const STRINGS = {
     adminNewsletter: enAdminNewsletter,
     media: enMedia,
     editor: enEditor,
+    translations: enTranslations,
   },
   zh: {
     admin: zhAdmin,
@@ -43,6 +46,7 @@ const STRINGS = {
     adminNewsletter: zhAdminNewsletter,
     media: zhMedia,
     editor: zhEditor,
+    translations: zhTranslations,
   },
 } as const;
 

@@ -41,6 +41,7 @@ export const ADMIN_NAMESPACES = [
   "adminNewsletter",
   "media",
   "editor",
+  "translations",
 ] as const;
 
 /**

@@ -16,6 +16,7 @@ import { flashHeaders, flashOptions } from "../../server/flash.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
 import { newId } from "../../server/ids.server.ts";
 import { postViewsByDay } from "../../server/insights/report.server.ts";
+import { markTranslationInLine, outdatedTranslations } from "../../server/posts/translation-sync.server.ts";
 import {
   discardPendingEdit,
   isLivePost,
@@ -93,13 +94,15 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       values: emptyEditorValues(),
       live: null,
       readers: null,
+      outdated: [],
     };
   }
   const post = await loadPostForEdit(db, params.postId, user);
   if (!post) throw data(null, { status: 404 });
-  const [view, daily] = await Promise.all([
+  const [view, daily, outdated] = await Promise.all([
     editorView(db, post, locale, base.prefix),
     postViewsByDay(db, [post.id], { days: READERS_DAYS }),
+    outdatedTranslations(db, post.id),
   ]);
   const postDaily = daily.get(post.id) ?? [];
   return {
@@ -121,6 +124,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     values: view.values,
     live: view.live,
     readers: { days: READERS_DAYS, views: postDaily.reduce((n, v) => n + v, 0), daily: postDaily },
+    // The language versions out of date, with what changed in the other one since (issue 47).
+    outdated,
   };
 }
 
@@ -147,6 +152,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (outcome === "discarded") writeChangesPost(getRequest(context), params.postId);
     return redirect(`${prefix}/posts/edit/${params.postId}`, {
       headers: flashHeaders(flashOptions(app.env), outcome === "discarded" ? "success" : "error", flash),
+    });
+  }
+  // "Mark as up to date": a language version is in line with the other one (its own small form).
+  if (form.get("intent") === "markInLine" && params.postId) {
+    const lang = form.get("locale");
+    if (lang !== "en" && lang !== "zh") throw data(null, { status: 400 });
+    const outcome = await markTranslationInLine(app.db, user, params.postId, lang);
+    if (outcome === "notFound") throw data(null, { status: 404 });
+    // Readers may be told that this version is out of date: its pages leave the cache.
+    if (outcome === "marked") writeChangesPost(getRequest(context), params.postId);
+    return redirect(`${prefix}/posts/edit/${params.postId}`, {
+      headers: flashHeaders(flashOptions(app.env), "success", "translations:flash.markedInLine"),
     });
   }
   // "Publish these changes at": schedules a live post's pending changes (its own small form).
@@ -259,6 +276,7 @@ export default function EditorPage({ loaderData, actionData }: Route.ComponentPr
       post={post}
       live={loaderData.live}
       readers={loaderData.readers}
+      outdated={loaderData.outdated}
       loaded={values}
       submitted={actionData?.values ?? null}
       categories={categories}
