@@ -19,7 +19,7 @@ describe("paragraphDiff", () => {
     expect(
       block?.kind === "changed" && block.parts.filter((p) => p.op !== "equal").map((p) => `${p.op}:${p.text}`),
     ).toEqual(["delete:温和", "insert:甜"]);
-    expect(paragraphDiff("Same.\n\nText.", "Same.\n\nText.", "en")).toEqual({
+    expect(paragraphDiff("Same.\n\nText.", "Same.\r\n\r\nText.", "en")).toEqual({
       changed: false,
       blocks: [{ kind: "same", count: 2 }],
     });

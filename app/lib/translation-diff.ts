@@ -20,7 +20,9 @@ const PARAGRAPH_BREAK = /(\n[ \t]*\n+)/;
 /** The changes from `before` to `after` (by word in English, by character in Chinese), paragraph by paragraph. */
 export function paragraphDiff(before: string, after: string, locale: "en" | "zh"): ParagraphDiff {
   const paragraphs: DiffPart[][] = [[]];
-  for (const part of diffText(before, after, locale)) {
+  // Line endings do not count (a browser submits CRLF, an import LF).
+  const lines = (text: string) => text.replace(/\r\n?/g, "\n");
+  for (const part of diffText(lines(before), lines(after), locale)) {
     // A blank line split between two parts: the paragraph ends where this part starts.
     const current = paragraphs[paragraphs.length - 1] ?? [];
     const tail = current[current.length - 1];

@@ -133,9 +133,18 @@ describe(`translation marks (${testDialect()})`, () => {
     expect(await p.marks()).toEqual({ en: "up to date", zh: "up to date" });
   });
 
-  it("counts title, summary and body as the content, not the SEO fields or the settings", async () => {
+  it("counts title, summary and body as the content, not the SEO fields, the settings or line endings", async () => {
     const p = await post(EN, ZH);
-    await p.save({ ...EN, seoTitle: "Tea | Blog" }, ZH, { tags: ["drinks"] });
+    // A browser submits the untouched Chinese body with CRLF line endings.
+    await p.save(
+      { ...EN, seoTitle: "Tea | Blog" },
+      { ...ZH, body: ZH.body.replaceAll("\n", "\r\n") },
+      { tags: ["drinks"] },
+    );
+    expect(await p.marks()).toEqual({ en: "up to date", zh: "up to date" });
+    await p.save({ ...EN, body: `${EN.body}\n\nMore.` }, { ...ZH, body: ZH.body.replaceAll("\n", "\r\n") });
+    expect(await p.marks()).toEqual({ en: "up to date", zh: "out of date, was Tea" });
+    await p.save(EN, ZH);
     expect(await p.marks()).toEqual({ en: "up to date", zh: "up to date" });
     await p.save({ ...EN, summary: "All about tea." }, ZH);
     expect(await p.marks()).toEqual({ en: "up to date", zh: "out of date, was Tea" });

@@ -30,9 +30,16 @@ export type TranslationTexts = Map<Locale, StoredVersion>;
 
 const other = (locale: Locale): Locale => (locale === "en" ? "zh" : "en");
 
+/** Line endings do not count: a browser submits a textarea's lines with CRLF, an import or the API with LF. */
+const lines = (text: string) => text.replace(/\r\n?/g, "\n");
+
 function sameText(a: SyncText | undefined, b: SyncText | undefined): boolean {
   if (!a || !b) return a === b;
-  return a.title === b.title && a.summary === b.summary && a.bodyMarkdown === b.bodyMarkdown;
+  return (
+    lines(a.title) === lines(b.title) &&
+    lines(a.summary) === lines(b.summary) &&
+    lines(a.bodyMarkdown) === lines(b.bodyMarkdown)
+  );
 }
 
 function parseSource(json: string | null): SyncText | undefined {
