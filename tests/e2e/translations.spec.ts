@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { createEditorPost } from "../../app/server/repos/post-editor.server.ts";
 import { DEFAULT_SETTINGS, updateSiteSettings } from "../../app/server/repos/site-settings.server.ts";
 import { login, signedInAdmin } from "./account-helpers.ts";
+import { axeFindings, rulesFor } from "./axe.ts";
 import { ceiling } from "./ceilings.ts";
 import { expect, test } from "./fixtures.ts";
 
@@ -90,6 +91,11 @@ test("an English edit marks the Chinese version out of date until it is saved or
     await expect(diff.locator("ins")).toHaveText(/^\[added:\s*and sweet\s*\]$/);
     await expect(diff).toContainText("1 paragraph without changes");
     await expect(diff).toContainText("2 paragraphs without changes");
+    for (const theme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      expect(await axeFindings(page, { include: "[data-testid=outdated-zh]", rules: rulesFor(theme) })).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: "light" });
 
     // The admin list marks the row; the owner's view of the Chinese page says so too.
     await page.goto(`/admin/blog?q=${encodeURIComponent("bilingual-tea")}`);
@@ -120,6 +126,14 @@ test("an English edit marks the Chinese version out of date until it is saved or
       .evaluate((line) => line.scrollIntoView({ block: "start" }));
     await expect(beside).toHaveAttribute("data-synced-section", "2");
     await expect(beside.locator('[data-section="2"]')).toContainText("## Brewing");
+    // The panel beside (the editor's own fields are checked by the editor's specs).
+    for (const theme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      expect(await axeFindings(page, { include: "[data-testid=source-beside-zh]", rules: rulesFor(theme) })).toEqual(
+        [],
+      );
+    }
+    await page.emulateMedia({ colorScheme: "light" });
 
     // Saving the Chinese version brings it in line: every mark goes.
     await zhPanel

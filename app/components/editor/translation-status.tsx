@@ -38,7 +38,7 @@ function FieldChanges({ label, diff, locale }: { label: string; diff: ParagraphD
   const { t } = useTranslation("translations");
   return (
     <div>
-      <h4 className="font-medium">{label}</h4>
+      <h3 className="font-medium">{label}</h3>
       {!diff.changed ? (
         <p className="mt-1 text-zinc-600 dark:text-zinc-400">{t("status.noChange")}</p>
       ) : (
