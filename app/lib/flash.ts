@@ -30,6 +30,7 @@ export const FLASH_KEYS = [
   "adminContent:flash.postsUnpublished",
   "adminContent:flash.postsMoved",
   "adminContent:flash.postsTrashed",
+  "translations:flash.markedInLine",
 ] as const;
 
 export type FlashKey = (typeof FLASH_KEYS)[number];

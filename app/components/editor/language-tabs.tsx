@@ -6,6 +6,8 @@ export interface TabSpec {
   label: string;
   /** Marks the tab: one of its fields has an error. */
   hasErrors: boolean;
+  /** Shown after the label (the "Out of date" mark, translation-status.tsx). */
+  mark?: ReactNode;
   content: ReactNode;
 }
 
@@ -76,6 +78,7 @@ export function LanguageTabs({
               }`}
             >
               <span lang={tab.locale === "en" ? "en-US" : "zh-CN"}>{tab.label}</span>
+              {tab.mark}
               {tab.hasErrors && (
                 <>
                   <span aria-hidden="true" className="ml-1.5 font-bold text-red-700 dark:text-red-400">

@@ -46,6 +46,8 @@ import { focusField } from "./markdown-editor.tsx";
 import { MarkdownPreview } from "./markdown-preview.tsx";
 import { PublishActions } from "./publish-dialog.tsx";
 import { isWritingField, SettingsPanel } from "./settings-panel.tsx";
+import { SourceBeside } from "./source-beside.tsx";
+import { OutdatedMark, type OutdatedView, TranslationStatus } from "./translation-status.tsx";
 import { usePreviewFollows } from "./use-preview-follows.ts";
 
 export type { ConflictInfo, LiveState };
@@ -85,6 +87,8 @@ export interface PostEditorProps {
   readers?: ReadersState | null;
   /** Who publishing would reach (the publish dialog's counts); null: not known. */
   audience?: PublishAudience | null;
+  /** The language versions out of date (issue 47, translation-status.tsx). */
+  outdated?: readonly OutdatedView[];
 }
 
 export const AUTOSAVE_MS = 400;
@@ -300,6 +304,8 @@ export function PostEditor(props: PostEditorProps) {
         </p>
       )}
 
+      <TranslationStatus outdated={props.outdated ?? []} uiLocale={uiLocale} />
+
       {offer && (
         <DraftOffer
           offer={offer}
@@ -372,8 +378,11 @@ export function PostEditor(props: PostEditorProps) {
                   locale,
                   label: tabLabel(locale),
                   hasErrors: localesWithErrors.has(locale),
+                  mark: props.outdated?.some((o) => o.locale === locale) ? <OutdatedMark locale={locale} /> : null,
                   content: (
-                    <TranslationFields locale={locale} values={values} set={set} err={err} hidden={view.preview} />
+                    <SourceBeside locale={locale} values={values} enabled={hydrated && active === locale}>
+                      <TranslationFields locale={locale} values={values} set={set} err={err} hidden={view.preview} />
+                    </SourceBeside>
                   ),
                 }))}
               />

@@ -7,6 +7,7 @@ import enAdminNewsletter from "../../../locales/en/adminNewsletter.json";
 import enAdminUsers from "../../../locales/en/adminUsers.json";
 import enEditor from "../../../locales/en/editor.json";
 import enMedia from "../../../locales/en/media.json";
+import enTranslations from "../../../locales/en/translations.json";
 import enWriting from "../../../locales/en/writing.json";
 import zhAdmin from "../../../locales/zh/admin.json";
 import zhAdminConfig from "../../../locales/zh/adminConfig.json";
@@ -16,6 +17,7 @@ import zhAdminNewsletter from "../../../locales/zh/adminNewsletter.json";
 import zhAdminUsers from "../../../locales/zh/adminUsers.json";
 import zhEditor from "../../../locales/zh/editor.json";
 import zhMedia from "../../../locales/zh/media.json";
+import zhTranslations from "../../../locales/zh/translations.json";
 import zhWriting from "../../../locales/zh/writing.json";
 import { ADMIN_NAMESPACES, addRegisteredStrings, registerStrings } from "./i18n.ts";
 
@@ -36,6 +38,7 @@ const STRINGS = {
     media: enMedia,
     editor: enEditor,
     writing: enWriting,
+    translations: enTranslations,
   },
   zh: {
     admin: zhAdmin,
@@ -47,6 +50,7 @@ const STRINGS = {
     media: zhMedia,
     editor: zhEditor,
     writing: zhWriting,
+    translations: zhTranslations,
   },
 } as const;
 

@@ -42,6 +42,7 @@ export const ADMIN_NAMESPACES = [
   "media",
   "editor",
   "writing",
+  "translations",
 ] as const;
 
 /**

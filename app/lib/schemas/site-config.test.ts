@@ -12,6 +12,7 @@ const SETTINGS: ConfigSettings = {
   postsPerPage: 10,
   languageButtonsForEveryone: false,
   footerLinks: true,
+  translationNotice: true,
   pages: {
     about: { en: "# About", zh: "# 关于" },
     contact: { en: "Write.", zh: "留言。" },

@@ -13,6 +13,7 @@ export interface ConfigSettings {
   postsPerPage: number;
   languageButtonsForEveryone: boolean;
   footerLinks: boolean;
+  translationNotice: boolean;
   pages: {
     about: { en: string; zh: string };
     contact: { en: string; zh: string };
@@ -92,6 +93,7 @@ export const siteConfigSchema = z
     registrationOpen: checkbox,
     languageButtonsForEveryone: checkbox,
     footerLinks: checkbox,
+    translationNotice: checkbox,
     passwordCustom: checkbox,
     passwordMinLength: z.string().trim().default(""),
     passwordLower: checkbox,
@@ -143,6 +145,7 @@ export function formToSettings(v: SiteConfigForm): ConfigSettings {
     registrationOpen: v.registrationOpen === "on",
     languageButtonsForEveryone: v.languageButtonsForEveryone === "on",
     footerLinks: v.footerLinks === "on",
+    translationNotice: v.translationNotice === "on",
     passwordPolicy:
       v.passwordCustom === "on"
         ? {
@@ -187,6 +190,7 @@ export function settingsToForm(
     registrationOpen: on(s.registrationOpen),
     languageButtonsForEveryone: on(s.languageButtonsForEveryone),
     footerLinks: on(s.footerLinks),
+    translationNotice: on(s.translationNotice),
     passwordCustom: on(s.passwordPolicy !== null),
     passwordMinLength: String(policy.minLength),
     passwordLower: on(policy.requiredClasses.includes("lower")),

@@ -29,6 +29,7 @@ import {
   StatusLabel,
   useListTimeZone,
 } from "../../components/admin/table-parts.tsx";
+import { OutdatedLabels } from "../../components/admin/translation-marks.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
 import { Link } from "../../lean/link.tsx";
 import { ADMIN_POST_STATUSES, oneOf } from "../../lib/admin-content.ts";
@@ -355,6 +356,7 @@ export default function BlogAdmin({ loaderData, actionData }: Route.ComponentPro
                       )}
                       <div className="mt-1 flex flex-wrap items-center gap-1.5">
                         <LanguageBadges languages={post.languages} />
+                        <OutdatedLabels locales={post.outdated} />
                         {post.featured && <StatusLabel tone="amber">{t("blog.featuredBadge")}</StatusLabel>}
                         <code className="break-all text-xs text-zinc-600 dark:text-zinc-400">{post.slug}</code>
                       </div>

@@ -205,6 +205,12 @@ export default function AdminConfigPage({ loaderData, actionData }: Route.Compon
             hint={t("reading.footerLinksHint")}
             defaultChecked={values.footerLinks === "on"}
           />
+          <CheckboxField
+            name="translationNotice"
+            label={t("reading.translationNotice")}
+            hint={t("reading.translationNoticeHint")}
+            defaultChecked={values.translationNotice === "on"}
+          />
         </fieldset>
 
         <fieldset className={FIELDSET}>

@@ -3,6 +3,7 @@ import { data, redirect } from "react-router";
 import { AdSlot } from "../../components/ads/ad-slot.tsx";
 import { type CommentActionResult, Comments } from "../../components/blog/comments.tsx";
 import { PostHeader, PostNeighbours, SeriesBoxNav } from "../../components/blog/post-parts.tsx";
+import { TranslationNotice, type TranslationNoticeView } from "../../components/blog/translation-notice.tsx";
 import { DocumentHtml } from "../../components/document-parts.tsx";
 import { useNonce } from "../../components/nonce.tsx";
 import { Link } from "../../lean/link.tsx";
@@ -106,8 +107,15 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const cover = safeCover(post.coverImageUrl);
   // A document has the body once, as HTML: the hydration data leaves it out.
   req.documentParts?.set(POST_BODY_ID, post.translation.bodyHtml);
+  // A version written before the other language's last change (issue 47): an admin is always
+  // told, readers when the site setting says so. A change of the mark drops this page.
+  const { outdated, ...shown } = post.translation;
+  const notice: TranslationNoticeView | null =
+    outdated && post.locales.length > 1 && (user?.isAdmin || settings.translationNotice)
+      ? { source: shown.locale === "en" ? "zh" : "en", audience: user?.isAdmin ? "admin" : "reader" }
+      : null;
   const translation = {
-    ...post.translation,
+    ...shown,
     bodyHtml: req.documentParts ? null : post.translation.bodyHtml,
     // Where a Chinese title may break, segmented here: the browser's ICU may disagree.
     titleRuns: titleRuns(post.translation.title, post.translation.locale),
@@ -129,6 +137,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     viewer: user ? { id: user.id, isAdmin: user.isAdmin } : null,
     // Left out when there is none: a post page's data is part of its weight.
     ...(series ? { series } : {}),
+    ...(notice ? { notice } : {}),
     seo: seoFor(post, app.env.publicUrl, settings.siteName[locale], cover, series),
     bottomAd,
     sideAd,
@@ -322,6 +331,13 @@ export default function PostDetailPage({ loaderData, actionData }: Route.Compone
         <PostHeader post={post} locale={locale} prefix={prefix} />
 
         {series && <SeriesBoxNav series={series} postId={post.id} prefix={prefix} />}
+
+        {"notice" in loaderData && loaderData.notice && (
+          <TranslationNotice
+            notice={loaderData.notice}
+            editHref={viewer?.isAdmin ? `${prefix}/posts/edit/${post.id}` : null}
+          />
+        )}
 
         {post.coverImageUrl && (
           <figure className="mt-6">

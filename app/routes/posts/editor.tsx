@@ -31,6 +31,7 @@ import {
 } from "../../server/posts/post-editor.server.ts";
 import { publishAudience } from "../../server/posts/publish-audience.server.ts";
 import { currentRevisionId, pendingRevision } from "../../server/posts/revisions.server.ts";
+import { markTranslationInLine, outdatedTranslations } from "../../server/posts/translation-sync.server.ts";
 import { listSeriesOptions } from "../../server/taxonomy/series.server.ts";
 import { listCategories, termName } from "../../server/taxonomy/taxonomy.server.ts";
 import type { Route } from "./+types/editor";
@@ -99,13 +100,15 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       values: emptyEditorValues(),
       live: null,
       readers: null,
+      outdated: [],
     };
   }
   const post = await loadPostForEdit(db, params.postId, user);
   if (!post) throw data(null, { status: 404 });
-  const [view, daily] = await Promise.all([
+  const [view, daily, outdated] = await Promise.all([
     editorView(db, post, locale, base.prefix),
     postViewsByDay(db, [post.id], { days: READERS_DAYS }),
+    outdatedTranslations(db, post.id),
   ]);
   const postDaily = daily.get(post.id) ?? [];
   return {
@@ -130,6 +133,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     values: view.values,
     live: view.live,
     readers: { days: READERS_DAYS, views: postDaily.reduce((n, v) => n + v, 0), daily: postDaily },
+    // The language versions out of date, with what changed in the other one since (issue 47).
+    outdated,
   };
 }
 
@@ -156,6 +161,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (outcome === "discarded") writeChangesPost(getRequest(context), params.postId);
     return redirect(`${prefix}/posts/edit/${params.postId}`, {
       headers: flashHeaders(flashOptions(app.env), outcome === "discarded" ? "success" : "error", flash),
+    });
+  }
+  // "Mark as up to date": a language version is in line with the other one (its own small form).
+  if (form.get("intent") === "markInLine" && params.postId) {
+    const lang = form.get("locale");
+    if (lang !== "en" && lang !== "zh") throw data(null, { status: 400 });
+    const outcome = await markTranslationInLine(app.db, user, params.postId, lang);
+    if (outcome === "notFound") throw data(null, { status: 404 });
+    // Readers may be told that this version is out of date: its pages leave the cache.
+    if (outcome === "marked") writeChangesPost(getRequest(context), params.postId);
+    return redirect(`${prefix}/posts/edit/${params.postId}`, {
+      headers: flashHeaders(flashOptions(app.env), "success", "translations:flash.markedInLine"),
     });
   }
   // "Publish these changes at": schedules a live post's pending changes (its own small form).
@@ -269,6 +286,7 @@ export default function EditorPage({ loaderData, actionData }: Route.ComponentPr
       live={loaderData.live}
       readers={loaderData.readers}
       audience={loaderData.audience}
+      outdated={loaderData.outdated}
       loaded={values}
       submitted={actionData?.values ?? null}
       categories={categories}

@@ -318,6 +318,13 @@ export interface PostTranslationsTable {
   readingMinutes: ColumnType<number, number | undefined, number>;
   seoTitle: string | null;
   seoDescription: string | null;
+  /**
+   * When the other language changed after this version was last brought in line with it
+   * (issue 47, posts/translation-sync.server.ts); null: up to date, or the only language.
+   */
+  outdatedSince: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** JSON { title, summary, bodyMarkdown }: the other language as this version was last in line with it; null while up to date. */
+  syncedSource: ColumnType<string | null, string | null | undefined, string | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

@@ -44,6 +44,8 @@ export interface AdminPostItem {
   version: number;
   /** The languages it is written in (a translation with a title), English first. */
   languages: Locale[];
+  /** Its language versions out of date: written before the other language's last change (issue 47). */
+  outdated: Locale[];
 }
 
 export interface AdminPostPage {
@@ -131,6 +133,8 @@ export async function listPostsForAdmin(db: DB, opts: AdminPostFilter): Promise<
       "p.version",
       "en.title as titleEn",
       "zh.title as titleZh",
+      "en.outdatedSince as outdatedEn",
+      "zh.outdatedSince as outdatedZh",
       "u.name as authorName",
     ]);
   for (const o of order) listQuery = listQuery.orderBy(o);
@@ -141,9 +145,10 @@ export async function listPostsForAdmin(db: DB, opts: AdminPostFilter): Promise<
     .execute();
 
   return {
-    items: rows.map(({ titleEn, titleZh, ...r }) => ({
+    items: rows.map(({ titleEn, titleZh, outdatedEn, outdatedZh, ...r }) => ({
       ...r,
       languages: [...(titleEn !== null ? (["en"] as const) : []), ...(titleZh !== null ? (["zh"] as const) : [])],
+      outdated: [...(outdatedEn ? (["en"] as const) : []), ...(outdatedZh ? (["zh"] as const) : [])],
       authorName: displayName(r.authorName),
       title: pickTitle(titleEn, titleZh, opts.locale),
       featured: Number(r.featured) === 1,

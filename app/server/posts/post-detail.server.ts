@@ -18,6 +18,8 @@ export interface PostTranslationView {
   readingMinutes: number;
   seoTitle: string | null;
   seoDescription: string | null;
+  /** Written before the other language's last change (issue 47, posts/translation-sync.server.ts). */
+  outdated: boolean;
 }
 
 export interface TermLink {
@@ -132,6 +134,7 @@ const postDetailRow = reusableQuery(["id", "locale", "other"], (db, v: { id: str
       "t.readingMinutes as tReadingMinutes",
       "t.seoTitle as tSeoTitle",
       "t.seoDescription as tSeoDescription",
+      "t.outdatedSince as tOutdatedSince",
       sql<CountValue>`(select count(*) from "postTranslations" x where x."postId" = p."id")`.as("languageCount"),
     ]),
 );
@@ -169,6 +172,7 @@ export async function findPostDetail(db: DB, id: string, locale: Locale): Promis
     readingMinutes: Number(row.tReadingMinutes ?? 1),
     seoTitle: row.tSeoTitle || null,
     seoDescription: row.tSeoDescription || null,
+    outdated: row.tOutdatedSince !== null,
   };
   // Both languages, or only the one shown.
   const locales: Locale[] = Number(row.languageCount) > 1 ? ["en", "zh"] : [row.tLocale];

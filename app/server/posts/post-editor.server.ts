@@ -16,6 +16,7 @@ import { type LifecycleActor, type PostEvent, userActor, withPostLifecycle } fro
 import { type EditingUser, editableBy } from "./post-access.server.ts";
 import { displayName } from "./post-detail.server.ts";
 import { contentOfInput, recordRevision, type SeriesPlace } from "./revisions.server.ts";
+import { readTranslationTexts, settleTranslations } from "./translation-sync.server.ts";
 
 // The admin post editor's data. Who may edit which post is one rule (posts/post-access.server.ts:
 // an admin any post, anyone else their own), part of every WHERE clause, so a post the user may
@@ -449,7 +450,9 @@ export async function updateEditorPost(
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return null;
       const tagIds = await ensureTags(trx, input.tags);
+      const textsBefore = await readTranslationTexts(trx, postId);
       await replaceTranslationsAndTags(trx, postId, translations, tagIds, now);
+      await settleTranslations(trx, postId, textsBefore, now);
       const content = contentOfInput(input, slug, publishedAt, series);
       await recordRevision(trx, { postId, authorId: user.id, kind: "saved", content, now, ...revision });
       const moved =

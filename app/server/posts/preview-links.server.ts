@@ -167,6 +167,8 @@ export async function previewPost(db: DB, postId: string, locale: Locale): Promi
       readingMinutes: out.readingMinutes,
       seoTitle: t.seoTitle,
       seoDescription: t.seoDescription,
+      // A preview shows pending changes as written: no out-of-date mark.
+      outdated: false,
     },
     isFallback: shown !== locale,
     locales: (["en", "zh"] as const).filter((l) => content.translations[l] !== undefined),

@@ -26,6 +26,8 @@ const settingSchemas = {
   postsPerPage: z.number().int().min(1).max(100),
   /** Spec: the English/中文 buttons are for admins; this opens them to every reader. */
   languageButtonsForEveryone: z.boolean(),
+  /** Tell readers, on a post page, when its version was written before the other language's last change (issue 47). */
+  translationNotice: z.boolean(),
   pages: z.object({ about: perLocale(50_000), contact: perLocale(50_000), privacy: perLocale(50_000) }),
   /** "auto": new comments are approved at once; "hold": they wait (pending) for an admin. */
   commentModeration: z.enum(["auto", "hold"]),
@@ -75,6 +77,7 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   filing: { icp: "", police: "" },
   postsPerPage: 10,
   languageButtonsForEveryone: false,
+  translationNotice: false,
   pages: {
     about: {
       en: "This is a personal blog, written in English and Chinese.\n\nThe owner has not written an About page yet: admins can change this text in the admin area.",

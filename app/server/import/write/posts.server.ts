@@ -6,6 +6,7 @@ import type { Database } from "../../db/schema.server.ts";
 import { newId } from "../../platform/ids.server.ts";
 import type { PostLife } from "../../posts/lifecycle.server.ts";
 import { contentOfInput, recordRevision } from "../../posts/revisions.server.ts";
+import { markTranslationsInLine } from "../../posts/translation-sync.server.ts";
 import { ensureTags } from "../../taxonomy/taxonomy.server.ts";
 import type { ImportedPost } from "../core.server.ts";
 import { mappedTarget, mappingOf, rememberTarget } from "../import-sources.server.ts";
@@ -112,6 +113,7 @@ export async function writePost(
         .onConflict((oc) => oc.columns(["postId", "locale"]).doUpdateSet(rest))
         .execute();
     }
+    await markTranslationsInLine(trx, existing.id);
     await trx.deleteFrom("postTags").where("postId", "=", existing.id).execute();
     if (tagIds.length > 0)
       await trx
