@@ -327,13 +327,13 @@ export default function MenusAdmin({ loaderData, actionData }: Route.ComponentPr
 
         <fieldset className="space-y-3 rounded-md border border-zinc-200 p-4 dark:border-zinc-800">
           <legend className="px-1 font-medium">{t("menus.add")}</legend>
-          <div className="grid gap-3 md:grid-cols-3">
-            <label className="flex flex-col gap-1 text-sm">
+          <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
+            <label className="flex min-w-0 flex-col gap-1 text-sm">
               {t("menus.target")}
               <select
                 name="addTarget"
                 aria-invalid={errors.addTarget ? true : undefined}
-                className="rounded-md border border-zinc-300 bg-white px-2 py-1.5 dark:border-zinc-700 dark:bg-zinc-900"
+                className="w-full min-w-0 rounded-md border border-zinc-300 bg-white px-2 py-1.5 dark:border-zinc-700 dark:bg-zinc-900"
               >
                 <optgroup label={t("menus.kinds.builtin")}>
                   {BUILTIN_TARGETS.map((b) => (
@@ -369,7 +369,7 @@ export default function MenusAdmin({ loaderData, actionData }: Route.ComponentPr
               </select>
               {errors.addTarget && <span className="text-red-700 dark:text-red-400">{m(errors.addTarget)}</span>}
             </label>
-            <label className="flex flex-col gap-1 text-sm">
+            <label className="flex min-w-0 flex-col gap-1 text-sm">
               {t("menus.address")}
               <input
                 name="addUrl"
@@ -381,7 +381,7 @@ export default function MenusAdmin({ loaderData, actionData }: Route.ComponentPr
               <span className="text-zinc-600 dark:text-zinc-400">{t("menus.addressHint")}</span>
               {errors.addUrl && <span className="text-red-700 dark:text-red-400">{m(errors.addUrl)}</span>}
             </label>
-            <label className="flex flex-col gap-1 text-sm">
+            <label className="flex min-w-0 flex-col gap-1 text-sm">
               {t("menus.label")}
               <input
                 name="addLabel"
