@@ -24,6 +24,7 @@ import { getUser } from "./server/accounts/session.server.ts";
 import { getApp, getRequest } from "./server/boot/context.server.ts";
 import { federationHost } from "./server/federation/paths.server.ts";
 import { clearFlashCookie, flashOptions, hasFlashCookie, readFlash } from "./server/http/flash.server.ts";
+import { cachedSiteMenus } from "./server/menus/menus.server.ts";
 import { cachedFooterLinks } from "./server/site/footer-links.server.ts";
 import { requestSettings } from "./server/site/request-settings.server.ts";
 import { copyrightLine, SOCIAL_NETWORKS } from "./server/site/site-settings.server.ts";
@@ -43,6 +44,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Friend links listed in the footer only when the admin turned them on (site setting);
   // the footer's link to /links whenever there is at least one enabled link.
   const friendLinks = settings.footerLinks ? enabledLinks : [];
+  // The main and footer menus of the page's language (decision 035), cached like the counts.
+  const menus = await cachedSiteMenus(db, locale, { hasFriendLinks: enabledLinks.length > 0 });
   const path = url.pathname.replace(/\.data$/, "");
   // A one-time message left by an action: read once, then cleared (documents and .data alike).
   const headers = new Headers();
@@ -76,6 +79,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       popularCategories: pickPopularCategories(categoryCounts, locale).map(({ slug, name }) => ({ slug, name })),
       friendLinks: friendLinks.map(({ id, name, url }) => ({ id, name, url })),
       hasFriendLinks: enabledLinks.length > 0,
+      mainMenu: menus.main,
+      menu: menus.footer,
       // The page's language's Fediverse account while federation is on (the follow box, fediverse:creator).
       fediverseHandle: federation.statusFor(settings.fediverse.enabled).on
         ? `@${settings.fediverse.handles[locale]}@${federationHost(env.publicUrl)}`
@@ -219,6 +224,7 @@ export function Layout({ children }: { children: ReactNode }) {
                   user={root?.user ?? null}
                   locale={locale}
                   showLanguageSwitch={root?.showLanguageSwitch ?? false}
+                  menu={root?.site.mainMenu}
                 />
                 <Toasts flash={root?.flash ?? null} />
                 <main id="main" tabIndex={-1} className="mx-auto max-w-4xl px-4 py-8 focus:outline-none">

@@ -78,6 +78,10 @@ export default [
 
   route("admin", "routes/admin/layout.tsx", [
     index("routes/admin/dashboard.tsx"),
+    route("pages", "routes/admin/pages.tsx"),
+    route("pages/new", "routes/admin/page-form.tsx", { id: "admin-page-new" }),
+    route("pages/:id", "routes/admin/page-form.tsx", { id: "admin-page-edit" }),
+    route("menus", "routes/admin/menus.tsx"),
     route("insights", "routes/admin/insights.tsx"),
     route("insights.csv", "routes/admin/insights-csv.ts"),
     route("insights/posts/:id", "routes/admin/post-insights.tsx"),
@@ -141,6 +145,9 @@ export default [
 
   route("api/auth/password-policy", "routes/api/password-policy.ts"),
   route("api/auth/*", "routes/api/auth.ts"),
+
+  // An owner's page at its own address (decision 035); every fixed route above wins over it.
+  ...localized(":slug", "routes/pages/static-page.tsx", "page"),
 
   route("*", "routes/pages/not-found.tsx"),
 ] satisfies RouteConfig;

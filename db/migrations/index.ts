@@ -41,6 +41,8 @@ import * as addFederationOutbound from "./20261128T020000_add_federation_outboun
 import * as addPostImportPlan from "./20261128T030000_add_post_import_plan.ts";
 import * as dropPostsPublicIdxOnSqlite from "./20261128T040000_drop_posts_public_idx_on_sqlite.ts";
 import * as addTranslationSync from "./20261129T050000_add_translation_sync.ts";
+import * as createPagesAndMenus from "./20261129T050000_create_pages_and_menus.ts";
+import * as fillSystemPages from "./20261129T050100_fill_system_pages.ts";
 
 /**
  * Every migration, in order. Listed explicitly so the same history runs in the
@@ -89,4 +91,6 @@ export const migrations: Record<string, Migration> = {
   "20261128T030000_add_post_import_plan": addPostImportPlan,
   "20261128T040000_drop_posts_public_idx_on_sqlite": dropPostsPublicIdxOnSqlite,
   "20261129T050000_add_translation_sync": addTranslationSync,
+  "20261129T050000_create_pages_and_menus": createPagesAndMenus,
+  "20261129T050100_fill_system_pages": fillSystemPages,
 };

@@ -45,9 +45,14 @@ test("an admin renames the site, rewrites the about text and paging, and the pub
   await expect(page).toHaveURL(/\/admin\/config$/);
   await expect(page.getByRole("link", { name: "Settings" })).toHaveAttribute("aria-current", "page");
   await expect(page.getByRole("heading", { level: 1, name: "Site settings" })).toBeVisible();
-  for (const legend of ["Name and description", "Footer", "Reading and comments", "Accounts", "Pages"]) {
+  for (const legend of ["Name and description", "Footer", "Reading and comments", "Accounts"]) {
     await expect(page.getByRole("group", { name: legend })).toBeVisible();
   }
+  // About, Contact and Privacy are pages now (decision 035): the settings lead there.
+  await expect(page.getByRole("main").getByRole("link", { name: "Open Pages" })).toHaveAttribute(
+    "href",
+    "/admin/pages",
+  );
   await expect(page.getByLabel("Site name (English)")).toHaveValue("Inkwell");
 
   // Field errors from the shared schema, in the browser.

@@ -53,6 +53,10 @@ function pagesFor(role: Role, locale: Locale): string[] {
     // The admin's frame around a list with filters and a table (issue 46).
     "/admin/blog",
     "/admin/newsletter",
+    // Pages and menus (issue 48): a card table, the editor's tabs, the menu rows and preview.
+    "/admin/pages",
+    "/admin/pages/new",
+    "/admin/menus",
     `/${locale}/account`,
     `/${locale}/solana`,
   ];

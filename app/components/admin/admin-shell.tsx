@@ -32,6 +32,7 @@ export const ADMIN_NAV = [
     items: [
       { to: "/admin/blog", key: "adminContent:menu.blog" },
       { to: "/posts/createPost", key: "shell.newPost" },
+      { to: "/admin/pages", key: "adminPages:menu.pages" },
       { to: "/admin/comments", key: "adminContent:menu.comments" },
       { to: "/admin/media", key: "media:menu" },
       { to: "/admin/series", key: "menu.series" },
@@ -56,6 +57,7 @@ export const ADMIN_NAV = [
       { to: "/admin/swapers", key: "menu.swapers" },
       { to: "/admin/ads", key: "adminLinks:menu.ads" },
       { to: "/admin/redirects", key: "adminLinks:menu.redirects" },
+      { to: "/admin/menus", key: "adminPages:menu.menus" },
     ],
   },
   {
@@ -76,6 +78,7 @@ const NAMESPACES = [
   "adminContent",
   "adminLinks",
   "adminNewsletter",
+  "adminPages",
   "media",
 ] as const;
 

@@ -2,7 +2,9 @@ import { useTranslation } from "react-i18next";
 import { useMatches } from "react-router";
 import { Link } from "../../lean/link.tsx";
 import type { Locale } from "../../lib/i18n/locale.ts";
+import type { ResolvedMenuItem } from "../../lib/menus.ts";
 import { FollowBox } from "./follow-box.tsx";
+import { FooterMenu, useDefaultFooterMenu } from "./menu-links.tsx";
 import { SubscribeBox } from "./subscribe-box.tsx";
 
 export interface FooterSite {
@@ -20,6 +22,8 @@ export interface FooterSite {
   hasFriendLinks?: boolean;
   /** The page's language's Fediverse handle while federation is on (else null: no follow box). */
   fediverseHandle?: string | null;
+  /** The footer menu in the page's language (decision 035); the default when absent. */
+  menu?: readonly ResolvedMenuItem[];
 }
 
 /** The public-security filing's record on the MPS site: its query takes the number's digits. */
@@ -57,6 +61,7 @@ export function SiteFooter({ site, locale }: { site: FooterSite | null; locale: 
   const { t } = useTranslation();
   const onSubscribePage = useMatches().some((m) => SUBSCRIBE_PAGE_IDS.has(m.id));
   const link = "hover:underline focus-visible:underline";
+  const defaultMenu = useDefaultFooterMenu(site?.hasFriendLinks ?? false);
   return (
     <footer className="mt-16 border-t border-zinc-200 py-10 text-sm text-zinc-700 dark:border-zinc-800 dark:text-zinc-300">
       <div className="mx-auto grid max-w-4xl gap-8 px-4 md:grid-cols-2 lg:grid-cols-4">
@@ -81,35 +86,7 @@ export function SiteFooter({ site, locale }: { site: FooterSite | null; locale: 
           <h2 id="footer-links" className="font-semibold text-zinc-900 dark:text-zinc-100">
             {t("footer.quickLinks")}
           </h2>
-          <ul className="mt-2 space-y-1">
-            <li>
-              <Link to="/" className={link}>
-                {t("nav.home")}
-              </Link>
-            </li>
-            <li>
-              <Link to="/about" className={link}>
-                {t("footer.aboutLink")}
-              </Link>
-            </li>
-            <li>
-              <Link to="/contact" className={link}>
-                {t("footer.contactLink")}
-              </Link>
-            </li>
-            <li>
-              <Link to="/privacy" className={link}>
-                {t("footer.privacyLink")}
-              </Link>
-            </li>
-            {site?.hasFriendLinks && (
-              <li>
-                <Link to="/links" className={link}>
-                  {t("footer.linksLink")}
-                </Link>
-              </li>
-            )}
-          </ul>
+          <FooterMenu items={site?.menu ?? defaultMenu} linkClass={link} />
         </nav>
         {site && site.popularCategories.length > 0 && (
           <nav aria-labelledby="footer-categories">

@@ -4,6 +4,8 @@ import { Form, useLocation, useNavigation } from "react-router";
 import { Link, NavLink } from "../../lean/link.tsx";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import { useLocalePrefix } from "../../lib/i18n/use-locale-prefix.ts";
+import type { ResolvedMenuItem } from "../../lib/menus.ts";
+import { HeaderMenu, useDefaultMainMenu } from "./menu-links.tsx";
 import { ThemeToggle } from "./theme.tsx";
 
 export interface HeaderUser {
@@ -209,13 +211,17 @@ export function SiteHeader({
   user,
   locale,
   showLanguageSwitch,
+  menu,
 }: {
   siteName: string;
   user: HeaderUser | null;
   locale: Locale;
   showLanguageSwitch: boolean;
+  /** The main menu in the page's language (the default when the root's data is missing). */
+  menu?: readonly ResolvedMenuItem[];
 }) {
   const { t } = useTranslation();
+  const defaultMenu = useDefaultMainMenu();
   const [open, setOpen] = useState(false);
   const header = useRef<HTMLElement>(null);
   const toggleRef = useRef<HTMLButtonElement>(null);
@@ -293,18 +299,7 @@ export function SiteHeader({
           id={menuId}
           className={`${open ? "flex" : "hidden"} w-full flex-col gap-2 text-sm lg:flex lg:w-auto lg:flex-1 lg:flex-row lg:items-center lg:gap-4`}
         >
-          <ul className="flex flex-col gap-1 lg:flex-row lg:gap-2">
-            <li>
-              <NavLink to="/" end className={linkClass}>
-                {t("nav.home")}
-              </NavLink>
-            </li>
-            <li>
-              <NavLink to="/posts" end className={linkClass}>
-                {t("nav.allBlogs")}
-              </NavLink>
-            </li>
-          </ul>
+          <HeaderMenu items={menu ?? defaultMenu} linkClass={linkClass} />
           <div className="flex flex-col gap-2 lg:ml-auto lg:flex-row lg:items-center lg:gap-3">
             {showLanguageSwitch && <LanguageSwitch locale={locale} />}
             {user ? (

@@ -4,6 +4,7 @@ import enAdminConfig from "../../../locales/en/adminConfig.json";
 import enAdminContent from "../../../locales/en/adminContent.json";
 import enAdminLinks from "../../../locales/en/adminLinks.json";
 import enAdminNewsletter from "../../../locales/en/adminNewsletter.json";
+import enAdminPages from "../../../locales/en/adminPages.json";
 import enAdminUsers from "../../../locales/en/adminUsers.json";
 import enEditor from "../../../locales/en/editor.json";
 import enMedia from "../../../locales/en/media.json";
@@ -14,6 +15,7 @@ import zhAdminConfig from "../../../locales/zh/adminConfig.json";
 import zhAdminContent from "../../../locales/zh/adminContent.json";
 import zhAdminLinks from "../../../locales/zh/adminLinks.json";
 import zhAdminNewsletter from "../../../locales/zh/adminNewsletter.json";
+import zhAdminPages from "../../../locales/zh/adminPages.json";
 import zhAdminUsers from "../../../locales/zh/adminUsers.json";
 import zhEditor from "../../../locales/zh/editor.json";
 import zhMedia from "../../../locales/zh/media.json";
@@ -35,6 +37,7 @@ const STRINGS = {
     adminContent: enAdminContent,
     adminLinks: enAdminLinks,
     adminNewsletter: enAdminNewsletter,
+    adminPages: enAdminPages,
     media: enMedia,
     editor: enEditor,
     writing: enWriting,
@@ -47,6 +50,7 @@ const STRINGS = {
     adminContent: zhAdminContent,
     adminLinks: zhAdminLinks,
     adminNewsletter: zhAdminNewsletter,
+    adminPages: zhAdminPages,
     media: zhMedia,
     editor: zhEditor,
     writing: zhWriting,

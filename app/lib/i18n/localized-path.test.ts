@@ -31,6 +31,17 @@ describe("localizePath", () => {
     const { localized, plain } = sectionsOfRouteTable();
     expect([...LOCALIZED_SECTIONS].sort()).toEqual([...localized].sort());
     for (const section of plain) expect(LOCALIZED_SECTIONS.has(section), section).toBe(false);
+    // A one-segment path is an owner's page unless the table answers it without language forms.
+    for (const section of plain) {
+      if (section !== "*") expect(localizePath(`/${section}`, "/zh"), section).toBe(`/${section}`);
+    }
+  });
+
+  it("prefixes an owner's page, but not a file at the top level", () => {
+    expect(localizePath("/english", "/zh")).toBe("/zh/english");
+    expect(localizePath("/now?x=1", "/en")).toBe("/en/now?x=1");
+    expect(localizePath("/favicon.svg", "/zh")).toBe("/favicon.svg");
+    expect(localizePath("/social.jpg", "/zh")).toBe("/social.jpg");
   });
 
   it("prefixes the pages that have language forms", () => {
@@ -63,7 +74,6 @@ describe("localizePath", () => {
     expect(localizePath("https://example.com/about", "/zh")).toBe("https://example.com/about");
     expect(localizePath("about", "/zh")).toBe("about");
     expect(localizePath("#main", "/zh")).toBe("#main");
-    expect(localizePath("/english", "/zh")).toBe("/english");
   });
 });
 

@@ -33,6 +33,29 @@ export const LOCALIZED_SECTIONS: ReadonlySet<string> = new Set([
   "rss.xml",
   "atom.xml",
   "feed.json",
+  // An owner's page, `/{slug}` (decision 035): every one-segment path not in PLAIN_PAGES.
+  ":slug",
+]);
+
+/**
+ * One-segment paths the route table answers without language forms: a link there keeps its
+ * path. Any other one-segment path without a dot (a file) is an owner's page, which has them.
+ */
+export const PLAIN_PAGES: ReadonlySet<string> = new Set([
+  "admin",
+  "api",
+  "ads",
+  "logout",
+  "setup",
+  "locale",
+  "sitemaps",
+  "media",
+  "assets",
+  "ap",
+  "nodeinfo",
+  "healthz",
+  "readyz",
+  "builds",
 ]);
 
 /**
@@ -48,7 +71,9 @@ export function localizePath(to: string, prefix: LocalePrefix): string {
   const path = end < 0 ? to : to.slice(0, end);
   const rest = end < 0 ? "" : to.slice(end);
   const section = path.slice(1).split("/", 1)[0] ?? "";
-  if (!LOCALIZED_SECTIONS.has(section.toLowerCase())) return to;
+  const lower = section.toLowerCase();
+  const page = path.indexOf("/", 1) < 0 && !lower.includes(".") && !PLAIN_PAGES.has(lower);
+  if (!page && !LOCALIZED_SECTIONS.has(lower)) return to;
   // The home page of a language is /zh, not /zh/ (one address per page).
   return path === "/" ? `${prefix}${rest}` : `${prefix}${path}${rest}`;
 }

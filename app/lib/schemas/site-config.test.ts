@@ -13,11 +13,6 @@ const SETTINGS: ConfigSettings = {
   languageButtonsForEveryone: false,
   footerLinks: true,
   translationNotice: true,
-  pages: {
-    about: { en: "# About", zh: "# 关于" },
-    contact: { en: "Write.", zh: "留言。" },
-    privacy: { en: "Nothing.", zh: "没有。" },
-  },
   commentModeration: "auto",
   moderationNotice: "daily",
   registrationOpen: true,
@@ -144,11 +139,6 @@ describe("siteConfigSchema", () => {
       passwordLower: "",
     });
   });
-
-  it("refuses a page over 50,000 characters", () => {
-    const parsed = validate(siteConfigSchema, form({ privacyZh: "字".repeat(50_001) }));
-    expect(parsed.ok ? null : parsed.errors.privacyZh).toBe("adminConfig:errors.pageTooLong");
-  });
 });
 
 describe("changedKeys", () => {
@@ -156,10 +146,10 @@ describe("changedKeys", () => {
     const next: ConfigSettings = {
       ...SETTINGS,
       siteName: { en: "New", zh: SETTINGS.siteName.zh },
-      pages: { ...SETTINGS.pages, privacy: { en: "Secret text", zh: SETTINGS.pages.privacy.zh } },
+      copyright: { ...SETTINGS.copyright, zh: "版权所有" },
       passwordPolicy: { minLength: 10, requiredClasses: [] },
     };
-    expect(changedKeys(SETTINGS, next)).toEqual(["siteName.en", "pages.privacy.en", "passwordPolicy"]);
+    expect(changedKeys(SETTINGS, next)).toEqual(["siteName.en", "copyright.zh", "passwordPolicy"]);
     expect(changedKeys(SETTINGS, structuredClone(SETTINGS))).toEqual([]);
   });
 });

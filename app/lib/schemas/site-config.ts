@@ -14,11 +14,6 @@ export interface ConfigSettings {
   languageButtonsForEveryone: boolean;
   footerLinks: boolean;
   translationNotice: boolean;
-  pages: {
-    about: { en: string; zh: string };
-    contact: { en: string; zh: string };
-    privacy: { en: string; zh: string };
-  };
   commentModeration: "auto" | "hold";
   moderationNotice: "each" | "daily" | "off";
   registrationOpen: boolean;
@@ -63,7 +58,6 @@ const socialUrl = z
     }
   }, "adminConfig:errors.socialUrl");
 const checkbox = z.string().optional();
-const page = text(PAGE_MAX, "adminConfig:errors.pageTooLong");
 
 /** One schema for the settings form, used in the browser and in the action (flat form fields). */
 export const siteConfigSchema = z
@@ -106,12 +100,6 @@ export const siteConfigSchema = z
       .min(1, "adminConfig:errors.socialImage")
       .max(2000, "adminConfig:errors.socialImage")
       .refine(isSafeUrl, "adminConfig:errors.socialImage"),
-    aboutEn: page,
-    aboutZh: page,
-    contactEn: page,
-    contactZh: page,
-    privacyEn: page,
-    privacyZh: page,
   })
   .superRefine((v, ctx) => {
     if (v.passwordCustom !== "on") return;
@@ -154,11 +142,6 @@ export function formToSettings(v: SiteConfigForm): ConfigSettings {
           }
         : null,
     socialImage: v.socialImage,
-    pages: {
-      about: { en: v.aboutEn, zh: v.aboutZh },
-      contact: { en: v.contactEn, zh: v.contactZh },
-      privacy: { en: v.privacyEn, zh: v.privacyZh },
-    },
   };
 }
 
@@ -198,18 +181,12 @@ export function settingsToForm(
     passwordDigit: on(policy.requiredClasses.includes("digit")),
     passwordSymbol: on(policy.requiredClasses.includes("symbol")),
     socialImage: s.socialImage,
-    aboutEn: s.pages.about.en,
-    aboutZh: s.pages.about.zh,
-    contactEn: s.pages.contact.en,
-    contactZh: s.pages.contact.zh,
-    privacyEn: s.pages.privacy.en,
-    privacyZh: s.pages.privacy.zh,
   };
 }
 
 /**
  * The keys whose values differ, down to each language ("siteName.en",
- * "pages.about.zh"): what the audit entry lists, without the values.
+ * "copyright.zh"): what the audit entry lists, without the values.
  */
 export function changedKeys(before: unknown, after: unknown, prefix = ""): string[] {
   const isObject = (x: unknown): x is Record<string, unknown> =>

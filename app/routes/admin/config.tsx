@@ -4,6 +4,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { UploadButton } from "../../components/media/upload-button.tsx";
 import { describedBy, Field, FieldMessages, FormAlert, SelectField, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
+import { Link } from "../../lean/link.tsx";
 import { validate } from "../../lib/forms.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
@@ -249,18 +250,12 @@ export default function AdminConfigPage({ loaderData, actionData }: Route.Compon
           </fieldset>
         </fieldset>
 
-        <fieldset className={FIELDSET}>
-          <legend className={LEGEND}>{t("pages.legend")}</legend>
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("pages.hint")}</p>
-          <div className="grid gap-4 md:grid-cols-2">
-            {field("aboutEn", t("pages.aboutEn"), { maxLength: PAGE_MAX, rows: 8 })}
-            {field("aboutZh", t("pages.aboutZh"), { maxLength: PAGE_MAX, rows: 8 })}
-            {field("contactEn", t("pages.contactEn"), { maxLength: PAGE_MAX, rows: 6 })}
-            {field("contactZh", t("pages.contactZh"), { maxLength: PAGE_MAX, rows: 6 })}
-            {field("privacyEn", t("pages.privacyEn"), { maxLength: PAGE_MAX, rows: 12 })}
-            {field("privacyZh", t("pages.privacyZh"), { maxLength: PAGE_MAX, rows: 12 })}
-          </div>
-        </fieldset>
+        <p className="text-sm text-zinc-700 dark:text-zinc-300">
+          {t("pages.moved")}{" "}
+          <Link to="/admin/pages" className="text-blue-700 underline dark:text-blue-400">
+            {t("pages.open")}
+          </Link>
+        </p>
 
         <div className="w-48">
           <SubmitButton busy={navigation.state === "submitting"}>{t("save")}</SubmitButton>

@@ -5,9 +5,9 @@ import { SanitizedHtml } from "../../components/ui/sanitized-html.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
 import { validate } from "../../lib/forms.ts";
 import { createI18n } from "../../lib/i18n/i18n.ts";
-import { isLocale } from "../../lib/i18n/locale.ts";
+import { HTML_LANG, isLocale } from "../../lib/i18n/locale.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
-import { pageMeta } from "../../lib/meta.ts";
+import { contentPageMeta, NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { contactSchema } from "../../lib/schemas/contact.ts";
 import { CONTACT_MESSAGE_MAX } from "../../lib/schemas/limits.ts";
@@ -16,7 +16,7 @@ import { checkFormLimits, type FormFailure, retryAfterHeaders } from "../../serv
 import { getApp, getRequest } from "../../server/boot/context.server.ts";
 import { readForm } from "../../server/http/form.server.ts";
 import { siteNameIn } from "../../server/mail/site-name.server.ts";
-import { markdownModule } from "../../server/render/markdown-load.server.ts";
+import { pageForReader } from "../../server/pages/page-view.server.ts";
 import { saveContactMessage } from "../../server/site/contact.server.ts";
 import { requestSettings } from "../../server/site/request-settings.server.ts";
 import type { Route } from "./+types/contact";
@@ -25,10 +25,11 @@ export const handle = routePolicy({ cache: "public", writes: "none", js: "lean" 
 
 type ContactResult = FormFailure & { sent?: boolean };
 
+// The contact page (docs/decisions/035-pages-and-menus.md): the "contact" page's Markdown, as
+// the owner wrote it in Pages, and then the form.
 export async function loader({ context }: Route.LoaderArgs) {
-  const settings = await requestSettings(context);
-  const { renderMarkdownCached } = await markdownModule();
-  return { html: renderMarkdownCached(settings.pages.contact[getRequest(context).locale]) };
+  const { locale } = getRequest(context);
+  return { page: await pageForReader(getApp(context).db, "contact", locale), locale };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -70,8 +71,14 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export const headers = retryAfterHeaders;
 
-export function meta({ matches }: Route.MetaArgs) {
-  return pageMeta(matches, "pages.contactTitle");
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  if (!loaderData) return pageMeta(matches, "errors.notFoundTitle", [NOINDEX]);
+  const { page } = loaderData;
+  return contentPageMeta(
+    matches,
+    page.title,
+    page.description ? [{ name: "description", content: page.description }] : [],
+  );
 }
 
 export default function Contact({ loaderData, actionData }: Route.ComponentProps) {
@@ -84,10 +91,16 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
   const errors = clientErrors ?? actionData?.fieldErrors ?? {};
   return (
     <section aria-labelledby="page-title" className="mx-auto max-w-xl">
-      <h1 id="page-title" className="text-3xl font-bold tracking-tight">
-        {t("pages.contactTitle")}
-      </h1>
-      <SanitizedHtml className="markdown mt-4" html={loaderData.html} />
+      <div
+        lang={
+          loaderData.page.contentLocale !== loaderData.locale ? HTML_LANG[loaderData.page.contentLocale] : undefined
+        }
+      >
+        <h1 id="page-title" className="text-3xl font-bold tracking-tight">
+          {loaderData.page.title}
+        </h1>
+        <SanitizedHtml className="markdown mt-4" html={loaderData.page.html} />
+      </div>
       {actionData?.sent ? (
         <div className="mt-6">
           <FormAlert tone="success">{t("pages.contactSent")}</FormAlert>

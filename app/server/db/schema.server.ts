@@ -56,6 +56,9 @@ export interface Database {
   federationBlocks: FederationBlocksTable;
   federationDeliveries: FederationDeliveriesTable;
   federationServers: FederationServersTable;
+  pages: PagesTable;
+  pageRevisions: PageRevisionsTable;
+  menus: MenusTable;
 }
 
 /**
@@ -557,6 +560,45 @@ export interface SwapersTable {
 }
 
 /** Friend links: the public /links page and, when configured, the footer. */
+/** A page (issue 48): bilingual Markdown at `/{slug}`; never a post (decision 035). */
+export interface PagesTable {
+  id: string;
+  slug: string;
+  /** "about", "contact" or "privacy": a page the site links itself, at a fixed address; else null. */
+  systemKey: ColumnType<string | null, string | null | undefined, string | null>;
+  status: "draft" | "published";
+  titleEn: string;
+  titleZh: string;
+  /** Markdown. */
+  bodyEn: string;
+  bodyZh: string;
+  descriptionEn: ColumnType<string, string | undefined, string>;
+  descriptionZh: ColumnType<string, string | undefined, string>;
+  authorId: string | null;
+  version: ColumnType<number, number | undefined, number>;
+  publishedAt: Timestamp | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** A saved state of a page: its fields as JSON (`PageContent`), coalesced like post revisions. */
+export interface PageRevisionsTable {
+  id: string;
+  pageId: string;
+  authorId: string | null;
+  content: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** A menu of one language ("main:en", "footer:zh"): its items as JSON; no row = the default menu. */
+export interface MenusTable {
+  key: string;
+  items: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
 export interface LinksTable {
   id: string;
   name: string;

@@ -2,6 +2,7 @@ import { mediaIdFromUrl } from "../../lib/media.ts";
 import { categoryOf } from "../../lib/terms.ts";
 import type { DB } from "../db/db.server.ts";
 import type { Locale } from "../db/schema.server.ts";
+import { sitemapPages } from "../pages/pages.server.ts";
 import { wherePublic } from "../posts/post-visibility.server.ts";
 import { type TermRef, tagsOfPosts } from "../posts/posts.server.ts";
 import { sitemapSeries } from "../taxonomy/series.server.ts";
@@ -176,6 +177,8 @@ export interface SitemapData {
   series: Array<{ slug: string; updatedAt: string }>;
   /** People with at least one published post (their author pages), with that post's latest change. */
   authors: Array<{ handle: string; updatedAt: string }>;
+  /** Published pages (about, contact, privacy and the owner's own), by address (decision 035). */
+  pages: Array<{ slug: string; updatedAt: string }>;
 }
 
 interface SitemapPostRow {
@@ -244,7 +247,9 @@ export async function sitemapPosts(db: DB, opts: { offset: number; limit: number
 }
 
 /** Categories and tags with at least one published post, with that post's latest change. */
-export async function sitemapTerms(db: DB): Promise<Pick<SitemapData, "categories" | "tags" | "series" | "authors">> {
+export async function sitemapTerms(
+  db: DB,
+): Promise<Pick<SitemapData, "categories" | "tags" | "series" | "authors" | "pages">> {
   const categories = await db
     .selectFrom("categories as c")
     .innerJoin("posts as p", "p.categoryId", "c.id")
@@ -276,5 +281,5 @@ export async function sitemapTerms(db: DB): Promise<Pick<SitemapData, "categorie
     .execute();
   const authors = authorRows.flatMap((a) => (a.handle ? [{ handle: a.handle, updatedAt: a.updatedAt }] : []));
 
-  return { categories, tags, series: await sitemapSeries(db), authors };
+  return { categories, tags, series: await sitemapSeries(db), authors, pages: await sitemapPages(db) };
 }

@@ -228,6 +228,7 @@ describe("sitemap", () => {
     tags: [{ slug: "c++ & more", updatedAt: "2026-11-21T09:30:00.000Z" }],
     series: [{ slug: "learn-ts", updatedAt: "2026-11-20T00:00:00.000Z" }],
     authors: [{ handle: "ada-quill", updatedAt: "2026-11-20T00:00:00.000Z" }],
+    pages: ["about", "contact", "privacy", "now"].map((slug) => ({ slug, updatedAt: "2026-11-19T00:00:00.000Z" })),
   });
   const doc = parser.parse(xml);
   const urls: Array<Record<string, unknown>> = doc.urlset.url;
@@ -245,7 +246,7 @@ describe("sitemap", () => {
   });
 
   it("lists home, the list pages and the static pages in both languages with alternates", () => {
-    for (const path of ["", "/posts", "/posts/page/2", "/about", "/contact", "/privacy"]) {
+    for (const path of ["", "/posts", "/posts/page/2", "/about", "/contact", "/privacy", "/now"]) {
       expect(byLoc.has(`${BASE}/en${path}`), path).toBe(true);
       expect(byLoc.has(`${BASE}/zh${path}`), path).toBe(true);
     }

@@ -253,10 +253,10 @@ function postUrls(publicUrl: string, posts: SitemapData["posts"]): XmlElement[] 
   });
 }
 
-/** Categories, tags and authors with posts, then the static pages. */
+/** Categories, tags and authors with posts, then the published pages (about, contact, privacy, the owner's). */
 function termAndStaticUrls(
   publicUrl: string,
-  input: Pick<SitemapData, "categories" | "tags" | "series" | "authors">,
+  input: Pick<SitemapData, "categories" | "tags" | "series" | "authors" | "pages">,
 ): XmlElement[] {
   return [
     ...input.categories.flatMap((c) =>
@@ -265,7 +265,7 @@ function termAndStaticUrls(
     ...input.tags.flatMap((t) => bilingualUrls(publicUrl, `/tags/${encodeURIComponent(t.slug)}`, t.updatedAt)),
     ...input.series.flatMap((s) => bilingualUrls(publicUrl, `/series/${encodeURIComponent(s.slug)}`, s.updatedAt)),
     ...input.authors.flatMap((a) => bilingualUrls(publicUrl, `/authors/${a.handle}`, a.updatedAt)),
-    ...["/about", "/contact", "/privacy"].flatMap((page) => bilingualUrls(publicUrl, page, null)),
+    ...input.pages.flatMap((page) => bilingualUrls(publicUrl, `/${encodeURIComponent(page.slug)}`, page.updatedAt)),
   ];
 }
 
@@ -307,7 +307,7 @@ export function buildSitemapIndex(publicUrl: string, paths: readonly string[]): 
 
 /** A large blog's pages file: home, the list pages, categories, tags and the static pages. */
 export function buildSitemapPages(
-  input: Pick<SitemapInput, "publicUrl" | "listPageCount" | "categories" | "tags" | "series" | "authors">,
+  input: Pick<SitemapInput, "publicUrl" | "listPageCount" | "categories" | "tags" | "series" | "authors" | "pages">,
 ): string {
   return renderXml(
     el("urlset", URLSET_ATTRIBUTES, [

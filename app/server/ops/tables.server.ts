@@ -5,6 +5,7 @@ import { bumpContentVersion } from "../cache/content-version.server.ts";
 import type { DB, OpenDatabase } from "../db/db.server.ts";
 import type { Database } from "../db/schema.server.ts";
 import { refreshStatistics } from "../db/statistics.server.ts";
+import { countOwnPages, dropMadeSystemPages, ensureSystemPages } from "../pages/system-pages.server.ts";
 import { reindexAll } from "../search/index.server.ts";
 
 /**
@@ -52,6 +53,9 @@ export const LOGICAL_TABLES: readonly TableSpec[] = [
   { name: "comments", key: ["id"] },
   { name: "swapers", key: ["id"] },
   { name: "links", key: ["id"] },
+  { name: "pages", key: ["id"] },
+  { name: "pageRevisions", key: ["id"] },
+  { name: "menus", key: ["key"] },
   { name: "redirects", key: ["id"] },
   { name: "importSources", key: ["source", "entity", "sourceId"] },
   { name: "ads", key: ["id"] },
@@ -109,11 +113,15 @@ export async function countRows(db: DB, table: TableName): Promise<number> {
   return Number(rows[0]?.n ?? 0);
 }
 
-/** The tables among `tables` that hold rows, with their counts. */
+/**
+ * The tables among `tables` that hold rows, with their counts. About, Contact and Privacy as
+ * the migrations made them are no content (a new database has them): the pages count once
+ * edited, or the owner's own.
+ */
 export async function nonEmptyTables(db: DB, tables: readonly TableSpec[]): Promise<string[]> {
   const out: string[] = [];
   for (const t of tables) {
-    const n = await countRows(db, t.name);
+    const n = t.name === "pages" ? await countOwnPages(db) : await countRows(db, t.name);
     if (n > 0) out.push(`${t.name} (${n})`);
   }
   return out;
@@ -168,6 +176,9 @@ export async function loadRows(trx: DB, data: TableRows, opts: { replace: boolea
   const counts: Record<string, number> = {};
   if (opts.replace) {
     for (const t of [...LOGICAL_TABLES].reverse()) await sql`delete from ${sql.table(t.name)}`.execute(trx);
+  } else if ((data.pages?.length ?? 0) > 0) {
+    // The load brings its own About, Contact and Privacy: the made ones of an empty database go.
+    await dropMadeSystemPages(trx);
   }
   for (const spec of LOGICAL_TABLES) {
     const rows = data[spec.name];
@@ -180,6 +191,11 @@ export async function loadRows(trx: DB, data: TableRows, opts: { replace: boolea
     }
     await insertRows(trx, spec.name, columns, spec.name === "comments" ? parentsFirst(rows) : rows);
     counts[spec.name] = rows.length;
+  }
+  if ((data.pages?.length ?? 0) === 0) {
+    // From before pages (their texts in the old setting), or a replace that emptied them.
+    const legacy = data.siteSettings?.find((r) => r.key === "pages")?.value;
+    await ensureSystemPages(trx, typeof legacy === "string" ? legacy : null);
   }
   return counts;
 }

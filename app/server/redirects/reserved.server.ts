@@ -12,7 +12,7 @@ import type { DB } from "../db/db.server.ts";
 // content address.
 
 /** A content page whose address is taken only while the thing it shows exists. */
-export type LiveKind = "post" | "category" | "tag" | "series" | "author";
+export type LiveKind = "post" | "category" | "tag" | "series" | "author" | "page";
 
 /** Which path segment names the thing, and what it is: a redirect from there waits for it to go. */
 export interface LiveRef {
@@ -38,6 +38,8 @@ const LIVE_ROUTES: Readonly<Record<string, { kind: LiveKind; param: string }>> =
   "author-rss": { kind: "author", param: "handle" },
   "author-atom": { kind: "author", param: "handle" },
   "author-json-feed": { kind: "author", param: "handle" },
+  // An owner's page at `/{slug}` (decision 035): any one-segment address no route names.
+  page: { kind: "page", param: "slug" },
 };
 
 /**
@@ -213,9 +215,9 @@ export function liveRefOf(key: RedirectKey): LiveRef | null {
 }
 
 /**
- * Whether the post, term, series or author named by `ref` exists, so its page answers: a post
- * not in the trash (a draft too, it may go live), any category, tag, series or author with that
- * slug or handle (addresses are matched in lower case, as the slugs and handles are written).
+ * Whether the post, term, series, author or page named by `ref` exists, so its page answers: a
+ * post not in the trash (a draft too, it may go live), any category, tag, series, author or page
+ * with that slug or handle (addresses are matched in lower case, as the slugs and handles are written).
  */
 export async function liveContentAt(db: DB, ref: LiveRef): Promise<boolean> {
   const value = ref.value;
@@ -240,6 +242,10 @@ export async function liveContentAt(db: DB, ref: LiveRef): Promise<boolean> {
       break;
     case "author":
       row = await db.selectFrom("users").select("id").where("handle", "=", value).executeTakeFirst();
+      break;
+    case "page":
+      // A draft too: it may be published (decision 035).
+      row = await db.selectFrom("pages").select("id").where("slug", "=", value).executeTakeFirst();
       break;
   }
   return row !== undefined;

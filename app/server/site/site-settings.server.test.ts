@@ -50,7 +50,7 @@ describe("site settings", () => {
     expect(settings.siteName).toEqual({ en: "My blog", zh: "我的博客" });
     expect(settings.socialLinks.github).toBe("https://github.com/me");
     expect(settings.postsPerPage).toBe(5);
-    expect(settings.pages).toEqual(DEFAULT_SETTINGS.pages);
+    expect(settings.copyright).toEqual(DEFAULT_SETTINGS.copyright);
   });
 
   it("refuse invalid values and write none of a batch that has one", async () => {

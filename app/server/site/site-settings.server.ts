@@ -28,7 +28,6 @@ const settingSchemas = {
   languageButtonsForEveryone: z.boolean(),
   /** Tell readers, on a post page, when its version was written before the other language's last change (issue 47). */
   translationNotice: z.boolean(),
-  pages: z.object({ about: perLocale(50_000), contact: perLocale(50_000), privacy: perLocale(50_000) }),
   /** "auto": new comments are approved at once; "hold": they wait (pending) for an admin. */
   commentModeration: z.enum(["auto", "hold"]),
   /** Mail to the admins about comments waiting: one per comment, a daily digest, or none. */
@@ -61,7 +60,6 @@ const settingSchemas = {
 
 export type SiteSettings = { [K in keyof typeof settingSchemas]: z.infer<(typeof settingSchemas)[K]> };
 export type SettingKey = keyof SiteSettings;
-export type StaticPage = keyof SiteSettings["pages"];
 export type CommentModeration = SiteSettings["commentModeration"];
 export type ModerationNotice = SiteSettings["moderationNotice"];
 
@@ -78,44 +76,6 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   postsPerPage: 10,
   languageButtonsForEveryone: false,
   translationNotice: false,
-  pages: {
-    about: {
-      en: "This is a personal blog, written in English and Chinese.\n\nThe owner has not written an About page yet: admins can change this text in the admin area.",
-      zh: "这是一个用中文和英文写作的个人博客。\n\n博主还没有写关于页面：管理员可以在管理面板中修改这段文字。",
-    },
-    contact: {
-      en: "Questions, corrections or a friendly hello: write below and the author will get your message by e-mail.",
-      zh: "有问题、发现错误，或者只是想打个招呼：请在下面留言，作者会通过邮件收到你的消息。",
-    },
-    privacy: {
-      en: [
-        "## What this blog stores",
-        "",
-        "- **Reading** needs no account. The blog sets no tracking cookies and loads nothing from other sites.",
-        "- **Reading statistics** are counted on this server, without cookies: the day, the page, its language, the site a link came from (its name only), and the country if the hosting passes it. To count each reader once a day, your address and browser are mixed with a random value that changes every day and is deleted afterwards; the address itself is never stored. Bots are not counted.",
-        "- **Your language and theme**: a `locale` cookie (one year) and a `theme` entry in your browser's local storage.",
-        "- **Accounts**: your e-mail address, a name, a hash of your password (never the password itself), and the sessions you are signed in with (address and browser). You can delete your account at any time on your account page.",
-        "- **Comments** you write, with your account.",
-        "- **Subscriptions**: your e-mail address and whether you confirmed it; every mail has an unsubscribe link.",
-        "- **Contact messages**: what you send through the contact form, to answer you.",
-        "",
-        "Nothing is sold or shared. Server logs keep addresses for a short time to stop abuse.",
-      ].join("\n"),
-      zh: [
-        "## 本博客保存哪些信息",
-        "",
-        "- **阅读**无需账号。本博客不设置跟踪 Cookie，也不从其他网站加载任何内容。",
-        "- **阅读统计**在本站服务器上进行，不使用 Cookie：记录日期、页面、页面语言、链接来自哪个网站（只记网站名），以及托管服务提供时的国家或地区。为了每天只计一次访客，你的地址和浏览器会与一个每天更换、过后即删除的随机值一起做哈希；地址本身从不保存。爬虫不计入。",
-        "- **语言和主题**：一个 `locale` Cookie（一年），以及浏览器本地存储中的 `theme` 项。",
-        "- **账号**：你的邮箱地址、名字、密码的哈希值（不会保存密码本身），以及你登录的会话（地址和浏览器）。你可以随时在账号页面删除账号。",
-        "- **评论**：你写的评论，与你的账号关联。",
-        "- **订阅**：你的邮箱地址以及是否已确认；每封邮件都带有退订链接。",
-        "- **联系消息**：你通过联系表单发送的内容，用于回复你。",
-        "",
-        "我们不会出售或分享任何信息。服务器日志会短期保存访问地址，用于防止滥用。",
-      ].join("\n"),
-    },
-  },
   commentModeration: "auto",
   moderationNotice: "each",
   footerLinks: false,
