@@ -147,7 +147,7 @@ async function rootUser(site: Site, cookie: string | null): Promise<RootUser | n
 
 /** The e-mail shown in the navigation bar of a page, or null when signed out. */
 function navUser(html: string): string | null {
-  // The account menu's summary: the e-mail sits in a span inside it.
+  // The account menu's summary: the display name sits in a span inside it.
   return /data-testid="nav-user"[^>]*>(?:<span[^>]*>)?([^<]*)</.exec(html)?.[1] ?? null;
 }
 
@@ -507,7 +507,8 @@ describe(`account security (${testDialect()})`, () => {
   it("makes the old cookie anonymous after POST /logout", async () => {
     const email = await verifiedAccount(site, "logout");
     const cookie = await signIn(site, email);
-    expect(navUser((await get(site, "/", { cookie })).text)).toBe(email);
+    // The header names the person (the name they registered with), never the address.
+    expect(navUser((await get(site, "/", { cookie })).text)).toBe("Reader");
 
     // A cross-site POST cannot sign the reader out.
     const forged = await postForm(site, "/logout", {}, { cookie, origin: "https://evil.example" });

@@ -227,7 +227,7 @@ export function AdminShell({
           </Link>
           <div className="ml-auto flex shrink-0 items-center gap-1">
             <ThemeToggle />
-            <AccountMenu user={{ email, isAdmin: true }} name={displayName ?? t("shell.noName")} />
+            <AccountMenu user={{ email, name: displayName, isAdmin: true }} name={displayName ?? t("shell.noName")} />
           </div>
         </div>
       </header>
