@@ -63,6 +63,8 @@ export const ADMIN_NAV = [
     items: [
       { to: "/admin/import", key: "adminLinks:menu.import" },
       { to: "/admin/users", key: "adminUsers:menu.users" },
+      { to: "/admin/audit", key: "adminTools:audit.menu" },
+      { to: "/admin/docs", key: "adminTools:docs.menu" },
     ],
   },
 ] as const satisfies readonly AdminNavGroup[];
@@ -76,6 +78,7 @@ const NAMESPACES = [
   "adminContent",
   "adminLinks",
   "adminNewsletter",
+  "adminTools",
   "media",
 ] as const;
 

@@ -4,6 +4,7 @@ import enAdminConfig from "../../../locales/en/adminConfig.json";
 import enAdminContent from "../../../locales/en/adminContent.json";
 import enAdminLinks from "../../../locales/en/adminLinks.json";
 import enAdminNewsletter from "../../../locales/en/adminNewsletter.json";
+import enAdminTools from "../../../locales/en/adminTools.json";
 import enAdminUsers from "../../../locales/en/adminUsers.json";
 import enEditor from "../../../locales/en/editor.json";
 import enMedia from "../../../locales/en/media.json";
@@ -12,6 +13,7 @@ import zhAdminConfig from "../../../locales/zh/adminConfig.json";
 import zhAdminContent from "../../../locales/zh/adminContent.json";
 import zhAdminLinks from "../../../locales/zh/adminLinks.json";
 import zhAdminNewsletter from "../../../locales/zh/adminNewsletter.json";
+import zhAdminTools from "../../../locales/zh/adminTools.json";
 import zhAdminUsers from "../../../locales/zh/adminUsers.json";
 import zhEditor from "../../../locales/zh/editor.json";
 import zhMedia from "../../../locales/zh/media.json";
@@ -31,6 +33,7 @@ const STRINGS = {
     adminContent: enAdminContent,
     adminLinks: enAdminLinks,
     adminNewsletter: enAdminNewsletter,
+    adminTools: enAdminTools,
     media: enMedia,
     editor: enEditor,
   },
@@ -41,6 +44,7 @@ const STRINGS = {
     adminContent: zhAdminContent,
     adminLinks: zhAdminLinks,
     adminNewsletter: zhAdminNewsletter,
+    adminTools: zhAdminTools,
     media: zhMedia,
     editor: zhEditor,
   },

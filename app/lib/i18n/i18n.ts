@@ -39,6 +39,7 @@ export const ADMIN_NAMESPACES = [
   "adminContent",
   "adminLinks",
   "adminNewsletter",
+  "adminTools",
   "media",
   "editor",
 ] as const;
