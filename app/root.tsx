@@ -54,7 +54,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (hasFlashCookie(request)) headers.append("Set-Cookie", clearFlashCookie(flashOpts.secure));
   const value = {
     locale,
-    user: user ? { id: user.id, email: user.email, isAdmin: user.isAdmin, emailVerified: user.emailVerified } : null,
+    user: user
+      ? {
+          id: user.id,
+          email: user.email,
+          // The header's account menu names the person, never their address (issue 46).
+          name: user.name.trim() || null,
+          isAdmin: user.isAdmin,
+          emailVerified: user.emailVerified,
+        }
+      : null,
     // Admins always see the language buttons (spec); a site setting opens them to everyone.
     showLanguageSwitch: (user?.isAdmin ?? false) || settings.languageButtonsForEveryone,
     publicUrl: env.publicUrl,

@@ -120,6 +120,9 @@ export default [
     route("blog", "routes/admin/blog.tsx"),
     route("comments", "routes/admin/comments.tsx"),
     route("media", "routes/admin/media.tsx"),
+    route("audit", "routes/admin/audit.tsx"),
+    route("docs", "routes/admin/docs.tsx", { id: "admin-docs" }),
+    route("docs/:page", "routes/admin/docs.tsx", { id: "admin-doc" }),
   ]),
 
   // The admin under a language prefix: sent to /admin with that language kept.

@@ -9,15 +9,18 @@ import { serverFor } from "./servers.ts";
 export const PASSWORD = "correct horse battery";
 
 /**
+ * The display name these test people choose: their address's local part. The header's
+ * account menu shows it, never the address.
+ */
+export function nameOf(email: string): string {
+  return email.split("@")[0] ?? "Reader";
+}
+
+/**
  * Registers through the form. The display name defaults to the address's local part:
  * the name these test people choose (older specs look for it on their comments).
  */
-export async function register(
-  page: Page,
-  email: string,
-  password = PASSWORD,
-  name = email.split("@")[0] ?? "Reader",
-): Promise<void> {
+export async function register(page: Page, email: string, password = PASSWORD, name = nameOf(email)): Promise<void> {
   await page.goto("/register");
   await page.getByLabel("Display name").fill(name);
   await page.getByLabel("Email").fill(email);
@@ -40,7 +43,7 @@ export async function login(page: Page, email: string, password = PASSWORD): Pro
   await page.getByRole("button", { name: "Log in" }).click();
 }
 
-/** Opens the header's account menu (a disclosure whose summary is the signed-in e-mail). */
+/** Opens the header's account menu (a disclosure whose summary is the signed-in person's name). */
 export async function openAccountMenu(page: Page): Promise<void> {
   const summary = page.getByTestId("nav-user");
   const menu = summary.locator("xpath=..");
@@ -74,7 +77,7 @@ export async function logout(page: Page): Promise<void> {
 async function fastSignIn(page: Page, email: string): Promise<void> {
   const server = serverFor(test.info().parallelIndex);
   const headers = { origin: server.url };
-  const name = email.split("@")[0] ?? "Reader";
+  const name = nameOf(email);
   const signUp = await page.request.post(`${server.url}/api/auth/sign-up/email`, {
     data: { email, password: PASSWORD, name },
     headers,
@@ -97,7 +100,7 @@ async function fastSignIn(page: Page, email: string): Promise<void> {
   });
   expect(signIn.status(), await signIn.text()).toBe(200);
   await page.goto("/");
-  await expect(page.getByTestId("nav-user")).toHaveText(email);
+  await expect(page.getByTestId("nav-user")).toHaveText(nameOf(email));
 }
 
 /** A registered, verified and signed-in account, all through the forms and the mail; returns its e-mail. */
@@ -106,7 +109,7 @@ export async function signedInUserByForms(page: Page, tag: string): Promise<stri
   await register(page, email);
   await verifyFromMail(page, email);
   await login(page, email);
-  await expect(page.getByTestId("nav-user")).toHaveText(email);
+  await expect(page.getByTestId("nav-user")).toHaveText(nameOf(email));
   return email;
 }
 

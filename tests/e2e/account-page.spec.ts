@@ -1,4 +1,4 @@
-import { login, logout, openAccountMenu, PASSWORD, signedInUser } from "./account-helpers.ts";
+import { login, logout, nameOf, openAccountMenu, PASSWORD, signedInUser } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 import { linkIn, mailTo, uniqueEmail } from "./mail.ts";
 
@@ -16,7 +16,7 @@ test("changing the password asks the current one and signs out the other session
   const other = await browser.newContext({ baseURL });
   const otherPage = await other.newPage();
   await login(otherPage, email);
-  await expect(otherPage.getByTestId("nav-user")).toHaveText(email);
+  await expect(otherPage.getByTestId("nav-user")).toHaveText(nameOf(email));
 
   await openAccountMenu(page);
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Account" }).click();
@@ -36,11 +36,11 @@ test("changing the password asks the current one and signs out the other session
   );
   // This browser stays signed in; the other one is out.
   await page.reload();
-  await expect(page.getByTestId("nav-user")).toHaveText(email);
+  await expect(page.getByTestId("nav-user")).toHaveText(nameOf(email));
   await otherPage.reload();
   await expect(otherPage.getByTestId("nav-user")).toHaveCount(0);
   await login(otherPage, email, "my new password 2");
-  await expect(otherPage.getByTestId("nav-user")).toHaveText(email);
+  await expect(otherPage.getByTestId("nav-user")).toHaveText(nameOf(email));
   await other.close();
 });
 
@@ -49,7 +49,7 @@ test("signing out the other sessions", async ({ page, browser, baseURL }) => {
   const other = await browser.newContext({ baseURL });
   const otherPage = await other.newPage();
   await login(otherPage, email);
-  await expect(otherPage.getByTestId("nav-user")).toHaveText(email);
+  await expect(otherPage.getByTestId("nav-user")).toHaveText(nameOf(email));
 
   await page.goto("/account");
   await page.getByRole("button", { name: "Sign out all other sessions" }).click();
@@ -85,7 +85,8 @@ test("changing the e-mail: the old address approves, the new one verifies", asyn
 
   await logout(page);
   await login(page, newEmail);
-  await expect(page.getByTestId("nav-user")).toHaveText(newEmail);
+  // The same account, under its new address: the header still shows its name.
+  await expect(page.getByTestId("nav-user")).toHaveText(nameOf(email));
   await logout(page);
   await login(page, email);
   await expect(page.getByRole("alert")).toHaveText("Invalid e-mail or password.");

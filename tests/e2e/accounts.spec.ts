@@ -1,4 +1,4 @@
-import { login, openAccountMenu, PASSWORD, register, verifyFromMail } from "./account-helpers.ts";
+import { login, nameOf, openAccountMenu, PASSWORD, register, verifyFromMail } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 import { linkIn, mailTo, uniqueEmail } from "./mail.ts";
 
@@ -16,7 +16,7 @@ test("register, verify by mail, log in, log out", async ({ page }) => {
   await login(page, email);
   await expect(page).toHaveURL(/\/$/);
   const nav = page.getByRole("navigation", { name: "Main" });
-  await expect(nav.getByTestId("nav-user")).toHaveText(email);
+  await expect(nav.getByTestId("nav-user")).toHaveText(nameOf(email));
   await expect(nav.getByRole("link", { name: "Login" })).toHaveCount(0);
 
   await openAccountMenu(page);
@@ -98,7 +98,7 @@ test("reset a forgotten password by mail; the old password stops working", async
   await login(page, email, PASSWORD);
   await expect(page.getByRole("alert")).toHaveText("Invalid e-mail or password.");
   await login(page, email, "a brand new secret");
-  await expect(page.getByTestId("nav-user")).toHaveText(email);
+  await expect(page.getByTestId("nav-user")).toHaveText(nameOf(email));
 });
 
 test("registering an address that already has an account looks the same and mails its owner", async ({ page }) => {
@@ -129,8 +129,8 @@ test("a GET to /logout signs nobody out", async ({ page }) => {
   await register(page, email);
   await verifyFromMail(page, email);
   await login(page, email);
-  await expect(page.getByTestId("nav-user")).toHaveText(email);
+  await expect(page.getByTestId("nav-user")).toHaveText(nameOf(email));
   await page.goto("/logout");
   await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByTestId("nav-user")).toHaveText(email);
+  await expect(page.getByTestId("nav-user")).toHaveText(nameOf(email));
 });

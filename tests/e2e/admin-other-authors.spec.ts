@@ -5,8 +5,8 @@ import { signedInAdmin } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 
 // The owner corrects a post somebody else wrote (a demo or imported author, who never signs
-// in), from the admin's post list, in each language: readers see the correction, under the
-// same byline (issue 46, decision 028).
+// in), from the admin's post list, in each language (English at 1280 px, Chinese on a 390 px
+// phone): readers see the correction, under the same byline (issue 46, decision 028).
 
 const UI = {
   en: {
@@ -77,6 +77,7 @@ for (const locale of ["en", "zh"] as const) {
     made.push(created.id);
     const corrected = locale === "en" ? `Imported post, corrected ${stamp}` : `导入的文章（已更正）${stamp}`;
 
+    await page.setViewportSize(locale === "en" ? { width: 1280, height: 900 } : { width: 390, height: 844 });
     await signedInAdmin(page, serverDb.db, `owner-${locale}`);
     await useLanguage(page, locale, baseURL ?? "");
 

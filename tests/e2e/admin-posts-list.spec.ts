@@ -1,7 +1,12 @@
-import type { Locator, Page } from "@playwright/test";
 import { createPost } from "../../app/server/posts/posts.server.ts";
 import { signedInAdmin } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
+import {
+  expectAlignedFilters,
+  expectNoClippedControls,
+  expectNoSidewaysScroll,
+  expectOneLine,
+} from "./layout-checks.ts";
 
 // The admin posts list reads at a glance (issue 46): publish from a row's "More" menu and a
 // bulk action, at a desktop and a phone width, in both languages, with nothing wider than
@@ -47,57 +52,6 @@ test.afterAll(async ({ serverDb }) => {
   await serverDb.db.deleteFrom("posts").where("slug", "like", `${TAG}-%`).execute();
 });
 
-/** Nothing on the page is wider than the window. */
-async function expectNoSidewaysScroll(page: Page) {
-  const { scroll, width } = await page.evaluate(() => ({
-    scroll: document.documentElement.scrollWidth,
-    width: window.innerWidth,
-  }));
-  expect(scroll).toBeLessThanOrEqual(width);
-}
-
-/** No visible button, link-as-button, select or summary in the list cuts its text off. */
-async function expectNoClippedControls(page: Page) {
-  const clipped = await page.getByRole("main").evaluate((main) =>
-    [...main.querySelectorAll<HTMLElement>("button, summary, a.rounded-md")]
-      .filter((el) => el.checkVisibility())
-      .filter((el) => el.scrollWidth > el.clientWidth + 1)
-      .map((el) => el.textContent?.trim()),
-  );
-  expect(clipped).toEqual([]);
-  // A select shows its chosen option whole: the text, its padding and the arrow fit.
-  const cutSelects = await page.getByRole("main").evaluate((main) =>
-    [...main.querySelectorAll<HTMLSelectElement>("select")]
-      .filter((el) => el.checkVisibility())
-      .filter((el) => {
-        const probe = document.createElement("span");
-        probe.textContent = el.selectedOptions[0]?.textContent ?? "";
-        probe.style.font = getComputedStyle(el).font;
-        probe.style.position = "absolute";
-        probe.style.whiteSpace = "nowrap";
-        document.body.append(probe);
-        const text = probe.getBoundingClientRect().width;
-        probe.remove();
-        const style = getComputedStyle(el);
-        const padding = Number.parseFloat(style.paddingLeft) + Number.parseFloat(style.paddingRight);
-        // The arrow takes about 16 px after the right padding.
-        return text + padding + 16 > el.clientWidth;
-      })
-      .map((el) => el.selectedOptions[0]?.textContent),
-  );
-  expect(cutSelects).toEqual([]);
-}
-
-/** A label is one line: as tall as one line of its text, never "已发" over "布". */
-async function expectOneLine(label: Locator) {
-  const lines = await label.evaluate((el) => {
-    const range = document.createRange();
-    range.selectNodeContents(el);
-    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
-  });
-  expect(lines).toBe(1);
-}
-
 for (const locale of ["en", "zh"] as const) {
   for (const width of [1280, 390]) {
     test(`publish from the list and in bulk at ${width} px (${locale})`, async ({ page, serverDb, baseURL }) => {
@@ -138,19 +92,7 @@ for (const locale of ["en", "zh"] as const) {
       if (width === 1280) await expect(page.getByRole("columnheader", { name: ui.dateHeader })).toBeVisible();
 
       // Filters: one height for every control, in one row on a desktop.
-      const controls = page.getByTestId("post-filters").locator("input[type=search], select, button");
-      const boxes = await controls.evaluateAll((els) =>
-        els.map((el) => {
-          const r = el.getBoundingClientRect();
-          return { top: Math.round(r.top), height: Math.round(r.height) };
-        }),
-      );
-      expect(new Set(boxes.map((b) => b.height)).size).toBe(1);
-      if (width === 1280)
-        expect(
-          boxes.map((b) => b.top),
-          JSON.stringify(boxes),
-        ).toEqual(boxes.map(() => boxes[0]?.top));
+      await expectAlignedFilters(page.getByTestId("post-filters"), width === 1280);
       await expectNoSidewaysScroll(page);
       await expectNoClippedControls(page);
 

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { requestSubscription } from "../../app/server/newsletter/subscribers.server.ts";
-import { login, register, signedInAdmin, signedInUser } from "./account-helpers.ts";
+import { login, nameOf, register, signedInAdmin, signedInUser } from "./account-helpers.ts";
 import { ceiling } from "./ceilings.ts";
 import { expect, test } from "./fixtures.ts";
 import { mailTo, uniqueEmail } from "./mail.ts";
@@ -85,7 +85,7 @@ test("an admin grants and revokes admin, bans and unbans, resends verification a
   await page.getByRole("button", { name: `Unban: ${userEmail}` }).click();
   await expect(row).toContainText("Active");
   await login(otherPage, userEmail);
-  await expect(otherPage.getByTestId("nav-user")).toHaveText(userEmail);
+  await expect(otherPage.getByTestId("nav-user")).toHaveText(nameOf(userEmail));
   await page.reload();
   await expect(row.getByRole("cell").nth(5)).not.toHaveText("Never"); // last sign-in
 

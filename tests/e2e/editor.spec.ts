@@ -3,7 +3,7 @@
 import type { Browser, Page } from "@playwright/test";
 import type { OpenDatabase } from "../../app/server/db/db.server.ts";
 import { createEditorPost } from "../../app/server/posts/post-editor.server.ts";
-import { login, signedInAdmin as sharedSignedInAdmin } from "./account-helpers.ts";
+import { login, nameOf, signedInAdmin as sharedSignedInAdmin } from "./account-helpers.ts";
 import { axeFindings, rulesFor } from "./axe.ts";
 import { ceiling } from "./ceilings.ts";
 import { expect, test } from "./fixtures.ts";
@@ -179,7 +179,7 @@ async function signedInPage(browser: Browser, email: string): Promise<Page> {
   const context = await browser.newContext();
   const page = await context.newPage();
   await login(page, email);
-  await expect(page.getByTestId("nav-user")).toHaveText(email);
+  await expect(page.getByTestId("nav-user")).toHaveText(nameOf(email));
   return page;
 }
 

@@ -32,7 +32,7 @@ async function registerInChinese(page: Page, email: string, name: string): Promi
   await page.getByLabel("邮箱").fill(email);
   await page.getByLabel("密码").fill(PASSWORD);
   await page.getByRole("button", { name: "登录" }).click();
-  await expect(page.getByTestId("nav-user")).toHaveText(email);
+  await expect(page.getByTestId("nav-user")).toHaveText(name);
 }
 
 test("a chosen name on comments, the author's page and feed, and the author's badge", async ({

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page, TestInfo } from "@playwright/test";
 import type { DB } from "../../app/server/db/db.server.ts";
-import { signedInAdmin, signedInUser } from "./account-helpers.ts";
+import { nameOf, signedInAdmin, signedInUser } from "./account-helpers.ts";
 import { type AxeScope, axeFindings } from "./axe.ts";
 import { ceiling } from "./ceilings.ts";
 import { expect, test } from "./fixtures.ts";
@@ -322,7 +322,8 @@ test("the account menu opens, closes with Escape and holds the admin's links (12
   ] as const) {
     await page.goto(`/${locale}`);
     const summary = page.getByTestId("nav-user");
-    await expect(summary).toHaveText(email);
+    // The person's name, never the address (issue 46).
+    await expect(summary).toHaveText(nameOf(email));
     const adminLink = page.getByRole("navigation").first().getByRole("link", { name: admin });
     await expect(adminLink).toBeHidden();
     await summary.click();

@@ -81,6 +81,7 @@ test("an admin uploads a cover and an inline image in the editor; the post shows
   await page.goto("/admin/media?q=mountain");
   const row = page.getByRole("row", { name: /mountain-lake\.jpg/ });
   await expect(row.getByRole("link", { name: `post “${TITLE}”` })).toBeVisible();
+  await row.locator("details summary").click();
   await row.getByRole("link", { name: "Delete “mountain-lake.jpg”" }).click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
   await expect(page.getByRole("alert")).toContainText("is still used in 1 place(s)");
@@ -127,6 +128,10 @@ test("the media library uploads, shows metadata, deletes an unused image, in Eng
   await page.context().addCookies([{ name: "locale", value: "en", url: page.url() }]);
 
   await page.goto("/admin/media?q=library-only");
+  await page
+    .getByRole("row", { name: /library-only\.jpg/ })
+    .locator("details summary")
+    .click();
   await page.getByRole("link", { name: "Delete “library-only.jpg”" }).click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
   await expect(page.getByText("Image deleted.")).toBeVisible();

@@ -1,4 +1,4 @@
-import { login, PASSWORD, register, verifyFromMail } from "./account-helpers.ts";
+import { login, nameOf, PASSWORD, register, verifyFromMail } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 
 test.describe("theme before hydration", () => {
@@ -116,7 +116,7 @@ test("only admins see the language buttons; switching keeps the page", async ({ 
   await expect(page.getByRole("button", { name: "Read this site in Chinese" })).toHaveCount(0);
   await verifyFromMail(page, email);
   await login(page, email, PASSWORD);
-  await expect(page.getByTestId("nav-user")).toHaveText(email);
+  await expect(page.getByTestId("nav-user")).toHaveText(nameOf(email));
 
   await page.goto("/en/about");
   await page.getByRole("button", { name: "Read this site in Chinese" }).click();

@@ -1,4 +1,4 @@
-import { login, openAccountMenu, signedInUser, signedInUserByForms } from "./account-helpers.ts";
+import { login, nameOf, openAccountMenu, signedInUser, signedInUserByForms } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 import { holdToastTimers, releaseToastTimers } from "./toast-clock.ts";
 
@@ -59,7 +59,7 @@ test("without JavaScript the flash message is a status line in the page", async 
   try {
     const plain = await context.newPage();
     await login(plain, email);
-    await expect(plain.getByTestId("nav-user")).toHaveText(email);
+    await expect(plain.getByTestId("nav-user")).toHaveText(nameOf(email));
     await expect(plain.getByRole("status")).toHaveText("Welcome back.");
 
     await openAccountMenu(plain);

@@ -239,7 +239,8 @@ describe(`account security (${testDialect()})`, () => {
   it("makes the old cookie anonymous after POST /logout", async () => {
     const email = await verifiedAccount(site, "logout");
     const cookie = await signIn(site, email);
-    expect(navUser((await get(site, "/", { cookie })).text)).toBe(email);
+    // The header names the person (the name they registered with), never the address.
+    expect(navUser((await get(site, "/", { cookie })).text)).toBe("Reader");
 
     // A cross-site POST cannot sign the reader out.
     const forged = await postForm(site, "/logout", {}, { cookie, origin: "https://evil.example" });

@@ -155,9 +155,9 @@ export async function rootUser(site: Site, cookie: string | null): Promise<RootU
   return data.user as RootUser | null;
 }
 
-/** The e-mail shown in the navigation bar of a page, or null when signed out. */
+/** The name shown in the navigation bar of a page, or null when signed out. */
 export function navUser(html: string): string | null {
-  // The account menu's summary: the e-mail sits in a span inside it.
+  // The account menu's summary: the display name sits in a span inside it.
   return /data-testid="nav-user"[^>]*>(?:<span[^>]*>)?([^<]*)</.exec(html)?.[1] ?? null;
 }
 

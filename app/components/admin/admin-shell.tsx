@@ -65,6 +65,8 @@ export const ADMIN_NAV = [
     items: [
       { to: "/admin/import", key: "adminLinks:menu.import" },
       { to: "/admin/users", key: "adminUsers:menu.users" },
+      { to: "/admin/audit", key: "adminTools:audit.menu" },
+      { to: "/admin/docs", key: "adminTools:docs.menu" },
     ],
   },
 ] as const satisfies readonly AdminNavGroup[];
@@ -79,6 +81,7 @@ const NAMESPACES = [
   "adminLinks",
   "adminNewsletter",
   "adminPages",
+  "adminTools",
   "media",
 ] as const;
 
@@ -230,7 +233,7 @@ export function AdminShell({
           </Link>
           <div className="ml-auto flex shrink-0 items-center gap-1">
             <ThemeToggle />
-            <AccountMenu user={{ email, isAdmin: true }} name={displayName ?? t("shell.noName")} />
+            <AccountMenu user={{ email, name: displayName, isAdmin: true }} name={displayName ?? t("shell.noName")} />
           </div>
         </div>
       </header>

@@ -9,6 +9,16 @@ import type { Locale } from "../../lib/i18n/locale.ts";
 import { SelectField } from "../ui/field.tsx";
 import { useDateTimeFormatter } from "../ui/local-time.tsx";
 
+/**
+ * The height, padding and type size every control of a list's bars shares (search box,
+ * selects, buttons), so a filter row lines up whatever it holds.
+ */
+export const BAR_CONTROL =
+  "block h-9 rounded-md border border-zinc-300 bg-white px-3 text-sm leading-none dark:border-zinc-700 dark:bg-zinc-900";
+/** A bar's button, as tall as its inputs. */
+export const BAR_BUTTON =
+  "inline-flex h-9 shrink-0 items-center whitespace-nowrap rounded-md border border-zinc-300 px-3 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800";
+
 export const ADMIN_BUTTON =
   "rounded-md border border-zinc-300 px-2 py-1 text-sm hover:bg-zinc-100 disabled:opacity-40 dark:border-zinc-700 dark:hover:bg-zinc-800";
 
@@ -35,7 +45,7 @@ export function useListUrls(basePath: string): {
 /** A GET search box for an admin list (keeps other query values out: a new search starts at page 1). */
 export function AdminSearch({ id, label, button, q }: { id: string; label: string; button: string; q: string }) {
   return (
-    <Form method="get" role="search" className="flex gap-2">
+    <Form method="get" role="search" className="flex min-w-0 gap-2" data-testid={`${id}-filters`}>
       <label htmlFor={id} className="sr-only">
         {label}
       </label>
@@ -46,17 +56,16 @@ export function AdminSearch({ id, label, button, q }: { id: string; label: strin
         defaultValue={q}
         maxLength={100}
         placeholder={label}
-        className="w-full max-w-sm rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900"
+        className={`${BAR_CONTROL} w-full max-w-sm`}
       />
-      <button type="submit" className={ADMIN_BUTTON}>
+      <button type="submit" className={BAR_BUTTON}>
         {button}
       </button>
     </Form>
   );
 }
 
-const SEARCH_INPUT =
-  "w-full max-w-sm rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900";
+const SEARCH_INPUT = `${BAR_CONTROL} w-full max-w-sm`;
 
 /**
  * A GET search box with a labelled sort menu for an admin list. `keep` carries
@@ -79,26 +88,21 @@ export function AdminSearchSort({
   keep?: Record<string, string>;
 }) {
   return (
-    <Form method="get" role="search" className="flex flex-wrap items-end gap-2">
+    <Form method="get" role="search" className="flex flex-wrap items-end gap-2" data-testid={`${idPrefix}-filters`}>
       {Object.entries(keep).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
       <div>
-        <label htmlFor={`${idPrefix}-q`} className="block text-sm font-medium">
+        <label htmlFor={`${idPrefix}-q`} className="mb-1 block text-sm font-medium">
           {labels.search}
         </label>
         <input id={`${idPrefix}-q`} type="search" name="q" defaultValue={q} maxLength={100} className={SEARCH_INPUT} />
       </div>
       <div>
-        <label htmlFor={`${idPrefix}-sort`} className="block text-sm font-medium">
+        <label htmlFor={`${idPrefix}-sort`} className="mb-1 block text-sm font-medium">
           {labels.sort}
         </label>
-        <select
-          id={`${idPrefix}-sort`}
-          name="sort"
-          defaultValue={sort}
-          className="rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900"
-        >
+        <select id={`${idPrefix}-sort`} name="sort" defaultValue={sort} className={BAR_CONTROL}>
           {sorts.map(({ key, label }) => (
             <option key={key} value={key}>
               {label}
@@ -106,7 +110,7 @@ export function AdminSearchSort({
           ))}
         </select>
       </div>
-      <button type="submit" className={`${ADMIN_BUTTON} py-2`}>
+      <button type="submit" className={BAR_BUTTON}>
         {labels.button}
       </button>
     </Form>
@@ -536,17 +540,21 @@ export function AdminSortForm({
   q: string;
 }) {
   return (
-    <Form method="get" className="flex items-end gap-2">
+    <Form method="get" className="flex items-end gap-2" data-testid={`${id}-filters`}>
       {q && <input type="hidden" name="q" value={q} />}
-      <SelectField
-        id={id}
-        name="sort"
-        label={label}
-        defaultValue={sort}
-        options={sorts.map(({ key, label: text }) => ({ value: key, label: text }))}
-        compact
-      />
-      <button type="submit" className={ADMIN_BUTTON}>
+      <div>
+        <label htmlFor={id} className="mb-1 block whitespace-nowrap text-sm font-medium">
+          {label}
+        </label>
+        <select id={id} name="sort" defaultValue={sort} className={BAR_CONTROL}>
+          {sorts.map(({ key, label: text }) => (
+            <option key={key} value={key}>
+              {text}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" className={BAR_BUTTON}>
         {button}
       </button>
     </Form>

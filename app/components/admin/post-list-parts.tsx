@@ -44,7 +44,7 @@ export function PostFilters({
       method="get"
       role="search"
       aria-label={t("blog.filters")}
-      className="flex flex-wrap items-center gap-2 lg:flex-nowrap"
+      className="flex flex-wrap items-center gap-2 xl:flex-nowrap"
       data-testid="post-filters"
     >
       {trash && <input type="hidden" name="view" value="trash" />}
@@ -104,6 +104,7 @@ export function PostFilters({
         label={t("blog.sortBy")}
         value={sort}
         inline
+        whole
         options={ADMIN_POST_SORTS.map((key) => ({ value: key, label: t(`blog.sort.${key}`) }))}
       />
       <button type="submit" className={BAR_BUTTON}>

@@ -8,17 +8,15 @@ import { Link } from "../../lean/link.tsx";
 import { formatShortDateTime } from "../../lib/format.ts";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import { useBrowserTimeZone } from "../ui/local-time.tsx";
-import { ADMIN_BUTTON, TableScroll } from "./list-parts.tsx";
+import { ADMIN_BUTTON, BAR_BUTTON, BAR_CONTROL, TableScroll } from "./list-parts.tsx";
 
-/**
- * The height, padding and type size every control of a list's bars shares (search box,
- * selects, buttons), so a filter row lines up whatever it holds.
- */
-export const BAR_CONTROL =
-  "block h-9 rounded-md border border-zinc-300 bg-white px-3 text-sm leading-none dark:border-zinc-700 dark:bg-zinc-900";
-/** A bar's button, as tall as its inputs. */
-export const BAR_BUTTON =
-  "inline-flex h-9 shrink-0 items-center whitespace-nowrap rounded-md border border-zinc-300 px-3 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800";
+// The bar controls live with the list parts (their search and sort forms use them); a list
+// page takes them from here with the rest of the table parts.
+export { BAR_BUTTON, BAR_CONTROL };
+
+/** A bar's primary button (import, upload), as tall as its inputs. */
+export const PRIMARY_BAR_BUTTON =
+  "inline-flex h-9 shrink-0 items-center whitespace-nowrap rounded-md bg-blue-700 px-4 text-sm font-medium text-white hover:bg-blue-800 disabled:opacity-60 dark:bg-blue-600 dark:hover:bg-blue-700";
 
 export type LabelTone = "green" | "blue" | "zinc" | "amber" | "red";
 
@@ -229,6 +227,7 @@ export function BarSelect({
   any,
   options,
   inline = false,
+  whole = false,
 }: {
   id: string;
   name: string;
@@ -238,10 +237,19 @@ export function BarSelect({
   any?: string;
   options: ReadonlyArray<{ value: string; label: string }>;
   inline?: boolean;
+  /**
+   * In a filter row, as wide as its longest choice and never narrower (a sort order: a few
+   * fixed words, "Recently changed"); the other selects give way instead. Not for a menu of
+   * names the owner chose, which may be long.
+   */
+  whole?: boolean;
 }) {
   const choices = any === undefined ? options : [{ value: "", label: any }, ...options];
+  const box = whole
+    ? "shrink-0 max-sm:shrink max-sm:flex-[1_1_40%]"
+    : "min-w-24 max-w-40 shrink max-sm:max-w-none max-sm:flex-[1_1_40%]";
   return (
-    <div className={inline ? "min-w-24 max-w-40 shrink max-sm:max-w-none max-sm:flex-[1_1_40%]" : "min-w-0"}>
+    <div className={inline ? box : "min-w-0"}>
       <label htmlFor={id} className={inline ? "sr-only" : "mb-1 block whitespace-nowrap text-sm font-medium"}>
         {label}
       </label>

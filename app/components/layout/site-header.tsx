@@ -10,6 +10,8 @@ import { ThemeToggle } from "./theme.tsx";
 
 export interface HeaderUser {
   email: string;
+  /** The display name the person chose; null when the account has none. */
+  name: string | null;
   isAdmin: boolean;
 }
 
@@ -91,16 +93,19 @@ const MENU_LINK =
 
 /**
  * The signed-in account's links in one disclosure: a `<details>` (so it opens without
- * script too) whose summary is the e-mail. Escape closes it and returns focus to the
+ * script too) whose summary is the person's display name ("Your account" when they have
+ * none), never their e-mail address. Escape closes it and returns focus to the
  * summary, and so do a click outside it and a navigation. A dropdown from 1024 px,
  * part of the phone menu's column below that.
  *
- * In the admin's bar (`name` given) the summary is the person's display name, never the
- * address, and the list drops down at every width (the bar has no phone menu around it).
+ * In the admin's bar (`name` given) the list drops down at every width (the bar has no
+ * phone menu around it).
  */
 export function AccountMenu({ user, name }: { user: HeaderUser; name?: string }) {
   const inAdmin = name !== undefined;
   const { t } = useTranslation();
+  // The person's display name, never their address; "Your account" when they have none.
+  const shown = name ?? user.name ?? t("nav.noName");
   const details = useRef<HTMLDetailsElement>(null);
   const location = useLocation();
   const navigation = useNavigation();
@@ -139,8 +144,8 @@ export function AccountMenu({ user, name }: { user: HeaderUser; name?: string })
     <details ref={details} className="group relative" data-account-menu="">
       <summary
         data-testid="nav-user"
-        aria-label={inAdmin ? t("nav.signedInAsName", { name }) : t("nav.signedInAs", { email: user.email })}
-        title={inAdmin ? t("nav.signedInAsName", { name }) : t("nav.signedInAs", { email: user.email })}
+        aria-label={t("nav.signedInAsName", { name: shown })}
+        title={t("nav.signedInAsName", { name: shown })}
         className="flex cursor-pointer list-none items-center gap-1 rounded px-2 py-1 hover:bg-zinc-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:hover:bg-zinc-800 [&::-webkit-details-marker]:hidden"
       >
         <span
@@ -150,7 +155,7 @@ export function AccountMenu({ user, name }: { user: HeaderUser; name?: string })
               : "max-w-[16rem] truncate lg:max-w-[12rem]"
           }
         >
-          {inAdmin ? name : user.email}
+          {shown}
         </span>
         <svg
           aria-hidden="true"

@@ -5,6 +5,7 @@ import enAdminContent from "../../../locales/en/adminContent.json";
 import enAdminLinks from "../../../locales/en/adminLinks.json";
 import enAdminNewsletter from "../../../locales/en/adminNewsletter.json";
 import enAdminPages from "../../../locales/en/adminPages.json";
+import enAdminTools from "../../../locales/en/adminTools.json";
 import enAdminUsers from "../../../locales/en/adminUsers.json";
 import enEditor from "../../../locales/en/editor.json";
 import enMedia from "../../../locales/en/media.json";
@@ -16,6 +17,7 @@ import zhAdminContent from "../../../locales/zh/adminContent.json";
 import zhAdminLinks from "../../../locales/zh/adminLinks.json";
 import zhAdminNewsletter from "../../../locales/zh/adminNewsletter.json";
 import zhAdminPages from "../../../locales/zh/adminPages.json";
+import zhAdminTools from "../../../locales/zh/adminTools.json";
 import zhAdminUsers from "../../../locales/zh/adminUsers.json";
 import zhEditor from "../../../locales/zh/editor.json";
 import zhMedia from "../../../locales/zh/media.json";
@@ -38,6 +40,7 @@ const STRINGS = {
     adminLinks: enAdminLinks,
     adminNewsletter: enAdminNewsletter,
     adminPages: enAdminPages,
+    adminTools: enAdminTools,
     media: enMedia,
     editor: enEditor,
     writing: enWriting,
@@ -51,6 +54,7 @@ const STRINGS = {
     adminLinks: zhAdminLinks,
     adminNewsletter: zhAdminNewsletter,
     adminPages: zhAdminPages,
+    adminTools: zhAdminTools,
     media: zhMedia,
     editor: zhEditor,
     writing: zhWriting,

@@ -64,6 +64,24 @@ describe("English around a name", () => {
   });
 });
 
+describe("the admin's words", () => {
+  // Issue 46: messages for operators stay out of the owner's way. The admin says "set by the
+  // server's configuration" and links its guide (/admin/docs), never a variable's name
+  // (PUBLIC_URL, FEDERATION) or a command-line flag (--images).
+  const OPERATOR_WORDS = /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\bFEDERATION\b|(?:^|[\s(（])--[a-z]/;
+  it("name no environment variable and no command-line flag", () => {
+    const found: string[] = [];
+    for (const locale of ["en", "zh"]) {
+      for (const ns of ADMIN_NAMESPACES) {
+        for (const [key, value] of load(locale, ns)) {
+          if (OPERATOR_WORDS.test(value)) found.push(`${locale}/${ns}:${key}: ${value}`);
+        }
+      }
+    }
+    expect(found).toEqual([]);
+  });
+});
+
 describe("createI18n", () => {
   it("translates with interpolation in each language", () => {
     expect(createI18n("en").t("errors.notFound", { path: "/x" })).toBe("Page not found: /x");

@@ -40,6 +40,7 @@ export const ADMIN_NAMESPACES = [
   "adminLinks",
   "adminNewsletter",
   "adminPages",
+  "adminTools",
   "media",
   "editor",
   "writing",

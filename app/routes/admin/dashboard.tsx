@@ -1,11 +1,12 @@
 import { useTranslation } from "react-i18next";
+import { useActorName } from "../../components/admin/audit-parts.tsx";
 import { TableScroll } from "../../components/admin/list-parts.tsx";
 import { LocalTime } from "../../components/ui/local-time.tsx";
 import { Link } from "../../lean/link.tsx";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { requireAdmin } from "../../server/accounts/session.server.ts";
 import { adminCounts, lastDaysFigures } from "../../server/admin/admin-stats.server.ts";
-import { latestAudit } from "../../server/admin/audit.server.ts";
+import { listAudit } from "../../server/admin/audit-log.server.ts";
 import { getApp, getRequest } from "../../server/boot/context.server.ts";
 import { failedDeliveryCount } from "../../server/federation/deliveries.server.ts";
 import { countSendsWithFailures } from "../../server/newsletter/admin-newsletter.server.ts";
@@ -19,7 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   await app.insights.flush().catch(() => {});
   const [counts, changes, failedSends, failedDeliveries, lastDays] = await Promise.all([
     adminCounts(db),
-    latestAudit(db, 20),
+    listAudit(db, { filters: { action: "", actor: "" }, page: 1, pageSize: 20 }).then((p) => p.items),
     countSendsWithFailures(db),
     failedDeliveryCount(db),
     lastDaysFigures(db, { days: LAST_DAYS }),
@@ -73,6 +74,8 @@ function CountLink({ to, label, value, testId }: { to: string; label: string; va
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
   const { counts, changes, failedSends, failedDeliveries, lastDays, locale } = loaderData;
+  const actorName = useActorName();
+  const { t: tTools } = useTranslation("adminTools");
   const waiting = [
     {
       testId: "needs-drafts",
@@ -160,9 +163,14 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         </dl>
       </section>
       <section aria-labelledby="changes-title">
-        <h2 id="changes-title" className="text-xl font-semibold">
-          {t("dashboard.latestChanges")}
-        </h2>
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h2 id="changes-title" className="text-xl font-semibold">
+            {t("dashboard.latestChanges")}
+          </h2>
+          <Link to="/admin/audit" className="text-sm text-blue-800 underline dark:text-blue-300">
+            {tTools("audit.seeAll")}
+          </Link>
+        </div>
         {changes.length === 0 ? (
           <p className="mt-3 text-zinc-600 dark:text-zinc-400">{t("dashboard.noChanges")}</p>
         ) : (
@@ -187,12 +195,10 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                     <td className="py-2 pr-4 whitespace-nowrap">
                       <LocalTime iso={entry.createdAt} locale={locale} />
                     </td>
-                    <td className="py-2 pr-4">{entry.actorEmail}</td>
+                    <td className="py-2 pr-4">{actorName(entry.actor)}</td>
                     <td className="py-2">
                       <code>{entry.action}</code>
-                      {typeof entry.details.title === "string" && entry.details.title
-                        ? ` · ${entry.details.title}`
-                        : ""}
+                      {entry.title ? ` · ${entry.title}` : ""}
                     </td>
                   </tr>
                 ))}

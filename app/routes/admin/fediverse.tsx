@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
+import { DocsLink } from "../../components/admin/docs-link.tsx";
 import { ADMIN_BUTTON, AdminTable, useListUrls } from "../../components/admin/list-parts.tsx";
 import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { LocalTime } from "../../components/ui/local-time.tsx";
@@ -425,7 +426,15 @@ export default function FediverseAdmin({ loaderData, actionData }: Route.Compone
         role="status"
       >
         <p className="text-lg font-semibold">{status.on ? t("fediverse.on") : t("fediverse.off")}</p>
-        <p>{t(`fediverse.reason.${status.reason}`)}</p>
+        <p>
+          {t(`fediverse.reason.${status.reason}`)}
+          {status.reason.startsWith("env-") || status.reason === "needs-https" ? (
+            <>
+              {" "}
+              <DocsLink doc="configuration" />
+            </>
+          ) : null}
+        </p>
       </div>
 
       <Form method="post" noValidate className="max-w-xl space-y-4">
@@ -434,7 +443,11 @@ export default function FediverseAdmin({ loaderData, actionData }: Route.Compone
           <input type="checkbox" name="enabled" value="on" defaultChecked={enabled} />
           <span>{t("fediverse.switch")}</span>
         </label>
-        {envOverride && <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("fediverse.envOverride")}</p>}
+        {envOverride && (
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
+            {t("fediverse.envOverride")} <DocsLink doc="configuration" />
+          </p>
+        )}
         <Field
           label={t("fediverse.handleZh")}
           name="handleZh"

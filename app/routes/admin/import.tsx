@@ -1,6 +1,9 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
+import { DocsLink } from "../../components/admin/docs-link.tsx";
+import { FilePicker } from "../../components/admin/file-picker.tsx";
 import { useLiveRefresh } from "../../components/admin/newsletter-parts.tsx";
+import { BAR_CONTROL } from "../../components/admin/table-parts.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
 import { formatBytes } from "../../lib/media.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
@@ -222,6 +225,7 @@ const BUTTON = "rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg
 
 export default function ImportPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("adminLinks");
+  const { t: tTools } = useTranslation("adminTools");
   const { imports, maxBytes, unpackMaxBytes, running } = loaderData;
   useLiveRefresh(running, loaderData);
   const navigation = useNavigation();
@@ -235,33 +239,24 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
       <p className="text-zinc-700 dark:text-zinc-300">{t("import.intro")}</p>
       <Form method="post" encType="multipart/form-data" className="flex flex-wrap items-end gap-3">
         <input type="hidden" name="intent" value="upload" />
-        <div>
-          <label htmlFor="import-file" className="block text-sm font-medium">
-            {t("import.file")}
-          </label>
-          <input
+        <div className="w-full max-w-xl">
+          <FilePicker
             id="import-file"
-            name="file"
-            type="file"
-            required
+            label={t("import.file")}
             accept=".zip,.json,.xml,application/zip,application/json,application/xml,text/xml"
-            aria-describedby="import-file-hint"
-            className="mt-1 block text-sm"
+            required
+            maxBytes={maxBytes}
+            hint={t("import.fileHint", { size: formatBytes(maxBytes) })}
           />
-          <p id="import-file-hint" className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-            {t("import.fileHint", { size: formatBytes(maxBytes) })}
+          <p className="mt-1 text-sm">
+            <DocsLink doc="operations" text={tTools("docs.importImages")} />
           </p>
         </div>
         <div>
           <label htmlFor="import-lang" className="block text-sm font-medium">
             {t("import.lang")}
           </label>
-          <select
-            id="import-lang"
-            name="lang"
-            defaultValue="auto"
-            className="mt-1 block rounded-md border border-zinc-300 px-2 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-          >
+          <select id="import-lang" name="lang" defaultValue="auto" className={`mt-1 ${BAR_CONTROL}`}>
             {IMPORT_LANGS.map((l) => (
               <option key={l} value={l}>
                 {t(`import.langs.${l}`)}

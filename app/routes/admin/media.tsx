@@ -1,16 +1,23 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useRevalidator, useSearchParams } from "react-router";
+import { FilePicker } from "../../components/admin/file-picker.tsx";
+import { ADMIN_BUTTON, AdminPagination, ConfirmDelete, useListUrls } from "../../components/admin/list-parts.tsx";
 import {
-  ADMIN_BUTTON,
-  AdminPagination,
-  AdminSearchSort,
-  ConfirmDelete,
-  useListUrls,
-} from "../../components/admin/list-parts.tsx";
+  BAR_BUTTON,
+  BAR_CONTROL,
+  BarSelect,
+  CardCell,
+  CardRow,
+  CardTable,
+  EmptyState,
+  PRIMARY_BAR_BUTTON,
+  RowMenu,
+  ShortTime,
+  useListTimeZone,
+} from "../../components/admin/table-parts.tsx";
 import { IMAGE_ACCEPT, useUpload } from "../../components/media/use-upload.ts";
 import { FormAlert } from "../../components/ui/field.tsx";
-import { LocalTime } from "../../components/ui/local-time.tsx";
 import { Link } from "../../lean/link.tsx";
 import { oneOf } from "../../lib/admin-content.ts";
 import { useMessage } from "../../lib/i18n/use-message.ts";
@@ -99,6 +106,8 @@ function UploadForm({ maxBytes }: { maxBytes: number }) {
   const { state, upload } = useUpload();
   const revalidator = useRevalidator();
   const [hydrated, setHydrated] = useState(false);
+  // Bumped after an upload: a fresh picker, its chosen file cleared.
+  const [round, setRound] = useState(0);
   useEffect(() => setHydrated(true), []);
   return (
     <Form
@@ -106,7 +115,7 @@ function UploadForm({ maxBytes }: { maxBytes: number }) {
       action="/api/uploads"
       encType="multipart/form-data"
       reloadDocument
-      className="flex flex-wrap items-end gap-3 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800"
+      className="max-w-xl space-y-3 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800"
       onSubmit={async (event) => {
         // With JavaScript: send with fetch, show the outcome here, refresh the list.
         event.preventDefault();
@@ -114,30 +123,25 @@ function UploadForm({ maxBytes }: { maxBytes: number }) {
         const file = input instanceof HTMLInputElement ? input.files?.[0] : undefined;
         if (!file) return;
         const media = await upload(file);
-        if (media && input instanceof HTMLInputElement) input.value = "";
+        if (media) setRound((n) => n + 1);
         if (media) await revalidator.revalidate();
       }}
     >
-      <div>
-        <label htmlFor="media-file" className="block text-sm font-medium">
-          {t("library.file")}
-        </label>
-        <input id="media-file" name="file" type="file" required accept={IMAGE_ACCEPT} className="mt-1 block text-sm" />
-        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-          {t("upload.hint", { size: formatBytes(maxBytes) })}
-        </p>
-      </div>
-      <button
-        type="submit"
-        disabled={hydrated && state.status === "uploading"}
-        className="rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
-      >
+      <FilePicker
+        key={round}
+        id="media-file"
+        label={t("library.file")}
+        accept={IMAGE_ACCEPT}
+        required
+        maxBytes={maxBytes}
+        tooLarge={t("upload.errors.too-large", { size: formatBytes(maxBytes) })}
+        wrongKind={t("upload.errors.invalid-format")}
+        hint={t("upload.hint", { size: formatBytes(maxBytes) })}
+      />
+      <button type="submit" disabled={hydrated && state.status === "uploading"} className={PRIMARY_BAR_BUTTON}>
         {t("library.upload")}
       </button>
-      <p
-        aria-live="polite"
-        className={`basis-full text-sm ${state.status === "error" ? "text-red-700 dark:text-red-400" : ""}`}
-      >
+      <p aria-live="polite" className={`text-sm ${state.status === "error" ? "text-red-700 dark:text-red-400" : ""}`}>
         {state.status === "uploading" && t("upload.uploading", { name: state.name })}
         {state.status === "done" &&
           t("upload.done", { name: state.media.originalName, width: state.media.width, height: state.media.height })}
@@ -228,6 +232,8 @@ export default function MediaLibrary({ loaderData, actionData }: Route.Component
   closeParams.delete("details");
   closeParams.delete("confirmDelete");
   const withoutDetails = `/admin/media${closeParams.size ? `?${closeParams}` : ""}`;
+  const zone = useListTimeZone();
+  const uploadedLabel = ta("table.withZone", { label: t("library.uploaded"), zone });
   const usageText = (u: { kind: string; title: string }) =>
     u.kind === "post" || u.kind === "swaper" || u.kind === "ad" || u.kind === "link" || u.kind === "avatar"
       ? t(`library.usage.${u.kind}`, { title: u.title })
@@ -263,88 +269,113 @@ export default function MediaLibrary({ loaderData, actionData }: Route.Component
 
       <UploadForm maxBytes={maxBytes} />
 
-      <AdminSearchSort
-        idPrefix="media"
-        labels={{ search: t("library.search"), sort: t("library.sort"), button: ta("list.search") }}
-        q={q}
-        sort={sort}
-        sorts={MEDIA_SORTS.map((key) => ({ key, label: t(`library.sorts.${key}`) }))}
-      />
+      <Form
+        method="get"
+        role="search"
+        aria-label={t("library.search")}
+        className="flex flex-wrap items-center gap-2"
+        data-testid="media-filters"
+      >
+        <div className="min-w-36 max-w-sm flex-1 max-sm:w-full max-sm:max-w-none max-sm:flex-none">
+          <label htmlFor="media-q" className="sr-only">
+            {t("library.search")}
+          </label>
+          <input
+            id="media-q"
+            type="search"
+            name="q"
+            defaultValue={q}
+            maxLength={100}
+            placeholder={t("library.search")}
+            className={`${BAR_CONTROL} w-full`}
+          />
+        </div>
+        <BarSelect
+          id="media-sort"
+          name="sort"
+          label={t("library.sort")}
+          value={sort}
+          options={MEDIA_SORTS.map((key) => ({ value: key, label: t(`library.sorts.${key}`) }))}
+          inline
+          whole
+        />
+        <button type="submit" className={BAR_BUTTON}>
+          {ta("list.search")}
+        </button>
+      </Form>
 
       {items.length === 0 ? (
-        <p className="text-zinc-600 dark:text-zinc-400">{q ? t("library.noMatch", { q }) : t("library.empty")}</p>
+        q ? (
+          <EmptyState
+            text={t("library.noMatch", { q })}
+            action={{ to: "/admin/media", label: t("library.clearSearch") }}
+          />
+        ) : (
+          <EmptyState text={t("library.emptyFirst")} />
+        )
       ) : (
-        <table className="w-full text-left text-sm">
-          <thead>
-            <tr className="border-b border-zinc-200 dark:border-zinc-800">
-              <th scope="col" className="py-2 pr-3">
-                {t("library.preview")}
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                {t("library.name")}
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                {t("library.dimensions")}
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                {t("library.size")}
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                {t("library.uploaded")}
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                {t("library.usedIn")}
-              </th>
-              <th scope="col" className="py-2">
-                {t("library.actions")}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((item) => (
-              <tr key={item.id} className="border-b border-zinc-100 align-middle dark:border-zinc-900">
-                <td className="py-2 pr-3">
-                  <img
-                    src={item.thumb}
-                    width={item.thumbWidth}
-                    height={item.thumbHeight}
-                    alt=""
-                    loading="lazy"
-                    className="h-12 w-20 rounded object-cover"
-                  />
-                </td>
-                <td className="max-w-48 break-words py-2 pr-3">{item.originalName}</td>
-                <td className="py-2 pr-3 tabular-nums">
-                  {item.width} × {item.height}
-                </td>
-                <td className="py-2 pr-3 tabular-nums">{formatBytes(item.size)}</td>
-                <td className="py-2 pr-3">
-                  <LocalTime iso={item.timeCreated} locale={locale} />
-                </td>
-                <td className="py-2 pr-3">
-                  {item.usages.length === 0 ? (
-                    <span className="text-zinc-600 dark:text-zinc-400">{t("library.unused")}</span>
-                  ) : (
-                    <ul>
-                      {item.usages.map((u) => (
-                        <li key={`${u.kind}:${u.id}`}>
-                          <Link to={usageHref(u)} className="text-blue-800 underline dark:text-blue-300">
-                            {usageText(u)}
-                          </Link>
-                        </li>
-                      ))}
-                    </ul>
-                  )}
-                </td>
-                <td className="py-2">
-                  <div className="flex flex-wrap gap-2">
-                    <Link
-                      to={withParams({ details: item.id })}
-                      className={ADMIN_BUTTON}
-                      aria-label={t("library.detailsFor", { name: item.originalName })}
-                    >
-                      {t("library.details")}
-                    </Link>
+        <CardTable
+          testId="media-table"
+          caption={t("library.caption")}
+          columns={[
+            { label: t("library.preview") },
+            { label: t("library.name") },
+            { label: t("library.dimensions") },
+            { label: t("library.size"), numeric: true },
+            { label: uploadedLabel },
+            { label: t("library.usedIn") },
+            { label: t("library.actions") },
+          ]}
+        >
+          {items.map((item) => (
+            <CardRow key={item.id}>
+              <CardCell label={t("library.preview")} bare>
+                <img
+                  src={item.thumb}
+                  width={item.thumbWidth}
+                  height={item.thumbHeight}
+                  alt=""
+                  loading="lazy"
+                  className="h-12 w-20 rounded object-cover max-md:h-24 max-md:w-40"
+                />
+              </CardCell>
+              <CardCell label={t("library.name")} rowHeader className="break-words md:max-w-48">
+                <span className="min-w-0 break-all font-medium">{item.originalName}</span>
+              </CardCell>
+              <CardCell label={t("library.dimensions")} className="whitespace-nowrap tabular-nums">
+                {item.width} × {item.height}
+              </CardCell>
+              <CardCell label={t("library.size")} numeric className="whitespace-nowrap">
+                {formatBytes(item.size)}
+              </CardCell>
+              <CardCell label={uploadedLabel}>
+                <ShortTime iso={item.timeCreated} locale={locale} zone={zone} />
+              </CardCell>
+              <CardCell label={t("library.usedIn")}>
+                {item.usages.length === 0 ? (
+                  <span className="text-zinc-600 dark:text-zinc-400">{t("library.unused")}</span>
+                ) : (
+                  <ul className="min-w-0">
+                    {item.usages.map((u) => (
+                      <li key={`${u.kind}:${u.id}`}>
+                        <Link to={usageHref(u)} className="break-words text-blue-800 underline dark:text-blue-300">
+                          {usageText(u)}
+                        </Link>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </CardCell>
+              <CardCell label={t("library.actions")} bare>
+                <div className="flex flex-wrap items-start gap-2">
+                  <Link
+                    to={withParams({ details: item.id })}
+                    className={`${ADMIN_BUTTON} whitespace-nowrap`}
+                    aria-label={t("library.detailsFor", { name: item.originalName })}
+                  >
+                    {t("library.details")}
+                  </Link>
+                  <RowMenu label={t("library.more", { name: item.originalName })}>
                     <button
                       type="button"
                       className={ADMIN_BUTTON}
@@ -362,12 +393,12 @@ export default function MediaLibrary({ loaderData, actionData }: Route.Component
                     >
                       {ta("list.delete")}
                     </Link>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                  </RowMenu>
+                </div>
+              </CardCell>
+            </CardRow>
+          ))}
+        </CardTable>
       )}
 
       <AdminPagination page={loaderData.page} pageCount={loaderData.pageCount} withParams={withParams} />

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, useNavigation } from "react-router";
+import { FilePicker } from "../../components/admin/file-picker.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
 import { Link } from "../../lean/link.tsx";
 import { shortenProblemValue } from "../../lib/csv.ts";
@@ -122,25 +123,18 @@ export default function RedirectImportPage({ loaderData, actionData }: Route.Com
       <p className="text-zinc-700 dark:text-zinc-300">{t("redirects.import.intro")}</p>
       <Form method="post" encType="multipart/form-data" className="flex flex-wrap items-end gap-3">
         <input type="hidden" name="intent" value="import" />
-        <div>
-          <label htmlFor="redirect-import-file" className="block text-sm font-medium">
-            {t("redirects.import.file")}
-          </label>
-          <input
+        <div className="w-full max-w-xl">
+          <FilePicker
             id="redirect-import-file"
-            name="file"
-            type="file"
-            required
+            label={t("redirects.import.file")}
             accept=".csv,text/csv"
-            aria-describedby="redirect-import-hint"
-            className="mt-1 block text-sm"
-          />
-          <p id="redirect-import-hint" className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-            {t("redirects.import.fileHint", {
+            required
+            maxBytes={maxBytes}
+            hint={t("redirects.import.fileHint", {
               rows: REDIRECT_IMPORT_MAX_ROWS.toLocaleString(locale),
               size: formatBytes(maxBytes),
             })}
-          </p>
+          />
         </div>
         <button
           type="submit"

@@ -1,17 +1,24 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useActionData, useNavigation } from "react-router";
-import {
-  ADMIN_BUTTON,
-  AdminPagination,
-  EmailText,
-  TableScroll,
-  tableClass,
-  useListUrls,
-} from "../../components/admin/list-parts.tsx";
+import { FilePicker } from "../../components/admin/file-picker.tsx";
+import { AdminPagination, EmailText, useListUrls } from "../../components/admin/list-parts.tsx";
 import { useLiveRefresh } from "../../components/admin/newsletter-parts.tsx";
 import { ImportJobs } from "../../components/admin/subscriber-import-parts.tsx";
+import {
+  BAR_BUTTON,
+  BAR_CONTROL,
+  BarSelect,
+  CardCell,
+  CardRow,
+  CardTable,
+  EmptyState,
+  type LabelTone,
+  PRIMARY_BAR_BUTTON,
+  ShortTime,
+  StatusLabel,
+  useListTimeZone,
+} from "../../components/admin/table-parts.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
-import { LocalTime, useDateTimeFormatter } from "../../components/ui/local-time.tsx";
 import {
   IMPORT_DEFAULT_LANGUAGES,
   IMPORT_MAX_ROWS,
@@ -22,6 +29,7 @@ import {
   SUBSCRIBER_FILTERS,
   SUBSCRIBER_SORTS,
 } from "../../lib/admin-users.ts";
+import { formatShortDateTime } from "../../lib/format.ts";
 import { formatBytes } from "../../lib/media.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
@@ -138,15 +146,27 @@ function Delivery({ subscriber: s, when }: { subscriber: Row; when: (iso: string
   return <>{t("subscribers.ok")}</>;
 }
 
+const SUBSCRIBER_COLUMNS = ["email", "status", "languages", "delivery", "created", "confirmed"] as const;
+
+const STATUS_TONE: Record<Row["status"], LabelTone> = {
+  pending: "amber",
+  confirmed: "green",
+  unsubscribed: "zinc",
+};
+
 export default function SubscribersAdmin({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("adminUsers");
   const { list, q, status, sort, exportHref, locale, maxBytes, imports, importing } = loaderData;
   useLiveRefresh(importing, loaderData);
   const { withParams } = useListUrls("/admin/subscribers");
-  const format = useDateTimeFormatter(locale);
-  const when = (iso: string | null) => (iso ? format(iso) : "—");
-  const cell = (iso: string | null) => (iso ? <LocalTime iso={iso} locale={locale} /> : "—");
-  const input = "rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900";
+  const zone = useListTimeZone();
+  const when = (iso: string | null) => (iso ? formatShortDateTime(iso, locale, zone) : "—");
+  const cell = (iso: string | null) => (iso ? <ShortTime iso={iso} locale={locale} zone={zone} /> : "—");
+  const { t: tAdmin } = useTranslation("admin");
+  const columnLabel = (col: (typeof SUBSCRIBER_COLUMNS)[number]) =>
+    col === "created" || col === "confirmed"
+      ? tAdmin("table.withZone", { label: t(`subscribers.col.${col}`), zone })
+      : t(`subscribers.col.${col}`);
 
   return (
     <section aria-labelledby="subscribers-title" className="space-y-6">
@@ -168,39 +188,46 @@ export default function SubscribersAdmin({ loaderData }: Route.ComponentProps) {
       <ImportPanel key={imports[0]?.id ?? "none"} maxBytes={maxBytes} locale={locale} />
       <ImportJobs jobs={imports} locale={locale} />
 
-      <Form method="get" role="search" className="flex flex-wrap items-end gap-3">
-        <div>
-          <label htmlFor="subscribers-q" className="block text-sm font-medium">
+      <Form
+        method="get"
+        role="search"
+        aria-label={t("subscribers.filters")}
+        className="flex flex-wrap items-center gap-2 lg:flex-nowrap"
+        data-testid="subscriber-filters"
+      >
+        <div className="min-w-36 flex-1 max-sm:w-full max-sm:flex-none">
+          <label htmlFor="subscribers-q" className="sr-only">
             {t("subscribers.search")}
           </label>
-          <input id="subscribers-q" type="search" name="q" defaultValue={q} maxLength={100} className={input} />
+          <input
+            id="subscribers-q"
+            type="search"
+            name="q"
+            defaultValue={q}
+            maxLength={100}
+            placeholder={t("subscribers.search")}
+            className={`${BAR_CONTROL} w-full`}
+          />
         </div>
-        <div>
-          <label htmlFor="subscribers-status" className="block text-sm font-medium">
-            {t("subscribers.statusFilter")}
-          </label>
-          <select id="subscribers-status" name="status" defaultValue={status} className={input}>
-            <option value="">{t("subscribers.statusAll")}</option>
-            {SUBSCRIBER_FILTERS.map((s) => (
-              <option key={s} value={s}>
-                {t(`subscribers.status.${s}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="subscribers-sort" className="block text-sm font-medium">
-            {t("subscribers.sortBy")}
-          </label>
-          <select id="subscribers-sort" name="sort" defaultValue={sort} className={input}>
-            {SUBSCRIBER_SORTS.map((key) => (
-              <option key={key} value={key}>
-                {t(`subscribers.sort.${key}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="submit" className={ADMIN_BUTTON}>
+        <BarSelect
+          id="subscribers-status"
+          name="status"
+          label={t("subscribers.statusFilter")}
+          any={t("subscribers.statusAny")}
+          value={status}
+          options={SUBSCRIBER_FILTERS.map((s) => ({ value: s, label: t(`subscribers.status.${s}`) }))}
+          inline
+        />
+        <BarSelect
+          id="subscribers-sort"
+          name="sort"
+          label={t("subscribers.sortBy")}
+          value={sort}
+          options={SUBSCRIBER_SORTS.map((key) => ({ value: key, label: t(`subscribers.sort.${key}`) }))}
+          inline
+          whole
+        />
+        <button type="submit" className={BAR_BUTTON}>
           {t("subscribers.filter")}
         </button>
       </Form>
@@ -208,37 +235,40 @@ export default function SubscribersAdmin({ loaderData }: Route.ComponentProps) {
       <p className="text-sm text-zinc-700 dark:text-zinc-300">{t("subscribers.count", { count: list.total })}</p>
 
       {list.items.length === 0 ? (
-        <p className="text-zinc-600 dark:text-zinc-400">{t("subscribers.empty")}</p>
+        q || status ? (
+          <EmptyState
+            text={t("subscribers.empty")}
+            action={{ to: "/admin/subscribers", label: t("subscribers.clearFilters") }}
+          />
+        ) : (
+          <EmptyState
+            text={t("subscribers.emptyFirst")}
+            action={{ to: "/subscribe", label: t("subscribers.emptyAction") }}
+          />
+        )
       ) : (
-        <TableScroll>
-          <table className={tableClass("min-w-[48rem]")}>
-            <thead>
-              <tr className="border-b border-zinc-200 dark:border-zinc-800">
-                {(["email", "status", "languages", "delivery", "created", "confirmed"] as const).map((col) => (
-                  <th key={col} scope="col" className="py-2 pr-3">
-                    {t(`subscribers.col.${col}`)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {list.items.map((s) => (
-                <tr key={s.id} className="border-b border-zinc-100 dark:border-zinc-900">
-                  <td className="py-2 pr-3">
-                    <EmailText email={s.email} />
-                  </td>
-                  <td className="py-2 pr-3">{t(`subscribers.status.${s.status}`)}</td>
-                  <td className="py-2 pr-3">{t(`subscribers.languages.${languagesKey(s)}`)}</td>
-                  <td className="py-2 pr-3">
-                    <Delivery subscriber={s} when={when} />
-                  </td>
-                  <td className="py-2 pr-3 whitespace-nowrap">{cell(s.createdAt)}</td>
-                  <td className="py-2 pr-3 whitespace-nowrap">{cell(s.confirmedAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <CardTable
+          testId="subscribers-table"
+          caption={t("subscribers.caption")}
+          columns={SUBSCRIBER_COLUMNS.map((col) => ({ label: columnLabel(col) }))}
+        >
+          {list.items.map((s) => (
+            <CardRow key={s.id}>
+              <CardCell label={columnLabel("email")} rowHeader>
+                <EmailText email={s.email} />
+              </CardCell>
+              <CardCell label={columnLabel("status")}>
+                <StatusLabel tone={STATUS_TONE[s.status]}>{t(`subscribers.status.${s.status}`)}</StatusLabel>
+              </CardCell>
+              <CardCell label={columnLabel("languages")}>{t(`subscribers.languages.${languagesKey(s)}`)}</CardCell>
+              <CardCell label={columnLabel("delivery")}>
+                <Delivery subscriber={s} when={when} />
+              </CardCell>
+              <CardCell label={columnLabel("created")}>{cell(s.createdAt)}</CardCell>
+              <CardCell label={columnLabel("confirmed")}>{cell(s.confirmedAt)}</CardCell>
+            </CardRow>
+          ))}
+        </CardTable>
       )}
 
       <AdminPagination page={list.page} pageCount={list.pageCount} withParams={withParams} />
@@ -252,63 +282,41 @@ function ImportPanel({ maxBytes, locale }: { maxBytes: number; locale: Route.Com
   const answer = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "import";
-  const input = "rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900";
   const defaultLanguages: ImportDefaultLanguages = locale === "en" ? "bothEn" : "bothZh";
   return (
     <div className="space-y-3">
       <details open={answer !== undefined} className="rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
         <summary className="cursor-pointer font-medium">{t("subscribers.import.open")}</summary>
         <p className="mt-3 max-w-3xl text-sm text-zinc-700 dark:text-zinc-300">{t("subscribers.import.intro")}</p>
-        <Form method="post" encType="multipart/form-data" className="mt-3 flex flex-wrap items-end gap-3">
+        <Form method="post" encType="multipart/form-data" className="mt-3 max-w-xl space-y-4">
           <input type="hidden" name="intent" value="import" />
-          <div>
-            <label htmlFor="import-file" className="block text-sm font-medium">
-              {t("subscribers.import.file")}
-            </label>
-            <input
-              id="import-file"
-              name="file"
-              type="file"
-              required
-              accept=".csv,text/csv"
-              aria-describedby="import-file-hint"
-              className="mt-1 block text-sm"
-              onChange={(event) => {
-                // A file over the limit would be cut off by the server: say so before sending it.
-                const file = event.currentTarget.files?.[0];
-                event.currentTarget.setCustomValidity(
-                  file && file.size > maxBytes
-                    ? t("subscribers.import.errors.tooLarge", { size: formatBytes(maxBytes) })
-                    : "",
-                );
-              }}
+          <FilePicker
+            id="import-file"
+            label={t("subscribers.import.file")}
+            accept=".csv,text/csv"
+            required
+            maxBytes={maxBytes}
+            tooLarge={t("subscribers.import.errors.tooLarge", { size: formatBytes(maxBytes) })}
+            hint={t("subscribers.import.fileHint", {
+              rows: IMPORT_MAX_ROWS.toLocaleString(locale),
+              size: formatBytes(maxBytes),
+            })}
+          />
+          <div className="flex flex-wrap items-end gap-3">
+            <BarSelect
+              id="import-languages"
+              name="languages"
+              label={t("subscribers.import.language")}
+              value={defaultLanguages}
+              options={IMPORT_DEFAULT_LANGUAGES.map((key) => ({
+                value: key,
+                label: t(`subscribers.languages.${key}`),
+              }))}
             />
-            <p id="import-file-hint" className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-              {t("subscribers.import.fileHint", {
-                rows: IMPORT_MAX_ROWS.toLocaleString(locale),
-                size: formatBytes(maxBytes),
-              })}
-            </p>
+            <button type="submit" disabled={busy} className={PRIMARY_BAR_BUTTON}>
+              {busy ? t("subscribers.import.busy") : t("subscribers.import.submit")}
+            </button>
           </div>
-          <div>
-            <label htmlFor="import-languages" className="block text-sm font-medium">
-              {t("subscribers.import.language")}
-            </label>
-            <select id="import-languages" name="languages" defaultValue={defaultLanguages} className={input}>
-              {IMPORT_DEFAULT_LANGUAGES.map((key) => (
-                <option key={key} value={key}>
-                  {t(`subscribers.languages.${key}`)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <button
-            type="submit"
-            disabled={busy}
-            className="rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
-          >
-            {busy ? t("subscribers.import.busy") : t("subscribers.import.submit")}
-          </button>
         </Form>
       </details>
       {answer && (

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data } from "react-router";
+import { DocsLink } from "../../components/admin/docs-link.tsx";
 import {
   AdminListHeader,
   AdminPagination,
@@ -231,7 +232,9 @@ export default function UsersAdmin({ loaderData, actionData }: Route.ComponentPr
                   <CardCell label={label("admin")}>
                     {user.isAdmin ? t("users.yes") : t("users.no")}
                     {user.fromEnv && (
-                      <span className="block text-xs text-zinc-600 dark:text-zinc-400">{t("users.fromEnv")}</span>
+                      <span className="block text-xs text-zinc-600 dark:text-zinc-400">
+                        {t("users.fromEnv")} <DocsLink doc="configuration" />
+                      </span>
                     )}
                   </CardCell>
                   <CardCell label={tAdmin("table.withZone", { label: label("created"), zone })}>
