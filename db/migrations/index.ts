@@ -40,6 +40,7 @@ import * as addFediverseReplies from "./20261128T010000_add_fediverse_replies.ts
 import * as addFederationOutbound from "./20261128T020000_add_federation_outbound.ts";
 import * as addPostImportPlan from "./20261128T030000_add_post_import_plan.ts";
 import * as dropPostsPublicIdxOnSqlite from "./20261128T040000_drop_posts_public_idx_on_sqlite.ts";
+import * as createSocialCards from "./20261129T050000_create_social_cards.ts";
 
 /**
  * Every migration, in order. Listed explicitly so the same history runs in the
@@ -87,4 +88,5 @@ export const migrations: Record<string, Migration> = {
   "20261128T020000_add_federation_outbound": addFederationOutbound,
   "20261128T030000_add_post_import_plan": addPostImportPlan,
   "20261128T040000_drop_posts_public_idx_on_sqlite": dropPostsPublicIdxOnSqlite,
+  "20261129T050000_create_social_cards": createSocialCards,
 };

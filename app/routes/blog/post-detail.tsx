@@ -36,6 +36,7 @@ import {
 } from "../../server/repos/post-detail.server.ts";
 import { seriesBoxForPost } from "../../server/repos/series.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
+import { findSocialCard } from "../../server/social-cards/cards.server.ts";
 import { titleRuns } from "../../server/title-breaks.server.ts";
 import type { Route } from "./+types/post-detail";
 import { safeCover, seoFor } from "./post-seo.ts";
@@ -70,7 +71,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!post || !canView(post, user)) return notFoundForReader(app.db, locale);
 
   const open = isPublic(post);
-  const [neighbours, related, comments, bottomAd, sideAd, covers, series, reactions] = await Promise.all([
+  const [neighbours, related, comments, bottomAd, sideAd, covers, series, reactions, card] = await Promise.all([
     open && post.publishedAt
       ? findNeighbours(app.db, { id: post.id, publishedAt: post.publishedAt }, locale)
       : { previous: null, next: null },
@@ -82,6 +83,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     mediaImages(app.db, [mediaIdFromUrl(post.coverImageUrl) ?? ""]),
     seriesBoxForPost(app.db, post, locale),
     open ? reactionCounts(app.db, post.id) : { likes: 0, boosts: 0 },
+    // The social card of the version shown; drawn by the card job, so maybe not yet.
+    open ? findSocialCard(app.db, post.id, post.translation.locale) : null,
   ]);
   if (open) {
     // Kept for a cached copy's later reads even when this request (a prefetch) counts nothing.
@@ -124,7 +127,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     viewer: user ? { id: user.id, isAdmin: user.isAdmin } : null,
     // Left out when there is none: a post page's data is part of its weight.
     ...(series ? { series } : {}),
-    seo: seoFor(post, app.env.publicUrl, settings.siteName[locale], cover, series),
+    seo: seoFor(post, app.env.publicUrl, settings.siteName[locale], cover, series, card),
     bottomAd,
     sideAd,
   } as const;
@@ -219,7 +222,18 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
     og("og:url", seo.canonical),
     og("og:locale", seo.contentLocale === "en" ? "en_US" : "zh_CN"),
     ...seo.otherLocales.map((l) => og("og:locale:alternate", l === "en" ? "en_US" : "zh_CN")),
-    ...(seo.image ? [og("og:image", seo.image)] : []),
+    // The post's own card; without one (not drawn yet) the root's site image stays.
+    ...(seo.card
+      ? [
+          og("og:image", seo.card.url),
+          og("og:image:type", seo.card.contentType),
+          og("og:image:width", String(seo.card.width)),
+          og("og:image:height", String(seo.card.height)),
+          og("og:image:alt", seo.card.alt),
+          { name: "twitter:image", content: seo.card.url },
+          { name: "twitter:image:alt", content: seo.card.alt },
+        ]
+      : []),
     ...(seo.publishedTime ? [og("article:published_time", seo.publishedTime)] : []),
     og("article:modified_time", seo.modifiedTime),
     ...seo.tags.map((tag) => og("article:tag", tag)),

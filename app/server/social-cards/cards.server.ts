@@ -1,0 +1,29 @@
+import type { Locale } from "../../lib/i18n/locale.ts";
+import { mediaUrl } from "../../lib/media.ts";
+import type { DB } from "../db/db.server.ts";
+
+// A post's social card as pages name it. The cards are drawn by the card job
+// (sync.server.ts), never while a reader waits; this module only reads what it left.
+
+/** The file name of a card inside its folder in the store: "/media/{id}/card.jpg". */
+export const CARD_FILE = "card.jpg";
+
+export interface SocialCard {
+  /** Site-relative address, served like an upload. */
+  url: string;
+  contentType: string;
+  width: number;
+  height: number;
+}
+
+/** The card of a post's version in `locale`, or null while there is none (yet). */
+export async function findSocialCard(db: DB, postId: string, locale: Locale): Promise<SocialCard | null> {
+  const row = await db
+    .selectFrom("socialCards")
+    .select(["id", "contentType", "width", "height"])
+    .where("postId", "=", postId)
+    .where("locale", "=", locale)
+    .executeTakeFirst();
+  if (!row) return null;
+  return { url: mediaUrl(row.id, CARD_FILE), contentType: row.contentType, width: row.width, height: row.height };
+}
