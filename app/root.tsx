@@ -29,6 +29,7 @@ import { cachedCategoryPostCounts } from "./server/popular-categories.server.ts"
 import { copyrightLine, SOCIAL_NETWORKS } from "./server/repos/site-settings.server.ts";
 import { pickPopularCategories } from "./server/repos/taxonomy.server.ts";
 import { requestSettings } from "./server/request-settings.server.ts";
+import { brandView } from "./server/settings/brand-view.server.ts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, buildId, db, federation } = getApp(context);
@@ -77,6 +78,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       friendLinks: friendLinks.map(({ id, name, url }) => ({ id, name, url })),
       hasFriendLinks: enabledLinks.length > 0,
       // The page's language's Fediverse account while federation is on (the follow box, fediverse:creator).
+      // The accent's CSS, the logo and the icons (admin/brand).
+      brand: brandView(settings.brand),
       fediverseHandle: federation.statusFor(settings.fediverse.enabled).on
         ? `@${settings.fediverse.handles[locale]}@${federationHost(env.publicUrl)}`
         : null,
@@ -192,7 +195,22 @@ export function Layout({ children }: { children: ReactNode }) {
         {/* With a precedence React puts the stylesheet ahead of the module preloads it hoists
             into the head: a phone fetches the only render-blocking file first. */}
         <link rel="stylesheet" href={appCss} precedence="default" />
-        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {root?.site.brand.icons ? (
+          <>
+            <link rel="icon" href={root.site.brand.icons.favicon} sizes="32x32" type="image/png" />
+            <link rel="apple-touch-icon" href={root.site.brand.icons.apple} />
+            {/* Named only with an icon of the owner's: a page without one makes no extra request. */}
+            <link rel="manifest" href="/manifest.webmanifest" />
+          </>
+        ) : (
+          <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        )}
+        {/* The owner's accent in place of the blue scale (lib/brand.ts); after the stylesheet. */}
+        {root?.site.brand.css && (
+          <style nonce={nonce} data-brand="">
+            {root.site.brand.css}
+          </style>
+        )}
         <Meta />
         <Links />
       </head>
@@ -216,6 +234,7 @@ export function Layout({ children }: { children: ReactNode }) {
               <>
                 <SiteHeader
                   siteName={root?.site.name ?? i18n.t("siteName")}
+                  logo={root?.site.brand.logo ?? null}
                   user={root?.user ?? null}
                   locale={locale}
                   showLanguageSwitch={root?.showLanguageSwitch ?? false}

@@ -82,6 +82,7 @@ export default [
     route("insights.csv", "routes/admin/insights-csv.ts"),
     route("insights/posts/:id", "routes/admin/post-insights.tsx"),
     route("config", "routes/admin/config.tsx"),
+    route("brand", "routes/admin/brand.tsx"),
     route("fediverse", "routes/admin/fediverse.tsx"),
     route("users", "routes/admin/users.tsx"),
     route("subscribers", "routes/admin/subscribers.tsx"),
@@ -138,6 +139,7 @@ export default [
   route("sitemap.xml", "routes/seo/sitemap.ts"),
   route("sitemaps/:file", "routes/seo/sitemap-part.ts"),
   route("robots.txt", "routes/seo/robots.ts"),
+  route("manifest.webmanifest", "routes/seo/manifest.ts"),
 
   route("api/auth/password-policy", "routes/api/password-policy.ts"),
   route("api/auth/*", "routes/api/auth.ts"),

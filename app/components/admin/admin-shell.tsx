@@ -52,6 +52,7 @@ export const ADMIN_NAV = [
     id: "site",
     items: [
       { to: "/admin/config", key: "adminConfig:menu" },
+      { to: "/admin/brand", key: "adminBrand:menu" },
       { to: "/admin/links", key: "adminLinks:menu.links" },
       { to: "/admin/swapers", key: "menu.swapers" },
       { to: "/admin/ads", key: "adminLinks:menu.ads" },
@@ -73,6 +74,7 @@ const NAMESPACES = [
   "admin",
   "adminUsers",
   "adminConfig",
+  "adminBrand",
   "adminContent",
   "adminLinks",
   "adminNewsletter",

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import enAdmin from "../../../locales/en/admin.json";
+import enAdminBrand from "../../../locales/en/adminBrand.json";
 import enAdminConfig from "../../../locales/en/adminConfig.json";
 import enAdminContent from "../../../locales/en/adminContent.json";
 import enAdminLinks from "../../../locales/en/adminLinks.json";
@@ -8,6 +9,7 @@ import enAdminUsers from "../../../locales/en/adminUsers.json";
 import enEditor from "../../../locales/en/editor.json";
 import enMedia from "../../../locales/en/media.json";
 import zhAdmin from "../../../locales/zh/admin.json";
+import zhAdminBrand from "../../../locales/zh/adminBrand.json";
 import zhAdminConfig from "../../../locales/zh/adminConfig.json";
 import zhAdminContent from "../../../locales/zh/adminContent.json";
 import zhAdminLinks from "../../../locales/zh/adminLinks.json";
@@ -28,6 +30,7 @@ const STRINGS = {
     admin: enAdmin,
     adminUsers: enAdminUsers,
     adminConfig: enAdminConfig,
+    adminBrand: enAdminBrand,
     adminContent: enAdminContent,
     adminLinks: enAdminLinks,
     adminNewsletter: enAdminNewsletter,
@@ -38,6 +41,7 @@ const STRINGS = {
     admin: zhAdmin,
     adminUsers: zhAdminUsers,
     adminConfig: zhAdminConfig,
+    adminBrand: zhAdminBrand,
     adminContent: zhAdminContent,
     adminLinks: zhAdminLinks,
     adminNewsletter: zhAdminNewsletter,

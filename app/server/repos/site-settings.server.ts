@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { HEX_COLOUR } from "../../lib/brand.ts";
 import type { Locale } from "../../lib/i18n/locale.ts";
+import { MEDIA_URL_RE } from "../../lib/media.ts";
 import { PASSWORD_CLASSES } from "../../lib/schemas/auth.ts";
 import { HANDLE_PATTERN } from "../../lib/schemas/fediverse.ts";
 import { isSafeUrl } from "../../lib/schemas/swaper.ts";
@@ -12,6 +14,9 @@ const optionalUrl = z.union([z.literal(""), z.url({ protocol: /^https?$/ }).max(
 
 export const SOCIAL_NETWORKS = ["github", "x", "weibo", "zhihu"] as const;
 export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
+
+/** An upload of this site ("/media/{id}/{file}"), or "" for none. */
+const uploadPath = z.union([z.literal(""), z.string().regex(MEDIA_URL_RE)]);
 
 /** Every setting, its shape, and the default a fresh blog starts with. */
 const settingSchemas = {
@@ -48,6 +53,19 @@ const settingSchemas = {
    * The Fediverse accounts (issue 22): the admin switch (FEDERATION in the environment
    * overrides it) and each language's handle, the part before "@host".
    */
+  /**
+   * The brand (issue 48, admin/brand): the accent colour ("#rrggbb"; "" keeps the blue; one
+   * that fails 4.5:1 on the light page is refused by the form, lib/brand.ts), the logo and the
+   * site icon (uploads; "" for none).
+   */
+  brand: z.object({
+    accent: z.union([z.literal(""), z.string().regex(HEX_COLOUR)]),
+    logo: uploadPath,
+    /** The logo's size in pixels, kept so pages can reserve its space (0 with no logo). */
+    logoWidth: z.number().int().min(0).max(100_000),
+    logoHeight: z.number().int().min(0).max(100_000),
+    icon: uploadPath,
+  }),
   fediverse: z.object({
     enabled: z.boolean(),
     handles: z.object({
@@ -119,6 +137,7 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   registrationOpen: true,
   socialImage: "/social.jpg",
   passwordPolicy: null,
+  brand: { accent: "", logo: "", logoWidth: 0, logoHeight: 0, icon: "" },
   fediverse: { enabled: false, handles: { en: "blog-en", zh: "blog" } },
 };
 

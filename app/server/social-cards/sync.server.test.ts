@@ -146,6 +146,26 @@ describe(`the social card job (${testDialect()})`, () => {
     expect(drawn.map((c) => [c.locale, c.siteName])).toEqual([["zh", "新名字"]]);
   });
 
+  it("draws every card again in the brand's accent and logo when the brand changes", async () => {
+    const logo = await storeUpload(
+      { db: database.db, storage },
+      { fileName: "l.jpg", data: await jpeg(300, 100), uploadedBy: null },
+    );
+    await publish({ en: "Branded", zh: "品牌" });
+    await sync();
+    expect(drawn.map((c) => [c.accent, c.logo])).toEqual([
+      ["#1d4ed8", null],
+      ["#1d4ed8", null],
+    ]);
+    drawn = [];
+    await updateSiteSettings(database.db, {
+      brand: { accent: "#be123c", logo: logo.url, logoWidth: 300, logoHeight: 100, icon: "" },
+    });
+    expect(await sync()).toMatchObject({ made: 2 });
+    expect(drawn.map((c) => c.accent)).toEqual(["#be123c", "#be123c"]);
+    expect(drawn.every((c) => c.logo !== null)).toBe(true);
+  });
+
   it("removes the cards and files of a post that is no longer live", async () => {
     const postId = await publish({ en: "Here today", zh: "今天在" });
     await sync();

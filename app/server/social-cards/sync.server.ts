@@ -32,9 +32,9 @@ export interface CardBrand {
 /** The accent of a site that has not chosen one: the links' blue (Tailwind's blue-700). */
 export const DEFAULT_ACCENT = "#1d4ed8";
 
-/** The brand a card is drawn with, from the site's settings. */
+/** The brand a card is drawn with, from the site's settings (admin/brand). */
 export function cardBrand(settings: SiteSettings): CardBrand {
-  return { siteName: settings.siteName, accent: DEFAULT_ACCENT, logoUrl: "" };
+  return { siteName: settings.siteName, accent: settings.brand.accent || DEFAULT_ACCENT, logoUrl: settings.brand.logo };
 }
 
 interface LiveVersion {
