@@ -79,7 +79,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       hasFriendLinks: enabledLinks.length > 0,
       // The page's language's Fediverse account while federation is on (the follow box, fediverse:creator).
       // The accent's CSS, the logo and the icons (admin/brand).
-      brand: brandView(settings.brand),
+      brand: brandView(settings.brand, settings.appearance),
       fediverseHandle: federation.statusFor(settings.fediverse.enabled).on
         ? `@${settings.fediverse.handles[locale]}@${federationHost(env.publicUrl)}`
         : null,
@@ -205,7 +205,7 @@ export function Layout({ children }: { children: ReactNode }) {
         ) : (
           <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         )}
-        {/* The owner's accent in place of the blue scale (lib/brand.ts); after the stylesheet. */}
+        {/* The owner's accent in place of the blue scale (lib/brand.ts) and the reading type; after the stylesheet. */}
         {root?.site.brand.css && (
           <style nonce={nonce} data-brand="">
             {root.site.brand.css}

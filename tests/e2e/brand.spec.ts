@@ -24,7 +24,7 @@ const linkColour = (page: Page) =>
     .first()
     .evaluate((a) => getComputedStyle(a).color);
 
-test("the owner sets an accent colour and a logo, and the public site shows them in both themes and languages", async ({
+test("the owner sets an accent colour, a logo and a home layout, and the public site shows them in both themes and languages", async ({
   page,
   browser,
   serverDb,
@@ -75,6 +75,7 @@ test("the owner sets an accent colour and a logo, and the public site shows them
     buffer: await png(240, 80),
   });
   await expect(page.getByLabel("Logo", { exact: true })).toHaveValue(/^\/media\/[0-9a-z]{20}\/image\.png$/);
+  await page.getByLabel("Home page layout").selectOption("grid");
   await page.getByRole("button", { name: "Save the brand" }).click();
   await expect(
     page.getByRole("alert").or(page.getByRole("status")).filter({ hasText: "Saved." }).first(),
@@ -103,6 +104,14 @@ test("the owner sets an accent colour and a logo, and the public site shows them
         await expect(img).toHaveAttribute("src", logo);
         await expect(img).toHaveAttribute("height", "28");
         await expect(img).toHaveAttribute("width", "84");
+        // The home page in the chosen layout: cards, with the post among them.
+        await readerPage.goto(`/${locale}`);
+        await expect(readerPage.getByTestId("post-grid")).toBeVisible();
+        await expect(
+          readerPage
+            .getByTestId("post-grid")
+            .getByRole("link", { name: locale === "en" ? `Brand ${run}` : `品牌 ${run}` }),
+        ).toBeVisible();
       }
     }
   } finally {
@@ -113,6 +122,7 @@ test("the owner sets an accent colour and a logo, and the public site shows them
   await page.goto("/zh/admin/brand");
   await page.getByLabel("主题色（#rrggbb）").fill("");
   await page.getByLabel("标志", { exact: true }).fill("");
+  await page.getByLabel("首页布局").selectOption("list");
   await page.getByRole("button", { name: "保存品牌设置" }).click();
   await expect(
     page.getByRole("alert").or(page.getByRole("status")).filter({ hasText: "已保存。" }).first(),
@@ -124,6 +134,8 @@ test("the owner sets an accent colour and a logo, and the public site shows them
     await expect(backPage.locator("style[data-brand]")).toHaveCount(0);
     expect(await linkColour(backPage)).not.toBe("rgb(190, 18, 60)");
     await expect(backPage.getByTestId("site-logo")).toHaveCount(0);
+    await backPage.goto("/en");
+    await expect(backPage.getByTestId("post-grid")).toHaveCount(0);
   } finally {
     await back.close();
   }

@@ -50,7 +50,18 @@ function TitleRuns({ runs }: { runs: string[] }) {
  * shown in its other language, the title, byline and dates, its category and the
  * link to the other language.
  */
-export function PostHeader({ post, locale, prefix }: { post: HeadedPost; locale: Locale; prefix: string }) {
+export function PostHeader({
+  post,
+  locale,
+  prefix,
+  showViews = false,
+}: {
+  post: HeadedPost;
+  locale: Locale;
+  prefix: string;
+  /** The view count, for readers too: the owner's choice (admin/brand), off by default. */
+  showViews?: boolean;
+}) {
   const { t } = useTranslation("post");
   const { translation } = post;
   const other = otherLocale(translation.locale);
@@ -109,7 +120,7 @@ export function PostHeader({ post, locale, prefix }: { post: HeadedPost; locale:
         )}
         {updated && updated !== published && <time dateTime={post.updatedAt}>{t("updatedOn", { date: updated })}</time>}
         <span>{t("readingTime", { count: translation.readingMinutes })}</span>
-        <span data-testid="view-count">{t("views", { count: post.viewCount })}</span>
+        {showViews && <span data-testid="view-count">{t("views", { count: post.viewCount })}</span>}
       </p>
       <p lang={HTML_LANG[locale]} className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm">
         {post.category && (

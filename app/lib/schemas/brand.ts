@@ -22,6 +22,10 @@ export const brandSchema = z.object({
     .refine((v) => v === "" || HEX_COLOUR.test(v), "adminBrand:errors.accentFormat"),
   logo: upload,
   icon: upload,
+  typeface: z.enum(["sans", "serif"], { error: "adminBrand:errors.typeface" }).default("sans"),
+  homeLayout: z.enum(["list", "grid", "hero"], { error: "adminBrand:errors.homeLayout" }).default("list"),
+  largeText: z.literal("on").optional(),
+  viewCounts: z.literal("on").optional(),
 });
 
 export type BrandForm = z.infer<typeof brandSchema>;

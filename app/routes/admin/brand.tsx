@@ -2,7 +2,7 @@ import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { UploadButton } from "../../components/media/upload-button.tsx";
-import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
+import { Field, FormAlert, SelectField, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
 import { checkAccent, DARK_PAGE, formatRatio, HEX_COLOUR } from "../../lib/brand.ts";
 import { validate } from "../../lib/forms.ts";
@@ -22,15 +22,26 @@ import { getSiteSettings, type SiteSettings, updateSiteSettings } from "../../se
 import { makeIcons } from "../../server/settings/icons.server.ts";
 import type { Route } from "./+types/brand";
 
-// /admin/brand: the accent colour, the logo and the site icon (issue 48). What readers see
+// /admin/brand: the accent colour, the logo and the site icon, and how reading pages look
+// (the post body's typeface and size, public view counts) (issue 48). What readers see
 // changes with them: a save drops every cached page (and wakes the social card job, whose
 // cards carry the accent and the logo).
 export const handle = routePolicy({ writes: "content" });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
-  const { brand } = await getSiteSettings(getApp(context).db);
-  return { values: { accent: brand.accent, logo: brand.logo, icon: brand.icon } };
+  const { brand, appearance } = await getSiteSettings(getApp(context).db);
+  return {
+    values: {
+      accent: brand.accent,
+      logo: brand.logo,
+      icon: brand.icon,
+      typeface: appearance.typeface,
+      homeLayout: appearance.homeLayout,
+      largeText: appearance.largeText ? "on" : "",
+      viewCounts: appearance.viewCounts ? "on" : "",
+    },
+  };
 }
 
 type BrandFailure = FormFailure & {
@@ -47,11 +58,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     accent: String(form.get("accent") ?? "").slice(0, 20),
     logo: String(form.get("logo") ?? "").slice(0, 200),
     icon: String(form.get("icon") ?? "").slice(0, 200),
+    typeface: String(form.get("typeface") ?? "").slice(0, 20),
+    homeLayout: String(form.get("homeLayout") ?? "").slice(0, 20),
+    largeText: form.get("largeText") === "on" ? "on" : "",
+    viewCounts: form.get("viewCounts") === "on" ? "on" : "",
   };
   const fail = (failure: Omit<BrandFailure, "values">) => data<BrandFailure>({ ...failure, values }, { status: 400 });
   const parsed = validate(brandSchema, form);
   if (!parsed.ok) return fail({ fieldErrors: parsed.errors });
-  const { accent, logo, icon } = parsed.data;
+  const { accent, logo, icon, typeface, homeLayout, largeText, viewCounts } = parsed.data;
   if (accent) {
     const check = checkAccent(accent);
     if (!check.ok) {
@@ -75,9 +90,21 @@ export async function action({ request, context }: Route.ActionArgs) {
     logoHeight: logoMedia?.height ?? 0,
     icon,
   };
+  const appearance: SiteSettings["appearance"] = {
+    typeface,
+    largeText: largeText === "on",
+    viewCounts: viewCounts === "on",
+    homeLayout,
+  };
   await app.db.transaction().execute(async (trx) => {
-    await updateSiteSettings(trx, { brand });
-    await audit(trx, admin, "settings.update", { type: "settings", id: null }, { title: "brand", keys: ["brand"] });
+    await updateSiteSettings(trx, { brand, appearance });
+    await audit(
+      trx,
+      admin,
+      "settings.update",
+      { type: "settings", id: null },
+      { title: "brand, appearance", keys: ["brand", "appearance"] },
+    );
   });
   return redirect("/admin/brand", { headers: flashHeaders(flashOptions(app.env), "success", "flash.saved") });
 }
@@ -214,10 +241,68 @@ export default function AdminBrandPage({ loaderData, actionData }: Route.Compone
           )}
         </fieldset>
 
+        <fieldset className={FIELDSET}>
+          <legend className={LEGEND}>{t("reading.legend")}</legend>
+          <SelectField
+            name="typeface"
+            label={t("reading.typeface")}
+            hint={t("reading.typefaceHint")}
+            defaultValue={values.typeface ?? "sans"}
+            options={[
+              { value: "sans", label: t("reading.sans") },
+              { value: "serif", label: t("reading.serif") },
+            ]}
+            error={errors.typeface ? m(errors.typeface) : null}
+          />
+          <SelectField
+            name="homeLayout"
+            label={t("reading.homeLayout")}
+            hint={t("reading.homeLayoutHint")}
+            defaultValue={values.homeLayout ?? "list"}
+            options={[
+              { value: "list", label: t("reading.layoutList") },
+              { value: "grid", label: t("reading.layoutGrid") },
+              { value: "hero", label: t("reading.layoutHero") },
+            ]}
+            error={errors.homeLayout ? m(errors.homeLayout) : null}
+          />
+          <Checkbox name="largeText" label={t("reading.largeText")} defaultChecked={values.largeText === "on"} />
+          <Checkbox
+            name="viewCounts"
+            label={t("reading.viewCounts")}
+            hint={t("reading.viewCountsHint")}
+            defaultChecked={values.viewCounts === "on"}
+          />
+        </fieldset>
+
         <div className="w-48">
           <SubmitButton busy={navigation.state === "submitting"}>{t("save")}</SubmitButton>
         </div>
       </Form>
     </section>
+  );
+}
+
+function Checkbox(props: { name: string; label: string; hint?: string; defaultChecked: boolean }) {
+  const id = useId();
+  return (
+    <div className="space-y-1">
+      <div className="flex items-center gap-2">
+        <input
+          id={id}
+          type="checkbox"
+          name={props.name}
+          defaultChecked={props.defaultChecked}
+          aria-describedby={props.hint ? `${id}-hint` : undefined}
+          className="h-4 w-4"
+        />
+        <label htmlFor={id}>{props.label}</label>
+      </div>
+      {props.hint && (
+        <p id={`${id}-hint`} className="text-sm text-zinc-600 dark:text-zinc-400">
+          {props.hint}
+        </p>
+      )}
+    </div>
   );
 }

@@ -50,7 +50,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 type ConfigFailure = FormFailure & { values?: Record<string, string> };
 
 /** Settings edited on pages of their own (admin/fediverse, admin/brand), not in this form. */
-type OwnPage = "fediverse" | "brand";
+type OwnPage = "fediverse" | "brand" | "appearance";
 
 const FIELD_NAMES = Object.keys(siteConfigSchema.shape);
 
@@ -69,7 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     await app.db.transaction().execute(async (trx) => {
       const current = await getSiteSettings(trx);
-      const { fediverse: _elsewhere, brand: _brand, ...ownSettings } = current;
+      const { fediverse: _elsewhere, brand: _brand, appearance: _appearance, ...ownSettings } = current;
       // Only the settings that changed are written, and named (not their values) in the audit log.
       const keys = (Object.keys(next) as Array<Exclude<SettingKey, OwnPage>>).filter(
         (k) => changedKeys(current[k], next[k]).length > 0,

@@ -128,6 +128,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     // Left out when there is none: a post page's data is part of its weight.
     ...(series ? { series } : {}),
     seo: seoFor(post, app.env.publicUrl, settings.siteName[locale], cover, series, card),
+    // Readers see the view count only when the owner shows it (admin/brand).
+    showViews: settings.appearance.viewCounts,
     bottomAd,
     sideAd,
   } as const;
@@ -320,6 +322,7 @@ export default function PostDetailPage({ loaderData, actionData }: Route.Compone
     bottomAd,
     sideAd,
     series,
+    showViews,
   } = loaderData;
   const { translation } = post;
   const contentLang = HTML_LANG[translation.locale];
@@ -328,7 +331,7 @@ export default function PostDetailPage({ loaderData, actionData }: Route.Compone
   return (
     <>
       <article aria-labelledby="post-title" lang={post.isFallback ? contentLang : undefined}>
-        <PostHeader post={post} locale={locale} prefix={prefix} />
+        <PostHeader post={post} locale={locale} prefix={prefix} showViews={showViews} />
 
         {series && <SeriesBoxNav series={series} postId={post.id} prefix={prefix} />}
 

@@ -66,6 +66,17 @@ const settingSchemas = {
     logoHeight: z.number().int().min(0).max(100_000),
     icon: uploadPath,
   }),
+  /**
+   * How reading pages look (issue 48, admin/brand): the post body's typeface (the site's sans,
+   * or a serif), a larger reading size, whether readers see a post's view count, the home layout.
+   */
+  appearance: z.object({
+    typeface: z.enum(["sans", "serif"]),
+    largeText: z.boolean(),
+    viewCounts: z.boolean(),
+    /** The home page's posts: the list, a grid of cards, or the newest as a hero above the list. */
+    homeLayout: z.enum(["list", "grid", "hero"]),
+  }),
   fediverse: z.object({
     enabled: z.boolean(),
     handles: z.object({
@@ -138,6 +149,7 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   socialImage: "/social.jpg",
   passwordPolicy: null,
   brand: { accent: "", logo: "", logoWidth: 0, logoHeight: 0, icon: "" },
+  appearance: { typeface: "sans", largeText: false, viewCounts: false, homeLayout: "list" },
   fediverse: { enabled: false, handles: { en: "blog-en", zh: "blog" } },
 };
 

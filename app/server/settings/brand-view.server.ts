@@ -2,9 +2,9 @@ import { checkAccent, paletteCss } from "../../lib/brand.ts";
 import type { SiteSettings } from "../repos/site-settings.server.ts";
 import { iconUrl } from "./icons.server.ts";
 
-/** What every page needs of the brand: the accent's CSS, the logo, the icon's sizes. */
+/** What every page needs of the brand: the accent's and the reading text's CSS, the logo, the icons. */
 export interface BrandView {
-  /** `:root{--color-blue-…}` replacing the blue scale; null keeps Tailwind's blue. */
+  /** `:root{--color-blue-…}` replacing the blue scale, and the post body's type; null: none. */
   css: string | null;
   /** The header's logo; null: the Inkwell mark. */
   logo: { src: string; width: number; height: number } | null;
@@ -28,9 +28,21 @@ function accentCss(accent: string): string | null {
   return css;
 }
 
-export function brandView(brand: SiteSettings["brand"]): BrandView {
+/** The post body in a serif: the Latin faces first, and for Chinese the Song faces first. */
+const SERIF =
+  '.markdown{font-family:ui-serif,Georgia,Cambria,"Times New Roman","Noto Serif","Songti SC","Noto Serif CJK SC","Source Han Serif SC",serif}' +
+  '.markdown:lang(zh){font-family:"Songti SC","Noto Serif CJK SC","Source Han Serif SC",STSong,"SimSun",ui-serif,Georgia,serif}';
+/** The larger reading size: 18 px instead of 16. */
+const LARGE = ".markdown{font-size:1.125rem}";
+
+export function brandView(brand: SiteSettings["brand"], appearance: SiteSettings["appearance"]): BrandView {
+  const css = [
+    accentCss(brand.accent),
+    appearance.typeface === "serif" ? SERIF : null,
+    appearance.largeText ? LARGE : null,
+  ].filter((part): part is string => part !== null);
   return {
-    css: accentCss(brand.accent),
+    css: css.length > 0 ? css.join("") : null,
     logo:
       brand.logo && brand.logoWidth > 0 && brand.logoHeight > 0
         ? { src: brand.logo, width: brand.logoWidth, height: brand.logoHeight }
