@@ -214,7 +214,10 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <Links />
       </head>
-      <body className="min-h-screen bg-white font-sans text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
+      {/* Reading pages are a column whose main part grows: the footer stays at the window's foot on short pages. */}
+      <body
+        className={`min-h-screen bg-white font-sans text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100 ${shell === "admin" ? "" : "flex flex-col"}`}
+      >
         <I18nextProvider i18n={i18n}>
           {/* Around the header and footer too: their links are plain in a lean document (lean/link.tsx). */}
           <LeanDocumentProvider value={lean}>
@@ -240,7 +243,7 @@ export function Layout({ children }: { children: ReactNode }) {
                   showLanguageSwitch={root?.showLanguageSwitch ?? false}
                 />
                 <Toasts flash={root?.flash ?? null} />
-                <main id="main" tabIndex={-1} className="mx-auto max-w-4xl px-4 py-8 focus:outline-none">
+                <main id="main" tabIndex={-1} className="mx-auto w-full max-w-4xl flex-1 px-4 py-8 focus:outline-none">
                   {children}
                 </main>
                 <SiteFooter site={root?.site ?? null} locale={locale} />

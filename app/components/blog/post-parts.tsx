@@ -245,3 +245,43 @@ export function SeriesBoxNav({ series, postId, prefix }: { series: SeriesBox; po
     </nav>
   );
 }
+
+/**
+ * The author card at the end of a post (issue 48): the author's name, short bio and a link to
+ * their page. Nothing for a post without a known author.
+ */
+export function AuthorCard({
+  name,
+  handle,
+  bio,
+  locale,
+  prefix,
+}: {
+  name: string | null;
+  handle: string | null;
+  bio: string | null;
+  locale: Locale;
+  prefix: string;
+}) {
+  const { t } = useTranslation("post");
+  if (!name) return null;
+  return (
+    <aside
+      aria-label={t("authorCard.label")}
+      lang={HTML_LANG[locale]}
+      data-testid="author-card"
+      className="mt-10 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800"
+    >
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("authorCard.label")}</p>
+      <p className="mt-1 text-lg font-semibold">{name}</p>
+      {bio && <p className="mt-2 whitespace-pre-line text-zinc-700 dark:text-zinc-300">{bio}</p>}
+      {handle && (
+        <p className="mt-3">
+          <Link to={`${prefix}/authors/${handle}`} rel="author" className={LINK}>
+            {t("authorCard.more", { name })}
+          </Link>
+        </p>
+      )}
+    </aside>
+  );
+}

@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { data, redirect } from "react-router";
 import { AdSlot } from "../../components/ads/ad-slot.tsx";
 import { type CommentActionResult, Comments } from "../../components/blog/comments.tsx";
-import { PostHeader, PostNeighbours, SeriesBoxNav } from "../../components/blog/post-parts.tsx";
+import { AuthorCard, PostHeader, PostNeighbours, SeriesBoxNav } from "../../components/blog/post-parts.tsx";
 import { DocumentHtml } from "../../components/document-parts.tsx";
 import { useNonce } from "../../components/nonce.tsx";
 import { Link } from "../../lean/link.tsx";
@@ -408,6 +408,13 @@ export default function PostDetailPage({ loaderData, actionData }: Route.Compone
                 </ul>
               </footer>
             )}
+            <AuthorCard
+              name={post.authorName}
+              handle={post.authorHandle}
+              bio={post.authorBio}
+              locale={locale}
+              prefix={prefix}
+            />
           </div>
         </div>
       </article>
