@@ -140,6 +140,7 @@ export default [
   route("sitemaps/:file", "routes/seo/sitemap-part.ts"),
   route("robots.txt", "routes/seo/robots.ts"),
   route("manifest.webmanifest", "routes/seo/manifest.ts"),
+  route("cards/:postId/:file", "routes/seo/social-card.ts"),
 
   route("api/auth/password-policy", "routes/api/password-policy.ts"),
   route("api/auth/*", "routes/api/auth.ts"),

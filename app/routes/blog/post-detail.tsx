@@ -36,7 +36,7 @@ import {
 } from "../../server/repos/post-detail.server.ts";
 import { seriesBoxForPost } from "../../server/repos/series.server.ts";
 import { requestSettings } from "../../server/request-settings.server.ts";
-import { findSocialCard } from "../../server/social-cards/cards.server.ts";
+import { socialCardAddress } from "../../server/social-cards/cards.server.ts";
 import { titleRuns } from "../../server/title-breaks.server.ts";
 import type { Route } from "./+types/post-detail";
 import { safeCover, seoFor } from "./post-seo.ts";
@@ -71,7 +71,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!post || !canView(post, user)) return notFoundForReader(app.db, locale);
 
   const open = isPublic(post);
-  const [neighbours, related, comments, bottomAd, sideAd, covers, series, reactions, card] = await Promise.all([
+  const [neighbours, related, comments, bottomAd, sideAd, covers, series, reactions] = await Promise.all([
     open && post.publishedAt
       ? findNeighbours(app.db, { id: post.id, publishedAt: post.publishedAt }, locale)
       : { previous: null, next: null },
@@ -83,8 +83,6 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     mediaImages(app.db, [mediaIdFromUrl(post.coverImageUrl) ?? ""]),
     seriesBoxForPost(app.db, post, locale),
     open ? reactionCounts(app.db, post.id) : { likes: 0, boosts: 0 },
-    // The social card of the version shown; drawn by the card job, so maybe not yet.
-    open ? findSocialCard(app.db, post.id, post.translation.locale) : null,
   ]);
   if (open) {
     // Kept for a cached copy's later reads even when this request (a prefetch) counts nothing.
@@ -99,6 +97,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     [neighbours.previous, neighbours.next, ...related, ...(series?.parts ?? [])].flatMap((p) => (p ? [p.id] : [])),
   );
 
+  // The social card of the version shown, at its fixed address (drawn by the card job; until
+  // then the address sends to the site image).
+  const card = open ? socialCardAddress(post.id, post.translation.locale) : null;
   const path = pagePath(request);
   const prefix = getRequest(context).prefix;
   const cover = safeCover(post.coverImageUrl);
@@ -224,7 +225,7 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
     og("og:url", seo.canonical),
     og("og:locale", seo.contentLocale === "en" ? "en_US" : "zh_CN"),
     ...seo.otherLocales.map((l) => og("og:locale:alternate", l === "en" ? "en_US" : "zh_CN")),
-    // The post's own card; without one (not drawn yet) the root's site image stays.
+    // The post's own card (the site image until the card job has drawn it).
     ...(seo.card
       ? [
           og("og:image", seo.card.url),

@@ -273,12 +273,9 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
         },
       });
       jobs.push(postImportJob);
-      // Each live post's social cards, drawn on the holder of the lease after a change; a card
-      // drawn or removed drops its post's pages, which name the image.
-      cardJob = startSocialCards(
-        { db: database.db, storage, log },
-        { onChanged: (postIds) => content.changed(postIds.map((id) => postTag(id))) },
-      );
+      // Each live post's social cards, drawn on the holder of the lease after a change. Pages
+      // name a card by a fixed address (routes/seo/social-card.ts): a drawing drops no page.
+      cardJob = startSocialCards({ db: database.db, storage, log });
       jobs.push(cardJob);
       // The daily digest of comments waiting, while the site setting asks for one.
       jobs.push(startModerationDigest(database.db, noticeDeps({ mailer, env }), log));

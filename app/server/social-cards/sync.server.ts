@@ -81,7 +81,7 @@ export interface SyncDeps {
 }
 
 export interface SyncResult {
-  /** Posts whose card was drawn or removed: their pages name a different image now. */
+  /** Posts whose card was drawn or removed. */
   changed: string[];
   made: number;
   removed: number;
