@@ -3,6 +3,7 @@ import { createPost } from "../../app/server/repos/posts.server.ts";
 import { DEFAULT_SETTINGS, updateSiteSettings } from "../../app/server/repos/site-settings.server.ts";
 import { png } from "../fixtures/images.ts";
 import { signedInAdmin } from "./account-helpers.ts";
+import { axeFindings, rulesFor } from "./axe.ts";
 import { ceiling } from "./ceilings.ts";
 import { expect, test } from "./fixtures.ts";
 
@@ -69,6 +70,7 @@ test("the owner sets an accent colour, a logo and a home layout, and the public 
   // A colour that passes, with the dark theme's lighter shade named; and a logo upload.
   await accent.fill("#be123c");
   await expect(page.getByText(/In the dark theme links use #[0-9a-f]{6}/)).toBeVisible();
+  expect(await axeFindings(page, { rules: rulesFor("light") }), "the brand page").toEqual([]);
   await page.getByTestId("upload-logo").setInputFiles({
     name: "logo.png",
     mimeType: "image/png",
@@ -92,6 +94,8 @@ test("the owner sets an accent colour, a logo and a home layout, and the public 
         await readerPage.goto(`/${locale}/posts/detail/${postId}`);
         await expect(readerPage.locator("html")).toHaveClass(scheme === "dark" ? /dark/ : /^(?!.*dark)/);
         const colour = await linkColour(readerPage);
+        // The accent's shades keep every text readable: axe finds nothing, contrast included.
+        expect(await axeFindings(readerPage, { rules: rulesFor(scheme) }), `${locale} ${scheme}`).toEqual([]);
         // #be123c itself on white; a lighter shade of it on the dark page (not the old blues).
         if (scheme === "light") expect(colour).toBe("rgb(190, 18, 60)");
         else {
