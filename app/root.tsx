@@ -25,6 +25,7 @@ import { getApp, getRequest } from "./server/boot/context.server.ts";
 import { federationHost } from "./server/federation/paths.server.ts";
 import { clearFlashCookie, flashOptions, hasFlashCookie, readFlash } from "./server/http/flash.server.ts";
 import { cachedSiteMenus } from "./server/menus/menus.server.ts";
+import { brandView } from "./server/settings/brand-view.server.ts";
 import { cachedFooterLinks } from "./server/site/footer-links.server.ts";
 import { requestSettings } from "./server/site/request-settings.server.ts";
 import { copyrightLine, SOCIAL_NETWORKS } from "./server/site/site-settings.server.ts";
@@ -91,6 +92,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       mainMenu: menus.main,
       menu: menus.footer,
       // The page's language's Fediverse account while federation is on (the follow box, fediverse:creator).
+      // The accent's CSS, the logo and the icons (admin/brand).
+      brand: brandView(settings.brand, settings.appearance),
       fediverseHandle: federation.statusFor(settings.fediverse.enabled).on
         ? `@${settings.fediverse.handles[locale]}@${federationHost(env.publicUrl)}`
         : null,
@@ -206,11 +209,29 @@ export function Layout({ children }: { children: ReactNode }) {
         {/* With a precedence React puts the stylesheet ahead of the module preloads it hoists
             into the head: a phone fetches the only render-blocking file first. */}
         <link rel="stylesheet" href={appCss} precedence="default" />
-        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {root?.site.brand.icons ? (
+          <>
+            <link rel="icon" href={root.site.brand.icons.favicon} sizes="32x32" type="image/png" />
+            <link rel="apple-touch-icon" href={root.site.brand.icons.apple} />
+            {/* Named only with an icon of the owner's: a page without one makes no extra request. */}
+            <link rel="manifest" href="/manifest.webmanifest" />
+          </>
+        ) : (
+          <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        )}
+        {/* The owner's accent in place of the blue scale (lib/brand.ts) and the reading type; after the stylesheet. */}
+        {root?.site.brand.css && (
+          <style nonce={nonce} data-brand="">
+            {root.site.brand.css}
+          </style>
+        )}
         <Meta />
         <Links />
       </head>
-      <body className="min-h-screen bg-white font-sans text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
+      {/* Reading pages are a column whose main part grows: the footer stays at the window's foot on short pages. */}
+      <body
+        className={`min-h-screen bg-white font-sans text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100 ${shell === "admin" ? "" : "flex flex-col"}`}
+      >
         <I18nextProvider i18n={i18n}>
           {/* Around the header and footer too: their links are plain in a lean document (lean/link.tsx). */}
           <LeanDocumentProvider value={lean}>
@@ -230,13 +251,14 @@ export function Layout({ children }: { children: ReactNode }) {
               <>
                 <SiteHeader
                   siteName={root?.site.name ?? i18n.t("siteName")}
+                  logo={root?.site.brand.logo ?? null}
                   user={root?.user ?? null}
                   locale={locale}
                   showLanguageSwitch={root?.showLanguageSwitch ?? false}
                   menu={root?.site.mainMenu}
                 />
                 <Toasts flash={root?.flash ?? null} />
-                <main id="main" tabIndex={-1} className="mx-auto max-w-4xl px-4 py-8 focus:outline-none">
+                <main id="main" tabIndex={-1} className="mx-auto w-full max-w-4xl flex-1 px-4 py-8 focus:outline-none">
                   {children}
                 </main>
                 <SiteFooter site={root?.site ?? null} locale={locale} />

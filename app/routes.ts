@@ -86,6 +86,7 @@ export default [
     route("insights.csv", "routes/admin/insights-csv.ts"),
     route("insights/posts/:id", "routes/admin/post-insights.tsx"),
     route("config", "routes/admin/config.tsx"),
+    route("brand", "routes/admin/brand.tsx"),
     route("fediverse", "routes/admin/fediverse.tsx"),
     route("users", "routes/admin/users.tsx"),
     route("subscribers", "routes/admin/subscribers.tsx"),
@@ -145,6 +146,8 @@ export default [
   route("sitemap.xml", "routes/seo/sitemap.ts"),
   route("sitemaps/:file", "routes/seo/sitemap-part.ts"),
   route("robots.txt", "routes/seo/robots.ts"),
+  route("manifest.webmanifest", "routes/seo/manifest.ts"),
+  route("cards/:postId/:file", "routes/seo/social-card.ts"),
 
   route("api/auth/password-policy", "routes/api/password-policy.ts"),
   route("api/auth/*", "routes/api/auth.ts"),

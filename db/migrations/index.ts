@@ -42,6 +42,7 @@ import * as addPostImportPlan from "./20261128T030000_add_post_import_plan.ts";
 import * as dropPostsPublicIdxOnSqlite from "./20261128T040000_drop_posts_public_idx_on_sqlite.ts";
 import * as addTranslationSync from "./20261129T050000_add_translation_sync.ts";
 import * as createPagesAndMenus from "./20261129T050000_create_pages_and_menus.ts";
+import * as createSocialCards from "./20261129T050000_create_social_cards.ts";
 import * as fillSystemPages from "./20261129T050100_fill_system_pages.ts";
 
 /**
@@ -92,5 +93,6 @@ export const migrations: Record<string, Migration> = {
   "20261128T040000_drop_posts_public_idx_on_sqlite": dropPostsPublicIdxOnSqlite,
   "20261129T050000_add_translation_sync": addTranslationSync,
   "20261129T050000_create_pages_and_menus": createPagesAndMenus,
+  "20261129T050000_create_social_cards": createSocialCards,
   "20261129T050100_fill_system_pages": fillSystemPages,
 };

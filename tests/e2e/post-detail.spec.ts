@@ -156,7 +156,11 @@ test("a published post shows title, body, contents and tags in English, and in C
   );
   await expect(head.locator('meta[property="og:type"]')).toHaveAttribute("content", "article");
   await expect(head.locator('meta[name="description"]')).toHaveAttribute("content", "SEO words");
-  await expect(head.locator('meta[property="og:image"]')).toHaveAttribute("content", `${baseURL}/social.jpg`);
+  // The post's social card, at its fixed address (social-card.spec.ts).
+  await expect(head.locator('meta[property="og:image"]')).toHaveAttribute(
+    "content",
+    `${baseURL}/cards/${first}/en.jpg`,
+  );
   await expect(head.locator('meta[property="article:published_time"]')).toHaveAttribute(
     "content",
     "2025-03-03T03:03:03.000Z",
@@ -168,9 +172,10 @@ test("a published post shows title, body, contents and tags in English, and in C
     headline: enTitle,
     datePublished: "2025-03-03T03:03:03.000Z",
     inLanguage: "en-US",
-    image: [`${baseURL}/social.jpg`],
     mainEntityOfPage: { "@id": `${baseURL}/en/posts/detail/${first}` },
   });
+  // The cover, after the social card when there is one.
+  expect(ld.image.at(-1)).toBe(`${baseURL}/social.jpg`);
   const html = (await response?.text()) ?? "";
   expect(html).toMatch(/<script type="application\/ld\+json" nonce="[^"]+">/);
   expect(html).toContain("Hello \\u003c/script> detail");

@@ -53,6 +53,7 @@ export const ADMIN_NAV = [
     id: "site",
     items: [
       { to: "/admin/config", key: "adminConfig:menu" },
+      { to: "/admin/brand", key: "adminBrand:menu" },
       { to: "/admin/links", key: "adminLinks:menu.links" },
       { to: "/admin/swapers", key: "menu.swapers" },
       { to: "/admin/ads", key: "adminLinks:menu.ads" },
@@ -77,6 +78,7 @@ const NAMESPACES = [
   "admin",
   "adminUsers",
   "adminConfig",
+  "adminBrand",
   "adminContent",
   "adminLinks",
   "adminNewsletter",

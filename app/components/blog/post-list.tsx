@@ -34,6 +34,8 @@ export interface PostListPage {
   pageCount: number;
 }
 
+export type HomeLayout = "list" | "grid" | "hero";
+
 /** Items before the "between" slot. */
 const BETWEEN_AFTER = 3;
 
@@ -57,6 +59,7 @@ export function PostList({
   prefix,
   emptyText,
   between,
+  layout = "list",
 }: {
   items: PostListItem[];
   locale: Locale;
@@ -64,9 +67,24 @@ export function PostList({
   emptyText: string;
   /** Shown after the third item when more follow (the "between list items" ad). */
   between?: ReactNode;
+  /**
+   * The home page's layout (admin/brand): this list; a grid of cards; or the first post as a
+   * large "hero" above the list. A post without a cover never gets an empty picture frame.
+   */
+  layout?: HomeLayout;
 }) {
   const { t } = useTranslation("blog");
   if (items.length === 0) return <p className="mt-6 text-zinc-600 dark:text-zinc-400">{emptyText}</p>;
+  if (layout === "grid") return <PostGrid items={items} locale={locale} prefix={prefix} between={between} />;
+  if (layout === "hero") {
+    const [first, ...rest] = items;
+    return (
+      <>
+        {first && <PostHero post={first} locale={locale} prefix={prefix} />}
+        {rest.length > 0 && <PostList items={rest} locale={locale} prefix={prefix} emptyText="" between={between} />}
+      </>
+    );
+  }
   // The first cover on the first screen is often the page's largest paint: fetched first.
   const firstCover = items.findIndex((post) => post.coverImageUrl);
   return (
@@ -187,5 +205,98 @@ export function Pagination({
         <span />
       )}
     </nav>
+  );
+}
+
+/** The date and reading time line of a card. */
+function CardMeta({ post, locale }: { post: PostListItem; locale: Locale }) {
+  const { t } = useTranslation("blog");
+  return (
+    <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+      {post.publishedAt && (
+        <time dateTime={post.publishedAt}>{t("publishedOn", { date: formatDate(post.publishedAt, locale) })}</time>
+      )}
+      {" · "}
+      {t("readingTime", { count: post.readingMinutes })}
+      {post.isFallback && (
+        <span className="ml-2 rounded bg-zinc-100 px-1.5 py-0.5 text-xs dark:bg-zinc-800">{t("inOtherLanguage")}</span>
+      )}
+    </p>
+  );
+}
+
+/** A cover in a 16:9 box (the box is there before the picture: nothing moves). */
+function WideCover({ post, sizes, eager }: { post: PostListItem; sizes: string; eager: boolean }) {
+  if (!post.coverImageUrl) return null;
+  return (
+    <div className="aspect-video w-full overflow-hidden rounded-md bg-zinc-100 dark:bg-zinc-800">
+      <img
+        src={post.coverImage?.src ?? post.coverImageUrl}
+        srcSet={post.coverImage?.srcSet || undefined}
+        sizes={post.coverImage?.srcSet ? sizes : undefined}
+        alt={post.coverAlt}
+        loading={eager ? "eager" : "lazy"}
+        fetchPriority={eager ? "high" : undefined}
+        decoding="async"
+        width={640}
+        height={360}
+        className="h-full w-full object-cover"
+      />
+    </div>
+  );
+}
+
+/** The newest post, large, above the rest of the list (the "hero" home layout). */
+function PostHero({ post, locale, prefix }: { post: PostListItem; locale: Locale; prefix: string }) {
+  return (
+    <article
+      lang={post.isFallback ? HTML_LANG[post.locale] : undefined}
+      className="mt-6 space-y-3 border-b border-zinc-200 pb-8 dark:border-zinc-800"
+      data-testid="post-hero"
+    >
+      <WideCover post={post} sizes="(min-width: 56rem) 56rem, 100vw" eager />
+      <h2 className="text-3xl font-bold tracking-tight">
+        <Link to={`${prefix}/posts/detail/${post.id}`} className="hover:underline">
+          {post.title}
+        </Link>
+      </h2>
+      <CardMeta post={post} locale={locale} />
+      {post.summary && <p className="text-lg text-zinc-700 dark:text-zinc-300">{post.summary}</p>}
+    </article>
+  );
+}
+
+/** Posts as a grid of cards (the "grid" home layout): a cover on top when there is one. */
+function PostGrid({
+  items,
+  locale,
+  prefix,
+  between,
+}: {
+  items: PostListItem[];
+  locale: Locale;
+  prefix: string;
+  between?: ReactNode;
+}) {
+  return (
+    <ol className="mt-6 grid gap-6 sm:grid-cols-2" data-testid="post-grid">
+      {items.map((post, index) => (
+        <Fragment key={post.id}>
+          {index === BETWEEN_AFTER && between && <li className="sm:col-span-2">{between}</li>}
+          <li>
+            <article lang={post.isFallback ? HTML_LANG[post.locale] : undefined} className="space-y-2">
+              <WideCover post={post} sizes="(min-width: 40rem) 28rem, 100vw" eager={index < 2} />
+              <h2 className="text-xl font-semibold">
+                <Link to={`${prefix}/posts/detail/${post.id}`} className="hover:underline">
+                  {post.title}
+                </Link>
+              </h2>
+              <CardMeta post={post} locale={locale} />
+              {post.summary && <p className="text-zinc-700 dark:text-zinc-300">{post.summary}</p>}
+            </article>
+          </li>
+        </Fragment>
+      ))}
+    </ol>
   );
 }

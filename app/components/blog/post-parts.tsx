@@ -50,7 +50,18 @@ function TitleRuns({ runs }: { runs: string[] }) {
  * shown in its other language, the title, byline and dates, its category and the
  * link to the other language.
  */
-export function PostHeader({ post, locale, prefix }: { post: HeadedPost; locale: Locale; prefix: string }) {
+export function PostHeader({
+  post,
+  locale,
+  prefix,
+  showViews = false,
+}: {
+  post: HeadedPost;
+  locale: Locale;
+  prefix: string;
+  /** The view count, for readers too: the owner's choice (admin/brand), off by default. */
+  showViews?: boolean;
+}) {
   const { t } = useTranslation("post");
   const { translation } = post;
   const other = otherLocale(translation.locale);
@@ -109,7 +120,7 @@ export function PostHeader({ post, locale, prefix }: { post: HeadedPost; locale:
         )}
         {updated && updated !== published && <time dateTime={post.updatedAt}>{t("updatedOn", { date: updated })}</time>}
         <span>{t("readingTime", { count: translation.readingMinutes })}</span>
-        <span data-testid="view-count">{t("views", { count: post.viewCount })}</span>
+        {showViews && <span data-testid="view-count">{t("views", { count: post.viewCount })}</span>}
       </p>
       <p lang={HTML_LANG[locale]} className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm">
         {post.category && (
@@ -232,5 +243,45 @@ export function SeriesBoxNav({ series, postId, prefix }: { series: SeriesBox; po
       {series.current > 0 && <p>{t("series.partOf", { n: series.current, total: series.parts.length })}</p>}
       <SeriesParts parts={series.parts} currentId={postId} prefix={prefix} />
     </nav>
+  );
+}
+
+/**
+ * The author card at the end of a post (issue 48): the author's name, short bio and a link to
+ * their page. Nothing for a post without a known author.
+ */
+export function AuthorCard({
+  name,
+  handle,
+  bio,
+  locale,
+  prefix,
+}: {
+  name: string | null;
+  handle: string | null;
+  bio: string | null;
+  locale: Locale;
+  prefix: string;
+}) {
+  const { t } = useTranslation("post");
+  if (!name) return null;
+  return (
+    <aside
+      aria-label={t("authorCard.label")}
+      lang={HTML_LANG[locale]}
+      data-testid="author-card"
+      className="mt-10 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800"
+    >
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("authorCard.label")}</p>
+      <p className="mt-1 text-lg font-semibold">{name}</p>
+      {bio && <p className="mt-2 whitespace-pre-line text-zinc-700 dark:text-zinc-300">{bio}</p>}
+      {handle && (
+        <p className="mt-3">
+          <Link to={`${prefix}/authors/${handle}`} rel="author" className={LINK}>
+            {t("authorCard.more", { name })}
+          </Link>
+        </p>
+      )}
+    </aside>
   );
 }

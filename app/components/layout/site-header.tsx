@@ -213,12 +213,15 @@ export function AccountMenu({ user, name }: { user: HeaderUser; name?: string })
 
 export function SiteHeader({
   siteName,
+  logo = null,
   user,
   locale,
   showLanguageSwitch,
   menu,
 }: {
   siteName: string;
+  /** The brand's logo (admin/brand), shown 28 px high; null: the Inkwell mark. */
+  logo?: { src: string; width: number; height: number } | null;
   user: HeaderUser | null;
   locale: Locale;
   showLanguageSwitch: boolean;
@@ -270,7 +273,18 @@ export function SiteHeader({
         className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3"
       >
         <Link to="/" className="flex items-center gap-2 text-lg font-semibold">
-          <img src="/favicon.svg" alt="" width="28" height="28" className="h-7 w-7" />
+          {logo ? (
+            <img
+              src={logo.src}
+              alt=""
+              width={Math.round((28 * logo.width) / logo.height)}
+              height="28"
+              className="h-7 w-auto max-w-40 object-contain"
+              data-testid="site-logo"
+            />
+          ) : (
+            <img src="/favicon.svg" alt="" width="28" height="28" className="h-7 w-7" />
+          )}
           {siteName}
         </Link>
         <div className="ml-auto flex items-center gap-1 lg:order-last">

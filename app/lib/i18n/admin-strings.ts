@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import enAdmin from "../../../locales/en/admin.json";
+import enAdminBrand from "../../../locales/en/adminBrand.json";
 import enAdminConfig from "../../../locales/en/adminConfig.json";
 import enAdminContent from "../../../locales/en/adminContent.json";
 import enAdminLinks from "../../../locales/en/adminLinks.json";
@@ -12,6 +13,7 @@ import enMedia from "../../../locales/en/media.json";
 import enTranslations from "../../../locales/en/translations.json";
 import enWriting from "../../../locales/en/writing.json";
 import zhAdmin from "../../../locales/zh/admin.json";
+import zhAdminBrand from "../../../locales/zh/adminBrand.json";
 import zhAdminConfig from "../../../locales/zh/adminConfig.json";
 import zhAdminContent from "../../../locales/zh/adminContent.json";
 import zhAdminLinks from "../../../locales/zh/adminLinks.json";
@@ -36,6 +38,7 @@ const STRINGS = {
     admin: enAdmin,
     adminUsers: enAdminUsers,
     adminConfig: enAdminConfig,
+    adminBrand: enAdminBrand,
     adminContent: enAdminContent,
     adminLinks: enAdminLinks,
     adminNewsletter: enAdminNewsletter,
@@ -50,6 +53,7 @@ const STRINGS = {
     admin: zhAdmin,
     adminUsers: zhAdminUsers,
     adminConfig: zhAdminConfig,
+    adminBrand: zhAdminBrand,
     adminContent: zhAdminContent,
     adminLinks: zhAdminLinks,
     adminNewsletter: zhAdminNewsletter,

@@ -36,6 +36,7 @@ export const ADMIN_NAMESPACES = [
   "admin",
   "adminUsers",
   "adminConfig",
+  "adminBrand",
   "adminContent",
   "adminLinks",
   "adminNewsletter",

@@ -56,6 +56,7 @@ export const PLAIN_PAGES: ReadonlySet<string> = new Set([
   "healthz",
   "readyz",
   "builds",
+  "cards",
 ]);
 
 /**

@@ -50,6 +50,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 type ConfigFailure = FormFailure & { values?: Record<string, string> };
 
+/** Settings edited on pages of their own (admin/fediverse, admin/brand), not in this form. */
+type OwnPage = "fediverse" | "brand" | "appearance";
+
 const FIELD_NAMES = Object.keys(siteConfigSchema.shape);
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -62,14 +65,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     Object.fromEntries(FIELD_NAMES.map((name) => [name, String(form.get(name) ?? "").slice(0, PAGE_MAX + 1)]));
   if (!parsed.ok) return data<ConfigFailure>({ fieldErrors: parsed.errors, values: typed() }, { status: 400 });
 
-  // The Fediverse settings have their own page (admin/fediverse).
-  const next: Omit<SiteSettings, "fediverse"> = formToSettings(parsed.data);
+  // The Fediverse settings and the brand have their own pages (admin/fediverse, admin/brand).
+  const next: Omit<SiteSettings, OwnPage> = formToSettings(parsed.data);
   try {
     await app.db.transaction().execute(async (trx) => {
       const current = await getSiteSettings(trx);
-      const { fediverse: _elsewhere, ...ownSettings } = current;
+      const { fediverse: _elsewhere, brand: _brand, appearance: _appearance, ...ownSettings } = current;
       // Only the settings that changed are written, and named (not their values) in the audit log.
-      const keys = (Object.keys(next) as Array<Exclude<SettingKey, "fediverse">>).filter(
+      const keys = (Object.keys(next) as Array<Exclude<SettingKey, OwnPage>>).filter(
         (k) => changedKeys(current[k], next[k]).length > 0,
       );
       if (keys.length === 0) return;

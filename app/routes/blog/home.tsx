@@ -30,7 +30,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const pageNumber = parsePageParam(params.page);
   if (pageNumber === null) throw data(null, { status: 404 });
   const locale = getRequest(context).locale;
-  const { postsPerPage } = await requestSettings(context);
+  const settings = await requestSettings(context);
+  const { postsPerPage } = settings;
   // The total is kept per instance (post-counts.server.ts), with the render cache or without it.
   const page = await listPublishedPosts(db, {
     locale,
@@ -74,6 +75,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     // /posts and its pages list every post; the home page greets first.
     isList: !isHome,
     isHome,
+    homeLayout: settings.appearance.homeLayout,
   };
 }
 
@@ -121,7 +123,7 @@ function EmptySite({ owner, prefix }: { owner: boolean; prefix: string }) {
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("blog");
-  const { locale, page, prefix, slides, topAd, betweenAd, isList, isHome, owner } = loaderData;
+  const { locale, page, prefix, slides, topAd, betweenAd, isList, isHome, owner, homeLayout } = loaderData;
   // The site's description (admin config) greets readers on the home page.
   const site = useRouteLoaderData<typeof rootLoader>("root")?.site;
   return (
@@ -147,6 +149,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             prefix={prefix}
             emptyText={t("empty")}
             between={betweenAd && <AdSlot ad={betweenAd} />}
+            // The owner's layout on the home page (admin/brand); the hero only on the first page.
+            layout={homeLayout === "hero" && page.page > 1 ? "list" : homeLayout}
           />
         )}
         <Pagination page={page} pageHref={(n) => (n === 1 ? `${prefix}/posts` : `${prefix}/posts/page/${n}`)} />

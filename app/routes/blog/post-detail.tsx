@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { data, redirect } from "react-router";
 import { AdSlot } from "../../components/ads/ad-slot.tsx";
 import { type CommentActionResult, Comments } from "../../components/blog/comments.tsx";
-import { PostHeader, PostNeighbours, SeriesBoxNav } from "../../components/blog/post-parts.tsx";
+import { AuthorCard, PostHeader, PostNeighbours, SeriesBoxNav } from "../../components/blog/post-parts.tsx";
 import { TranslationNotice, type TranslationNoticeView } from "../../components/blog/translation-notice.tsx";
 import { DocumentHtml } from "../../components/document-parts.tsx";
 import { useNonce } from "../../components/nonce.tsx";
@@ -42,6 +42,7 @@ import {
 import { titleRuns } from "../../server/render/title-breaks.server.ts";
 import { adFor } from "../../server/site/ad-slots.server.ts";
 import { requestSettings } from "../../server/site/request-settings.server.ts";
+import { socialCardAddress } from "../../server/social-cards/cards.server.ts";
 import { seriesBoxForPost } from "../../server/taxonomy/series.server.ts";
 import type { Route } from "./+types/post-detail";
 import { safeCover, seoFor } from "./post-seo.ts";
@@ -102,6 +103,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     [neighbours.previous, neighbours.next, ...related, ...(series?.parts ?? [])].flatMap((p) => (p ? [p.id] : [])),
   );
 
+  // The social card of the version shown, at its fixed address (drawn by the card job; until
+  // then the address sends to the site image).
+  const card = open ? socialCardAddress(post.id, post.translation.locale) : null;
   const path = pagePath(request);
   const prefix = getRequest(context).prefix;
   const cover = safeCover(post.coverImageUrl);
@@ -138,7 +142,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     // Left out when there is none: a post page's data is part of its weight.
     ...(series ? { series } : {}),
     ...(notice ? { notice } : {}),
-    seo: seoFor(post, app.env.publicUrl, settings.siteName[locale], cover, series),
+    seo: seoFor(post, app.env.publicUrl, settings.siteName[locale], cover, series, card),
+    // Readers see the view count only when the owner shows it (admin/brand).
+    showViews: settings.appearance.viewCounts,
     bottomAd,
     sideAd,
   } as const;
@@ -233,7 +239,18 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
     og("og:url", seo.canonical),
     og("og:locale", seo.contentLocale === "en" ? "en_US" : "zh_CN"),
     ...seo.otherLocales.map((l) => og("og:locale:alternate", l === "en" ? "en_US" : "zh_CN")),
-    ...(seo.image ? [og("og:image", seo.image)] : []),
+    // The post's own card (the site image until the card job has drawn it).
+    ...(seo.card
+      ? [
+          og("og:image", seo.card.url),
+          og("og:image:type", seo.card.contentType),
+          og("og:image:width", String(seo.card.width)),
+          og("og:image:height", String(seo.card.height)),
+          og("og:image:alt", seo.card.alt),
+          { name: "twitter:image", content: seo.card.url },
+          { name: "twitter:image:alt", content: seo.card.alt },
+        ]
+      : []),
     ...(seo.publishedTime ? [og("article:published_time", seo.publishedTime)] : []),
     og("article:modified_time", seo.modifiedTime),
     ...seo.tags.map((tag) => og("article:tag", tag)),
@@ -320,6 +337,7 @@ export default function PostDetailPage({ loaderData, actionData }: Route.Compone
     bottomAd,
     sideAd,
     series,
+    showViews,
   } = loaderData;
   const { translation } = post;
   const contentLang = HTML_LANG[translation.locale];
@@ -328,7 +346,7 @@ export default function PostDetailPage({ loaderData, actionData }: Route.Compone
   return (
     <>
       <article aria-labelledby="post-title" lang={post.isFallback ? contentLang : undefined}>
-        <PostHeader post={post} locale={locale} prefix={prefix} />
+        <PostHeader post={post} locale={locale} prefix={prefix} showViews={showViews} />
 
         {series && <SeriesBoxNav series={series} postId={post.id} prefix={prefix} />}
 
@@ -412,6 +430,13 @@ export default function PostDetailPage({ loaderData, actionData }: Route.Compone
                 </ul>
               </footer>
             )}
+            <AuthorCard
+              name={post.authorName}
+              handle={post.authorHandle}
+              bio={post.authorBio}
+              locale={locale}
+              prefix={prefix}
+            />
           </div>
         </div>
       </article>

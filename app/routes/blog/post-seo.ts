@@ -1,5 +1,6 @@
 import { HTML_LANG, type Locale } from "../../lib/i18n/locale.ts";
 import type { PostDetail } from "../../server/posts/post-detail.server.ts";
+import type { SocialCard } from "../../server/social-cards/cards.server.ts";
 import type { SeriesBox } from "../../server/taxonomy/series.server.ts";
 
 // What a post page tells search engines and link previews: kept beside the route.
@@ -26,6 +27,7 @@ export function seoFor(
   siteName: string,
   cover: string | null,
   series: Pick<SeriesBox, "slug" | "name"> | null = null,
+  card: SocialCard | null = null,
 ) {
   const { translation } = post;
   const url = (l: Locale) => `${publicUrl}/${l}/posts/detail/${post.id}`;
@@ -33,6 +35,8 @@ export function seoFor(
   const title = translation.seoTitle || translation.title;
   const description = translation.seoDescription || translation.summary || null;
   const image = cover ? absolute(publicUrl, cover) : null;
+  const cardUrl = card ? absolute(publicUrl, card.url) : null;
+  const images = [cardUrl, image].filter((u): u is string => u !== null);
   const published = post.publishedAt ?? post.createdAt;
   // The author page in the version's language (the byline links it with rel=author too).
   const authorUrl = post.authorHandle ? `${publicUrl}/${translation.locale}/authors/${post.authorHandle}` : null;
@@ -46,7 +50,8 @@ export function seoFor(
     author: post.authorName
       ? { "@type": "Person", name: post.authorName, ...(authorUrl ? { url: authorUrl } : {}) }
       : { "@type": "Organization", name: siteName },
-    ...(image ? { image: [image] } : {}),
+    ...(images.length > 0 ? { image: images } : {}),
+    publisher: { "@type": "Organization", name: siteName, url: `${publicUrl}/${translation.locale}` },
     inLanguage: HTML_LANG[translation.locale],
     mainEntityOfPage: { "@type": "WebPage", "@id": canonical },
     ...(post.tags.length > 0 ? { keywords: post.tags.map((g) => g.name).join(", ") } : {}),
@@ -66,6 +71,8 @@ export function seoFor(
     canonical,
     authorUrl,
     image,
+    /** The post's social card (og:image, twitter:image), described for link previews. */
+    card: card && cardUrl ? { ...card, url: cardUrl, alt: translation.title } : null,
     contentLocale: translation.locale,
     alternates: [
       ...post.locales.map((l) => ({ hrefLang: l, href: url(l) })),

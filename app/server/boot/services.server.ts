@@ -42,6 +42,7 @@ import { startScheduledPublishing } from "../posts/publish-scheduled.server.ts";
 import { createRedirectMap, type RedirectMap } from "../redirects/map.server.ts";
 import { createSharedState, type SharedState } from "../shared-state/index.server.ts";
 import { createAdImpressions } from "../site/ads.server.ts";
+import { startSocialCards } from "../social-cards/sync.server.ts";
 import { createStorage } from "../storage/index.server.ts";
 import { createLocalStorage, type LocalFileSystem } from "../storage/local.server.ts";
 import type { Services } from "./context.server.ts";
@@ -140,6 +141,7 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
         what === "load" ? "could not read the redirects" : "could not write redirect hits; will retry",
       ),
   });
+  let cardJob: LeasedJob | null = null;
   // Posts federate from a sync that runs after every content change (here or on another instance).
   const federation = createFederationService({
     db: database.db,
@@ -158,6 +160,8 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
     alsoForget: (tags) => {
       redirects.forget(tags);
       federation.poke();
+      // A new title, cover or brand may need new social cards (the job compares, then draws).
+      cardJob?.poke();
     },
   });
   // Every change of a post's life (posts/lifecycle.server.ts) drops the pages it touched and
@@ -269,6 +273,10 @@ export async function createServices(env: Env, options: BootOptions = {}): Promi
         },
       });
       jobs.push(postImportJob);
+      // Each live post's social cards, drawn on the holder of the lease after a change. Pages
+      // name a card by a fixed address (routes/seo/social-card.ts): a drawing drops no page.
+      cardJob = startSocialCards({ db: database.db, storage, log });
+      jobs.push(cardJob);
       // The daily digest of comments waiting, while the site setting asks for one.
       jobs.push(startModerationDigest(database.db, noticeDeps({ mailer, env }), log));
       // Insights: each finished day's visitors counted, its hashes and salt deleted, old rows pruned.

@@ -59,6 +59,7 @@ export interface Database {
   pages: PagesTable;
   pageRevisions: PageRevisionsTable;
   menus: MenusTable;
+  socialCards: SocialCardsTable;
 }
 
 /**
@@ -231,6 +232,21 @@ export interface NewsletterSendsTable {
   /** JSON `NewsletterMails`: the rendered mail per language, set by the first batch. */
   mails: string | null;
   createdBy: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** A live post's social card in one language: the file "{id}/card.jpg" in the store (issue 48). */
+export interface SocialCardsTable {
+  id: string;
+  postId: string;
+  locale: Locale;
+  /** What the card was drawn from, hashed: a different hash means the card is redrawn. */
+  inputHash: string;
+  contentType: string;
+  width: number;
+  height: number;
+  size: number;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

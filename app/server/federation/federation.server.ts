@@ -37,6 +37,7 @@ import type { FederationActor } from "../db/schema.server.ts";
 import { absolutizeUrls, postUrl } from "../feeds/feeds.server.ts";
 import type { Env } from "../platform/env.server.ts";
 import { newId } from "../platform/ids.server.ts";
+import { iconUrl } from "../settings/icons.server.ts";
 import { getSiteSetting, getSiteSettings, SOCIAL_NETWORKS, type SocialNetwork } from "../site/site-settings.server.ts";
 import { type InboundData, onCreate, onDelete, onReaction, onUndoReaction, onUpdate } from "./inbound.server.ts";
 import { isBlocked } from "./inbound-store.server.ts";
@@ -309,8 +310,12 @@ export function createInkwellFederation(opts: FederationOptions): InkwellFederat
       if (!isFederationActor(identifier)) return null;
       const settings = await getSiteSettings(ctx.data.db);
       const pairs = await ctx.getActorKeyPairs(identifier);
-      // The site's social image is both the avatar and the header (the blog has no logo setting).
+      // The brand (admin/brand): the avatar is the site icon's largest size (square, as
+      // Mastodon shows avatars), else the logo, else the social image; the header is the social image.
       const picture = settings.socialImage ? absoluteUrl(settings.socialImage, publicUrl) : null;
+      const { brand } = settings;
+      const avatarPath = brand.icon ? iconUrl(brand.icon, "i512.png") : brand.logo || null;
+      const avatar = avatarPath ? absoluteUrl(avatarPath, publicUrl) : picture;
       return new Person({
         id: ctx.getActorUri(identifier),
         preferredUsername: settings.fediverse.handles[identifier],
@@ -324,7 +329,7 @@ export function createInkwellFederation(opts: FederationOptions): InkwellFederat
         manuallyApprovesFollowers: false,
         discoverable: true,
         indexable: true,
-        icon: picture ? imageObject(picture, null) : null,
+        icon: avatar ? imageObject(avatar, null) : null,
         image: picture ? imageObject(picture, null) : null,
         attachments: profileFields({
           actor: identifier,

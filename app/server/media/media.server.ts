@@ -397,7 +397,7 @@ export async function deleteMedia(
 export const GC_MIN_AGE_MS = 60 * 60 * 1000;
 
 /**
- * Files in the store that no media row owns (left by a crash between writing and
+ * Files in the store that no media row (or social card) owns (left by a crash between writing and
  * recording, or a failed delete), older than GC_MIN_AGE_MS. Dry run unless `remove` is set.
  */
 export async function collectGarbage(
@@ -405,6 +405,8 @@ export async function collectGarbage(
   opts: { remove: boolean; now?: number },
 ): Promise<{ orphans: string[]; removed: number }> {
   const known = new Set((await deps.db.selectFrom("media").select("id").execute()).map((r) => r.id));
+  // The posts' social cards are stored beside the uploads, one folder each (social-cards/).
+  for (const card of await deps.db.selectFrom("socialCards").select("id").execute()) known.add(card.id);
   const cutoff = (opts.now ?? Date.now()) - GC_MIN_AGE_MS;
   const orphans: string[] = [];
   for await (const key of deps.storage.list()) {

@@ -104,4 +104,34 @@ describe("newsletter mail HTML", () => {
     expect(mine.text).toContain(`退订: ${SITE}/zh/unsubscribe?token=a.b&x=1`);
     expect(mine.html).not.toContain("%%");
   });
+
+  it("shows the brand's logo above the site's name and its accent on the button", () => {
+    const content = {
+      locale: "en" as const,
+      siteName: "Inkwell",
+      title: "Title",
+      summary: "",
+      coverUrl: null,
+      coverAlt: "",
+      bodyHtml: "<p>Body</p>",
+      postUrl: `${SITE}/en/posts/detail/p1`,
+      dateLine: "",
+      strings: {
+        readOnSite: "Read on the site",
+        footer: "Footer",
+        unsubscribe: "Unsubscribe",
+        preferences: "Language",
+      },
+    };
+    const plain = renderNewsletter(content, SITE);
+    expect(plain.html).not.toContain('height="40"');
+    const branded = renderNewsletter(
+      { ...content, logo: { url: "/media/l/image.png", width: 300, height: 100 }, accent: "#be123c" },
+      SITE,
+    );
+    expect(branded.html).toContain(`<img src="${SITE}/media/l/image.png" alt="" height="40" width="120"`);
+    expect(branded.html.indexOf("/media/l/image.png")).toBeLessThan(branded.html.indexOf(">Inkwell<"));
+    expect(branded.html).toContain("background:#be123c;color:#ffffff");
+    expect(plain.html).not.toContain("#be123c");
+  });
 });

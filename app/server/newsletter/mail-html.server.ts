@@ -294,6 +294,10 @@ export interface NewsletterContent {
   postUrl: string;
   /** Already formatted in the mail's language. */
   dateLine: string;
+  /** The brand's logo, shown 40 px high above the site's name; null or absent: the name alone. */
+  logo?: { url: string; width: number; height: number } | null;
+  /** The brand's accent (`#rrggbb`) for the button; null or absent: the default link blue. */
+  accent?: string | null;
   strings: {
     readOnSite: string;
     /** Why they get it; `{{site}}` already filled. */
@@ -321,6 +325,10 @@ export function renderNewsletter(c: NewsletterContent, publicUrl: string): Rende
   const cover = c.coverUrl
     ? `<img src="${escapeHtml(absoluteUrl(c.coverUrl, publicUrl))}" alt="${escapeHtml(c.coverAlt)}" width="600" style="${STYLES.img};margin-bottom:20px;border-radius:6px">`
     : "";
+  const logo = c.logo
+    ? `<img src="${escapeHtml(absoluteUrl(c.logo.url, publicUrl))}" alt="" height="40" width="${Math.round((40 * c.logo.width) / Math.max(1, c.logo.height))}" style="display:block;height:40px;width:auto;max-width:240px;margin:0 0 8px;border:0">`
+    : "";
+  const accent = c.accent && /^#[0-9a-f]{6}$/i.test(c.accent) ? c.accent : LINK;
   const html = `<!doctype html>
 <html lang="${c.locale === "zh" ? "zh-CN" : "en"}">
 <head>
@@ -346,12 +354,12 @@ export function renderNewsletter(c: NewsletterContent, publicUrl: string): Rende
 <tr><td align="center" style="padding:24px 12px">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" class="iw-card" style="max-width:640px;background:#ffffff;border-radius:8px">
 <tr><td style="padding:28px 24px;font-family:${FONT};font-size:17px;line-height:1.65;color:${TEXT}">
-<p style="margin:0 0 20px;font-size:14px;color:${MUTED}">${escapeHtml(c.siteName)}</p>
+${logo}<p style="margin:0 0 20px;font-size:14px;color:${MUTED}">${escapeHtml(c.siteName)}</p>
 <h1 style="${STYLES.h1};margin-top:0"><a href="${escapeHtml(c.postUrl)}" style="color:${TEXT};text-decoration:none">${escapeHtml(c.title)}</a></h1>
 <p style="margin:0 0 20px;font-size:14px;color:${MUTED}">${escapeHtml(c.dateLine)}</p>
 ${cover}
 ${body}
-<p style="margin:28px 0 0"><a href="${escapeHtml(c.postUrl)}" style="display:inline-block;padding:10px 18px;background:${LINK};color:#ffffff;border-radius:6px;text-decoration:none;font-weight:600">${escapeHtml(c.strings.readOnSite)}</a></p>
+<p style="margin:28px 0 0"><a href="${escapeHtml(c.postUrl)}" style="display:inline-block;padding:10px 18px;background:${accent};color:#ffffff;border-radius:6px;text-decoration:none;font-weight:600">${escapeHtml(c.strings.readOnSite)}</a></p>
 </td></tr>
 </table>
 <p style="max-width:600px;margin:16px auto 0;font-family:${FONT};font-size:13px;line-height:1.5;color:${MUTED}">${escapeHtml(c.strings.footer)}<br>

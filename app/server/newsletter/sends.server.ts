@@ -169,6 +169,12 @@ async function renderMailsOf(
         postUrl: `${publicUrl}/${tr.locale}/posts/detail/${encodeURIComponent(post.id)}?utm_source=newsletter`,
         dateLine: post.publishedAt ? formatDate(post.publishedAt, tr.locale) : "",
         strings: newsletterStrings(tr.locale, siteName),
+        // The brand (admin/brand): the logo above the site's name, the accent on the button.
+        logo:
+          settings.brand.logo && settings.brand.logoWidth > 0
+            ? { url: settings.brand.logo, width: settings.brand.logoWidth, height: settings.brand.logoHeight }
+            : null,
+        accent: settings.brand.accent || null,
       },
       publicUrl,
     );

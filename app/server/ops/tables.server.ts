@@ -18,7 +18,8 @@ import { reindexAll } from "../search/index.server.ts";
  * personal data kept only until the import ends, and the result is in "subscribers" and the audit log;
  * docs/decisions/011-subscriber-import.md), "postImports" and "postImportItems" (a post import's transient
  * state; "importSources", what the importers made, is kept), "insightVisitors" and "insightSalts" (a day's
- * visitor hashes and their salt, deleted when the day is counted: docs/decisions/021-insights.md) and Kysely's
+ * visitor hashes and their salt, deleted when the day is counted: docs/decisions/021-insights.md), "socialCards"
+ * (the posts' social cards: the card job draws them again after a load) and Kysely's
  * migration tables (the target is migrated by our
  * own history instead).
  */

@@ -41,6 +41,8 @@ export interface PostDetail {
   authorName: string | null;
   /** The author page's handle (/authors/{handle}); null when unknown. */
   authorHandle: string | null;
+  /** The author's short bio (the author card at the end of the post); null when none. */
+  authorBio: string | null;
   viewCount: number;
   coverImageUrl: string | null;
   coverAlt: string;
@@ -123,6 +125,7 @@ const postDetailRow = reusableQuery(["id", "locale", "other"], (db, v: { id: str
       "p.seriesId",
       "u.name as authorName",
       "u.handle as authorHandle",
+      "u.bio as authorBio",
       "c.slug as categorySlug",
       "c.nameEn as categoryNameEn",
       "c.nameZh as categoryNameZh",
@@ -188,6 +191,7 @@ export async function findPostDetail(db: DB, id: string, locale: Locale): Promis
     authorId: row.authorId,
     authorName: row.authorId ? displayName(row.authorName) : null,
     authorHandle: row.authorId ? row.authorHandle : null,
+    authorBio: row.authorId && row.authorBio?.trim() ? row.authorBio.trim() : null,
     viewCount: Number(row.viewCount),
     coverImageUrl: row.coverImageUrl,
     coverAlt: row.coverAlt,

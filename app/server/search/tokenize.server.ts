@@ -43,6 +43,14 @@ function segmenter(): Jieba {
   return jieba;
 }
 
+/**
+ * Chinese text cut into words, every character kept (spaces, punctuation and Latin words come
+ * back as pieces of their own): where a line of a title may break (the social cards).
+ */
+export function chineseWords(text: string): string[] {
+  return segmenter().cut(text, true);
+}
+
 export function normalize(text: string): string {
   return text.normalize("NFKC").toLowerCase();
 }

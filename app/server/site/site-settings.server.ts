@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { HEX_COLOUR } from "../../lib/brand.ts";
 import type { Locale } from "../../lib/i18n/locale.ts";
+import { MEDIA_URL_RE } from "../../lib/media.ts";
 import { PASSWORD_CLASSES } from "../../lib/schemas/auth.ts";
 import { HANDLE_PATTERN } from "../../lib/schemas/fediverse.ts";
 import { isSafeUrl } from "../../lib/schemas/swaper.ts";
@@ -12,6 +14,9 @@ const optionalUrl = z.union([z.literal(""), z.url({ protocol: /^https?$/ }).max(
 
 export const SOCIAL_NETWORKS = ["github", "x", "weibo", "zhihu"] as const;
 export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
+
+/** An upload of this site ("/media/{id}/{file}"), or "" for none. */
+const uploadPath = z.union([z.literal(""), z.string().regex(MEDIA_URL_RE)]);
 
 /** Every setting, its shape, and the default a fresh blog starts with. */
 const settingSchemas = {
@@ -49,6 +54,30 @@ const settingSchemas = {
    * The Fediverse accounts (issue 22): the admin switch (FEDERATION in the environment
    * overrides it) and each language's handle, the part before "@host".
    */
+  /**
+   * The brand (issue 48, admin/brand): the accent colour ("#rrggbb"; "" keeps the blue; one
+   * that fails 4.5:1 on the light page is refused by the form, lib/brand.ts), the logo and the
+   * site icon (uploads; "" for none).
+   */
+  brand: z.object({
+    accent: z.union([z.literal(""), z.string().regex(HEX_COLOUR)]),
+    logo: uploadPath,
+    /** The logo's size in pixels, kept so pages can reserve its space (0 with no logo). */
+    logoWidth: z.number().int().min(0).max(100_000),
+    logoHeight: z.number().int().min(0).max(100_000),
+    icon: uploadPath,
+  }),
+  /**
+   * How reading pages look (issue 48, admin/brand): the post body's typeface (the site's sans,
+   * or a serif), a larger reading size, whether readers see a post's view count, the home layout.
+   */
+  appearance: z.object({
+    typeface: z.enum(["sans", "serif"]),
+    largeText: z.boolean(),
+    viewCounts: z.boolean(),
+    /** The home page's posts: the list, a grid of cards, or the newest as a hero above the list. */
+    homeLayout: z.enum(["list", "grid", "hero"]),
+  }),
   fediverse: z.object({
     enabled: z.boolean(),
     handles: z.object({
@@ -82,6 +111,8 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   registrationOpen: true,
   socialImage: "/social.jpg",
   passwordPolicy: null,
+  brand: { accent: "", logo: "", logoWidth: 0, logoHeight: 0, icon: "" },
+  appearance: { typeface: "sans", largeText: false, viewCounts: false, homeLayout: "list" },
   fediverse: { enabled: false, handles: { en: "blog-en", zh: "blog" } },
 };
 
