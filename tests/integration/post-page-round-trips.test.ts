@@ -16,7 +16,7 @@ import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
 // after a first reader filled what an instance keeps between requests) on each dialect.
 
 // Before issue 50: 10 on SQLite (two of them `pragma data_version`, in process) and 8 on PostgreSQL.
-const ROUND_TRIPS = { sqlite: 8, postgres: 6 } as const;
+const ROUND_TRIPS = { sqlite: 7, postgres: 5 } as const;
 
 describe(`an anonymous post page's round trips (${testDialect()})`, () => {
   let boot: Boot;

@@ -3,6 +3,7 @@ import type { DB } from "../db/db.server.ts";
 import type { CountValue } from "../db/query.server.ts";
 import { reusableQuery } from "../db/reusable-query.server.ts";
 import type { Locale, PostStatus } from "../db/schema.server.ts";
+import { type ReactionCounts, reactionCountSql } from "../federation/inbound-store.server.ts";
 import type { TocEntry } from "../render/post-outline.server.ts";
 import { termName } from "../taxonomy/taxonomy.server.ts";
 import { cachedCount } from "./post-counts.server.ts";
@@ -47,6 +48,8 @@ export interface PostDetail {
   tags: TermLink[];
   /** The series it belongs to (the page loads the series box from it); null: none. */
   seriesId: string | null;
+  /** Likes and boosts from the Fediverse, blocked actors and servers left out. */
+  reactions: ReactionCounts;
   /** The version shown: the reader's language, else the other one. */
   translation: PostTranslationView;
   /** True when the reader's language has no version and the other one is shown. */
@@ -156,6 +159,8 @@ const postDetailRow = reusableQuery(["id", "locale", "other"], (db, v: { id: str
       "t.seoDescription as tSeoDescription",
       sql<CountValue>`(select count(*) from "postTranslations" x where x."postId" = p."id")`.as("languageCount"),
       tagsJson(db).as("tagsJson"),
+      reactionCountSql("p.id", "like").as("likes"),
+      reactionCountSql("p.id", "announce").as("boosts"),
     ]),
 );
 
@@ -208,6 +213,7 @@ export async function findPostDetail(db: DB, id: string, locale: Locale): Promis
         : null,
     tags: tags.map((g) => ({ slug: g.slug, name: termName(g, locale) })),
     seriesId: row.seriesId,
+    reactions: { likes: Number(row.likes ?? 0), boosts: Number(row.boosts ?? 0) },
     translation,
     isFallback: !own,
     locales,
