@@ -1,4 +1,4 @@
-import { CompiledQuery, type KyselyPlugin, type QueryId, type RootOperationNode } from "kysely";
+import { CompiledQuery } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loader as rootLoader } from "../../app/root.tsx";
 import { loader as homeLoader } from "../../app/routes/blog/home.tsx";
@@ -10,6 +10,7 @@ import type { DB } from "../../app/server/db/db.server.ts";
 import { parseEnv } from "../../app/server/platform/env.server.ts";
 import { SEARCH_CANDIDATES } from "../../app/server/search/search.server.ts";
 import { seedDemo } from "../../scripts/demo/seed.ts";
+import { QueryRecorder, type Recorded } from "../setup/query-recorder.ts";
 import { callRoute, type RouteHandler, requestStateFor, testRouterContext } from "../setup/router-context.ts";
 import { tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
@@ -40,34 +41,6 @@ const SEARCH_INDEX = new Set(["postSearch"]);
 const SEARCH_INDEX_BUDGET = 3 * SEARCH_CANDIDATES;
 /** SQLite: the tables that grow with the blog, which no page may read whole. */
 const SCANNED_ONCE_IS_TOO_MUCH = new Set(["posts", "postTranslations", "tags", "postTags", "comments"]);
-
-interface Recorded {
-  node: RootOperationNode;
-  queryId: QueryId;
-}
-
-/**
- * Notes every query the recording connection runs, and changes none. Kysely also hands
- * a subquery's node to the plugins when it builds the outer query; only the queries that
- * ran (and so returned a result) count, or a subquery's rows would be counted twice.
- */
-class Recorder implements KyselyPlugin {
-  #compiled = new Map<QueryId, Recorded>();
-  queries: Recorded[] = [];
-  reset(): void {
-    this.#compiled.clear();
-    this.queries = [];
-  }
-  transformQuery(args: { node: RootOperationNode; queryId: QueryId }): RootOperationNode {
-    this.#compiled.set(args.queryId, args);
-    return args.node;
-  }
-  async transformResult<T>(args: { result: T; queryId: QueryId }): Promise<T> {
-    const ran = this.#compiled.get(args.queryId);
-    if (ran) this.queries.push(ran);
-    return args.result;
-  }
-}
 
 interface Cost {
   /** PostgreSQL: rows read from the content tables. */
@@ -105,7 +78,7 @@ describe(`public pages read a bounded number of rows (${testDialect()})`, () => 
   let boot: Boot;
   let db: DB;
   let cleanup: () => Promise<void>;
-  const recorder = new Recorder();
+  const recorder = new QueryRecorder();
   let recording: DB;
   let postId = "";
   let categorySlug = "";

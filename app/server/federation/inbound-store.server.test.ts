@@ -2,16 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import { listComments } from "../comments/comments.server.ts";
 import { nowIso } from "../db/db.server.ts";
+import { findPostDetail } from "../posts/post-detail.server.ts";
 import { createPost } from "../posts/posts.server.ts";
 import {
   addBlock,
   addReaction,
+  reactionCounts as countReactions,
   deleteRemoteReply,
   domainAndParents,
   isBlocked,
   listBlocks,
   type RemoteActorInput,
-  reactionCounts,
   removeBlock,
   removeReaction,
   replyTargetOfNote,
@@ -19,6 +20,13 @@ import {
   updateRemoteReply,
 } from "./inbound-store.server.ts";
 import { addFollower, countFollowers, followerRecipients } from "./store.server.ts";
+
+/** A post's reactions, as counted alone and as its page reads them with the post: the same. */
+async function reactionCounts(on: Parameters<typeof countReactions>[0], postId: string) {
+  const alone = await countReactions(on, postId);
+  expect((await findPostDetail(on, postId, "en"))?.reactions).toEqual(alone);
+  return alone;
+}
 
 function remote(user: string, server = "social.example"): RemoteActorInput {
   return {

@@ -1,4 +1,4 @@
-import { type Expression, type SqlBool, sql } from "kysely";
+import { type Expression, type RawBuilder, type SqlBool, sql } from "kysely";
 import type { DB } from "../db/db.server.ts";
 import { nowIso } from "../db/db.server.ts";
 import { reusableQuery } from "../db/reusable-query.server.ts";
@@ -242,6 +242,17 @@ export const reactionRows = reusableQuery(["postId"], (db, v: { postId: string }
     .where((eb) => eb.not(blockedSql("ra.uri", "ra.server")))
     .groupBy("r.kind"),
 );
+
+/**
+ * The count of one kind of reaction to the post `postIdRef` names, blocked actors and
+ * servers left out as in `reactionRows`: a column of the post page's own row
+ * (post-detail.server.ts), so the page needs no statement of its own for them (issue 50).
+ */
+export function reactionCountSql(postIdRef: string, kind: FederationReactionKind): RawBuilder<number | string> {
+  return sql<
+    number | string
+  >`(select count(*) from "federationReactions" as "r" inner join "federationRemoteActors" as "ra" on "ra"."uri" = "r"."actorUri" where "r"."postId" = ${sql.ref(postIdRef)} and "r"."kind" = ${sql.lit(kind)} and not ${blockedSql("ra.uri", "ra.server")})`;
+}
 
 export async function reactionCounts(db: DB, postId: string): Promise<ReactionCounts> {
   const rows = await reactionRows.execute(db, { postId });

@@ -1,10 +1,12 @@
-import { sql } from "kysely";
+import { SqliteAdapter, sql } from "kysely";
 import type { DB } from "../db/db.server.ts";
 import type { CountValue } from "../db/query.server.ts";
 import { reusableQuery } from "../db/reusable-query.server.ts";
 import type { Locale, PostStatus } from "../db/schema.server.ts";
+import { type ReactionCounts, reactionCountSql } from "../federation/inbound-store.server.ts";
 import type { TocEntry } from "../render/post-outline.server.ts";
 import { termName } from "../taxonomy/taxonomy.server.ts";
+import { cachedCount } from "./post-counts.server.ts";
 import { wherePublic } from "./post-visibility.server.ts";
 
 const otherLocale = (l: Locale): Locale => (l === "en" ? "zh" : "en");
@@ -50,6 +52,8 @@ export interface PostDetail {
   tags: TermLink[];
   /** The series it belongs to (the page loads the series box from it); null: none. */
   seriesId: string | null;
+  /** Likes and boosts from the Fediverse, blocked actors and servers left out. */
+  reactions: ReactionCounts;
   /** The version shown: the reader's language, else the other one. */
   translation: PostTranslationView;
   /** True when the reader's language has no version and the other one is shown. */
@@ -93,7 +97,28 @@ function parseToc(json: string | null): TocEntry[] {
   }
 }
 
-/** The post, its author, category and the one translation shown (see `findPostDetail`). */
+/**
+ * A post's tags as one JSON text, `[[slug, nameEn, nameZh], …]` by slug ("[]" for none):
+ * read with the post itself, so the page does not wait for a second round trip (issue 50).
+ */
+function tagsJson(db: DB) {
+  return db.getExecutor().adapter instanceof SqliteAdapter
+    ? sql<string>`(select json_group_array(json_array(g."slug", g."nameEn", g."nameZh") order by g."slug") from "postTags" pt join "tags" g on g."id" = pt."tagId" where pt."postId" = p."id")`
+    : sql<string>`(select coalesce(json_agg(json_build_array(g."slug", g."nameEn", g."nameZh") order by g."slug"), '[]')::text from "postTags" pt join "tags" g on g."id" = pt."tagId" where pt."postId" = p."id")`;
+}
+
+/** The tags `tagsJson` gave, read back. */
+function parseTags(json: string | null): { slug: string; nameEn: string; nameZh: string }[] {
+  const value: unknown = JSON.parse(json ?? "[]");
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((tag) =>
+    Array.isArray(tag) && typeof tag[0] === "string"
+      ? [{ slug: tag[0], nameEn: String(tag[1] ?? ""), nameZh: String(tag[2] ?? "") }]
+      : [],
+  );
+}
+
+/** The post, its author, category, tags and the one translation shown (see `findPostDetail`). */
 const postDetailRow = reusableQuery(["id", "locale", "other"], (db, v: { id: string; locale: Locale; other: Locale }) =>
   db
     .selectFrom("posts as p")
@@ -139,23 +164,16 @@ const postDetailRow = reusableQuery(["id", "locale", "other"], (db, v: { id: str
       "t.seoDescription as tSeoDescription",
       "t.outdatedSince as tOutdatedSince",
       sql<CountValue>`(select count(*) from "postTranslations" x where x."postId" = p."id")`.as("languageCount"),
+      tagsJson(db).as("tagsJson"),
+      reactionCountSql("p.id", "like").as("likes"),
+      reactionCountSql("p.id", "announce").as("boosts"),
     ]),
-);
-
-/** A post's tags, by slug. */
-const postTagRows = reusableQuery(["id"], (db, v: { id: string }) =>
-  db
-    .selectFrom("postTags as pt")
-    .innerJoin("tags as g", "g.id", "pt.tagId")
-    .where("pt.postId", "=", v.id)
-    .select(["g.slug", "g.nameEn", "g.nameZh"])
-    .orderBy("g.slug"),
 );
 
 /**
  * One post with everything its page shows, in `locale` with the other language
- * as fallback: one query for the post, its author, category and the one
- * translation it shows (with how many it has), one for its tags. Undefined when the id is unknown. Visibility
+ * as fallback: one query for the post, its author, category, tags and the
+ * one translation it shows (with how many it has). Undefined when the id is unknown. Visibility
  * is the caller's decision (`canView`).
  */
 export async function findPostDetail(db: DB, id: string, locale: Locale): Promise<PostDetail | undefined> {
@@ -163,8 +181,7 @@ export async function findPostDetail(db: DB, id: string, locale: Locale): Promis
   if (!row) return undefined;
   if (row.tLocale === null) return undefined; // no translation at all: nothing to show
   const own = row.tLocale === locale;
-
-  const tags = await postTagRows.execute(db, { id });
+  const tags = parseTags(row.tagsJson);
 
   const translation: PostTranslationView = {
     locale: row.tLocale,
@@ -204,6 +221,7 @@ export async function findPostDetail(db: DB, id: string, locale: Locale): Promis
         : null,
     tags: tags.map((g) => ({ slug: g.slug, name: termName(g, locale) })),
     seriesId: row.seriesId,
+    reactions: { likes: Number(row.likes ?? 0), boosts: Number(row.boosts ?? 0) },
     translation,
     isFallback: !own,
     locales,
@@ -423,6 +441,14 @@ const pastWalk = reusableQuery([], (db) =>
 );
 
 /**
+ * Whether some public post is older than the walk reaches: the same for every post page,
+ * so kept like the list totals (post-counts.server.ts: dropped by any content change).
+ */
+function hasPostsPastWalk(db: DB): Promise<boolean> {
+  return cachedCount(db, "related:past-walk", async () => (await pastWalk.takeFirst(db, {})) !== undefined);
+}
+
+/**
  * Up to RELATED_LIMIT published posts sharing the most tags with this one (newest first
  * among equals), chosen among the RELATED_CANDIDATES newest published posts that
  * share at least one tag with it among the RELATED_WALK newest. When those give fewer
@@ -433,7 +459,7 @@ const pastWalk = reusableQuery([], (db) =>
 export async function findRelatedPosts(db: DB, postId: string, locale: Locale): Promise<PostLink[]> {
   const values: RelatedValues = { postId, locale, other: otherLocale(locale) };
   let rows = await relatedByWalk.execute(db, values);
-  if (rows.length < RELATED_LIMIT && (await pastWalk.takeFirst(db, {}))) {
+  if (rows.length < RELATED_LIMIT && (await hasPostsPastWalk(db))) {
     rows = await relatedByTags.execute(db, values);
   }
   return rows.map((r) => toLink(r, locale));
@@ -442,7 +468,6 @@ export async function findRelatedPosts(db: DB, postId: string, locale: Locale): 
 /** The page's reusable queries, for their tests. */
 export const POST_PAGE_QUERIES = {
   postDetailRow,
-  postTagRows,
   neighbourRows,
   relatedByWalk,
   relatedByTags,
