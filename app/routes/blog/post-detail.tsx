@@ -89,7 +89,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     seriesBoxForPost(app.db, post, locale),
   ]);
   // Read with the post (one statement fewer); a post that is not public shows none.
-  const { reactions: postReactions, ...shown } = post;
+  const { reactions: postReactions, ...postShown } = post;
   const reactions = open ? postReactions : { likes: 0, boosts: 0 };
   if (open) {
     // Kept for a cached copy's later reads even when this request (a prefetch) counts nothing.
@@ -130,7 +130,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     locale,
     prefix,
     path,
-    post: { ...shown, translation, coverImageUrl: cover, viewCount: post.viewCount + app.views.pending(post.id) },
+    post: { ...postShown, translation, coverImageUrl: cover, viewCount: post.viewCount + app.views.pending(post.id) },
     coverImage: covers.get(mediaIdFromUrl(cover) ?? "") ?? null,
     isPublic: open,
     neighbours,
