@@ -4,7 +4,7 @@ import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import "../../lib/i18n/admin-strings.ts";
 import { createI18n } from "../../lib/i18n/i18n.ts";
-import { AdminTable, EmailText, SelectAllBox, selectAllState } from "./list-parts.tsx";
+import { AdminTable, EmailText, SelectAllBox, selectAllState } from "./list-table.tsx";
 
 const LONG = "a.very.long.mailbox.name.for.testing@subdomain.example-university.edu.cn";
 

@@ -8,7 +8,8 @@ import { Link } from "../../lean/link.tsx";
 import { formatShortDateTime } from "../../lib/format.ts";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import { useBrowserTimeZone } from "../ui/local-time.tsx";
-import { ADMIN_BUTTON, BAR_BUTTON, BAR_CONTROL, TableScroll } from "./list-parts.tsx";
+import { ADMIN_BUTTON, BAR_BUTTON, BAR_CONTROL } from "./list-parts.tsx";
+import { TableScroll } from "./list-table.tsx";
 
 // The bar controls live with the list parts (their search and sort forms use them); a list
 // page takes them from here with the rest of the table parts.

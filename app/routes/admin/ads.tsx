@@ -1,15 +1,13 @@
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import {
-  ActionsCell,
   ADMIN_BUTTON,
   AdminListHeader,
-  AdminTable,
   ConfirmDelete,
-  EditDeleteLinks,
   ShowingWindow,
   useListUrls,
 } from "../../components/admin/list-parts.tsx";
+import { ActionsCell, AdminTable, EditDeleteLinks } from "../../components/admin/list-table.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";

@@ -1,14 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { data, redirect } from "react-router";
 import { Sparkline } from "../../components/admin/line-chart.tsx";
-import {
-  AdminPagination,
-  ConfirmDelete,
-  IntentButton,
-  RowLink,
-  SelectAllBox,
-  useListUrls,
-} from "../../components/admin/list-parts.tsx";
+import { AdminPagination, ConfirmDelete, IntentButton, useListUrls } from "../../components/admin/list-parts.tsx";
+import { RowLink, SelectAllBox } from "../../components/admin/list-table.tsx";
 import {
   BULK_FORM,
   BulkBar,

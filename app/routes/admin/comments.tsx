@@ -5,10 +5,9 @@ import {
   AdminPagination,
   AdminSearchSort,
   ConfirmPanel,
-  EmailText,
-  SelectAllBox,
   useListUrls,
 } from "../../components/admin/list-parts.tsx";
+import { EmailText, SelectAllBox } from "../../components/admin/list-table.tsx";
 import {
   CardCell,
   CardRow,

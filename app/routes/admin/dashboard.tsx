@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { useActorName } from "../../components/admin/audit-parts.tsx";
-import { TableScroll } from "../../components/admin/list-parts.tsx";
+import { TableScroll } from "../../components/admin/list-table.tsx";
 import { LocalTime } from "../../components/ui/local-time.tsx";
 import { Link } from "../../lean/link.tsx";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";

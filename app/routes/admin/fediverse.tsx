@@ -1,7 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { DocsLink } from "../../components/admin/docs-link.tsx";
-import { ADMIN_BUTTON, AdminTable, useListUrls } from "../../components/admin/list-parts.tsx";
+import { ADMIN_BUTTON, useListUrls } from "../../components/admin/list-parts.tsx";
+import { AdminTable } from "../../components/admin/list-table.tsx";
 import { Field, FormAlert, SubmitButton } from "../../components/ui/field.tsx";
 import { LocalTime } from "../../components/ui/local-time.tsx";
 import { Link } from "../../lean/link.tsx";

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { data } from "react-router";
-import { AdminTable, useListUrls } from "../../components/admin/list-parts.tsx";
+import { useListUrls } from "../../components/admin/list-parts.tsx";
+import { AdminTable } from "../../components/admin/list-table.tsx";
 import {
   SendProgressBar,
   SendStatusText,

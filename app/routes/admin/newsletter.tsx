@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, useNavigation } from "react-router";
-import { AdminTable, RowLink, useListUrls } from "../../components/admin/list-parts.tsx";
+import { useListUrls } from "../../components/admin/list-parts.tsx";
+import { AdminTable, RowLink } from "../../components/admin/list-table.tsx";
 import {
   SendProgressBar,
   SendStatusText,

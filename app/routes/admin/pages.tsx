@@ -4,9 +4,9 @@ import {
   AdminPagination,
   AdminSearch,
   ConfirmDelete,
-  EditDeleteLinks,
   useListUrls,
 } from "../../components/admin/list-parts.tsx";
+import { EditDeleteLinks } from "../../components/admin/list-table.tsx";
 import {
   CardCell,
   CardRow,

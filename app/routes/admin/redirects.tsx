@@ -1,13 +1,6 @@
 import { useTranslation } from "react-i18next";
-import {
-  ActionsCell,
-  AdminListHeader,
-  AdminSearch,
-  AdminTable,
-  ConfirmDelete,
-  EditDeleteLinks,
-  useListUrls,
-} from "../../components/admin/list-parts.tsx";
+import { AdminListHeader, AdminSearch, ConfirmDelete, useListUrls } from "../../components/admin/list-parts.tsx";
+import { ActionsCell, AdminTable, EditDeleteLinks } from "../../components/admin/list-table.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
 import { LocalTime } from "../../components/ui/local-time.tsx";
 import { Link } from "../../lean/link.tsx";

@@ -1,7 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useActionData, useNavigation } from "react-router";
 import { FilePicker } from "../../components/admin/file-picker.tsx";
-import { AdminPagination, EmailText, useListUrls } from "../../components/admin/list-parts.tsx";
+import { AdminPagination, useListUrls } from "../../components/admin/list-parts.tsx";
+import { EmailText } from "../../components/admin/list-table.tsx";
 import { useLiveRefresh } from "../../components/admin/newsletter-parts.tsx";
 import { ImportJobs } from "../../components/admin/subscriber-import-parts.tsx";
 import {

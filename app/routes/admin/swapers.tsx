@@ -4,12 +4,11 @@ import { useSubmit } from "react-router";
 import {
   AdminListHeader,
   AdminSearch,
-  AdminTable,
   ConfirmDelete,
-  OrderedRowActions,
   ShowingWindow,
   useListUrls,
 } from "../../components/admin/list-parts.tsx";
+import { AdminTable, OrderedRowActions } from "../../components/admin/list-table.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";

@@ -1,15 +1,12 @@
 import { useTranslation } from "react-i18next";
 import {
-  ActionsCell,
   AdminListHeader,
   AdminSearch,
   AdminSortForm,
-  AdminTable,
   ConfirmDelete,
-  EditDeleteLinks,
-  RowLink,
   useListUrls,
 } from "../../components/admin/list-parts.tsx";
+import { ActionsCell, AdminTable, EditDeleteLinks, RowLink } from "../../components/admin/list-table.tsx";
 import { FormAlert } from "../../components/ui/field.tsx";
 import { useMessage } from "../../lib/i18n/use-message.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";

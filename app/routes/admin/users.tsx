@@ -7,11 +7,10 @@ import {
   AdminSearch,
   AdminSortForm,
   ConfirmDelete,
-  EmailText,
   IntentButton,
-  RowLink,
   useListUrls,
 } from "../../components/admin/list-parts.tsx";
+import { EmailText, RowLink } from "../../components/admin/list-table.tsx";
 import {
   CardCell,
   CardRow,
