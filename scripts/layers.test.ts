@@ -103,6 +103,15 @@ describe("the layer check", () => {
     expect(features).toHaveLength(3);
   });
 
+  it("asks a file over 600 lines to say why at its top", () => {
+    const body = "export const x = 1;\n".repeat(601);
+    write("app/lib/long.ts", body);
+    write("app/lib/data.ts", `// @long-file the demo's posts, data and not code\n${body}`);
+    write("app/lib/just.ts", "export const x = 1;\n".repeat(600));
+    const long = formatReport(checkLayers(fixture)).filter((l) => l.startsWith("over 600"));
+    expect(long).toEqual(["over 600 lines without a @long-file reason at its top: app/lib/long.ts (601 lines)"]);
+  });
+
   it("finds nothing in the project's own tree", () => {
     expect(formatReport(checkLayers(root))).toEqual([]);
   });

@@ -6,7 +6,9 @@
 //   - every import circle, in the whole tree;
 //   - a feature of app/server calling another that its README.md does not list on its
 //     `Calls:` line, a feature folder without that line, and a listed feature it never calls
-//     (so the READMEs stay true).
+//     (so the READMEs stay true);
+//   - a source file over 600 lines (tests too) that does not say at its top, on a
+//     `@long-file <reason>` line, why it is one file (a data file, generated code).
 // Type-only imports count for the layers and the circles: a type that points upwards is
 // still a dependency upwards, and a circle of types is a circle a reader has to untangle.
 // They do not count for server code in client modules: `import type` is erased, so nothing
@@ -120,6 +122,24 @@ export interface LayerReport {
   violations: Violation[];
   /** Each circle as a path of files that starts and ends with the same file. */
   circles: string[][];
+  /** Files over MAX_LINES without a `@long-file` reason at their top, with their length. */
+  long?: Array<{ file: string; lines: number }>;
+}
+
+/** The longest a source file may be before it must say why it is not split. */
+export const MAX_LINES = 600;
+
+/** Files over MAX_LINES whose first lines give no `@long-file` reason. */
+export function longFiles(root: string, files: string[]): Array<{ file: string; lines: number }> {
+  const found: Array<{ file: string; lines: number }> = [];
+  for (const file of files) {
+    const text = readFileSync(path.join(root, file), "utf8");
+    const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+    if (lines <= MAX_LINES) continue;
+    const top = text.split("\n", 15).join("\n");
+    if (!/@long-file\s+\S/.test(top)) found.push({ file, lines });
+  }
+  return found;
 }
 
 /** Strongly connected components (Tarjan), iteratively: the graph is deep enough to overflow recursion. */
@@ -214,9 +234,10 @@ export function checkGraph(graph: Map<string, Import[]>, features: FeatureCalls 
 
 /** Reads the tree under `root` and checks it. */
 export function checkLayers(root: string): LayerReport {
-  const files = [...globSync(SOURCES, { cwd: root }), ...globSync(TOP_LEVEL, { cwd: root })]
-    .filter((f) => !f.includes("node_modules"))
-    .map((f) => path.join(root, f));
+  const names = [...globSync(SOURCES, { cwd: root }), ...globSync(TOP_LEVEL, { cwd: root })].filter(
+    (f) => !f.includes("node_modules"),
+  );
+  const files = names.map((f) => path.join(root, f));
   const relative = (f: string) => path.relative(root, f).split(path.sep).join("/");
   const graph = new Map<string, Import[]>();
   for (const [file, imports] of importGraph(files)) {
@@ -227,7 +248,7 @@ export function checkLayers(root: string): LayerReport {
       known.map((i) => ({ to: relative(i.to), typeOnly: i.typeOnly })),
     );
   }
-  return checkGraph(graph, readFeatureCalls(root));
+  return { ...checkGraph(graph, readFeatureCalls(root)), long: longFiles(root, names) };
 }
 
 export function formatReport(report: LayerReport): string[] {
@@ -236,6 +257,9 @@ export function formatReport(report: LayerReport): string[] {
       v.from === v.to ? `${v.rule}: ${v.from}` : `${v.rule}: ${v.from} imports ${v.to}`,
     ),
     ...report.circles.map((c) => `import circle: ${c.join(" → ")}`),
+    ...(report.long ?? []).map(
+      (l) => `over ${MAX_LINES} lines without a @long-file reason at its top: ${l.file} (${l.lines} lines)`,
+    ),
   ];
 }
 
@@ -243,5 +267,8 @@ if (import.meta.main) {
   const lines = formatReport(checkLayers(path.resolve(import.meta.dirname, "..")));
   for (const line of lines) console.log(line);
   if (lines.length > 0) process.exitCode = 1;
-  else console.log("layers: no upward imports, no server code in client modules, no import circles");
+  else
+    console.log(
+      "layers: no upward imports, no server code in client modules, no import circles, no long file without a reason",
+    );
 }
