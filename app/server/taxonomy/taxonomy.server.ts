@@ -71,34 +71,42 @@ export async function ensureTags(db: DB, names: readonly string[]): Promise<stri
   ];
   const ids: string[] = [];
   for (const name of wanted) {
-    const lower = name.toLowerCase();
-    const slug = slugify(name) || `t-${newId().slice(0, 8)}`;
-    const find = () =>
-      db
-        .selectFrom("tags")
-        .select("id")
-        .where((eb) =>
-          eb.or([
-            eb(eb.fn("lower", ["nameEn"]), "=", lower),
-            eb(eb.fn("lower", ["nameZh"]), "=", lower),
-            eb("slug", "=", slug),
-          ]),
-        )
-        .executeTakeFirst();
-    let row = await find();
-    if (!row) {
-      const now = nowIso();
-      const id = newId();
-      await db
-        .insertInto("tags")
-        .values({ id, slug, nameEn: name, nameZh: name, createdAt: now, updatedAt: now })
-        .onConflict((oc) => oc.column("slug").doNothing())
-        .execute();
-      row = await find();
-    }
-    if (row && !ids.includes(row.id)) ids.push(row.id);
+    const id = await ensureTerm(db, "tags", name);
+    if (id && !ids.includes(id)) ids.push(id);
   }
   return ids;
+}
+
+/**
+ * The tag or category of this name (in either language, any case) or slug, made when there is
+ * none, with the name in both languages and a slug from it (a random one when the name has no
+ * ASCII); null only if a concurrent creator's row vanished at once. Safe against a concurrent
+ * creator of the same term: the unique slug decides.
+ */
+export async function ensureTerm(db: DB, table: "tags" | "categories", name: string): Promise<string | null> {
+  const lower = name.toLowerCase();
+  const slug = slugify(name) || `${table === "tags" ? "t" : "c"}-${newId().slice(0, 8)}`;
+  const find = () =>
+    db
+      .selectFrom(table)
+      .select("id")
+      .where((eb) =>
+        eb.or([
+          eb(eb.fn("lower", ["nameEn"]), "=", lower),
+          eb(eb.fn("lower", ["nameZh"]), "=", lower),
+          eb("slug", "=", slug),
+        ]),
+      )
+      .executeTakeFirst();
+  const found = await find();
+  if (found) return found.id;
+  const now = nowIso();
+  await db
+    .insertInto(table)
+    .values({ id: newId(), slug, nameEn: name, nameZh: name, createdAt: now, updatedAt: now })
+    .onConflict((oc) => oc.column("slug").doNothing())
+    .execute();
+  return (await find())?.id ?? null;
 }
 
 export type { TermKind };

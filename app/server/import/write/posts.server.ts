@@ -1,13 +1,12 @@
 import type { Transaction } from "kysely";
 import { type EditorInput, POST_LIMITS, SLUG_PATTERN } from "../../../lib/schemas/post.ts";
 import { slugify } from "../../../lib/slug.ts";
-import { nowIso } from "../../db/db.server.ts";
 import type { Database } from "../../db/schema.server.ts";
 import { newId } from "../../platform/ids.server.ts";
 import type { PostLife } from "../../posts/lifecycle.server.ts";
 import { contentOfInput, recordRevision } from "../../posts/revisions.server.ts";
 import { markTranslationsInLine } from "../../posts/translation-sync.server.ts";
-import { ensureTags } from "../../taxonomy/taxonomy.server.ts";
+import { ensureTags, ensureTerm } from "../../taxonomy/taxonomy.server.ts";
 import type { ImportedPost } from "../core.server.ts";
 import { mappedTarget, mappingOf, rememberTarget } from "../import-sources.server.ts";
 import type { ChunkLookups, ImportJob, Prepared } from "../job/types.server.ts";
@@ -227,28 +226,8 @@ async function writeRevisions(
 
 /** The category of this name (in either language) or slug, made when there is none. */
 export async function ensureCategory(trx: Transaction<Database>, name: string): Promise<string> {
-  const lower = name.toLowerCase();
-  const slug = slugify(name) || `c-${newId().slice(0, 8)}`;
-  const find = () =>
-    trx
-      .selectFrom("categories")
-      .select("id")
-      .where((eb) =>
-        eb.or([
-          eb(eb.fn("lower", ["nameEn"]), "=", lower),
-          eb(eb.fn("lower", ["nameZh"]), "=", lower),
-          eb("slug", "=", slug),
-        ]),
-      )
-      .executeTakeFirst();
-  const found = await find();
-  if (found) return found.id;
-  const now = nowIso();
-  const id = newId();
-  await trx
-    .insertInto("categories")
-    .values({ id, slug, nameEn: name, nameZh: name, createdAt: now, updatedAt: now })
-    .execute();
+  const id = await ensureTerm(trx, "categories", name);
+  if (id === null) throw new Error(`the category "${name}" could not be made`);
   return id;
 }
 
