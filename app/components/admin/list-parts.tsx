@@ -1,12 +1,11 @@
 // The parts every admin list is built from: the search and sort forms, pagination, row
 // actions and confirmations share one look and one URL scheme (useListUrls). The table and
 // its row parts are in list-table.tsx.
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, useSearchParams } from "react-router";
 import { Link } from "../../lean/link.tsx";
 import type { Locale } from "../../lib/i18n/locale.ts";
-import { SelectField } from "../ui/field.tsx";
 import { useDateTimeFormatter } from "../ui/local-time.tsx";
 
 /**
