@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { asAdmin, asAuthor } from "../../../tests/setup/editing-user.ts";
+import { asAdmin, asAuthor, editorInput } from "../../../tests/setup/editing-user.ts";
 import { insertUser } from "../../../tests/setup/fixtures-db.ts";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import type { EditorInput, EditorTranslation } from "../../lib/schemas/post.ts";
@@ -58,18 +58,8 @@ function translation(locale: "en" | "zh", t: Text): EditorTranslation {
 }
 
 function input(en: Text | null, zh: Text | null, extra: Partial<EditorInput> = {}): EditorInput {
-  return {
-    key: newId(),
-    slug: "",
-    categoryId: null,
-    tags: [],
-    coverImageUrl: null,
-    coverAlt: "",
-    status: "draft",
-    publishAt: null,
-    translations: [...(en ? [translation("en", en)] : []), ...(zh ? [translation("zh", zh)] : [])],
-    ...extra,
-  };
+  const translations = [...(en ? [translation("en", en)] : []), ...(zh ? [translation("zh", zh)] : [])];
+  return editorInput({}, { translations, ...extra });
 }
 
 /** A post being edited: each save goes through the editor's update, as the form does. */
