@@ -70,11 +70,11 @@ describe("the lean document's Link", () => {
     expect(PATHS.filter(isPlainPath)).toEqual(PATHS.slice(0, 11));
     // The plain anchor carries no router-only props (state, replace…) into the markup.
     const html = markup(
-      <Link to="/a" state={{ from: 1 }} replace preventScrollReset viewTransition>
+      <Link to="/admin" state={{ from: 1 }} replace preventScrollReset viewTransition>
         a
       </Link>,
       true,
     );
-    expect(html).toBe('<a href="/a" data-discover="true">a</a>');
+    expect(html).toBe('<a href="/admin" data-discover="true">a</a>');
   });
 });

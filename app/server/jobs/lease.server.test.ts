@@ -61,6 +61,27 @@ describe(`job leases (${testDialect()})`, () => {
     expect(runs.a).toBe(stoppedAt);
   });
 
+  it("waits for its first run when asked, unless poked", async () => {
+    const { db } = database;
+    const log = pino({ level: "silent" });
+    let runs = 0;
+    const job = startLeasedJob(db, log, {
+      name: "later",
+      holder: "a",
+      intervalMs: 20,
+      firstRunAfterMs: 60_000,
+      run: async () => void runs++,
+    });
+    // Several intervals pass: nothing runs before the first-run delay.
+    await new Promise((r) => setTimeout(r, 100));
+    await job.idle();
+    expect(runs).toBe(0);
+    // A poke (a content change) runs it now.
+    job.poke();
+    await vi.waitFor(() => expect(runs).toBe(1));
+    await job.stop();
+  });
+
   it("keeps running after a failed run", async () => {
     const { db } = database;
     const errors: unknown[] = [];

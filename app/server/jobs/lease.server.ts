@@ -72,9 +72,16 @@ export interface LeasedJob {
 export function startLeasedJob(
   db: DB,
   log: Logger,
-  opts: { name: string; intervalMs: number; holder?: string; run: () => Promise<void> },
+  opts: {
+    name: string;
+    intervalMs: number;
+    holder?: string;
+    run: () => Promise<void>;
+    /** Waits this long after the start before the first run (a poke runs it sooner); default: at once. */
+    firstRunAfterMs?: number;
+  },
 ): LeasedJob {
-  const { name, intervalMs, holder = INSTANCE_ID, run } = opts;
+  const { name, intervalMs, holder = INSTANCE_ID, run, firstRunAfterMs = 0 } = opts;
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = false;
@@ -95,8 +102,18 @@ export function startLeasedJob(
         }
       });
   };
-  tick();
-  const timer = setInterval(tick, intervalMs);
+  let timer: ReturnType<typeof setInterval> | ReturnType<typeof setTimeout>;
+  if (firstRunAfterMs > 0) {
+    timer = setTimeout(() => {
+      tick();
+      if (stopped) return;
+      timer = setInterval(tick, intervalMs);
+      timer.unref();
+    }, firstRunAfterMs);
+  } else {
+    tick();
+    timer = setInterval(tick, intervalMs);
+  }
   timer.unref();
   return {
     poke() {
@@ -104,6 +121,7 @@ export function startLeasedJob(
     },
     async stop() {
       stopped = true;
+      clearTimeout(timer);
       clearInterval(timer);
       await running;
       await releaseLease(db, name, holder).catch(() => {});

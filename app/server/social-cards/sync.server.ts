@@ -189,6 +189,12 @@ export const CARDS_LEASE = "social-cards";
 export const CARDS_INTERVAL_MS = 5 * 60_000;
 
 /**
+ * The first catch-up run waits this long after a start, so a booting server loads nothing of
+ * sharp or the fonts (decision 024's light boot); a content change wakes the job at once.
+ */
+export const CARDS_FIRST_RUN_AFTER_MS = 60_000;
+
+/**
  * Runs the card sync on the holder of its lease, now, every `intervalMs` and whenever it is
  * poked (every content change: an edit, a publication, new brand settings). A run that left
  * cards to draw pokes itself for the next batch.
@@ -201,6 +207,7 @@ export function startSocialCards(
   const job: LeasedJob = startLeasedJob(deps.db, deps.log, {
     name: CARDS_LEASE,
     intervalMs,
+    firstRunAfterMs: CARDS_FIRST_RUN_AFTER_MS,
     ...(holder ? { holder } : {}),
     run: async () => {
       const result = await syncSocialCards(deps);
