@@ -21,6 +21,14 @@ test.afterAll(async ({ serverDb }) => {
 
 const panel = (page: Page, name: string) => page.getByRole("tabpanel", { name });
 
+/** Update on a live post: the bar's button opens the dialog that says what an update does; confirm it. */
+async function update(page: Page, ui: "en" | "zh"): Promise<void> {
+  const [button, dialog, confirm] =
+    ui === "en" ? ["Update", "Update the live post?", "Update now"] : ["更新", "更新已发布的文章？", "立即更新"];
+  await page.getByRole("button", { name: button, exact: true }).click();
+  await page.getByRole("dialog", { name: dialog }).getByRole("button", { name: confirm }).click();
+}
+
 /** Enough text under the last heading that it can be scrolled to the top of the window. */
 const TAIL = Array.from({ length: 60 }, (_, i) => `第 ${i + 1} 行。`).join("\n\n");
 const EN_BODY = "# Tea\n\nGreen tea is mild.\n\n## Brewing\n\nUse cool water.";
@@ -78,7 +86,7 @@ test("an English edit marks the Chinese version out of date until it is saved or
     const enBody = panel(page, "English").getByRole("textbox", { name: "Body (Markdown)" });
     await expect(panel(page, "English").locator(".cm-content")).toBeVisible();
     await enBody.fill(EN_BODY.replace("Green tea is mild.", "Green tea is mild and sweet."));
-    await page.getByRole("button", { name: "Update", exact: true }).click();
+    await update(page, "en");
     await expect(page.getByText("The post was updated. Readers see your changes now.")).toBeVisible();
 
     // The Chinese tab is marked, and the box says what changed in English, paragraph by paragraph.
@@ -139,7 +147,7 @@ test("an English edit marks the Chinese version out of date until it is saved or
     await zhPanel
       .getByRole("textbox", { name: "正文（Markdown）" })
       .fill(ZH_BODY.replace("绿茶很温和。", "绿茶很温和，也很甜。"));
-    await page.getByRole("button", { name: "更新", exact: true }).click();
+    await update(page, "zh");
     await expect(page.getByText("文章已更新，读者现在能看到你的修改。")).toBeVisible();
     await expect(page.getByTestId("outdated-zh")).toHaveCount(0);
     await expect(page.getByRole("tab", { name: "中文" })).not.toContainText("已过时");
@@ -150,7 +158,7 @@ test("an English edit marks the Chinese version out of date until it is saved or
     // Another English change (the title), in the English admin again, and the reader is told again.
     await page.goto(`/en${editPath}`);
     await panel(page, "English").getByLabel("Title", { exact: true }).fill("Tea, mostly green");
-    await page.getByRole("button", { name: "Update", exact: true }).click();
+    await update(page, "en");
     await expect(page.getByText("The post was updated. Readers see your changes now.")).toBeVisible();
     await expect(page.getByRole("tab", { name: "中文" })).toContainText("Out of date");
     await anonymous.goto(`/zh/posts/detail/${created.id}`);
