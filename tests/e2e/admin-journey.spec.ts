@@ -111,7 +111,7 @@ for (const locale of ["en", "zh"] as const) {
     await page.setViewportSize({ width: 390, height: 844 });
     // Start elsewhere than the first entry: choosing a page is what folds the menu.
     await page.goto("/admin/blog");
-    const menu = page.getByRole("button", { name: ui.menu });
+    const menu = page.getByRole("button", { name: ui.menu, exact: true });
     for (const href of sections) {
       await menu.click();
       await sidebar.locator(`a[href="${href}"]`).click();

@@ -98,7 +98,8 @@ test("a chosen name on comments, the author's page and feed, and the author's ba
 
   // The byline links the author's page (rel=author), which lists the post and its feeds.
   await page.goto(`/en/posts/detail/${postId}`);
-  const byline = page.getByRole("link", { name: authorName });
+  // The byline ("By …"); the author card at the foot links to the same page ("More from …").
+  const byline = page.getByRole("link", { name: `By ${authorName}` });
   await expect(byline).toHaveAttribute("rel", "author");
   await byline.click();
   await expect(page).toHaveURL(new RegExp(`/en/authors/${author.handle}$`));
