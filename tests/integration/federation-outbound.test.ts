@@ -141,7 +141,7 @@ describe(`federation, outbound (${testDialect()})`, () => {
     expect(Number(flaky[0]?.attempt)).toBe(0);
     expect(flaky.at(-1)?.outcome).toBe("sent");
     expect(Number(flaky.at(-1)?.attempt)).toBeGreaterThan(0);
-    // A success clears the server's failures.
+    // A success clears the server's failures (before its "sent" row is written).
     expect(await db.selectFrom("federationServers").selectAll().execute()).toEqual([]);
 
     // Down for good: after DEAD_AFTER_MS of failures the server is dead and skipped.

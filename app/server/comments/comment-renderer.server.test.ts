@@ -1,5 +1,5 @@
 import { pino } from "pino";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { MarkdownTooDeep } from "../render/markdown.server.ts";
 import {
   type CommentRenderer,
@@ -10,6 +10,19 @@ import {
 
 const url = new URL("./markdown-worker.server.ts", import.meta.url);
 const log = pino({ level: "silent" });
+/** Speaks the worker's protocol and never finishes the comment "hang". */
+const hanging = new URL("./hanging-worker.fixture.ts", import.meta.url);
+
+/** Resolves once a job's budget timer runs (the worker is ready and holds the job); real time. */
+function budgetStarted(): Promise<void> {
+  return new Promise((resolve) => {
+    const poll = setInterval(() => {
+      if (vi.getTimerCount() === 0) return;
+      clearInterval(poll);
+      resolve();
+    }, 10);
+  });
+}
 /** About 100 ms of parsing on this machine: a list of 1,250 items, the size limit's worth. */
 const heavy = "- a\n".repeat(1250);
 
@@ -67,11 +80,20 @@ describe("the comment renderer's worker thread", () => {
   });
 
   it("replaces a worker stopped at its budget for the jobs waiting behind it", async () => {
-    renderer = workerCommentRenderer({ url, log, budgetMs: 150 });
-    const slow = renderer.render(heavy.repeat(8));
-    const quick = renderer.render("after");
-    await expect(slow).rejects.toBeInstanceOf(CommentTooComplex);
-    expect((await quick).html).toBe("<p>after</p>");
+    // The budget's clock is held: the job that never ends is stopped when we say so, and the
+    // one behind it, on a fresh worker, has all the time a busy machine needs.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      renderer = workerCommentRenderer({ url: hanging, log, budgetMs: 150 });
+      const slow = expect(renderer.render("hang")).rejects.toBeInstanceOf(CommentTooComplex);
+      const quick = renderer.render("after");
+      await budgetStarted();
+      await vi.advanceTimersByTimeAsync(150);
+      await slow;
+      expect((await quick).html).toBe("<p>after</p>");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("refuses nesting past the cap as too deep", async () => {

@@ -123,8 +123,9 @@ export class DeliveryLog {
     const attempt: Attempt = { error: undefined };
     await this.#current.run(attempt, () => handler(message));
     if (attempt.error === undefined) {
-      await this.#write(message, server, "sent", { status: null, error: null });
+      // Failures cleared first: whoever reads the "sent" row also sees the server healthy.
       await this.#db.deleteFrom("federationServers").where("server", "=", server).execute();
+      await this.#write(message, server, "sent", { status: null, error: null });
       return;
     }
     const failure = describeFailure(attempt.error);
