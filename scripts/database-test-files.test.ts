@@ -15,8 +15,10 @@ describe("databaseTestFiles", () => {
     const files = databaseTestFiles(["app/server/feeds/*.test.ts", "app/server/storage/*.test.ts"]);
     expect(files).not.toContain("app/server/feeds/xml.server.test.ts");
     expect(files).not.toContain("app/server/storage/keys.server.test.ts");
+    // Builds feeds from values: its module names the database's types, never opens one.
+    expect(files).not.toContain("app/server/feeds/feeds.server.test.ts");
     // A file in the same folder that does reach one is listed.
-    expect(files).toContain("app/server/feeds/feeds.server.test.ts");
+    expect(files).toContain("app/server/feeds/sitemap.server.test.ts");
   });
 });
 
@@ -28,6 +30,10 @@ describe("the PostgreSQL pass of npm test", () => {
     expect(files).toContain("app/server/posts/posts.server.test.ts");
     expect(files).not.toContain("tests/security/attacks.test.ts");
     expect(files).not.toContain("tests/faults/storage.test.ts");
+    expect(files).not.toContain("tests/integration/page-weight.test.ts");
+    expect(files).not.toContain("app/server/import/upload-check.server.test.ts");
+    // Checks that the other dialect's driver is never loaded: it differs by dialect.
+    expect(files).toContain("tests/integration/lazy-modules.test.ts");
     expect(files.some((f) => f.startsWith("tests/e2e/"))).toBe(false);
   });
 });

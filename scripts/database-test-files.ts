@@ -1,19 +1,23 @@
 // Prints the test files whose imports reach a database, directly or through a server
 // they start: the ones worth running a second time on PostgreSQL (.ci/run). A file is
-// listed when any module it imports, followed through relative imports, is under
-// app/server/db/ or is one of the test helpers that open a database or start a server.
-// Listing a file too many costs a few seconds; leaving one out would hide a dialect
-// bug, so an import that cannot be resolved counts as reaching a database.
+// listed when a module it loads, followed through relative imports, is the one that opens
+// a database (app/server/db/db.server.ts, the only module that loads a driver) or one of
+// the test helpers that open a database or start a server. Type-only imports load
+// nothing and are not followed: a file that names `DB` in a signature but builds XML runs
+// the same twice. Leaving a file out would hide a dialect bug, so an import that cannot be
+// resolved counts as reaching a database.
 import { globSync } from "node:fs";
 import path from "node:path";
 import { importGraph, UNRESOLVED } from "./import-graph.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
-const DATABASE_MODULES = [/^app\/server\/db\//, /^tests\/setup\/(test-db|server-process|site|site-fixture)\.ts$/];
+const DATABASE_MODULES = [/^app\/server\/db\/db\.server\.ts$/, /^tests\/setup\/(test-db|server-process|site|site-fixture)\.ts$/];
 
 export function databaseTestFiles(patterns: string[]): string[] {
   const files = patterns.flatMap((p) => globSync(p, { cwd: root })).map((f) => path.join(root, f));
-  const graph = new Map([...importGraph(files)].map(([file, imports]) => [file, imports.map((i) => i.to)]));
+  const graph = new Map(
+    [...importGraph(files)].map(([file, imports]) => [file, imports.filter((i) => !i.typeOnly).map((i) => i.to)]),
+  );
   const reaching = new Set<string>([UNRESOLVED]);
   for (const file of graph.keys()) {
     if (DATABASE_MODULES.some((re) => re.test(path.relative(root, file)))) reaching.add(file);

@@ -30,11 +30,17 @@ const DATABASE_TEST_GLOBS = [
   "tests/faults/**/*.test.ts",
 ];
 // These test what a request or a file does whatever the database (attack catalogues on
-// HTTP and HTML, cache headers, the mail timing, disk and S3 faults): they ran on SQLite
-// and would spend minutes on PostgreSQL proving nothing about it. The auth, account-abuse,
-// OAuth, input-limit and fuzz files stay: their rows, rate limits and odd strings (NUL,
-// huge values) are where the dialects differ.
-const DIALECT_NEUTRAL = /^tests\/(security\/(attacks|admin-access|cache-rules|mail-timing)|faults\/storage)\.test\.ts$/;
+// HTTP and HTML, cache headers, compression, page weight, the mail timing, disk and S3
+// faults, the upload checker's worker): they ran on SQLite and would spend minutes on
+// PostgreSQL proving nothing about it. The auth, account-abuse, OAuth, input-limit and fuzz
+// files stay: their rows, rate limits and odd strings (NUL, huge values) are where the
+// dialects differ; so does lazy-modules, which checks the other dialect's driver stays
+// unloaded.
+const DIALECT_NEUTRAL = new RegExp(
+  "^(tests/(security/(attacks|admin-access|cache-rules|mail-timing)|faults/storage|" +
+    "integration/(http-caching|page-weight))\\.test\\.ts" +
+    "|app/server/import/upload-check\\.server\\.test\\.ts)$",
+);
 
 export function postgresTestFiles(): string[] {
   return databaseTestFiles(DATABASE_TEST_GLOBS).filter((f) => !DIALECT_NEUTRAL.test(f));
