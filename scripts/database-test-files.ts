@@ -11,7 +11,10 @@ import path from "node:path";
 import { importGraph, UNRESOLVED } from "./import-graph.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
-const DATABASE_MODULES = [/^app\/server\/db\/db\.server\.ts$/, /^tests\/setup\/(test-db|server-process|site|site-fixture)\.ts$/];
+const DATABASE_MODULES = [
+  /^app\/server\/db\/db\.server\.ts$/,
+  /^tests\/setup\/(test-db|server-process|site|site-fixture)\.ts$/,
+];
 
 export function databaseTestFiles(patterns: string[]): string[] {
   const files = patterns.flatMap((p) => globSync(p, { cwd: root })).map((f) => path.join(root, f));
