@@ -180,3 +180,39 @@ for (const locale of ["en", "zh"] as const) {
     await expectNoSidewaysScroll(page, "after closing the settings");
   });
 }
+
+// Each format writes plain Markdown, from its toolbar button or its shortcut (the Chinese
+// screen, a Chinese line selected): writing-screen.spec.ts drives bold and italic in both.
+const FORMATS: ReadonlyArray<{ how: { key: string } | { button: string }; result: string | RegExp }> = [
+  { how: { key: "Control+Alt+h" }, result: "## 文字" },
+  { how: { key: "Control+k" }, result: "[文字]()" },
+  { how: { key: "Control+e" }, result: "`文字`" },
+  { how: { key: "Control+Shift+8" }, result: "- 文字" },
+  { how: { button: "引用" }, result: "> 文字" },
+  { how: { button: "有序列表" }, result: "1. 文字" },
+  { how: { button: "代码块" }, result: "```\n文字\n```" },
+  { how: { button: "表格" }, result: /^文字\n\n\| {2}\| {2}\|\n\| --- \| --- \|\n\| {2}\| {2}\|\n?$/ },
+];
+
+test("the toolbar's buttons and shortcuts write plain Markdown (zh)", async ({ page, serverDb }) => {
+  writers.push(await signedInAdmin(page, serverDb.db, "formats-zh"));
+  await page.goto("/zh/posts/createPost");
+  const chinese = page.getByRole("tabpanel", { name: "中文" });
+  await expect(chinese.locator(".cm-content")).toBeVisible();
+  const body = chinese.getByRole("textbox", { name: "正文（Markdown）" });
+  const toolbar = page.getByRole("toolbar", { name: "格式" });
+  for (const { how, result } of FORMATS) {
+    await body.fill("文字");
+    await body.press("Control+End");
+    await body.press("Shift+Home");
+    if ("key" in how) await body.press(how.key);
+    else await toolbar.getByRole("button", { name: how.button, exact: true }).click();
+    const stored = () => page.locator("textarea[name=zhBody]").inputValue();
+    if (typeof result === "string") await expect.poll(stored, JSON.stringify(how)).toBe(result);
+    else await expect.poll(stored, JSON.stringify(how)).toMatch(result);
+  }
+  // The toolbar is one tab stop, its buttons reached with the arrow keys.
+  await toolbar.getByRole("button", { name: "粗体", exact: true }).focus();
+  await page.keyboard.press("ArrowRight");
+  await expect(toolbar.getByRole("button", { name: "斜体", exact: true })).toBeFocused();
+});
