@@ -1,9 +1,10 @@
 import AxeBuilder from "@axe-core/playwright";
 import { createPost } from "../../app/server/posts/posts.server.ts";
 import { ensureTags } from "../../app/server/taxonomy/taxonomy.server.ts";
+import { signedInAdmin } from "./account-helpers.ts";
 import { axeFindings, rulesFor } from "./axe.ts";
 import { ceiling } from "./ceilings.ts";
-import { expect, test } from "./fixtures.ts";
+import { expect, test, waitForHydrationOnGoto } from "./fixtures.ts";
 
 const PAGES = [
   "/",
@@ -80,5 +81,54 @@ test("tag links on a phone are 24 px tap targets, on home and post, in English a
     // Other files share this server's database (home.spec.ts wants a blog with no post).
     await db.deleteFrom("posts").where("id", "=", id).execute();
     await db.deleteFrom("tags").where("id", "in", [tooling, latin]).execute();
+  }
+});
+
+// The writing screen (issue 47), as Lighthouse's mobile run sees it (412 px, target-size on):
+// the text with its toolbar, the settings sheet open, and the publish dialog open, in both
+// languages. editor.spec.ts checks the editor pages at desktop width in both themes.
+test("the writing screen on a phone, with its settings and its publish dialog open, in English and Chinese", async ({
+  browser,
+  baseURL,
+  serverDb,
+}) => {
+  test.setTimeout(ceiling(120_000));
+  const context = await browser.newContext({ baseURL, viewport: { width: 412, height: 823 }, hasTouch: true });
+  context.on("page", waitForHydrationOnGoto);
+  const page = await context.newPage();
+  const email = await signedInAdmin(page, serverDb.db, "a11y-writing");
+  const check = async (where: string) => {
+    // Every rule axe runs by default, and the target-size rule it leaves off.
+    const results = await new AxeBuilder({ page })
+      .exclude("[data-testid=site-header]")
+      .options({ rules: { "target-size": { enabled: true } } })
+      .analyze();
+    const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    expect(summary, where).toEqual([]);
+  };
+  try {
+    for (const [locale, ui] of [
+      ["en", { settings: "Settings", close: "Close settings", publish: "Publish…", cancel: "Cancel" }],
+      ["zh", { settings: "设置", close: "关闭设置", publish: "发布…", cancel: "取消" }],
+    ] as const) {
+      await page.goto(`/${locale}/posts/createPost`);
+      await expect(page.getByRole("tabpanel").locator(".cm-content")).toBeVisible();
+      await check(`${locale} writing`);
+      await page.locator("[data-editor-bar]").getByRole("button", { name: ui.settings, exact: true }).click();
+      const sheet = page.getByRole("dialog", { name: ui.settings });
+      await expect(sheet.getByRole("button", { name: ui.close })).toBeFocused();
+      await check(`${locale} settings sheet`);
+      await sheet.getByRole("button", { name: ui.close }).click();
+      await page.getByRole("button", { name: ui.publish }).click();
+      const dialog = page.getByTestId("publish-dialog");
+      await expect(dialog).toBeVisible();
+      await check(`${locale} publish dialog`);
+      await dialog.getByRole("button", { name: ui.cancel }).click();
+      await expect(dialog).toBeHidden();
+    }
+  } finally {
+    await context.close();
+    const author = serverDb.db.selectFrom("users").select("id").where("email", "=", email);
+    await serverDb.db.deleteFrom("posts").where("authorId", "in", author).execute();
   }
 });

@@ -493,6 +493,21 @@ for (const theme of ["light", "dark"] as const) {
         // The site header is not this page's: its admin-only language buttons are checked elsewhere.
         const summary = await axeFindings(page, { exclude: "[data-testid=site-header]", rules: rulesFor(theme) });
         expect(summary, `${locale} ${theme} ${path}`).toEqual([]);
+        if (path !== "/posts/createPost") continue;
+        // The writing screen's settings panel and publish dialog, open (issue 47).
+        const bar = page.locator("[data-editor-bar]");
+        const toggle = bar.getByRole("button", { name: locale === "en" ? "Settings" : "设置", exact: true });
+        await toggle.click();
+        await expect(page.locator("#post-settings")).toBeVisible();
+        const withPanel = await axeFindings(page, { exclude: "[data-testid=site-header]", rules: rulesFor(theme) });
+        expect(withPanel, `${locale} ${theme} ${path} settings`).toEqual([]);
+        await toggle.click();
+        await bar.getByRole("button", { name: locale === "en" ? "Publish…" : "发布…" }).click();
+        await expect(page.getByTestId("publish-dialog")).toBeVisible();
+        const withDialog = await axeFindings(page, { exclude: "[data-testid=site-header]", rules: rulesFor(theme) });
+        expect(withDialog, `${locale} ${theme} ${path} publish dialog`).toEqual([]);
+        await page.keyboard.press("Escape");
+        await expect(page.getByTestId("publish-dialog")).toBeHidden();
       }
     }
   });

@@ -39,6 +39,7 @@ const UI = {
     cancel: "Cancel",
     mailed: (n: number, en: number, zh: number) =>
       `It is e-mailed to ${n} subscribers: ${en} in English, ${zh} in Chinese.`,
+    federationOff: "It is not shared on the Fediverse: federation is off.",
   },
   zh: {
     tab: { en: "English", zh: "中文" },
@@ -56,6 +57,7 @@ const UI = {
     dialog: "发布这篇文章？",
     cancel: "取消",
     mailed: (n: number, en: number, zh: number) => `将通过邮件发送给 ${n} 位订阅者：英文 ${en}，中文 ${zh}。`,
+    federationOff: "不会分享到联邦宇宙：联邦功能未开启。",
   },
 } as const;
 
@@ -185,6 +187,9 @@ for (const locale of ["en", "zh"] as const) {
     const dialog = page.getByRole("dialog", { name: ui.dialog });
     await expect(dialog).toBeVisible();
     await expect(dialog.getByTestId("publish-mail")).toHaveText(ui.mailed(mailed.en + mailed.zh, mailed.en, mailed.zh));
+    // This server's address is http: nothing is federated, whatever followers the table holds
+    // (tests/e2e/publish-reach.spec.ts counts them on a blog that federates).
+    await expect(dialog.getByTestId("publish-fedi")).toHaveText(ui.federationOff);
     expect(await axeFindings(page, { include: "[data-testid=publish-dialog]" })).toEqual([]);
     await dialog.getByRole("button", { name: ui.cancel }).click();
     await expect(dialog).toBeHidden();

@@ -404,7 +404,7 @@ export function PostEditor(props: PostEditorProps) {
                   lang={HTML_LANG[active]}
                   active
                   scrollRef={previewRef}
-                  boxClassName="max-h-[max(20rem,calc(100vh-17rem))] overflow-y-auto"
+                  boxClassName="max-h-[max(20rem,calc(100vh-17rem))] overflow-y-auto overscroll-contain"
                 />
               </div>
             )}

@@ -1,4 +1,12 @@
-import { type ReactNode, useId } from "react";
+import {
+  type KeyboardEvent,
+  type ReactNode,
+  type RefObject,
+  useEffect,
+  useId,
+  useRef,
+  useSyncExternalStore,
+} from "react";
 import { useTranslation } from "react-i18next";
 import type { EditorValues } from "../../lib/editor-values.ts";
 import { HTML_LANG, type Locale } from "../../lib/i18n/locale.ts";
@@ -11,7 +19,12 @@ import { BUTTON_SECONDARY } from "./editor-ui.ts";
 // The post's settings, in the side panel that opens from the editor's bar (issue 47): each
 // language's summary and search-engine fields, the address, category, series, tags, cover,
 // status and publish time, and the newsletter and Fediverse boxes. Without JavaScript the
-// panel is simply part of the form.
+// panel is simply part of the form, after the text.
+//
+// From 1024 px it is a column beside the text. Below, it is a sheet over the text (a modal
+// dialog, the text is not pushed down): it takes the focus when the writer opens it, keeps
+// Tab inside, and Escape, its close button or a tap beside it close it and give the focus
+// back to the bar's Settings button.
 
 export const SETTINGS_PANEL_ID = "post-settings";
 
@@ -169,28 +182,135 @@ export interface SettingsPanelProps {
   datedBox(name: DatedBox): { checked: boolean; onChange(on: boolean): void; backdated: boolean };
 }
 
+/** The width from which the panel is a column beside the text (Tailwind's `lg`). */
+const WIDE = "(min-width: 64rem)";
+
+function subscribeWide(onChange: () => void): () => void {
+  const query = window.matchMedia(WIDE);
+  query.addEventListener("change", onChange);
+  return () => query.removeEventListener("change", onChange);
+}
+
+/** Whether the window is wide enough for the panel beside the text (true on the server). */
+function useWide(): boolean {
+  return useSyncExternalStore(
+    subscribeWide,
+    () => window.matchMedia(WIDE).matches,
+    () => true,
+  );
+}
+
+/** The bar's button that opens and closes the panel. */
+function settingsToggle(): HTMLElement | null {
+  return document.querySelector<HTMLElement>(`[aria-controls="${SETTINGS_PANEL_ID}"]`);
+}
+
+const FOCUSABLE = "a[href], button:not([disabled]), input:not([disabled]):not([type=hidden]), select, textarea";
+
+/** The panel's controls that Tab can reach (a hidden language's fields are not). */
+function focusables(root: HTMLElement): HTMLElement[] {
+  return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.checkVisibility());
+}
+
 export function SettingsPanel(props: SettingsPanelProps) {
-  const { t } = useTranslation("editor");
-  const { t: w } = useTranslation("writing");
-  const { values, set, err, mode, autoSlug } = props;
   const titleId = useId();
   const statusId = useId();
+  const wide = useWide();
+  const panel = useRef<HTMLElement>(null);
+  const closeButton = useRef<HTMLButtonElement>(null);
+  /** A sheet over the text: a narrow window, with JavaScript. */
+  const sheet = props.hydrated && props.open && !wide;
+
+  // Opened from the bar's button: the focus goes into the panel. (Opened as the page loads,
+  // the writer's choice kept from before, it stays where it is; opened to show a field's
+  // error, the editor focuses that field.)
+  useEffect(() => {
+    if (props.open && document.activeElement === settingsToggle()) closeButton.current?.focus();
+  }, [props.open]);
+
+  const close = () => {
+    const hadFocus = panel.current?.contains(document.activeElement) ?? false;
+    props.onClose();
+    if (hadFocus) settingsToggle()?.focus();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (!props.hydrated || event.defaultPrevented) return;
+    if (event.key === "Escape") {
+      event.preventDefault();
+      close();
+      return;
+    }
+    // A sheet is modal: Tab goes round its own controls.
+    if (!sheet || event.key !== "Tab" || !panel.current) return;
+    const controls = focusables(panel.current);
+    const first = controls[0];
+    const last = controls[controls.length - 1];
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last?.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first?.focus();
+    }
+  };
+
+  // Without JavaScript the panel is in the page's flow; with it, below 1024 px it is a sheet.
+  const placement = props.hydrated
+    ? "max-lg:fixed max-lg:inset-y-0 max-lg:right-0 max-lg:z-60 max-lg:w-full max-lg:max-w-md max-lg:overflow-y-auto max-lg:overscroll-contain max-lg:rounded-none max-lg:border-y-0 max-lg:border-r-0 max-lg:shadow-xl"
+    : "";
   return (
-    <aside
-      id={SETTINGS_PANEL_ID}
-      aria-labelledby={titleId}
-      data-settings-panel=""
-      className={`order-first space-y-5 rounded-md border border-zinc-200 bg-white p-4 lg:order-last lg:sticky lg:top-32 lg:max-h-[calc(100vh-9rem)] lg:w-80 lg:shrink-0 lg:self-start lg:overflow-y-auto dark:border-zinc-800 dark:bg-zinc-950 ${props.open ? "" : "hidden"}`}
-    >
-      <noscript>
-        <style>{"[data-settings-panel]{display:block!important}"}</style>
-      </noscript>
+    <>
+      {sheet && (
+        // A tap beside the sheet closes it (Escape and the close button do from the keyboard).
+        // biome-ignore lint/a11y/noStaticElementInteractions: the backdrop is not a control of its own
+        // biome-ignore lint/a11y/useKeyWithClickEvents: Escape closes the sheet
+        <div data-testid="settings-backdrop" className="fixed inset-0 z-50 bg-black/40" onClick={close} />
+      )}
+      <aside
+        ref={panel}
+        id={SETTINGS_PANEL_ID}
+        aria-labelledby={titleId}
+        data-settings-panel=""
+        data-sheet={sheet ? "" : undefined}
+        onKeyDown={onKeyDown}
+        className={`rounded-md border border-zinc-200 bg-white p-4 lg:sticky lg:top-32 lg:max-h-[calc(100vh-9rem)] lg:w-80 lg:shrink-0 lg:self-start lg:overflow-y-auto dark:border-zinc-800 dark:bg-zinc-950 ${placement} ${props.open ? "" : "hidden"}`}
+      >
+        <noscript>
+          <style>{"[data-settings-panel]{display:block!important}"}</style>
+        </noscript>
+        {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: aria-modal is set only with the dialog role */}
+        <div
+          role={sheet ? "dialog" : undefined}
+          aria-modal={sheet ? true : undefined}
+          aria-labelledby={sheet ? titleId : undefined}
+          className="space-y-5"
+        >
+          <SettingsFields {...props} titleId={titleId} statusId={statusId} closeButton={closeButton} onClose={close} />
+        </div>
+      </aside>
+    </>
+  );
+}
+
+function SettingsFields(
+  props: SettingsPanelProps & {
+    titleId: string;
+    statusId: string;
+    closeButton: RefObject<HTMLButtonElement | null>;
+  },
+) {
+  const { t } = useTranslation("editor");
+  const { t: w } = useTranslation("writing");
+  const { values, set, err, mode, autoSlug, titleId, statusId } = props;
+  return (
+    <>
       <div className="flex items-center justify-between gap-2">
         <h2 id={titleId} className="font-semibold">
           {t("form.settings")}
         </h2>
         {props.hydrated && (
-          <button type="button" className={BUTTON_SECONDARY} onClick={props.onClose}>
+          <button ref={props.closeButton} type="button" className={BUTTON_SECONDARY} onClick={props.onClose}>
             {w("settings.close")}
           </button>
         )}
@@ -281,6 +401,6 @@ export function SettingsPanel(props: SettingsPanelProps) {
       />
       <NewsletterChoice state={props.newsletter} {...props.datedBox("newsletter")} />
       <FederateChoice {...props.datedBox("federate")} />
-    </aside>
+    </>
   );
 }

@@ -78,12 +78,13 @@ const READERS_DAYS = 30;
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireAdmin(context, request);
-  const { db } = getApp(context);
+  const app = getApp(context);
+  const { db } = app;
   const locale = getRequest(context).locale;
   const [categoryRows, seriesRows, audience] = await Promise.all([
     listCategories(db),
     listSeriesOptions(db),
-    publishAudience(db),
+    app.federation.status().then((federation) => publishAudience(db, federation)),
   ]);
   const categories = categoryRows.map((c) => ({ id: c.id, name: termName(c, locale) }));
   const series = seriesRows.map((s) => ({ id: s.id, name: termName(s, locale) }));

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
 import { nowIso } from "../db/db.server.ts";
 import type { SubscriberLanguages, SubscriberStatus } from "../db/schema.server.ts";
+import { federationStatus } from "../federation/service.server.ts";
 import { addFollower } from "../federation/store.server.ts";
-import { updateSiteSettings } from "../site/site-settings.server.ts";
 import { publishAudience } from "./publish-audience.server.ts";
 
 // The publish dialog's counts: the subscribers a newsletter would mail now and the followers
@@ -67,7 +67,7 @@ afterAll(async () => {
 
 describe("publishAudience", () => {
   it("counts confirmed subscribers who are not bounced, by languages and site language", async () => {
-    const audience = await publishAudience(database.db);
+    const audience = await publishAudience(database.db, { on: false });
     const groups = [...audience.subscribers].sort((x, y) =>
       `${x.languages}${x.locale}`.localeCompare(`${y.languages}${y.locale}`),
     );
@@ -78,9 +78,15 @@ describe("publishAudience", () => {
     ]);
   });
 
-  it("counts each account's followers only when federation is on", async () => {
-    expect((await publishAudience(database.db)).followers).toBeNull();
-    await updateSiteSettings(database.db, { fediverse: { enabled: true, handles: { en: "blog-en", zh: "blog" } } });
-    expect((await publishAudience(database.db)).followers).toEqual({ en: 2, zh: 1 });
+  it("counts each account's followers only when federation is on, not when only its switch is", async () => {
+    const https = "https://blog.example";
+    expect(
+      (await publishAudience(database.db, federationStatus({ federation: null, publicUrl: https }, false))).followers,
+    ).toBeNull();
+    // The admin switch on, but an http address: nothing is sent, so nobody is counted.
+    const http = federationStatus({ federation: null, publicUrl: "http://blog.example" }, true);
+    expect((await publishAudience(database.db, http)).followers).toBeNull();
+    const on = federationStatus({ federation: null, publicUrl: https }, true);
+    expect((await publishAudience(database.db, on)).followers).toEqual({ en: 2, zh: 1 });
   });
 });
