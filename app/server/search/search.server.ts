@@ -71,20 +71,33 @@ function hitsCtes(db: DB, tokens: readonly string[], candidates: number): RawBui
     const match = tokens.map((t) => `"${t.replaceAll('"', '""')}"`).join(" ");
     const head = `{title summary} : (${match})`;
     const bm25 = sql`-bm25("postSearchFts", ${sql.lit(WEIGHTS.title)}, ${sql.lit(WEIGHTS.summary)}, ${sql.lit(WEIGHTS.body)})`;
-    // The rowid of the oldest candidate of a list, or 0 when fewer rows match than are ranked.
-    const floor = (m: string) =>
-      sql`coalesce((select "rowid" from "postSearchFts" where "postSearchFts" match ${m}
-        order by "rowid" desc limit 1 offset ${candidates - 1}), 0)`;
-    return sql`"candidates" as materialized (
+    // "main": the newest matches, one more than are ranked (whether more matched), scored
+    // as FTS5 walks them newest first. "cut": the rowid of its oldest ranked row, or 0
+    // when fewer rows matched than are ranked (then every title or summary match is
+    // already among them). The second list is the newest title or summary matches
+    // older than the cut, down to the rowid of the SEARCH_CANDIDATES-th newest one,
+    // which is only looked up when the cut is not 0.
+    return sql`"main" as materialized (
         select "rowid" as "id", ${bm25} as "score" from "postSearchFts"
-        where "postSearchFts" match ${match} and "rowid" >= ${floor(match)}
+        where "postSearchFts" match ${match} order by "rowid" desc limit ${candidates + 1}
+      ),
+      "cut" as materialized (
+        select case when count(*) >= ${candidates}
+            then (select "id" from "main" order by "id" desc limit 1 offset ${candidates - 1}) else 0 end as "floor",
+          count(*) > ${candidates} as "capped"
+        from "main"
+      ),
+      "candidates" as materialized (
+        select "id", "score" from "main" where "id" >= (select "floor" from "cut")
         union all
         select "rowid" as "id", ${bm25} as "score" from "postSearchFts"
-        where "postSearchFts" match ${head} and "rowid" >= ${floor(head)} and "rowid" < ${floor(match)}
+        where "postSearchFts" match ${head} and "rowid" < (select "floor" from "cut")
+          and "rowid" >= case when (select "floor" from "cut") = 0 then 0
+            else coalesce((select "rowid" from "postSearchFts" where "postSearchFts" match ${head}
+              order by "rowid" desc limit 1 offset ${candidates - 1}), 0) end
       ),
       "hits" as (select s."postId" as "postId", s."locale" as "locale", p."publishedAt" as "publishedAt", c."score" as "score",
-        exists (select 1 from "postSearchFts" where "postSearchFts" match ${match}
-          order by "rowid" desc limit 1 offset ${candidates}) as "capped"
+        (select "capped" from "cut") as "capped"
       from "candidates" c
       cross join "postSearch" s indexed by "postSearch_keys"
       cross join "posts" p
@@ -119,7 +132,7 @@ function hitsCtes(db: DB, tokens: readonly string[], candidates: number): RawBui
     })}),
     "candidates" as (
       (select n."postId", n."locale", n."score" from "newest" n order by n."seq" desc limit ${candidates})
-      union
+      union all
       select h."postId", h."locale", h."score" from "newestHead" h
     ),
     "hits" as (select c."postId" as "postId", c."locale" as "locale", p."publishedAt" as "publishedAt",
@@ -184,8 +197,8 @@ function newestMatches(list: {
       order by s."seq" desc limit ${limit})`);
   // ts_rank's weights are listed {D, C, B, A}: summary (B), title (A). The rank reads only
   // the small title-and-summary vector, so no match's long body vector is detoasted
-  // (body-only matches tie at the bottom and fall back to newest first). It is the same
-  // in both lists, so a row in both is one candidate.
+  // (body-only matches tie at the bottom and fall back to newest first). The second list
+  // only looks below the first one's cut, so no row is in both: they are joined by UNION ALL.
   const weights = `{0, 0, ${WEIGHTS.summary / WEIGHTS.title}, 1}`;
   return sql`select u."seq", u."postId", u."locale",
       ts_rank(${weights}::float4[], u."headVector", (select "query" from "q")) as "score",
@@ -246,16 +259,22 @@ export async function searchPosts(
   const empty: SearchPage = { items: [], total: 0, capped: false, page, pageSize, pageCount: 1, tokens };
   if (tokens.length === 0) return empty;
 
-  // One version per post: the visitor's language when it matched, else the other.
+  // One version per post: the visitor's language when it matched, else the other. A post
+  // has one index row per language, so at most one row of it is in the visitor's
+  // language; SQLite takes a group's other columns from the row holding its max(), which
+  // is that row when it matched (one sort of the hits, where a window function took two).
+  const pick = isSqlite(db)
+    ? sql`select h."postId", h."locale", h."score", h."publishedAt", h."capped", 1 as "rn",
+          max(h."locale" = ${locale}) as "own"
+        from "hits" h group by h."postId"`
+    : sql`select h."postId", h."locale", h."score", h."publishedAt", h."capped",
+          row_number() over (
+            partition by h."postId"
+            order by case when h."locale" = ${locale} then 0 else 1 end, h."score" desc
+          ) as "rn"
+        from "hits" h`;
   const ranked = sql`with ${hitsCtes(db, tokens, opts.candidates ?? SEARCH_CANDIDATES)},
-    "ranked" as (
-      select h."postId", h."locale", h."score", h."publishedAt", h."capped",
-        row_number() over (
-          partition by h."postId"
-          order by case when h."locale" = ${locale} then 0 else 1 end, h."score" desc
-        ) as "rn"
-      from "hits" h
-    )`;
+    "ranked" as (${pick})`;
 
   // One pass over the matches: the page's ids are ranked on light rows that also
   // carry the total, and only the page's posts bring their text along.
