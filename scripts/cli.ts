@@ -42,7 +42,8 @@ Commands:
   import <file.json> [--force]
                      load an export into an empty database in one transaction;
                      --force replaces the content that is there
-  import:markdown <dir|zip> [--dry-run] [--author <email>] [--permalink <pattern>] [--fetch-remote]
+  import:markdown <dir|zip> [--dry-run] [--author <email>] [--permalink <pattern>]
+                  [--pages-folder <folder>] [--fetch-remote]
                      import a folder (or zip) of Markdown posts (Hugo, Hexo, Jekyll, Astro…)
                      with YAML, TOML or JSON front matter: bilingual pairs become one
                      post, relative images are uploaded, old addresses redirect to the
@@ -50,21 +51,23 @@ Commands:
                      a killed run resumes. --dry-run prints the report and writes
                      nothing; --author picks the owner (default: the first admin);
                      --permalink adds an old-address pattern (:year :month :day :slug
-                     :filename :section), e.g. /blog/:year/:slug/
+                     :filename :section), e.g. /blog/:year/:slug/; files with
+                     type: page or layout: page, and those in --pages-folder (e.g.
+                     content/pages), become pages at /{slug}
                      --fetch-remote (all three imports) fetches remote images into the
                      media library (time-outs, size limit, images only, no private
                      addresses); without it they stay links and are listed
   import:ghost <export.json> [--members <csv>] [--images <dir|zip>] [--lang en|zh]
                [--fetch-remote] [--dry-run] [--author <email>]
-                     import a Ghost 5/6 JSON export the same way: posts, pages (in
-                     a "Pages" category), drafts, scheduled posts, public tags; /{slug}/
+                     import a Ghost 5/6 JSON export the same way: posts, pages (as
+                     pages at /{slug}), drafts, scheduled posts, public tags; /{slug}/
                      redirects; images from Ghost's content/images folder or a zip;
                      --members subscribes the members CSV's subscribed_to_emails rows;
                      --lang sets the blog's language (default: by each title's script)
   import:wordpress <export.xml> [--images <dir|zip>] [--lang en|zh] [--dry-run]
                    [--fetch-remote] [--author <email>]
-                     import a WordPress WXR export the same way: posts, pages (in a
-                     "Pages" category), drafts, private posts (as drafts), scheduled
+                     import a WordPress WXR export the same way: posts, pages (as pages
+                     at /{slug}), drafts, private posts (as drafts), scheduled
                      posts, comments with their replies and approval state, revisions,
                      featured images, Polylang pairs; /?p=ID and old permalinks
                      redirect; images from the uploads folder (--images, or --uploads)

@@ -42,6 +42,9 @@ describe("parseOptions", () => {
     expect(
       parse("import:markdown", ["blog", "--permalink", "/:year/:slug/", "--chunk", "20", "--dry-run"]),
     ).toMatchObject({ source: "blog", permalink: "/:year/:slug/", chunk: 20, dryRun: true });
+    expect(parse("import:markdown", ["blog", "--pages-folder", "content/pages"])).toMatchObject({
+      pagesFolder: "content/pages",
+    });
     expect(
       parse("import:ghost", ["export.json", "--members", "m.csv", "--lang", "zh", "--author", "a@b.example"]),
     ).toMatchObject({
@@ -67,6 +70,8 @@ describe("parseOptions", () => {
       ["import:ghost", ["export.json", "--images", "--dry-run"]],
       ["import:wordpress", ["export.xml", "--members", "m.csv"]],
       ["import:wordpress", ["export.xml", "--permalink", "/:slug/"]],
+      ["import:markdown", ["blog", "--pages-folder", "../elsewhere"]],
+      ["import:ghost", ["export.json", "--pages-folder", "pages"]],
     ];
     for (const [name, args] of refused) expect(parse(name, args), `${name} ${args.join(" ")}`).toBeNull();
   });

@@ -23,11 +23,11 @@ import { imageResolverFor, importDeps, startPostImports } from "../app/server/im
 import {
   MARKDOWN_FILE_MAX_BYTES,
   MARKDOWN_SOURCE,
+  pagesFolderParts,
   SourceRefused,
   streamMarkdownFolder,
 } from "../app/server/import/markdown-folder.server.ts";
 import { workerImportRenderer } from "../app/server/import/render-pool.server.ts";
-import { WORDPRESS_PAGES_CATEGORY } from "../app/server/import/wordpress/items.server.ts";
 import { streamWxr, WORDPRESS_SOURCE } from "../app/server/import/wordpress.server.ts";
 import { unpackZip } from "../app/server/import/zip.server.ts";
 import { INSTANCE_ID } from "../app/server/jobs/lease.server.ts";
@@ -46,7 +46,7 @@ export type ImportContext = {
 };
 
 /** Flags that take a value; `--author` and `--chunk` are every command's. */
-type ValueFlag = "--author" | "--chunk" | "--permalink" | "--members" | "--images" | "--lang";
+type ValueFlag = "--author" | "--chunk" | "--permalink" | "--pages-folder" | "--members" | "--images" | "--lang";
 
 interface Options {
   /** The folder, zip or export file named. */
@@ -56,6 +56,8 @@ interface Options {
   author: string | null;
   chunk: number | undefined;
   permalink: string | undefined;
+  /** Markdown: the folder whose files are pages (decision 035). */
+  pagesFolder: string | undefined;
   members: string | null;
   images: string | null;
   lang: Locale | undefined;
@@ -118,9 +120,9 @@ async function exportImages(given: string, opts: Options, ctx: ImportContext) {
 
 const markdownCommand: ImportCommand = {
   usage:
-    "import:markdown <dir|zip> [--dry-run] [--author <email>] [--permalink <pattern>] [--fetch-remote] [--chunk <n>]",
+    "import:markdown <dir|zip> [--dry-run] [--author <email>] [--permalink <pattern>] [--pages-folder <folder>] [--fetch-remote] [--chunk <n>]",
   kind: MARKDOWN_SOURCE,
-  flags: ["--permalink"],
+  flags: ["--permalink", "--pages-folder"],
   matchLabel: false,
   async open(given, opts, ctx) {
     const entryMaxBytes = Math.max(ctx.uploadMaxBytes, MARKDOWN_FILE_MAX_BYTES);
@@ -130,7 +132,11 @@ const markdownCommand: ImportCommand = {
       unpacked: zip.unpacked,
       // The folder is streamed (decision 020, "At scale": Markdown): its summary is known once it is read.
       feed: async (onPosts) => {
-        const read = await streamMarkdownFolder(zip.root, { permalink: opts.permalink }, onPosts);
+        const read = await streamMarkdownFolder(
+          zip.root,
+          { permalink: opts.permalink, pagesFolder: opts.pagesFolder },
+          onPosts,
+        );
         const problems = [...zip.problems, ...read.problems];
         console.log(
           `read ${read.files} Markdown file(s) in ${given}: ${read.posts} post(s), ${read.pairs} in two languages, ` +
@@ -199,7 +205,7 @@ const wordpressCommand: ImportCommand = {
         const read = await streamWxr(given, { locale: opts.lang }, async (posts) => {
           for (const p of posts) {
             seen.posts += 1;
-            if (p.categories[0] === WORDPRESS_PAGES_CATEGORY) seen.pages += 1;
+            if (p.kind === "page") seen.pages += 1;
             if (p.translations.length > 1) seen.pairs += 1;
             seen.comments += p.comments?.length ?? 0;
           }
@@ -234,6 +240,7 @@ export function parseOptions(args: readonly string[], command: ImportCommand): O
     author: null,
     chunk: undefined,
     permalink: undefined,
+    pagesFolder: undefined,
     members: null,
     images: null,
     lang: undefined,
@@ -249,7 +256,10 @@ export function parseOptions(args: readonly string[], command: ImportCommand): O
       if (!v || v.startsWith("--")) return null;
       if (a === "--author") out.author = v;
       else if (a === "--permalink") out.permalink = v;
-      else if (a === "--members") out.members = v;
+      else if (a === "--pages-folder") {
+        if (pagesFolderParts(v) === null) return null;
+        out.pagesFolder = v;
+      } else if (a === "--members") out.members = v;
       else if (a === "--images") out.images = v;
       else if (a === "--lang") {
         if (v !== "en" && v !== "zh") return null;

@@ -83,7 +83,7 @@ export function reportLine(line: ImportReportLine): string {
 
 export function countsLine(c: ImportCounts): string {
   return (
-    `imported ${c.imported}, updated ${c.updated}, skipped ${c.skipped}, failed ${c.failed}; ` +
+    `imported ${c.imported}, updated ${c.updated}${c.pages > 0 ? `, pages ${c.pages}` : ""}, skipped ${c.skipped}, failed ${c.failed}; ` +
     `images stored ${c.imagesStored}, missing ${c.imagesMissing}; redirects added ${c.redirectsAdded}` +
     (c.commentsAdded > 0 ? `; comments added ${c.commentsAdded}` : "")
   );

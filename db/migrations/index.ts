@@ -44,6 +44,7 @@ import * as addTranslationSync from "./20261129T050000_add_translation_sync.ts";
 import * as createPagesAndMenus from "./20261129T050000_create_pages_and_menus.ts";
 import * as createSocialCards from "./20261129T050000_create_social_cards.ts";
 import * as fillSystemPages from "./20261129T050100_fill_system_pages.ts";
+import * as addPostImportPages from "./20261129T090000_add_post_import_pages.ts";
 
 /**
  * Every migration, in order. Listed explicitly so the same history runs in the
@@ -95,4 +96,5 @@ export const migrations: Record<string, Migration> = {
   "20261129T050000_create_pages_and_menus": createPagesAndMenus,
   "20261129T050000_create_social_cards": createSocialCards,
   "20261129T050100_fill_system_pages": fillSystemPages,
+  "20261129T090000_add_post_import_pages": addPostImportPages,
 };

@@ -44,6 +44,10 @@ test.afterAll(async ({ serverDb }) => {
     .deleteFrom("posts")
     .where("id", "in", ghost.where("entity", "=", "post"))
     .execute();
+  // Its page is a page (decision 035): removed with its revisions.
+  const ghostPages = ghost.where("entity", "=", "page");
+  await db.deleteFrom("pageRevisions").where("pageId", "in", ghostPages).execute();
+  await db.deleteFrom("pages").where("id", "in", ghostPages).execute();
   await db
     .deleteFrom("redirects")
     .where("fromPath", "in", [...GHOST_OLD, ...GHOST_OLD_TAGS, "/author/ghost-writer/", "/rss/"])
@@ -99,7 +103,11 @@ test("an admin uploads a Markdown blog, checks the dry run, imports it and old l
   expect(results.violations.map((v) => v.id)).toEqual([]);
 
   await page.getByRole("button", { name: "Import now" }).click();
-  const job = page.locator("#imports article").first();
+  // This file's newest import (another file may import beside it: import-wordpress-pages.spec.ts).
+  const job = page
+    .locator("#imports article")
+    .filter({ hasText: String(STAMP) })
+    .first();
   await expect(job.locator('[data-status="done"]')).toBeVisible({ timeout: 20_000 });
   await expect(job.locator('[data-count="imported"]')).toHaveText("2");
 
@@ -136,7 +144,9 @@ test("an admin uploads a Markdown blog, checks the dry run, imports it and old l
   await page.getByLabel("Language of a Ghost or WordPress blog").selectOption("auto");
   await page.getByRole("button", { name: "Check the file" }).click();
   await expect(dryRun).toContainText("6 posts found. Nothing has been written yet.");
-  await expect(dryRun.locator('[data-count="imported"]')).toHaveText("6");
+  // Five posts; Ghost's page becomes a page (decision 035).
+  await expect(dryRun.locator('[data-count="imported"]')).toHaveText("5");
+  await expect(dryRun.locator('[data-count="pages"]')).toHaveText("1");
   // The dry run as a file, before anything is written.
   const planDownload = page.waitForEvent("download");
   await dryRun.getByRole("link", { name: `Download the dry run of ghost-${STAMP}.json as JSON` }).click();
@@ -144,17 +154,20 @@ test("an admin uploads a Markdown blog, checks the dry run, imports it and old l
   expect(planFile.suggestedFilename()).toMatch(/^import-.+-dry-run\.json$/);
   const plan = JSON.parse(await readFile((await planFile.path()) ?? "", "utf8"));
   expect(plan).toMatchObject({ report: "dry-run", kind: "ghost", file: `ghost-${STAMP}.json` });
-  expect(plan.counts).toMatchObject({ total: 6, imported: 6 });
+  expect(plan.counts).toMatchObject({ total: 6, imported: 5, pages: 1 });
   await page.getByRole("button", { name: "Import now" }).click();
   await expect(job.locator("code").first()).toHaveText(`ghost-${STAMP}.json`);
   await expect(job.locator('[data-status="done"]')).toBeVisible({ timeout: 20_000 });
   expect((await page.request.get("/hello-ghost/", { maxRedirects: 0 })).status()).toBe(301);
+  // Ghost's page is a page at its old address.
+  expect((await page.request.get("/about-this-blog", { maxRedirects: 0 })).status()).toBe(200);
   // The final report, as text for people; the dry run is still there beside it.
   const finalDownload = page.waitForEvent("download");
   await job.getByRole("link", { name: `Download the report of ghost-${STAMP}.json as text` }).click();
   const finalText = await readFile((await (await finalDownload).path()) ?? "", "utf8");
   expect(finalText).toContain("Import report\n");
-  expect(finalText).toContain("Imported: 6");
+  expect(finalText).toContain("Posts imported: 5");
+  expect(finalText).toContain("Pages imported or updated: 1");
   expect(finalText).toContain("Status: done");
   await expect(job.getByRole("link", { name: `Download the dry run of ghost-${STAMP}.json as text` })).toBeVisible();
   // Reports are for admins only: signed out, the same address answers no report.

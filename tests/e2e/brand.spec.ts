@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { createPost } from "../../app/server/posts/posts.server.ts";
-import { DEFAULT_SETTINGS, updateSiteSettings } from "../../app/server/site/site-settings.server.ts";
+import { DEFAULT_SETTINGS, getSiteSettings, updateSiteSettings } from "../../app/server/site/site-settings.server.ts";
 import { png } from "../fixtures/images.ts";
 import { signedInAdmin } from "./account-helpers.ts";
 import { axeFindings, rulesFor } from "./axe.ts";
@@ -15,7 +15,7 @@ test.setTimeout(ceiling(90_000));
 
 test.afterAll(async ({ serverDb }) => {
   // Other files share this database.
-  await updateSiteSettings(serverDb.db, { brand: DEFAULT_SETTINGS.brand });
+  await updateSiteSettings(serverDb.db, { brand: DEFAULT_SETTINGS.brand, homeCover: DEFAULT_SETTINGS.homeCover });
 });
 
 /** The colour of the post body's link, as the browser computed it. */
@@ -77,12 +77,22 @@ test("the owner sets an accent colour, a logo and a home layout, and the public 
     buffer: await png(240, 80),
   });
   await expect(page.getByLabel("Logo", { exact: true })).toHaveValue(/^\/media\/[0-9a-z]{20}\/image\.png$/);
+  // A cover for the home page, described in English (Chinese readers get the site's name).
+  await page.getByTestId("upload-cover").setInputFiles({
+    name: "cover.png",
+    mimeType: "image/png",
+    buffer: await png(1600, 600),
+  });
+  await expect(page.getByLabel("Cover image")).toHaveValue(/^\/media\/[0-9a-z]{20}\/image\.png$/);
+  await page.getByLabel("Description (English)").fill("Tea fields at dawn");
   await page.getByLabel("Home page layout").selectOption("grid");
   await page.getByRole("button", { name: "Save the brand" }).click();
   await expect(
     page.getByRole("alert").or(page.getByRole("status")).filter({ hasText: "Saved." }).first(),
   ).toBeVisible();
   const logo = await page.getByLabel("Logo", { exact: true }).inputValue();
+  const coverSrc = await page.getByLabel("Cover image").inputValue();
+  const { siteName } = await getSiteSettings(serverDb.db);
 
   // A reader (no session), in each language and theme.
   const reader = await browser.newContext({ baseURL });
@@ -111,6 +121,20 @@ test("the owner sets an accent colour, a logo and a home layout, and the public 
         // The home page in the chosen layout: cards, with the post among them.
         await readerPage.goto(`/${locale}`);
         await expect(readerPage.getByTestId("post-grid")).toBeVisible();
+        // The cover above the list: its own ratio and size declared (no shift), its variants, its words.
+        const cover = readerPage.getByTestId("home-cover");
+        await expect(cover).toHaveAttribute("src", coverSrc);
+        await expect(cover).toHaveAttribute("width", "1600");
+        await expect(cover).toHaveAttribute("height", "600");
+        await expect(cover).toHaveAttribute("srcset", /\/media\/[0-9a-z]{20}\/\d+\.webp \d+w/);
+        await expect(cover).toHaveAttribute("alt", locale === "en" ? "Tea fields at dawn" : siteName.zh);
+        await expect(cover).toHaveJSProperty("complete", true);
+        const coverBox = await cover.boundingBox();
+        const listBox = await readerPage.getByRole("heading", { level: 1 }).boundingBox();
+        expect(coverBox && listBox && coverBox.y + coverBox.height <= listBox.y).toBe(true);
+        expect(Math.round(((coverBox?.width ?? 0) / (coverBox?.height ?? 1)) * 10)).toBe(27);
+        if (locale === "en" && scheme === "light")
+          expect(await axeFindings(readerPage, { rules: rulesFor(scheme) }), "home with cover").toEqual([]);
         await expect(
           readerPage
             .getByTestId("post-grid")
@@ -127,6 +151,7 @@ test("the owner sets an accent colour, a logo and a home layout, and the public 
   await page.getByLabel("主题色（#rrggbb）").fill("");
   await page.getByLabel("标志", { exact: true }).fill("");
   await page.getByLabel("首页布局").selectOption("list");
+  await page.getByLabel("封面图片").fill("");
   await page.getByRole("button", { name: "保存品牌设置" }).click();
   await expect(
     page.getByRole("alert").or(page.getByRole("status")).filter({ hasText: "已保存。" }).first(),
@@ -140,6 +165,9 @@ test("the owner sets an accent colour, a logo and a home layout, and the public 
     await expect(backPage.getByTestId("site-logo")).toHaveCount(0);
     await backPage.goto("/en");
     await expect(backPage.getByTestId("post-grid")).toHaveCount(0);
+    // No cover set: nothing at all, not an empty frame.
+    await expect(backPage.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(backPage.getByTestId("home-cover")).toHaveCount(0);
   } finally {
     await back.close();
   }

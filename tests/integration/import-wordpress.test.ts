@@ -75,27 +75,31 @@ describe(`npm run cli -- import:wordpress (${testDialect()})`, () => {
   it("shows a dry run, then imports posts, comments and revisions once; a second run adds nothing", async () => {
     const dry = await cli(["import:wordpress", EXPORT, "--dry-run"]);
     expect(dry.code, dry.out).toBe(0);
-    expect(dry.out).toContain("8 post(s) and page(s), 1 page(s), 1 in two languages, 4 comment(s), 2 attachment(s)");
+    expect(dry.out).toContain("10 post(s) and page(s), 3 page(s), 2 in two languages, 4 comment(s), 2 attachment(s)");
     expect(dry.out).toContain("shortcode kept as text ([contact-form-7])");
     expect(dry.out).toContain("dry run, nothing written");
     expect(await countRows(db, "posts")).toBe(0);
 
     const first = await run("--chunk", "2");
     expect(first.code, first.out).toBe(0);
-    expect(first.out).toContain("done: imported 8, updated 0, skipped 0, failed 0; images stored 1, missing 1");
+    expect(first.out).toContain(
+      "done: imported 7, updated 0, pages 3, skipped 0, failed 0; images stored 1, missing 1",
+    );
     expect(first.out).toContain("comments added 4");
-    expect(await countRows(db, "posts")).toBe(8);
+    expect(await countRows(db, "posts")).toBe(7);
+    expect(await countRows(db, "pages")).toBe(6);
     expect(await countRows(db, "comments")).toBe(4);
-    expect(await countRows(db, "postRevisions")).toBe(10);
+    // Pages keep their revisions with them (pageRevisions), not as posts'.
+    expect(await countRows(db, "postRevisions")).toBe(9);
     const redirects = await countRows(db, "redirects");
     expect(redirects).toBeGreaterThan(20);
 
     const second = await run();
     expect(second.code, second.out).toBe(0);
-    expect(second.out).toContain("done: imported 0, updated 0, skipped 8, failed 0");
+    expect(second.out).toContain("done: imported 0, updated 0, skipped 10, failed 0");
     for (const table of ["posts", "comments", "postRevisions", "media"] as const)
       expect(await countRows(db, table), table).toBe(
-        table === "posts" ? 8 : table === "comments" ? 4 : table === "media" ? 1 : 10,
+        table === "posts" ? 7 : table === "comments" ? 4 : table === "media" ? 1 : 9,
       );
     expect(await countRows(db, "redirects")).toBe(redirects);
   }, 90_000);

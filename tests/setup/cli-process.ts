@@ -44,6 +44,7 @@ export async function countRows(
     | "redirects"
     | "importSources"
     | "subscribers"
+    | "pages"
     | "comments"
     | "postRevisions"
     | "postImports",

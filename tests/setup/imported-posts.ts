@@ -18,3 +18,15 @@ export async function importedPost(db: DB, source: string, sourceId: string) {
     .execute();
   return { post, translations };
 }
+
+/** The page an import wrote for one source item (decision 035: pages are imported as pages). */
+export async function importedPage(db: DB, source: string, sourceId: string) {
+  const map = await db
+    .selectFrom("importSources")
+    .select("targetId")
+    .where("source", "=", source)
+    .where("entity", "=", "page")
+    .where("sourceId", "=", sourceId)
+    .executeTakeFirstOrThrow();
+  return db.selectFrom("pages").selectAll().where("id", "=", map.targetId).executeTakeFirstOrThrow();
+}

@@ -24,6 +24,10 @@ export const brandSchema = z.object({
   icon: upload,
   typeface: z.enum(["sans", "serif"], { error: "adminBrand:errors.typeface" }).default("sans"),
   homeLayout: z.enum(["list", "grid", "hero"], { error: "adminBrand:errors.homeLayout" }).default("list"),
+  /** The home page's cover (an upload) and its description per language ("" says the site's name). */
+  cover: upload,
+  coverAltEn: z.string().trim().max(200, "adminBrand:errors.coverAltTooLong").default(""),
+  coverAltZh: z.string().trim().max(200, "adminBrand:errors.coverAltTooLong").default(""),
   largeText: z.literal("on").optional(),
   viewCounts: z.literal("on").optional(),
 });

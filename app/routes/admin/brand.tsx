@@ -30,12 +30,15 @@ export const handle = routePolicy({ writes: "content" });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
-  const { brand, appearance } = await getSiteSettings(getApp(context).db);
+  const { brand, appearance, homeCover } = await getSiteSettings(getApp(context).db);
   return {
     values: {
       accent: brand.accent,
       logo: brand.logo,
       icon: brand.icon,
+      cover: homeCover.src,
+      coverAltEn: homeCover.alt.en,
+      coverAltZh: homeCover.alt.zh,
       typeface: appearance.typeface,
       homeLayout: appearance.homeLayout,
       largeText: appearance.largeText ? "on" : "",
@@ -58,6 +61,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     accent: String(form.get("accent") ?? "").slice(0, 20),
     logo: String(form.get("logo") ?? "").slice(0, 200),
     icon: String(form.get("icon") ?? "").slice(0, 200),
+    cover: String(form.get("cover") ?? "").slice(0, 200),
+    coverAltEn: String(form.get("coverAltEn") ?? "").slice(0, 400),
+    coverAltZh: String(form.get("coverAltZh") ?? "").slice(0, 400),
     typeface: String(form.get("typeface") ?? "").slice(0, 20),
     homeLayout: String(form.get("homeLayout") ?? "").slice(0, 20),
     largeText: form.get("largeText") === "on" ? "on" : "",
@@ -66,7 +72,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const fail = (failure: Omit<BrandFailure, "values">) => data<BrandFailure>({ ...failure, values }, { status: 400 });
   const parsed = validate(brandSchema, form);
   if (!parsed.ok) return fail({ fieldErrors: parsed.errors });
-  const { accent, logo, icon, typeface, homeLayout, largeText, viewCounts } = parsed.data;
+  const { accent, logo, icon, cover, coverAltEn, coverAltZh, typeface, homeLayout, largeText, viewCounts } =
+    parsed.data;
   if (accent) {
     const check = checkAccent(accent);
     if (!check.ok) {
@@ -79,6 +86,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   // The uploads must exist: the logo's size is kept for the pages, the icon's sizes made now.
   const logoMedia = logo ? await getMedia(app.db, mediaIdFromUrl(logo) ?? "") : null;
   if (logo && !logoMedia) return fail({ fieldErrors: { logo: "adminBrand:errors.missingUpload" } });
+  // The cover's size and variants are read where it is shown; it must exist now.
+  if (cover && !(await getMedia(app.db, mediaIdFromUrl(cover) ?? ""))) {
+    return fail({ fieldErrors: { cover: "adminBrand:errors.missingUpload" } });
+  }
   const current = await getSiteSettings(app.db);
   if (icon && icon !== current.brand.icon && !(await makeIcons(app.db, app.storage, icon))) {
     return fail({ fieldErrors: { icon: "adminBrand:errors.missingUpload" } });
@@ -96,14 +107,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     viewCounts: viewCounts === "on",
     homeLayout,
   };
+  const homeCover: SiteSettings["homeCover"] = { src: cover, alt: { en: coverAltEn, zh: coverAltZh } };
   await app.db.transaction().execute(async (trx) => {
-    await updateSiteSettings(trx, { brand, appearance });
+    await updateSiteSettings(trx, { brand, appearance, homeCover });
     await audit(
       trx,
       admin,
       "settings.update",
       { type: "settings", id: null },
-      { title: "brand, appearance", keys: ["brand", "appearance"] },
+      { title: "brand, appearance, home cover", keys: ["brand", "appearance", "homeCover"] },
     );
   });
   return redirect("/admin/brand", { headers: flashHeaders(flashOptions(app.env), "success", "flash.saved") });
@@ -239,6 +251,44 @@ export default function AdminBrandPage({ loaderData, actionData }: Route.Compone
               <img src={loaderData.values.icon} alt="" width="32" height="32" className="h-8 w-8" />
             </p>
           )}
+        </fieldset>
+
+        <fieldset className={FIELDSET}>
+          <legend className={LEGEND}>{t("cover.legend")}</legend>
+          <Field
+            label={t("cover.label")}
+            name="cover"
+            defaultValue={values.cover ?? ""}
+            maxLength={200}
+            hint={t("cover.hint")}
+            error={errors.cover ? m(errors.cover) : null}
+          />
+          <UploadButton target="cover" fieldLabel={t("cover.label")} />
+          {loaderData.values.cover && (
+            <p className="flex items-center gap-3 text-sm text-zinc-600 dark:text-zinc-400">
+              {t("cover.current")}
+              <img src={loaderData.values.cover} alt="" className="h-16 w-auto rounded" />
+            </p>
+          )}
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field
+              label={t("cover.altEn")}
+              name="coverAltEn"
+              defaultValue={values.coverAltEn ?? ""}
+              maxLength={200}
+              hint={t("cover.altHint")}
+              error={errors.coverAltEn ? m(errors.coverAltEn) : null}
+            />
+            <Field
+              label={t("cover.altZh")}
+              name="coverAltZh"
+              lang="zh"
+              defaultValue={values.coverAltZh ?? ""}
+              maxLength={200}
+              hint={t("cover.altHint")}
+              error={errors.coverAltZh ? m(errors.coverAltZh) : null}
+            />
+          </div>
         </fieldset>
 
         <fieldset className={FIELDSET}>

@@ -51,7 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 type ConfigFailure = FormFailure & { values?: Record<string, string> };
 
 /** Settings edited on pages of their own (admin/fediverse, admin/brand), not in this form. */
-type OwnPage = "fediverse" | "brand" | "appearance";
+type OwnPage = "fediverse" | "brand" | "appearance" | "homeCover";
 
 const FIELD_NAMES = Object.keys(siteConfigSchema.shape);
 

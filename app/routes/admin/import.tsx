@@ -54,6 +54,7 @@ function Counts({ counts }: { counts: ImportCounts }) {
   const items = [
     ["imported", counts.imported],
     ["updated", counts.updated],
+    ["pages", counts.pages],
     ["skipped", counts.skipped],
     ["failed", counts.failed],
     ["imagesStored", counts.imagesStored],
@@ -138,6 +139,13 @@ const KNOWN_REASONS = [
   "wpPostType",
   "wpNoId",
   "wpDuplicateId",
+  "pageSlugReserved",
+  "pageSlugTaken",
+  "pageSlugRedirected",
+  "pageBodyTooLong",
+  "pageScheduledAsDraft",
+  "pageCoverDropped",
+  "pageCommentsDropped",
 ] as const;
 type KnownReason = (typeof KNOWN_REASONS)[number];
 const isKnownReason = (r: string): r is KnownReason => (KNOWN_REASONS as readonly string[]).includes(r);
@@ -264,6 +272,22 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
             ))}
           </select>
         </div>
+        <div className="w-full max-w-xs">
+          <label htmlFor="import-pages-folder" className="block text-sm font-medium">
+            {t("import.pagesFolder")}
+          </label>
+          <input
+            id="import-pages-folder"
+            name="pagesFolder"
+            maxLength={200}
+            placeholder="pages"
+            aria-describedby="import-pages-folder-hint"
+            className={`mt-1 w-full ${BAR_CONTROL}`}
+          />
+        </div>
+        <p id="import-pages-folder-hint" className="basis-full text-sm text-zinc-600 dark:text-zinc-400">
+          {t("import.pagesFolderHint")}
+        </p>
         <div className="basis-full">
           <label className="flex items-center gap-2 text-sm font-medium">
             <input type="checkbox" name="fetchRemote" aria-describedby="import-remote-hint" />
@@ -294,6 +318,9 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
             {t("import.dryRun")}
           </h2>
           <p className="text-sm">{t("import.dryRunIntro", { count: staged.counts.total })}</p>
+          {staged.counts.pages > 0 ? (
+            <p className="text-sm">{t("import.dryRunPages", { count: staged.counts.pages })}</p>
+          ) : null}
           <Counts counts={staged.counts} />
           <Report lines={staged.report} />
           <Downloads id={staged.id} label={staged.label} plan final={false} />

@@ -48,11 +48,18 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const prefix = getRequest(context).prefix;
   // The carousel belongs to the home page only, not to /posts or its pages.
   const isHome = !/\/posts(\/|\.data$|$)/.test(pathname);
-  const [carousel, topAd, betweenAd] = await Promise.all([
+  const coverId = isHome ? mediaIdFromUrl(settings.homeCover.src) : null;
+  const [carousel, topAd, betweenAd, coverImages] = await Promise.all([
     isHome ? slidesInWindow(db, locale) : { slides: [], nextChange: null },
     isHome ? adFor(context, request, "home_top") : null,
     page.items.length > 3 ? adFor(context, request, "list_between") : null,
+    coverId ? mediaImages(db, [coverId]) : null,
   ]);
+  // The owner's cover (admin/brand), with its size and variants; an upload since deleted shows nothing.
+  const coverImage = coverId ? coverImages?.get(coverId) : undefined;
+  const cover = coverImage
+    ? { ...coverImage, alt: settings.homeCover.alt[locale].trim() || settings.siteName[locale] }
+    : null;
   // A slide whose window opens or closes changes the page by itself.
   changesAt(getRequest(context).effects, carousel.nextChange);
   const { slides } = carousel;
@@ -76,8 +83,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     isList: !isHome,
     isHome,
     homeLayout: settings.appearance.homeLayout,
+    cover,
   };
 }
+
+/** The cover spans the main column (54rem inside its padding), or the screen on phones. */
+const COVER_SIZES = "(min-width: 56rem) 54rem, calc(100vw - 2rem)";
 
 const START_LINK =
   "inline-flex items-center rounded-md border border-zinc-300 px-4 py-2 font-medium hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:hover:bg-zinc-900";
@@ -123,11 +134,26 @@ function EmptySite({ owner, prefix }: { owner: boolean; prefix: string }) {
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("blog");
-  const { locale, page, prefix, slides, topAd, betweenAd, isList, isHome, owner, homeLayout } = loaderData;
+  const { locale, page, prefix, slides, topAd, betweenAd, isList, isHome, owner, homeLayout, cover } = loaderData;
   // The site's description (admin config) greets readers on the home page.
   const site = useRouteLoaderData<typeof rootLoader>("root")?.site;
   return (
     <>
+      {cover && (
+        // Its own ratio, its space reserved by width and height (no shift as it loads), cut to at
+        // most 60% of the window's height on tall pictures; the page's first picture, so not lazy.
+        <img
+          src={cover.src}
+          srcSet={cover.srcSet || undefined}
+          sizes={cover.srcSet ? COVER_SIZES : undefined}
+          width={cover.width}
+          height={cover.height}
+          alt={cover.alt}
+          fetchPriority="high"
+          data-testid="home-cover"
+          className="mb-8 h-auto max-h-[60vh] w-full rounded-lg bg-zinc-100 object-cover dark:bg-zinc-900"
+        />
+      )}
       {isHome && site?.description && (
         <header className="mb-8" data-testid="site-intro">
           <p className="text-2xl font-semibold tracking-tight">{site.name}</p>

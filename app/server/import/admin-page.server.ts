@@ -18,13 +18,13 @@ import {
 } from "./job/queue.server.ts";
 import { savePostImportPlan } from "./job/report.server.ts";
 import { imageResolverFor } from "./job/worker.server.ts";
-import { MARKDOWN_FILE_MAX_BYTES } from "./markdown-folder.server.ts";
+import { MARKDOWN_FILE_MAX_BYTES, pagesFolderParts } from "./markdown-folder.server.ts";
 import type { UploadRefusal } from "./upload-check.server.ts";
 import { sniffImport } from "./upload-kind.server.ts";
 import { uploadZipBudget } from "./zip.server.ts";
 
 // The admin Import page's writes (app/routes/admin/import.tsx, docs/decisions/020-importers.md):
-// `upload` (multipart: a zip of a Markdown blog, or a Ghost or WordPress export with its `lang`,
+// `upload` (multipart: a zip of a Markdown blog with its optional `pagesFolder`, or a Ghost or WordPress export with its `lang`,
 // told apart by content) is saved, checked off this thread and stored as a staged import, and
 // answered with its dry-run report; nothing is imported yet. `confirm` starts a staged import;
 // `cancel` drops it and its unpacked files. The upload limit applies.
@@ -32,7 +32,14 @@ import { uploadZipBudget } from "./zip.server.ts";
 /** Report lines the page shows per import. */
 export const IMPORT_LINES_SHOWN = 50;
 
-export type ImportRefusal = "noFile" | "tooLarge" | "badForm" | "unknownFormat" | "noPosts" | UploadRefusal;
+export type ImportRefusal =
+  | "noFile"
+  | "tooLarge"
+  | "badForm"
+  | "unknownFormat"
+  | "noPosts"
+  | "pagesFolderInvalid"
+  | UploadRefusal;
 
 export type ImportAnswer =
   | { ok: true; id: string; label: string; counts: ImportCounts; report: ImportReportLine[] }
@@ -111,6 +118,9 @@ async function checkUploaded(
   if (fetchRemoteField !== undefined && fetchRemoteField !== "on") return refuse("badForm");
   const fetchRemote = fetchRemoteField === "on";
   if (!(IMPORT_LANGS as readonly string[]).includes(lang)) return refuse("badForm");
+  // The Markdown zip's folder of pages: optional; one that leaves the folder is the field's error.
+  const pagesFolder = (upload.fields.pagesFolder ?? "").trim();
+  if (pagesFolder !== "" && pagesFolderParts(pagesFolder) === null) return refuse("pagesFolderInvalid");
   const format = sniffImport(upload.head);
   if (format === null) return refuse("unknownFormat");
   const label =
@@ -134,6 +144,7 @@ async function checkUploaded(
         format,
         importsDir,
         locale: lang === "en" || lang === "zh" ? lang : undefined,
+        ...(pagesFolder ? { pagesFolder } : {}),
         entryMaxBytes: Math.max(env.uploadMaxBytes, MARKDOWN_FILE_MAX_BYTES),
         totalMaxBytes: uploadZipBudget(env.uploadMaxBytes),
       },

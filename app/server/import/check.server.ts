@@ -1,4 +1,5 @@
 import { withinNesting } from "../../lib/markdown-depth.ts";
+import { PAGE_LIMITS } from "../../lib/schemas/page.ts";
 import { POST_LIMITS } from "../../lib/schemas/post.ts";
 import { type ImportedPost, type ImportReportLine, itemHash } from "./core.server.ts";
 import { imageReferences } from "./images.server.ts";
@@ -10,6 +11,8 @@ import { imageReferences } from "./images.server.ts";
 
 export interface CheckedPost {
   sourceId: string;
+  /** "page": written as a page (decision 035). */
+  kind?: "page";
   label: string;
   notes: ImportReportLine[];
   hash: string;
@@ -24,19 +27,22 @@ export interface CheckedPost {
 export async function checkPost(post: ImportedPost): Promise<CheckedPost> {
   const base = {
     sourceId: post.sourceId,
+    ...(post.kind === "page" ? { kind: "page" as const } : {}),
     label: post.label,
     notes: post.notes,
     hash: itemHash(post),
     assetDirs: post.assetDirs,
     comments: post.comments?.length ?? 0,
   };
-  const tooLong = post.translations.find((t) => t.bodyMarkdown.length > POST_LIMITS.bodyMax);
+  // A page's body is held to the page editor's limit, a post's to the post editor's.
+  const bodyMax = post.kind === "page" ? PAGE_LIMITS.bodyMax : POST_LIMITS.bodyMax;
+  const tooLong = post.translations.find((t) => t.bodyMarkdown.length > bodyMax);
   const tooDeep = post.translations.find((t) => !withinNesting(t.bodyMarkdown));
   if (tooLong || tooDeep) {
     const failure: ImportReportLine = {
       item: (tooLong ?? tooDeep)?.origin ?? post.label,
       outcome: "failed",
-      reason: tooLong ? "bodyTooLong" : "bodyTooDeep",
+      reason: tooLong ? (post.kind === "page" ? "pageBodyTooLong" : "bodyTooLong") : "bodyTooDeep",
     };
     return { ...base, failure, refs: [] };
   }

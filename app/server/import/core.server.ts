@@ -20,6 +20,11 @@ export interface ImportedTranslation {
 export interface ImportedPost {
   /** Stable id of the post in its source (a file path without its language, a Ghost id…). */
   sourceId: string;
+  /**
+   * "page": one of the source's pages (Ghost's and WordPress's pages, a Markdown file marked as
+   * one), written to the pages table at `/{slug}` rather than as a post (decision 035). Absent: a post.
+   */
+  kind?: "page";
   /** What the report calls it. */
   label: string;
   translations: ImportedTranslation[];
@@ -126,6 +131,8 @@ export interface ImportCounts {
   imagesMissing: number;
   redirectsAdded: number;
   commentsAdded: number;
+  /** Pages imported or updated (`imported` and `updated` count posts). */
+  pages: number;
 }
 
 export const emptyCounts = (): ImportCounts => ({
@@ -138,6 +145,7 @@ export const emptyCounts = (): ImportCounts => ({
   imagesMissing: 0,
   redirectsAdded: 0,
   commentsAdded: 0,
+  pages: 0,
 });
 
 /** The content hash a re-run compares: the same source item twice is skipped as unchanged. */

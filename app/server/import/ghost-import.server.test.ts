@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { png } from "../../../tests/fixtures/images.ts";
 import { createImportBed, type ImportBed, withRedirectServer } from "../../../tests/setup/import-bed.ts";
-import { importedPost } from "../../../tests/setup/imported-posts.ts";
+import { importedPage, importedPost } from "../../../tests/setup/imported-posts.ts";
 import { type TestDatabase, testDialect } from "../../../tests/setup/test-db.ts";
 import { GHOST_SOURCE, loadGhostExport, readGhostExport } from "./ghost.server.ts";
 import { getPostImport } from "./job/report.server.ts";
@@ -21,6 +21,7 @@ const runImport = async () =>
     { chunk: 4 },
   );
 const postOf = (sourceId: string) => importedPost(database.db, GHOST_SOURCE, sourceId);
+const pageOf = (sourceId: string) => importedPage(database.db, GHOST_SOURCE, sourceId);
 const count: ImportBed["count"] = (table) => bed.count(table);
 
 beforeAll(async () => {
@@ -41,15 +42,17 @@ describe(`importing a Ghost export (${testDialect()})`, () => {
     expect(await getPostImport(database.db, id)).toMatchObject({
       status: "done",
       total: 6,
-      imported: 6,
+      imported: 5,
+      pages: 1,
       failed: 0,
-      // Six /{slug}/ addresses, three /tag/{slug}/ ones, the author's /author/{slug}/ and /rss/.
-      redirectsAdded: 11,
+      // Five posts' /{slug}/ addresses (the page's is its own address here), three /tag/{slug}/
+      // ones, the author's /author/{slug}/ and /rss/.
+      redirectsAdded: 10,
       imagesStored: 1,
       // The cover is not in the folder; the hostile post's `x` is no file either.
       imagesMissing: 2,
     });
-    expect(await count("posts")).toBe(6);
+    expect(await count("posts")).toBe(5);
     const hello = await postOf("6650a1");
     expect(hello.post).toMatchObject({
       slug: "hello-ghost",
@@ -71,13 +74,11 @@ describe(`importing a Ghost export (${testDialect()})`, () => {
     expect(tags.map((t) => t.nameEn).sort()).toEqual(["Notes", "Travel"]);
     expect((await postOf("6650a2")).post.status).toBe("draft");
     expect((await postOf("6650a5")).post.status).toBe("scheduled");
-    const page = await postOf("6650a3");
-    const category = await database.db
-      .selectFrom("categories")
-      .select("nameEn")
-      .where("id", "=", page.post.categoryId ?? "")
-      .executeTakeFirstOrThrow();
-    expect(category.nameEn).toBe("Pages");
+    // Ghost's page is a page here, at its own address, and no post (decision 035).
+    const page = await pageOf("6650a3");
+    expect(page).toMatchObject({ slug: "about-this-blog", status: "published", titleEn: "About this blog" });
+    expect(page.bodyEn).toContain("This blog is about things.");
+    expect(await database.db.selectFrom("categories").select("id").where("nameEn", "=", "Pages").execute()).toEqual([]);
     expect((await postOf("6650a4")).translations.map((t) => [t.locale, t.title])).toEqual([["zh", "你好，世界"]]);
     const hostile = (await postOf("6650a6")).translations[0]?.bodyHtml ?? "";
     expect(hostile).not.toMatch(/<script|javascript:|onerror|onclick|<iframe/i);
@@ -118,10 +119,10 @@ describe(`importing a Ghost export (${testDialect()})`, () => {
   });
 
   it("a second run of the same export adds nothing", async () => {
-    const tables = ["posts", "postTranslations", "media", "redirects", "tags", "categories"] as const;
+    const tables = ["posts", "postTranslations", "pages", "media", "redirects", "tags", "categories"] as const;
     const before = await Promise.all(tables.map(count));
     const id = await runImport();
-    expect(await getPostImport(database.db, id)).toMatchObject({ imported: 0, updated: 0, skipped: 6 });
+    expect(await getPostImport(database.db, id)).toMatchObject({ imported: 0, updated: 0, pages: 0, skipped: 6 });
     expect(await Promise.all(tables.map(count))).toEqual(before);
   });
 });

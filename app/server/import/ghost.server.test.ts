@@ -58,7 +58,14 @@ describe("reading a Ghost export", () => {
       oldUrls: ["/author/ghost-writer/"],
     });
     expect(byId.get("6650a2")).toMatchObject({ status: "draft", publishedAt: null });
-    expect(byId.get("6650a3")).toMatchObject({ status: "published", categories: ["Pages"] });
+    // A Ghost page is read as a page (decision 035), in no category.
+    expect(byId.get("6650a3")).toMatchObject({
+      kind: "page",
+      status: "published",
+      categories: [],
+      oldUrls: ["/about-this-blog/"],
+    });
+    expect(byId.get("6650a1")?.kind).toBeUndefined();
     expect(byId.get("6650a4")?.translations[0]).toMatchObject({ locale: "zh", title: "你好，世界" });
     expect(byId.get("6650a4")?.tags).toEqual(["中文"]);
     expect(byId.get("6650a5")).toMatchObject({ status: "scheduled", publishedAt: "2099-01-01T00:00:00.000Z" });

@@ -20,7 +20,7 @@ import { type SourceRead, SourceRefused, SourceTooDeep } from "./markdown-folder
 
 // The Ghost importer (Ghost 5 and 6 JSON export; docs/decisions/020-importers.md, "Ghost").
 // Reads `{"db":[{"meta","data"}]}` (or the bare `{"meta","data"}`) into imported posts: posts
-// and pages (pages become posts in the "Pages" category: the site's static pages are fixed),
+// and pages (as pages, `kind: "page"`, at `/{slug}` here: decision 035),
 // drafts, scheduled and published posts, custom excerpts, feature images, public tags
 // (Ghost's internal `#tags` are skipped), the `html` body converted to Markdown. A Ghost blog
 // is one language: the admin says which.
@@ -30,8 +30,6 @@ export const GHOST_SOURCE = "ghost";
 export const GHOST_FILE_MAX_BYTES = 100 * 1024 * 1024;
 /** The most posts and pages one export may hold. */
 export const GHOST_MAX_POSTS = 50_000;
-/** The category Ghost pages are filed under. */
-export const GHOST_PAGES_CATEGORY = "Pages";
 
 export interface GhostReadOptions {
   /** The blog's language; without it each post is Chinese when its title has Han characters, else English. */
@@ -292,6 +290,7 @@ export function ghostPostReader(
     const locale: Locale = opts.locale ?? (HAN.test(title || body.slice(0, 500)) ? "zh" : "en");
     const post: ImportedPost = {
       sourceId: id,
+      ...(isPage ? { kind: "page" as const } : {}),
       label,
       translations: [
         {
@@ -312,7 +311,7 @@ export function ghostPostReader(
       publishedAt,
       status,
       tags: postTags,
-      categories: isPage ? [GHOST_PAGES_CATEGORY] : [],
+      categories: [],
       cover: coverRaw ? ghostImageRef(coverRaw) : null,
       coverAlt: (str(p.feature_image_alt) ?? str(pm?.feature_image_alt) ?? "").slice(0, 300),
       oldUrls: slug ? [`/${slug}/`] : [],
@@ -402,7 +401,7 @@ export async function streamGhostExport(
     const post = read(row);
     if (!post) return;
     posts += 1;
-    if (post.categories.includes(GHOST_PAGES_CATEGORY)) pages += 1;
+    if (post.kind === "page") pages += 1;
     batch.push(post);
     if (batch.length >= GHOST_STREAM_BATCH) {
       const full = batch;

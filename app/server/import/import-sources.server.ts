@@ -6,8 +6,12 @@ import { getMedia } from "../media/media.server.ts";
 import type { ImportedPost } from "./core.server.ts";
 import { inSlices } from "./slices.server.ts";
 
-/** What a mapping row maps: a post, a comment, a revision, an author, an image by content or by address. */
-export type ImportEntity = "post" | "comment" | "revision" | "author" | "media" | "media-url";
+/** What a mapping row maps: a post, a page, a comment, a revision, an author, an image by content or by address. */
+export type ImportEntity = "post" | "page" | "comment" | "revision" | "author" | "media" | "media-url";
+
+/** The entity an imported item is mapped as: a page or a post. */
+export const itemEntity = (post: Pick<ImportedPost, "kind">): "post" | "page" =>
+  post.kind === "page" ? "page" : "post";
 
 /** The id the source's `sourceId` of this kind became on an earlier run, or null. */
 export async function mappedTarget(
@@ -62,44 +66,57 @@ export async function storedImageUrl(
   return media?.url ?? null;
 }
 
-/** A post's mapping: the post it became, the source's hash and the post's version when last written. */
-export async function mappingOf(db: DB, source: string, sourceId: string) {
+/** A post's (or page's) mapping: what it became, the source's hash and the row's version when last written. */
+export async function mappingOf(db: DB, source: string, sourceId: string, entity: "post" | "page" = "post") {
   return db
     .selectFrom("importSources")
     .select(["targetId", "hash", "targetVersion"])
     .where("source", "=", source)
-    .where("entity", "=", "post")
+    .where("entity", "=", entity)
     .where("sourceId", "=", sourceId)
     .executeTakeFirst();
 }
 
-/** What a re-run would do with each item before any work: skip it when the source and the post are as last written (two queries per hundred items). */
+/**
+ * What a re-run would do with each item before any work: skip it when the source and the post (or
+ * page) are as last written (a few queries per hundred items).
+ */
 export async function earlySkips(
   db: DB,
   source: string,
-  items: ReadonlyArray<{ post: Pick<ImportedPost, "sourceId">; hash: string }>,
+  items: ReadonlyArray<{ post: Pick<ImportedPost, "sourceId" | "kind">; hash: string }>,
 ): Promise<Array<string | null>> {
-  const ids = [...new Set(items.map((i) => i.post.sourceId))];
+  const known = new Map<string, { version: number; deletedAt: string | null }>();
   const mapped = new Map<string, { targetId: string; hash: string; targetVersion: number }>();
-  await inSlices(ids, async (slice) => {
-    const rows = await db
-      .selectFrom("importSources")
-      .select(["sourceId", "targetId", "hash", "targetVersion"])
-      .where("source", "=", source)
-      .where("entity", "=", "post")
-      .where("sourceId", "in", slice)
-      .execute();
-    for (const r of rows) mapped.set(r.sourceId, r);
-  });
-  const targets = [...new Set([...mapped.values()].map((m) => m.targetId))];
-  const posts = new Map<string, { version: number; deletedAt: string | null }>();
-  await inSlices(targets, async (slice) => {
-    const rows = await db.selectFrom("posts").select(["id", "version", "deletedAt"]).where("id", "in", slice).execute();
-    for (const r of rows) posts.set(r.id, r);
-  });
+  for (const entity of ["post", "page"] as const) {
+    const ids = [...new Set(items.filter((i) => itemEntity(i.post) === entity).map((i) => i.post.sourceId))];
+    if (ids.length === 0) continue;
+    await inSlices(ids, async (slice) => {
+      const rows = await db
+        .selectFrom("importSources")
+        .select(["sourceId", "targetId", "hash", "targetVersion"])
+        .where("source", "=", source)
+        .where("entity", "=", entity)
+        .where("sourceId", "in", slice)
+        .execute();
+      for (const r of rows) mapped.set(`${entity}:${r.sourceId}`, r);
+    });
+    const targets = [...new Set(ids.flatMap((id) => mapped.get(`${entity}:${id}`)?.targetId ?? []))];
+    await inSlices(targets, async (slice) => {
+      const rows =
+        entity === "post"
+          ? await db.selectFrom("posts").select(["id", "version", "deletedAt"]).where("id", "in", slice).execute()
+          : (await db.selectFrom("pages").select(["id", "version"]).where("id", "in", slice).execute()).map((r) => ({
+              ...r,
+              deletedAt: null,
+            }));
+      for (const r of rows) known.set(`${entity}:${r.id}`, r);
+    });
+  }
   return items.map(({ post, hash }) => {
-    const m = mapped.get(post.sourceId);
-    const existing = m ? posts.get(m.targetId) : undefined;
+    const entity = itemEntity(post);
+    const m = mapped.get(`${entity}:${post.sourceId}`);
+    const existing = m ? known.get(`${entity}:${m.targetId}`) : undefined;
     if (!m || !existing) return null;
     if (existing.deletedAt) return "inTrash";
     if (m.hash === hash) return "unchanged";

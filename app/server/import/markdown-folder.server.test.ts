@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { type ImportedPost, parseSourceDate, sourceLocale } from "./core.server.ts";
-import { readMarkdownFolder, streamMarkdownFolder } from "./markdown-folder.server.ts";
+import { pagesFolderParts, readMarkdownFolder, streamMarkdownFolder } from "./markdown-folder.server.ts";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../../tests/fixtures/markdown-blog");
 
@@ -111,5 +111,55 @@ describe("streaming a Markdown folder", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("Markdown files marked as pages", () => {
+  it("reads `type: page`, `layout: page` and the files of a folder the owner names as pages", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "inkwell-md-pages-"));
+    const put = async (rel: string, text: string) => {
+      await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
+      await writeFile(path.join(dir, rel), text);
+    };
+    try {
+      await put("content/en/pages/contact-us.md", "---\ntitle: Contact us\naliases: [/old-contact/]\n---\n\nWrite.\n");
+      await put("content/zh/pages/contact-us.md", "---\ntitle: 联系我们\n---\n\n来信。\n");
+      await put("content/posts/hugo-page.md", "---\ntitle: Hugo page\ntype: page\ndate: 2020-01-02\n---\n\nA.\n");
+      await put("_posts/jekyll.md", "---\ntitle: Jekyll page\nlayout: Page\n---\n\nB.\n");
+      await put("content/posts/normal.md", "---\ntitle: Normal\ndate: 2020-01-02\n---\n\nC.\n");
+      const read = await readMarkdownFolder(dir, { pagesFolder: "/pages/" });
+      const byId = new Map(read.posts.map((p) => [p.sourceId, p]));
+      const contact = byId.get("content/pages/contact-us");
+      expect(contact?.kind).toBe("page");
+      expect(contact?.translations.map((t) => [t.locale, t.title])).toEqual([
+        ["en", "Contact us"],
+        ["zh", "联系我们"],
+      ]);
+      // A page lived at /{slug}/ (no /posts/ or dated patterns), with its aliases.
+      expect(contact?.oldUrls).toEqual(["/old-contact/", "/contact-us/", "/en/contact-us/", "/zh/contact-us/"]);
+      expect(byId.get("content/posts/hugo-page")).toMatchObject({ kind: "page", oldUrls: ["/hugo-page/"] });
+      expect(byId.get("_posts/jekyll")?.kind).toBe("page");
+      expect(byId.get("content/posts/normal")?.kind).toBeUndefined();
+      // Without the folder named, the folder's files are posts; the front matter still decides.
+      const plain = new Map((await readMarkdownFolder(dir)).posts.map((p) => [p.sourceId, p.kind]));
+      expect(plain.get("content/pages/contact-us")).toBeUndefined();
+      expect(plain.get("content/posts/hugo-page")).toBe("page");
+      // A folder name that is a part of another name is not that folder.
+      const other = new Map(
+        (await readMarkdownFolder(dir, { pagesFolder: "page" })).posts.map((p) => [p.sourceId, p.kind]),
+      );
+      expect(other.get("content/pages/contact-us")).toBeUndefined();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("takes a folder of pages as folder names, refusing one that leaves the folder", () => {
+    expect(pagesFolderParts("/content/pages/")).toEqual(["content", "pages"]);
+    expect(pagesFolderParts("content\\pages")).toEqual(["content", "pages"]);
+    expect(pagesFolderParts(" pages ")).toEqual(["pages"]);
+    expect(pagesFolderParts("")).toBeNull();
+    expect(pagesFolderParts("/")).toBeNull();
+    expect(pagesFolderParts("../secrets")).toBeNull();
   });
 });

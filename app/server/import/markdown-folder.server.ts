@@ -36,6 +36,34 @@ const LANGUAGE_DIR = /^[a-z]{2}(?:[-_][a-z]{2,4})?$/i;
 export interface MarkdownReadOptions {
   /** Old address pattern of the source blog: `:year`, `:month`, `:day`, `:slug`, `:filename`, `:section`. */
   permalink?: string | undefined;
+  /**
+   * A folder whose files are pages, not posts (decision 035): `pages`, `content/pages`. Matched
+   * as whole folder names anywhere in a file's path, language folders (`en/`, `zh/`) left out.
+   */
+  pagesFolder?: string | undefined;
+}
+
+/** A pages folder as the owner typed it, as folder names (`/content/pages/` → content, pages); null when empty or unsafe. */
+export function pagesFolderParts(value: string | undefined): string[] | null {
+  const parts = (value ?? "")
+    .trim()
+    .split(/[\\/]+/)
+    .filter((p) => p !== "" && p !== ".");
+  if (parts.length === 0 || parts.some((p) => p === ".." || p.length > 100)) return null;
+  return parts;
+}
+
+/** Whether a file's folders (language folders left out) hold the named pages folder. */
+function inPagesFolder(dirParts: readonly string[], folder: readonly string[] | null): boolean {
+  if (!folder) return false;
+  for (let i = 0; i + folder.length <= dirParts.length; i++)
+    if (folder.every((f, j) => dirParts[i + j]?.toLowerCase() === f.toLowerCase())) return true;
+  return false;
+}
+
+/** Hugo's and Jekyll's ways to mark a file as a page: `type: page` or `layout: page`. */
+function markedAsPage(data: Record<string, unknown>): boolean {
+  return [data.type, data.layout].some((v) => typeof v === "string" && v.trim().toLowerCase() === "page");
 }
 
 export interface SourceRead {
@@ -65,6 +93,8 @@ interface Entry {
   data: Record<string, unknown>;
   body: string;
   key: string;
+  /** The file's folders without its language folder: where a pages folder is looked for. */
+  dirParts: string[];
 }
 
 async function listMarkdownFiles(root: string): Promise<string[]> {
@@ -172,7 +202,7 @@ function toEntry(rel: string, data: Record<string, unknown>, body: string): Entr
     : fromFrontMatterOnly && slug
       ? `slug:${[...dirParts, slug].join("/")}`
       : stem;
-  return { rel, dir: parts.join("/"), base, explicit, guessed, data, body, key };
+  return { rel, dir: parts.join("/"), base, explicit, guessed, data, body, key, dirParts };
 }
 
 /** Places a group's files in language slots; null when that cannot be done without guessing. */
@@ -211,7 +241,13 @@ function fillPattern(pattern: string, values: Record<string, string | null>): st
   return out.startsWith("/") || /^https?:\/\//i.test(out) ? out : `/${out}`;
 }
 
-function oldUrlsOf(entries: Entry[], bilingual: boolean, locales: Locale[], opts: MarkdownReadOptions): string[] {
+function oldUrlsOf(
+  entries: Entry[],
+  bilingual: boolean,
+  locales: Locale[],
+  opts: MarkdownReadOptions,
+  isPage: boolean,
+): string[] {
   const urls: string[] = [];
   entries.forEach((e, i) => {
     const locale = locales[i];
@@ -225,8 +261,9 @@ function oldUrlsOf(entries: Entry[], bilingual: boolean, locales: Locale[], opts
     slugs.add(e.base === "index" || e.base === "_index" ? dirName : e.base);
     slugs.delete("");
     const section = e.dir.split("/").find((p) => !LANGUAGE_DIR.test(p) && p !== "content" && p !== "source") ?? "";
-    const patterns = ["/posts/:slug/", ...(date ? ["/:year/:month/:day/:slug/"] : [])];
-    if (opts.permalink) patterns.push(opts.permalink);
+    // A page lived at `/{slug}/` (Hugo, Jekyll, Hexo alike); a post under the blog's patterns.
+    const patterns = isPage ? ["/:slug/"] : ["/posts/:slug/", ...(date ? ["/:year/:month/:day/:slug/"] : [])];
+    if (opts.permalink && !isPage) patterns.push(opts.permalink);
     for (const s of slugs) {
       for (const p of patterns) {
         const url = fillPattern(p, {
@@ -284,8 +321,11 @@ function toPost(sourceId: string, slots: Map<Locale, Entry>, opts: MarkdownReadO
   if (status === "published" && publishedAt && Date.parse(publishedAt) > Date.now()) status = "scheduled";
   const cover = entries.map((e) => coverOf(e.data)).find((c) => c.src) ?? { src: null, alt: "" };
   const assetDirs = [...new Set(entries.flatMap((e) => [e.dir, [e.dir, e.base].filter(Boolean).join("/")]))];
+  const folder = pagesFolderParts(opts.pagesFolder);
+  const isPage = entries.some((e) => markedAsPage(e.data) || inPagesFolder(e.dirParts, folder));
   return {
     sourceId,
+    ...(isPage ? { kind: "page" as const } : {}),
     label,
     translations,
     slug: entries.map((e) => str(e.data.slug)).find((s) => s) ?? null,
@@ -300,6 +340,7 @@ function toPost(sourceId: string, slots: Map<Locale, Entry>, opts: MarkdownReadO
       entries.length > 1,
       ordered.map(([l]) => l),
       opts,
+      isPage,
     ),
     assetDirs,
     notes,

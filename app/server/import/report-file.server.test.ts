@@ -34,7 +34,7 @@ describe("import report files", () => {
     const en = reportText(report, "final", "en");
     expect(en).toContain("Import report\n");
     expect(en).toContain("Status: done");
-    expect(en).toContain("Imported: 2");
+    expect(en).toContain("Posts imported: 2");
     expect(en).toContain("- Failed · Broken [a1]: the Lexical body does not parse");
     // An unknown code is shown as it is; line breaks from the export never start a new line.
     expect(en).toContain("- Note · Odd name [a2]: someFutureCode (line break)");

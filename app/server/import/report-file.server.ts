@@ -24,6 +24,7 @@ const COUNT_KEYS: (keyof ImportCounts)[] = [
   "total",
   "imported",
   "updated",
+  "pages",
   "skipped",
   "failed",
   "imagesStored",

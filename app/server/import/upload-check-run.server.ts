@@ -20,6 +20,8 @@ export interface UploadCheckRequest {
   format: "zip" | "json" | "xml";
   importsDir: string;
   locale: Locale | undefined;
+  /** A Markdown zip's folder of pages (the page's field; empty: none). */
+  pagesFolder?: string | undefined;
   /** A zip's budgets (zip.server.ts). */
   entryMaxBytes: number;
   totalMaxBytes: number;
@@ -77,7 +79,7 @@ export async function runUploadCheck(
         totalMaxBytes: request.totalMaxBytes,
       });
       await emit({ type: "source", kind: MARKDOWN_SOURCE, rootDir: zip.root, unpacked: zip.dir });
-      const read = await streamMarkdownFolder(zip.root, {}, onPosts);
+      const read = await streamMarkdownFolder(zip.root, { pagesFolder: request.pagesFolder }, onPosts);
       await emit({ type: "done", problems: [...zip.problems, ...read.problems] });
       return;
     }

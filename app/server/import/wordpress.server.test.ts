@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SourceRefused } from "./markdown-folder.server.ts";
 import { autoParagraphs, convertContent, plainText } from "./wordpress/content.server.ts";
-import { WORDPRESS_PAGES_CATEGORY, wordpressAuthor } from "./wordpress/items.server.ts";
+import { wordpressAuthor } from "./wordpress/items.server.ts";
 import { loadWxr, parseWxr, WXR_TOKEN_MAX, wxrChunks } from "./wordpress/wxr.server.ts";
 import { readWxr, wordpressImageResolver } from "./wordpress.server.ts";
 
@@ -26,14 +26,34 @@ const refusal = async (text: string | string[]) => {
 describe("reading a WordPress export", () => {
   it("reads posts, pages, drafts, private, scheduled and paired posts; skips trash and other types", async () => {
     const read = readWxr(await loadWxr(FIXTURE));
-    expect(read.posts.map((p) => p.sourceId)).toEqual(["20", "30+31", "40", "41", "50", "60", "61", "62"]);
+    expect(read.posts.map((p) => p.sourceId)).toEqual([
+      "20",
+      "30+31",
+      "40",
+      "41",
+      "50",
+      "80+81",
+      "82",
+      "60",
+      "61",
+      "62",
+    ]);
     expect(read.problems).toEqual([
       { item: "Thrown away [63]", outcome: "skipped", reason: "wpTrash" },
       { item: "nav_menu_item", outcome: "skipped", reason: "wpPostType", detail: "1 item(s)" },
     ]);
     const by = new Map(read.posts.map((p) => [p.sourceId, p]));
-    expect(by.get("50")).toMatchObject({ categories: [WORDPRESS_PAGES_CATEGORY], status: "published" });
+    // Pages are read as pages (decision 035): in no category, with their old addresses.
+    expect(by.get("50")).toMatchObject({ kind: "page", categories: [], status: "published" });
     expect(by.get("50")?.oldUrls).toEqual(["/about/", "/?page_id=50"]);
+    expect(by.get("20")?.kind).toBeUndefined();
+    // A Polylang pair of pages is one page in two languages; a child page keeps its nested address.
+    expect(by.get("80+81")).toMatchObject({ kind: "page", slug: "visit-us" });
+    expect(by.get("80+81")?.translations.map((t) => [t.locale, t.title])).toEqual([
+      ["en", "Visit the shop"],
+      ["zh", "到店品茶"],
+    ]);
+    expect(by.get("82")?.oldUrls).toEqual(["/visit-us/opening-hours/", "/?page_id=82", "/opening-hours/"]);
     expect(by.get("60")).toMatchObject({ status: "draft", slug: null, oldUrls: ["/?p=60"] });
     expect(by.get("61")).toMatchObject({ status: "draft" });
     expect(by.get("61")?.notes.map((n) => n.reason)).toContain("wpPrivate");

@@ -6,7 +6,7 @@ import { indexItem, newIndex, WxrReader } from "./wordpress/reader.server.ts";
 import { checkWxrFile, parseWxrFile, type WxrDocument } from "./wordpress/wxr.server.ts";
 
 // The WordPress importer (WXR 1.1/1.2, Tools → Export; docs/decisions/022-wordpress-import.md):
-// posts and pages (pages in the "Pages" category, as Ghost's), their comments with replies and
+// posts and pages (pages as pages, decision 035), their comments with replies and
 // approval state, revisions, featured images and Polylang language pairs become imported posts
 // for the shared import job. Its parts, in wordpress/: the XML reader (wxr), the content
 // converter (content), one item as a post's version (items), and the two passes that pair

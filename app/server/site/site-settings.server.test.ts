@@ -123,6 +123,20 @@ describe("site settings", () => {
     expect((await getSiteSettings(database.db)).passwordPolicy).toBeNull();
   });
 
+  it("store the home cover: an upload of this site or none, with a short description per language", async () => {
+    expect(DEFAULT_SETTINGS.homeCover).toEqual({ src: "", alt: { en: "", zh: "" } });
+    const homeCover = { src: "/media/abcdefghij0123456789/image.jpg", alt: { en: "Tea fields", zh: "茶园" } };
+    await updateSiteSettings(database.db, { homeCover });
+    expect((await getSiteSettings(database.db)).homeCover).toEqual(homeCover);
+    for (const bad of [
+      { src: "https://cdn.example.test/cover.jpg", alt: { en: "", zh: "" } },
+      { src: "", alt: { en: "a".repeat(201), zh: "" } },
+    ])
+      await expect(updateSiteSettings(database.db, { homeCover: bad })).rejects.toThrow(/homeCover/);
+    expect((await getSiteSettings(database.db)).homeCover).toEqual(homeCover);
+    await updateSiteSettings(database.db, { homeCover: DEFAULT_SETTINGS.homeCover });
+  });
+
   it("write inside the caller's transaction, so a failure after it undoes the change", async () => {
     const before = await getSiteSettings(database.db);
     await expect(

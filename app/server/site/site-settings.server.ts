@@ -17,6 +17,8 @@ export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
 
 /** An upload of this site ("/media/{id}/{file}"), or "" for none. */
 const uploadPath = z.union([z.literal(""), z.string().regex(MEDIA_URL_RE)]);
+/** The longest description of the home cover, per language. */
+const HOME_COVER_ALT_MAX = 200;
 
 /** Every setting, its shape, and the default a fresh blog starts with. */
 const settingSchemas = {
@@ -78,6 +80,14 @@ const settingSchemas = {
     /** The home page's posts: the list, a grid of cards, or the newest as a hero above the list. */
     homeLayout: z.enum(["list", "grid", "hero"]),
   }),
+  /**
+   * The home page's cover (issue 48, admin/brand): an upload shown above the list in every
+   * layout ("" for none), and its description per language ("" says the site's name).
+   */
+  homeCover: z.object({
+    src: uploadPath,
+    alt: z.object({ en: z.string().max(HOME_COVER_ALT_MAX), zh: z.string().max(HOME_COVER_ALT_MAX) }),
+  }),
   fediverse: z.object({
     enabled: z.boolean(),
     handles: z.object({
@@ -113,6 +123,7 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   passwordPolicy: null,
   brand: { accent: "", logo: "", logoWidth: 0, logoHeight: 0, icon: "" },
   appearance: { typeface: "sans", largeText: false, viewCounts: false, homeLayout: "list" },
+  homeCover: { src: "", alt: { en: "", zh: "" } },
   fediverse: { enabled: false, handles: { en: "blog-en", zh: "blog" } },
 };
 

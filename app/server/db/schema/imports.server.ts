@@ -46,6 +46,8 @@ export interface PostImportsTable {
   imagesMissing: ColumnType<number, number | undefined, number>;
   redirectsAdded: ColumnType<number, number | undefined, number>;
   commentsAdded: ColumnType<number, number | undefined, number>;
+  /** Items written as pages (imported or updated); `imported` and `updated` count posts. */
+  pages: ColumnType<number, number | undefined, number>;
   /** JSON `ImportReportLine[]`, bounded. */
   report: ColumnType<string, string | undefined, string>;
   /** A staged import's dry run (JSON `{ counts, report }`, the report bounded); null: none kept. */

@@ -2,7 +2,7 @@ import type { DB } from "../../db/db.server.ts";
 import { type CheckedPost, checkPost } from "../check.server.ts";
 import { emptyCounts, type ImportCounts, type ImportedPost, type ImportReportLine } from "../core.server.ts";
 import type { ImageResolver } from "../images.server.ts";
-import { earlySkips } from "../import-sources.server.ts";
+import { earlySkips, itemEntity } from "../import-sources.server.ts";
 import type { SourceRead } from "../markdown-folder.server.ts";
 import { inSlices } from "../slices.server.ts";
 
@@ -75,7 +75,9 @@ export function startPostImportPlan(
         });
     }
     const outcome = mapped ? "updated" : "imported";
-    counts[outcome] += 1;
+    // A page is counted as a page, whether new or updated; imported and updated count posts.
+    if (post.kind === "page") counts.pages += 1;
+    else counts[outcome] += 1;
     // An upper bound: comments written by an earlier run are not written again.
     counts.commentsAdded += post.comments;
     onLine({ item: post.label, outcome });
@@ -85,20 +87,24 @@ export function startPostImportPlan(
     const skips = await earlySkips(
       db,
       input.kind,
-      posts.map((p) => ({ post: { sourceId: p.sourceId }, hash: p.hash })),
+      posts.map((p) => ({ post: p, hash: p.hash })),
     );
     const mapped = new Set<string>();
-    await inSlices([...new Set(posts.map((p) => p.sourceId))], async (slice) => {
-      const rows = await db
-        .selectFrom("importSources")
-        .select("sourceId")
-        .where("source", "=", input.kind)
-        .where("entity", "=", "post")
-        .where("sourceId", "in", slice)
-        .execute();
-      for (const r of rows) mapped.add(r.sourceId);
-    });
-    for (const [i, post] of posts.entries()) await addOne(post, skips[i] ?? null, mapped.has(post.sourceId));
+    for (const entity of ["post", "page"] as const) {
+      const ids = [...new Set(posts.filter((p) => itemEntity(p) === entity).map((p) => p.sourceId))];
+      await inSlices(ids, async (slice) => {
+        const rows = await db
+          .selectFrom("importSources")
+          .select("sourceId")
+          .where("source", "=", input.kind)
+          .where("entity", "=", entity)
+          .where("sourceId", "in", slice)
+          .execute();
+        for (const r of rows) mapped.add(`${entity}:${r.sourceId}`);
+      });
+    }
+    for (const [i, post] of posts.entries())
+      await addOne(post, skips[i] ?? null, mapped.has(`${itemEntity(post)}:${post.sourceId}`));
   };
   return {
     counts,

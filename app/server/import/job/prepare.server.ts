@@ -1,5 +1,6 @@
 import { withinNesting } from "../../../lib/markdown-depth.ts";
 import type { MediaImage } from "../../../lib/media.ts";
+import { PAGE_LIMITS } from "../../../lib/schemas/page.ts";
 import { isCoverUrl, POST_LIMITS } from "../../../lib/schemas/post.ts";
 import type { DB } from "../../db/db.server.ts";
 import { nowIso } from "../../db/db.server.ts";
@@ -114,9 +115,10 @@ async function prepare(deps: PostImportDeps, job: ImportJob, post: ImportedPost,
   const settled = (preparation: Preparation): Gathered => ({ result: Promise.resolve(preparation) });
   if (post.translations.length === 0) return settled(fail("noContent", post.label));
   const bodies: ImportRenderRequest["bodies"] = [];
+  const isPage = post.kind === "page";
   for (const t of post.translations) {
-    if (t.bodyMarkdown.length > POST_LIMITS.bodyMax)
-      return settled(fail("bodyTooLong", t.origin, `${t.bodyMarkdown.length} characters`));
+    if (t.bodyMarkdown.length > (isPage ? PAGE_LIMITS.bodyMax : POST_LIMITS.bodyMax))
+      return settled(fail(isPage ? "pageBodyTooLong" : "bodyTooLong", t.origin, `${t.bodyMarkdown.length} characters`));
     // Never hand a too deeply nested body to the parser (its recursion would overflow).
     if (!withinNesting(t.bodyMarkdown)) return settled(fail("bodyTooDeep", t.origin));
     const refs = await imageReferences(t.bodyMarkdown);

@@ -78,6 +78,7 @@ export async function getPostImport(db: DB, id: string): Promise<PostImportJob |
     imagesMissing: Number(r.imagesMissing),
     redirectsAdded: Number(r.redirectsAdded),
     commentsAdded: Number(r.commentsAdded),
+    pages: Number(r.pages),
     report: parseReport(r.report),
     hasPlan: r.plan !== null,
     createdAt: r.createdAt,

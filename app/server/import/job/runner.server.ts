@@ -3,8 +3,9 @@ import type { PostSearchTable } from "../../db/schema.server.ts";
 import { IMPORTER, withPostLifecycle } from "../../posts/lifecycle.server.ts";
 import { forgetPostCounts } from "../../posts/post-counts.server.ts";
 import { replaceIndexRows } from "../../search/index.server.ts";
+import { writePage } from "../write/pages.server.ts";
 import { writePost } from "../write/posts.server.ts";
-import { planRedirects } from "../write/redirect-plan.server.ts";
+import { planPageRedirects, planRedirects } from "../write/redirect-plan.server.ts";
 import {
   forgetKeptRules,
   type KeptRules,
@@ -42,11 +43,12 @@ const aheadChunks = new WeakMap<
 /**
  * Does one step of the oldest unfinished import: writes its next chunk of posts in one
  * transaction with the cursor, or marks it done (with its audit entry) when no items are left.
- * Returns the ids of posts written in `written` so the caller can reindex and announce them.
+ * Returns the ids of posts written in `written` so the caller can reindex and announce them, and
+ * calls `wrotePages` when a chunk wrote pages (the caller drops cached pages then too).
  */
 export async function importNextPostChunk(
   deps: PostImportDeps,
-  opts: { now?: Date; chunk?: number; written?: string[] } = {},
+  opts: { now?: Date; chunk?: number; written?: string[]; wrotePages?: () => void } = {},
 ): Promise<PostChunkOutcome> {
   const { db } = deps;
   const job = await nextImport(db);
@@ -73,16 +75,23 @@ export async function importNextPostChunk(
   aheadChunks.set(db, { importId: job.id, fromSeq: chunk.lastSeq + 1, size, ...next });
   await next.gathered;
   const written = await writeChunk(deps, job, chunk, at);
-  if (written.length > 0) forgetPostCounts(db);
-  opts.written?.push(...written);
+  if (written.posts.length > 0) forgetPostCounts(db);
+  opts.written?.push(...written.posts);
+  if (written.pages) opts.wrotePages?.();
   return "progress";
 }
 
 /** Writes a prepared chunk in one transaction; the ids of the posts written (none when another run moved the import first). */
-async function writeChunk(deps: PostImportDeps, job: ImportJob, chunk: PreparedChunk, at: string): Promise<string[]> {
+async function writeChunk(
+  deps: PostImportDeps,
+  job: ImportJob,
+  chunk: PreparedChunk,
+  at: string,
+): Promise<{ posts: string[]; pages: boolean }> {
   const { db } = deps;
   const { lastSeq, counts, lines, ready } = chunk;
   const written: string[] = [];
+  let wrotePages = false;
   const cached = takeKeptRules(db, job.id);
   let kept = null as KeptRules | null;
   try {
@@ -93,6 +102,21 @@ async function writeChunk(deps: PostImportDeps, job: ImportJob, chunk: PreparedC
       const known: ChunkLookups = { authors: new Map(), handles: new Map() };
       const indexRows = new Map<string, PostSearchTable[]>();
       for (const p of ready) {
+        if (p.post.kind === "page") {
+          // A page goes to the pages table (decision 035): no lifecycle, search rows or comments.
+          const page = await writePage(trx, job, p, at);
+          lines.push(...p.lines);
+          if (page.outcome === "skipped" || page.outcome === "failed") {
+            counts[page.outcome] += 1;
+            lines.push({ item: p.post.label, outcome: page.outcome, reason: page.reason });
+            continue;
+          }
+          counts.pages += 1;
+          wrotePages = true;
+          lines.push({ item: p.post.label, outcome: page.outcome, detail: `/${page.slug}` });
+          await planPageRedirects(scope, p.post, page.slug);
+          continue;
+        }
         const result = await writePost(life, job, p, at, known);
         lines.push(...p.lines);
         if (result.outcome === "skipped") {
@@ -118,9 +142,9 @@ async function writeChunk(deps: PostImportDeps, job: ImportJob, chunk: PreparedC
       kept = { version: nextVersion, rules: scope.rules };
     });
   } catch (error) {
-    if (error instanceof ImportMoved) return [];
+    if (error instanceof ImportMoved) return { posts: [], pages: false };
     throw error;
   }
   if (kept) keepRules(db, job.id, kept);
-  return written;
+  return { posts: written, pages: wrotePages };
 }

@@ -99,6 +99,7 @@ export async function advanceImport(
       imagesMissing: eb("imagesMissing", "+", counts.imagesMissing),
       redirectsAdded: eb("redirectsAdded", "+", counts.redirectsAdded),
       commentsAdded: eb("commentsAdded", "+", counts.commentsAdded),
+      pages: eb("pages", "+", counts.pages),
       report,
       failures: 0,
       updatedAt: at,

@@ -54,7 +54,7 @@ export function importDeps(
 /**
  * Works through queued post imports (docs/decisions/020-importers.md), a chunk per transaction, on
  * the holder of the "post-import" lease (startChunkedJob: a stop or a kill leaves the import at a
- * committed cursor). `onWritten` runs after each chunk that wrote posts (the caller tells every
+ * committed cursor). `onWritten` runs after each chunk that wrote posts or pages (the caller tells every
  * instance that content and redirects changed).
  */
 export function startPostImports(
@@ -76,8 +76,15 @@ export function startPostImports(
     ...(opts.holder ? { holder: opts.holder } : {}),
     nextChunk: async () => {
       const written: string[] = [];
-      const outcome = await importNextPostChunk(deps, { written, ...(opts.chunk ? { chunk: opts.chunk } : {}) });
-      if (written.length > 0 && opts.onWritten) await opts.onWritten().catch(() => {});
+      let pages = false;
+      const outcome = await importNextPostChunk(deps, {
+        written,
+        wrotePages: () => {
+          pages = true;
+        },
+        ...(opts.chunk ? { chunk: opts.chunk } : {}),
+      });
+      if ((written.length > 0 || pages) && opts.onWritten) await opts.onWritten().catch(() => {});
       if (outcome === "done") {
         log.info("a post import finished");
         await opts.onDone?.().catch((error: unknown) => log.warn({ err: error }, "could not tidy finished imports"));

@@ -19,9 +19,6 @@ import type { RawItem, WxrAuthor, WxrDocument } from "./wxr.server.ts";
 // taxonomy and their old addresses, author, featured image, comments and revisions, with the
 // report's notes. Pairing the versions into posts is reader.server.ts.
 
-/** The category WordPress pages are filed under (as Ghost's pages). */
-export const WORDPRESS_PAGES_CATEGORY = "Pages";
-
 export interface WordPressReadOptions {
   /** The blog's language where a post has no Polylang/WPML language; else a guess per post. */
   locale?: Locale | undefined;
@@ -80,6 +77,8 @@ function cut(text: string, max: number, what: string, item: string, notes: Impor
 /** One WordPress post or page in one language, before pairing. */
 export interface Version {
   id: string;
+  /** A WordPress page (`post_type` page): imported as a page (decision 035). */
+  page: boolean;
   label: string;
   locale: Locale;
   explicitLocale: boolean;
@@ -265,7 +264,6 @@ export function itemVersion(
     } else if (c.domain === "language") lang = sourceLocale(c.nicename) ?? sourceLocale(name) ?? lang;
     else if (c.domain === "post_translations" && c.nicename) group = c.nicename;
   }
-  if (type === "page") categories.unshift(WORDPRESS_PAGES_CATEGORY);
   // The first category is the post's here (its page gets /category/…); the others become tags.
   const categoryUrls: string[] = [];
   categories.forEach((name, i) => {
@@ -314,6 +312,7 @@ export function itemVersion(
   revisionsOf.delete(id);
   const version: Version = {
     id,
+    page: type === "page",
     label,
     locale,
     explicitLocale: lang !== null,

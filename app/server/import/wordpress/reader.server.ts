@@ -2,13 +2,7 @@ import { HAN } from "../../../lib/slug.ts";
 import type { Locale } from "../../db/schema.server.ts";
 import { type ImportedPost, type ImportReportLine, sourceLocale } from "../core.server.ts";
 import { type Attachment, plainText } from "./content.server.ts";
-import {
-  itemRefusal,
-  itemVersion,
-  type Version,
-  WORDPRESS_PAGES_CATEGORY,
-  type WordPressReadOptions,
-} from "./items.server.ts";
+import { itemRefusal, itemVersion, type Version, type WordPressReadOptions } from "./items.server.ts";
 import type { RawItem, WxrDocument } from "./wxr.server.ts";
 
 // The export's items as imported posts, in two passes over the items (so a streamed export is
@@ -182,12 +176,13 @@ const translationOf = (v: Version) => ({
   title: v.title,
   summary: v.summary,
   bodyMarkdown: v.body,
-  origin: `${v.categories[0] === WORDPRESS_PAGES_CATEGORY ? "page" : "post"} ${v.id}`,
+  origin: `${v.page ? "page" : "post"} ${v.id}`,
 });
 
 function single(v: Version): ImportedPost {
   return {
     sourceId: v.id,
+    ...(v.page ? { kind: "page" as const } : {}),
     label: v.label,
     translations: [translationOf(v)],
     slug: v.slug,
@@ -221,6 +216,8 @@ function pairOf(en: Version, zh: Version): ImportedPost {
   const tagUrls = [...en.tagUrls, ...zh.tagUrls.filter((t) => !en.tagUrls.some((e) => e.from === t.from))];
   return {
     sourceId: `${en.id}+${zh.id}`,
+    // A page when both versions are (a post paired with a page is read as a post).
+    ...(en.page && zh.page ? { kind: "page" as const } : {}),
     label,
     translations: [translationOf(en), translationOf(zh)],
     slug: en.slug ?? zh.slug,

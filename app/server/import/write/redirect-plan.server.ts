@@ -149,6 +149,22 @@ async function addSiteRedirects(scope: RedirectScope, post: ImportedPost): Promi
     await addRedirect(url, () => to, post, scope, { noteInvalid: false });
 }
 
+/**
+ * Plans the redirects of one written page (decision 035, "Importing pages"): its old addresses to
+ * `/{slug}` (under /en or /zh when the old address was and the page has that language; none from
+ * the page's own address), and the site's, which ride on the first item whatever it is.
+ */
+export async function planPageRedirects(scope: RedirectScope, post: ImportedPost, slug: string): Promise<void> {
+  const locales = new Set(post.translations.map((t) => t.locale));
+  const target = (from: RedirectKey) => {
+    const prefix = /^\/(en|zh)(\/|$)/.exec(from.path)?.[1] as Locale | undefined;
+    const to = `${prefix && locales.has(prefix) ? `/${prefix}` : ""}/${slug}`;
+    return from.path === to && from.query === "" ? null : to;
+  };
+  for (const url of post.oldUrls) await addRedirect(url, target, post, scope);
+  await addSiteRedirects(scope, post);
+}
+
 /** Plans the redirects of one written post: its own old addresses, its tags', category's and author's, and the site's. */
 export async function planRedirects(
   trx: Transaction<Database>,
