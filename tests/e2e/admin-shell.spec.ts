@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import type { DB } from "../../app/server/db/db.server.ts";
+import { type DB, nowIso } from "../../app/server/db/db.server.ts";
 import { newId } from "../../app/server/platform/ids.server.ts";
 import { createPost } from "../../app/server/posts/posts.server.ts";
 import { insertComment } from "../setup/fixtures-db.ts";
@@ -181,7 +181,8 @@ test.describe("the dashboard", () => {
       translations: [{ locale: "en", title: `Dashboard mailed ${tag}` }],
     });
     made.posts.push(draft, scheduled, published);
-    await insertComment(db, { postId: published, guestName: "Guest", body: `Waiting comment ${tag}` });
+    const at = nowIso();
+    await insertComment(db, { postId: published, guestName: "Guest", body: `Waiting comment ${tag}`, at });
     const sendId = newId();
     made.sends.push(sendId);
     await db
