@@ -5,7 +5,7 @@ import type { Locator, Page } from "@playwright/test";
 import { newId } from "../../app/server/platform/ids.server.ts";
 import { createPost } from "../../app/server/posts/posts.server.ts";
 import { createCategory } from "../../app/server/taxonomy/taxonomy.server.ts";
-import { insertUser } from "../setup/fixtures-db.ts";
+import { insertComment, insertUser } from "../setup/fixtures-db.ts";
 import { signedInAdmin } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 
@@ -228,23 +228,8 @@ test("an admin moderates comments one at a time and in bulk", async ({ page, req
   const texts = ["first", "second", "third", "fourth"].map((w) => `${TAG} ${w} comment`);
   const ids: string[] = [];
   for (const [i, body] of texts.entries()) {
-    const id = newId();
     const at = new Date(Date.UTC(2026, 10, 3, 0, 0, i)).toISOString();
-    await db
-      .insertInto("comments")
-      .values({
-        id,
-        postId,
-        authorId: reader,
-        parentId: null,
-        bodyMarkdown: body,
-        bodyHtml: `<p>${body}</p>`,
-        status: "pending",
-        createdAt: at,
-        updatedAt: at,
-      })
-      .execute();
-    ids.push(id);
+    ids.push(await insertComment(db, { postId, authorId: reader, body, at }));
   }
   const [first, second, third, fourth] = texts as [string, string, string, string];
   const publicHtml = async () => (await request.get(`/posts/detail/${postId}`)).text();

@@ -1,7 +1,6 @@
-import { newId } from "../../app/server/platform/ids.server.ts";
 import { createPost } from "../../app/server/posts/posts.server.ts";
 import { createLink } from "../../app/server/site/links.server.ts";
-import { insertUser } from "../setup/fixtures-db.ts";
+import { insertComment, insertUser } from "../setup/fixtures-db.ts";
 import { signedInAdmin } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 
@@ -30,24 +29,7 @@ test("comment moderation at 390 px: cards, readable e-mails, no clipped actions,
   });
   const ids: string[] = [];
   for (const word of ["one", "two", "three"]) {
-    const id = newId();
-    const at = new Date().toISOString();
-    const body = `${TAG} comment ${word}`;
-    await db
-      .insertInto("comments")
-      .values({
-        id,
-        postId,
-        authorId: reader,
-        parentId: null,
-        bodyMarkdown: body,
-        bodyHtml: `<p>${body}</p>`,
-        status: "pending",
-        createdAt: at,
-        updatedAt: at,
-      })
-      .execute();
-    ids.push(id);
+    ids.push(await insertComment(db, { postId, authorId: reader, body: `${TAG} comment ${word}` }));
   }
 
   await page.goto(`/admin/comments?q=${TAG}`);

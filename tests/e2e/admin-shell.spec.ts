@@ -1,8 +1,8 @@
 import type { Page } from "@playwright/test";
-import type { DB } from "../../app/server/db/db.server.ts";
-import { nowIso } from "../../app/server/db/db.server.ts";
+import { type DB, nowIso } from "../../app/server/db/db.server.ts";
 import { newId } from "../../app/server/platform/ids.server.ts";
 import { createPost } from "../../app/server/posts/posts.server.ts";
+import { insertComment } from "../setup/fixtures-db.ts";
 import { signedInAdmin, signedInUser } from "./account-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 
@@ -182,21 +182,7 @@ test.describe("the dashboard", () => {
     });
     made.posts.push(draft, scheduled, published);
     const at = nowIso();
-    await db
-      .insertInto("comments")
-      .values({
-        id: newId(),
-        postId: published,
-        authorId: null,
-        guestName: "Guest",
-        parentId: null,
-        bodyMarkdown: `Waiting comment ${tag}`,
-        bodyHtml: `<p>Waiting comment ${tag}</p>`,
-        status: "pending",
-        createdAt: at,
-        updatedAt: at,
-      })
-      .execute();
+    await insertComment(db, { postId: published, guestName: "Guest", body: `Waiting comment ${tag}`, at });
     const sendId = newId();
     made.sends.push(sendId);
     await db

@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loader as rootLoader } from "../../app/root.tsx";
 import { loader as postLoader } from "../../app/routes/blog/post-detail.tsx";
-import { type Boot, createServices } from "../../app/server/boot/services.server.ts";
+import type { Boot } from "../../app/server/boot/services.server.ts";
 import type { DB } from "../../app/server/db/db.server.ts";
-import { parseEnv } from "../../app/server/platform/env.server.ts";
-import { seedDemo } from "../../scripts/demo/seed.ts";
+import { bootDemoBlog, publishedPostAt } from "../setup/demo-boot.ts";
 import { QueryRecorder } from "../setup/query-recorder.ts";
 import { callRoute, type RouteHandler, requestStateFor, testRouterContext } from "../setup/router-context.ts";
-import { tempDataDir } from "../setup/server-process.ts";
-import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
+import { testDialect } from "../setup/test-db.ts";
 
 // Issue 50: on PostgreSQL each statement is a round trip over the network, so an uncached
 // post page costs about as many round trips as it sends statements. This counts every
@@ -22,41 +20,20 @@ const ROUND_TRIPS = { sqlite: 8, postgres: 5 } as const;
 
 describe(`an anonymous post page's round trips (${testDialect()})`, () => {
   let boot: Boot;
-  let cleanup: () => Promise<void>;
+  let close: (() => Promise<void>) | undefined;
   const recorder = new QueryRecorder();
   let recording: DB;
   let postId = "";
 
   beforeAll(async () => {
-    const dataDir = tempDataDir();
-    const database = await createServerDatabaseUrl(dataDir);
-    cleanup = database.cleanup;
-    const env = parseEnv({
-      DATA_DIR: dataDir,
-      DATABASE_URL: database.url,
-      NODE_ENV: "test",
-      LOG_LEVEL: "silent",
-      LOG_REQUESTS: "false",
-    });
-    boot = await createServices(env);
-    const db = boot.database.db;
-    await seedDemo(db, { posts: 40 });
-    recording = db.withPlugin(recorder);
+    ({ boot, close } = await bootDemoBlog(40));
+    recording = boot.database.db.withPlugin(recorder);
     // A post with neighbours on both sides, related posts and comments.
-    const post = await db
-      .selectFrom("posts")
-      .select("id")
-      .where("status", "=", "published")
-      .orderBy("publishedAt", "desc")
-      .limit(1)
-      .offset(1)
-      .executeTakeFirstOrThrow();
-    postId = post.id;
+    postId = await publishedPostAt(boot.database.db, 1);
   }, 120_000);
 
   afterAll(async () => {
-    await boot?.close();
-    await cleanup?.();
+    await close?.();
   });
 
   async function load(url: string): Promise<{ roundTrips: number; sql: string[] }> {

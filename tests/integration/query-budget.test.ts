@@ -5,15 +5,13 @@ import { loader as homeLoader } from "../../app/routes/blog/home.tsx";
 import { loader as postLoader } from "../../app/routes/blog/post-detail.tsx";
 import { loader as termLoader } from "../../app/routes/blog/term-posts.tsx";
 import { loader as searchLoader } from "../../app/routes/search/search.tsx";
-import { type Boot, createServices } from "../../app/server/boot/services.server.ts";
+import type { Boot } from "../../app/server/boot/services.server.ts";
 import type { DB } from "../../app/server/db/db.server.ts";
-import { parseEnv } from "../../app/server/platform/env.server.ts";
 import { SEARCH_CANDIDATES } from "../../app/server/search/search.server.ts";
-import { seedDemo } from "../../scripts/demo/seed.ts";
+import { bootDemoBlog, publishedPostAt } from "../setup/demo-boot.ts";
 import { QueryRecorder, type Recorded } from "../setup/query-recorder.ts";
 import { callRoute, type RouteHandler, requestStateFor, testRouterContext } from "../setup/router-context.ts";
-import { tempDataDir } from "../setup/server-process.ts";
-import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
+import { testDialect } from "../setup/test-db.ts";
 
 // Issue 29: a public page reads a number of rows that does not grow with the blog. The
 // demo seed makes a blog of POSTS posts; each public page's loaders (the root's and the
@@ -77,7 +75,7 @@ function rowsRead(node: PgPlanNode, tables: ReadonlySet<string>): number {
 describe(`public pages read a bounded number of rows (${testDialect()})`, () => {
   let boot: Boot;
   let db: DB;
-  let cleanup: () => Promise<void>;
+  let close: (() => Promise<void>) | undefined;
   const recorder = new QueryRecorder();
   let recording: DB;
   let postId = "";
@@ -85,38 +83,18 @@ describe(`public pages read a bounded number of rows (${testDialect()})`, () => 
   let tagSlug = "";
 
   beforeAll(async () => {
-    const dataDir = tempDataDir();
-    const database = await createServerDatabaseUrl(dataDir);
-    cleanup = database.cleanup;
-    const env = parseEnv({
-      DATA_DIR: dataDir,
-      DATABASE_URL: database.url,
-      NODE_ENV: "test",
-      LOG_LEVEL: "silent",
-      LOG_REQUESTS: "false",
-    });
-    boot = await createServices(env);
+    ({ boot, close } = await bootDemoBlog(POSTS));
     db = boot.database.db;
-    await seedDemo(db, { posts: POSTS });
     if (boot.database.dialect === "postgres") await db.executeQuery(CompiledQuery.raw("vacuum analyze"));
     else await db.executeQuery(CompiledQuery.raw("analyze"));
     recording = db.withPlugin(recorder);
-    const post = await db
-      .selectFrom("posts")
-      .select("id")
-      .where("status", "=", "published")
-      .orderBy("publishedAt", "desc")
-      .limit(1)
-      .offset(POSTS / 2)
-      .executeTakeFirstOrThrow();
-    postId = post.id;
+    postId = await publishedPostAt(db, POSTS / 2);
     categorySlug = (await db.selectFrom("categories").select("slug").executeTakeFirstOrThrow()).slug;
     tagSlug = (await db.selectFrom("tags").select("slug").executeTakeFirstOrThrow()).slug;
   }, 180_000);
 
   afterAll(async () => {
-    await boot?.close();
-    await cleanup?.();
+    await close?.();
   });
 
   /** Runs the root's and the page's loaders for `url`; returns the queries they ran. */

@@ -2,6 +2,7 @@ import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
 import { Link, NavLink } from "../../lean/link.tsx";
+import { ADMIN_NAMESPACES } from "../../lib/i18n/i18n.ts";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import { AccountMenu, LanguageSwitch } from "../layout/site-header.tsx";
 import { ThemeToggle } from "../layout/theme.tsx";
@@ -74,18 +75,8 @@ export const ADMIN_NAV = [
 
 export const ADMIN_SIDEBAR_ID = "admin-sidebar";
 
-const NAMESPACES = [
-  "admin",
-  "adminUsers",
-  "adminConfig",
-  "adminBrand",
-  "adminContent",
-  "adminLinks",
-  "adminNewsletter",
-  "adminPages",
-  "adminTools",
-  "media",
-] as const;
+/** The admin's strings (sidebar names come from every admin namespace). */
+const NAMESPACES = ADMIN_NAMESPACES;
 
 const ITEM =
   "flex items-center justify-between gap-2 rounded-md px-3 py-1 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600";

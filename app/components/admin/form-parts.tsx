@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { browserOffsetAt } from "../../lib/editor-values.ts";
 import { isoToLocalDateTime } from "../../lib/schemas/post.ts";
@@ -111,5 +111,73 @@ export function EnabledWindowFields({
         hydrated={zone !== null}
       />
     </>
+  );
+}
+
+/** One group of a settings page (admin/config, admin/brand): a bordered fieldset with its legend. */
+export function SettingsFieldset({ legend, children }: { legend: string; children: React.ReactNode }) {
+  return (
+    <fieldset className="space-y-4 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
+      <legend className="px-1 text-lg font-semibold">{legend}</legend>
+      {children}
+    </fieldset>
+  );
+}
+
+/** A labelled checkbox with an optional hint under it; it sends "on" when ticked. */
+export function CheckboxField(props: { name: string; label: string; hint?: string; defaultChecked: boolean }) {
+  const id = useId();
+  return (
+    <div className="space-y-1">
+      <div className="flex items-center gap-2">
+        <input
+          id={id}
+          type="checkbox"
+          name={props.name}
+          defaultChecked={props.defaultChecked}
+          aria-describedby={describedBy(id, props.hint)}
+          className="h-4 w-4"
+        />
+        <label htmlFor={id}>{props.label}</label>
+      </div>
+      <FieldMessages id={id} hint={props.hint} />
+    </div>
+  );
+}
+
+const NUMBER_CONTROL =
+  "block w-32 rounded-md border border-zinc-300 bg-white px-3 py-2 text-zinc-900 aria-[invalid]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100";
+
+/** A labelled whole-number input between `min` and `max`, with its hint and error. */
+export function NumberField(props: {
+  name: string;
+  label: string;
+  hint?: string;
+  min: number;
+  max: number;
+  defaultValue: string;
+  error: string | null;
+}) {
+  const id = useId();
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="block text-sm font-medium">
+        {props.label}
+      </label>
+      <input
+        id={id}
+        name={props.name}
+        type="number"
+        inputMode="numeric"
+        min={props.min}
+        max={props.max}
+        step={1}
+        defaultValue={props.defaultValue}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={describedBy(id, props.hint, props.error)}
+        className={NUMBER_CONTROL}
+      />
+      <FieldMessages id={id} hint={props.hint} error={props.error} />
+    </div>
   );
 }

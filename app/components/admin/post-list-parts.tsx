@@ -8,7 +8,7 @@ import { Link } from "../../lean/link.tsx";
 import { ADMIN_POST_SORTS, ADMIN_POST_STATUSES } from "../../lib/admin-content.ts";
 import { browserOffsetAt } from "../../lib/editor-values.ts";
 import { describedBy, FieldMessages } from "../ui/field.tsx";
-import { BAR_BUTTON, BAR_CONTROL, BarSelect, EmptyState, type LabelTone } from "./table-parts.tsx";
+import { BAR_BUTTON, BarSelect, EmptyState, FilterBar, type LabelTone } from "./table-parts.tsx";
 
 type PostStatus = (typeof ADMIN_POST_STATUSES)[number];
 
@@ -39,78 +39,55 @@ export function PostFilters({
   authors: ReadonlyArray<{ id: string; name: string | null }>;
 }) {
   const { t } = useTranslation("adminContent");
+  const selects = [
+    {
+      name: "status",
+      label: t("blog.status"),
+      value: filters.status,
+      any: t("blog.anyStatus"),
+      options: ADMIN_POST_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) })),
+    },
+    {
+      name: "category",
+      label: t("blog.category"),
+      value: filters.categoryId,
+      any: t("blog.anyCategory"),
+      options: categories.map((c) => ({ value: c.id, label: c.name })),
+    },
+    {
+      name: "tag",
+      label: t("blog.tag"),
+      value: filters.tagId,
+      any: t("blog.anyTag"),
+      options: tags.map((tag) => ({ value: tag.id, label: tag.name })),
+    },
+    {
+      name: "author",
+      label: t("blog.author"),
+      value: filters.authorId,
+      any: t("blog.anyAuthor"),
+      options: authors.map((a) => ({ value: a.id, label: a.name ?? t("blog.unnamedAuthor") })),
+    },
+  ];
   return (
-    <Form
-      method="get"
-      role="search"
-      aria-label={t("blog.filters")}
-      className="flex flex-wrap items-center gap-2 xl:flex-nowrap"
-      data-testid="post-filters"
+    <FilterBar
+      label={t("blog.filters")}
+      testId="post-filters"
+      search={{ id: "blog-q", label: t("blog.search"), q }}
+      keep={trash ? { view: "trash" } : {}}
+      sort={{
+        id: "blog-sort",
+        label: t("blog.sortBy"),
+        value: sort,
+        options: ADMIN_POST_SORTS.map((key) => ({ value: key, label: t(`blog.sort.${key}`) })),
+      }}
+      nowrap="xl"
+      button={t("blog.apply")}
     >
-      {trash && <input type="hidden" name="view" value="trash" />}
-      <div className="min-w-36 flex-1 max-sm:w-full max-sm:flex-none">
-        <label htmlFor="blog-q" className="sr-only">
-          {t("blog.search")}
-        </label>
-        <input
-          id="blog-q"
-          type="search"
-          name="q"
-          defaultValue={q}
-          maxLength={100}
-          placeholder={t("blog.search")}
-          className={`${BAR_CONTROL} w-full`}
-        />
-      </div>
-      <BarSelect
-        id="blog-status"
-        name="status"
-        label={t("blog.status")}
-        value={filters.status ?? ""}
-        any={t("blog.anyStatus")}
-        inline
-        options={ADMIN_POST_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))}
-      />
-      <BarSelect
-        id="blog-category"
-        name="category"
-        label={t("blog.category")}
-        value={filters.categoryId ?? ""}
-        any={t("blog.anyCategory")}
-        inline
-        options={categories.map((c) => ({ value: c.id, label: c.name }))}
-      />
-      <BarSelect
-        id="blog-tag"
-        name="tag"
-        label={t("blog.tag")}
-        value={filters.tagId ?? ""}
-        any={t("blog.anyTag")}
-        inline
-        options={tags.map((tag) => ({ value: tag.id, label: tag.name }))}
-      />
-      <BarSelect
-        id="blog-author"
-        name="author"
-        label={t("blog.author")}
-        value={filters.authorId ?? ""}
-        any={t("blog.anyAuthor")}
-        inline
-        options={authors.map((a) => ({ value: a.id, label: a.name ?? t("blog.unnamedAuthor") }))}
-      />
-      <BarSelect
-        id="blog-sort"
-        name="sort"
-        label={t("blog.sortBy")}
-        value={sort}
-        inline
-        whole
-        options={ADMIN_POST_SORTS.map((key) => ({ value: key, label: t(`blog.sort.${key}`) }))}
-      />
-      <button type="submit" className={BAR_BUTTON}>
-        {t("blog.apply")}
-      </button>
-    </Form>
+      {selects.map((select) => (
+        <BarSelect key={select.name} id={`blog-${select.name}`} {...select} value={select.value ?? ""} inline />
+      ))}
+    </FilterBar>
   );
 }
 

@@ -4,7 +4,16 @@ import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import "../../lib/i18n/admin-strings.ts";
 import { createI18n } from "../../lib/i18n/i18n.ts";
-import { CardCell, CardRow, CardTable, LanguageBadges, RowMenu, ShortTime, StatusLabel } from "./table-parts.tsx";
+import {
+  CardCell,
+  CardRow,
+  CardTable,
+  FilterBar,
+  LanguageBadges,
+  RowMenu,
+  ShortTime,
+  StatusLabel,
+} from "./table-parts.tsx";
 
 function render(element: React.ReactNode, locale: "en" | "zh" = "en"): string {
   const router = createMemoryRouter([{ path: "/", element }]);
@@ -66,5 +75,47 @@ describe("the admin table parts", () => {
     expect(html).not.toContain('data-label="Title"');
     expect(html).toMatch(/<th scope="col" class="[^"]*max-md:sr-only[^"]*">Status<\/th>/);
     expect(html).toMatch(/<th scope="col" class="[^"]*max-md:block[^"]*">Select<\/th>/);
+  });
+});
+
+describe("FilterBar", () => {
+  it("sends its search, the kept values and its selects as one GET form", () => {
+    const html = render(
+      <FilterBar
+        label="Filters"
+        testId="x-filters"
+        search={{ id: "x-q", label: "Search", q: "moon" }}
+        keep={{ view: "trash" }}
+        sort={{ id: "x-sort", label: "Sort", value: "old", options: [{ value: "old", label: "Oldest" }] }}
+        nowrap="lg"
+        button="Apply"
+      >
+        <select name="status" />
+      </FilterBar>,
+    );
+    const form = /<form [^>]*>/.exec(html)?.[0] ?? "";
+    expect(form).toContain('method="get"');
+    expect(form).toContain('role="search"');
+    expect(form).toContain('aria-label="Filters"');
+    expect(form).toContain("lg:flex-nowrap");
+    expect(html).toMatch(/<input type="hidden" name="view" value="trash"\/>/);
+    expect(html).toMatch(/<label for="x-q" class="sr-only">Search<\/label>/);
+    expect(html).toMatch(/<input id="x-q" type="search"[^>]*name="q" value="moon"/);
+    // The search, then the row's filters, then the sort menu.
+    expect(html.indexOf('name="q"')).toBeLessThan(html.indexOf('name="status"'));
+    expect(html.indexOf('name="status"')).toBeLessThan(html.indexOf('name="sort"'));
+    expect(html).toMatch(/<label for="x-sort" class="sr-only">Sort<\/label>/);
+    expect(html).toMatch(/<button type="submit"[^>]*>Apply<\/button>/);
+  });
+
+  it("has no search box when it is given none", () => {
+    const html = render(
+      <FilterBar label="Filters" testId="x-filters" button="Filter">
+        <select name="actor" />
+      </FilterBar>,
+    );
+    expect(html).not.toContain('type="search"');
+    expect(html).not.toContain("flex-nowrap");
+    expect(html).not.toContain('name="sort"');
   });
 });

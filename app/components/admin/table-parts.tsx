@@ -4,6 +4,7 @@
 // empty state that says what to do next. Server-rendered: all of it works without JavaScript.
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { Form } from "react-router";
 import { Link } from "../../lean/link.tsx";
 import { formatShortDateTime } from "../../lib/format.ts";
 import type { Locale } from "../../lib/i18n/locale.ts";
@@ -262,5 +263,79 @@ export function BarSelect({
         ))}
       </select>
     </div>
+  );
+}
+
+/** How a filter row's search box and the row itself give way (each a fixed set of classes). */
+const FILTER_ROW = { wrap: "", lg: " lg:flex-nowrap", xl: " xl:flex-nowrap" } as const;
+
+/**
+ * A list's filter row (posts, media, subscribers, audit): a GET form of controls of one
+ * height, so the list's URL says what it shows, with an optional search box first, the
+ * row's filter selects (`BarSelect … inline`), an optional sort menu and its button. `keep` carries query values the row
+ * does not show (the trash view). `nowrap` names the width from which the row stays on
+ * one line; `narrowSearch` keeps the search box to a readable width beside few controls.
+ */
+export function FilterBar({
+  label,
+  testId,
+  search,
+  sort,
+  keep = {},
+  nowrap = "wrap",
+  narrowSearch = false,
+  button,
+  children,
+}: {
+  label: string;
+  testId: string;
+  search?: { id: string; label: string; q: string };
+  /** The sort menu, last before the button, as wide as its longest choice. */
+  sort?: { id: string; label: string; value: string; options: ReadonlyArray<{ value: string; label: string }> };
+  keep?: Record<string, string>;
+  nowrap?: keyof typeof FILTER_ROW;
+  narrowSearch?: boolean;
+  button: string;
+  children?: ReactNode;
+}) {
+  return (
+    <Form
+      method="get"
+      role="search"
+      aria-label={label}
+      className={`flex flex-wrap items-center gap-2${FILTER_ROW[nowrap]}`}
+      data-testid={testId}
+    >
+      {Object.entries(keep).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      {search && (
+        <div
+          className={
+            narrowSearch
+              ? "min-w-36 max-w-sm flex-1 max-sm:w-full max-sm:max-w-none max-sm:flex-none"
+              : "min-w-36 flex-1 max-sm:w-full max-sm:flex-none"
+          }
+        >
+          <label htmlFor={search.id} className="sr-only">
+            {search.label}
+          </label>
+          <input
+            id={search.id}
+            type="search"
+            name="q"
+            defaultValue={search.q}
+            maxLength={100}
+            placeholder={search.label}
+            className={`${BAR_CONTROL} w-full`}
+          />
+        </div>
+      )}
+      {children}
+      {sort && <BarSelect {...sort} name="sort" inline whole />}
+      <button type="submit" className={BAR_BUTTON}>
+        {button}
+      </button>
+    </Form>
   );
 }

@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "../../lean/link.tsx";
 import { formatDate } from "../../lib/format.ts";
 import { HTML_LANG, type Locale } from "../../lib/i18n/locale.ts";
+import { BODY_IMAGE_SIZES, type MediaImage } from "../../lib/media.ts";
 import type { PostDetail, PostLink, PostTranslationView } from "../../server/posts/post-detail.server.ts";
 import type { SeriesBox, SeriesPart } from "../../server/taxonomy/series.server.ts";
 
@@ -283,5 +284,38 @@ export function AuthorCard({
         </p>
       )}
     </aside>
+  );
+}
+
+/**
+ * A post's cover over its body: the upload's sizes when it is one of ours (`image`), the
+ * address as it is otherwise, drawn in the 1200×630 frame of a social card. `priority`: the
+ * post page's cover, the largest thing its first screen paints.
+ */
+export function PostCover({
+  url,
+  alt,
+  image,
+  priority = false,
+}: {
+  url: string;
+  alt: string;
+  image: MediaImage | null;
+  priority?: boolean;
+}) {
+  return (
+    <figure className="mt-6">
+      <img
+        src={image?.src ?? url}
+        srcSet={image?.srcSet || undefined}
+        sizes={image?.srcSet ? BODY_IMAGE_SIZES : undefined}
+        alt={alt}
+        width={image?.width ?? 1200}
+        height={image?.height ?? 630}
+        decoding="async"
+        fetchPriority={priority ? "high" : undefined}
+        className="aspect-[1200/630] h-auto w-full rounded-lg bg-zinc-100 object-cover dark:bg-zinc-900"
+      />
+    </figure>
   );
 }

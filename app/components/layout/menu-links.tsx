@@ -1,8 +1,8 @@
-import { useEffect, useRef } from "react";
+import { useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { useLocation } from "react-router";
 import { Link, NavLink } from "../../lean/link.tsx";
 import { headerInlineCount, type ResolvedMenuItem } from "../../lib/menus.ts";
+import { useDismiss } from "../ui/use-dismiss.ts";
 
 // The site's menus as links (docs/decisions/035-pages-and-menus.md): the header's main menu,
 // with its "More" disclosure, and the footer's list. Plain links and a `<details>`, so they
@@ -51,40 +51,6 @@ function HeaderLink({
       {item.label}
     </NavLink>
   );
-}
-
-/**
- * Closes an open disclosure on Escape (focus back on its summary), on a click outside it and
- * on a navigation, once the page runs React; a lean document's `<details>` opens and closes by
- * its summary alone.
- */
-function useDismiss(ref: React.RefObject<HTMLDetailsElement | null>): void {
-  const location = useLocation();
-  const shownKey = useRef(location.key);
-  useEffect(() => {
-    if (shownKey.current === location.key) return;
-    shownKey.current = location.key;
-    if (ref.current) ref.current.open = false;
-  }, [location.key, ref]);
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      const menu = ref.current;
-      if (event.key !== "Escape" || !menu?.open) return;
-      event.preventDefault();
-      menu.open = false;
-      menu.querySelector("summary")?.focus();
-    };
-    const onPointer = (event: PointerEvent) => {
-      const menu = ref.current;
-      if (menu?.open && event.target instanceof Node && !menu.contains(event.target)) menu.open = false;
-    };
-    document.addEventListener("keydown", onKey);
-    document.addEventListener("pointerdown", onPointer);
-    return () => {
-      document.removeEventListener("keydown", onKey);
-      document.removeEventListener("pointerdown", onPointer);
-    };
-  }, [ref]);
 }
 
 /**

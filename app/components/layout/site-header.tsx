@@ -5,6 +5,7 @@ import { Link, NavLink } from "../../lean/link.tsx";
 import type { Locale } from "../../lib/i18n/locale.ts";
 import { useLocalePrefix } from "../../lib/i18n/use-locale-prefix.ts";
 import type { ResolvedMenuItem } from "../../lib/menus.ts";
+import { useDismiss } from "../ui/use-dismiss.ts";
 import { HeaderMenu, useDefaultMainMenu } from "./menu-links.tsx";
 import { ThemeToggle } from "./theme.tsx";
 
@@ -107,38 +108,12 @@ export function AccountMenu({ user, name }: { user: HeaderUser; name?: string })
   // The person's display name, never their address; "Your account" when they have none.
   const shown = name ?? user.name ?? t("nav.noName");
   const details = useRef<HTMLDetailsElement>(null);
-  const location = useLocation();
   const navigation = useNavigation();
-
-  // Closes on a change of location, not on mount: a menu opened before hydration stays open.
-  const shownKey = useRef(location.key);
-  useEffect(() => {
-    if (shownKey.current === location.key) return;
-    shownKey.current = location.key;
-    if (details.current) details.current.open = false;
-  }, [location.key]);
+  useDismiss(details);
+  // A form being sent (the menu's sign-out) closes it too.
   useEffect(() => {
     if (navigation.state === "submitting" && details.current) details.current.open = false;
   }, [navigation.state]);
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      const menu = details.current;
-      if (event.key !== "Escape" || !menu?.open) return;
-      event.preventDefault();
-      menu.open = false;
-      menu.querySelector("summary")?.focus();
-    };
-    const onPointer = (event: PointerEvent) => {
-      const menu = details.current;
-      if (menu?.open && event.target instanceof Node && !menu.contains(event.target)) menu.open = false;
-    };
-    document.addEventListener("keydown", onKey);
-    document.addEventListener("pointerdown", onPointer);
-    return () => {
-      document.removeEventListener("keydown", onKey);
-      document.removeEventListener("pointerdown", onPointer);
-    };
-  }, []);
 
   return (
     <details ref={details} className="group relative" data-account-menu="">

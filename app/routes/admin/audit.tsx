@@ -1,14 +1,13 @@
 import { useTranslation } from "react-i18next";
-import { Form } from "react-router";
 import { useActorName } from "../../components/admin/audit-parts.tsx";
 import { AdminListHeader, AdminPagination, useListUrls } from "../../components/admin/list-parts.tsx";
 import {
-  BAR_BUTTON,
   BarSelect,
   CardCell,
   CardRow,
   CardTable,
   EmptyState,
+  FilterBar,
   ShortTime,
   useListTimeZone,
 } from "../../components/admin/table-parts.tsx";
@@ -58,13 +57,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
       <AdminListHeader id="audit-title" title={t("audit.title")} />
       <p className="text-zinc-700 dark:text-zinc-300">{t("audit.intro")}</p>
 
-      <Form
-        method="get"
-        role="search"
-        aria-label={t("audit.filters")}
-        className="flex flex-wrap items-center gap-2"
-        data-testid="audit-filters"
-      >
+      <FilterBar label={t("audit.filters")} testId="audit-filters" button={t("audit.filter")}>
         <BarSelect
           id="audit-action"
           name="action"
@@ -83,10 +76,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           options={choices.actors.map((a) => ({ value: a.value, label: actorName(a.actor) }))}
           inline
         />
-        <button type="submit" className={BAR_BUTTON}>
-          {t("audit.filter")}
-        </button>
-      </Form>
+      </FilterBar>
 
       {list.items.length === 0 ? (
         filtered ? (

@@ -1,6 +1,7 @@
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
+import { CheckboxField, SettingsFieldset } from "../../components/admin/form-parts.tsx";
 import { UploadButton } from "../../components/media/upload-button.tsx";
 import { Field, FormAlert, SelectField, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
@@ -125,9 +126,6 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "adminBrand:title", [NOINDEX]);
 }
 
-const FIELDSET = "space-y-4 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800";
-const LEGEND = "px-1 text-lg font-semibold";
-
 export default function AdminBrandPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("adminBrand");
   const m = useMessage();
@@ -168,8 +166,7 @@ export default function AdminBrandPage({ loaderData, actionData }: Route.Compone
       <Form method="post" noValidate onSubmit={onSubmit} className="space-y-6">
         {hasErrors && <FormAlert>{t("errors.summary")}</FormAlert>}
 
-        <fieldset className={FIELDSET}>
-          <legend className={LEGEND}>{t("accent.legend")}</legend>
+        <SettingsFieldset legend={t("accent.legend")}>
           <div className="flex flex-wrap items-end gap-3">
             <div className="min-w-0 flex-1 basis-64">
               <Field
@@ -217,10 +214,9 @@ export default function AdminBrandPage({ loaderData, actionData }: Route.Compone
               </p>
             </div>
           )}
-        </fieldset>
+        </SettingsFieldset>
 
-        <fieldset className={FIELDSET}>
-          <legend className={LEGEND}>{t("logo.legend")}</legend>
+        <SettingsFieldset legend={t("logo.legend")}>
           <Field
             label={t("logo.label")}
             name="logo"
@@ -251,10 +247,9 @@ export default function AdminBrandPage({ loaderData, actionData }: Route.Compone
               <img src={loaderData.values.icon} alt="" width="32" height="32" className="h-8 w-8" />
             </p>
           )}
-        </fieldset>
+        </SettingsFieldset>
 
-        <fieldset className={FIELDSET}>
-          <legend className={LEGEND}>{t("cover.legend")}</legend>
+        <SettingsFieldset legend={t("cover.legend")}>
           <Field
             label={t("cover.label")}
             name="cover"
@@ -289,10 +284,9 @@ export default function AdminBrandPage({ loaderData, actionData }: Route.Compone
               error={errors.coverAltZh ? m(errors.coverAltZh) : null}
             />
           </div>
-        </fieldset>
+        </SettingsFieldset>
 
-        <fieldset className={FIELDSET}>
-          <legend className={LEGEND}>{t("reading.legend")}</legend>
+        <SettingsFieldset legend={t("reading.legend")}>
           <SelectField
             name="typeface"
             label={t("reading.typeface")}
@@ -316,43 +310,19 @@ export default function AdminBrandPage({ loaderData, actionData }: Route.Compone
             ]}
             error={errors.homeLayout ? m(errors.homeLayout) : null}
           />
-          <Checkbox name="largeText" label={t("reading.largeText")} defaultChecked={values.largeText === "on"} />
-          <Checkbox
+          <CheckboxField name="largeText" label={t("reading.largeText")} defaultChecked={values.largeText === "on"} />
+          <CheckboxField
             name="viewCounts"
             label={t("reading.viewCounts")}
             hint={t("reading.viewCountsHint")}
             defaultChecked={values.viewCounts === "on"}
           />
-        </fieldset>
+        </SettingsFieldset>
 
         <div className="w-48">
           <SubmitButton busy={navigation.state === "submitting"}>{t("save")}</SubmitButton>
         </div>
       </Form>
     </section>
-  );
-}
-
-function Checkbox(props: { name: string; label: string; hint?: string; defaultChecked: boolean }) {
-  const id = useId();
-  return (
-    <div className="space-y-1">
-      <div className="flex items-center gap-2">
-        <input
-          id={id}
-          type="checkbox"
-          name={props.name}
-          defaultChecked={props.defaultChecked}
-          aria-describedby={props.hint ? `${id}-hint` : undefined}
-          className="h-4 w-4"
-        />
-        <label htmlFor={id}>{props.label}</label>
-      </div>
-      {props.hint && (
-        <p id={`${id}-hint`} className="text-sm text-zinc-600 dark:text-zinc-400">
-          {props.hint}
-        </p>
-      )}
-    </div>
   );
 }

@@ -1,8 +1,8 @@
-import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
+import { CheckboxField, NumberField, SettingsFieldset } from "../../components/admin/form-parts.tsx";
 import { UploadButton } from "../../components/media/upload-button.tsx";
-import { describedBy, Field, FieldMessages, FormAlert, SelectField, SubmitButton } from "../../components/ui/field.tsx";
+import { Field, FormAlert, SelectField, SubmitButton } from "../../components/ui/field.tsx";
 import { useClientValidation } from "../../components/ui/use-client-validation.ts";
 import { Link } from "../../lean/link.tsx";
 import { validate } from "../../lib/forms.ts";
@@ -106,9 +106,6 @@ const CLASS_FIELD = {
   symbol: "passwordSymbol",
 } as const;
 
-const FIELDSET = "space-y-4 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800";
-const LEGEND = "px-1 text-lg font-semibold";
-
 export default function AdminConfigPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("adminConfig");
   const m = useMessage();
@@ -133,8 +130,7 @@ export default function AdminConfigPage({ loaderData, actionData }: Route.Compon
       <Form method="post" noValidate onSubmit={onSubmit} className="space-y-6">
         {hasErrors && <FormAlert>{m(actionData?.formError ?? "adminConfig:errors.summary")}</FormAlert>}
 
-        <fieldset className={FIELDSET}>
-          <legend className={LEGEND}>{t("site.legend")}</legend>
+        <SettingsFieldset legend={t("site.legend")}>
           <div className="grid gap-4 md:grid-cols-2">
             {field("siteNameEn", t("site.nameEn"), { maxLength: 100 })}
             {field("siteNameZh", t("site.nameZh"), { maxLength: 100 })}
@@ -143,10 +139,9 @@ export default function AdminConfigPage({ loaderData, actionData }: Route.Compon
           </div>
           {field("socialImage", t("site.socialImage"), { maxLength: 2000, hint: t("site.socialImageHint") })}
           <UploadButton target="socialImage" fieldLabel={t("site.socialImage")} />
-        </fieldset>
+        </SettingsFieldset>
 
-        <fieldset className={FIELDSET}>
-          <legend className={LEGEND}>{t("footer.legend")}</legend>
+        <SettingsFieldset legend={t("footer.legend")}>
           <div className="grid gap-4 md:grid-cols-2">
             {field("aboutTextEn", t("footer.aboutEn"), { maxLength: 600, rows: 3 })}
             {field("aboutTextZh", t("footer.aboutZh"), { maxLength: 600, rows: 3 })}
@@ -162,10 +157,9 @@ export default function AdminConfigPage({ loaderData, actionData }: Route.Compon
             {field("socialWeibo", t("footer.weibo"), { maxLength: 500 })}
             {field("socialZhihu", t("footer.zhihu"), { maxLength: 500 })}
           </div>
-        </fieldset>
+        </SettingsFieldset>
 
-        <fieldset className={FIELDSET}>
-          <legend className={LEGEND}>{t("reading.legend")}</legend>
+        <SettingsFieldset legend={t("reading.legend")}>
           <NumberField
             name="postsPerPage"
             label={t("reading.postsPerPage")}
@@ -215,10 +209,9 @@ export default function AdminConfigPage({ loaderData, actionData }: Route.Compon
             hint={t("reading.translationNoticeHint")}
             defaultChecked={values.translationNotice === "on"}
           />
-        </fieldset>
+        </SettingsFieldset>
 
-        <fieldset className={FIELDSET}>
-          <legend className={LEGEND}>{t("accounts.legend")}</legend>
+        <SettingsFieldset legend={t("accounts.legend")}>
           <CheckboxField
             name="registrationOpen"
             label={t("accounts.registrationOpen")}
@@ -251,7 +244,7 @@ export default function AdminConfigPage({ loaderData, actionData }: Route.Compon
               />
             ))}
           </fieldset>
-        </fieldset>
+        </SettingsFieldset>
 
         <p className="text-sm text-zinc-700 dark:text-zinc-300">
           {t("pages.moved")}{" "}
@@ -265,61 +258,5 @@ export default function AdminConfigPage({ loaderData, actionData }: Route.Compon
         </div>
       </Form>
     </section>
-  );
-}
-
-const CONTROL =
-  "block rounded-md border border-zinc-300 bg-white px-3 py-2 text-zinc-900 aria-[invalid]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100";
-
-function NumberField(props: {
-  name: string;
-  label: string;
-  hint?: string;
-  min: number;
-  max: number;
-  defaultValue: string;
-  error: string | null;
-}) {
-  const id = useId();
-  return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm font-medium">
-        {props.label}
-      </label>
-      <input
-        id={id}
-        name={props.name}
-        type="number"
-        inputMode="numeric"
-        min={props.min}
-        max={props.max}
-        step={1}
-        defaultValue={props.defaultValue}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={describedBy(id, props.hint, props.error)}
-        className={`${CONTROL} w-32`}
-      />
-      <FieldMessages id={id} hint={props.hint} error={props.error} />
-    </div>
-  );
-}
-
-function CheckboxField(props: { name: string; label: string; hint?: string; defaultChecked: boolean }) {
-  const id = useId();
-  return (
-    <div className="space-y-1">
-      <div className="flex items-center gap-2">
-        <input
-          id={id}
-          type="checkbox"
-          name={props.name}
-          defaultChecked={props.defaultChecked}
-          aria-describedby={describedBy(id, props.hint)}
-          className="h-4 w-4"
-        />
-        <label htmlFor={id}>{props.label}</label>
-      </div>
-      <FieldMessages id={id} hint={props.hint} />
-    </div>
   );
 }

@@ -1,13 +1,11 @@
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertUser } from "../../../tests/setup/fixtures-db.ts";
+import { insertComment, insertUser } from "../../../tests/setup/fixtures-db.ts";
 import { callRoute, fakeSessionAuth, testRouterContext } from "../../../tests/setup/router-context.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
 import { addAdmins } from "../../server/accounts/admins.server.ts";
 import type { Services } from "../../server/boot/context.server.ts";
-import { nowIso } from "../../server/db/db.server.ts";
 import type { CommentStatus } from "../../server/db/schema.server.ts";
-import { newId } from "../../server/platform/ids.server.ts";
 import { createPost } from "../../server/posts/posts.server.ts";
 import { loader } from "./layout.tsx";
 
@@ -40,21 +38,7 @@ afterAll(async () => {
 });
 
 async function addComment(status: CommentStatus) {
-  const at = nowIso();
-  await database.db
-    .insertInto("comments")
-    .values({
-      id: newId(),
-      postId,
-      authorId: READER.id,
-      parentId: null,
-      bodyMarkdown: "hi",
-      bodyHtml: "<p>hi</p>",
-      status,
-      createdAt: at,
-      updatedAt: at,
-    })
-    .execute();
+  await insertComment(database.db, { postId, authorId: READER.id, body: "hi", status });
 }
 
 function load(user: { id: string; email: string; name?: string } | null) {

@@ -4,13 +4,11 @@ import { data, Form, redirect, useRevalidator, useSearchParams } from "react-rou
 import { FilePicker } from "../../components/admin/file-picker.tsx";
 import { ADMIN_BUTTON, AdminPagination, ConfirmDelete, useListUrls } from "../../components/admin/list-parts.tsx";
 import {
-  BAR_BUTTON,
-  BAR_CONTROL,
-  BarSelect,
   CardCell,
   CardRow,
   CardTable,
   EmptyState,
+  FilterBar,
   PRIMARY_BAR_BUTTON,
   RowMenu,
   ShortTime,
@@ -269,40 +267,19 @@ export default function MediaLibrary({ loaderData, actionData }: Route.Component
 
       <UploadForm maxBytes={maxBytes} />
 
-      <Form
-        method="get"
-        role="search"
-        aria-label={t("library.search")}
-        className="flex flex-wrap items-center gap-2"
-        data-testid="media-filters"
-      >
-        <div className="min-w-36 max-w-sm flex-1 max-sm:w-full max-sm:max-w-none max-sm:flex-none">
-          <label htmlFor="media-q" className="sr-only">
-            {t("library.search")}
-          </label>
-          <input
-            id="media-q"
-            type="search"
-            name="q"
-            defaultValue={q}
-            maxLength={100}
-            placeholder={t("library.search")}
-            className={`${BAR_CONTROL} w-full`}
-          />
-        </div>
-        <BarSelect
-          id="media-sort"
-          name="sort"
-          label={t("library.sort")}
-          value={sort}
-          options={MEDIA_SORTS.map((key) => ({ value: key, label: t(`library.sorts.${key}`) }))}
-          inline
-          whole
-        />
-        <button type="submit" className={BAR_BUTTON}>
-          {ta("list.search")}
-        </button>
-      </Form>
+      <FilterBar
+        label={t("library.search")}
+        testId="media-filters"
+        search={{ id: "media-q", label: t("library.search"), q }}
+        narrowSearch
+        sort={{
+          id: "media-sort",
+          label: t("library.sort"),
+          value: sort,
+          options: MEDIA_SORTS.map((key) => ({ value: key, label: t(`library.sorts.${key}`) })),
+        }}
+        button={ta("list.search")}
+      />
 
       {items.length === 0 ? (
         q ? (

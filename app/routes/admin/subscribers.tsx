@@ -6,13 +6,12 @@ import { EmailText } from "../../components/admin/list-table.tsx";
 import { useLiveRefresh } from "../../components/admin/newsletter-parts.tsx";
 import { ImportJobs } from "../../components/admin/subscriber-import-parts.tsx";
 import {
-  BAR_BUTTON,
-  BAR_CONTROL,
   BarSelect,
   CardCell,
   CardRow,
   CardTable,
   EmptyState,
+  FilterBar,
   type LabelTone,
   PRIMARY_BAR_BUTTON,
   ShortTime,
@@ -189,27 +188,19 @@ export default function SubscribersAdmin({ loaderData }: Route.ComponentProps) {
       <ImportPanel key={imports[0]?.id ?? "none"} maxBytes={maxBytes} locale={locale} />
       <ImportJobs jobs={imports} locale={locale} />
 
-      <Form
-        method="get"
-        role="search"
-        aria-label={t("subscribers.filters")}
-        className="flex flex-wrap items-center gap-2 lg:flex-nowrap"
-        data-testid="subscriber-filters"
+      <FilterBar
+        label={t("subscribers.filters")}
+        testId="subscriber-filters"
+        search={{ id: "subscribers-q", label: t("subscribers.search"), q }}
+        sort={{
+          id: "subscribers-sort",
+          label: t("subscribers.sortBy"),
+          value: sort,
+          options: SUBSCRIBER_SORTS.map((key) => ({ value: key, label: t(`subscribers.sort.${key}`) })),
+        }}
+        nowrap="lg"
+        button={t("subscribers.filter")}
       >
-        <div className="min-w-36 flex-1 max-sm:w-full max-sm:flex-none">
-          <label htmlFor="subscribers-q" className="sr-only">
-            {t("subscribers.search")}
-          </label>
-          <input
-            id="subscribers-q"
-            type="search"
-            name="q"
-            defaultValue={q}
-            maxLength={100}
-            placeholder={t("subscribers.search")}
-            className={`${BAR_CONTROL} w-full`}
-          />
-        </div>
         <BarSelect
           id="subscribers-status"
           name="status"
@@ -219,19 +210,7 @@ export default function SubscribersAdmin({ loaderData }: Route.ComponentProps) {
           options={SUBSCRIBER_FILTERS.map((s) => ({ value: s, label: t(`subscribers.status.${s}`) }))}
           inline
         />
-        <BarSelect
-          id="subscribers-sort"
-          name="sort"
-          label={t("subscribers.sortBy")}
-          value={sort}
-          options={SUBSCRIBER_SORTS.map((key) => ({ value: key, label: t(`subscribers.sort.${key}`) }))}
-          inline
-          whole
-        />
-        <button type="submit" className={BAR_BUTTON}>
-          {t("subscribers.filter")}
-        </button>
-      </Form>
+      </FilterBar>
 
       <p className="text-sm text-zinc-700 dark:text-zinc-300">{t("subscribers.count", { count: list.total })}</p>
 

@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { data, redirect } from "react-router";
 import { AdSlot } from "../../components/ads/ad-slot.tsx";
 import { type CommentActionResult, Comments } from "../../components/blog/comments.tsx";
-import { AuthorCard, PostHeader, PostNeighbours, SeriesBoxNav } from "../../components/blog/post-parts.tsx";
+import { AuthorCard, PostCover, PostHeader, PostNeighbours, SeriesBoxNav } from "../../components/blog/post-parts.tsx";
 import { TranslationNotice, type TranslationNoticeView } from "../../components/blog/translation-notice.tsx";
 import { DocumentHtml } from "../../components/document-parts.tsx";
 import { useNonce } from "../../components/nonce.tsx";
@@ -10,7 +10,7 @@ import { Link } from "../../lean/link.tsx";
 import { validate } from "../../lib/forms.ts";
 import { HTML_LANG, type Locale } from "../../lib/i18n/locale.ts";
 import { isRecordId } from "../../lib/ids.ts";
-import { BODY_IMAGE_SIZES, mediaIdFromUrl } from "../../lib/media.ts";
+import { mediaIdFromUrl } from "../../lib/media.ts";
 import { contentPageMeta, NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { commentSchema } from "../../lib/schemas/comment.ts";
@@ -358,21 +358,7 @@ export default function PostDetailPage({ loaderData, actionData }: Route.Compone
           />
         )}
 
-        {post.coverImageUrl && (
-          <figure className="mt-6">
-            <img
-              src={coverImage?.src ?? post.coverImageUrl}
-              srcSet={coverImage?.srcSet || undefined}
-              sizes={coverImage?.srcSet ? BODY_IMAGE_SIZES : undefined}
-              alt={post.coverAlt}
-              width={coverImage?.width ?? 1200}
-              height={coverImage?.height ?? 630}
-              decoding="async"
-              fetchPriority="high"
-              className="aspect-[1200/630] h-auto w-full rounded-lg bg-zinc-100 object-cover dark:bg-zinc-900"
-            />
-          </figure>
-        )}
+        {post.coverImageUrl && <PostCover url={post.coverImageUrl} alt={post.coverAlt} image={coverImage} priority />}
 
         {/* Wide screens: the contents in a sticky column beside the text. Narrower: a closed
             <details> above it. Both are in the markup and CSS picks one, so nothing moves

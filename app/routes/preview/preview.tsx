@@ -1,9 +1,9 @@
 import { useTranslation } from "react-i18next";
 import { data } from "react-router";
-import { PostHeader, SeriesBoxNav } from "../../components/blog/post-parts.tsx";
+import { PostCover, PostHeader, SeriesBoxNav } from "../../components/blog/post-parts.tsx";
 import { SanitizedHtml } from "../../components/ui/sanitized-html.tsx";
 import { HTML_LANG } from "../../lib/i18n/locale.ts";
-import { BODY_IMAGE_SIZES, mediaIdFromUrl } from "../../lib/media.ts";
+import { mediaIdFromUrl } from "../../lib/media.ts";
 import { NOINDEX, pageMeta } from "../../lib/meta.ts";
 import { routePolicy } from "../../lib/route-policy.ts";
 import { getApp, getRequest } from "../../server/boot/context.server.ts";
@@ -68,20 +68,7 @@ export default function PreviewPage({ loaderData }: Route.ComponentProps) {
       <article aria-labelledby="post-title" lang={post.isFallback ? HTML_LANG[translation.locale] : undefined}>
         <PostHeader post={post} locale={locale} prefix={prefix} />
         {series && <SeriesBoxNav series={series} postId={post.id} prefix={prefix} />}
-        {post.coverImageUrl && (
-          <figure className="mt-6">
-            <img
-              src={coverImage?.src ?? post.coverImageUrl}
-              srcSet={coverImage?.srcSet || undefined}
-              sizes={coverImage?.srcSet ? BODY_IMAGE_SIZES : undefined}
-              alt={post.coverAlt}
-              width={coverImage?.width ?? 1200}
-              height={coverImage?.height ?? 630}
-              decoding="async"
-              className="aspect-[1200/630] h-auto w-full rounded-lg bg-zinc-100 object-cover dark:bg-zinc-900"
-            />
-          </figure>
-        )}
+        {post.coverImageUrl && <PostCover url={post.coverImageUrl} alt={post.coverAlt} image={coverImage} />}
         <SanitizedHtml id="post-body" className="markdown mt-8" html={translation.bodyHtml} />
         {post.tags.length > 0 && (
           <footer className="mt-8" lang={HTML_LANG[locale]}>

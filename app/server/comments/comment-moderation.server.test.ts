@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertUser } from "../../../tests/setup/fixtures-db.ts";
+import { insertComment, insertUser } from "../../../tests/setup/fixtures-db.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-db.ts";
 import type { CommentStatus } from "../db/schema.server.ts";
-import { newId } from "../platform/ids.server.ts";
 import { createPost } from "../posts/posts.server.ts";
 import {
   deleteComments,
@@ -38,23 +37,8 @@ afterAll(async () => {
 
 async function comment(status: CommentStatus, body = `Comment ${seconds}`, parentId: string | null = null) {
   seconds += 1;
-  const id = newId();
   const at = new Date(Date.UTC(2026, 0, 1, 0, 0, seconds)).toISOString();
-  await database.db
-    .insertInto("comments")
-    .values({
-      id,
-      postId,
-      authorId: alice,
-      parentId,
-      bodyMarkdown: body,
-      bodyHtml: `<p>${body}</p>`,
-      status,
-      createdAt: at,
-      updatedAt: at,
-    })
-    .execute();
-  return id;
+  return insertComment(database.db, { postId, authorId: alice, parentId, body, status, at });
 }
 
 const statusOf = async (id: string) =>

@@ -6,6 +6,9 @@ import { newId } from "../platform/ids.server.ts";
 // gets them from its migrations; a backup or an export loaded into one goes through here: an
 // export made before pages existed carries the texts in the old "pages" setting, and a load
 // that replaced every table must leave the three pages in place.
+// db/migrations/20261129T050100_fill_system_pages.ts repeats this fill on purpose: a migration
+// is frozen once merged and never imports app code (its own top comment says so), so it keeps
+// the copy of the day; a change here is not carried into it.
 
 type Key = "about" | "contact" | "privacy";
 const KEYS: readonly Key[] = ["about", "contact", "privacy"];

@@ -187,8 +187,12 @@ export interface NewPostInput {
   }>;
 }
 
-/** The row of a new post; its status is the one `create` was given. */
-async function insertPostRow(trx: DB, input: NewPostInput, now: string): Promise<string> {
+/**
+ * The rows of a new post (post, translations, tags) and nothing else; its status is the one
+ * given. `create` calls it inside the lifecycle's transaction; tests/setup/raw-post.ts calls it
+ * bare, to write a post as another process would, without the lifecycle's effects.
+ */
+export async function insertPostRow(trx: DB, input: NewPostInput, now: string): Promise<string> {
   if (input.translations.length === 0) throw new Error("a post needs at least one translation");
   const id = input.id ?? newId();
   await trx
