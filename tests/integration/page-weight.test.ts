@@ -1,11 +1,10 @@
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../app/server/db/db.server.ts";
 import { parseDatabaseUrl } from "../../app/server/platform/env.server.ts";
+import { type ClientManifest, clientManifest } from "../setup/client-manifest.ts";
 import { seedDemoSite } from "../setup/demo-site.ts";
 import { rawGet } from "../setup/raw-http.ts";
-import { repoRoot, type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
+import { type ServerProcess, startServer, tempDataDir } from "../setup/server-process.ts";
 import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
 
 // The weight of a blog page as a phone downloads it (gzip): HTML, CSS and the
@@ -18,20 +17,6 @@ import { createServerDatabaseUrl, testDialect } from "../setup/test-db.ts";
 const BUDGET = 40 * 1024;
 const MAX_REQUESTS = 4;
 const PASSWORD = "Weight-Reader-2026";
-
-interface ClientManifest {
-  entry: { module: string; imports: string[] };
-  routes: Record<string, { id: string; module: string; imports?: string[]; css?: string[] }>;
-}
-
-/** React Router's client manifest from the build (every route's chunks). */
-function clientManifest(): ClientManifest {
-  const dir = path.join(repoRoot, "build", "client", "assets");
-  const file = readdirSync(dir).find((f) => /^manifest-[\w-]+\.js$/.test(f));
-  if (!file) throw new Error("no client manifest in the build");
-  const text = readFileSync(path.join(dir, file), "utf8");
-  return JSON.parse(text.slice(text.indexOf("=") + 1).replace(/;\s*$/, "")) as ClientManifest;
-}
 
 /** The chunks only wallet pages use: the /solana routes' modules and imports that no other route shares. */
 function walletChunks(manifest: ClientManifest): Set<string> {

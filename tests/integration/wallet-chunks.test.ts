@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { clientManifest } from "../setup/client-manifest.ts";
 import { repoRoot } from "../setup/server-process.ts";
 
 // Wallet code (Wallet Standard discovery, @solana/kit's RPC and transaction code) must load only
@@ -9,18 +10,6 @@ import { repoRoot } from "../setup/server-process.ts";
 // static and dynamic imports. The HTML of blog pages is checked in page-weight.test.ts.
 
 const assets = path.join(repoRoot, "build", "client", "assets");
-
-interface ClientManifest {
-  entry: { module: string; imports: string[] };
-  routes: Record<string, { id: string; module: string; imports?: string[] }>;
-}
-
-function clientManifest(): ClientManifest {
-  const file = readdirSync(assets).find((f) => /^manifest-[\w-]+\.js$/.test(f));
-  if (!file) throw new Error("no client manifest in the build");
-  const text = readFileSync(path.join(assets, file), "utf8");
-  return JSON.parse(text.slice(text.indexOf("=") + 1).replace(/;\s*$/, "")) as ClientManifest;
-}
 
 const chunkText = new Map<string, string>();
 function read(chunk: string): string {

@@ -1,6 +1,7 @@
 import { pino } from "pino";
 import type { RouterContextProvider } from "react-router";
 import type { Services } from "../../app/server/boot/context.server.ts";
+import type { FederationService } from "../../app/server/federation/service.server.ts";
 import { fakeSessionAuth, requestStateFor, testRouterContext } from "./router-context.ts";
 import type { TestDatabase } from "./test-db.ts";
 
@@ -38,6 +39,11 @@ export function fakeSessionRequests(database: () => Pick<TestDatabase, "db" | "d
         log: pino({ level: "silent" }),
         buildId: "build",
         auth: fakeSessionAuth(user),
+        // Off, as on this http address (other servers only talk to https): the editor's
+        // publish dialog asks it whether followers would get a post.
+        federation: {
+          status: async () => ({ on: false, reason: "needs-https" }),
+        } as Pick<FederationService, "status"> as FederationService,
       },
       requestStateFor(`${TEST_URL_BASE}${path}`),
     );
