@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { randomInt } from "node:crypto";
+import { closeSync, mkdirSync, mkdtempSync, openSync, statSync, unlinkSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -7,16 +8,54 @@ import { SERVER_ENTRY } from "../../scripts/build-if-stale.js";
 
 export const repoRoot = path.resolve(import.meta.dirname, "../..");
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Whether something could listen on `port` on 127.0.0.1 now. */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
+    srv.once("error", () => resolve(false));
+    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
   });
+}
+
+/** Where each port handed out is marked, for every test process on the machine. */
+const RESERVED_PORTS = path.join(tmpdir(), "inkwell-test-ports");
+/** Below Linux's ephemeral range (32768–60999): no outgoing connection is given one of these. */
+const PORT_RANGE = { from: 20_000, size: 12_000 } as const;
+/** A mark older than this belongs to a run that has ended. */
+const STALE_MARK_MS = 60 * 60_000;
+
+/** Marks `port` as taken, atomically across processes; false when another process has it. */
+function reservePort(port: number): boolean {
+  const mark = path.join(RESERVED_PORTS, String(port));
+  try {
+    closeSync(openSync(mark, "wx"));
+    return true;
+  } catch {
+    try {
+      if (Date.now() - statSync(mark).mtimeMs < STALE_MARK_MS) return false;
+      unlinkSync(mark);
+      closeSync(openSync(mark, "wx"));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/**
+ * A port no other test process will be given. Asking the kernel for port 0 and closing it
+ * handed the same port to two test files running at once (the second server's /healthz
+ * answered the first file's requests, on a loaded machine, now and then), and outgoing
+ * connections take ports from the same range. So ports come from below that range, each
+ * marked with an exclusively created file before it is handed out.
+ */
+export async function freePort(): Promise<number> {
+  mkdirSync(RESERVED_PORTS, { recursive: true });
+  for (let attempt = 0; attempt < 500; attempt++) {
+    const port = PORT_RANGE.from + randomInt(PORT_RANGE.size);
+    if (reservePort(port) && (await canListen(port))) return port;
+  }
+  throw new Error(`no free port left in ${PORT_RANGE.from}–${PORT_RANGE.from + PORT_RANGE.size}`);
 }
 
 export function tempDataDir(): string {
