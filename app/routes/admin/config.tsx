@@ -70,7 +70,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     await app.db.transaction().execute(async (trx) => {
       const current = await getSiteSettings(trx);
-      const { fediverse: _elsewhere, brand: _brand, appearance: _appearance, ...ownSettings } = current;
+      const {
+        fediverse: _elsewhere,
+        brand: _brand,
+        appearance: _appearance,
+        homeCover: _homeCover,
+        ...ownSettings
+      } = current;
       // Only the settings that changed are written, and named (not their values) in the audit log.
       const keys = (Object.keys(next) as Array<Exclude<SettingKey, OwnPage>>).filter(
         (k) => changedKeys(current[k], next[k]).length > 0,
